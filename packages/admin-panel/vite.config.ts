@@ -1,0 +1,7 @@
+import { defineConfig } from 'vite';
+
+// Served by the API server under /admin/; built files go to dist/ (never committed).
+export default defineConfig({
+  base: '/admin/',
+  build: { outDir: 'dist', emptyOutDir: true },
+});

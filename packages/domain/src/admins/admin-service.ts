@@ -1,0 +1,65 @@
+import type { Clock } from '../shared/clock';
+import type { IdGenerator } from '../shared/id-generator';
+import type { PasswordHasher } from '../shared/password-hasher';
+import { ValidationError } from '../shared/errors';
+import type { SessionRepository } from '../sessions/session.repository';
+import { normalizeEmail, userAttributeIssues } from '../users/user.rules';
+import type { Admin, AdminCredentials } from './admin';
+import type { AdminRepository } from './admin.repository';
+
+export const DEFAULT_ADMIN_NAME = 'Administrator';
+
+export interface AdminServiceDeps {
+  admins: AdminRepository;
+  sessions: SessionRepository;
+  hasher: PasswordHasher;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+export class AdminService {
+  constructor(private readonly deps: AdminServiceDeps) {}
+
+  /** Whether an admin exists yet (before the first start there is none). */
+  async exists(): Promise<boolean> {
+    return (await this.deps.admins.findFirst()) !== null;
+  }
+
+  /**
+   * Makes the stored admin match the key file: creates it on first start, and on later starts
+   * resets its email and password to the file's. A reset ends the admin's sessions.
+   */
+  async applyCredentials(credentials: AdminCredentials): Promise<Admin> {
+    const { admins, sessions, hasher, clock, ids } = this.deps;
+    const issues = userAttributeIssues({ email: credentials.email, password: credentials.password, name: credentials.name });
+    if (issues.length > 0) throw new ValidationError(issues);
+    const email = normalizeEmail(credentials.email);
+    const now = clock.now();
+    const current = await admins.findFirst();
+    if (!current) {
+      const admin: Admin = {
+        id: ids.next(),
+        name: credentials.name ?? DEFAULT_ADMIN_NAME,
+        email,
+        passwordHash: await hasher.hash(credentials.password),
+        created: now,
+        updated: now,
+      };
+      await admins.insert(admin);
+      return admin;
+    }
+    const samePassword = await hasher.verify(credentials.password, current.passwordHash);
+    const name = credentials.name ?? current.name;
+    if (samePassword && current.email === email && current.name === name) return current;
+    const updated: Admin = {
+      ...current,
+      name,
+      email,
+      passwordHash: samePassword ? current.passwordHash : await hasher.hash(credentials.password),
+      updated: now,
+    };
+    await admins.update(updated);
+    if (!samePassword || current.email !== email) await sessions.revokeSubjectSessions('admin', current.id, now);
+    return updated;
+  }
+}

@@ -1,0 +1,14 @@
+import type { AdminRepository } from './admins/admin.repository';
+import type { SessionRepository } from './sessions/session.repository';
+import type { LoginAttemptRepository } from './throttling/login-attempt.repository';
+import type { SigningKeyRepository } from './tokens/signing-key';
+import type { UserRepository } from './users/user.repository';
+
+/** Every repository port, as one storage backend provides them. */
+export interface Repositories {
+  users: UserRepository;
+  admins: AdminRepository;
+  sessions: SessionRepository;
+  attempts: LoginAttemptRepository;
+  signingKeys: SigningKeyRepository;
+}

@@ -1,0 +1,203 @@
+import { addSeconds, type Clock } from '../shared/clock';
+import type { IdGenerator } from '../shared/id-generator';
+import type { JsonObject } from '../shared/json';
+import type { PasswordHasher } from '../shared/password-hasher';
+import {
+  AccountInactiveError,
+  ForbiddenError,
+  InvalidCredentialsError,
+  InvalidTokenError,
+  NotFoundError,
+  RefreshTokenReusedError,
+  TooManyAttemptsError,
+} from '../shared/errors';
+import type { TokenPurpose, TokenSigner } from '../tokens/token-signer';
+import type { LoginAttemptRepository } from '../throttling/login-attempt.repository';
+import { retryAfterSeconds, throttleKeys, windowStart, type ThrottlePolicy } from '../throttling/throttle';
+import { normalizeEmail } from '../users/user.rules';
+import type { Principal, PrincipalSource } from './principal';
+import { refreshTokenState, type RefreshToken, type Session, type SubjectKind } from './session';
+import type { SessionRepository } from './session.repository';
+
+export interface AuthPolicy {
+  accessTokenSeconds: number;
+  refreshTokenSeconds: number;
+  throttle: ThrottlePolicy;
+}
+
+export interface AuthServiceDeps {
+  principals: PrincipalSource;
+  sessions: SessionRepository;
+  attempts: LoginAttemptRepository;
+  hasher: PasswordHasher;
+  signer: TokenSigner;
+  clock: Clock;
+  ids: IdGenerator;
+  policy: AuthPolicy;
+}
+
+/** The tokens of a session, as login and refresh hand them out. */
+export interface SessionGrant {
+  principal: Principal;
+  sessionId: string;
+  accessToken: string;
+  accessTokenExpires: Date;
+  refreshToken: string;
+}
+
+/** Who an access token speaks for, once its signature and its session have been checked. */
+export interface Identity {
+  kind: SubjectKind;
+  subjectId: string;
+  sessionId: string;
+  claims: JsonObject;
+}
+
+const ACCESS_PURPOSE: Record<SubjectKind, TokenPurpose> = { admin: 'admin_access', user: 'user_access' };
+const OTHER_KIND: Record<SubjectKind, SubjectKind> = { admin: 'user', user: 'admin' };
+
+/**
+ * Login, refresh-token rotation with reuse detection, revocation, logout and access-token checks
+ * for one kind of account. Admins and users each get an instance over their own PrincipalSource.
+ */
+export class AuthService {
+  private timingHash: Promise<string> | undefined;
+
+  constructor(private readonly deps: AuthServiceDeps) {}
+
+  private get kind(): SubjectKind {
+    return this.deps.principals.kind;
+  }
+
+  async login(email: string, password: string, clientAddress: string): Promise<SessionGrant> {
+    const { principals, attempts, hasher, clock, policy } = this.deps;
+    const now = clock.now();
+    const normalized = normalizeEmail(email);
+    const keys = throttleKeys(this.kind, normalized, clientAddress);
+    await this.assertNotThrottled(keys.accountAndAddress, policy.throttle.perAccountAndAddress, now);
+    await this.assertNotThrottled(keys.address, policy.throttle.perAddress, now);
+
+    const principal = await principals.findByEmail(normalized);
+    // Verify against a throwaway hash when the email is unknown, so both cases take as long.
+    const hash = principal?.passwordHash ?? (await this.hashForTiming());
+    const matches = await hasher.verify(password, hash);
+    if (!principal || !matches) {
+      const longest = Math.max(policy.throttle.perAccountAndAddress.windowSeconds, policy.throttle.perAddress.windowSeconds);
+      await attempts.prune(new Date(now.getTime() - longest * 1000));
+      await attempts.recordFailure([keys.accountAndAddress, keys.address], now);
+      throw new InvalidCredentialsError();
+    }
+    if (!principal.active) throw new AccountInactiveError();
+    await attempts.clear(keys.accountAndAddress);
+    return this.startSession(principal);
+  }
+
+  /** Exchanges a current refresh token for new tokens; reuse of a retired one ends the session. */
+  async refresh(refreshToken: string): Promise<SessionGrant> {
+    const { sessions, clock } = this.deps;
+    const now = clock.now();
+    const { record, session } = await this.resolveRefreshToken(refreshToken);
+    const state = refreshTokenState(record, session, now);
+    if (state === 'retired') {
+      await sessions.revokeSession(session.id, now);
+      throw new RefreshTokenReusedError();
+    }
+    if (state !== 'current') throw new InvalidTokenError();
+    const principal = await this.deps.principals.findById(session.subjectId);
+    if (!principal || !principal.active) {
+      await sessions.revokeSession(session.id, now);
+      throw new InvalidTokenError();
+    }
+    const next = this.newRefreshToken(session.id, now);
+    if (!(await sessions.rotate(record.id, next, now))) {
+      // Another request exchanged this token first: the same token was presented twice.
+      await sessions.revokeSession(session.id, now);
+      throw new RefreshTokenReusedError();
+    }
+    return this.grant(principal, session.id, next, now);
+  }
+
+  /** Revokes one refresh token of the caller. Revoking it again is not an error. */
+  async revoke(refreshToken: string, caller: Identity): Promise<void> {
+    const { record, session } = await this.resolveRefreshToken(refreshToken);
+    if (session.subjectId !== caller.subjectId) {
+      throw new ForbiddenError('This refresh token belongs to another account.');
+    }
+    await this.deps.sessions.revokeToken(record.id, this.deps.clock.now());
+  }
+
+  /** Ends every session of the caller, access tokens included. Only the caller's own id is allowed. */
+  async logout(caller: Identity, subjectId: string): Promise<void> {
+    if (subjectId !== caller.subjectId) {
+      if (!(await this.deps.principals.findById(subjectId))) throw new NotFoundError(this.kind);
+      throw new ForbiddenError('An account can only log itself out.');
+    }
+    await this.deps.sessions.revokeSubjectSessions(this.kind, subjectId, this.deps.clock.now());
+  }
+
+  /**
+   * Checks an access token: signature, issuer, audience, expiry, and that its session is still
+   * open. A valid token of the other kind of account is refused as forbidden, not as invalid.
+   */
+  async authenticate(accessToken: string): Promise<Identity> {
+    const { signer, sessions } = this.deps;
+    const verified = await signer.verify(accessToken, [ACCESS_PURPOSE.admin, ACCESS_PURPOSE.user]);
+    if (verified.purpose !== ACCESS_PURPOSE[this.kind]) {
+      throw new ForbiddenError(`A ${OTHER_KIND[this.kind]} token cannot be used here.`);
+    }
+    const { sub, sid } = verified.claims;
+    if (typeof sub !== 'string' || typeof sid !== 'string') throw new InvalidTokenError();
+    const session = await sessions.findSession(sid);
+    if (!session || session.revoked || session.kind !== this.kind || session.subjectId !== sub) {
+      throw new InvalidTokenError();
+    }
+    return { kind: this.kind, subjectId: sub, sessionId: sid, claims: verified.claims };
+  }
+
+  /** Opens a new session for an account that has already proven who it is. */
+  async startSession(principal: Principal): Promise<SessionGrant> {
+    const now = this.deps.clock.now();
+    const session: Session = { id: this.deps.ids.next(), kind: this.kind, subjectId: principal.id, created: now, revoked: null };
+    const first = this.newRefreshToken(session.id, now);
+    await this.deps.sessions.create(session, first);
+    return this.grant(principal, session.id, first, now);
+  }
+
+  private async assertNotThrottled(key: string, rule: ThrottlePolicy['perAddress'], now: Date): Promise<void> {
+    const stats = await this.deps.attempts.failuresSince(key, windowStart(rule, now));
+    const wait = retryAfterSeconds(stats, rule, now);
+    if (wait !== null) throw new TooManyAttemptsError(wait);
+  }
+
+  private async resolveRefreshToken(refreshToken: string): Promise<{ record: RefreshToken; session: Session }> {
+    const { claims } = await this.deps.signer.verify(refreshToken, ['refresh']);
+    if (typeof claims.jti !== 'string') throw new InvalidTokenError();
+    const record = await this.deps.sessions.findToken(claims.jti);
+    const session = record && (await this.deps.sessions.findSession(record.sessionId));
+    if (!record || !session || session.kind !== this.kind || session.subjectId !== claims.sub) {
+      throw new InvalidTokenError();
+    }
+    return { record, session };
+  }
+
+  private newRefreshToken(sessionId: string, now: Date): RefreshToken {
+    const expires = addSeconds(now, this.deps.policy.refreshTokenSeconds);
+    return { id: this.deps.ids.next(), sessionId, issued: now, expires, retired: null, revoked: null };
+  }
+
+  private async grant(principal: Principal, sessionId: string, refresh: RefreshToken, now: Date): Promise<SessionGrant> {
+    const { signer, policy } = this.deps;
+    const accessTokenExpires = addSeconds(now, policy.accessTokenSeconds);
+    const subject = { sub: principal.id, sid: sessionId };
+    const [accessToken, refreshToken] = await Promise.all([
+      signer.sign(ACCESS_PURPOSE[this.kind], { ...principal.claims, ...subject, jti: this.deps.ids.next() }, now, accessTokenExpires),
+      signer.sign('refresh', { ...subject, jti: refresh.id }, now, refresh.expires),
+    ]);
+    return { principal, sessionId, accessToken, accessTokenExpires, refreshToken };
+  }
+
+  private hashForTiming(): Promise<string> {
+    this.timingHash ??= this.deps.hasher.hash('timing-equaliser-password');
+    return this.timingHash;
+  }
+}

@@ -1,0 +1,54 @@
+import type { JsonObject } from '../shared/json';
+import type { SubjectKind } from './session';
+import type { AdminRepository } from '../admins/admin.repository';
+import type { Admin } from '../admins/admin';
+import type { UserRepository } from '../users/user.repository';
+import type { User } from '../users/user';
+
+/** An account that can log in, seen the same way whether it is an admin or a user. */
+export interface Principal {
+  readonly id: string;
+  readonly name: string;
+  readonly email: string;
+  readonly created: Date;
+  readonly passwordHash: string;
+  readonly active: boolean;
+  /** Claims its access tokens carry besides the registered ones. */
+  readonly claims: JsonObject;
+}
+
+export interface PrincipalSource {
+  readonly kind: SubjectKind;
+  findById(id: string): Promise<Principal | null>;
+  findByEmail(email: string): Promise<Principal | null>;
+}
+
+function fromAdmin(admin: Admin): Principal {
+  return { ...admin, active: true, claims: { email: admin.email, name: admin.name } };
+}
+
+function fromUser(user: User): Principal {
+  return {
+    ...user,
+    active: user.active === 1,
+    claims: { email: user.email, name: user.name, metadata: user.metadata, app: user.app },
+  };
+}
+
+const mapped = <T>(map: (record: T) => Principal) => (record: T | null) => (record ? map(record) : null);
+
+export function adminPrincipals(admins: AdminRepository): PrincipalSource {
+  return {
+    kind: 'admin',
+    findById: (id) => admins.findById(id).then(mapped(fromAdmin)),
+    findByEmail: (email) => admins.findByEmail(email).then(mapped(fromAdmin)),
+  };
+}
+
+export function userPrincipals(users: UserRepository): PrincipalSource {
+  return {
+    kind: 'user',
+    findById: (id) => users.findById(id).then(mapped(fromUser)),
+    findByEmail: (email) => users.findByEmail(email).then(mapped(fromUser)),
+  };
+}

@@ -1,0 +1,21 @@
+import { token } from '../shared/token';
+import type { RefreshToken, Session, SubjectKind } from './session';
+
+/** Stores sessions and their refresh-token families. "Not found" is `null`. */
+export interface SessionRepository {
+  create(session: Session, firstToken: RefreshToken): Promise<void>;
+  findSession(id: string): Promise<Session | null>;
+  findToken(id: string): Promise<RefreshToken | null>;
+  /**
+   * Atomically retires `currentId` and stores `next`, but only if `currentId` was neither retired
+   * nor revoked: of two concurrent rotations of one token exactly one returns true.
+   */
+  rotate(currentId: string, next: RefreshToken, at: Date): Promise<boolean>;
+  /** Marks one refresh token revoked; a token already revoked keeps its first revocation time. */
+  revokeToken(id: string, at: Date): Promise<void>;
+  /** Ends one session and with it every token of its family. */
+  revokeSession(id: string, at: Date): Promise<void>;
+  /** Ends every session of a subject, except `keepSessionId` when given. */
+  revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void>;
+}
+export const SessionRepository = token<SessionRepository>('SessionRepository');

@@ -1,0 +1,33 @@
+export type SubjectKind = 'admin' | 'user';
+
+/** A login: the family of refresh tokens that descend from it, and the access tokens naming it. */
+export interface Session {
+  readonly id: string;
+  readonly kind: SubjectKind;
+  readonly subjectId: string;
+  readonly created: Date;
+  /** Set when the session ends (logout, reuse, password change...): every token of it dies. */
+  readonly revoked: Date | null;
+}
+
+export interface RefreshToken {
+  /** The token's `jti`. */
+  readonly id: string;
+  readonly sessionId: string;
+  readonly issued: Date;
+  readonly expires: Date;
+  /** Set when the token was exchanged for its successor. Presenting it again is reuse. */
+  readonly retired: Date | null;
+  /** Set when the token was revoked on purpose. */
+  readonly revoked: Date | null;
+}
+
+export type RefreshTokenState = 'current' | 'retired' | 'revoked' | 'expired';
+
+/** What presenting a refresh token means now. Only a `current` token may be exchanged. */
+export function refreshTokenState(token: RefreshToken, session: Session, now: Date): RefreshTokenState {
+  if (session.revoked || token.revoked) return 'revoked';
+  if (token.retired) return 'retired';
+  if (token.expires.getTime() <= now.getTime()) return 'expired';
+  return 'current';
+}

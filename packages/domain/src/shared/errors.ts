@@ -1,0 +1,89 @@
+/**
+ * The domain's error catalogue. Each error carries a stable snake_case `code` that is part of
+ * the public API; adapters map codes to transport statuses, never messages.
+ */
+export type ErrorCode =
+  | 'invalid_attribute'
+  | 'email_taken'
+  | 'not_found'
+  | 'invalid_credentials'
+  | 'account_inactive'
+  | 'invalid_token'
+  | 'refresh_token_reused'
+  | 'forbidden'
+  | 'too_many_attempts';
+
+export abstract class DomainError extends Error {
+  abstract readonly code: ErrorCode;
+}
+
+/** Where in a request a problem lies: a JSON pointer into the body, or a query parameter. */
+export type ProblemSource = { pointer: string } | { parameter: string };
+
+export interface ValidationIssue {
+  source: ProblemSource;
+  detail: string;
+}
+
+export class ValidationError extends DomainError {
+  readonly code = 'invalid_attribute';
+  constructor(readonly issues: readonly ValidationIssue[]) {
+    super(issues.map((issue) => issue.detail).join('; '));
+  }
+}
+
+export class EmailTakenError extends DomainError {
+  readonly code = 'email_taken';
+  constructor() {
+    super('This email address is already in use.');
+  }
+}
+
+export class NotFoundError extends DomainError {
+  readonly code = 'not_found';
+  constructor(readonly resource: string) {
+    super(`No ${resource} with that id exists.`);
+  }
+}
+
+export class InvalidCredentialsError extends DomainError {
+  readonly code = 'invalid_credentials';
+  constructor() {
+    super('The email or password is wrong.');
+  }
+}
+
+export class AccountInactiveError extends DomainError {
+  readonly code = 'account_inactive';
+  constructor() {
+    super('This account is not active.');
+  }
+}
+
+export class InvalidTokenError extends DomainError {
+  readonly code = 'invalid_token';
+  constructor(detail = 'The token is missing, malformed, expired, revoked or not issued by this service.') {
+    super(detail);
+  }
+}
+
+export class RefreshTokenReusedError extends DomainError {
+  readonly code = 'refresh_token_reused';
+  constructor() {
+    super('This refresh token was already used; every token of its session has been revoked.');
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  readonly code = 'forbidden';
+  constructor(detail: string) {
+    super(detail);
+  }
+}
+
+export class TooManyAttemptsError extends DomainError {
+  readonly code = 'too_many_attempts';
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many failed login attempts; try again later.');
+  }
+}

@@ -1,0 +1,7 @@
+import { token } from './token';
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(password: string, hash: string): Promise<boolean>;
+}
+export const PasswordHasher = token<PasswordHasher>('PasswordHasher');

@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EmailTakenError } from '../shared/errors';
+import type { Admin } from '../admins/admin';
+import type { AdminRepository } from '../admins/admin.repository';
+import type { OpenRepositories, RepositoryHarness } from './contract-harness';
+
+let sequence = 0;
+function sampleAdmin(overrides: Partial<Admin> = {}): Admin {
+  sequence += 1;
+  const created = new Date(Date.UTC(2026, 0, 1, 0, 0, sequence));
+  return {
+    id: `20000000-0000-4000-8000-${sequence.toString(16).padStart(12, '0')}`,
+    name: 'Administrator',
+    email: `admin${sequence}@example.com`,
+    passwordHash: 'hash',
+    created,
+    updated: created,
+    ...overrides,
+  };
+}
+
+/** The behaviour every AdminRepository promises. */
+export function describeAdminRepositoryContract(backend: string, open: OpenRepositories): void {
+  describe(`AdminRepository contract (${backend})`, () => {
+    let harness: RepositoryHarness;
+    let admins: AdminRepository;
+    beforeEach(async () => {
+      harness = await open();
+      admins = harness.repositories.admins;
+    });
+    afterEach(async () => harness.close());
+
+    it('finds an inserted admin by id and email; null when absent', async () => {
+      const admin = sampleAdmin();
+      expect(await admins.findFirst()).toBeNull();
+      await admins.insert(admin);
+      expect(await admins.findById(admin.id)).toEqual(admin);
+      expect(await admins.findByEmail(admin.email)).toEqual(admin);
+      expect(await admins.findByEmail('other@example.com')).toBeNull();
+    });
+
+    it('findFirst() answers the earliest-created admin', async () => {
+      const later = sampleAdmin();
+      const earlier = sampleAdmin({ created: new Date('2020-01-01T00:00:00.000Z') });
+      await admins.insert(later);
+      await admins.insert(earlier);
+      expect(await admins.findFirst()).toEqual(earlier);
+    });
+
+    it('update() stores new credentials; a taken email fails with EmailTakenError', async () => {
+      const admin = sampleAdmin();
+      const other = sampleAdmin();
+      await admins.insert(admin);
+      await admins.insert(other);
+      const changed = { ...admin, email: 'new@example.com', passwordHash: 'new-hash', updated: new Date('2027-01-01T00:00:00.000Z') };
+      expect(await admins.update(changed)).toEqual(changed);
+      expect(await admins.findById(admin.id)).toEqual(changed);
+      await expect(admins.update({ ...other, email: 'new@example.com' })).rejects.toBeInstanceOf(EmailTakenError);
+      await expect(admins.insert(sampleAdmin({ email: other.email }))).rejects.toBeInstanceOf(EmailTakenError);
+    });
+  });
+}

@@ -1,0 +1,152 @@
+import { EmailTakenError } from '../shared/errors';
+import type { Admin } from '../admins/admin';
+import type { AdminRepository } from '../admins/admin.repository';
+import type { RefreshToken, Session, SubjectKind } from '../sessions/session';
+import type { SessionRepository } from '../sessions/session.repository';
+import type { FailureStats, LoginAttemptRepository } from '../throttling/login-attempt.repository';
+import type { SigningKey, SigningKeyRepository } from '../tokens/signing-key';
+import type { User } from '../users/user';
+import type { UserListQuery, UserPage, UserRepository } from '../users/user.repository';
+import type { Repositories } from '../repositories';
+
+const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
+  a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Records keyed by id with a unique email, the shape shared by users and admins. */
+class EmailKeyedStore<T extends { id: string; email: string; created: Date }> {
+  readonly rows = new Map<string, T>();
+
+  async insert(record: T): Promise<void> {
+    if (this.emailOwner(record.email) !== undefined) throw new EmailTakenError();
+    this.rows.set(record.id, structuredClone(record));
+  }
+  async findById(id: string): Promise<T | null> {
+    const row = this.rows.get(id);
+    return row ? structuredClone(row) : null;
+  }
+  async findByEmail(email: string): Promise<T | null> {
+    const id = this.emailOwner(email);
+    return id === undefined ? null : this.findById(id);
+  }
+  async update(record: T): Promise<T | null> {
+    if (!this.rows.has(record.id)) return null;
+    const owner = this.emailOwner(record.email);
+    if (owner !== undefined && owner !== record.id) throw new EmailTakenError();
+    this.rows.set(record.id, structuredClone(record));
+    return structuredClone(record);
+  }
+  ordered(): T[] {
+    return [...this.rows.values()].sort(byCreatedThenId);
+  }
+  private emailOwner(email: string): string | undefined {
+    return [...this.rows.values()].find((row) => row.email === email)?.id;
+  }
+}
+
+export class InMemoryUserRepository extends EmailKeyedStore<User> implements UserRepository {
+  async list({ page, size, emailContains }: UserListQuery): Promise<UserPage> {
+    const term = emailContains?.toLowerCase();
+    const matching = this.ordered().filter((user) => !term || user.email.toLowerCase().includes(term));
+    const users = matching.slice((page - 1) * size, page * size).map((user) => structuredClone(user));
+    return { users, total: matching.length };
+  }
+  async delete(id: string): Promise<boolean> {
+    return this.rows.delete(id);
+  }
+}
+
+export class InMemoryAdminRepository extends EmailKeyedStore<Admin> implements AdminRepository {
+  async findFirst(): Promise<Admin | null> {
+    const first = this.ordered()[0];
+    return first ? structuredClone(first) : null;
+  }
+}
+
+export class InMemorySessionRepository implements SessionRepository {
+  private readonly sessions = new Map<string, Session>();
+  private readonly tokens = new Map<string, RefreshToken>();
+
+  async create(session: Session, firstToken: RefreshToken): Promise<void> {
+    this.sessions.set(session.id, { ...session });
+    this.tokens.set(firstToken.id, { ...firstToken });
+  }
+  async findSession(id: string): Promise<Session | null> {
+    const session = this.sessions.get(id);
+    return session ? { ...session } : null;
+  }
+  async findToken(id: string): Promise<RefreshToken | null> {
+    const token = this.tokens.get(id);
+    return token ? { ...token } : null;
+  }
+  async rotate(currentId: string, next: RefreshToken, at: Date): Promise<boolean> {
+    const current = this.tokens.get(currentId);
+    if (!current || current.retired || current.revoked) return false;
+    this.tokens.set(currentId, { ...current, retired: at });
+    this.tokens.set(next.id, { ...next });
+    return true;
+  }
+  async revokeToken(id: string, at: Date): Promise<void> {
+    const token = this.tokens.get(id);
+    if (token && !token.revoked) this.tokens.set(id, { ...token, revoked: at });
+  }
+  async revokeSession(id: string, at: Date): Promise<void> {
+    const session = this.sessions.get(id);
+    if (session && !session.revoked) this.sessions.set(id, { ...session, revoked: at });
+  }
+  async revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void> {
+    for (const session of this.sessions.values()) {
+      if (session.kind === kind && session.subjectId === subjectId && session.id !== keepSessionId) {
+        await this.revokeSession(session.id, at);
+      }
+    }
+  }
+}
+
+export class InMemoryLoginAttemptRepository implements LoginAttemptRepository {
+  private failures: { key: string; at: Date }[] = [];
+
+  async recordFailure(keys: readonly string[], at: Date): Promise<void> {
+    for (const key of keys) this.failures.push({ key, at });
+  }
+  async failuresSince(key: string, since: Date): Promise<FailureStats> {
+    const times = this.failures
+      .filter((failure) => failure.key === key && failure.at.getTime() >= since.getTime())
+      .map((failure) => failure.at.getTime());
+    return { count: times.length, oldest: times.length ? new Date(Math.min(...times)) : null };
+  }
+  async clear(key: string): Promise<void> {
+    this.failures = this.failures.filter((failure) => failure.key !== key);
+  }
+  async prune(before: Date): Promise<void> {
+    this.failures = this.failures.filter((failure) => failure.at.getTime() >= before.getTime());
+  }
+}
+
+export class InMemorySigningKeyRepository implements SigningKeyRepository {
+  private readonly keys = new Map<string, SigningKey>();
+
+  async insert(key: SigningKey): Promise<void> {
+    this.keys.set(key.kid, structuredClone(key));
+  }
+  async listUsable(now: Date): Promise<SigningKey[]> {
+    return [...this.keys.values()]
+      .filter((key) => !key.retires || key.retires.getTime() > now.getTime())
+      .sort((a, b) => b.created.getTime() - a.created.getTime() || (a.kid < b.kid ? 1 : -1))
+      .map((key) => structuredClone(key));
+  }
+  async retireOthers(kid: string, retires: Date): Promise<void> {
+    for (const key of this.keys.values()) {
+      if (key.kid !== kid && !key.retires) this.keys.set(key.kid, { ...key, retires });
+    }
+  }
+}
+
+export function inMemoryRepositories(): Repositories {
+  return {
+    users: new InMemoryUserRepository(),
+    admins: new InMemoryAdminRepository(),
+    sessions: new InMemorySessionRepository(),
+    attempts: new InMemoryLoginAttemptRepository(),
+    signingKeys: new InMemorySigningKeyRepository(),
+  };
+}

@@ -1,0 +1,25 @@
+export * from './fake-ports';
+export * from './fake-token-signer';
+export * from './in-memory-repositories';
+export * from './contract-harness';
+export * from './user.repository.contract';
+export * from './admin.repository.contract';
+export * from './session.repository.contract';
+export * from './login-attempt.repository.contract';
+export * from './signing-key.repository.contract';
+
+import type { OpenRepositories } from './contract-harness';
+import { describeAdminRepositoryContract } from './admin.repository.contract';
+import { describeLoginAttemptRepositoryContract } from './login-attempt.repository.contract';
+import { describeSessionRepositoryContract } from './session.repository.contract';
+import { describeSigningKeyRepositoryContract } from './signing-key.repository.contract';
+import { describeUserRepositoryContract } from './user.repository.contract';
+
+/** Every repository contract over one backend. */
+export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
+  describeUserRepositoryContract(backend, open);
+  describeAdminRepositoryContract(backend, open);
+  describeSessionRepositoryContract(backend, open);
+  describeLoginAttemptRepositoryContract(backend, open);
+  describeSigningKeyRepositoryContract(backend, open);
+}

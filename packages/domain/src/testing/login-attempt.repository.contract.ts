@@ -1,0 +1,51 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LoginAttemptRepository } from '../throttling/login-attempt.repository';
+import type { OpenRepositories, RepositoryHarness } from './contract-harness';
+
+const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 12, minute));
+
+/** The behaviour every LoginAttemptRepository promises: counts per key within a window. */
+export function describeLoginAttemptRepositoryContract(backend: string, open: OpenRepositories): void {
+  describe(`LoginAttemptRepository contract (${backend})`, () => {
+    let harness: RepositoryHarness;
+    let attempts: LoginAttemptRepository;
+    beforeEach(async () => {
+      harness = await open();
+      attempts = harness.repositories.attempts;
+    });
+    afterEach(async () => harness.close());
+
+    it('counts failures of a key since a time, with the oldest one counted', async () => {
+      await attempts.recordFailure(['acct', 'addr'], at(1));
+      await attempts.recordFailure(['acct', 'addr'], at(5));
+      await attempts.recordFailure(['addr'], at(9));
+      expect(await attempts.failuresSince('acct', at(0))).toEqual({ count: 2, oldest: at(1) });
+      expect(await attempts.failuresSince('addr', at(2))).toEqual({ count: 2, oldest: at(5) });
+      expect(await attempts.failuresSince('other', at(0))).toEqual({ count: 0, oldest: null });
+    });
+
+    it('counts every one of many concurrent failures', async () => {
+      await Promise.all(Array.from({ length: 25 }, () => attempts.recordFailure(['busy'], at(3))));
+      expect((await attempts.failuresSince('busy', at(0))).count).toBe(25);
+    });
+
+    it('clear() forgets one key only', async () => {
+      await attempts.recordFailure(['a', 'b'], at(1));
+      await attempts.clear('a');
+      expect((await attempts.failuresSince('a', at(0))).count).toBe(0);
+      expect((await attempts.failuresSince('b', at(0))).count).toBe(1);
+    });
+
+    it('prune() forgets failures older than the cut-off', async () => {
+      await attempts.recordFailure(['k'], at(1));
+      await attempts.recordFailure(['k'], at(20));
+      await attempts.prune(at(10));
+      expect(await attempts.failuresSince('k', at(0))).toEqual({ count: 1, oldest: at(20) });
+    });
+
+    it('treats keys as exact strings, never as patterns', async () => {
+      await attempts.recordFailure(['user:a%@x.io|1.2.3.4'], at(1));
+      expect((await attempts.failuresSince('user:a_@x.io|1.2.3.4', at(0))).count).toBe(0);
+    });
+  });
+}

@@ -1,0 +1,105 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RefreshToken, Session } from '../sessions/session';
+import type { SessionRepository } from '../sessions/session.repository';
+import type { OpenRepositories, RepositoryHarness } from './contract-harness';
+
+let sequence = 0;
+const nextId = () => `10000000-0000-4000-8000-${(++sequence).toString(16).padStart(12, '0')}`;
+const T0 = new Date('2026-01-01T00:00:00.000Z');
+const later = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+
+function sampleSession(overrides: Partial<Session> = {}): Session {
+  return { id: nextId(), kind: 'user', subjectId: nextId(), created: T0, revoked: null, ...overrides };
+}
+function sampleToken(sessionId: string, overrides: Partial<RefreshToken> = {}): RefreshToken {
+  return { id: nextId(), sessionId, issued: T0, expires: later(3600), retired: null, revoked: null, ...overrides };
+}
+
+/** The behaviour every SessionRepository promises: rotation is atomic, revocation is final. */
+export function describeSessionRepositoryContract(backend: string, open: OpenRepositories): void {
+  describe(`SessionRepository contract (${backend})`, () => {
+    let harness: RepositoryHarness;
+    let sessions: SessionRepository;
+    beforeEach(async () => {
+      harness = await open();
+      sessions = harness.repositories.sessions;
+    });
+    afterEach(async () => harness.close());
+
+    async function started(overrides: Partial<Session> = {}) {
+      const session = sampleSession(overrides);
+      const token = sampleToken(session.id);
+      await sessions.create(session, token);
+      return { session, token };
+    }
+
+    it('returns a created session and its first token unchanged', async () => {
+      const { session, token } = await started({ kind: 'admin' });
+      expect(await sessions.findSession(session.id)).toEqual(session);
+      expect(await sessions.findToken(token.id)).toEqual(token);
+    });
+
+    it('answers null for unknown sessions and tokens', async () => {
+      expect(await sessions.findSession(nextId())).toBeNull();
+      expect(await sessions.findToken(nextId())).toBeNull();
+    });
+
+    it('rotate() retires the current token and stores its successor', async () => {
+      const { session, token } = await started();
+      const next = sampleToken(session.id, { issued: later(10), expires: later(4000) });
+      expect(await sessions.rotate(token.id, next, later(10))).toBe(true);
+      expect(await sessions.findToken(token.id)).toEqual({ ...token, retired: later(10) });
+      expect(await sessions.findToken(next.id)).toEqual(next);
+    });
+
+    it('rotate() refuses a token that was already retired or revoked', async () => {
+      const { session, token } = await started();
+      expect(await sessions.rotate(token.id, sampleToken(session.id), later(1))).toBe(true);
+      const second = sampleToken(session.id);
+      expect(await sessions.rotate(token.id, second, later(2))).toBe(false);
+      expect(await sessions.findToken(second.id)).toBeNull();
+
+      const other = await started();
+      await sessions.revokeToken(other.token.id, later(1));
+      expect(await sessions.rotate(other.token.id, sampleToken(other.session.id), later(2))).toBe(false);
+    });
+
+    it('lets exactly one of 10 concurrent rotations of one token win', async () => {
+      const { session, token } = await started();
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => sessions.rotate(token.id, sampleToken(session.id), later(i + 1))),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('revokeToken() keeps the first revocation time', async () => {
+      const { token } = await started();
+      await sessions.revokeToken(token.id, later(5));
+      await sessions.revokeToken(token.id, later(9));
+      expect((await sessions.findToken(token.id))?.revoked).toEqual(later(5));
+    });
+
+    it('revokeSession() ends that session only', async () => {
+      const one = await started();
+      const two = await started({ subjectId: one.session.subjectId });
+      await sessions.revokeSession(one.session.id, later(7));
+      expect((await sessions.findSession(one.session.id))?.revoked).toEqual(later(7));
+      expect((await sessions.findSession(two.session.id))?.revoked).toBeNull();
+    });
+
+    it('revokeSubjectSessions() ends the subject\'s sessions of that kind, except the one kept', async () => {
+      const subjectId = nextId();
+      const a = await started({ subjectId });
+      const b = await started({ subjectId });
+      const kept = await started({ subjectId });
+      const adminWithSameId = await started({ subjectId, kind: 'admin' });
+      const stranger = await started();
+      await sessions.revokeSubjectSessions('user', subjectId, later(3), kept.session.id);
+      expect((await sessions.findSession(a.session.id))?.revoked).toEqual(later(3));
+      expect((await sessions.findSession(b.session.id))?.revoked).toEqual(later(3));
+      expect((await sessions.findSession(kept.session.id))?.revoked).toBeNull();
+      expect((await sessions.findSession(adminWithSameId.session.id))?.revoked).toBeNull();
+      expect((await sessions.findSession(stranger.session.id))?.revoked).toBeNull();
+    });
+  });
+}

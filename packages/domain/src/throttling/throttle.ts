@@ -1,0 +1,35 @@
+import type { FailureStats } from './login-attempt.repository';
+
+export interface ThrottleRule {
+  limit: number;
+  windowSeconds: number;
+}
+
+/**
+ * Failed logins are limited per account and client address together, and per address alone
+ * with a higher limit, so one office behind one address is not locked out by one user.
+ */
+export interface ThrottlePolicy {
+  perAccountAndAddress: ThrottleRule;
+  perAddress: ThrottleRule;
+}
+
+export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
+  perAccountAndAddress: { limit: 10, windowSeconds: 15 * 60 },
+  perAddress: { limit: 100, windowSeconds: 15 * 60 },
+};
+
+export function windowStart(rule: ThrottleRule, now: Date): Date {
+  return new Date(now.getTime() - rule.windowSeconds * 1000);
+}
+
+/** Seconds until a throttled key may try again, or null when it is not throttled. */
+export function retryAfterSeconds(stats: FailureStats, rule: ThrottleRule, now: Date): number | null {
+  if (stats.count < rule.limit || !stats.oldest) return null;
+  const freeAt = stats.oldest.getTime() + rule.windowSeconds * 1000;
+  return Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000));
+}
+
+export function throttleKeys(kind: string, email: string, address: string) {
+  return { accountAndAddress: `${kind}:${email}|${address}`, address: `address:${address}` };
+}

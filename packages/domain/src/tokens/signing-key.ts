@@ -1,0 +1,26 @@
+import { token } from '../shared/token';
+import type { JsonObject } from '../shared/json';
+
+/** A key pair that signs tokens, stored so that every instance signs and verifies alike. */
+export interface SigningKey {
+  readonly kid: string;
+  /** JOSE algorithm name: ES256, EdDSA or RS256. */
+  readonly algorithm: string;
+  readonly privateJwk: JsonObject;
+  readonly publicJwk: JsonObject;
+  readonly created: Date;
+  /**
+   * Null for the key that signs now. Set when a newer key replaces it: the key still verifies
+   * (and is published) until then, so tokens it signed live out their lifetime.
+   */
+  readonly retires: Date | null;
+}
+
+export interface SigningKeyRepository {
+  insert(key: SigningKey): Promise<void>;
+  /** Keys not yet retired at `now`, newest first: the first one with `retires` null signs. */
+  listUsable(now: Date): Promise<SigningKey[]>;
+  /** Gives every signing key except `kid` the retirement time `retires` (if it has none yet). */
+  retireOthers(kid: string, retires: Date): Promise<void>;
+}
+export const SigningKeyRepository = token<SigningKeyRepository>('SigningKeyRepository');

@@ -1,0 +1,101 @@
+import { jsonByteLength, utf8ByteLength, type JsonObject } from '../shared/json';
+import type { ValidationIssue } from '../shared/errors';
+import type { ActiveFlag, NewUser, User, UserPatch } from './user';
+
+export const PASSWORD_MIN_BYTES = 8;
+/** bcrypt ignores every byte past the 72nd, so longer passwords are refused, never truncated. */
+export const PASSWORD_MAX_BYTES = 72;
+export const CLAIMS_MAX_BYTES = 8 * 1024;
+export const NAME_MAX_LENGTH = 200;
+export const EMAIL_MAX_LENGTH = 254;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+const EMAIL_SHAPE = /^[^\s@"(),:;<>[\\\]]+@[^\s@"(),:;<>[\\\]_]+\.[^\s@"(),:;<>[\\\]_.]{2,}$/;
+
+/** Whether a (normalised) string is an address we accept: one @, a dotted domain, no spaces. */
+export function isValidEmail(email: string): boolean {
+  return email.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(email) && !email.includes('..');
+}
+
+/** Why a password is refused, or null when it is acceptable. */
+export function passwordProblem(password: string): string | null {
+  const bytes = utf8ByteLength(password);
+  if (bytes < PASSWORD_MIN_BYTES) return `must be at least ${PASSWORD_MIN_BYTES} bytes long`;
+  if (bytes > PASSWORD_MAX_BYTES) return `must be at most ${PASSWORD_MAX_BYTES} bytes long (UTF-8)`;
+  if (password.includes('\u0000')) return 'must not contain a NUL character';
+  return null;
+}
+
+export function isActiveFlag(value: number): value is ActiveFlag {
+  return value === 0 || value === 1;
+}
+
+function claimsProblem(claims: JsonObject): string | null {
+  return jsonByteLength(claims) > CLAIMS_MAX_BYTES ? `must be at most ${CLAIMS_MAX_BYTES} bytes of JSON` : null;
+}
+
+const pointer = (attribute: string) => ({ pointer: `/data/attributes/${attribute}` });
+
+/** Every problem with the present attributes of a create or update, one issue per attribute. */
+export function userAttributeIssues(attributes: UserPatch): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const report = (attribute: string, problem: string | null) => {
+    if (problem) issues.push({ source: pointer(attribute), detail: `${attribute} ${problem}` });
+  };
+  if (attributes.name !== undefined) {
+    report('name', attributes.name.length > NAME_MAX_LENGTH ? `must be at most ${NAME_MAX_LENGTH} characters` : null);
+  }
+  if (attributes.email !== undefined) {
+    report('email', isValidEmail(normalizeEmail(attributes.email)) ? null : 'must be a valid email address');
+  }
+  if (attributes.password !== undefined) report('password', passwordProblem(attributes.password));
+  if (attributes.active !== undefined) {
+    report('active', isActiveFlag(attributes.active) ? null : 'must be 0 or 1');
+  }
+  if (attributes.metadata !== undefined) report('metadata', claimsProblem(attributes.metadata));
+  if (attributes.app !== undefined) report('app', claimsProblem(attributes.app));
+  return issues;
+}
+
+/** Issues of a new user: the attribute rules plus the required email and password. */
+export function newUserIssues(input: Partial<NewUser>): ValidationIssue[] {
+  const missing: ValidationIssue[] = (['email', 'password'] as const)
+    .filter((attribute) => input[attribute] === undefined)
+    .map((attribute) => ({ source: pointer(attribute), detail: `${attribute} is required` }));
+  return [...missing, ...userAttributeIssues(input)];
+}
+
+/** A validated patch with the password already hashed: what applyUserPatch merges. */
+export interface UserChanges {
+  name?: string;
+  email?: string;
+  passwordHash?: string;
+  metadata?: JsonObject;
+  app?: JsonObject;
+  active?: ActiveFlag;
+}
+
+/**
+ * The PATCH merge rule: an attribute missing from the changes keeps its current value (never
+ * null); `metadata` and `app` replace the whole object when present.
+ */
+export function applyUserPatch(user: User, changes: UserChanges, now: Date): User {
+  return {
+    ...user,
+    name: changes.name ?? user.name,
+    email: changes.email === undefined ? user.email : normalizeEmail(changes.email),
+    passwordHash: changes.passwordHash ?? user.passwordHash,
+    metadata: changes.metadata ?? user.metadata,
+    app: changes.app ?? user.app,
+    active: changes.active ?? user.active,
+    updated: now,
+  };
+}
+
+/** Whether an update must end the user's sessions: a new password, or deactivation. */
+export function changesEndSessions(before: User, after: User): boolean {
+  return before.passwordHash !== after.passwordHash || (before.active === 1 && after.active === 0);
+}

@@ -1,0 +1,37 @@
+import type { JsonObject } from '../shared/json';
+
+export type ActiveFlag = 0 | 1;
+
+/** A stored user account. Records are immutable; rules return new ones. */
+export interface User {
+  readonly id: string;
+  readonly name: string;
+  /** Trimmed and lower-cased (see normalizeEmail), so a plain unique index is case-insensitive. */
+  readonly email: string;
+  readonly passwordHash: string;
+  readonly metadata: JsonObject;
+  readonly app: JsonObject;
+  readonly active: ActiveFlag;
+  readonly created: Date;
+  readonly updated: Date;
+}
+
+/** What a caller supplies to create a user. Only email and password are required. */
+export interface NewUser {
+  name?: string;
+  email: string;
+  password: string;
+  metadata?: JsonObject;
+  app?: JsonObject;
+  active?: number;
+}
+
+/** A partial update: an absent key keeps its current value. */
+export interface UserPatch {
+  name?: string;
+  email?: string;
+  password?: string;
+  metadata?: JsonObject;
+  app?: JsonObject;
+  active?: number;
+}
