@@ -13,7 +13,8 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-const EMAIL_SHAPE = /^[^\s@"(),:;<>[\\\]]+@[^\s@"(),:;<>[\\\]_]+\.[^\s@"(),:;<>[\\\]_.]{2,}$/;
+// The domain may not start with a dot (an empty label, as in `a@.example.com`).
+const EMAIL_SHAPE = /^[^\s@"(),:;<>[\\\]]+@[^\s@"(),:;<>[\\\]_.][^\s@"(),:;<>[\\\]_]*\.[^\s@"(),:;<>[\\\]_.]{2,}$/;
 
 /** Whether a (normalised) string is an address we accept: one @, a dotted domain, no spaces. */
 export function isValidEmail(email: string): boolean {

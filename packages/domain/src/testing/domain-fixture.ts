@@ -1,0 +1,109 @@
+import { AdminService } from '../admins/admin-service';
+import type { AdminCredentials } from '../admins/admin';
+import { AuthService, type AuthPolicy, type Identity, type SessionGrant } from '../sessions/auth-service';
+import { adminPrincipals, userPrincipals, type PrincipalSource } from '../sessions/principal';
+import { InvalidCredentialsError } from '../shared/errors';
+import type { JsonObject } from '../shared/json';
+import { DEFAULT_THROTTLE_POLICY } from '../throttling/throttle';
+import type { NewUser, User } from '../users/user';
+import { SelfService } from '../users/self-service';
+import { UserService } from '../users/user-service';
+import { ManualClock, PlainTextHasher, SequentialIds } from './fake-ports';
+import { FakeTokenSigner } from './fake-token-signer';
+import { inMemoryRepositories } from './in-memory-repositories';
+
+/**
+ * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one
+ * ManualClock. Not exported from the `testing` entry; other packages wire their own.
+ */
+
+export const POLICY: AuthPolicy = {
+  accessTokenSeconds: 900,
+  refreshTokenSeconds: 3600,
+  throttle: DEFAULT_THROTTLE_POLICY,
+};
+export const PASSWORD = 'correct horse battery';
+export const ADDRESS = '203.0.113.7';
+export const OTHER_ADDRESS = '198.51.100.23';
+export const ADMIN: AdminCredentials = { email: 'admin@example.com', password: 'admin-password-1' };
+
+/** A JSON object whose serialised form is exactly `bytes` bytes long. */
+export function jsonOfBytes(bytes: number): JsonObject {
+  const overhead = JSON.stringify({ blob: '' }).length;
+  return { blob: 'x'.repeat(bytes - overhead) };
+}
+
+export function buildDomain() {
+  const clock = new ManualClock();
+  const ids = new SequentialIds();
+  const hasher = new PlainTextHasher();
+  const signer = new FakeTokenSigner(clock);
+  const repositories = inMemoryRepositories();
+  const { sessions, attempts } = repositories;
+  const authFor = (principals: PrincipalSource) =>
+    new AuthService({ principals, sessions, attempts, hasher, signer, clock, ids, policy: POLICY });
+
+  const users = new UserService({ users: repositories.users, sessions, hasher, clock, ids });
+  const admins = new AdminService({ admins: repositories.admins, sessions, hasher, clock, ids });
+  const self = new SelfService({ users, hasher });
+  const userAuth = authFor(userPrincipals(repositories.users));
+  const adminAuth = authFor(adminPrincipals(repositories.admins));
+  let userCount = 0;
+
+  const domain = {
+    clock,
+    ids,
+    hasher,
+    signer,
+    repositories,
+    users,
+    admins,
+    self,
+    userAuth,
+    adminAuth,
+
+    /** Creates a user with PASSWORD and a fresh email unless told otherwise. */
+    createUser(overrides: Partial<NewUser> = {}): Promise<User> {
+      userCount += 1;
+      return users.create({ email: `user${userCount}@example.com`, password: PASSWORD, ...overrides });
+    },
+
+    /** Creates a user and logs it in: its record, first grant, and the identity of its access token. */
+    async signedInUser(overrides: Partial<NewUser> = {}) {
+      const user = await domain.createUser(overrides);
+      return { user, ...(await domain.logIn(userAuth, user.email, overrides.password ?? PASSWORD)) };
+    },
+
+    /** Bootstraps the admin from ADMIN and logs it in. */
+    async signedInAdmin() {
+      const admin = await admins.applyCredentials(ADMIN);
+      return { admin, ...(await domain.logIn(adminAuth, ADMIN.email, ADMIN.password)) };
+    },
+
+    /** Logs in (from ADDRESS by default) and authenticates the access token received. */
+    async logIn(auth: AuthService, email: string, password: string, address = ADDRESS) {
+      const grant: SessionGrant = await auth.login(email, password, address);
+      const identity: Identity = await auth.authenticate(grant.accessToken);
+      return { grant, identity };
+    },
+
+    /** Fails `times` logins of `email` from `address` with a wrong password; each must be refused as such. */
+    async failLogins(auth: AuthService, email: string, times: number, address = ADDRESS): Promise<void> {
+      for (let i = 0; i < times; i += 1) {
+        const refused = await auth.login(email, 'wrong-password', address).then(
+          () => new Error('a wrong password was accepted'),
+          (error: unknown) => (error instanceof InvalidCredentialsError ? null : error),
+        );
+        if (refused) throw refused;
+      }
+    },
+
+    /** The payload of any token the fake signer issued and still accepts. */
+    async claimsOf(token: string): Promise<JsonObject> {
+      return (await signer.verify(token, ['user_access', 'admin_access', 'refresh'])).claims;
+    },
+  };
+  return domain;
+}
+
+export type Domain = ReturnType<typeof buildDomain>;
