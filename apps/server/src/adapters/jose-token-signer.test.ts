@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { SignJWT, exportJWK, generateKeyPair, base64url, decodeProtectedHeader, decodeJwt } from 'jose';
+import { InvalidTokenError } from '@uas/domain';
+import { InMemorySigningKeyRepository, ManualClock, SequentialIds } from '@uas/domain/testing';
+import { JoseTokenSigner, ADMIN_AUDIENCE } from './jose-token-signer';
+import { KeyRing, type SigningAlgorithm } from './key-ring';
+
+const ISSUER = 'https://accounts.test';
+
+function setup(algorithm: SigningAlgorithm = 'ES256') {
+  const clock = new ManualClock(new Date());
+  const keys = new InMemorySigningKeyRepository();
+  const keyRing = new KeyRing({ keys, clock, ids: new SequentialIds(), algorithm, retireAfterSeconds: 3600 });
+  const signer = new JoseTokenSigner({ keyRing, clock, issuer: ISSUER, userAudience: 'my-app', clockToleranceSeconds: 5 });
+  return { clock, keyRing, signer };
+}
+
+async function userToken(signer: JoseTokenSigner, clock: ManualClock, seconds = 900) {
+  const now = clock.now();
+  return signer.sign('user_access', { sub: 'u1', sid: 's1', app: { role: 'x' } }, now, new Date(now.getTime() + seconds * 1000));
+}
+
+const refused = (promise: Promise<unknown>) => expect(promise).rejects.toBeInstanceOf(InvalidTokenError);
+
+describe('JoseTokenSigner', () => {
+  it.each(['ES256', 'EdDSA', 'RS256'] as const)('signs with %s and a kid, and verifies its own tokens', async (algorithm) => {
+    const { clock, keyRing, signer } = setup(algorithm);
+    await keyRing.ensureSigningKey();
+    const token = await userToken(signer, clock);
+    const header = decodeProtectedHeader(token);
+    expect(header.alg).toBe(algorithm);
+    expect(header.kid).toEqual(expect.any(String));
+    const verified = await signer.verify(token, ['user_access']);
+    expect(verified.purpose).toBe('user_access');
+    expect(verified.claims).toMatchObject({ sub: 'u1', sid: 's1', iss: ISSUER, aud: 'my-app', app: { role: 'x' } });
+  });
+
+  it('tells purposes apart by audience: a user token is no admin token and no refresh token', async () => {
+    const { clock, keyRing, signer } = setup();
+    await keyRing.ensureSigningKey();
+    const token = await userToken(signer, clock);
+    await refused(signer.verify(token, ['refresh']));
+    await refused(signer.verify(token, ['admin_access']));
+    const now = clock.now();
+    const admin = await signer.sign('admin_access', { sub: 'a' }, now, new Date(now.getTime() + 60_000));
+    expect(decodeJwt(admin).aud).toBe(ADMIN_AUDIENCE);
+    expect((await signer.verify(admin, ['admin_access', 'user_access'])).purpose).toBe('admin_access');
+  });
+
+  it('refuses an expired token, beyond the clock tolerance', async () => {
+    const { clock, keyRing, signer } = setup();
+    await keyRing.ensureSigningKey();
+    const token = await userToken(signer, clock, 60);
+    clock.advance(63);
+    expect((await signer.verify(token, ['user_access'])).claims.sub).toBe('u1');
+    clock.advance(3);
+    await refused(signer.verify(token, ['user_access']));
+  });
+
+  it('refuses alg none, HS256 keyed with the public key, tampering, unknown kid and foreign keys', async () => {
+    const { clock, keyRing, signer } = setup();
+    await keyRing.ensureSigningKey();
+    const token = await userToken(signer, clock);
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const json = (part: string) => JSON.parse(new TextDecoder().decode(base64url.decode(part)));
+    const encode = (value: object) => base64url.encode(JSON.stringify(value));
+
+    await refused(signer.verify(`${encode({ ...json(header), alg: 'none' })}.${payload}.`, ['user_access']));
+    const { keys } = await keyRing.jwks();
+    const publicJwkText = new TextEncoder().encode(JSON.stringify(keys[0]));
+    const hmac = await new SignJWT(json(payload)).setProtectedHeader({ alg: 'HS256', kid: json(header).kid }).sign(publicJwkText);
+    await refused(signer.verify(hmac, ['user_access']));
+    await refused(signer.verify(`${header}.${encode({ ...json(payload), sub: 'someone-else' })}.${signature}`, ['user_access']));
+    await refused(signer.verify(`${encode({ ...json(header), kid: 'unknown' })}.${payload}.${signature}`, ['user_access']));
+
+    const foreign = await generateKeyPair('ES256');
+    const forged = await new SignJWT(json(payload)).setProtectedHeader({ alg: 'ES256', kid: json(header).kid }).sign(foreign.privateKey);
+    await refused(signer.verify(forged, ['user_access']));
+    await refused(signer.verify('not a token', ['user_access']));
+    expect(await exportJWK(foreign.publicKey)).not.toEqual(keys[0]);
+  });
+
+  it('refuses a token from another issuer', async () => {
+    const { clock, keyRing } = setup();
+    await keyRing.ensureSigningKey();
+    const other = new JoseTokenSigner({ keyRing, clock, issuer: 'https://evil.test', userAudience: 'my-app', clockToleranceSeconds: 5 });
+    const ours = new JoseTokenSigner({ keyRing, clock, issuer: ISSUER, userAudience: 'my-app', clockToleranceSeconds: 5 });
+    await refused(ours.verify(await userToken(other, clock), ['user_access']));
+  });
+
+  it('after rotation signs with the new key, still verifies the old one until it retires, and publishes both', async () => {
+    const { clock, keyRing, signer } = setup();
+    await keyRing.ensureSigningKey();
+    const before = await userToken(signer, clock, 3000);
+    await keyRing.rotate();
+    const after = await userToken(signer, clock, 3000);
+    expect(decodeProtectedHeader(after).kid).not.toBe(decodeProtectedHeader(before).kid);
+    expect((await signer.verify(before, ['user_access'])).claims.sub).toBe('u1');
+    expect((await keyRing.jwks()).keys.map((key) => key.kid)).toEqual([decodeProtectedHeader(after).kid, decodeProtectedHeader(before).kid]);
+    clock.advance(3601);
+    await refused(signer.verify(before, ['user_access']));
+  });
+
+  it('publishes public keys only', async () => {
+    const { keyRing } = setup('RS256');
+    await keyRing.ensureSigningKey();
+    for (const key of (await keyRing.jwks()).keys) {
+      expect(key).not.toHaveProperty('d');
+      expect(key).not.toHaveProperty('p');
+      expect(key).toMatchObject({ use: 'sig', alg: 'RS256', kid: expect.any(String) });
+    }
+  });
+});

@@ -1,0 +1,64 @@
+import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
+import { InvalidTokenError, type Clock, type JsonObject, type TokenPurpose, type TokenSigner, type VerifiedToken } from '@uas/domain';
+import type { KeyRing } from './key-ring';
+
+/** Audiences of the tokens only this service consumes; applications never accept them. */
+export const ADMIN_AUDIENCE = 'urn:user-account-service:admin';
+export const REFRESH_AUDIENCE = 'urn:user-account-service:refresh';
+
+export interface JoseTokenSignerOptions {
+  keyRing: KeyRing;
+  clock: Clock;
+  issuer: string;
+  /** The audience of user access tokens: what the team's applications check. */
+  userAudience: string;
+  clockToleranceSeconds: number;
+}
+
+/**
+ * Signs with the key ring's current asymmetric key (`kid` in every header) and verifies strictly:
+ * the algorithm must be the one the named key was made for (so `alg: none` and HMAC tokens
+ * never verify), and issuer, audience and expiry are checked against the injected clock.
+ */
+export class JoseTokenSigner implements TokenSigner {
+  private readonly audiences: Record<TokenPurpose, string>;
+
+  constructor(private readonly options: JoseTokenSignerOptions) {
+    this.audiences = { admin_access: ADMIN_AUDIENCE, user_access: options.userAudience, refresh: REFRESH_AUDIENCE };
+  }
+
+  async sign(purpose: TokenPurpose, claims: JsonObject, issuedAt: Date, expiresAt: Date): Promise<string> {
+    const key = await this.options.keyRing.signingKey();
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: key.record.algorithm, kid: key.record.kid, typ: 'JWT' })
+      .setIssuer(this.options.issuer)
+      .setAudience(this.audiences[purpose])
+      .setIssuedAt(Math.floor(issuedAt.getTime() / 1000))
+      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .sign(key.privateKey);
+  }
+
+  async verify(token: string, purposes: readonly TokenPurpose[]): Promise<VerifiedToken> {
+    const audiences = purposes.map((purpose) => this.audiences[purpose]);
+    try {
+      const { kid } = decodeProtectedHeader(token);
+      const key = typeof kid === 'string' ? await this.options.keyRing.verificationKey(kid) : null;
+      if (!key) throw new InvalidTokenError();
+      const { payload } = await jwtVerify(token, key.publicKey, {
+        algorithms: [key.record.algorithm],
+        issuer: this.options.issuer,
+        audience: audiences,
+        clockTolerance: this.options.clockToleranceSeconds,
+        currentDate: this.options.clock.now(),
+        requiredClaims: ['sub', 'exp', 'iat'],
+      });
+      const aud = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+      const purpose = purposes.find((candidate) => aud.includes(this.audiences[candidate]));
+      if (!purpose) throw new InvalidTokenError();
+      return { purpose, claims: payload as JsonObject };
+    } catch (error) {
+      if (error instanceof InvalidTokenError) throw error;
+      throw new InvalidTokenError();
+    }
+  }
+}

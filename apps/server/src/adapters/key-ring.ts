@@ -1,0 +1,116 @@
+import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
+import { addSeconds, type Clock, type IdGenerator, type JsonObject, type SigningKey, type SigningKeyRepository } from '@uas/domain';
+
+export const SIGNING_ALGORITHMS = ['ES256', 'EdDSA', 'RS256'] as const;
+export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
+
+interface LoadedKey {
+  record: SigningKey;
+  privateKey: CryptoKey;
+  publicKey: CryptoKey;
+}
+
+export interface KeyRingOptions {
+  keys: SigningKeyRepository;
+  clock: Clock;
+  ids: IdGenerator;
+  algorithm: SigningAlgorithm;
+  /** How long a replaced key keeps verifying: the longest token lifetime plus clock tolerance. */
+  retireAfterSeconds: number;
+  /** How often the stored keys are read again, so a rotation on another instance is picked up. */
+  reloadSeconds?: number;
+}
+
+/**
+ * The signing keys, kept in the database so every instance signs and verifies alike, with an
+ * in-process cache that is read again every `reloadSeconds` and when an unknown `kid` appears.
+ */
+export class KeyRing {
+  private loaded: LoadedKey[] = [];
+  private loadedAt = 0;
+  private loading: Promise<void> | undefined;
+
+  constructor(private readonly options: KeyRingOptions) {}
+
+  /** Creates the first signing key unless one exists already. Run under the startup lock. */
+  async ensureSigningKey(): Promise<void> {
+    await this.reload();
+    if (!this.loaded.some((key) => key.record.retires === null)) await this.rotate();
+  }
+
+  /** Starts signing with a new key; older keys keep verifying until their tokens have expired. */
+  async rotate(): Promise<SigningKey> {
+    const { keys, clock, ids, algorithm, retireAfterSeconds } = this.options;
+    const pair = await generateKeyPair(algorithm, { extractable: true });
+    const now = clock.now();
+    const record: SigningKey = {
+      kid: ids.next(),
+      algorithm,
+      privateJwk: (await exportJWK(pair.privateKey)) as JsonObject,
+      publicJwk: (await exportJWK(pair.publicKey)) as JsonObject,
+      created: now,
+      retires: null,
+    };
+    await keys.insert(record);
+    await keys.retireOthers(record.kid, addSeconds(now, retireAfterSeconds));
+    await this.reload();
+    return record;
+  }
+
+  async signingKey(): Promise<LoadedKey> {
+    await this.refreshIfStale();
+    const current = this.loaded.find((key) => key.record.retires === null) ?? this.loaded[0];
+    if (!current) throw new Error('No signing key is stored; the service did not finish starting.');
+    return current;
+  }
+
+  /** The key named by a token's `kid`, or null when no usable key has that id. */
+  async verificationKey(kid: string): Promise<LoadedKey | null> {
+    await this.refreshIfStale();
+    let found = this.find(kid);
+    // A key rotated in by another instance is not cached yet: look once more, at most every 5 s.
+    if (!found && Date.now() - this.loadedAt > 5000) {
+      await this.reload();
+      found = this.find(kid);
+    }
+    return found;
+  }
+
+  /** The public keys a relying party needs to verify every token still in circulation. */
+  async jwks(): Promise<{ keys: JsonObject[] }> {
+    await this.refreshIfStale();
+    return {
+      keys: this.loaded.map(({ record }) => ({ ...record.publicJwk, kid: record.kid, alg: record.algorithm, use: 'sig' })),
+    };
+  }
+
+  private find(kid: string): LoadedKey | null {
+    const now = this.options.clock.now().getTime();
+    return this.loaded.find((key) => key.record.kid === kid && (!key.record.retires || key.record.retires.getTime() > now)) ?? null;
+  }
+
+  private async refreshIfStale(): Promise<void> {
+    if (Date.now() - this.loadedAt > (this.options.reloadSeconds ?? 60) * 1000) await this.reload();
+  }
+
+  private reload(): Promise<void> {
+    this.loading ??= (async () => {
+      try {
+        const records = await this.options.keys.listUsable(this.options.clock.now());
+        this.loaded = await Promise.all(records.map(load));
+        this.loadedAt = Date.now();
+      } finally {
+        this.loading = undefined;
+      }
+    })();
+    return this.loading;
+  }
+}
+
+async function load(record: SigningKey): Promise<LoadedKey> {
+  return {
+    record,
+    privateKey: (await importJWK(record.privateJwk as JWK, record.algorithm)) as CryptoKey,
+    publicKey: (await importJWK(record.publicJwk as JWK, record.algorithm)) as CryptoKey,
+  };
+}

@@ -1,0 +1,22 @@
+import { ValidationError, type AdminService } from '@uas/domain';
+import type { Logger } from '@uas/adapters-http';
+import { AdminKeyFileError, createAdminKeyFile, readAdminKeyFile } from './admin-key-file';
+
+/**
+ * Makes the admin match the key file at every start: the first start (no file) creates the
+ * admin with a random password and writes the file; an edited file resets the credentials.
+ */
+export async function bootstrapAdmin(admins: AdminService, keyPath: string, defaultEmail: string, logger: Logger): Promise<void> {
+  const fromFile = await readAdminKeyFile(keyPath);
+  const credentials = fromFile ?? (await createAdminKeyFile(keyPath, defaultEmail));
+  try {
+    await admins.applyCredentials(credentials);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    const problems = error.issues.map((issue) => issue.detail).join('; ');
+    throw new AdminKeyFileError(`The admin key file at ${keyPath} holds unusable credentials: ${problems}.`);
+  }
+  logger.info(fromFile ? 'admin credentials applied from the key file' : 'admin created; credentials written to the key file', {
+    path: keyPath,
+  });
+}

@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { AdminCredentials } from '@uas/domain';
+
+export class AdminKeyFileError extends Error {}
+
+/**
+ * Reads the admin credentials file, or null when there is none. A file that is not a JSON object
+ * with string `email` and `password` stops the start; it is never overwritten.
+ */
+export async function readAdminKeyFile(path: string): Promise<AdminCredentials | null> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new AdminKeyFileError(`Cannot read the admin key file at ${path}: ${(error as NodeJS.ErrnoException).code}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new AdminKeyFileError(`The admin key file at ${path} is not valid JSON; fix it or delete it to get new credentials.`);
+  }
+  const { email, password, name } = (parsed ?? {}) as Record<string, unknown>;
+  if (typeof email !== 'string' || typeof password !== 'string' || (name !== undefined && typeof name !== 'string')) {
+    throw new AdminKeyFileError(
+      `The admin key file at ${path} must hold a JSON object with string "email" and "password" (and optionally "name").`,
+    );
+  }
+  return name === undefined ? { email, password } : { email, password, name };
+}
+
+/** New credentials with a random 192-bit password, written with mode 0600 before they are used. */
+export async function createAdminKeyFile(path: string, email: string): Promise<AdminCredentials> {
+  const credentials = { email, password: randomBytes(24).toString('base64url') };
+  await mkdir(dirname(path), { recursive: true });
+  // Write then rename, so a crash never leaves a half-written file that would stop the next start.
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  await rename(temporary, path);
+  return credentials;
+}

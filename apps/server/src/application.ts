@@ -1,0 +1,48 @@
+import type { Hono } from 'hono';
+import { createHttpApp, type Logger } from '@uas/adapters-http';
+import { openDatabase } from '@uas/adapters-persistence';
+import { ADMIN_PANEL_ROOT } from '@uas/admin-panel';
+import type { Config } from './config';
+import { buildContainer, resolve, Tokens, type ContainerOverrides } from './container';
+import { bootstrapAdmin } from './admin-bootstrap';
+
+export interface Application {
+  app: Hono;
+  /** Closes the database; call after the HTTP server has stopped taking requests. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database and brings it up to date, makes sure the admin and a signing key exist
+ * (under a lock shared by every instance on the same database) and builds the HTTP app.
+ */
+export async function createApplication(config: Config, logger: Logger, overrides: ContainerOverrides = {}): Promise<Application> {
+  const database = await openDatabase(config.database, {
+    poolSize: config.databasePoolSize,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+  });
+  try {
+    const container = buildContainer(config, database, logger, overrides);
+    await database.withStartupLock(async () => {
+      await database.migrate();
+      await bootstrapAdmin(resolve(container, Tokens.AdminService), config.adminKeyPath, config.adminEmail, logger);
+      await resolve(container, Tokens.KeyRing).ensureSigningKey();
+    });
+    const keyRing = resolve(container, Tokens.KeyRing);
+    const app = createHttpApp({
+      users: resolve(container, Tokens.UserService),
+      self: resolve(container, Tokens.SelfService),
+      adminAuth: resolve(container, Tokens.AdminAuth),
+      userAuth: resolve(container, Tokens.UserAuth),
+      jwks: () => keyRing.jwks(),
+      health: () => database.ping(),
+      logger,
+      trustedProxies: config.trustedProxies,
+      panelRoot: ADMIN_PANEL_ROOT,
+    });
+    return { app, close: () => database.close() };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,141 @@
+import { existsSync } from 'node:fs';
+import * as v from 'valibot';
+import { parseDatabaseUrl, type DatabaseLocation } from '@uas/adapters-persistence';
+import { LOG_LEVELS, type LogLevel } from './adapters/json-logger';
+import { SIGNING_ALGORITHMS, type SigningAlgorithm } from './adapters/key-ring';
+import { ADMIN_AUDIENCE, REFRESH_AUDIENCE } from './adapters/jose-token-signer';
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseLocation;
+  databasePoolSize: number;
+  databaseStatementTimeoutMs: number;
+  adminKeyPath: string;
+  adminEmail: string;
+  jwtIssuer: string;
+  jwtAudience: string;
+  jwtAlgorithm: SigningAlgorithm;
+  accessTokenSeconds: number;
+  refreshTokenSeconds: number;
+  bcryptCost: number;
+  logLevel: LogLevel;
+  trustedProxies: string[];
+  loginFailuresPerAccount: number;
+  loginFailuresPerAddress: number;
+  loginFailureWindowSeconds: number;
+}
+
+/** Every variable the service reads, with its default; docs/CONFIGURATION in the README lists them. */
+export const DEFAULTS = {
+  PORT: '3002',
+  HOST: '0.0.0.0',
+  DATABASE_URL: 'sqlite:./data/app.db',
+  DATABASE_POOL_SIZE: '10',
+  DATABASE_STATEMENT_TIMEOUT_MS: '5000',
+  ADMIN_KEY_PATH: './data/admin.key',
+  ADMIN_EMAIL: 'admin@example.com',
+  JWT_ISSUER: 'user-account-service',
+  JWT_AUDIENCE: 'app',
+  JWT_ALGORITHM: 'ES256',
+  ACCESS_TOKEN_TTL_SECONDS: '900',
+  REFRESH_TOKEN_TTL_SECONDS: '2592000',
+  BCRYPT_COST: '10',
+  LOG_LEVEL: 'info',
+  TRUSTED_PROXIES: '',
+  LOGIN_FAILURES_PER_ACCOUNT: '10',
+  LOGIN_FAILURES_PER_ADDRESS: '100',
+  LOGIN_FAILURE_WINDOW_SECONDS: '900',
+} as const;
+
+type Variable = keyof typeof DEFAULTS;
+
+const integer = (min: number, max: number) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d+$/, `must be a whole number from ${min} to ${max}`),
+    v.transform(Number),
+    v.minValue(min, `must be a whole number from ${min} to ${max}`),
+    v.maxValue(max, `must be a whole number from ${min} to ${max}`),
+  );
+const text = v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'));
+const oneOf = <T extends readonly string[]>(values: T) => v.picklist(values, `must be one of ${values.join(', ')}`);
+const list = v.pipe(v.string(), v.transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean)));
+const databaseUrl = v.pipe(
+  v.string(),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    try {
+      return parseDatabaseUrl(dataset.value);
+    } catch (error) {
+      addIssue({ message: (error as Error).message });
+      return NEVER;
+    }
+  }),
+);
+
+const schema = v.object({
+  PORT: integer(1, 65535),
+  HOST: text,
+  DATABASE_URL: databaseUrl,
+  DATABASE_POOL_SIZE: integer(1, 1000),
+  DATABASE_STATEMENT_TIMEOUT_MS: integer(100, 600_000),
+  ADMIN_KEY_PATH: text,
+  ADMIN_EMAIL: text,
+  JWT_ISSUER: text,
+  JWT_AUDIENCE: v.pipe(
+    text,
+    v.check((value) => value !== ADMIN_AUDIENCE && value !== REFRESH_AUDIENCE, 'is reserved for the service\'s own tokens'),
+  ),
+  JWT_ALGORITHM: oneOf(SIGNING_ALGORITHMS),
+  ACCESS_TOKEN_TTL_SECONDS: integer(30, 86_400),
+  REFRESH_TOKEN_TTL_SECONDS: integer(60, 31_536_000),
+  BCRYPT_COST: integer(4, 15),
+  LOG_LEVEL: oneOf(LOG_LEVELS),
+  TRUSTED_PROXIES: list,
+  LOGIN_FAILURES_PER_ACCOUNT: integer(1, 1_000_000),
+  LOGIN_FAILURES_PER_ADDRESS: integer(1, 1_000_000),
+  LOGIN_FAILURE_WINDOW_SECONDS: integer(1, 86_400),
+});
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads the configuration from `env` (after the `.env` file, whose values never override the
+ * real environment). Every bad variable is named in one error, so a start fails once, clearly.
+ */
+export function loadConfig(env: Record<string, string | undefined> = readEnvironment()): Config {
+  const input = Object.fromEntries(
+    (Object.keys(DEFAULTS) as Variable[]).map((name) => [name, env[name] === undefined || env[name] === '' ? DEFAULTS[name] : env[name]]),
+  );
+  const result = v.safeParse(schema, input);
+  if (!result.success) {
+    const problems = result.issues.map((issue) => `${v.getDotPath(issue) ?? 'configuration'} ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+  const e = result.output;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    adminKeyPath: e.ADMIN_KEY_PATH,
+    adminEmail: e.ADMIN_EMAIL,
+    jwtIssuer: e.JWT_ISSUER,
+    jwtAudience: e.JWT_AUDIENCE,
+    jwtAlgorithm: e.JWT_ALGORITHM,
+    accessTokenSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenSeconds: e.REFRESH_TOKEN_TTL_SECONDS,
+    bcryptCost: e.BCRYPT_COST,
+    logLevel: e.LOG_LEVEL,
+    trustedProxies: e.TRUSTED_PROXIES,
+    loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
+    loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
+    loginFailureWindowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,
+  };
+}
+
+function readEnvironment(): Record<string, string | undefined> {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  return process.env;
+}

@@ -1,0 +1,132 @@
+import 'reflect-metadata';
+import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
+import {
+  AdminRepository,
+  AdminService,
+  AuthService,
+  Clock,
+  IdGenerator,
+  LoginAttemptRepository,
+  PasswordHasher,
+  SelfService,
+  SessionRepository,
+  SigningKeyRepository,
+  TokenSigner,
+  UserRepository,
+  UserService,
+  adminPrincipals,
+  token,
+  type Token,
+  userPrincipals,
+  type AuthPolicy,
+  type PrincipalSource,
+} from '@uas/domain';
+import type { Database } from '@uas/adapters-persistence';
+import type { Logger } from '@uas/adapters-http';
+import type { Config } from './config';
+import { BcryptPasswordHasher } from './adapters/bcrypt-password-hasher';
+import { JoseTokenSigner } from './adapters/jose-token-signer';
+import { KeyRing } from './adapters/key-ring';
+import { RandomIdGenerator } from './adapters/random-id-generator';
+import { SystemClock } from './adapters/system-clock';
+
+/** Keys for what the composition root provides besides the domain's ports. */
+export const Tokens = {
+  Config: token<Config>('Config'),
+  Database: token<Database>('Database'),
+  Logger: token<Logger>('Logger'),
+  KeyRing: token<KeyRing>('KeyRing'),
+  UserService: token<UserService>('UserService'),
+  SelfService: token<SelfService>('SelfService'),
+  AdminService: token<AdminService>('AdminService'),
+  AdminAuth: token<AuthService>('AdminAuth'),
+  UserAuth: token<AuthService>('UserAuth'),
+} as const;
+
+/** Resolves a key with the type it was declared with (tsyringe alone cannot infer it from a symbol). */
+export function resolve<T>(container: DependencyContainer, key: Token<T>): T {
+  return container.resolve<T>(key);
+}
+
+/** What tests may swap: a clock they move by hand, for instance. */
+export interface ContainerOverrides {
+  clock?: Clock;
+}
+
+/**
+ * Wires adapters to ports and use cases to adapters. Every registration is a factory with
+ * explicit tokens: nothing here emits decorator metadata, so tsyringe cannot infer types.
+ */
+export function buildContainer(config: Config, database: Database, logger: Logger, overrides: ContainerOverrides = {}): DependencyContainer {
+  const c = rootContainer.createChildContainer();
+  const single = <T>(key: Token<T>, make: (r: DependencyContainer) => T) =>
+    c.register<T>(key, { useFactory: instanceCachingFactory<T>(make) });
+
+  c.register(Tokens.Config, { useValue: config });
+  c.register(Tokens.Database, { useValue: database });
+  c.register(Tokens.Logger, { useValue: logger });
+  for (const [key, repository] of [
+    [UserRepository, database.repositories.users],
+    [AdminRepository, database.repositories.admins],
+    [SessionRepository, database.repositories.sessions],
+    [LoginAttemptRepository, database.repositories.attempts],
+    [SigningKeyRepository, database.repositories.signingKeys],
+  ] as const) {
+    c.register(key, { useValue: repository });
+  }
+
+  c.register(Clock, { useValue: overrides.clock ?? new SystemClock() });
+  single(IdGenerator, () => new RandomIdGenerator());
+  single(PasswordHasher, () => new BcryptPasswordHasher(config.bcryptCost));
+  single(Tokens.KeyRing, (r) =>
+    new KeyRing({
+      keys: resolve(r, SigningKeyRepository),
+      clock: resolve(r, Clock),
+      ids: resolve(r, IdGenerator),
+      algorithm: config.jwtAlgorithm,
+      retireAfterSeconds: Math.max(config.accessTokenSeconds, config.refreshTokenSeconds) + CLOCK_TOLERANCE_SECONDS,
+    }),
+  );
+  single(TokenSigner, (r) =>
+    new JoseTokenSigner({
+      keyRing: resolve(r, Tokens.KeyRing),
+      clock: resolve(r, Clock),
+      issuer: config.jwtIssuer,
+      userAudience: config.jwtAudience,
+      clockToleranceSeconds: CLOCK_TOLERANCE_SECONDS,
+    }),
+  );
+
+  const basics = (r: DependencyContainer) => ({
+    sessions: resolve(r, SessionRepository),
+    hasher: resolve(r, PasswordHasher),
+    clock: resolve(r, Clock),
+    ids: resolve(r, IdGenerator),
+  });
+  single(Tokens.UserService, (r) => new UserService({ ...basics(r), users: resolve(r, UserRepository) }));
+  single(Tokens.SelfService, (r) => new SelfService({ users: resolve(r, Tokens.UserService), hasher: resolve(r, PasswordHasher) }));
+  single(Tokens.AdminService, (r) => new AdminService({ ...basics(r), admins: resolve(r, AdminRepository) }));
+
+  const policy: AuthPolicy = {
+    accessTokenSeconds: config.accessTokenSeconds,
+    refreshTokenSeconds: config.refreshTokenSeconds,
+    throttle: {
+      perAccountAndAddress: { limit: config.loginFailuresPerAccount, windowSeconds: config.loginFailureWindowSeconds },
+      perAddress: { limit: config.loginFailuresPerAddress, windowSeconds: config.loginFailureWindowSeconds },
+    },
+  };
+  const auth = (principals: PrincipalSource) => (r: DependencyContainer) =>
+    new AuthService({
+      ...basics(r),
+      principals,
+      attempts: resolve(r, LoginAttemptRepository),
+      signer: resolve(r, TokenSigner),
+      policy,
+    });
+  single(Tokens.AdminAuth, auth(adminPrincipals(database.repositories.admins)));
+  single(Tokens.UserAuth, auth(userPrincipals(database.repositories.users)));
+  return c;
+}
+
+/** Leeway for clocks of different machines when checking `exp` and `iat`. */
+export const CLOCK_TOLERANCE_SECONDS = 5;
