@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('falls back to the documented defaults: port 3002, SQLite under ./data, ES256', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3002,
+      database: { dialect: 'sqlite' },
+      adminKeyPath: './data/admin.key',
+      jwtAlgorithm: 'ES256',
+      bcryptCost: 10,
+      trustedProxies: [],
+    });
+  });
+
+  it('reads values from the environment', () => {
+    const config = loadConfig({ PORT: '4000', DATABASE_URL: 'postgres://u@db:5432/accounts', TRUSTED_PROXIES: '10.0.0.1, 10.0.0.2' });
+    expect(config.port).toBe(4000);
+    expect(config.database.dialect).toBe('postgres');
+    expect(config.trustedProxies).toEqual(['10.0.0.1', '10.0.0.2']);
+  });
+
+  it('names every invalid variable in one error', () => {
+    const attempt = () => loadConfig({ PORT: 'eighty', BCRYPT_COST: '99', JWT_ALGORITHM: 'HS256', DATABASE_URL: 'mysql://x' });
+    expect(attempt).toThrowError(/PORT/);
+    for (const name of ['BCRYPT_COST', 'JWT_ALGORITHM', 'DATABASE_URL']) expect(attempt).toThrowError(new RegExp(name));
+  });
+
+  it('keeps a database password out of the error', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'redis://user:hunter2secret@host' })).toThrowError(/^(?![\s\S]*hunter2secret)/);
+  });
+
+  it('refuses an audience reserved for the service\'s own tokens', () => {
+    expect(() => loadConfig({ JWT_AUDIENCE: 'urn:user-account-service:admin' })).toThrowError(/JWT_AUDIENCE/);
+  });
+});
