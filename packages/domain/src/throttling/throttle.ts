@@ -19,8 +19,12 @@ export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
   perAddress: { limit: 100, windowSeconds: 15 * 60 },
 };
 
+/**
+ * The earliest failure time that still counts: the window is the last `windowSeconds` with a
+ * failure exactly that old already outside, so a client that waits `retryAfterSeconds` gets in.
+ */
 export function windowStart(rule: ThrottleRule, now: Date): Date {
-  return new Date(now.getTime() - rule.windowSeconds * 1000);
+  return new Date(now.getTime() - rule.windowSeconds * 1000 + 1);
 }
 
 /** Seconds until a throttled key may try again, or null when it is not throttled. */
