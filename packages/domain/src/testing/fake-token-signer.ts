@@ -12,13 +12,13 @@ export class FakeTokenSigner implements TokenSigner {
 
   async sign(purpose: TokenPurpose, claims: JsonObject, issuedAt: Date, expiresAt: Date): Promise<string> {
     const payload = { ...claims, purpose, iat: Math.floor(issuedAt.getTime() / 1000), exp: Math.floor(expiresAt.getTime() / 1000) };
-    return `fake.${btoa(JSON.stringify(payload))}`;
+    return `fake.${toBase64(JSON.stringify(payload))}`;
   }
 
   async verify(token: string, purposes: readonly TokenPurpose[]): Promise<VerifiedToken> {
     let payload: JsonObject & { purpose?: TokenPurpose; exp?: number };
     try {
-      payload = JSON.parse(atob(token.replace(/^fake\./, '')));
+      payload = JSON.parse(fromBase64(token.replace(/^fake\./, '')));
     } catch {
       throw new InvalidTokenError();
     }
@@ -27,4 +27,13 @@ export class FakeTokenSigner implements TokenSigner {
     if (typeof payload.exp !== 'number' || payload.exp * 1000 <= this.clock.now().getTime()) throw new InvalidTokenError();
     return { purpose, claims };
   }
+}
+
+// btoa/atob take Latin-1 only; claims such as a name or metadata may hold any character.
+function toBase64(text: string): string {
+  return btoa(String.fromCodePoint(...new TextEncoder().encode(text)));
+}
+
+function fromBase64(encoded: string): string {
+  return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(encoded), (c) => c.codePointAt(0)!));
 }
