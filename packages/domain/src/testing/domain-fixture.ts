@@ -2,7 +2,7 @@ import { AdminService } from '../admins/admin-service';
 import type { AdminCredentials } from '../admins/admin';
 import { AuthService, type AuthPolicy, type Identity, type SessionGrant } from '../sessions/auth-service';
 import { adminPrincipals, userPrincipals, type PrincipalSource } from '../sessions/principal';
-import { InvalidCredentialsError } from '../shared/errors';
+import { InvalidCredentialsError, InvalidTokenError } from '../shared/errors';
 import type { JsonObject } from '../shared/json';
 import { DEFAULT_THROTTLE_POLICY } from '../throttling/throttle';
 import type { NewUser, User } from '../users/user';
@@ -96,6 +96,17 @@ export function buildDomain() {
         );
         if (refused) throw refused;
       }
+    },
+
+    /** Whether the session an access token names is still open (its token still authenticates). */
+    isOpen(accessToken: string, auth: AuthService = userAuth): Promise<boolean> {
+      return auth.authenticate(accessToken).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof InvalidTokenError) return false;
+          throw error;
+        },
+      );
     },
 
     /** The payload of any token the fake signer issued and still accepts. */

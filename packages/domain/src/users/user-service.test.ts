@@ -1,0 +1,201 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { EmailTakenError, InvalidTokenError, NotFoundError, ValidationError } from '../shared/errors';
+import { buildDomain, PASSWORD, type Domain } from '../testing/domain-fixture';
+
+const UNKNOWN_ID = '00000000-0000-4000-8000-ffffffffffff';
+
+describe('UserService', () => {
+  let domain: Domain;
+  beforeEach(() => {
+    domain = buildDomain();
+  });
+
+  const isOpen = (accessToken: string) => domain.isOpen(accessToken);
+
+  describe('create()', () => {
+    it('defaults name to "", metadata and app to {}, active to 1, and stamps created = updated = now', async () => {
+      const user = await domain.users.create({ email: 'alice@example.com', password: PASSWORD });
+      expect(user).toEqual({
+        id: expect.any(String),
+        name: '',
+        email: 'alice@example.com',
+        passwordHash: expect.any(String),
+        metadata: {},
+        app: {},
+        active: 1,
+        created: domain.clock.now(),
+        updated: domain.clock.now(),
+      });
+    });
+
+    it('stores what was given', async () => {
+      const user = await domain.users.create({
+        email: 'bob@example.com',
+        password: PASSWORD,
+        name: 'Bob',
+        metadata: { theme: 'dark' },
+        app: { roles: ['editor'] },
+        active: 0,
+      });
+      expect(await domain.users.get(user.id)).toMatchObject({ name: 'Bob', metadata: { theme: 'dark' }, app: { roles: ['editor'] }, active: 0 });
+    });
+
+    it('stores the email trimmed and lower-cased', async () => {
+      const user = await domain.users.create({ email: '  Alice@Example.COM ', password: PASSWORD });
+      expect(user.email).toBe('alice@example.com');
+      expect(await domain.repositories.users.findByEmail('alice@example.com')).toEqual(user);
+    });
+
+    it('stores a hash, never the password', async () => {
+      const user = await domain.users.create({ email: 'alice@example.com', password: PASSWORD });
+      expect(user.passwordHash).not.toBe(PASSWORD);
+      expect(await domain.hasher.verify(PASSWORD, user.passwordHash)).toBe(true);
+    });
+
+    it('refuses an email already taken in any case with EmailTakenError', async () => {
+      await domain.users.create({ email: 'alice@example.com', password: PASSWORD });
+      await expect(domain.users.create({ email: 'ALICE@example.com ', password: PASSWORD })).rejects.toBeInstanceOf(EmailTakenError);
+    });
+
+    it('lists every problem in one ValidationError and stores nothing', async () => {
+      const attempt = domain.users.create({ email: 'nope', password: 'short', active: 5 });
+      await expect(attempt).rejects.toBeInstanceOf(ValidationError);
+      const error = (await attempt.catch((e: unknown) => e)) as ValidationError;
+      expect(error.code).toBe('invalid_attribute');
+      expect(error.issues.map((issue) => issue.source)).toEqual([
+        { pointer: '/data/attributes/email' },
+        { pointer: '/data/attributes/password' },
+        { pointer: '/data/attributes/active' },
+      ]);
+      expect((await domain.users.list({ page: 1, size: 10 })).total).toBe(0);
+    });
+  });
+
+  describe('get() and delete()', () => {
+    it('get() answers the stored user', async () => {
+      const user = await domain.createUser();
+      expect(await domain.users.get(user.id)).toEqual(user);
+    });
+
+    it('get() of an unknown id fails with NotFoundError', async () => {
+      await expect(domain.users.get(UNKNOWN_ID)).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it('delete() removes the user; a second delete fails with NotFoundError', async () => {
+      const user = await domain.createUser();
+      await domain.users.delete(user.id);
+      await expect(domain.users.get(user.id)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(domain.users.delete(user.id)).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it('delete() ends every session of the user', async () => {
+      const { user, grant } = await domain.signedInUser();
+      await domain.users.delete(user.id);
+      expect(await isOpen(grant.accessToken)).toBe(false);
+      await expect(domain.userAuth.refresh(grant.refreshToken)).rejects.toBeInstanceOf(InvalidTokenError);
+    });
+  });
+
+  describe('update()', () => {
+    it('changes only the attributes sent and stamps updated', async () => {
+      const user = await domain.createUser({ name: 'Alice', metadata: { theme: 'dark' } });
+      domain.clock.advance(60);
+      const updated = await domain.users.update(user.id, { name: 'Alicia' });
+      expect(updated).toEqual({ ...user, name: 'Alicia', updated: domain.clock.now() });
+      expect(await domain.users.get(user.id)).toEqual(updated);
+    });
+
+    it('replaces metadata and app whole', async () => {
+      const user = await domain.createUser({ metadata: { a: 1, b: 2 }, app: { roles: ['reader'] } });
+      const updated = await domain.users.update(user.id, { metadata: { c: 3 }, app: {} });
+      expect([updated.metadata, updated.app]).toEqual([{ c: 3 }, {}]);
+    });
+
+    it('hashes a new password', async () => {
+      const user = await domain.createUser();
+      const updated = await domain.users.update(user.id, { password: 'a brand new password' });
+      expect(await domain.hasher.verify('a brand new password', updated.passwordHash)).toBe(true);
+    });
+
+    it('normalises a new email, and refuses one another user has in any case', async () => {
+      const user = await domain.createUser();
+      await domain.createUser({ email: 'taken@example.com' });
+      expect((await domain.users.update(user.id, { email: ' Fresh@Example.com' })).email).toBe('fresh@example.com');
+      await expect(domain.users.update(user.id, { email: 'TAKEN@example.com' })).rejects.toBeInstanceOf(EmailTakenError);
+      expect((await domain.users.get(user.id)).email).toBe('fresh@example.com');
+    });
+
+    it('lists every problem in one ValidationError and changes nothing', async () => {
+      const user = await domain.createUser();
+      const error = await domain.users.update(user.id, { name: 'ok', password: 'short', active: 7 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues.map((issue) => issue.source)).toEqual([
+        { pointer: '/data/attributes/password' },
+        { pointer: '/data/attributes/active' },
+      ]);
+      expect(await domain.users.get(user.id)).toEqual(user);
+    });
+
+    it('of an unknown id fails with NotFoundError', async () => {
+      await expect(domain.users.update(UNKNOWN_ID, { name: 'x' })).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it.each([
+      ['a new password', { password: 'a brand new password' }],
+      ['deactivation', { active: 0 }],
+    ])('%s ends every session of the user except the one kept', async (_case, patch) => {
+      const { user, grant: first } = await domain.signedInUser();
+      const second = await domain.userAuth.login(user.email, PASSWORD, '198.51.100.1');
+      const kept = await domain.userAuth.login(user.email, PASSWORD, '198.51.100.2');
+      await domain.users.update(user.id, patch, kept.sessionId);
+      expect(await isOpen(first.accessToken)).toBe(false);
+      expect(await isOpen(second.accessToken)).toBe(false);
+      expect(await isOpen(kept.accessToken)).toBe(true);
+    });
+
+    it('a new password or deactivation without a kept session ends them all', async () => {
+      const one = await domain.signedInUser();
+      const two = await domain.signedInUser();
+      await domain.users.update(one.user.id, { password: 'a brand new password' });
+      await domain.users.update(two.user.id, { active: 0 });
+      expect(await isOpen(one.grant.accessToken)).toBe(false);
+      expect(await isOpen(two.grant.accessToken)).toBe(false);
+    });
+
+    it('other changes keep the user\'s sessions open', async () => {
+      const { user, grant } = await domain.signedInUser({ active: 1 });
+      await domain.users.update(user.id, { name: 'New name', email: 'moved@example.com', metadata: { x: 1 }, app: { y: 2 }, active: 1 });
+      expect(await isOpen(grant.accessToken)).toBe(true);
+    });
+
+    it('ends no other user\'s sessions', async () => {
+      const alice = await domain.signedInUser();
+      const bob = await domain.signedInUser();
+      await domain.users.update(alice.user.id, { active: 0 });
+      expect(await isOpen(bob.grant.accessToken)).toBe(true);
+    });
+  });
+
+  describe('list()', () => {
+    it('passes the search term to the repository trimmed and lower-cased', async () => {
+      const list = vi.spyOn(domain.repositories.users, 'list');
+      await domain.users.list({ page: 2, size: 5, emailContains: '  Alice@EX ' });
+      expect(list).toHaveBeenCalledWith({ page: 2, size: 5, emailContains: 'alice@ex' });
+    });
+
+    it('drops a blank search term', async () => {
+      const list = vi.spyOn(domain.repositories.users, 'list');
+      await domain.users.list({ page: 1, size: 20, emailContains: '   ' });
+      expect(list).toHaveBeenCalledWith({ page: 1, size: 20, emailContains: undefined });
+    });
+
+    it('answers the matching page and total', async () => {
+      await domain.createUser({ email: 'alice@example.com' });
+      await domain.createUser({ email: 'malice@example.com' });
+      await domain.createUser({ email: 'bob@example.com' });
+      const page = await domain.users.list({ page: 1, size: 1, emailContains: ' ALICE ' });
+      expect(page.total).toBe(2);
+      expect(page.users.map((user) => user.email)).toEqual(['alice@example.com']);
+    });
+  });
+});
