@@ -1,0 +1,85 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { InvalidCredentialsError, ValidationError } from '../shared/errors';
+import { ADDRESS, ADMIN, buildDomain, type Domain } from '../testing/domain-fixture';
+import { DEFAULT_ADMIN_NAME } from './admin-service';
+
+describe('AdminService.applyCredentials()', () => {
+  let domain: Domain;
+  beforeEach(() => {
+    domain = buildDomain();
+  });
+
+  it('creates the admin on the first call', async () => {
+    expect(await domain.admins.exists()).toBe(false);
+    const admin = await domain.admins.applyCredentials({ email: ' Admin@Example.com ', password: ADMIN.password });
+    expect(admin).toEqual({
+      id: expect.any(String),
+      name: DEFAULT_ADMIN_NAME,
+      email: 'admin@example.com',
+      passwordHash: expect.any(String),
+      created: domain.clock.now(),
+      updated: domain.clock.now(),
+    });
+    expect(await domain.hasher.verify(ADMIN.password, admin.passwordHash)).toBe(true);
+    expect(await domain.admins.exists()).toBe(true);
+    expect(await domain.repositories.admins.findFirst()).toEqual(admin);
+  });
+
+  it('takes the name from the credentials when given', async () => {
+    expect((await domain.admins.applyCredentials({ ...ADMIN, name: 'Root' })).name).toBe('Root');
+  });
+
+  it('changes nothing when the credentials are the same, the email in any case', async () => {
+    const created = await domain.admins.applyCredentials(ADMIN);
+    const { grant } = await domain.logIn(domain.adminAuth, ADMIN.email, ADMIN.password);
+    domain.clock.advance(60);
+    const again = await domain.admins.applyCredentials({ ...ADMIN, email: ADMIN.email.toUpperCase() });
+    expect(again).toEqual(created);
+    expect(await domain.repositories.admins.findFirst()).toEqual(created);
+    expect(await domain.isOpen(grant.accessToken, domain.adminAuth)).toBe(true);
+  });
+
+  it.each([
+    ['a new password', { ...ADMIN, password: 'another-admin-password' }],
+    ['a new email', { ...ADMIN, email: 'root@example.com' }],
+  ])('applies %s, stamps updated, and ends the admin\'s sessions', async (_case, credentials) => {
+    const created = await domain.admins.applyCredentials(ADMIN);
+    const { grant } = await domain.logIn(domain.adminAuth, ADMIN.email, ADMIN.password);
+    domain.clock.advance(60);
+    const updated = await domain.admins.applyCredentials(credentials);
+
+    expect(updated).toMatchObject({ id: created.id, email: credentials.email, created: created.created, updated: domain.clock.now() });
+    expect(await domain.repositories.admins.findFirst()).toEqual(updated);
+    expect(await domain.isOpen(grant.accessToken, domain.adminAuth)).toBe(false);
+    await expect(domain.adminAuth.login(credentials.email, credentials.password, ADDRESS)).resolves.toBeDefined();
+  });
+
+  it('refuses the old password after a reset', async () => {
+    await domain.admins.applyCredentials(ADMIN);
+    await domain.admins.applyCredentials({ ...ADMIN, password: 'another-admin-password' });
+    await expect(domain.adminAuth.login(ADMIN.email, ADMIN.password, ADDRESS)).rejects.toBeInstanceOf(InvalidCredentialsError);
+  });
+
+  it('renames the admin without ending its sessions', async () => {
+    await domain.admins.applyCredentials(ADMIN);
+    const { grant } = await domain.logIn(domain.adminAuth, ADMIN.email, ADMIN.password);
+    expect((await domain.admins.applyCredentials({ ...ADMIN, name: 'Root' })).name).toBe('Root');
+    expect(await domain.isOpen(grant.accessToken, domain.adminAuth)).toBe(true);
+  });
+
+  it('refuses an invalid email and a short password with one ValidationError, and stores nothing', async () => {
+    const error = await domain.admins.applyCredentials({ email: 'not-an-email', password: 'short' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).issues.map((issue) => issue.source)).toEqual([
+      { pointer: '/data/attributes/email' },
+      { pointer: '/data/attributes/password' },
+    ]);
+    expect(await domain.admins.exists()).toBe(false);
+  });
+
+  it('refuses invalid credentials for an existing admin and keeps the old ones', async () => {
+    const created = await domain.admins.applyCredentials(ADMIN);
+    await expect(domain.admins.applyCredentials({ ...ADMIN, password: 'p'.repeat(73) })).rejects.toBeInstanceOf(ValidationError);
+    expect(await domain.repositories.admins.findFirst()).toEqual(created);
+  });
+});

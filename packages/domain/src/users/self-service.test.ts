@@ -1,0 +1,86 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ForbiddenError, InvalidCredentialsError, ValidationError } from '../shared/errors';
+import { ADDRESS, buildDomain, OTHER_ADDRESS, PASSWORD, type Domain } from '../testing/domain-fixture';
+import { adminOnlyAttributes } from './self-service';
+
+const NEW_PASSWORD = 'a brand new password';
+
+describe('SelfService', () => {
+  let domain: Domain;
+  let signedIn: Awaited<ReturnType<Domain['signedInUser']>>;
+  beforeEach(async () => {
+    domain = buildDomain();
+    signedIn = await domain.signedInUser({ name: 'Alice', metadata: { theme: 'dark', lang: 'en' }, app: { roles: ['reader'] } });
+  });
+
+  const stored = () => domain.users.get(signedIn.user.id);
+  const validationPointers = (error: unknown) => {
+    expect(error).toBeInstanceOf(ValidationError);
+    return (error as ValidationError).issues.map((issue) => issue.source);
+  };
+
+  it('me() answers the account of the token', async () => {
+    expect(await domain.self.me(signedIn.identity)).toEqual(signedIn.user);
+  });
+
+  it('changes name and metadata, replacing metadata whole, and keeps the session open', async () => {
+    const updated = await domain.self.update(signedIn.identity, { name: 'Alicia', metadata: { lang: 'pl' } });
+    expect(updated).toMatchObject({ name: 'Alicia', metadata: { lang: 'pl' }, app: { roles: ['reader'] } });
+    expect(await stored()).toEqual(updated);
+    expect(await domain.isOpen(signedIn.grant.accessToken)).toBe(true);
+  });
+
+  it('puts the new name and metadata into the next token issued', async () => {
+    await domain.self.update(signedIn.identity, { name: 'Alicia', metadata: { lang: 'pl' } });
+    const next = await domain.userAuth.refresh(signedIn.grant.refreshToken);
+    expect(await domain.claimsOf(next.accessToken)).toMatchObject({ name: 'Alicia', metadata: { lang: 'pl' } });
+  });
+
+  it.each([
+    ['app', { app: { roles: ['admin'] } }],
+    ['active', { active: 0 }],
+    ['email', { email: 'elsewhere@example.com' }],
+    ['app alongside an allowed change', { name: 'Mallory', app: { roles: ['admin'] } }],
+  ])('refuses %s with ForbiddenError and changes nothing', async (_case, patch) => {
+    await expect(domain.self.update(signedIn.identity, patch)).rejects.toBeInstanceOf(ForbiddenError);
+    expect(await stored()).toEqual(signedIn.user);
+  });
+
+  it.each([
+    ['without current_password', {}],
+    ['with a wrong current_password', { current_password: 'not my password' }],
+  ])('refuses a password change %s, pointing at /data/attributes/current_password', async (_case, proof) => {
+    const error = await domain.self.update(signedIn.identity, { password: NEW_PASSWORD, name: 'Alicia', ...proof }).catch((e: unknown) => e);
+    expect(validationPointers(error)).toEqual([{ pointer: '/data/attributes/current_password' }]);
+    expect(await stored()).toEqual(signedIn.user);
+  });
+
+  it('with the right current_password, changes the password, ends the other sessions and keeps this one', async () => {
+    const other = await domain.userAuth.login(signedIn.user.email, PASSWORD, OTHER_ADDRESS);
+    await domain.self.update(signedIn.identity, { password: NEW_PASSWORD, current_password: PASSWORD });
+
+    expect(await domain.isOpen(other.accessToken)).toBe(false);
+    expect(await domain.isOpen(signedIn.grant.accessToken)).toBe(true);
+    await expect(domain.userAuth.refresh(signedIn.grant.refreshToken)).resolves.toBeDefined();
+    await expect(domain.userAuth.login(signedIn.user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(InvalidCredentialsError);
+    await expect(domain.userAuth.login(signedIn.user.email, NEW_PASSWORD, ADDRESS)).resolves.toBeDefined();
+  });
+
+  it('applies the password rules to the new password once the current one is proven', async () => {
+    const error = await domain.self.update(signedIn.identity, { password: 'short', current_password: PASSWORD }).catch((e: unknown) => e);
+    expect(validationPointers(error)).toEqual([{ pointer: '/data/attributes/password' }]);
+  });
+
+  it('ignores current_password sent without a new password', async () => {
+    const updated = await domain.self.update(signedIn.identity, { name: 'Alicia', current_password: 'anything' });
+    expect(updated.name).toBe('Alicia');
+    expect(updated.passwordHash).toBe(signedIn.user.passwordHash);
+  });
+});
+
+describe('adminOnlyAttributes', () => {
+  it('lists the admin-only attributes present, in a stable order', () => {
+    expect(adminOnlyAttributes({ active: 1, name: 'x', app: {}, email: 'a@b.co' })).toEqual(['email', 'app', 'active']);
+    expect(adminOnlyAttributes({ name: 'x', metadata: {}, password: 'p', current_password: 'q' })).toEqual([]);
+  });
+});
