@@ -1,2 +1,5 @@
-const app = document.querySelector<HTMLElement>('#app');
-if (app) app.textContent = location.pathname.endsWith('/login') ? 'Admin login' : 'Admin panel';
+import './styles.css';
+import { App } from './app';
+
+const root = document.getElementById('app');
+if (root) new App(root).start();

@@ -1,0 +1,23 @@
+import type { UserAttributes, UserWrite } from '../api/types';
+import { jsonEqual } from './json-object';
+
+/** What the user form holds once its JSON fields have been parsed. */
+export type UserFormValues = Required<UserWrite>;
+
+/** The attributes to send in a PATCH: only those that differ; a blank password is no change. */
+export function changedAttributes(original: UserAttributes, values: UserFormValues): UserWrite {
+  const changes: UserWrite = {};
+  if (values.name !== original.name) changes.name = values.name;
+  if (values.email !== original.email) changes.email = values.email;
+  if (values.password !== '') changes.password = values.password;
+  if (values.active !== (original.active === 1 ? 1 : 0)) changes.active = values.active;
+  if (!jsonEqual(values.metadata, original.metadata)) changes.metadata = values.metadata;
+  if (!jsonEqual(values.app, original.app)) changes.app = values.app;
+  return changes;
+}
+
+/** The attributes to send on create: everything but a blank password. */
+export function createAttributes(values: UserFormValues): UserWrite {
+  const { password, ...rest } = values;
+  return password === '' ? rest : values;
+}

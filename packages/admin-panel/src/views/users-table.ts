@@ -1,0 +1,68 @@
+import type { UserResource } from '../api/types';
+import { h } from '../ui/dom';
+import { formatTimestamp } from '../ui/format';
+
+export interface RowActions {
+  edit(user: UserResource): void;
+  toggleActive(user: UserResource, button: HTMLButtonElement): void;
+  remove(user: UserResource): void;
+}
+
+const COLUMNS = ['Name', 'Email', 'Status', 'Created', 'Updated'] as const;
+
+/** The users table; on narrow screens the stylesheet turns each row into a card. */
+export function usersTable(): { element: HTMLTableElement; show(users: UserResource[], actions: RowActions): void } {
+  const body = h('tbody');
+  const element = h('table', { class: 'users-table' },
+    h('caption', { class: 'visually-hidden' }, 'Users'),
+    h('thead', {}, h('tr', {},
+      ...COLUMNS.map((c) => h('th', { scope: 'col' }, c)),
+      h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')))),
+    body);
+  return {
+    element,
+    show(users, actions) {
+      const focused = focusedAction(body);
+      body.replaceChildren(...users.map((user) => row(user, actions)));
+      if (focused) {
+        const selector = `tr[data-user-id="${CSS.escape(focused.id)}"] [data-action="${focused.action}"]`;
+        body.querySelector<HTMLElement>(selector)?.focus();
+      }
+    },
+  };
+}
+
+/** Which row action has focus, so a re-render can give focus back to its successor. */
+function focusedAction(body: HTMLElement): { id: string; action: string } | null {
+  const active = document.activeElement;
+  if (!(active instanceof HTMLElement) || !body.contains(active)) return null;
+  const id = active.closest('tr')?.dataset.userId;
+  const action = active.dataset.action;
+  return id && action ? { id, action } : null;
+}
+
+function row(user: UserResource, actions: RowActions): HTMLTableRowElement {
+  const { name, email, active, created, updated } = user.attributes;
+  const isActive = active === 1;
+  const who = email || user.id;
+  const toggle = h('button', { type: 'button', class: 'button small', 'data-action': 'toggle', 'aria-label': `${isActive ? 'Deactivate' : 'Activate'} ${who}` },
+    isActive ? 'Deactivate' : 'Activate');
+  toggle.addEventListener('click', () => actions.toggleActive(user, toggle));
+
+  return h('tr', { 'data-user-id': user.id },
+    h('td', { 'data-label': 'Name', class: 'cell-name' }, name || h('span', { class: 'muted' }, '—')),
+    h('td', { 'data-label': 'Email', class: 'cell-email' }, email),
+    h('td', { 'data-label': 'Status' },
+      h('span', { class: `badge ${isActive ? 'on' : 'off'}` }, isActive ? 'Active' : 'Inactive')),
+    timeCell('Created', created),
+    timeCell('Updated', updated),
+    h('td', { class: 'cell-actions' }, h('div', { class: 'row-actions' },
+      h('button', { type: 'button', class: 'button small', 'data-action': 'edit', 'aria-label': `Edit ${who}`, on: { click: () => actions.edit(user) } }, 'Edit'),
+      toggle,
+      h('button', { type: 'button', class: 'button small danger-text', 'data-action': 'delete', 'aria-label': `Delete ${who}`, on: { click: () => actions.remove(user) } }, 'Delete'))));
+}
+
+function timeCell(label: string, iso: string): HTMLTableCellElement {
+  const { text } = formatTimestamp(iso);
+  return h('td', { 'data-label': label, class: 'cell-time' }, h('time', { datetime: iso, title: iso }, text));
+}
