@@ -1,0 +1,36 @@
+import type { Repositories } from '@uas/domain';
+import { InvalidDatabaseUrlError, parseDatabaseUrl, type DatabaseDialect, type DatabaseLocation } from './database-url';
+import { openPostgresDatabase } from './postgres/postgres-database';
+import { openSqliteDatabase } from './sqlite/sqlite-database';
+
+export interface DatabaseOptions {
+  /** PostgreSQL: connections in the pool. Default 10. */
+  poolSize?: number;
+  /** PostgreSQL: longest a statement may run before the server cancels it. Default 5000. */
+  statementTimeoutMs?: number;
+  /** PostgreSQL: keep every table, and the migrations' bookkeeping, in this schema. */
+  schema?: string;
+}
+
+export interface Database {
+  readonly dialect: DatabaseDialect;
+  readonly repositories: Repositories;
+  /** Applies the committed migrations not applied yet; a second run applies nothing and loses nothing. */
+  migrate(): Promise<void>;
+  /**
+   * Runs `fn` while no other instance starting on this database runs its own: migrations, the
+   * admin bootstrap and the first signing key happen once, not once per racing instance.
+   */
+  withStartupLock<T>(fn: () => Promise<T>): Promise<T>;
+  /** A cheap round trip, for health checks. */
+  ping(): Promise<void>;
+  /** Lets go of the pool or file; calling it again does nothing. */
+  close(): Promise<void>;
+}
+
+export async function openDatabase(location: DatabaseLocation, options: DatabaseOptions = {}): Promise<Database> {
+  if (location.dialect === 'postgres') return openPostgresDatabase(location.url, options);
+  const path = location.path ?? parseDatabaseUrl(location.url).path;
+  if (path === undefined) throw new InvalidDatabaseUrlError('The database URL does not name an SQLite file.');
+  return openSqliteDatabase(path);
+}

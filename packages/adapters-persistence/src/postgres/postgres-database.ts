@@ -1,0 +1,73 @@
+import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import { migrate } from 'drizzle-orm/postgres-js/migrator';
+import type { Database, DatabaseOptions } from '../database';
+import { guarded, guardedRepositories } from '../shared/driver-errors';
+import { withAdvisoryLock, type ConnectionSettings } from './postgres-advisory-lock';
+import { PostgresAdminRepository } from './postgres-admin.repository';
+import type { PostgresDb } from './postgres-db';
+import { PostgresLoginAttemptRepository } from './postgres-login-attempt.repository';
+import { PostgresSessionRepository } from './postgres-session.repository';
+import { PostgresSigningKeyRepository } from './postgres-signing-key.repository';
+import { PostgresUserRepository } from './postgres-user.repository';
+
+const MIGRATIONS = fileURLToPath(new URL('../../migrations/postgres', import.meta.url));
+// Migrations install pg_trgm, which is one per database, so they take turns database-wide.
+const MIGRATION_LOCK = 'uas:migrate';
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function checkedSchema(schema: string | undefined): string | undefined {
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
+    throw new Error('The PostgreSQL schema must be a lower-case SQL identifier of at most 63 characters.');
+  }
+  return schema;
+}
+
+export function connectionSettings(url: string, options: DatabaseOptions): ConnectionSettings {
+  const schema = checkedSchema(options.schema);
+  return {
+    url,
+    schema,
+    options: {
+      max: options.poolSize ?? 10,
+      onnotice: () => {}, // "already exists, skipping" and the like are not worth a log line
+      connection: {
+        application_name: 'user-account-service',
+        statement_timeout: options.statementTimeoutMs ?? 5000,
+        ...(schema === undefined ? {} : { search_path: schema }),
+      },
+    },
+  };
+}
+
+function postgresRepositories(db: PostgresDb) {
+  return guardedRepositories({
+    users: new PostgresUserRepository(db),
+    admins: new PostgresAdminRepository(db),
+    sessions: new PostgresSessionRepository(db),
+    attempts: new PostgresLoginAttemptRepository(db),
+    signingKeys: new PostgresSigningKeyRepository(db),
+  });
+}
+
+/** Opens a pool on the PostgreSQL database at `url`; connections are made when first needed. */
+export async function openPostgresDatabase(url: string, options: DatabaseOptions): Promise<Database> {
+  const settings = connectionSettings(url, options);
+  const client = postgres(url, settings.options);
+  let closing: Promise<void> | undefined;
+  return {
+    dialect: 'postgres',
+    repositories: postgresRepositories(drizzle(client)),
+    migrate: () =>
+      guarded('database.migrate', () =>
+        withAdvisoryLock(settings, MIGRATION_LOCK, (connection) =>
+          // With a schema, the bookkeeping table lives beside the tables it describes.
+          migrate(drizzle(connection), { migrationsFolder: MIGRATIONS, migrationsSchema: settings.schema }),
+        ),
+      ),
+    withStartupLock: (fn) => withAdvisoryLock(settings, `uas:startup:${settings.schema ?? ''}`, () => fn()),
+    ping: () => guarded('database.ping', async () => void (await client`select 1`)),
+    close: () => (closing ??= client.end({ timeout: 5 })),
+  };
+}

@@ -1,0 +1,29 @@
+import { and, count, eq, gte, lt, min } from 'drizzle-orm';
+import type { FailureStats, LoginAttemptRepository } from '@uas/domain';
+import type { PostgresDb } from './postgres-db';
+import { loginFailures } from './postgres-schema';
+
+export class PostgresLoginAttemptRepository implements LoginAttemptRepository {
+  constructor(private readonly db: PostgresDb) {}
+
+  async recordFailure(keys: readonly string[], at: Date): Promise<void> {
+    if (keys.length === 0) return;
+    await this.db.insert(loginFailures).values(keys.map((key) => ({ key, at })));
+  }
+
+  async failuresSince(key: string, since: Date): Promise<FailureStats> {
+    const [stats] = await this.db
+      .select({ count: count(), oldest: min(loginFailures.at) })
+      .from(loginFailures)
+      .where(and(eq(loginFailures.key, key), gte(loginFailures.at, since)));
+    return stats ?? { count: 0, oldest: null };
+  }
+
+  async clear(key: string): Promise<void> {
+    await this.db.delete(loginFailures).where(eq(loginFailures.key, key));
+  }
+
+  async prune(before: Date): Promise<void> {
+    await this.db.delete(loginFailures).where(lt(loginFailures.at, before));
+  }
+}

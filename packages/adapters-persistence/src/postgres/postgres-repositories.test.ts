@@ -1,0 +1,25 @@
+import { afterAll, beforeAll } from 'vitest';
+import { describeRepositoryContracts } from '@uas/domain/testing';
+import { openDatabase, type Database } from '../database';
+import { parseDatabaseUrl } from '../database-url';
+import { createTestPostgresSchema, type TestPostgresSchema } from '../testing/postgres-test-database';
+
+// One migrated schema for the file; each test starts from empty tables.
+let schema: TestPostgresSchema;
+let database: Database;
+
+beforeAll(async () => {
+  schema = await createTestPostgresSchema();
+  database = await openDatabase(parseDatabaseUrl(schema.url), { schema: schema.schema, poolSize: 4 });
+  await database.migrate();
+});
+
+afterAll(async () => {
+  await database?.close();
+  await schema?.drop();
+});
+
+describeRepositoryContracts('PostgreSQL', async () => {
+  await schema.truncate();
+  return { repositories: database.repositories, close: async () => {} };
+});

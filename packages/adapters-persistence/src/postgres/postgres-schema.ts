@@ -1,0 +1,90 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, customType, index, jsonb, pgTable, smallint, text, timestamp as pgTimestamp } from 'drizzle-orm/pg-core';
+import type { ActiveFlag, JsonObject, SubjectKind } from '@uas/domain';
+
+// Columns are named and typed so that a selected row is the domain record itself.
+const timestamp = (name: string) => pgTimestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
+const json = (name: string) => jsonb(name).$type<JsonObject>();
+/**
+ * Ids are text rather than uuid so that a malformed id is simply not found, as on SQLite, instead
+ * of a cast error. The "C" collation makes `ORDER BY id` byte order, as on SQLite, whatever the
+ * database's locale.
+ */
+const identifier = customType<{ data: string; driverData: string }>({ dataType: () => 'text COLLATE "C"' });
+
+export const users = pgTable(
+  'users',
+  {
+    id: identifier('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull().unique(),
+    passwordHash: text('password_hash').notNull(),
+    metadata: json('metadata').notNull(),
+    app: json('app').notNull(),
+    active: smallint('active').$type<ActiveFlag>().notNull(),
+    created: timestamp('created').notNull(),
+    updated: timestamp('updated').notNull(),
+  },
+  // The trigram index on email needs pg_trgm and lives in a custom migration.
+  (t) => [index('users_created_id_idx').on(t.created, t.id), check('users_active_flag', sql`${t.active} in (0, 1)`)],
+);
+
+export const admins = pgTable(
+  'admins',
+  {
+    id: identifier('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull().unique(),
+    passwordHash: text('password_hash').notNull(),
+    created: timestamp('created').notNull(),
+    updated: timestamp('updated').notNull(),
+  },
+  (t) => [index('admins_created_id_idx').on(t.created, t.id)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: identifier('id').primaryKey(),
+    kind: text('kind').$type<SubjectKind>().notNull(),
+    subjectId: identifier('subject_id').notNull(),
+    created: timestamp('created').notNull(),
+    revoked: timestamp('revoked'),
+  },
+  (t) => [index('sessions_subject_idx').on(t.kind, t.subjectId), check('sessions_kind', sql`${t.kind} in ('admin', 'user')`)],
+);
+
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: identifier('id').primaryKey(),
+    sessionId: identifier('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    issued: timestamp('issued').notNull(),
+    expires: timestamp('expires').notNull(),
+    retired: timestamp('retired'),
+    revoked: timestamp('revoked'),
+  },
+  (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
+);
+
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    // Many failures may share a key and an instant, so rows need a key of their own.
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    key: text('key').notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (t) => [index('login_failures_key_at_idx').on(t.key, t.at), index('login_failures_at_idx').on(t.at)],
+);
+
+export const signingKeys = pgTable('signing_keys', {
+  kid: identifier('kid').primaryKey(),
+  algorithm: text('algorithm').notNull(),
+  privateJwk: json('private_jwk').notNull(),
+  publicJwk: json('public_jwk').notNull(),
+  created: timestamp('created').notNull(),
+  retires: timestamp('retires'),
+});

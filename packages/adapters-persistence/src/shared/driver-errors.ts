@@ -1,0 +1,72 @@
+import { DrizzleQueryError } from 'drizzle-orm';
+import { DomainError, EmailTakenError, type Repositories } from '@uas/domain';
+
+/**
+ * A database fault, described by the operation and the driver's error code only: driver and
+ * query errors carry SQL text and parameter values (hashes, emails), which must not travel on.
+ */
+export class PersistenceError extends Error {
+  override readonly name = 'PersistenceError';
+  constructor(
+    readonly operation: string,
+    readonly driverCode: string | undefined,
+  ) {
+    super(`The database operation ${operation} failed${driverCode ? ` (${driverCode})` : ''}.`);
+  }
+}
+
+interface DriverError {
+  code?: unknown;
+  message?: unknown;
+  /** postgres.js */
+  constraint_name?: unknown;
+}
+
+function driverError(error: unknown): DriverError {
+  const cause = error instanceof DrizzleQueryError ? error.cause : error;
+  return typeof cause === 'object' && cause !== null ? (cause as DriverError) : {};
+}
+
+/** A second row with the same email: `23505` on a `*_email_unique` constraint, or SQLite's equivalent. */
+function isEmailUniqueViolation({ code, message, constraint_name }: DriverError): boolean {
+  if (code === '23505') return typeof constraint_name === 'string' && constraint_name.endsWith('_email_unique');
+  // SQLite names the column in the message: "UNIQUE constraint failed: users.email".
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && message.endsWith('.email');
+}
+
+/** What an error thrown while talking to the database becomes at the port. */
+export function toDomainError(error: unknown, operation: string): Error {
+  if (error instanceof DomainError || error instanceof PersistenceError) return error;
+  const cause = driverError(error);
+  if (isEmailUniqueViolation(cause)) return new EmailTakenError();
+  return new PersistenceError(operation, typeof cause.code === 'string' ? cause.code : undefined);
+}
+
+export async function guarded<T>(operation: string, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw toDomainError(error, operation);
+  }
+}
+
+/** The same repository, with every failure of every method translated by toDomainError. */
+function guardedRepository<T extends object>(port: string, repository: T): T {
+  return new Proxy(repository, {
+    get(target, property, receiver) {
+      const member: unknown = Reflect.get(target, property, receiver);
+      if (typeof member !== 'function') return member;
+      return (...args: unknown[]) => guarded(`${port}.${String(property)}`, () => member.apply(target, args));
+    },
+  });
+}
+
+export function guardedRepositories(repositories: Repositories): Repositories {
+  return {
+    users: guardedRepository('users', repositories.users),
+    admins: guardedRepository('admins', repositories.admins),
+    sessions: guardedRepository('sessions', repositories.sessions),
+    attempts: guardedRepository('attempts', repositories.attempts),
+    signingKeys: guardedRepository('signingKeys', repositories.signingKeys),
+  };
+}

@@ -1,0 +1,61 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import type { Database } from '../database';
+import { guarded, guardedRepositories } from '../shared/driver-errors';
+import { SqliteAdminRepository } from './sqlite-admin.repository';
+import type { SqliteDb } from './sqlite-db';
+import { SqliteLoginAttemptRepository } from './sqlite-login-attempt.repository';
+import { SqliteSessionRepository } from './sqlite-session.repository';
+import { SqliteSigningKeyRepository } from './sqlite-signing-key.repository';
+import { withSqliteFileLock } from './sqlite-file-lock';
+import { SqliteUserRepository } from './sqlite-user.repository';
+
+const MIGRATIONS = fileURLToPath(new URL('../../migrations/sqlite', import.meta.url));
+const BUSY_TIMEOUT_MS = 5000;
+const IN_MEMORY = ':memory:';
+
+function connect(path: string): BetterSqlite3.Database {
+  if (path !== IN_MEMORY) mkdirSync(dirname(path), { recursive: true });
+  const client = new BetterSqlite3(path, { timeout: BUSY_TIMEOUT_MS });
+  try {
+    // WAL lets readers run beside the writer. In WAL mode synchronous=NORMAL may lose the last
+    // commits on power loss; FULL syncs every commit, so an acknowledged write survives a kill.
+    client.pragma('journal_mode = WAL');
+    client.pragma('synchronous = FULL');
+    client.pragma('foreign_keys = ON');
+    return client;
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+}
+
+function sqliteRepositories(db: SqliteDb) {
+  return guardedRepositories({
+    users: new SqliteUserRepository(db),
+    admins: new SqliteAdminRepository(db),
+    sessions: new SqliteSessionRepository(db),
+    attempts: new SqliteLoginAttemptRepository(db),
+    signingKeys: new SqliteSigningKeyRepository(db),
+  });
+}
+
+/** Opens (creating it and its directory if needed) the SQLite database at `path`, or ':memory:'. */
+export async function openSqliteDatabase(path: string): Promise<Database> {
+  const client = await guarded('database.open', () => connect(path));
+  const db = drizzle(client);
+  return {
+    dialect: 'sqlite',
+    repositories: sqliteRepositories(db),
+    migrate: () => guarded('database.migrate', () => migrate(db, { migrationsFolder: MIGRATIONS })),
+    withStartupLock: (fn) => (path === IN_MEMORY ? fn() : withSqliteFileLock(`${path}-startup.lock`, fn)),
+    ping: () => guarded('database.ping', () => void client.prepare('select 1').get()),
+    close: async () => {
+      if (client.open) client.close();
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type { ActiveFlag, JsonObject, SubjectKind } from '@uas/domain';
+
+// Columns are named and typed so that a selected row is the domain record itself: timestamps
+// are integer epoch milliseconds (read back as Dates), JSON is text.
+const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
+const json = (name: string) => text(name, { mode: 'json' }).$type<JsonObject>();
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull().unique(),
+    passwordHash: text('password_hash').notNull(),
+    metadata: json('metadata').notNull(),
+    app: json('app').notNull(),
+    active: integer('active').$type<ActiveFlag>().notNull(),
+    created: timestamp('created').notNull(),
+    updated: timestamp('updated').notNull(),
+  },
+  (t) => [index('users_created_id_idx').on(t.created, t.id), check('users_active_flag', sql`${t.active} in (0, 1)`)],
+);
+
+export const admins = sqliteTable(
+  'admins',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    email: text('email').notNull().unique(),
+    passwordHash: text('password_hash').notNull(),
+    created: timestamp('created').notNull(),
+    updated: timestamp('updated').notNull(),
+  },
+  (t) => [index('admins_created_id_idx').on(t.created, t.id)],
+);
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').$type<SubjectKind>().notNull(),
+    subjectId: text('subject_id').notNull(),
+    created: timestamp('created').notNull(),
+    revoked: timestamp('revoked'),
+  },
+  (t) => [index('sessions_subject_idx').on(t.kind, t.subjectId), check('sessions_kind', sql`${t.kind} in ('admin', 'user')`)],
+);
+
+export const refreshTokens = sqliteTable(
+  'refresh_tokens',
+  {
+    id: text('id').primaryKey(),
+    sessionId: text('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    issued: timestamp('issued').notNull(),
+    expires: timestamp('expires').notNull(),
+    retired: timestamp('retired'),
+    revoked: timestamp('revoked'),
+  },
+  (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
+);
+
+export const loginFailures = sqliteTable(
+  'login_failures',
+  {
+    // Many failures may share a key and an instant, so rows need a key of their own.
+    id: integer('id').primaryKey(),
+    key: text('key').notNull(),
+    at: timestamp('at').notNull(),
+  },
+  (t) => [index('login_failures_key_at_idx').on(t.key, t.at), index('login_failures_at_idx').on(t.at)],
+);
+
+export const signingKeys = sqliteTable('signing_keys', {
+  kid: text('kid').primaryKey(),
+  algorithm: text('algorithm').notNull(),
+  privateJwk: json('private_jwk').notNull(),
+  publicJwk: json('public_jwk').notNull(),
+  created: timestamp('created').notNull(),
+  retires: timestamp('retires'),
+});

@@ -1,0 +1,68 @@
+import { and, eq, isNull, ne } from 'drizzle-orm';
+import type { RefreshToken, Session, SessionRepository, SubjectKind } from '@uas/domain';
+import type { SqliteDb } from './sqlite-db';
+import { refreshTokens, sessions } from './sqlite-schema';
+
+// better-sqlite3 runs a transaction synchronously: its callbacks must never await.
+export class SqliteSessionRepository implements SessionRepository {
+  constructor(private readonly db: SqliteDb) {}
+
+  async create(session: Session, firstToken: RefreshToken): Promise<void> {
+    this.db.transaction((tx) => {
+      tx.insert(sessions).values(session).run();
+      tx.insert(refreshTokens).values(firstToken).run();
+    });
+  }
+
+  async findSession(id: string): Promise<Session | null> {
+    return this.db.select().from(sessions).where(eq(sessions.id, id)).get() ?? null;
+  }
+
+  async findToken(id: string): Promise<RefreshToken | null> {
+    return this.db.select().from(refreshTokens).where(eq(refreshTokens.id, id)).get() ?? null;
+  }
+
+  async rotate(currentId: string, next: RefreshToken, at: Date): Promise<boolean> {
+    return this.db.transaction((tx) => {
+      const retired = tx
+        .update(refreshTokens)
+        .set({ retired: at })
+        .where(and(eq(refreshTokens.id, currentId), isNull(refreshTokens.retired), isNull(refreshTokens.revoked)))
+        .run();
+      if (retired.changes === 0) return false;
+      tx.insert(refreshTokens).values(next).run();
+      return true;
+    });
+  }
+
+  async revokeToken(id: string, at: Date): Promise<void> {
+    this.db
+      .update(refreshTokens)
+      .set({ revoked: at })
+      .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.revoked)))
+      .run();
+  }
+
+  async revokeSession(id: string, at: Date): Promise<void> {
+    this.db
+      .update(sessions)
+      .set({ revoked: at })
+      .where(and(eq(sessions.id, id), isNull(sessions.revoked)))
+      .run();
+  }
+
+  async revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void> {
+    this.db
+      .update(sessions)
+      .set({ revoked: at })
+      .where(
+        and(
+          eq(sessions.kind, kind),
+          eq(sessions.subjectId, subjectId),
+          isNull(sessions.revoked),
+          keepSessionId === undefined ? undefined : ne(sessions.id, keepSessionId),
+        ),
+      )
+      .run();
+  }
+}

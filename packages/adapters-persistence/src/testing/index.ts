@@ -1,0 +1,2 @@
+export * from './postgres-test-database';
+export * from './sqlite-test-database';
