@@ -8,7 +8,7 @@ import {
   RefreshTokenReusedError,
   TooManyAttemptsError,
 } from '../shared/errors';
-import { ADDRESS, ADMIN, buildDomain, OTHER_ADDRESS, PASSWORD, POLICY, type Domain } from '../testing/domain-fixture';
+import { ADDRESS, ADMIN, buildDomain, OTHER_ADDRESS, PASSWORD, POLICY, rejectionOf, type Domain } from '../testing/domain-fixture';
 
 const WINDOW = POLICY.throttle.perAccountAndAddress.windowSeconds;
 const ACCOUNT_LIMIT = POLICY.throttle.perAccountAndAddress.limit;
@@ -20,13 +20,6 @@ describe('AuthService', () => {
   beforeEach(() => {
     domain = buildDomain();
   });
-
-  /** The error a promise rejects with (or a failure if it fulfils). */
-  const rejection = <T>(promise: Promise<T>) =>
-    promise.then(
-      () => expect.unreachable('expected a rejection'),
-      (error: unknown) => error,
-    );
 
   describe('login()', () => {
     it('returns a session whose user access token carries sub, sid, email, name, metadata and app', async () => {
@@ -70,11 +63,9 @@ describe('AuthService', () => {
 
     it('refuses a wrong password and an unknown email alike with InvalidCredentialsError', async () => {
       const user = await domain.createUser();
-      const wrongPassword = await rejection(domain.userAuth.login(user.email, 'wrong-password', ADDRESS));
-      const unknownEmail = await rejection(domain.userAuth.login('nobody@example.com', PASSWORD, ADDRESS));
-      expect(wrongPassword).toBeInstanceOf(InvalidCredentialsError);
-      expect(unknownEmail).toBeInstanceOf(InvalidCredentialsError);
-      expect((unknownEmail as Error).message).toBe((wrongPassword as Error).message);
+      const wrongPassword = await rejectionOf(domain.userAuth.login(user.email, 'wrong-password', ADDRESS), InvalidCredentialsError);
+      const unknownEmail = await rejectionOf(domain.userAuth.login('nobody@example.com', PASSWORD, ADDRESS), InvalidCredentialsError);
+      expect(unknownEmail.message).toBe(wrongPassword.message);
     });
 
     it('refuses an unknown email even with the password of the timing hash', async () => {
@@ -109,9 +100,8 @@ describe('AuthService', () => {
     it(`refuses the attempt after ${ACCOUNT_LIMIT} failures of one account from one address, even with the right password`, async () => {
       const user = await domain.createUser();
       await domain.failLogins(domain.userAuth, user.email, ACCOUNT_LIMIT);
-      const error = await rejection(domain.userAuth.login(user.email, PASSWORD, ADDRESS));
-      expect(error).toBeInstanceOf(TooManyAttemptsError);
-      expect((error as TooManyAttemptsError).retryAfterSeconds).toBe(WINDOW);
+      const error = await rejectionOf(domain.userAuth.login(user.email, PASSWORD, ADDRESS), TooManyAttemptsError);
+      expect(error.retryAfterSeconds).toBe(WINDOW);
     });
 
     it(`still lets the ${ACCOUNT_LIMIT}th attempt through`, async () => {
@@ -126,7 +116,7 @@ describe('AuthService', () => {
       domain.clock.advance(100);
       await domain.failLogins(domain.userAuth, user.email, ACCOUNT_LIMIT - 1);
       domain.clock.advance(20);
-      const error = (await rejection(domain.userAuth.login(user.email, PASSWORD, ADDRESS))) as TooManyAttemptsError;
+      const error = await rejectionOf(domain.userAuth.login(user.email, PASSWORD, ADDRESS), TooManyAttemptsError);
       expect(error.retryAfterSeconds).toBe(WINDOW - 120);
     });
 
@@ -139,7 +129,7 @@ describe('AuthService', () => {
     it('lets a client that waits retryAfterSeconds log in again', async () => {
       const user = await domain.createUser();
       await domain.failLogins(domain.userAuth, user.email, ACCOUNT_LIMIT);
-      const { retryAfterSeconds } = (await rejection(domain.userAuth.login(user.email, PASSWORD, ADDRESS))) as TooManyAttemptsError;
+      const { retryAfterSeconds } = await rejectionOf(domain.userAuth.login(user.email, PASSWORD, ADDRESS), TooManyAttemptsError);
       domain.clock.advance(retryAfterSeconds);
       await expect(domain.userAuth.login(user.email, PASSWORD, ADDRESS)).resolves.toBeDefined();
     });
@@ -163,9 +153,8 @@ describe('AuthService', () => {
       const accounts = ADDRESS_LIMIT / ACCOUNT_LIMIT;
       for (let i = 0; i < accounts; i += 1) await domain.failLogins(domain.userAuth, `guess${i}@example.com`, ACCOUNT_LIMIT);
       const bystander = await domain.createUser();
-      const error = await rejection(domain.userAuth.login(bystander.email, PASSWORD, ADDRESS));
-      expect(error).toBeInstanceOf(TooManyAttemptsError);
-      expect((error as TooManyAttemptsError).retryAfterSeconds).toBeGreaterThan(0);
+      const error = await rejectionOf(domain.userAuth.login(bystander.email, PASSWORD, ADDRESS), TooManyAttemptsError);
+      expect(error.retryAfterSeconds).toBeGreaterThan(0);
       await expect(domain.userAuth.login(bystander.email, PASSWORD, OTHER_ADDRESS)).resolves.toBeDefined();
     });
 
@@ -291,8 +280,7 @@ describe('AuthService', () => {
 
     it('refuses an access token, garbage, and a well-formed token naming no stored refresh token', async () => {
       const { user, grant } = await domain.signedInUser();
-      const now = domain.clock.now();
-      const unknown = await domain.signer.sign('refresh', { sub: user.id, sid: grant.sessionId, jti: 'no-such-token' }, now, new Date(now.getTime() + 60_000));
+      const unknown = await domain.forge('refresh', { sub: user.id, sid: grant.sessionId, jti: 'no-such-token' });
       for (const token of [grant.accessToken, 'not a token', '', unknown]) {
         await expect(domain.userAuth.refresh(token)).rejects.toBeInstanceOf(InvalidTokenError);
       }
@@ -302,8 +290,7 @@ describe('AuthService', () => {
       const alice = await domain.signedInUser();
       const bob = await domain.signedInUser();
       const { claims } = await domain.signer.verify(alice.grant.refreshToken, ['refresh']);
-      const now = domain.clock.now();
-      const forged = await domain.signer.sign('refresh', { ...claims, sub: bob.user.id }, now, new Date(now.getTime() + 60_000));
+      const forged = await domain.forge('refresh', { ...claims, sub: bob.user.id });
       await expect(domain.userAuth.refresh(forged)).rejects.toBeInstanceOf(InvalidTokenError);
     });
   });
@@ -396,14 +383,12 @@ describe('AuthService', () => {
     it('refuses a token naming a session of another account', async () => {
       const alice = await domain.signedInUser();
       const bob = await domain.signedInUser();
-      const now = domain.clock.now();
-      const forged = await domain.signer.sign('user_access', { ...alice.identity.claims, sid: bob.grant.sessionId }, now, new Date(now.getTime() + 60_000));
+      const forged = await domain.forge('user_access', { ...alice.identity.claims, sid: bob.grant.sessionId });
       await expect(domain.userAuth.authenticate(forged)).rejects.toBeInstanceOf(InvalidTokenError);
     });
 
     it('refuses a token without sub or sid', async () => {
-      const now = domain.clock.now();
-      const bare = await domain.signer.sign('user_access', { email: 'a@example.com' }, now, new Date(now.getTime() + 60_000));
+      const bare = await domain.forge('user_access', { email: 'a@example.com' });
       await expect(domain.userAuth.authenticate(bare)).rejects.toBeInstanceOf(InvalidTokenError);
     });
   });

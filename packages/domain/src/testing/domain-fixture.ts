@@ -2,9 +2,10 @@ import { AdminService } from '../admins/admin-service';
 import type { AdminCredentials } from '../admins/admin';
 import { AuthService, type AuthPolicy, type Identity, type SessionGrant } from '../sessions/auth-service';
 import { adminPrincipals, userPrincipals, type PrincipalSource } from '../sessions/principal';
-import { InvalidCredentialsError, InvalidTokenError } from '../shared/errors';
+import { InvalidCredentialsError, InvalidTokenError, ValidationError, type ProblemSource } from '../shared/errors';
 import type { JsonObject } from '../shared/json';
 import { DEFAULT_THROTTLE_POLICY } from '../throttling/throttle';
+import type { TokenPurpose } from '../tokens/token-signer';
 import type { NewUser, User } from '../users/user';
 import { SelfService } from '../users/self-service';
 import { UserService } from '../users/user-service';
@@ -32,6 +33,23 @@ export function jsonOfBytes(bytes: number): JsonObject {
   const overhead = JSON.stringify({ blob: '' }).length;
   return { blob: 'x'.repeat(bytes - overhead) };
 }
+
+/** The error `promise` rejects with, which must be a `type`; fulfilling or any other error fails. */
+export async function rejectionOf<E extends Error>(promise: Promise<unknown>, type: new (...args: never[]) => E): Promise<E> {
+  const outcome = await promise.then(
+    () => 'fulfilment',
+    (error: unknown) => error,
+  );
+  if (outcome instanceof type) return outcome;
+  throw new Error(`expected a ${type.name}, got ${outcome instanceof Error ? `${outcome.name}: ${outcome.message}` : outcome}`);
+}
+
+/** Where the ValidationError that `promise` rejects with points, one source per issue. */
+export async function issueSources(promise: Promise<unknown>): Promise<ProblemSource[]> {
+  return (await rejectionOf(promise, ValidationError)).issues.map((issue) => issue.source);
+}
+
+export const pointerTo = (attribute: string): ProblemSource => ({ pointer: `/data/attributes/${attribute}` });
 
 export function buildDomain() {
   const clock = new ManualClock();
@@ -107,6 +125,12 @@ export function buildDomain() {
           throw error;
         },
       );
+    },
+
+    /** Signs a token the service never issued (valid for a minute), to probe what it accepts. */
+    forge(purpose: TokenPurpose, claims: JsonObject): Promise<string> {
+      const now = clock.now();
+      return signer.sign(purpose, claims, now, new Date(now.getTime() + 60_000));
     },
 
     /** The payload of any token the fake signer issued and still accepts. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonOfBytes } from '../testing/domain-fixture';
+import { jsonOfBytes, pointerTo as at } from '../testing/domain-fixture';
 import { sampleUser } from '../testing/user.repository.contract';
 import type { User } from './user';
 import {
@@ -17,7 +17,6 @@ import {
 } from './user.rules';
 
 const pointersOf = (issues: { source: object }[]) => issues.map((issue) => issue.source);
-const at = (attribute: string) => ({ pointer: `/data/attributes/${attribute}` });
 
 describe('normalizeEmail', () => {
   it('trims surrounding whitespace and lower-cases', () => {
