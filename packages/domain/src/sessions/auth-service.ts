@@ -13,7 +13,7 @@ import {
 } from '../shared/errors';
 import type { TokenPurpose, TokenSigner } from '../tokens/token-signer';
 import type { LoginAttemptRepository } from '../throttling/login-attempt.repository';
-import { retryAfterSeconds, throttleKeys, windowStart, type ThrottlePolicy } from '../throttling/throttle';
+import { retryAfterSeconds, throttleKeys, windowStart, type ThrottlePolicy, type ThrottleRule } from '../throttling/throttle';
 import { normalizeEmail } from '../users/user.rules';
 import type { Principal, PrincipalSource } from './principal';
 import { refreshTokenState, type RefreshToken, type Session, type SubjectKind } from './session';
@@ -74,8 +74,13 @@ export class AuthService {
     const now = clock.now();
     const normalized = normalizeEmail(email);
     const keys = throttleKeys(this.kind, normalized, clientAddress);
-    await this.assertNotThrottled(keys.accountAndAddress, policy.throttle.perAccountAndAddress, now);
-    await this.assertNotThrottled(keys.address, policy.throttle.perAddress, now);
+    await this.assertNotThrottled(
+      [
+        [keys.accountAndAddress, policy.throttle.perAccountAndAddress],
+        [keys.address, policy.throttle.perAddress],
+      ],
+      now,
+    );
 
     const principal = await principals.findByEmail(normalized);
     // Verify against a throwaway hash when the email is unknown, so both cases take as long.
@@ -163,10 +168,13 @@ export class AuthService {
     return this.grant(principal, session.id, first, now);
   }
 
-  private async assertNotThrottled(key: string, rule: ThrottlePolicy['perAddress'], now: Date): Promise<void> {
-    const stats = await this.deps.attempts.failuresSince(key, windowStart(rule, now));
-    const wait = retryAfterSeconds(stats, rule, now);
-    if (wait !== null) throw new TooManyAttemptsError(wait);
+  /** Refuses the attempt while any key is over its limit, with the longest wait of them. */
+  private async assertNotThrottled(checks: [string, ThrottleRule][], now: Date): Promise<void> {
+    const waits = await Promise.all(
+      checks.map(async ([key, rule]) => retryAfterSeconds(await this.deps.attempts.failuresSince(key, windowStart(rule, now)), rule, now)),
+    );
+    const longest = Math.max(...waits.map((wait) => wait ?? 0));
+    if (longest > 0) throw new TooManyAttemptsError(longest);
   }
 
   private async resolveRefreshToken(refreshToken: string): Promise<{ record: RefreshToken; session: Session }> {

@@ -7,7 +7,7 @@ import type { NewUser, User, UserPatch } from './user';
 import type { UserListQuery, UserPage, UserRepository } from './user.repository';
 import {
   applyUserPatch,
-  changesEndSessions,
+  patchEndsSessions,
   newUserIssues,
   normalizeEmail,
   userAttributeIssues,
@@ -72,7 +72,7 @@ export class UserService {
     const now = this.deps.clock.now();
     const updated = await this.deps.users.update(applyUserPatch(current, changes, now));
     if (!updated) throw new NotFoundError('user');
-    if (changesEndSessions(current, updated)) {
+    if (patchEndsSessions(current, patch)) {
       await this.deps.sessions.revokeSubjectSessions('user', id, now, keepSessionId);
     }
     return updated;

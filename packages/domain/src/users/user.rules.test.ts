@@ -4,7 +4,7 @@ import { sampleUser } from '../testing/user.repository.contract';
 import type { User } from './user';
 import {
   applyUserPatch,
-  changesEndSessions,
+  patchEndsSessions,
   CLAIMS_MAX_BYTES,
   EMAIL_MAX_LENGTH,
   isActiveFlag,
@@ -218,21 +218,22 @@ describe('applyUserPatch', () => {
   });
 });
 
-describe('changesEndSessions', () => {
+describe('patchEndsSessions', () => {
   const user: User = sampleUser({ active: 1 });
 
-  it('is true for a new password hash', () => {
-    expect(changesEndSessions(user, { ...user, passwordHash: 'another-hash' })).toBe(true);
+  it('is true whenever a password is sent, even the current one', () => {
+    expect(patchEndsSessions(user, { password: 'another password' })).toBe(true);
+    expect(patchEndsSessions(user, { password: 'the same password' })).toBe(true);
   });
 
   it('is true for deactivation', () => {
-    expect(changesEndSessions(user, { ...user, active: 0 })).toBe(true);
+    expect(patchEndsSessions(user, { active: 0 })).toBe(true);
   });
 
   it('is false for reactivation, a still-inactive account, or other attributes', () => {
     const inactive: User = { ...user, active: 0 };
-    expect(changesEndSessions(inactive, user)).toBe(false);
-    expect(changesEndSessions(inactive, inactive)).toBe(false);
-    expect(changesEndSessions(user, { ...user, name: 'x', email: 'x@example.com', metadata: {}, app: {} })).toBe(false);
+    expect(patchEndsSessions(inactive, { active: 1 })).toBe(false);
+    expect(patchEndsSessions(inactive, { active: 0 })).toBe(false);
+    expect(patchEndsSessions(user, { name: 'x', email: 'x@example.com', metadata: {}, app: {} })).toBe(false);
   });
 });

@@ -96,7 +96,10 @@ export function applyUserPatch(user: User, changes: UserChanges, now: Date): Use
   };
 }
 
-/** Whether an update must end the user's sessions: a new password, or deactivation. */
-export function changesEndSessions(before: User, after: User): boolean {
-  return before.passwordHash !== after.passwordHash || (before.active === 1 && after.active === 0);
+/**
+ * Whether a patch must end the user's sessions: any password sent (even the same one, so the
+ * outcome never depends on the hasher), or deactivation of an active account.
+ */
+export function patchEndsSessions(user: User, patch: UserPatch): boolean {
+  return patch.password !== undefined || (user.active === 1 && patch.active === 0);
 }
