@@ -1,0 +1,33 @@
+import type { Identity } from '@uas/domain';
+
+/** What the HTTP layer knows about the client once the request context middleware has run. */
+export interface ClientInfo {
+  /** The socket address, or the right-most untrusted X-Forwarded-For entry behind a trusted proxy. */
+  address: string;
+  /** Whether the client reached us over HTTPS (directly, or as a trusted proxy says). */
+  secure: boolean;
+  /** The origin (scheme://host) the client addressed, for same-origin checks. */
+  origin: string;
+}
+
+/**
+ * Bindings as @hono/node-server passes them. Under `app.request()` tests may pass
+ * `{ incoming: { socket: { remoteAddress } } }` to simulate a client address.
+ */
+export interface NodeBindings {
+  incoming?: { socket?: { remoteAddress?: string; remotePort?: number; remoteFamily?: string } };
+}
+
+export interface AppEnv {
+  Bindings: NodeBindings;
+  Variables: {
+    requestId: string;
+    client: ClientInfo;
+    /** The parsed JSON request body; undefined when the request has none. */
+    jsonBody: unknown;
+  };
+}
+
+export interface AuthenticatedEnv extends AppEnv {
+  Variables: AppEnv['Variables'] & { identity: Identity };
+}

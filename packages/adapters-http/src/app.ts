@@ -1,0 +1,48 @@
+import { Hono } from 'hono';
+import type { AppEnv } from './app-env';
+import { errorHandler, notFoundHandler } from './errors/on-error';
+import type { HttpAppDeps } from './http-app-deps';
+import { accessLog } from './middleware/access-log';
+import { bodyGuard } from './middleware/body-guard';
+import { requestId } from './middleware/request-id';
+import { securityHeaders } from './middleware/security-headers';
+import { clientInfo } from './network/client-info';
+import { adminPanelRoutes } from './routes/admin-panel.routes';
+import { adminSessionRoutes } from './routes/admin-session.routes';
+import { adminUsersRoutes } from './routes/admin-users.routes';
+import { healthRoutes } from './routes/health.routes';
+import { jwksRoutes } from './routes/jwks.routes';
+import { meRoutes } from './routes/me.routes';
+import { userSessionRoutes } from './routes/user-session.routes';
+
+/** The API routes, chained so that their types describe the whole API for Hono's typed client. */
+function apiRoutes(deps: HttpAppDeps) {
+  return new Hono<AppEnv>()
+    .route('/', adminSessionRoutes(deps))
+    .route('/', adminUsersRoutes(deps))
+    .route('/', userSessionRoutes(deps))
+    .route('/', meRoutes(deps))
+    .route('/', jwksRoutes(deps))
+    .route('/', healthRoutes(deps));
+}
+
+/** The API's type, for `hc<AppType>` (a type-only import). */
+export type AppType = ReturnType<typeof apiRoutes>;
+
+/**
+ * The whole HTTP side of the service. Middleware order matters: the request id comes first so
+ * that every log line and response names it; the body guard runs before any route or auth check.
+ */
+export function createHttpApp(deps: HttpAppDeps) {
+  const app = new Hono<AppEnv>()
+    .use(requestId())
+    .use(accessLog(deps.logger))
+    .use(securityHeaders())
+    .use(clientInfo(deps.trustedProxies))
+    .use(bodyGuard());
+  if (deps.panelRoot !== null) app.route('/', adminPanelRoutes(deps.panelRoot));
+  app.route('/', apiRoutes(deps));
+  app.onError(errorHandler(deps.logger));
+  app.notFound(notFoundHandler);
+  return app;
+}

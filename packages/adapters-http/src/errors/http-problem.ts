@@ -1,0 +1,61 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Problem } from './json-api-errors';
+import { titleOf } from './json-api-errors';
+
+/**
+ * A problem the HTTP layer finds itself (malformed JSON, a bad query parameter, a wrong content
+ * type...), as opposed to the domain's errors. Thrown, and turned into a response by `onError`.
+ */
+export class HttpProblem extends Error {
+  readonly problems: readonly Problem[];
+
+  constructor(
+    readonly status: ContentfulStatusCode,
+    problems: readonly Omit<Problem, 'title'>[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(problems.map((problem) => problem.detail).join('; '));
+    this.name = 'HttpProblem';
+    this.problems = problems.map((problem) => ({ title: titleOf(problem.code), ...problem }));
+  }
+}
+
+const single = (status: ContentfulStatusCode, code: string, detail: string, headers?: Record<string, string>) =>
+  new HttpProblem(status, [{ code, detail }], headers);
+
+export const malformedJson = () => single(400, 'malformed_json', 'The request body is not valid JSON.');
+
+export interface ParameterProblem {
+  parameter: string;
+  detail: string;
+}
+
+export const invalidParameters = (problems: readonly ParameterProblem[]) =>
+  new HttpProblem(
+    400,
+    problems.map(({ parameter, detail }) => ({ code: 'invalid_parameter', detail, source: { parameter } })),
+  );
+
+export const resourceConflict = (pointer: string, detail: string) =>
+  new HttpProblem(409, [{ code: 'resource_conflict', detail, source: { pointer } }]);
+
+export const routeNotFound = () => single(404, 'route_not_found', 'No route matches this method and path.');
+
+export const payloadTooLarge = (limitBytes: number) =>
+  single(413, 'payload_too_large', `The request body must be at most ${limitBytes} bytes.`);
+
+export const unsupportedMediaType = () =>
+  single(415, 'unsupported_media_type', 'A request body must be sent as application/json or application/vnd.api+json.');
+
+/** RFC 6750: a request without credentials gets a bare challenge, without an error code. */
+export const missingToken = () =>
+  single(401, 'missing_token', 'This endpoint needs an Authorization: Bearer access token.', {
+    'WWW-Authenticate': 'Bearer',
+  });
+
+export const crossSiteRequest = () =>
+  single(
+    403,
+    'cross_site_request',
+    'A request authenticated by the session cookie must come from this origin (Origin or Sec-Fetch-Site header).',
+  );

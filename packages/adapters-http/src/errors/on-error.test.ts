@@ -1,0 +1,115 @@
+import {
+  AccountInactiveError,
+  DomainError,
+  EmailTakenError,
+  ForbiddenError,
+  InvalidCredentialsError,
+  InvalidTokenError,
+  NotFoundError,
+  RefreshTokenReusedError,
+  TooManyAttemptsError,
+  ValidationError,
+  type ErrorCode,
+} from '@uas/domain';
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { describe, expect, it } from 'vitest';
+import type { AppEnv } from '../app-env';
+import { RecordingLogger } from '../testing';
+import { STATUS_BY_CODE } from './error-mapping';
+import { errorHandler, notFoundHandler } from './on-error';
+
+function appThrowing(error: unknown, logger = new RecordingLogger()) {
+  const app = new Hono<AppEnv>()
+    .use(async (c, next) => {
+      c.set('requestId', 'req-1');
+      await next();
+    })
+    .get('/boom', () => {
+      throw error;
+    });
+  app.onError(errorHandler(logger));
+  app.notFound(notFoundHandler);
+  return app;
+}
+
+const samples: Record<ErrorCode, DomainError> = {
+  invalid_attribute: new ValidationError([{ source: { pointer: '/data/attributes/email' }, detail: 'email is bad' }]),
+  email_taken: new EmailTakenError(),
+  not_found: new NotFoundError('user'),
+  invalid_credentials: new InvalidCredentialsError(),
+  account_inactive: new AccountInactiveError(),
+  invalid_token: new InvalidTokenError(),
+  refresh_token_reused: new RefreshTokenReusedError(),
+  forbidden: new ForbiddenError('no'),
+  too_many_attempts: new TooManyAttemptsError(42),
+};
+
+describe('onError maps every domain error code through one table', () => {
+  it.each(Object.entries(samples))('%s → its status, as a JSON:API error document', async (code, error) => {
+    const response = await appThrowing(error).request('/boom');
+    const status = STATUS_BY_CODE[code as ErrorCode];
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = await response.json();
+    expect(body.errors).toHaveLength(1);
+    expect(body.errors[0]).toMatchObject({ status: String(status), code, title: expect.any(String), detail: error instanceof ValidationError ? error.issues[0]?.detail : error.message });
+  });
+
+  it('gives each validation issue its own error object with its source', async () => {
+    const error = new ValidationError([
+      { source: { pointer: '/data/attributes/email' }, detail: 'email must be a valid email address' },
+      { source: { parameter: 'page[size]' }, detail: 'too big' },
+    ]);
+    const body = await (await appThrowing(error).request('/boom')).json();
+    expect(body.errors).toEqual([
+      { status: '422', code: 'invalid_attribute', title: 'Invalid attribute', detail: 'email must be a valid email address', source: { pointer: '/data/attributes/email' } },
+      { status: '422', code: 'invalid_attribute', title: 'Invalid attribute', detail: 'too big', source: { parameter: 'page[size]' } },
+    ]);
+  });
+
+  it.each([
+    ['invalid_token', 'Bearer error="invalid_token"'],
+    ['refresh_token_reused', 'Bearer error="invalid_token"'],
+    ['invalid_credentials', 'Bearer'],
+  ] as const)('401 %s carries WWW-Authenticate: %s', async (code, challenge) => {
+    const response = await appThrowing(samples[code]).request('/boom');
+    expect(response.headers.get('www-authenticate')).toBe(challenge);
+  });
+
+  it('429 carries Retry-After in seconds', async () => {
+    const response = await appThrowing(new TooManyAttemptsError(42)).request('/boom');
+    expect(response.headers.get('retry-after')).toBe('42');
+  });
+});
+
+describe('onError for faults', () => {
+  it('answers 500 with a generic message and the request id, and logs name and message only', async () => {
+    const logger = new RecordingLogger();
+    const fault = new TypeError('SELECT password_hash FROM users failed');
+    const response = await appThrowing(fault, logger).request('/boom');
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toContain('SELECT');
+    expect(text).not.toContain('TypeError');
+    expect(text).not.toContain('at ');
+    expect(JSON.parse(text).errors[0]).toMatchObject({ status: '500', code: 'internal_error', id: 'req-1' });
+    expect(JSON.parse(text).errors[0].detail).toContain('req-1');
+    expect(logger.entries).toEqual([
+      { level: 'error', msg: 'unexpected error', fields: { requestId: 'req-1', error: 'TypeError', message: fault.message } },
+    ]);
+    expect(logger.text()).not.toContain('    at ');
+  });
+
+  it('turns a stray client-side HTTPException into a JSON error of its status', async () => {
+    const response = await appThrowing(new HTTPException(400, { message: 'raw detail' })).request('/boom');
+    expect(response.status).toBe(400);
+    expect(await response.text()).not.toContain('raw detail');
+  });
+
+  it('answers unknown routes with a JSON 404', async () => {
+    const response = await appThrowing(new Error()).request('/nowhere');
+    expect(response.status).toBe(404);
+    expect((await response.json()).errors[0]).toMatchObject({ status: '404', code: 'route_not_found' });
+  });
+});

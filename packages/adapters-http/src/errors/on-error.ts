@@ -1,0 +1,72 @@
+import { DomainError, TooManyAttemptsError, ValidationError } from '@uas/domain';
+import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from '../app-env';
+import type { Logger } from '../logger';
+import { STATUS_BY_CODE } from './error-mapping';
+import { HttpProblem, routeNotFound } from './http-problem';
+import { errorDocument, titleOf, type Problem } from './json-api-errors';
+
+function respond(c: Context<AppEnv>, status: ContentfulStatusCode, problems: readonly Problem[], headers: Record<string, string> = {}) {
+  return c.json(errorDocument(status, problems), status, headers);
+}
+
+/** One error object per validation issue; one for any other domain error. */
+function domainProblems(error: DomainError): Problem[] {
+  const title = titleOf(error.code);
+  if (error instanceof ValidationError && error.issues.length > 0) {
+    return error.issues.map(({ detail, source }) => ({ code: error.code, title, detail, source }));
+  }
+  return [{ code: error.code, title, detail: error.message }];
+}
+
+/** 401s carry a Bearer challenge (RFC 6750); 429s say when to come back. */
+function domainHeaders(error: DomainError): Record<string, string> {
+  switch (error.code) {
+    case 'invalid_token':
+    case 'refresh_token_reused':
+      return { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
+    case 'invalid_credentials':
+      return { 'WWW-Authenticate': 'Bearer' };
+    case 'too_many_attempts':
+      return { 'Retry-After': String((error as TooManyAttemptsError).retryAfterSeconds) };
+    default:
+      return {};
+  }
+}
+
+/**
+ * The app's single error handler: domain errors by their code, the HTTP layer's own problems,
+ * and anything else as a generic 500 whose log line carries the request id but no request data.
+ */
+export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
+  return (error, c) => {
+    if (error instanceof DomainError) {
+      return respond(c, STATUS_BY_CODE[error.code], domainProblems(error), domainHeaders(error));
+    }
+    if (error instanceof HttpProblem) return problemResponse(c, error);
+    if (error instanceof HTTPException && error.status < 500) {
+      const code = 'bad_request';
+      return respond(c, error.status, [{ code, title: titleOf(code), detail: 'The request could not be processed.' }]);
+    }
+    const requestId = c.get('requestId');
+    logger.error('unexpected error', { requestId, error: error.name, message: error.message });
+    const code = 'internal_error';
+    return respond(c, 500, [
+      {
+        id: requestId,
+        code,
+        title: titleOf(code),
+        detail: `An unexpected error occurred. Quote request id ${requestId} when reporting it.`,
+      },
+    ]);
+  };
+}
+
+function problemResponse(c: Context<AppEnv>, problem: HttpProblem) {
+  return respond(c, problem.status, problem.problems, problem.headers);
+}
+
+/** Unknown routes get a JSON:API 404 like every other error (the panel has its own fallback). */
+export const notFoundHandler: NotFoundHandler<AppEnv> = (c) => problemResponse(c, routeNotFound());

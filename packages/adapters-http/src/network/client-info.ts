@@ -1,0 +1,65 @@
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppEnv, ClientInfo } from '../app-env';
+import { addressMatcher, normalizeAddress, type AddressMatcher } from './ip-address';
+
+/** The address a request gets when there is no socket at all (`app.request()` in tests). */
+export const NO_SOCKET_ADDRESS = '127.0.0.1';
+
+function socketAddress(c: Context<AppEnv>): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined; // not served by @hono/node-server: no socket to read
+  }
+}
+
+/** Comma-separated header entries, left to right, blanks dropped. */
+function entries(header: string | undefined): string[] {
+  return (header ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+}
+
+/**
+ * The client behind a chain of trusted proxies: the right-most X-Forwarded-For entry that is not
+ * itself a trusted proxy. Entries further left were written by the client and prove nothing.
+ */
+function forwardedClient(header: string | undefined, isTrusted: AddressMatcher): string | undefined {
+  const hops = entries(header);
+  for (let index = hops.length - 1; index >= 0; index -= 1) {
+    const hop = hops[index]!;
+    if (!isTrusted(hop)) return hop;
+  }
+  return hops[0];
+}
+
+/** Host names compare without a default port, as browsers write them in `Origin`. */
+function normalizedHost(scheme: string, host: string, fallback: string): string {
+  try {
+    return new URL(`${scheme}://${host}`).host;
+  } catch {
+    return fallback;
+  }
+}
+
+export function describeClient(c: Context<AppEnv>, isTrusted: AddressMatcher): ClientInfo {
+  const url = new URL(c.req.url);
+  const socket = socketAddress(c) ?? NO_SOCKET_ADDRESS;
+  const viaProxy = isTrusted(socket);
+  const forwarded = viaProxy ? forwardedClient(c.req.header('x-forwarded-for'), isTrusted) : undefined;
+  // The nearest proxy writes the last entry; anything before it may come from the client.
+  const proto = viaProxy ? entries(c.req.header('x-forwarded-proto')).at(-1)?.toLowerCase() : undefined;
+  const secure = proto === undefined ? url.protocol === 'https:' : proto === 'https';
+  const scheme = secure ? 'https' : 'http';
+  const forwardedHost = viaProxy ? entries(c.req.header('x-forwarded-host')).at(-1) : undefined;
+  const host = normalizedHost(scheme, forwardedHost ?? url.host, url.host);
+  return { address: normalizeAddress(forwarded ?? socket), secure, origin: `${scheme}://${host}`.toLowerCase() };
+}
+
+/** Works out once per request who the client is; nothing but trusted proxies is believed. */
+export function clientInfo(trustedProxies: readonly string[]): MiddlewareHandler<AppEnv> {
+  const isTrusted = addressMatcher(trustedProxies);
+  return async (c, next) => {
+    c.set('client', describeClient(c, isTrusted));
+    await next();
+  };
+}

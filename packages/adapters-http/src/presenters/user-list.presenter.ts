@@ -1,0 +1,34 @@
+import type { UserPage } from '@uas/domain';
+import type { ListQuery } from '../schemas/list-query.schemas';
+import { userResource } from './user.presenter';
+
+export const USERS_PATH = '/v1/admin/users';
+
+export interface PageLinks {
+  first: string;
+  last: string;
+  prev: string | null;
+  next: string | null;
+}
+
+/** Relative links that repeat the page size and the search term, so following them keeps both. */
+export function pageLinks({ page, size, search }: ListQuery, total: number): PageLinks {
+  const last = Math.max(1, Math.ceil(total / size));
+  const searchPart = search === undefined ? '' : `&search[email]=${encodeURIComponent(search)}`;
+  const link = (number: number) => `${USERS_PATH}?page[number]=${number}&page[size]=${size}${searchPart}`;
+  return {
+    first: link(1),
+    last: link(last),
+    // Past the end, "previous" leads back to the last page that has users.
+    prev: page > 1 ? link(Math.min(page - 1, last)) : null,
+    next: page < last ? link(page + 1) : null,
+  };
+}
+
+export function userListDocument(result: UserPage, query: ListQuery) {
+  return {
+    data: result.users.map(userResource),
+    links: pageLinks(query, result.total),
+    meta: { total: result.total },
+  };
+}

@@ -1,0 +1,45 @@
+import type { AuthService, UserService } from '@uas/domain';
+import { Hono } from 'hono';
+import type { AppEnv } from '../app-env';
+import { bearerAuth } from '../middleware/bearer-auth';
+import { userListDocument } from '../presenters/user-list.presenter';
+import { userDocument, userLocation } from '../presenters/user.presenter';
+import { parseListQuery, type ListQueryInput } from '../schemas/list-query.schemas';
+import { parseCreateUser, parseUpdateUser } from '../schemas/user.schemas';
+import { jsonBody, queryParameters } from '../schemas/validation';
+import { requireUuidParam } from './user-id';
+
+/** User management with an admin access token. */
+export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adminAuth: AuthService }) {
+  const authenticated = bearerAuth(adminAuth);
+  const knownId = requireUuidParam('user');
+  return new Hono<AppEnv>()
+    .get(
+      '/v1/admin/users',
+      authenticated,
+      queryParameters<ListQueryInput, ReturnType<typeof parseListQuery>>((c) => parseListQuery((name) => c.req.queries(name))),
+      async (c) => {
+        const query = c.req.valid('query');
+        const page = await users.list({ page: query.page, size: query.size, emailContains: query.search });
+        return c.json(userListDocument(page, query), 200);
+      },
+    )
+    .post('/v1/admin/users', authenticated, jsonBody(parseCreateUser), async (c) => {
+      const user = await users.create(c.req.valid('json'));
+      return c.json(userDocument(user), 201, { Location: userLocation(user) });
+    })
+    .get('/v1/admin/users/:id', authenticated, knownId, async (c) => {
+      return c.json(userDocument(await users.get(c.req.param('id'))), 200);
+    })
+    .patch(
+      '/v1/admin/users/:id',
+      authenticated,
+      knownId,
+      jsonBody((body, c) => parseUpdateUser(body, c.req.param('id') ?? '')),
+      async (c) => c.json(userDocument(await users.update(c.req.param('id'), c.req.valid('json'))), 200),
+    )
+    .delete('/v1/admin/users/:id', authenticated, knownId, async (c) => {
+      await users.delete(c.req.param('id'));
+      return c.body(null, 204);
+    });
+}

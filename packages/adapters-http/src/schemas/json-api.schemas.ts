@@ -1,0 +1,37 @@
+import { isJsonObject, type JsonObject } from '@uas/domain';
+import * as v from 'valibot';
+import { resourceConflict } from '../errors/http-problem';
+
+/** Wire types with messages of our own (valibot's defaults quote the input). */
+export const text = () => v.string('must be a string');
+export const numeric = () => v.number('must be a number');
+export const jsonObject = () => v.custom<JsonObject>(isJsonObject, 'must be a JSON object (not an array or null)');
+
+/** An object whose every key not listed is one 422 of its own. */
+export const closedObject = <E extends v.ObjectEntries>(entries: E, what: string) =>
+  v.objectWithRest(entries, v.never(`is not an allowed ${what}`), 'must be an object');
+
+export const RESOURCE_TYPE = 'users';
+
+/**
+ * `{ data: { type, id?, attributes } }`. Only the shape is checked here; a `type` other than
+ * `users` or an `id` other than the path's is a conflict (409), found before validation.
+ */
+export const resourceDocument = <A extends v.GenericSchema>(attributes: A) =>
+  v.object({ data: closedObject({ type: text(), attributes }, 'member of data') }, 'must be an object');
+
+/** The same, for an existing resource: `data.id` may repeat the path's id. */
+export const identifiedResourceDocument = <A extends v.GenericSchema>(attributes: A) =>
+  v.object({ data: closedObject({ type: text(), id: v.optional(text()), attributes }, 'member of data') }, 'must be an object');
+
+/** 409 when the document names another type, or another resource than the path does. */
+export function assertResourceIdentity(body: unknown, pathId?: string): void {
+  const data = isJsonObject(body) ? body.data : undefined;
+  if (!isJsonObject(data)) return;
+  if (typeof data.type === 'string' && data.type !== RESOURCE_TYPE) {
+    throw resourceConflict('/data/type', `data.type must be "${RESOURCE_TYPE}"`);
+  }
+  if (pathId !== undefined && typeof data.id === 'string' && data.id !== pathId) {
+    throw resourceConflict('/data/id', 'data.id must equal the id in the path');
+  }
+}

@@ -1,0 +1,96 @@
+import { adminOnlyAttributes, isJsonObject, userAttributeIssues, type JsonObject, type SelfPatch, type UserPatch } from '@uas/domain';
+import * as v from 'valibot';
+import {
+  assertResourceIdentity,
+  closedObject,
+  identifiedResourceDocument,
+  jsonObject,
+  numeric,
+  resourceDocument,
+  text,
+} from './json-api.schemas';
+import { parseWith } from './validation';
+
+/** The domain's rule for one attribute, so each rule keeps its single home in the domain. */
+function problemOf(attribute: keyof UserPatch, value: unknown): string | undefined {
+  return userAttributeIssues({ [attribute]: value } as UserPatch)[0]?.detail;
+}
+
+const obeysDomainRule = <T>(attribute: keyof UserPatch) =>
+  v.check(
+    (value: T) => problemOf(attribute, value) === undefined,
+    (issue: v.CheckIssue<T>) => problemOf(attribute, issue.input) ?? `${attribute} is invalid`,
+  );
+
+/** Each user attribute as the wire carries it, then the domain's rule for it. */
+export const userAttributes = {
+  name: v.pipe(text(), obeysDomainRule<string>('name')),
+  email: v.pipe(text(), obeysDomainRule<string>('email')),
+  password: v.pipe(text(), obeysDomainRule<string>('password')),
+  metadata: v.pipe(jsonObject(), obeysDomainRule('metadata')),
+  app: v.pipe(jsonObject(), obeysDomainRule('app')),
+  active: v.pipe(numeric(), obeysDomainRule<number>('active')),
+};
+
+const { name, email, password, metadata, app, active } = userAttributes;
+
+/** POST /v1/admin/users: email and password required; defaults are the domain's business. */
+export const createUserDocument = resourceDocument(
+  closedObject(
+    { name: v.optional(name), email, password, metadata: v.optional(metadata), app: v.optional(app), active: v.optional(active) },
+    'attribute',
+  ),
+);
+
+/** PATCH /v1/admin/users/:id: no defaults, so an absent attribute stays absent (and keeps its value). */
+export const updateUserDocument = identifiedResourceDocument(
+  closedObject(
+    {
+      name: v.optional(name),
+      email: v.optional(email),
+      password: v.optional(password),
+      metadata: v.optional(metadata),
+      app: v.optional(app),
+      active: v.optional(active),
+    },
+    'attribute',
+  ),
+);
+
+/** PATCH /v1/users/me: what a user may change; admin-only attributes never reach this schema. */
+export const selfUpdateDocument = identifiedResourceDocument(
+  closedObject(
+    { name: v.optional(name), metadata: v.optional(metadata), password: v.optional(password), current_password: v.optional(text()) },
+    'attribute',
+  ),
+);
+
+function attributesOf(body: unknown): JsonObject | undefined {
+  const data = isJsonObject(body) ? body.data : undefined;
+  const attributes = isJsonObject(data) ? data.attributes : undefined;
+  return isJsonObject(attributes) ? attributes : undefined;
+}
+
+/**
+ * The attributes of a self-service PATCH. Admin-only attributes (`email`, `app`, `active`) are
+ * handed to the domain as they are and alone: SelfService refuses them with 403 before anything
+ * else, and that refusal must win over any other problem in the request.
+ */
+export function parseSelfUpdate(body: unknown): SelfPatch & Record<string, unknown> {
+  const attributes = attributesOf(body);
+  const adminOnly = attributes ? adminOnlyAttributes(attributes) : [];
+  if (attributes && adminOnly.length > 0) {
+    return Object.fromEntries(adminOnly.map((attribute) => [attribute, attributes[attribute]]));
+  }
+  return parseWith(selfUpdateDocument, body).data.attributes;
+}
+
+export function parseCreateUser(body: unknown) {
+  assertResourceIdentity(body);
+  return parseWith(createUserDocument, body).data.attributes;
+}
+
+export function parseUpdateUser(body: unknown, pathId: string) {
+  assertResourceIdentity(body, pathId);
+  return parseWith(updateUserDocument, body).data.attributes;
+}

@@ -1,0 +1,27 @@
+import type { Context } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import type { CookieOptions } from 'hono/utils/cookie';
+import type { AppEnv } from '../app-env';
+import { tokenLifetimeSeconds } from './token-lifetime';
+
+/** The admin panel's session cookie: the refresh token, sent only to the admin API. */
+export const REFRESH_COOKIE = 'uas_admin_refresh';
+export const REFRESH_COOKIE_PATH = '/v1/admin';
+
+function attributes<E extends AppEnv>(c: Context<E>): CookieOptions {
+  return { httpOnly: true, sameSite: 'Strict', path: REFRESH_COOKIE_PATH, secure: c.get('client').secure };
+}
+
+/** Stores a new refresh token; the cookie lives exactly as long as the token. */
+export function setRefreshCookie<E extends AppEnv>(c: Context<E>, refreshToken: string): void {
+  const maxAge = tokenLifetimeSeconds(refreshToken);
+  setCookie(c, REFRESH_COOKIE, refreshToken, { ...attributes(c), ...(maxAge === undefined ? {} : { maxAge }) });
+}
+
+export function clearRefreshCookie<E extends AppEnv>(c: Context<E>): void {
+  setCookie(c, REFRESH_COOKIE, '', { ...attributes(c), maxAge: 0 });
+}
+
+export function refreshCookie<E extends AppEnv>(c: Context<E>): string | undefined {
+  return getCookie(c, REFRESH_COOKIE) || undefined;
+}

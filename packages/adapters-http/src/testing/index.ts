@@ -1,0 +1,4 @@
+export * from './recording-logger';
+export * from './requests';
+export * from './secrets';
+export * from './test-app';

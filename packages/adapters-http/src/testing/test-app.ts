@@ -1,0 +1,81 @@
+import {
+  AdminService,
+  adminPrincipals,
+  AuthService,
+  DEFAULT_THROTTLE_POLICY,
+  SelfService,
+  UserService,
+  userPrincipals,
+  type AuthPolicy,
+  type JsonObject,
+  type NewUser,
+  type User,
+} from '@uas/domain';
+import { FakeTokenSigner, inMemoryRepositories, ManualClock, PlainTextHasher, SequentialIds } from '@uas/domain/testing';
+import { createHttpApp } from '../app';
+import type { HttpAppDeps } from '../http-app-deps';
+import { RecordingLogger } from './recording-logger';
+import { jsonInit, loginDocument } from './requests';
+
+export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
+export const TEST_POLICY: AuthPolicy = {
+  accessTokenSeconds: 15 * 60,
+  refreshTokenSeconds: 7 * 24 * 60 * 60,
+  throttle: DEFAULT_THROTTLE_POLICY,
+};
+export const TEST_JWKS = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'test-public-key', kid: 'test-kid' }] };
+
+/**
+ * The HTTP app over the domain's in-memory fakes (unsigned tokens, plain-text "hashes", a manual
+ * clock), with one admin. Fast enough for scenario tables; the real adapters are tested elsewhere.
+ */
+export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
+  const repositories = inMemoryRepositories();
+  const clock = new ManualClock();
+  const ids = new SequentialIds();
+  const hasher = new PlainTextHasher();
+  const signer = new FakeTokenSigner(clock);
+  const { sessions, attempts } = repositories;
+  const users = new UserService({ users: repositories.users, sessions, hasher, clock, ids });
+  const self = new SelfService({ users, hasher });
+  const auth = { sessions, attempts, hasher, signer, clock, ids, policy: TEST_POLICY };
+  const adminAuth = new AuthService({ ...auth, principals: adminPrincipals(repositories.admins) });
+  const userAuth = new AuthService({ ...auth, principals: userPrincipals(repositories.users) });
+  const admin = await new AdminService({ admins: repositories.admins, sessions, hasher, clock, ids }).applyCredentials(ADMIN);
+  const logger = new RecordingLogger();
+  const deps: HttpAppDeps = {
+    users,
+    self,
+    adminAuth,
+    userAuth,
+    jwks: async () => TEST_JWKS,
+    health: async () => {},
+    logger,
+    trustedProxies: [],
+    panelRoot: null,
+    ...overrides,
+  };
+  const app = createHttpApp(deps);
+
+  /** Logs in through the API; returns the session record's attributes and the response. */
+  async function login(path: '/v1/admin/login' | '/v1/login', email: string, password: string) {
+    const response = await app.request(path, jsonInit('POST', loginDocument(email, password)));
+    const body = (await response.clone().json()) as { data: { attributes: Record<string, string | number> } };
+    return { response, accessToken: String(body.data?.attributes.access_token), refreshToken: String(body.data?.attributes.refresh_token) };
+  }
+
+  return {
+    app,
+    deps,
+    clock,
+    logger,
+    repositories,
+    admin,
+    loginAdmin: () => login('/v1/admin/login', ADMIN.email, ADMIN.password),
+    loginUser: (email: string, password: string) => login('/v1/login', email, password),
+    createUser: (input: Partial<NewUser> & { metadata?: JsonObject } = {}): Promise<User> =>
+      users.create({ email: `user${ids.next().slice(-4)}@example.com`, password: 'user-password-1', ...input }),
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
