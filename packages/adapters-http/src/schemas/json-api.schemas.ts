@@ -7,9 +7,15 @@ export const text = () => v.string('must be a string');
 export const numeric = () => v.number('must be a number');
 export const jsonObject = () => v.custom<JsonObject>(isJsonObject, 'must be a JSON object (not an array or null)');
 
+/** A JSON object, not an array (valibot's object schemas would take `[]` for `{}`). */
+const anObject = () => v.custom<Record<string, unknown>>(isJsonObject, 'must be an object');
+
+/** An object with the listed entries; others are ignored. */
+export const openObject = <E extends v.ObjectEntries>(entries: E) => v.pipe(anObject(), v.object(entries));
+
 /** An object whose every key not listed is one 422 of its own. */
 export const closedObject = <E extends v.ObjectEntries>(entries: E, what: string) =>
-  v.objectWithRest(entries, v.never(`is not an allowed ${what}`), 'must be an object');
+  v.pipe(anObject(), v.objectWithRest(entries, v.never(`is not an allowed ${what}`)));
 
 export const RESOURCE_TYPE = 'users';
 
@@ -18,11 +24,11 @@ export const RESOURCE_TYPE = 'users';
  * `users` or an `id` other than the path's is a conflict (409), found before validation.
  */
 export const resourceDocument = <A extends v.GenericSchema>(attributes: A) =>
-  v.object({ data: closedObject({ type: text(), attributes }, 'member of data') }, 'must be an object');
+  openObject({ data: closedObject({ type: text(), attributes }, 'member of data') });
 
 /** The same, for an existing resource: `data.id` may repeat the path's id. */
 export const identifiedResourceDocument = <A extends v.GenericSchema>(attributes: A) =>
-  v.object({ data: closedObject({ type: text(), id: v.optional(text()), attributes }, 'member of data') }, 'must be an object');
+  openObject({ data: closedObject({ type: text(), id: v.optional(text()), attributes }, 'member of data') });
 
 /** 409 when the document names another type, or another resource than the path does. */
 export function assertResourceIdentity(body: unknown, pathId?: string): void {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { assertResourceIdentity, closedObject, resourceDocument, text } from './json-api.schemas';
+import { assertResourceIdentity, closedObject, openObject, resourceDocument, text } from './json-api.schemas';
 import { parseWith } from './validation';
 
 /** POST /v1/admin/login and /v1/login. The password is only compared, never validated here. */
@@ -9,7 +9,7 @@ export const loginDocument = resourceDocument(closedObject({ email: text(), pass
  * `{ "refreshToken": "<jwt>" }` on refresh and revoke. Optional on the wire because admin routes
  * may take the token from the session cookie instead; the route decides when it is missing.
  */
-export const refreshTokenBody = v.object({ refreshToken: v.optional(text()) }, 'must be an object');
+export const refreshTokenBody = openObject({ refreshToken: v.optional(text()) });
 
 /** Login credentials from a login document; 409 for another `data.type`, 422 for a bad shape. */
 export function parseLogin(body: unknown) {

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { createTestApp, loginDocument } from '../testing';
+import { MAX_BODY_BYTES, isJsonContentType } from './body-guard';
+
+const login = JSON.stringify(loginDocument('nobody@example.com', 'wrong-password'));
+
+describe('request bodies', () => {
+  it.each([
+    ['application/json', true],
+    ['application/vnd.api+json', true],
+    ['application/json; charset=utf-8', true],
+    ['Application/JSON;charset="UTF-8"', true],
+    ['application/json; charset=latin1', false],
+    ['text/plain', false],
+    ['application/x-www-form-urlencoded', false],
+    ['application/merge-patch+json', false],
+    [undefined, false],
+  ])('content type %s accepted: %s', (header, accepted) => {
+    expect(isJsonContentType(header)).toBe(accepted);
+  });
+
+  it.each([
+    ['text/plain', { 'Content-Type': 'text/plain' }],
+    ['no content type', {}],
+    ['form encoding', { 'Content-Type': 'application/x-www-form-urlencoded' }],
+  ])('a body sent as %s → 415', async (_, headers) => {
+    const { app } = await createTestApp();
+    const response = await app.request('/v1/admin/login', { method: 'POST', headers, body: login });
+    expect(response.status).toBe(415);
+    expect((await response.json()).errors[0]).toMatchObject({ status: '415', code: 'unsupported_media_type' });
+  });
+
+  it('accepts application/vnd.api+json (the request reaches the domain: 401 for wrong credentials)', async () => {
+    const { app } = await createTestApp();
+    const response = await app.request('/v1/admin/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/vnd.api+json' },
+      body: login,
+    });
+    expect(response.status).toBe(401);
+  });
+
+  it.each(['{"data":', '', 'not json', '{"a":1}}'])('malformed JSON %j → 400', async (body) => {
+    const { app } = await createTestApp();
+    const response = await app.request('/v1/admin/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length || 1) },
+      body: body || ' ',
+    });
+    expect(response.status).toBe(400);
+    expect((await response.json()).errors[0]).toMatchObject({ status: '400', code: 'malformed_json' });
+  });
+
+  it('a body over 1 MiB → 413, with or without Content-Length', async () => {
+    const { app } = await createTestApp();
+    const huge = JSON.stringify({ data: { type: 'users', attributes: { name: 'x'.repeat(MAX_BODY_BYTES) } } });
+    const streamed = await app.request('/v1/admin/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: huge });
+    const declared = await app.request('/v1/admin/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Length': String(huge.length) },
+      body: huge,
+    });
+    for (const response of [streamed, declared]) {
+      expect(response.status).toBe(413);
+      expect((await response.json()).errors[0]).toMatchObject({ status: '413', code: 'payload_too_large' });
+    }
+  });
+
+  it('a body of exactly 1 MiB is read (and judged by its route)', async () => {
+    const { app } = await createTestApp();
+    const padding = 'x'.repeat(MAX_BODY_BYTES - JSON.stringify({ pad: '' }).length);
+    const response = await app.request('/v1/admin/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ pad: padding }),
+    });
+    expect(response.status).toBe(422);
+  });
+
+  it('a request without a body needs no content type', async () => {
+    const { app, loginAdmin } = await createTestApp();
+    const { accessToken, response: login } = await loginAdmin();
+    const { data } = await login.json();
+    const response = await app.request(`/v1/admin/logout/${data.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${accessToken}` } });
+    expect(response.status).toBe(204);
+  });
+});
