@@ -1,5 +1,6 @@
-import { and, count, eq, gte, lt, min } from 'drizzle-orm';
+import { count, eq, lt, min } from 'drizzle-orm';
 import type { FailureStats, LoginAttemptRepository } from '@uas/domain';
+import { failuresOf } from '../shared/conditions';
 import type { PostgresDb } from './postgres-db';
 import { loginFailures } from './postgres-schema';
 
@@ -15,7 +16,7 @@ export class PostgresLoginAttemptRepository implements LoginAttemptRepository {
     const [stats] = await this.db
       .select({ count: count(), oldest: min(loginFailures.at) })
       .from(loginFailures)
-      .where(and(eq(loginFailures.key, key), gte(loginFailures.at, since)));
+      .where(failuresOf(loginFailures, key, since));
     return stats ?? { count: 0, oldest: null };
   }
 

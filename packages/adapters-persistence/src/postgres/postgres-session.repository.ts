@@ -1,5 +1,6 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { RefreshToken, Session, SessionRepository, SubjectKind } from '@uas/domain';
+import { exchangeable, liveSessionsOf, unrevoked } from '../shared/conditions';
 import type { PostgresDb } from './postgres-db';
 import { refreshTokens, sessions } from './postgres-schema';
 
@@ -29,7 +30,7 @@ export class PostgresSessionRepository implements SessionRepository {
       const retired = await tx
         .update(refreshTokens)
         .set({ retired: at })
-        .where(and(eq(refreshTokens.id, currentId), isNull(refreshTokens.retired), isNull(refreshTokens.revoked)))
+        .where(exchangeable(refreshTokens, currentId))
         .returning({ id: refreshTokens.id });
       if (retired.length === 0) return false;
       await tx.insert(refreshTokens).values(next);
@@ -38,30 +39,14 @@ export class PostgresSessionRepository implements SessionRepository {
   }
 
   async revokeToken(id: string, at: Date): Promise<void> {
-    await this.db
-      .update(refreshTokens)
-      .set({ revoked: at })
-      .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.revoked)));
+    await this.db.update(refreshTokens).set({ revoked: at }).where(unrevoked(refreshTokens, id));
   }
 
   async revokeSession(id: string, at: Date): Promise<void> {
-    await this.db
-      .update(sessions)
-      .set({ revoked: at })
-      .where(and(eq(sessions.id, id), isNull(sessions.revoked)));
+    await this.db.update(sessions).set({ revoked: at }).where(unrevoked(sessions, id));
   }
 
   async revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void> {
-    await this.db
-      .update(sessions)
-      .set({ revoked: at })
-      .where(
-        and(
-          eq(sessions.kind, kind),
-          eq(sessions.subjectId, subjectId),
-          isNull(sessions.revoked),
-          keepSessionId === undefined ? undefined : ne(sessions.id, keepSessionId),
-        ),
-      );
+    await this.db.update(sessions).set({ revoked: at }).where(liveSessionsOf(sessions, kind, subjectId, keepSessionId));
   }
 }

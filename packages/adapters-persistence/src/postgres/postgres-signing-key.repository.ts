@@ -1,5 +1,6 @@
-import { and, desc, gt, isNull, ne, or } from 'drizzle-orm';
+import { desc } from 'drizzle-orm';
 import type { SigningKey, SigningKeyRepository } from '@uas/domain';
+import { othersUndated, usableAt } from '../shared/conditions';
 import type { PostgresDb } from './postgres-db';
 import { signingKeys } from './postgres-schema';
 
@@ -14,14 +15,11 @@ export class PostgresSigningKeyRepository implements SigningKeyRepository {
     return this.db
       .select()
       .from(signingKeys)
-      .where(or(isNull(signingKeys.retires), gt(signingKeys.retires, now)))
+      .where(usableAt(signingKeys, now))
       .orderBy(desc(signingKeys.created), desc(signingKeys.kid));
   }
 
   async retireOthers(kid: string, retires: Date): Promise<void> {
-    await this.db
-      .update(signingKeys)
-      .set({ retires })
-      .where(and(ne(signingKeys.kid, kid), isNull(signingKeys.retires)));
+    await this.db.update(signingKeys).set({ retires }).where(othersUndated(signingKeys, kid));
   }
 }

@@ -1,20 +1,20 @@
 import { count, eq } from 'drizzle-orm';
 import type { User, UserListQuery, UserPage, UserRepository } from '@uas/domain';
-import { columnContains } from '../shared/like-pattern';
+import { userFilter, userPage } from '../shared/user-page';
 import type { PostgresDb } from './postgres-db';
 import { users } from './postgres-schema';
 
-const emailFilter = (query: UserListQuery) => (query.emailContains ? columnContains(users.email, query.emailContains, 'ilike') : undefined);
+// SQLite's LIKE ignores ASCII case already; PostgreSQL's ILIKE is what its trigram index serves.
+const CASE_INSENSITIVE_LIKE = 'ilike';
 
-/** The page of users a list query asks for, in the order the (created, id) index serves. */
+/** The page of users a list query asks for. */
 export function selectUserPage(db: PostgresDb, query: UserListQuery) {
-  return db
-    .select()
-    .from(users)
-    .where(emailFilter(query))
-    .orderBy(users.created, users.id)
-    .limit(query.size)
-    .offset((query.page - 1) * query.size);
+  return userPage(db.select().from(users).$dynamic(), users, query, CASE_INSENSITIVE_LIKE);
+}
+
+/** How many users a list query matches. */
+export function selectUserCount(db: PostgresDb, query: UserListQuery) {
+  return db.select({ total: count() }).from(users).where(userFilter(users, query, CASE_INSENSITIVE_LIKE));
 }
 
 export class PostgresUserRepository implements UserRepository {
@@ -39,7 +39,7 @@ export class PostgresUserRepository implements UserRepository {
     return this.db.transaction(
       async (tx) => {
         const page = await selectUserPage(tx, query);
-        const [matching] = await tx.select({ total: count() }).from(users).where(emailFilter(query));
+        const [matching] = await selectUserCount(tx, query);
         return { users: page, total: matching?.total ?? 0 };
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },

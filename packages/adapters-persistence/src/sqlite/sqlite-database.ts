@@ -18,7 +18,8 @@ const MIGRATIONS = fileURLToPath(new URL('../../migrations/sqlite', import.meta.
 const BUSY_TIMEOUT_MS = 5000;
 const IN_MEMORY = ':memory:';
 
-function connect(path: string): BetterSqlite3.Database {
+/** A better-sqlite3 connection configured for durability; exported for its tests. */
+export function connectSqlite(path: string): BetterSqlite3.Database {
   if (path !== IN_MEMORY) mkdirSync(dirname(path), { recursive: true });
   const client = new BetterSqlite3(path, { timeout: BUSY_TIMEOUT_MS });
   try {
@@ -46,7 +47,7 @@ function sqliteRepositories(db: SqliteDb) {
 
 /** Opens (creating it and its directory if needed) the SQLite database at `path`, or ':memory:'. */
 export async function openSqliteDatabase(path: string): Promise<Database> {
-  const client = await guarded('database.open', () => connect(path));
+  const client = await guarded('database.open', () => connectSqlite(path));
   const db = drizzle(client);
   return {
     dialect: 'sqlite',

@@ -1,5 +1,6 @@
-import { and, count, eq, gte, lt, min } from 'drizzle-orm';
+import { count, eq, lt, min } from 'drizzle-orm';
 import type { FailureStats, LoginAttemptRepository } from '@uas/domain';
+import { failuresOf } from '../shared/conditions';
 import type { SqliteDb } from './sqlite-db';
 import { loginFailures } from './sqlite-schema';
 
@@ -8,17 +9,14 @@ export class SqliteLoginAttemptRepository implements LoginAttemptRepository {
 
   async recordFailure(keys: readonly string[], at: Date): Promise<void> {
     if (keys.length === 0) return;
-    this.db
-      .insert(loginFailures)
-      .values(keys.map((key) => ({ key, at })))
-      .run();
+    this.db.insert(loginFailures).values(keys.map((key) => ({ key, at }))).run();
   }
 
   async failuresSince(key: string, since: Date): Promise<FailureStats> {
     const stats = this.db
       .select({ count: count(), oldest: min(loginFailures.at) })
       .from(loginFailures)
-      .where(and(eq(loginFailures.key, key), gte(loginFailures.at, since)))
+      .where(failuresOf(loginFailures, key, since))
       .get();
     return stats ?? { count: 0, oldest: null };
   }

@@ -1,5 +1,6 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { RefreshToken, Session, SessionRepository, SubjectKind } from '@uas/domain';
+import { exchangeable, liveSessionsOf, unrevoked } from '../shared/conditions';
 import type { SqliteDb } from './sqlite-db';
 import { refreshTokens, sessions } from './sqlite-schema';
 
@@ -24,11 +25,7 @@ export class SqliteSessionRepository implements SessionRepository {
 
   async rotate(currentId: string, next: RefreshToken, at: Date): Promise<boolean> {
     return this.db.transaction((tx) => {
-      const retired = tx
-        .update(refreshTokens)
-        .set({ retired: at })
-        .where(and(eq(refreshTokens.id, currentId), isNull(refreshTokens.retired), isNull(refreshTokens.revoked)))
-        .run();
+      const retired = tx.update(refreshTokens).set({ retired: at }).where(exchangeable(refreshTokens, currentId)).run();
       if (retired.changes === 0) return false;
       tx.insert(refreshTokens).values(next).run();
       return true;
@@ -36,33 +33,14 @@ export class SqliteSessionRepository implements SessionRepository {
   }
 
   async revokeToken(id: string, at: Date): Promise<void> {
-    this.db
-      .update(refreshTokens)
-      .set({ revoked: at })
-      .where(and(eq(refreshTokens.id, id), isNull(refreshTokens.revoked)))
-      .run();
+    this.db.update(refreshTokens).set({ revoked: at }).where(unrevoked(refreshTokens, id)).run();
   }
 
   async revokeSession(id: string, at: Date): Promise<void> {
-    this.db
-      .update(sessions)
-      .set({ revoked: at })
-      .where(and(eq(sessions.id, id), isNull(sessions.revoked)))
-      .run();
+    this.db.update(sessions).set({ revoked: at }).where(unrevoked(sessions, id)).run();
   }
 
   async revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void> {
-    this.db
-      .update(sessions)
-      .set({ revoked: at })
-      .where(
-        and(
-          eq(sessions.kind, kind),
-          eq(sessions.subjectId, subjectId),
-          isNull(sessions.revoked),
-          keepSessionId === undefined ? undefined : ne(sessions.id, keepSessionId),
-        ),
-      )
-      .run();
+    this.db.update(sessions).set({ revoked: at }).where(liveSessionsOf(sessions, kind, subjectId, keepSessionId)).run();
   }
 }

@@ -1,5 +1,6 @@
-import { and, desc, gt, isNull, ne, or } from 'drizzle-orm';
+import { desc } from 'drizzle-orm';
 import type { SigningKey, SigningKeyRepository } from '@uas/domain';
+import { othersUndated, usableAt } from '../shared/conditions';
 import type { SqliteDb } from './sqlite-db';
 import { signingKeys } from './sqlite-schema';
 
@@ -14,16 +15,12 @@ export class SqliteSigningKeyRepository implements SigningKeyRepository {
     return this.db
       .select()
       .from(signingKeys)
-      .where(or(isNull(signingKeys.retires), gt(signingKeys.retires, now)))
+      .where(usableAt(signingKeys, now))
       .orderBy(desc(signingKeys.created), desc(signingKeys.kid))
       .all();
   }
 
   async retireOthers(kid: string, retires: Date): Promise<void> {
-    this.db
-      .update(signingKeys)
-      .set({ retires })
-      .where(and(ne(signingKeys.kid, kid), isNull(signingKeys.retires)))
-      .run();
+    this.db.update(signingKeys).set({ retires }).where(othersUndated(signingKeys, kid)).run();
   }
 }

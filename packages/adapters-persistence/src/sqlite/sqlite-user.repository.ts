@@ -1,20 +1,20 @@
 import { count, eq } from 'drizzle-orm';
 import type { User, UserListQuery, UserPage, UserRepository } from '@uas/domain';
-import { columnContains } from '../shared/like-pattern';
+import { userFilter, userPage } from '../shared/user-page';
 import type { SqliteDb } from './sqlite-db';
 import { users } from './sqlite-schema';
 
-const emailFilter = (query: UserListQuery) => (query.emailContains ? columnContains(users.email, query.emailContains, 'like') : undefined);
+// SQLite's LIKE ignores ASCII case already; PostgreSQL's ILIKE is what its trigram index serves.
+const CASE_INSENSITIVE_LIKE = 'like';
 
-/** The page of users a list query asks for, in the order the (created, id) index serves. */
+/** The page of users a list query asks for. */
 export function selectUserPage(db: SqliteDb, query: UserListQuery) {
-  return db
-    .select()
-    .from(users)
-    .where(emailFilter(query))
-    .orderBy(users.created, users.id)
-    .limit(query.size)
-    .offset((query.page - 1) * query.size);
+  return userPage(db.select().from(users).$dynamic(), users, query, CASE_INSENSITIVE_LIKE);
+}
+
+/** How many users a list query matches. */
+export function selectUserCount(db: SqliteDb, query: UserListQuery) {
+  return db.select({ total: count() }).from(users).where(userFilter(users, query, CASE_INSENSITIVE_LIKE));
 }
 
 export class SqliteUserRepository implements UserRepository {
@@ -36,7 +36,7 @@ export class SqliteUserRepository implements UserRepository {
     // One read transaction, so the page and the total describe the same moment.
     return this.db.transaction((tx) => ({
       users: selectUserPage(tx, query).all(),
-      total: tx.select({ total: count() }).from(users).where(emailFilter(query)).get()?.total ?? 0,
+      total: selectUserCount(tx, query).get()?.total ?? 0,
     }));
   }
 

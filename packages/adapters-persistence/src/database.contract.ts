@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { EmailTakenError } from '@uas/domain';
+import { sampleUser } from '@uas/domain/testing';
+import { openDatabase, type Database, type DatabaseOptions } from './database';
+import type { DatabaseLocation } from './database-url';
+
+/** An empty place for a database of one dialect, and how to remove it afterwards. */
+export interface ProvisionedDatabase {
+  location: DatabaseLocation;
+  options?: DatabaseOptions;
+  remove(): Promise<void>;
+}
+
+/** What every dialect's Database promises beyond the repository ports. */
+export function describeDatabaseContract(backend: string, provision: () => Promise<ProvisionedDatabase>): void {
+  describe(`Database contract (${backend})`, () => {
+    const cleanups: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    });
+
+    async function provisioned() {
+      const place = await provision();
+      cleanups.push(() => place.remove());
+      return place;
+    }
+    async function opened({ location, options }: ProvisionedDatabase): Promise<Database> {
+      const database = await openDatabase(location, options);
+      cleanups.push(() => database.close());
+      return database;
+    }
+
+    it('migrate() a second time applies nothing and loses nothing', async () => {
+      const database = await opened(await provisioned());
+      await database.migrate();
+      const user = sampleUser();
+      await database.repositories.users.insert(user);
+      await database.migrate();
+      expect(await database.repositories.users.findById(user.id)).toEqual(user);
+    });
+
+    it('withStartupLock() lets two instances on one database take turns', async () => {
+      const place = await provisioned();
+      const [one, two] = [await opened(place), await opened(place)];
+      const events: string[] = [];
+      const hold = (name: string) => async () => {
+        events.push(`${name} starts`);
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        events.push(`${name} ends`);
+        return name;
+      };
+      expect(await Promise.all([one.withStartupLock(hold('one')), two.withStartupLock(hold('two'))])).toEqual(['one', 'two']);
+      const [first, second] = events[0] === 'one starts' ? ['one', 'two'] : ['two', 'one'];
+      expect(events).toEqual([`${first} starts`, `${first} ends`, `${second} starts`, `${second} ends`]);
+    });
+
+    it('withStartupLock() passes on what fn throws and lets the next caller in', async () => {
+      const database = await opened(await provisioned());
+      await expect(database.withStartupLock(async () => Promise.reject(new Error('bootstrap failed')))).rejects.toThrow('bootstrap failed');
+      expect(await database.withStartupLock(async () => 'next')).toBe('next');
+    });
+
+    it('ping() answers while open; close() may be called twice; afterwards operations fail', async () => {
+      const database = await opened(await provisioned());
+      await database.migrate();
+      await expect(database.ping()).resolves.toBeUndefined();
+      await database.close();
+      await database.close();
+      await expect(database.repositories.users.findById(sampleUser().id)).rejects.toThrow(/users\.findById failed/);
+    });
+
+    it('a failing statement rejects with an error naming neither SQL nor values', async () => {
+      const database = await opened(await provisioned());
+      await database.migrate();
+      const user = sampleUser();
+      await database.repositories.users.insert(user);
+      // The same id with another email violates the primary key, not the email's uniqueness.
+      const clash = { ...user, email: 'other@example.com', passwordHash: 'secret-hash-value' };
+      const error: unknown = await database.repositories.users.insert(clash).catch((failure: unknown) => failure);
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(EmailTakenError);
+      const text = `${(error as Error).message} ${JSON.stringify(error)}`;
+      for (const leak of ['insert into', 'values', 'secret-hash-value', 'other@example.com', user.id]) expect(text).not.toContain(leak);
+      expect((error as Error).message).toMatch(/users\.insert failed/);
+    });
+  });
+}

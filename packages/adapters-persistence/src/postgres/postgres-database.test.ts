@@ -1,0 +1,85 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import postgres from 'postgres';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserListQuery } from '@uas/domain';
+import { describeDatabaseContract } from '../database.contract';
+import { openDatabase } from '../database';
+import { parseDatabaseUrl } from '../database-url';
+import { createTestPostgresSchema, type TestPostgresSchema } from '../testing/postgres-test-database';
+import { connectionSettings } from './postgres-database';
+import { selectUserCount, selectUserPage } from './postgres-user.repository';
+
+describeDatabaseContract('PostgreSQL', async () => {
+  const schema = await createTestPostgresSchema();
+  return { location: parseDatabaseUrl(schema.url), options: { schema: schema.schema, poolSize: 2 }, remove: () => schema.drop() };
+});
+
+describe('PostgreSQL database', () => {
+  let schema: TestPostgresSchema;
+  let client: postgres.Sql;
+
+  beforeAll(async () => {
+    schema = await createTestPostgresSchema();
+    const database = await openDatabase(parseDatabaseUrl(schema.url), { schema: schema.schema, statementTimeoutMs: 45_000 });
+    await database.migrate();
+    await database.close();
+    client = postgres(schema.url, connectionSettings(schema.url, { schema: schema.schema, statementTimeoutMs: 45_000 }).options);
+    // Enough rows, with varied emails, that the planner chooses as it would on a real table.
+    await client`
+      insert into users (id, name, email, password_hash, metadata, app, active, created, updated)
+      select gen_random_uuid()::text, 'User ' || n, md5(n::text) || '@example' || n % 50 || '.com', 'hash', '{}', '{}', 1,
+             timestamptz '2026-01-01' + n * interval '1 second', timestamptz '2026-01-01'
+      from generate_series(1, 50000) as n`;
+    await client`analyze users`;
+  });
+
+  afterAll(async () => {
+    await client?.end();
+    await schema?.drop();
+  });
+
+  async function plan(statement: { toSQL(): { sql: string; params: unknown[] } }): Promise<string> {
+    const { sql, params } = statement.toSQL();
+    const rows = await client.unsafe(`explain ${sql}`, params as postgres.ParameterOrJSON<never>[]);
+    return rows.map((row) => row['QUERY PLAN']).join('\n');
+  }
+
+  it('connects with the statement timeout, and keeps to the schema it was given', async () => {
+    const [settings] = await client`select current_setting('statement_timeout') as timeout, current_schema() as schema`;
+    expect(settings).toEqual({ timeout: '45s', schema: schema.schema });
+  });
+
+  it('keeps every table, and the migrations\' bookkeeping, in that schema', async () => {
+    const tables = await client`select tablename from pg_tables where schemaname = ${schema.schema} order by tablename`;
+    expect(tables.map((table) => table.tablename)).toEqual([
+      '__drizzle_migrations',
+      'admins',
+      'login_failures',
+      'refresh_tokens',
+      'sessions',
+      'signing_keys',
+      'users',
+    ]);
+  });
+
+  it('serves search[email], its page and its total, from the trigram index', async () => {
+    const search: UserListQuery = { page: 1, size: 20, emailContains: 'c4ca42' }; // in md5('1')
+    expect(await plan(selectUserPage(drizzle(client), search))).toContain('Bitmap Index Scan on users_email_trgm_idx');
+    expect(await plan(selectUserCount(drizzle(client), search))).toContain('Bitmap Index Scan on users_email_trgm_idx');
+  });
+
+  it('serves the list order from the (created, id) index, without sorting', async () => {
+    const listing = await plan(selectUserPage(drizzle(client), { page: 5, size: 20 }));
+    expect(listing).toContain('Index Scan using users_created_id_idx');
+    expect(listing).not.toContain('Sort');
+  });
+
+  it('commits migrations that name no schema for its tables, so they land in the configured one', () => {
+    const folder = fileURLToPath(new URL('../../migrations/postgres', import.meta.url));
+    for (const name of readdirSync(folder).filter((file) => file.endsWith('.sql'))) {
+      expect(readFileSync(`${folder}/${name}`, 'utf8'), name).not.toMatch(/"public"\./);
+    }
+  });
+});

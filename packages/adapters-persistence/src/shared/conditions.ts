@@ -1,0 +1,45 @@
+import { and, eq, gt, gte, isNull, ne, or, type Column, type SQL } from 'drizzle-orm';
+import type { SubjectKind } from '@uas/domain';
+
+// The WHERE clauses of the ports, written once for both dialects: the tables of each dialect
+// have the same columns under the same names.
+
+/** The row `id`, unless it is revoked already: a revocation keeps its first time. */
+export function unrevoked(table: { id: Column; revoked: Column }, id: string): SQL | undefined {
+  return and(eq(table.id, id), isNull(table.revoked));
+}
+
+/** The refresh token `id`, if it may still be exchanged: neither retired nor revoked. */
+export function exchangeable(tokens: { id: Column; retired: Column; revoked: Column }, id: string): SQL | undefined {
+  return and(unrevoked(tokens, id), isNull(tokens.retired));
+}
+
+/** A subject's sessions that are still live, but for `keepSessionId`. */
+export function liveSessionsOf(
+  sessions: { id: Column; kind: Column; subjectId: Column; revoked: Column },
+  kind: SubjectKind,
+  subjectId: string,
+  keepSessionId: string | undefined,
+): SQL | undefined {
+  return and(
+    eq(sessions.kind, kind),
+    eq(sessions.subjectId, subjectId),
+    isNull(sessions.revoked),
+    keepSessionId === undefined ? undefined : ne(sessions.id, keepSessionId),
+  );
+}
+
+/** Failures of `key` at or after `since`. */
+export function failuresOf(failures: { key: Column; at: Column }, key: string, since: Date): SQL | undefined {
+  return and(eq(failures.key, key), gte(failures.at, since));
+}
+
+/** Signing keys not yet retired at `now`. */
+export function usableAt(keys: { retires: Column }, now: Date): SQL | undefined {
+  return or(isNull(keys.retires), gt(keys.retires, now));
+}
+
+/** Signing keys other than `kid` that have no retirement time yet. */
+export function othersUndated(keys: { kid: Column; retires: Column }, kid: string): SQL | undefined {
+  return and(ne(keys.kid, kid), isNull(keys.retires));
+}
