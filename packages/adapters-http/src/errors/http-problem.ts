@@ -16,7 +16,7 @@ export class HttpProblem extends Error {
   ) {
     super(problems.map((problem) => problem.detail).join('; '));
     this.name = 'HttpProblem';
-    this.problems = problems.map((problem) => ({ title: titleOf(problem.code), ...problem }));
+    this.problems = problems.map(({ code, detail, source }) => ({ code, title: titleOf(code), detail, ...(source ? { source } : {}) }));
   }
 }
 
