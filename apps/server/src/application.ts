@@ -1,4 +1,3 @@
-import type { Hono } from 'hono';
 import { createHttpApp, type Logger } from '@uas/adapters-http';
 import { openDatabase } from '@uas/adapters-persistence';
 import { ADMIN_PANEL_ROOT } from '@uas/admin-panel';
@@ -7,7 +6,7 @@ import { buildContainer, resolve, Tokens, type ContainerOverrides } from './cont
 import { bootstrapAdmin } from './admin-bootstrap';
 
 export interface Application {
-  app: Hono;
+  app: ReturnType<typeof createHttpApp>;
   /** Closes the database; call after the HTTP server has stopped taking requests. */
   close(): Promise<void>;
 }

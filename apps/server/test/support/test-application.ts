@@ -1,15 +1,14 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Hono } from 'hono';
 import type { AdminCredentials } from '@uas/domain';
 import { ManualClock } from '@uas/domain/testing';
 import { loadConfig } from '../../src/config';
-import { createApplication } from '../../src/application';
+import { createApplication, type Application } from '../../src/application';
 import { JsonLogger } from '../../src/adapters/json-logger';
 
 export interface TestApplication {
-  app: Hono;
+  app: Application['app'];
   /** The credentials the first start wrote to the admin key file. */
   admin: AdminCredentials;
   /** Moves only when told to: expiry and throttling tests need no sleeping. */
