@@ -43,7 +43,8 @@ function domainHeaders(error: DomainError): Record<string, string> {
 export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
   return (error, c) => {
     if (error instanceof DomainError) {
-      return respond(c, STATUS_BY_CODE[error.code], domainProblems(error), domainHeaders(error));
+      // The table covers every code at compile time; the fallback guards a mismatched build.
+      return respond(c, STATUS_BY_CODE[error.code] ?? 500, domainProblems(error), domainHeaders(error));
     }
     if (error instanceof HttpProblem) return problemResponse(c, error);
     if (error instanceof HTTPException && error.status < 500) {

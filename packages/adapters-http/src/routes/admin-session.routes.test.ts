@@ -236,6 +236,14 @@ describe('DELETE /v1/admin/logout/:id', () => {
     expect((await t.app.request(`/v1/admin/logout/${id}`, { method: 'DELETE', headers: bearer(accessToken) })).status).toBe(status);
   });
 
+  it('refuses to log out another admin (403)', async () => {
+    const t = await createTestApp();
+    const { accessToken } = await loggedIn(t);
+    const other = { ...t.admin, id: '00000000-0000-4000-8000-0000000000aa', email: 'other@example.com' };
+    await t.repositories.admins.insert(other);
+    expect((await t.app.request(`/v1/admin/logout/${other.id}`, { method: 'DELETE', headers: bearer(accessToken) })).status).toBe(403);
+  });
+
   it('needs an access token', async () => {
     const t = await createTestApp();
     expect((await t.app.request(`/v1/admin/logout/${t.admin.id}`, { method: 'DELETE' })).status).toBe(401);
