@@ -19,6 +19,7 @@ export async function createApplication(config: Config, logger: Logger, override
   const database = await openDatabase(config.database, {
     poolSize: config.databasePoolSize,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
+    schema: config.databaseSchema,
   });
   try {
     const container = buildContainer(config, database, logger, overrides);

@@ -9,6 +9,8 @@ export interface Config {
   port: number;
   host: string;
   database: DatabaseLocation;
+  /** PostgreSQL schema to work in; empty means the server's default search path. */
+  databaseSchema: string | undefined;
   databasePoolSize: number;
   databaseStatementTimeoutMs: number;
   adminKeyPath: string;
@@ -31,6 +33,7 @@ export const DEFAULTS = {
   PORT: '3002',
   HOST: '0.0.0.0',
   DATABASE_URL: 'sqlite:./data/app.db',
+  DATABASE_SCHEMA: '',
   DATABASE_POOL_SIZE: '10',
   DATABASE_STATEMENT_TIMEOUT_MS: '5000',
   ADMIN_KEY_PATH: './data/admin.key',
@@ -77,6 +80,7 @@ const schema = v.object({
   PORT: integer(1, 65535),
   HOST: text,
   DATABASE_URL: databaseUrl,
+  DATABASE_SCHEMA: v.pipe(v.string(), v.regex(/^([a-z_][a-z0-9_]{0,62})?$/, 'must be a lower-case SQL identifier')),
   DATABASE_POOL_SIZE: integer(1, 1000),
   DATABASE_STATEMENT_TIMEOUT_MS: integer(100, 600_000),
   ADMIN_KEY_PATH: text,
@@ -105,7 +109,7 @@ export class ConfigError extends Error {}
  */
 export function loadConfig(env: Record<string, string | undefined> = readEnvironment()): Config {
   const input = Object.fromEntries(
-    (Object.keys(DEFAULTS) as Variable[]).map((name) => [name, env[name] === undefined || env[name] === '' ? DEFAULTS[name] : env[name]]),
+    (Object.keys(DEFAULTS) as Variable[]).map((name) => [name, env[name] || DEFAULTS[name]]),
   );
   const result = v.safeParse(schema, input);
   if (!result.success) {
@@ -117,6 +121,7 @@ export function loadConfig(env: Record<string, string | undefined> = readEnviron
     port: e.PORT,
     host: e.HOST,
     database: e.DATABASE_URL,
+    databaseSchema: e.DATABASE_SCHEMA || undefined,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     adminKeyPath: e.ADMIN_KEY_PATH,

@@ -9,7 +9,11 @@ import { JsonLogger } from './adapters/json-logger';
  */
 async function rotateKeys(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase(config.database, { poolSize: 1, statementTimeoutMs: config.databaseStatementTimeoutMs });
+  const database = await openDatabase(config.database, {
+    poolSize: 1,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    schema: config.databaseSchema,
+  });
   try {
     const container = buildContainer(config, database, new JsonLogger('warn'));
     const key = await database.withStartupLock(async () => {

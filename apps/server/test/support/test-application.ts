@@ -3,9 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AdminCredentials } from '@uas/domain';
 import { ManualClock } from '@uas/domain/testing';
+import { createTestPostgresSchema } from '@uas/adapters-persistence/testing';
 import { loadConfig } from '../../src/config';
 import { createApplication, type Application } from '../../src/application';
 import { JsonLogger } from '../../src/adapters/json-logger';
+
+/** The storage backends every HTTP scenario suite runs against. */
+export const BACKENDS = ['sqlite', 'postgres'] as const;
+export type Backend = (typeof BACKENDS)[number];
 
 export interface TestApplication {
   app: Application['app'];
@@ -15,23 +20,34 @@ export interface TestApplication {
   clock: ManualClock;
   /** Every log line written so far, to check that no secret ever reaches the logs. */
   logs: string[];
+  /** Configuration variables this instance was started with (database and key file included). */
+  env: Record<string, string>;
   dir: string;
   close(): Promise<void>;
 }
 
+/** Configuration of a fresh, isolated database on `backend`, and how to remove it afterwards. */
+export async function testDatabaseEnv(backend: Backend, dir: string): Promise<{ env: Record<string, string>; remove(): Promise<void> }> {
+  if (backend === 'sqlite') return { env: { DATABASE_URL: `sqlite:${join(dir, 'app.db')}` }, remove: async () => {} };
+  const schema = await createTestPostgresSchema();
+  return { env: { DATABASE_URL: schema.url, DATABASE_SCHEMA: schema.schema }, remove: () => schema.drop() };
+}
+
 /**
- * The real application (SQLite file, bcrypt at its lowest cost, real jose keys) in a fresh
- * temporary directory. `env` overrides configuration variables.
+ * The real application (bcrypt at its lowest cost, real jose keys) over a fresh database on
+ * `backend`, in a temporary directory. `env` overrides configuration variables.
  */
-export async function startTestApplication(env: Record<string, string> = {}): Promise<TestApplication> {
+export async function startTestApplication(backend: Backend = 'sqlite', env: Record<string, string> = {}): Promise<TestApplication> {
   const dir = await mkdtemp(join(tmpdir(), 'uas-test-'));
-  const config = loadConfig({
-    DATABASE_URL: `sqlite:${join(dir, 'app.db')}`,
+  const database = await testDatabaseEnv(backend, dir);
+  const fullEnv = {
+    ...database.env,
     ADMIN_KEY_PATH: join(dir, 'admin.key'),
     BCRYPT_COST: '4',
     LOG_LEVEL: 'debug',
     ...env,
-  });
+  };
+  const config = loadConfig(fullEnv);
   const logs: string[] = [];
   const clock = new ManualClock(new Date());
   const { app, close } = await createApplication(config, new JsonLogger(config.logLevel, (line) => logs.push(line)), { clock });
@@ -41,9 +57,11 @@ export async function startTestApplication(env: Record<string, string> = {}): Pr
     admin,
     clock,
     logs,
+    env: fullEnv,
     dir,
     async close() {
       await close();
+      await database.remove();
       await rm(dir, { recursive: true, force: true });
     },
   };
