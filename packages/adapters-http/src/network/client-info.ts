@@ -41,7 +41,7 @@ function normalizedHost(scheme: string, host: string, fallback: string): string 
   }
 }
 
-export function describeClient(c: Context<AppEnv>, isTrusted: AddressMatcher): ClientInfo {
+function describeClient(c: Context<AppEnv>, isTrusted: AddressMatcher): ClientInfo {
   const url = new URL(c.req.url);
   const socket = socketAddress(c) ?? NO_SOCKET_ADDRESS;
   const viaProxy = isTrusted(socket);

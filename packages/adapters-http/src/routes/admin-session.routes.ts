@@ -8,7 +8,7 @@ import { parseLogin, parseRefreshTokenBody } from '../schemas/session.schemas';
 import { jsonBody } from '../schemas/validation';
 import { adminRefreshToken } from '../session/presented-refresh-token';
 import { clearRefreshCookie, refreshCookie, setRefreshCookie } from '../session/refresh-cookie';
-import { requireUuidParam } from './user-id';
+import { requireUuidParam } from './uuid-param';
 
 const factory = createFactory<AppEnv>();
 

@@ -184,6 +184,11 @@ describe('GET /v1/admin/users', () => {
     expect(body.meta).toEqual({ total: 5 });
   });
 
+  it('reads percent-encoded parameter names the same (browsers encode the brackets)', async () => {
+    const body = await (await list('?page%5Bsize%5D=3&search%5Bemail%5D=a+b')).json();
+    expect(body.links.first).toBe('/v1/admin/users?page[number]=1&page[size]=3&search[email]=a%20b');
+  });
+
   it('defaults to page 1 of 20', async () => {
     const body = await (await list()).json();
     expect(body).toEqual({

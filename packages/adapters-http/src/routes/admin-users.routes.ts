@@ -7,7 +7,7 @@ import { userDocument, userLocation } from '../presenters/user.presenter';
 import { parseListQuery, type ListQueryInput } from '../schemas/list-query.schemas';
 import { parseCreateUser, parseUpdateUser } from '../schemas/user.schemas';
 import { jsonBody, queryParameters } from '../schemas/validation';
-import { requireUuidParam } from './user-id';
+import { requireUuidParam } from './uuid-param';
 
 /** User management with an admin access token. */
 export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adminAuth: AuthService }) {
