@@ -4,6 +4,7 @@ import { ADMIN_PANEL_ROOT } from '@uas/admin-panel';
 import type { Config } from './config';
 import { buildContainer, resolve, Tokens, type ContainerOverrides } from './container';
 import { bootstrapAdmin } from './admin-bootstrap';
+import { scheduleHousekeeping } from './housekeeping-schedule';
 
 export interface Application {
   app: ReturnType<typeof createHttpApp>;
@@ -40,7 +41,14 @@ export async function createApplication(config: Config, logger: Logger, override
       trustedProxies: config.trustedProxies,
       panelRoot: ADMIN_PANEL_ROOT,
     });
-    return { app, close: () => database.close() };
+    const stopHousekeeping = scheduleHousekeeping(resolve(container, Tokens.Housekeeping), logger);
+    return {
+      app,
+      async close() {
+        stopHousekeeping();
+        await database.close();
+      },
+    };
   } catch (error) {
     await database.close();
     throw error;

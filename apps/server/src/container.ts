@@ -4,6 +4,7 @@ import {
   AdminRepository,
   AdminService,
   AuthService,
+  Housekeeping,
   Clock,
   IdGenerator,
   LoginAttemptRepository,
@@ -41,6 +42,7 @@ export const Tokens = {
   AdminService: token<AdminService>('AdminService'),
   AdminAuth: token<AuthService>('AdminAuth'),
   UserAuth: token<AuthService>('UserAuth'),
+  Housekeeping: token<Housekeeping>('Housekeeping'),
 } as const;
 
 /** Resolves a key with the type it was declared with (tsyringe alone cannot infer it from a symbol). */
@@ -125,6 +127,14 @@ export function buildContainer(config: Config, database: Database, logger: Logge
     });
   single(Tokens.AdminAuth, auth(adminPrincipals(database.repositories.admins)));
   single(Tokens.UserAuth, auth(userPrincipals(database.repositories.users)));
+  single(Tokens.Housekeeping, (r) =>
+    new Housekeeping({
+      sessions: resolve(r, SessionRepository),
+      attempts: resolve(r, LoginAttemptRepository),
+      clock: resolve(r, Clock),
+      throttle: policy.throttle,
+    }),
+  );
   return c;
 }
 

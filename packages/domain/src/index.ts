@@ -16,6 +16,7 @@ export * from './sessions/session';
 export * from './sessions/session.repository';
 export * from './sessions/principal';
 export * from './sessions/auth-service';
+export * from './sessions/housekeeping';
 export * from './throttling/throttle';
 export * from './throttling/login-attempt.repository';
 export * from './tokens/token-signer';

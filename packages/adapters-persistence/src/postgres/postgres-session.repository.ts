@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { RefreshToken, Session, SessionRepository, SubjectKind } from '@uas/domain';
-import { exchangeable, liveSessionsOf, unrevoked } from '../shared/conditions';
+import { exchangeable, expiredBefore, liveSessionsOf, prunableSessions, unrevoked } from '../shared/conditions';
 import type { PostgresDb } from './postgres-db';
 import { refreshTokens, sessions } from './postgres-schema';
 
@@ -48,5 +48,12 @@ export class PostgresSessionRepository implements SessionRepository {
 
   async revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void> {
     await this.db.update(sessions).set({ revoked: at }).where(liveSessionsOf(sessions, kind, subjectId, keepSessionId));
+  }
+
+  async prune(before: Date): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.delete(refreshTokens).where(expiredBefore(refreshTokens, before));
+      await tx.delete(sessions).where(prunableSessions(sessions, refreshTokens, before));
+    });
   }
 }

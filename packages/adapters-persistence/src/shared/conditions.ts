@@ -1,4 +1,4 @@
-import { and, eq, gt, gte, isNull, ne, or, type Column, type SQL } from 'drizzle-orm';
+import { and, eq, gt, gte, isNull, lt, ne, or, sql, type Column, type SQL, type Table } from 'drizzle-orm';
 import type { SubjectKind } from '@uas/domain';
 
 // The WHERE clauses of the ports, written once for both dialects: the tables of each dialect
@@ -42,4 +42,18 @@ export function usableAt(keys: { retires: Column }, now: Date): SQL | undefined 
 /** Signing keys other than `kid` that have no retirement time yet. */
 export function othersUndated(keys: { kid: Column; retires: Column }, kid: string): SQL | undefined {
   return and(ne(keys.kid, kid), isNull(keys.retires));
+}
+
+/** Refresh tokens that expired before `before`. */
+export function expiredBefore(tokens: { expires: Column }, before: Date): SQL {
+  return lt(tokens.expires, before);
+}
+
+/** Sessions revoked before `before`, or left without any refresh token. */
+export function prunableSessions(
+  sessions: { id: Column; revoked: Column },
+  tokens: Table & { sessionId: Column },
+  before: Date,
+): SQL | undefined {
+  return or(lt(sessions.revoked, before), sql`not exists (select 1 from ${tokens} where ${tokens.sessionId} = ${sessions.id})`);
 }

@@ -60,7 +60,7 @@ export const refreshTokens = sqliteTable(
     retired: timestamp('retired'),
     revoked: timestamp('revoked'),
   },
-  (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
+  (t) => [index('refresh_tokens_session_idx').on(t.sessionId), index('refresh_tokens_expires_idx').on(t.expires)],
 );
 
 export const loginFailures = sqliteTable(

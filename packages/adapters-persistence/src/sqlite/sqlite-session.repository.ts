@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { RefreshToken, Session, SessionRepository, SubjectKind } from '@uas/domain';
-import { exchangeable, liveSessionsOf, unrevoked } from '../shared/conditions';
+import { exchangeable, expiredBefore, liveSessionsOf, prunableSessions, unrevoked } from '../shared/conditions';
 import type { SqliteDb } from './sqlite-db';
 import { refreshTokens, sessions } from './sqlite-schema';
 
@@ -42,5 +42,12 @@ export class SqliteSessionRepository implements SessionRepository {
 
   async revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void> {
     this.db.update(sessions).set({ revoked: at }).where(liveSessionsOf(sessions, kind, subjectId, keepSessionId)).run();
+  }
+
+  async prune(before: Date): Promise<void> {
+    this.db.transaction((tx) => {
+      tx.delete(refreshTokens).where(expiredBefore(refreshTokens, before)).run();
+      tx.delete(sessions).where(prunableSessions(sessions, refreshTokens, before)).run();
+    });
   }
 }

@@ -17,5 +17,10 @@ export interface SessionRepository {
   revokeSession(id: string, at: Date): Promise<void>;
   /** Ends every session of a subject, except `keepSessionId` when given. */
   revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void>;
+  /**
+   * Forgets what can no longer matter at `before`: refresh tokens that expired, sessions revoked
+   * earlier, and sessions left with no refresh token. Keeps the tables from growing forever.
+   */
+  prune(before: Date): Promise<void>;
 }
 export const SessionRepository = token<SessionRepository>('SessionRepository');

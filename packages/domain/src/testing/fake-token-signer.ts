@@ -1,6 +1,6 @@
 import type { Clock } from '../shared/clock';
 import { InvalidTokenError } from '../shared/errors';
-import type { JsonObject } from '../shared/json';
+import { isJsonObject, type JsonObject } from '../shared/json';
 import type { TokenPurpose, TokenSigner, VerifiedToken } from '../tokens/token-signer';
 
 /**
@@ -22,6 +22,7 @@ export class FakeTokenSigner implements TokenSigner {
     } catch {
       throw new InvalidTokenError();
     }
+    if (!isJsonObject(payload)) throw new InvalidTokenError();
     const { purpose, ...claims } = payload;
     if (!purpose || !purposes.includes(purpose)) throw new InvalidTokenError();
     if (typeof payload.exp !== 'number' || payload.exp * 1000 <= this.clock.now().getTime()) throw new InvalidTokenError();

@@ -100,6 +100,17 @@ export class InMemorySessionRepository implements SessionRepository {
       }
     }
   }
+  async prune(before: Date): Promise<void> {
+    for (const token of this.tokens.values()) {
+      if (token.expires.getTime() < before.getTime()) this.tokens.delete(token.id);
+    }
+    const withTokens = new Set([...this.tokens.values()].map((token) => token.sessionId));
+    for (const session of this.sessions.values()) {
+      if ((session.revoked && session.revoked.getTime() < before.getTime()) || !withTokens.has(session.id)) {
+        this.sessions.delete(session.id);
+      }
+    }
+  }
 }
 
 export class InMemoryLoginAttemptRepository implements LoginAttemptRepository {

@@ -101,5 +101,26 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       expect((await sessions.findSession(adminWithSameId.session.id))?.revoked).toBeNull();
       expect((await sessions.findSession(stranger.session.id))?.revoked).toBeNull();
     });
+
+    it('prune() forgets expired tokens, sessions revoked before the cut-off and sessions left without tokens', async () => {
+      const live = await started();
+      const rotated = sampleToken(live.session.id, { expires: later(9000) });
+      await sessions.rotate(live.token.id, rotated, later(1));
+      const expired = await started();
+      const revokedEarly = await started();
+      await sessions.revokeSession(revokedEarly.session.id, later(100));
+      const revokedLate = await started();
+      await sessions.revokeSession(revokedLate.session.id, later(5000));
+
+      // The first tokens of every session expire at 3600 s; `rotated` lives on until 9000 s.
+      await sessions.prune(later(4000));
+      expect(await sessions.findToken(live.token.id)).toBeNull();
+      expect(await sessions.findToken(rotated.id)).toEqual(rotated);
+      expect(await sessions.findSession(live.session.id)).toEqual(live.session);
+      expect(await sessions.findSession(expired.session.id)).toBeNull();
+      expect(await sessions.findSession(revokedEarly.session.id)).toBeNull();
+      expect(await sessions.findToken(revokedEarly.token.id)).toBeNull();
+      expect(await sessions.findSession(revokedLate.session.id)).toBeNull();
+    });
   });
 }

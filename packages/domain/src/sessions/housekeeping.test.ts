@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { InMemoryLoginAttemptRepository, InMemorySessionRepository, ManualClock } from '../testing';
+import { Housekeeping } from './housekeeping';
+
+describe('Housekeeping', () => {
+  it('run() forgets expired sessions and failures outside the longest throttling window', async () => {
+    const clock = new ManualClock(new Date('2026-01-01T00:00:00.000Z'));
+    const sessions = new InMemorySessionRepository();
+    const attempts = new InMemoryLoginAttemptRepository();
+    const start = clock.now();
+    const expires = new Date(start.getTime() + 60_000);
+    await sessions.create(
+      { id: 's1', kind: 'user', subjectId: 'u1', created: start, revoked: null },
+      { id: 't1', sessionId: 's1', issued: start, expires, retired: null, revoked: null },
+    );
+    await attempts.recordFailure(['k'], start);
+    const housekeeping = new Housekeeping({
+      sessions,
+      attempts,
+      clock,
+      throttle: { perAccountAndAddress: { limit: 1, windowSeconds: 60 }, perAddress: { limit: 1, windowSeconds: 120 } },
+    });
+
+    clock.advance(90);
+    await housekeeping.run();
+    expect(await sessions.findSession('s1')).toBeNull();
+    expect((await attempts.failuresSince('k', start)).count).toBe(1);
+
+    clock.advance(31);
+    await housekeeping.run();
+    expect((await attempts.failuresSince('k', start)).count).toBe(0);
+  });
+});
