@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EmailTakenError } from '../shared/errors';
 import type { Admin } from '../admins/admin';
 import type { AdminRepository } from '../admins/admin.repository';
-import type { OpenRepositories, RepositoryHarness } from './contract-harness';
+import { useFreshRepositories, type OpenRepositories } from './contract-harness';
 
 let sequence = 0;
 function sampleAdmin(overrides: Partial<Admin> = {}): Admin {
@@ -22,13 +22,8 @@ function sampleAdmin(overrides: Partial<Admin> = {}): Admin {
 /** The behaviour every AdminRepository promises. */
 export function describeAdminRepositoryContract(backend: string, open: OpenRepositories): void {
   describe(`AdminRepository contract (${backend})`, () => {
-    let harness: RepositoryHarness;
     let admins: AdminRepository;
-    beforeEach(async () => {
-      harness = await open();
-      admins = harness.repositories.admins;
-    });
-    afterEach(async () => harness.close());
+    useFreshRepositories(open, (repositories) => (admins = repositories.admins));
 
     it('finds an inserted admin by id and email; null when absent', async () => {
       const admin = sampleAdmin();

@@ -1,19 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LoginAttemptRepository } from '../throttling/login-attempt.repository';
-import type { OpenRepositories, RepositoryHarness } from './contract-harness';
+import { useFreshRepositories, type OpenRepositories } from './contract-harness';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 12, minute));
 
 /** The behaviour every LoginAttemptRepository promises: counts per key within a window. */
 export function describeLoginAttemptRepositoryContract(backend: string, open: OpenRepositories): void {
   describe(`LoginAttemptRepository contract (${backend})`, () => {
-    let harness: RepositoryHarness;
     let attempts: LoginAttemptRepository;
-    beforeEach(async () => {
-      harness = await open();
-      attempts = harness.repositories.attempts;
-    });
-    afterEach(async () => harness.close());
+    useFreshRepositories(open, (repositories) => (attempts = repositories.attempts));
 
     it('counts failures of a key since a time, with the oldest one counted', async () => {
       await attempts.recordFailure(['acct', 'addr'], at(1));

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RefreshToken, Session } from '../sessions/session';
 import type { SessionRepository } from '../sessions/session.repository';
-import type { OpenRepositories, RepositoryHarness } from './contract-harness';
+import { useFreshRepositories, type OpenRepositories } from './contract-harness';
 
 let sequence = 0;
 const nextId = () => `10000000-0000-4000-8000-${(++sequence).toString(16).padStart(12, '0')}`;
@@ -18,13 +18,8 @@ function sampleToken(sessionId: string, overrides: Partial<RefreshToken> = {}): 
 /** The behaviour every SessionRepository promises: rotation is atomic, revocation is final. */
 export function describeSessionRepositoryContract(backend: string, open: OpenRepositories): void {
   describe(`SessionRepository contract (${backend})`, () => {
-    let harness: RepositoryHarness;
     let sessions: SessionRepository;
-    beforeEach(async () => {
-      harness = await open();
-      sessions = harness.repositories.sessions;
-    });
-    afterEach(async () => harness.close());
+    useFreshRepositories(open, (repositories) => (sessions = repositories.sessions));
 
     async function started(overrides: Partial<Session> = {}) {
       const session = sampleSession(overrides);

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SigningKey, SigningKeyRepository } from '../tokens/signing-key';
-import type { OpenRepositories, RepositoryHarness } from './contract-harness';
+import { useFreshRepositories, type OpenRepositories } from './contract-harness';
 
 const day = (n: number) => new Date(Date.UTC(2026, 0, n));
 function sampleKey(kid: string, created: Date, retires: Date | null = null): SigningKey {
@@ -17,13 +17,8 @@ function sampleKey(kid: string, created: Date, retires: Date | null = null): Sig
 /** The behaviour every SigningKeyRepository promises. */
 export function describeSigningKeyRepositoryContract(backend: string, open: OpenRepositories): void {
   describe(`SigningKeyRepository contract (${backend})`, () => {
-    let harness: RepositoryHarness;
     let keys: SigningKeyRepository;
-    beforeEach(async () => {
-      harness = await open();
-      keys = harness.repositories.signingKeys;
-    });
-    afterEach(async () => harness.close());
+    useFreshRepositories(open, (repositories) => (keys = repositories.signingKeys));
 
     it('lists usable keys newest first, unchanged', async () => {
       const old = sampleKey('old', day(1));

@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EmailTakenError } from '../shared/errors';
 import type { User } from '../users/user';
 import type { UserRepository } from '../users/user.repository';
-import type { OpenRepositories, RepositoryHarness } from './contract-harness';
+import { useFreshRepositories, type OpenRepositories } from './contract-harness';
 
 let sequence = 0;
 export function sampleUser(overrides: Partial<User> = {}): User {
@@ -25,13 +25,8 @@ export function sampleUser(overrides: Partial<User> = {}): User {
 /** The behaviour every UserRepository promises, run against the fake, SQLite and PostgreSQL. */
 export function describeUserRepositoryContract(backend: string, open: OpenRepositories): void {
   describe(`UserRepository contract (${backend})`, () => {
-    let harness: RepositoryHarness;
     let users: UserRepository;
-    beforeEach(async () => {
-      harness = await open();
-      users = harness.repositories.users;
-    });
-    afterEach(async () => harness.close());
+    useFreshRepositories(open, (repositories) => (users = repositories.users));
 
     it('returns an inserted user unchanged, by id and by email', async () => {
       const user = sampleUser();
