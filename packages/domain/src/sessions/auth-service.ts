@@ -54,7 +54,8 @@ export interface Identity {
 }
 
 const ACCESS_PURPOSE: Record<SubjectKind, TokenPurpose> = { admin: 'admin_access', user: 'user_access' };
-const OTHER_KIND: Record<SubjectKind, SubjectKind> = { admin: 'user', user: 'admin' };
+/** The token a route of each kind refuses, as the refusal names it. */
+const OTHER_KIND_TOKEN: Record<SubjectKind, string> = { admin: 'A user token', user: 'An admin token' };
 
 /**
  * Login, refresh-token rotation with reuse detection, revocation, logout and access-token checks
@@ -148,7 +149,7 @@ export class AuthService {
     const { signer, sessions } = this.deps;
     const verified = await signer.verify(accessToken, [ACCESS_PURPOSE.admin, ACCESS_PURPOSE.user]);
     if (verified.purpose !== ACCESS_PURPOSE[this.kind]) {
-      throw new ForbiddenError(`A ${OTHER_KIND[this.kind]} token cannot be used here.`);
+      throw new ForbiddenError(`${OTHER_KIND_TOKEN[this.kind]} cannot be used here.`);
     }
     const { sub, sid } = verified.claims;
     if (typeof sub !== 'string' || typeof sid !== 'string') throw new InvalidTokenError();
