@@ -9,11 +9,12 @@ export interface PaginationHandlers {
 }
 
 type LinkName = 'first' | 'prev' | 'next' | 'last';
-const BUTTONS: readonly [LinkName, string, string][] = [
-  ['first', '« First', 'First page'],
-  ['prev', '‹ Previous', 'Previous page'],
-  ['next', 'Next ›', 'Next page'],
-  ['last', 'Last »', 'Last page'],
+/** Link, arrow, word (hidden on phones), accessible name. */
+const BUTTONS: readonly [LinkName, string, string, string][] = [
+  ['first', '«', 'First', 'First page'],
+  ['prev', '‹', 'Previous', 'Previous page'],
+  ['next', '›', 'Next', 'Next page'],
+  ['last', '»', 'Last', 'Last page'],
 ];
 
 /** Range summary, page buttons driven by the API's links, and the page-size choice. */
@@ -28,8 +29,10 @@ export function paginationBar(handlers: PaginationHandlers): {
   size.addEventListener('change', () => handlers.resize(Number(size.value) as PageSize));
 
   const links: Partial<Record<LinkName, string | null>> = {};
-  const buttons = BUTTONS.map(([name, text, label]) => {
-    const button = h('button', { type: 'button', class: 'button small', 'aria-label': label, 'data-link': name }, text);
+  const buttons = BUTTONS.map(([name, arrow, word, label]) => {
+    const forward = name === 'next' || name === 'last';
+    const button = h('button', { type: 'button', class: 'button small', 'aria-label': label, 'data-link': name },
+      ...(forward ? [h('span', { class: 'word' }, word), ' ', arrow] : [arrow, ' ', h('span', { class: 'word' }, word)]));
     button.addEventListener('click', () => {
       const link = links[name];
       const target = queryFromApiLink(link);
