@@ -27,7 +27,7 @@ export interface KeyRingOptions {
  */
 export class KeyRing {
   private loaded: LoadedKey[] = [];
-  private loadedAt = 0;
+  private loadedAt = -Infinity;
   private loading: Promise<void> | undefined;
 
   constructor(private readonly options: KeyRingOptions) {}
@@ -69,7 +69,7 @@ export class KeyRing {
     await this.refreshIfStale();
     let found = this.find(kid);
     // A key rotated in by another instance is not cached yet: look once more, at most every 5 s.
-    if (!found && Date.now() - this.loadedAt > 5000) {
+    if (!found && this.elapsedMs(this.loadedAt) > 5000) {
       await this.reload();
       found = this.find(kid);
     }
@@ -90,7 +90,12 @@ export class KeyRing {
   }
 
   private async refreshIfStale(): Promise<void> {
-    if (Date.now() - this.loadedAt > (this.options.reloadSeconds ?? 60) * 1000) await this.reload();
+    if (this.elapsedMs(this.loadedAt) > (this.options.reloadSeconds ?? 60) * 1000) await this.reload();
+  }
+
+  /** Cache ages run on the injected clock, like every other time rule of the service. */
+  private elapsedMs(since: number): number {
+    return this.options.clock.now().getTime() - since;
   }
 
   private reload(): Promise<void> {
@@ -98,7 +103,7 @@ export class KeyRing {
       try {
         const records = await this.options.keys.listUsable(this.options.clock.now());
         this.loaded = await Promise.all(records.map(load));
-        this.loadedAt = Date.now();
+        this.loadedAt = this.options.clock.now().getTime();
       } finally {
         this.loading = undefined;
       }
