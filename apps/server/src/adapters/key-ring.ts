@@ -28,6 +28,8 @@ export interface KeyRingOptions {
 export class KeyRing {
   private loaded: LoadedKey[] = [];
   private loadedAt = -Infinity;
+  /** When an unknown `kid` last made the ring read the keys again. */
+  private lookedUpAt = -Infinity;
   private loading: Promise<void> | undefined;
 
   constructor(private readonly options: KeyRingOptions) {}
@@ -68,8 +70,11 @@ export class KeyRing {
   async verificationKey(kid: string): Promise<LoadedKey | null> {
     await this.refreshIfStale();
     let found = this.find(kid);
-    // A key rotated in by another instance is not cached yet: look once more, at most every 5 s.
-    if (!found && this.elapsedMs(this.loadedAt) > 5000) {
+    // A key another instance has just started signing with is not cached yet: look once more.
+    // Made-up kids trigger at most one read every 5 s; the periodic reload does not count, or a
+    // token of the new key arriving just after one would be refused (and its holder logged out).
+    if (!found && this.elapsedMs(this.lookedUpAt) > 5000) {
+      this.lookedUpAt = this.options.clock.now().getTime();
       await this.reload();
       found = this.find(kid);
     }
