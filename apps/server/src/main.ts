@@ -1,3 +1,4 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 import { ConfigError, loadConfig } from './config';
 import { createApplication } from './application';
@@ -16,10 +17,22 @@ async function main(): Promise<void> {
   });
 
   let stopping = false;
+  // Once stopping, every response closes its connection: a keep-alive connection left open would
+  // hold the stop until the client hangs up, and could carry it new requests meanwhile.
+  const unfinished = new Set<ServerResponse>();
+  const closeAfter = (response: ServerResponse) => {
+    if (!response.headersSent) response.setHeader('Connection', 'close');
+  };
+  (server as Server).prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+    if (stopping) return closeAfter(response);
+    unfinished.add(response);
+    response.once('close', () => unfinished.delete(response));
+  });
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info('stopping: finishing in-flight requests', { signal });
+    unfinished.forEach(closeAfter);
     const force = setTimeout(() => {
       logger.warn('in-flight requests did not finish in time; closing their connections');
       (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
