@@ -37,7 +37,8 @@ export class Session {
 
   /**
    * Trades the refresh cookie for a new access token. Resolves false when there is no live
-   * session (401/403); rejects on other failures, such as the server being unreachable.
+   * session (a 4xx: no cookie, or a dead token); rejects when the server could not answer
+   * (network, 5xx) or asked to wait (429), so a working session is not thrown away for that.
    * Concurrent callers share one request, and tabs take turns, since refresh tokens rotate.
    */
   refresh(): Promise<boolean> {
@@ -52,7 +53,7 @@ export class Session {
       this.#adopt(await requestJson<SessionRecord>('/v1/admin/refresh', { method: 'POST' }));
       return true;
     } catch (error) {
-      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+      if (error instanceof ApiError && isSessionRefused(error.status)) {
         this.#forget();
         return false;
       }
@@ -120,6 +121,10 @@ export class Session {
     this.#expiry = 0;
     this.#admin = null;
   }
+}
+
+function isSessionRefused(status: number): boolean {
+  return status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
 /** Serialises refreshes across tabs of this origin where the Web Locks API exists. */
