@@ -1,0 +1,62 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPanel, signIn, userRow, type PageWatch } from '../support/browser';
+import { useStack } from '../support/stack';
+
+const stack = useStack();
+const HOSTILE_NAME = '<img src=x onerror=alert(1)>';
+const HOSTILE_NOTE = '<script>alert(2)</script>';
+
+describe('safe rendering and the content security policy', () => {
+  let context: BrowserContext;
+  let page: Page;
+  let watch: PageWatch;
+
+  beforeAll(async () => {
+    ({ context, page, watch } = await openPanel(stack().browser, stack().server));
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('shows a user named like markup as text, and no script runs', async () => {
+    await stack().api.createUser({
+      name: HOSTILE_NAME, email: 'xss@example.com', password: 'long enough', metadata: { note: HOSTILE_NOTE },
+    });
+    await signIn(page, stack().server, '/admin/?search=xss');
+
+    const row = userRow(page, 'xss@example.com');
+    await row.waitFor();
+    expect(await row.locator('td.cell-name').textContent()).toBe(HOSTILE_NAME);
+    expect(await page.locator('tbody img, tbody script').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Edit xss@example.com' }).click();
+    const form = page.getByRole('dialog', { name: 'Edit user' });
+    await expect.poll(() => form.getByLabel('Name', { exact: true }).inputValue()).toBe(HOSTILE_NAME);
+    expect(await form.getByLabel('Metadata', { exact: true }).inputValue()).toContain(HOSTILE_NOTE);
+    await page.keyboard.press('Escape');
+
+    await page.waitForTimeout(300);
+    expect(watch.dialogs).toEqual([]);
+    expect(watch.errors).toEqual([]);
+  });
+
+  it.each(['/admin/', '/admin/login', '/admin/some/deep/link'])('serves %s with a strict CSP and no inline script', async (path) => {
+    const response = await fetch(`${stack().server.baseUrl}${path}`);
+    expect(response.status).toBe(200);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"]) {
+      expect(csp).toContain(directive);
+    }
+    expect(csp).not.toContain('unsafe-inline');
+    const html = await response.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/\sstyle=/);
+  });
+
+  it('keeps 404s outside /admin/ as JSON: the panel fallback is scoped', async () => {
+    const response = await fetch(`${stack().server.baseUrl}/no-such-page`);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toContain('application/json');
+  });
+});

@@ -1,0 +1,51 @@
+import type { UserAttributes, UserResource, UserWrite } from '../../src/api/types';
+import type { RunningServer } from './server';
+
+const JSON_API = 'application/vnd.api+json';
+
+/** Test set-up and checks straight through the admin API, beside the browser. */
+export class AdminClient {
+  private constructor(
+    private readonly baseUrl: string,
+    readonly adminId: string,
+    private readonly token: string,
+  ) {}
+
+  static async signIn(server: RunningServer): Promise<AdminClient> {
+    const response = await fetch(`${server.baseUrl}/v1/admin/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': JSON_API },
+      body: JSON.stringify({ data: { type: 'users', attributes: server.admin } }),
+    });
+    if (response.status !== 200) throw new Error(`admin login failed: ${response.status} ${await response.text()}`);
+    const { data } = (await response.json()) as { data: { id: string; attributes: { access_token: string } } };
+    return new AdminClient(server.baseUrl, data.id, data.attributes.access_token);
+  }
+
+  async createUser(attributes: UserWrite): Promise<UserResource> {
+    const response = await this.call('POST', '/v1/admin/users', { data: { type: 'users', attributes } });
+    if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
+    return ((await response.json()) as { data: UserResource }).data;
+  }
+
+  /** The user's attributes, or null once it is gone. */
+  async user(id: string): Promise<UserAttributes | null> {
+    const response = await this.call('GET', `/v1/admin/users/${id}`);
+    if (response.status === 404) return null;
+    if (response.status !== 200) throw new Error(`get failed: ${response.status}`);
+    return ((await response.json()) as { data: UserResource }).data.attributes;
+  }
+
+  /** Ends every session of the admin, the browser's included. */
+  async logoutEverywhere(): Promise<number> {
+    return (await this.call('DELETE', `/v1/admin/logout/${this.adminId}`)).status;
+  }
+
+  private call(method: string, path: string, body?: unknown): Promise<Response> {
+    return fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${this.token}`, ...(body ? { 'Content-Type': JSON_API } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+  }
+}
