@@ -27,6 +27,11 @@ describe('loadConfig', () => {
     for (const name of ['BCRYPT_COST', 'JWT_ALGORITHM', 'DATABASE_URL']) expect(attempt).toThrowError(new RegExp(name));
   });
 
+  it('names TRUSTED_PROXIES when one of its entries is not an address or range', () => {
+    expect(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 10.0.0.0/99' })).toThrowError(/TRUSTED_PROXIES.*10\.0\.0\.0\/99/);
+    expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, fd00::/8' }).trustedProxies).toEqual(['10.0.0.0/8', 'fd00::/8']);
+  });
+
   it('keeps a database password out of the error', () => {
     expect(() => loadConfig({ DATABASE_URL: 'redis://user:hunter2secret@host' })).toThrowError(/^(?![\s\S]*hunter2secret)/);
   });

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import * as v from 'valibot';
 import { parseDatabaseUrl, type DatabaseLocation } from '@uas/adapters-persistence';
+import { addressMatcher } from '@uas/adapters-http';
 import { LOG_LEVELS, type LogLevel } from './adapters/json-logger';
 import { SIGNING_ALGORITHMS, type SigningAlgorithm } from './adapters/key-ring';
 import { ADMIN_AUDIENCE, REFRESH_AUDIENCE } from './adapters/jose-token-signer';
@@ -63,18 +64,25 @@ const integer = (min: number, max: number) =>
   );
 const text = v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'));
 const oneOf = <T extends readonly string[]>(values: T) => v.picklist(values, `must be one of ${values.join(', ')}`);
-const list = v.pipe(v.string(), v.transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean)));
-const databaseUrl = v.pipe(
-  v.string(),
-  v.rawTransform(({ dataset, addIssue, NEVER }) => {
-    try {
-      return parseDatabaseUrl(dataset.value);
-    } catch (error) {
-      addIssue({ message: (error as Error).message });
-      return NEVER;
-    }
-  }),
-);
+/** A string turned into a value by `parse`, whose thrown message becomes the variable's issue. */
+const parsed = <T>(parse: (value: string) => T) =>
+  v.pipe(
+    v.string(),
+    v.rawTransform<string, T>(({ dataset, addIssue, NEVER }) => {
+      try {
+        return parse(dataset.value);
+      } catch (error) {
+        addIssue({ message: (error as Error).message });
+        return NEVER;
+      }
+    }),
+  );
+const databaseUrl = parsed(parseDatabaseUrl);
+const addressList = parsed((value) => {
+  const entries = value.split(',').map((item) => item.trim()).filter(Boolean);
+  addressMatcher(entries);
+  return entries;
+});
 
 const schema = v.object({
   PORT: integer(1, 65535),
@@ -95,7 +103,7 @@ const schema = v.object({
   REFRESH_TOKEN_TTL_SECONDS: integer(60, 31_536_000),
   BCRYPT_COST: integer(4, 15),
   LOG_LEVEL: oneOf(LOG_LEVELS),
-  TRUSTED_PROXIES: list,
+  TRUSTED_PROXIES: addressList,
   LOGIN_FAILURES_PER_ACCOUNT: integer(1, 1_000_000),
   LOGIN_FAILURES_PER_ADDRESS: integer(1, 1_000_000),
   LOGIN_FAILURE_WINDOW_SECONDS: integer(1, 86_400),

@@ -15,6 +15,11 @@ async function main(): Promise<void> {
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     logger.info('listening', { url: `http://${info.address.includes(':') ? `[${info.address}]` : info.address}:${info.port}` });
   });
+  (server as Server).once('error', (error: NodeJS.ErrnoException) => {
+    // A port in use is the operator's to fix: say so plainly, without a stack trace.
+    process.stderr.write(`The service could not listen on ${config.host}:${config.port}: ${error.code ?? error.message}\n`);
+    void close().finally(() => process.exit(1));
+  });
 
   let stopping = false;
   // Once stopping, every response closes its connection: a keep-alive connection left open would
