@@ -106,7 +106,6 @@ export function buildContainer(config: Config, database: Database, logger: Logge
     ids: resolve(r, IdGenerator),
   });
   single(Tokens.UserService, (r) => new UserService({ ...basics(r), users: resolve(r, UserRepository) }));
-  single(Tokens.SelfService, (r) => new SelfService({ users: resolve(r, Tokens.UserService), hasher: resolve(r, PasswordHasher) }));
   single(Tokens.AdminService, (r) => new AdminService({ ...basics(r), admins: resolve(r, AdminRepository) }));
 
   const policy: AuthPolicy = {
@@ -125,6 +124,15 @@ export function buildContainer(config: Config, database: Database, logger: Logge
       signer: resolve(r, TokenSigner),
       policy,
     });
+  single(Tokens.SelfService, (r) =>
+    new SelfService({
+      users: resolve(r, Tokens.UserService),
+      hasher: resolve(r, PasswordHasher),
+      attempts: resolve(r, LoginAttemptRepository),
+      clock: resolve(r, Clock),
+      throttle: policy.throttle.perAccountAndAddress,
+    }),
+  );
   single(Tokens.AdminAuth, auth(adminPrincipals(database.repositories.admins)));
   single(Tokens.UserAuth, auth(userPrincipals(database.repositories.users)));
   single(Tokens.Housekeeping, (r) =>

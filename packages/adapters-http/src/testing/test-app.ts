@@ -1,17 +1,11 @@
 import {
-  AdminService,
-  adminPrincipals,
-  AuthService,
   DEFAULT_THROTTLE_POLICY,
-  SelfService,
-  UserService,
-  userPrincipals,
   type AuthPolicy,
   type JsonObject,
   type NewUser,
   type User,
 } from '@uas/domain';
-import { FakeTokenSigner, inMemoryRepositories, ManualClock, PlainTextHasher, SequentialIds } from '@uas/domain/testing';
+import { createUseCases, FakeTokenSigner, inMemoryRepositories, ManualClock, PlainTextHasher, SequentialIds } from '@uas/domain/testing';
 import { createHttpApp } from '../app';
 import type { HttpAppDeps } from '../http-app-deps';
 import { RecordingLogger } from './recording-logger';
@@ -35,13 +29,8 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
-  const { sessions, attempts } = repositories;
-  const users = new UserService({ users: repositories.users, sessions, hasher, clock, ids });
-  const self = new SelfService({ users, hasher });
-  const auth = { sessions, attempts, hasher, signer, clock, ids, policy: TEST_POLICY };
-  const adminAuth = new AuthService({ ...auth, principals: adminPrincipals(repositories.admins) });
-  const userAuth = new AuthService({ ...auth, principals: userPrincipals(repositories.users) });
-  const admin = await new AdminService({ admins: repositories.admins, sessions, hasher, clock, ids }).applyCredentials(ADMIN);
+  const { users, self, adminAuth, userAuth, admins } = createUseCases({ repositories, hasher, signer, clock, ids, policy: TEST_POLICY });
+  const admin = await admins.applyCredentials(ADMIN);
   const logger = new RecordingLogger();
   const deps: HttpAppDeps = {
     users,

@@ -1,17 +1,14 @@
-import { AdminService } from '../admins/admin-service';
 import type { AdminCredentials } from '../admins/admin';
-import { AuthService, type AuthPolicy, type Identity, type SessionGrant } from '../sessions/auth-service';
-import { adminPrincipals, userPrincipals, type PrincipalSource } from '../sessions/principal';
+import type { AuthPolicy, AuthService, Identity, SessionGrant } from '../sessions/auth-service';
 import { InvalidCredentialsError, InvalidTokenError, ValidationError, type ProblemSource } from '../shared/errors';
 import type { JsonObject } from '../shared/json';
 import { DEFAULT_THROTTLE_POLICY } from '../throttling/throttle';
 import type { TokenPurpose } from '../tokens/token-signer';
 import type { NewUser, User } from '../users/user';
-import { SelfService } from '../users/self-service';
-import { UserService } from '../users/user-service';
 import { ManualClock, PlainTextHasher, SequentialIds } from './fake-ports';
 import { FakeTokenSigner } from './fake-token-signer';
 import { inMemoryRepositories } from './in-memory-repositories';
+import { createUseCases } from './use-cases';
 
 /**
  * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one
@@ -57,15 +54,7 @@ export function buildDomain() {
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
   const repositories = inMemoryRepositories();
-  const { sessions, attempts } = repositories;
-  const authFor = (principals: PrincipalSource) =>
-    new AuthService({ principals, sessions, attempts, hasher, signer, clock, ids, policy: POLICY });
-
-  const users = new UserService({ users: repositories.users, sessions, hasher, clock, ids });
-  const admins = new AdminService({ admins: repositories.admins, sessions, hasher, clock, ids });
-  const self = new SelfService({ users, hasher });
-  const userAuth = authFor(userPrincipals(repositories.users));
-  const adminAuth = authFor(adminPrincipals(repositories.admins));
+  const { users, admins, self, userAuth, adminAuth } = createUseCases({ repositories, hasher, signer, clock, ids, policy: POLICY });
   let userCount = 0;
 
   const domain = {

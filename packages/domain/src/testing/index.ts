@@ -23,3 +23,4 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeLoginAttemptRepositoryContract(backend, open);
   describeSigningKeyRepositoryContract(backend, open);
 }
+export * from './use-cases';

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ForbiddenError, InvalidCredentialsError } from '../shared/errors';
-import { ADDRESS, buildDomain, issueSources, OTHER_ADDRESS, PASSWORD, pointerTo, type Domain } from '../testing/domain-fixture';
+import { ForbiddenError, InvalidCredentialsError, TooManyAttemptsError, ValidationError } from '../shared/errors';
+import { ADDRESS, buildDomain, issueSources, OTHER_ADDRESS, PASSWORD, POLICY, pointerTo, type Domain } from '../testing/domain-fixture';
 import { adminOnlyAttributes } from './self-service';
 
 const NEW_PASSWORD = 'a brand new password';
@@ -49,6 +49,15 @@ describe('SelfService', () => {
     const sources = await issueSources(domain.self.update(signedIn.identity, { password: NEW_PASSWORD, name: 'Alicia', ...proof }));
     expect(sources).toEqual([pointerTo('current_password')]);
     expect(await stored()).toEqual(signedIn.user);
+  });
+
+  it('throttles wrong current_password guesses, even a right one while throttled, until the window passes', async () => {
+    const guess = (current_password: string) => domain.self.update(signedIn.identity, { password: NEW_PASSWORD, current_password });
+    const { limit, windowSeconds } = POLICY.throttle.perAccountAndAddress;
+    for (let i = 0; i < limit; i += 1) await expect(guess(`guess ${i}`)).rejects.toBeInstanceOf(ValidationError);
+    await expect(guess(PASSWORD)).rejects.toBeInstanceOf(TooManyAttemptsError);
+    domain.clock.advance(windowSeconds + 1);
+    await expect(guess(PASSWORD)).resolves.toMatchObject({ id: signedIn.user.id });
   });
 
   it('with the right current_password, changes the password, ends the other sessions and keeps this one', async () => {

@@ -1,4 +1,7 @@
-import { ForbiddenError, ValidationError } from '../shared/errors';
+import type { Clock } from '../shared/clock';
+import { ForbiddenError, TooManyAttemptsError, ValidationError } from '../shared/errors';
+import type { LoginAttemptRepository } from '../throttling/login-attempt.repository';
+import { retryAfterSeconds, windowStart, type ThrottleRule } from '../throttling/throttle';
 import type { PasswordHasher } from '../shared/password-hasher';
 import type { Identity } from '../sessions/auth-service';
 import type { User, UserPatch } from './user';
@@ -24,6 +27,10 @@ export function adminOnlyAttributes(attributes: object): string[] {
 export interface SelfServiceDeps {
   users: UserService;
   hasher: PasswordHasher;
+  attempts: LoginAttemptRepository;
+  clock: Clock;
+  /** Limits wrong `current_password` guesses, so a stolen access token cannot brute-force it. */
+  throttle: ThrottleRule;
 }
 
 /** What a user may do to their own account with a user token. */
@@ -42,15 +49,24 @@ export class SelfService {
     const forbidden = adminOnlyAttributes(patch);
     if (forbidden.length > 0) throw new ForbiddenError(`Only an administrator can change ${forbidden.join(', ')}.`);
     const { current_password, ...changes } = patch;
-    if (changes.password !== undefined) {
-      const user = await this.me(identity);
-      const proven = current_password !== undefined && (await this.deps.hasher.verify(current_password, user.passwordHash));
-      if (!proven) {
-        throw new ValidationError([
-          { source: { pointer: '/data/attributes/current_password' }, detail: 'current_password is missing or wrong' },
-        ]);
-      }
-    }
+    if (changes.password !== undefined) await this.proveCurrentPassword(identity, current_password);
     return this.deps.users.update(identity.subjectId, changes, identity.sessionId);
+  }
+
+  private async proveCurrentPassword(identity: Identity, currentPassword: string | undefined): Promise<void> {
+    const { attempts, clock, hasher, throttle } = this.deps;
+    const key = `password-check:${identity.subjectId}`;
+    const now = clock.now();
+    const wait = retryAfterSeconds(await attempts.failuresSince(key, windowStart(throttle, now)), throttle, now);
+    if (wait !== null) throw new TooManyAttemptsError(wait);
+    const user = await this.me(identity);
+    if (currentPassword !== undefined && (await hasher.verify(currentPassword, user.passwordHash))) {
+      await attempts.clear(key);
+      return;
+    }
+    await attempts.recordFailure([key], now);
+    throw new ValidationError([
+      { source: { pointer: '/data/attributes/current_password' }, detail: 'current_password is missing or wrong' },
+    ]);
   }
 }
