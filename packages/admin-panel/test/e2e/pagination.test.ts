@@ -1,6 +1,7 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openPanel, signIn, type PageWatch } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { signIn } from '../support/browser';
+import { usePanel } from '../support/panel';
 import { useStack } from '../support/stack';
 
 const stack = useStack();
@@ -8,9 +9,8 @@ const TOTAL = 45;
 const emailOf = (n: number) => `pager${String(n).padStart(2, '0')}@example.com`;
 
 describe('paging through users', () => {
-  let context: BrowserContext;
+  const panel = usePanel(stack, 'file');
   let page: Page;
-  let watch: PageWatch;
 
   const emails = () => page.locator('tbody td.cell-email').allTextContents();
   const range = () => page.locator('.range').textContent();
@@ -20,14 +20,8 @@ describe('paging through users', () => {
     for (let n = 1; n <= TOTAL; n += 1) {
       await stack().api.createUser({ name: `Pager ${n}`, email: emailOf(n), password: 'long enough' });
     }
-    ({ context, page, watch } = await openPanel(stack().browser, stack().server));
+    page = panel.page;
     await signIn(page, stack().server, '/admin/?search=pager');
-  });
-  afterAll(async () => {
-    await context?.close();
-  });
-  afterEach(() => {
-    expect(watch.errors).toEqual([]);
   });
 
   it('shows the first page of 20 with the total from meta.total', async () => {

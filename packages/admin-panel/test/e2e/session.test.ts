@@ -1,24 +1,21 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Page, Response } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { formatWait } from '../../src/ui/format';
 import { AdminClient } from '../support/admin-client';
-import { openPanel, responseTo, signIn, type PageWatch } from '../support/browser';
+import { responseTo, signIn } from '../support/browser';
+import { usePanel } from '../support/panel';
 import { useStack } from '../support/stack';
 
-// Access tokens live 30 s here (the server's minimum), so the scheduled refresh can be watched.
-const stack = useStack({ ACCESS_TOKEN_TTL_SECONDS: '30' });
+// Access tokens live 30 s here (the server's minimum), so the scheduled refresh can be watched;
+// three failed logins of one account throttle it, so the 429 path is quick to reach.
+const stack = useStack({ ACCESS_TOKEN_TTL_SECONDS: '30', LOGIN_FAILURES_PER_ACCOUNT: '3' });
 const JWT = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
 describe('the admin session in the panel', () => {
-  let context: BrowserContext;
+  const panel = usePanel(stack, 'each');
   let page: Page;
-  let watch: PageWatch;
-
-  beforeEach(async () => {
-    ({ context, page, watch } = await openPanel(stack().browser, stack().server));
-  });
-  afterEach(async () => {
-    await context.close();
-    expect(watch.errors).toEqual([]);
+  beforeEach(() => {
+    page = panel.page;
   });
 
   it('sends a visitor without a session to the login page and never asks for user data', async () => {
@@ -54,6 +51,23 @@ describe('the admin session in the panel', () => {
     expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
   });
 
+  it('tells the admin how long to wait once sign-in is throttled (429)', async () => {
+    await page.goto('/admin/login');
+    await page.getByLabel('Email', { exact: true }).fill('nobody@example.com');
+    let response: Response | undefined;
+    for (let attempt = 1; attempt <= 4; attempt += 1) {
+      await page.getByLabel('Password', { exact: true }).fill(`guess number ${attempt}`);
+      const login = responseTo(page, 'POST', '/v1/admin/login');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      response = await login;
+      if (response.status() === 429) break;
+    }
+    expect(response?.status()).toBe(429);
+    const retryAfter = Number(response?.headers()['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain(`Try again in ${formatWait(retryAfter)}.`);
+  });
+
   it('keeps the access token in memory only, the refresh token in an HttpOnly cookie, and survives a reload', async () => {
     await signIn(page, stack().server);
     await page.getByText(stack().server.admin.email).waitFor();
@@ -63,7 +77,7 @@ describe('the admin session in the panel', () => {
     }));
     expect(storage.local).toBe(0);
     expect(storage.session).toBe(0);
-    const tokenCookies = (await context.cookies()).filter((c) => JWT.test(c.value));
+    const tokenCookies = (await panel.context.cookies()).filter((c) => JWT.test(c.value));
     expect(tokenCookies.length).toBeGreaterThan(0);
     for (const cookie of tokenCookies) {
       expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/v1/admin' });

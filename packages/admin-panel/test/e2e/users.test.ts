@@ -1,8 +1,7 @@
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openPanel, responseTo, SCREENSHOTS, signIn, userRow, type PageWatch } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { responseTo, saveScreenshot, signIn, userRow } from '../support/browser';
+import { usePanel } from '../support/panel';
 import { useStack } from '../support/stack';
 
 const stack = useStack();
@@ -17,9 +16,8 @@ const TEAM = [
 ] as const;
 
 describe('managing users in the panel', () => {
-  let context: BrowserContext;
+  const panel = usePanel(stack, 'file');
   let page: Page;
-  let watch: PageWatch;
   const email = 'grace.hopper@navy.example';
   let userId = '';
 
@@ -31,16 +29,8 @@ describe('managing users in the panel', () => {
     for (const [name, address, metadata] of TEAM) {
       await stack().api.createUser({ name, email: address, password: 'long enough', metadata: { ...metadata } });
     }
-    ({ context, page, watch } = await openPanel(stack().browser, stack().server));
+    page = panel.page;
     await signIn(page, stack().server);
-  });
-  afterAll(async () => {
-    await context?.close();
-  });
-  afterEach(async () => {
-    // A failed test must not leave a modal open over the next one.
-    if (await page.locator('dialog[open]').count()) await page.keyboard.press('Escape');
-    expect(watch.errors).toEqual([]);
   });
 
   it('creates a user from the form, submitted with Enter', async () => {
@@ -146,8 +136,7 @@ describe('managing users in the panel', () => {
     const form = dialog('Edit user');
     await expect.poll(() => form.getByLabel('Email', { exact: true }).inputValue()).toBe(email);
     await form.getByLabel('Metadata', { exact: true }).fill('{\n  "plan": "enterprise",\n  "team": "compilers"\n}');
-    await mkdir(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: fileURLToPath(new URL('edit-user.png', SCREENSHOTS)) });
+    await saveScreenshot(page, 'edit-user.png');
 
     const patched = responseTo(page, 'PATCH', `/v1/admin/users/${userId}`);
     await form.getByRole('button', { name: 'Save changes' }).click();
@@ -184,7 +173,7 @@ describe('managing users in the panel', () => {
     expect(headers.slice(0, 5)).toEqual(['Name', 'Email', 'Status', 'Created', 'Updated']);
     await page.reload();
     await expect.poll(() => page.locator('tbody tr').count()).toBe(TEAM.length + 1);
-    await page.screenshot({ path: fileURLToPath(new URL('users.png', SCREENSHOTS)) });
+    await saveScreenshot(page, 'users.png');
   });
 
   it('deletes the user only after confirmation', async () => {

@@ -1,3 +1,6 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { RunningServer } from './server';
 
@@ -61,5 +64,17 @@ export function responseTo(page: Page, method: string, path: string | RegExp) {
   });
 }
 
-/** Where the README's screenshots live (committed). */
-export const SCREENSHOTS = new URL('../../../../docs/screenshots/', import.meta.url);
+const DOCS_SCREENSHOTS = new URL('../../../../docs/screenshots/', import.meta.url);
+const RUN_SCREENSHOTS = new URL('../../test-results/screenshots/', import.meta.url);
+
+/**
+ * Saves a screenshot for the README into docs/screenshots (committed) when it is missing there
+ * or UPDATE_SCREENSHOTS=1 is set; otherwise into test-results/ (ignored), so that a test run
+ * does not leave the committed images changed by nothing but their timestamps.
+ */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  const committed = new URL(name, DOCS_SCREENSHOTS);
+  const folder = process.env.UPDATE_SCREENSHOTS === '1' || !existsSync(committed) ? DOCS_SCREENSHOTS : RUN_SCREENSHOTS;
+  await mkdir(folder, { recursive: true });
+  await page.screenshot({ path: fileURLToPath(new URL(name, folder)) });
+}
