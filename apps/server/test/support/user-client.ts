@@ -1,0 +1,149 @@
+import { expect } from 'vitest';
+import { decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
+import {
+  AdminClient,
+  BEARER_CHALLENGE,
+  INVALID_TOKEN_CHALLENGE,
+  scenarioApplication,
+  USER_PASSWORD,
+  usersDocument,
+  type Session,
+} from './admin-client';
+import type { TestApplication } from './test-application';
+
+export { USER_PASSWORD, type Session };
+
+/** A user created through the admin API, with the password it logs in with. */
+export interface CreatedUser {
+  id: string;
+  email: string;
+  password: string;
+  attributes: Record<string, unknown>;
+}
+
+/** The claims and header of a token, read without verifying it. */
+export const claimsOf = (token: string): JWTPayload => decodeJwt(token);
+export const headerOf = (token: string) => decodeProtectedHeader(token);
+
+/** Unix time in seconds on the application's clock. */
+export const nowSeconds = (t: TestApplication): number => Math.floor(t.clock.now().getTime() / 1000);
+
+/** The session record of a 200 response from login or refresh; fails the test on any other answer. */
+export async function sessionOf(response: Response): Promise<Session> {
+  expect(response.status, await response.clone().text()).toBe(200);
+  const { id, attributes } = (await response.json()).data;
+  return { id, accessToken: attributes.access_token, refreshToken: attributes.refresh_token, accessTokenExpiry: attributes.access_token_expiry };
+}
+
+/** `invalid_token` → `Invalid token`, the fixed title of each error code. */
+const titleOf = (code: string) => code.charAt(0).toUpperCase() + code.slice(1).replaceAll('_', ' ');
+
+const CHALLENGES: Record<string, string> = {
+  invalid_token: INVALID_TOKEN_CHALLENGE,
+  refresh_token_reused: INVALID_TOKEN_CHALLENGE,
+  invalid_credentials: BEARER_CHALLENGE,
+  missing_token: BEARER_CHALLENGE,
+};
+
+/**
+ * The response is exactly one JSON:API error with this status and code (and this detail and
+ * source when given); a 401 carries the Bearer challenge of its code.
+ */
+export async function expectError(
+  response: Response,
+  status: number,
+  code: string,
+  { detail, pointer }: { detail?: string; pointer?: string } = {},
+): Promise<void> {
+  expect(response.status).toBe(status);
+  if (status === 401) expect(response.headers.get('www-authenticate')).toBe(CHALLENGES[code]);
+  expect(await response.json()).toEqual({
+    errors: [
+      {
+        status: String(status),
+        code,
+        title: titleOf(code),
+        detail: detail ?? expect.any(String),
+        ...(pointer === undefined ? {} : { source: { pointer } }),
+      },
+    ],
+  });
+}
+
+/**
+ * What an end user (or an application acting for one) does, and the admin calls that set the
+ * scene, over an AdminClient: every response is held to the wire rules and may show no secret,
+ * and every password and token seen is kept out of the logs.
+ */
+export class UserClient {
+  constructor(readonly client: AdminClient) {}
+
+  login(email: string, password: string): Promise<Response> {
+    return this.client.login(email, password, {}, '/v1/login');
+  }
+
+  /** Logs in and returns the session; the test fails unless login answers 200. */
+  loginAs(user: Pick<CreatedUser, 'email' | 'password'>): Promise<Session> {
+    return this.client.userSession(user.email, user.password);
+  }
+
+  refresh(refreshToken: string): Promise<Response> {
+    return this.client.refresh(refreshToken, '/v1/refresh');
+  }
+
+  revoke(refreshToken: string, accessToken: string): Promise<Response> {
+    return this.client.send('DELETE', '/v1/refresh', { refreshToken }, accessToken);
+  }
+
+  me(accessToken: string): Promise<Response> {
+    return this.client.get('/v1/users/me', accessToken);
+  }
+
+  /** `extra` adds members to `data` besides `type` and `attributes` (an `id`, say). */
+  patchMe(accessToken: string, attributes: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Response> {
+    return this.client.send('PATCH', '/v1/users/me', usersDocument(attributes, extra), accessToken);
+  }
+
+  /** The attributes `GET /v1/users/me` shows (200 required). */
+  async stored(accessToken: string): Promise<Record<string, unknown>> {
+    const response = await this.me(accessToken);
+    expect(response.status).toBe(200);
+    return (await response.json()).data.attributes;
+  }
+
+  /** A GET, DELETE or JSON request with the admin's bearer token. */
+  async asAdmin(method: 'GET' | 'DELETE' | 'PATCH', path: string, body?: unknown): Promise<Response> {
+    const token = await this.client.adminToken();
+    if (body !== undefined) return this.client.send(method, path, body, token);
+    return method === 'DELETE' ? this.client.delete(path, token) : this.client.get(path, token);
+  }
+
+  /** Creates a user through the admin API, with a unique email unless one is given. */
+  async createUser(attributes: Record<string, unknown> = {}): Promise<CreatedUser> {
+    const { id, attributes: stored } = await this.client.createUser({ email: `user-${crypto.randomUUID()}@example.com`, ...attributes });
+    return { id, email: stored.email, password: String(attributes.password ?? USER_PASSWORD), attributes: stored };
+  }
+
+  /** `PATCH /v1/admin/users/{id}`; 200 required. */
+  async adminPatch(id: string, attributes: Record<string, unknown>): Promise<void> {
+    const response = await this.asAdmin('PATCH', `/v1/admin/users/${id}`, usersDocument(attributes, { id }));
+    expect(response.status, await response.clone().text()).toBe(200);
+  }
+
+  async adminDelete(id: string): Promise<void> {
+    expect((await this.asAdmin('DELETE', `/v1/admin/users/${id}`)).status).toBe(204);
+  }
+}
+
+/** The real application for one `describe` (see scenarioApplication), seen by an end user. */
+export function userScenario(...args: Parameters<typeof scenarioApplication>): { readonly t: TestApplication; readonly api: UserClient } {
+  const scenario = scenarioApplication(...args);
+  return {
+    get t() {
+      return scenario.t;
+    },
+    get api() {
+      return new UserClient(scenario.client);
+    },
+  };
+}
