@@ -1,9 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll } from 'vitest';
 import { AdminClient } from './admin-client';
 import { launchChromium } from './browser';
+import { buildPanelIfStale } from './panel-build';
 import { startServer, type RunningServer } from './server';
 
 export interface Stack {
@@ -13,27 +12,24 @@ export interface Stack {
   api: AdminClient;
 }
 
-const PANEL_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
 /**
- * Builds the panel from the current sources, starts the real server and Chromium before the
+ * Builds the panel if its sources changed, starts the real server and Chromium before the
  * file's tests, and stops them after. Returns an accessor for use inside tests.
  */
 export function useStack(env: Record<string, string> = {}): () => Stack {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
   let stack: Stack | undefined;
   beforeAll(async () => {
-    await build({ root: PANEL_ROOT, logLevel: 'warn' });
-    const server = await startServer(env);
-    try {
-      stack = { server, browser: await launchChromium(), api: await AdminClient.signIn(server) };
-    } catch (error) {
-      await server.stop();
-      throw error;
-    }
+    await buildPanelIfStale();
+    server = await startServer(env);
+    browser = await launchChromium();
+    stack = { server, browser, api: await AdminClient.signIn(server) };
   });
+  // Runs after a failed beforeAll too, so whatever did start is stopped.
   afterAll(async () => {
-    await stack?.browser.close();
-    await stack?.server.stop();
+    await browser?.close();
+    await server?.stop();
   });
   return () => {
     if (!stack) throw new Error('The test stack did not start.');
