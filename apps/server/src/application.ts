@@ -1,5 +1,5 @@
 import { createHttpApp, type Logger } from '@uas/adapters-http';
-import { openDatabase } from '@uas/adapters-persistence';
+import { describeDatabaseLocation, openDatabase, type DatabaseLocation } from '@uas/adapters-persistence';
 import { ADMIN_PANEL_ROOT } from '@uas/admin-panel';
 import type { Config } from './config';
 import { buildContainer, resolve, Tokens, type ContainerOverrides } from './container';
@@ -21,8 +21,9 @@ export async function createApplication(config: Config, logger: Logger, override
     poolSize: config.databasePoolSize,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     schema: config.databaseSchema,
-  });
+  }).catch(unreachable(config.database));
   try {
+    await database.ping().catch(unreachable(config.database));
     const container = buildContainer(config, database, logger, overrides);
     await database.withStartupLock(async () => {
       await database.migrate();
@@ -54,3 +55,8 @@ export async function createApplication(config: Config, logger: Logger, override
     throw error;
   }
 }
+
+/** A database that cannot be opened stops the start with a message saying where it was looked for. */
+const unreachable = (location: DatabaseLocation) => (error: unknown): never => {
+  throw new Error(`Cannot open the database (${describeDatabaseLocation(location)}): ${(error as Error)?.message ?? error}`);
+};

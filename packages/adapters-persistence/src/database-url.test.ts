@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidDatabaseUrlError, parseDatabaseUrl } from './database-url';
+import { describeDatabaseLocation, InvalidDatabaseUrlError, parseDatabaseUrl } from './database-url';
 
 describe('parseDatabaseUrl()', () => {
   it.each([
@@ -49,5 +49,16 @@ describe('parseDatabaseUrl()', () => {
       })();
       expect(message).not.toMatch(/hunter2|hun#ter2|root|uas:|@db/);
     }
+  });
+});
+
+describe('describeDatabaseLocation()', () => {
+  it.each([
+    ['sqlite:./data/app.db', 'the SQLite file ./data/app.db'],
+    ['postgres://uas:hunter2@db.example.com:6432/uas?password=hunter2', 'PostgreSQL at db.example.com:6432/uas'],
+    ['postgresql://localhost/uas', 'PostgreSQL at localhost:5432/uas'],
+    ['postgres:///uas?host=/run/postgresql', 'PostgreSQL at /run/postgresql:5432/uas'],
+  ])('describes %s as %j, with no credentials', (url, description) => {
+    expect(describeDatabaseLocation(parseDatabaseUrl(url))).toBe(description);
   });
 });

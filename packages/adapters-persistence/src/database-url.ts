@@ -38,6 +38,17 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
   }
 }
 
+/**
+ * Where a database is, for messages an operator reads: the SQLite file, or PostgreSQL's host, port
+ * and database name. Never the user name, password or query parameters of the URL.
+ */
+export function describeDatabaseLocation(location: DatabaseLocation): string {
+  if (location.dialect === 'sqlite') return `the SQLite file ${location.path ?? ''}`;
+  const { hostname, port, pathname, searchParams } = new URL(location.url);
+  const host = hostname || searchParams.get('host') || 'localhost';
+  return `PostgreSQL at ${host}:${port || '5432'}${pathname || '/'}`;
+}
+
 function sqlitePath(rest: string): string {
   // `sqlite:///abs/path` and `file:///abs/path` are URL forms: decode them as file URLs.
   if (rest.startsWith('//')) {

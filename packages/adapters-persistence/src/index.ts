@@ -1,2 +1,2 @@
-export { InvalidDatabaseUrlError, parseDatabaseUrl, type DatabaseDialect, type DatabaseLocation } from './database-url';
+export { describeDatabaseLocation, InvalidDatabaseUrlError, parseDatabaseUrl, type DatabaseDialect, type DatabaseLocation } from './database-url';
 export { openDatabase, type Database, type DatabaseOptions } from './database';
