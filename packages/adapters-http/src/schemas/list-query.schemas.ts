@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, EMAIL_MAX_LENGTH, MAX_PAGE_SIZE } from '@uas/domain';
+import { DEFAULT_PAGE_SIZE, EMAIL_MAX_LENGTH, isStorableText, MAX_PAGE_SIZE } from '@uas/domain';
 import { invalidParameters, type ParameterProblem } from '../errors/http-problem';
 
 /** Far beyond any real listing, and small enough that (page - 1) × size stays an exact integer. */
@@ -45,6 +45,8 @@ export function parseListQuery(queries: Lookup): ListQuery {
   const search = single('search[email]');
   if (search !== undefined && search.length > EMAIL_MAX_LENGTH) {
     problems.push({ parameter: 'search[email]', detail: `search[email] must be at most ${EMAIL_MAX_LENGTH} characters` });
+  } else if (search !== undefined && !isStorableText(search)) {
+    problems.push({ parameter: 'search[email]', detail: 'search[email] must be well-formed Unicode text without NUL characters' });
   }
   if (problems.length > 0) throw invalidParameters(problems);
   return { page, size, ...(search?.trim() ? { search } : {}) };

@@ -1,6 +1,6 @@
 import { addSeconds, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/id-generator';
-import type { JsonObject } from '../shared/json';
+import { isStorableText, type JsonObject } from '../shared/json';
 import type { PasswordHasher } from '../shared/password-hasher';
 import {
   AccountInactiveError,
@@ -74,6 +74,9 @@ export class AuthService {
     const { principals, attempts, hasher, clock, policy } = this.deps;
     const now = clock.now();
     const normalized = normalizeEmail(email);
+    // No account has such an address (the rules refuse it), and PostgreSQL cannot even store it in
+    // a throttle key: refuse it as any unknown email.
+    if (!isStorableText(normalized)) throw new InvalidCredentialsError();
     const keys = throttleKeys(this.kind, normalized, clientAddress);
     await this.assertNotThrottled(
       [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isJsonObject, jsonByteLength, utf8ByteLength } from './json';
+import { isJsonObject, isStorableJson, isStorableText, jsonByteLength, utf8ByteLength, type JsonValue } from './json';
 
 describe('utf8ByteLength', () => {
   it('counts UTF-8 bytes, not UTF-16 code units', () => {
@@ -11,6 +11,24 @@ describe('jsonByteLength', () => {
   it('is the UTF-8 length of the JSON text', () => {
     expect(jsonByteLength({})).toBe(2);
     expect(jsonByteLength({ a: 'ż' })).toBe('{"a":"ż"}'.length + 1);
+  });
+
+  it('is Infinity for a value nested too deeply to serialise, never a thrown RangeError', () => {
+    const deep = JSON.parse(`${'['.repeat(200_000)}${']'.repeat(200_000)}`) as JsonValue;
+    expect(jsonByteLength(deep)).toBe(Number.POSITIVE_INFINITY);
+  });
+});
+
+describe('isStorableText and isStorableJson', () => {
+  it('refuse NUL and lone surrogates, and accept every well-formed text, surrogate pairs included', () => {
+    expect(['', 'abc', 'żółw 🐢', '\ud83d\udc22'].map(isStorableText)).toEqual([true, true, true, true]);
+    expect(['a\u0000', '\ud800', 'x\udc00y', '\udc00\ud800'].map(isStorableText)).toEqual([false, false, false, false]);
+  });
+
+  it('look at every key and string of a JSON value, however deep', () => {
+    expect(isStorableJson({ a: [1, true, null, { b: 'ok 🐢' }] })).toBe(true);
+    expect(isStorableJson({ a: [{ b: 'x\u0000' }] })).toBe(false);
+    expect(isStorableJson({ 'k\ud800': 1 })).toBe(false);
   });
 });
 

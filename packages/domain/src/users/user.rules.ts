@@ -1,4 +1,4 @@
-import { jsonByteLength, utf8ByteLength, type JsonObject } from '../shared/json';
+import { isStorableJson, isStorableText, jsonByteLength, utf8ByteLength, type JsonObject } from '../shared/json';
 import type { ValidationIssue } from '../shared/errors';
 import type { ActiveFlag, NewUser, User, UserPatch } from './user';
 
@@ -18,7 +18,7 @@ const EMAIL_SHAPE = /^[^\s@"(),:;<>[\\\]]+@[^\s@"(),:;<>[\\\]_.][^\s@"(),:;<>[\\
 
 /** Whether a (normalised) string is an address we accept: one @, a dotted domain, no spaces. */
 export function isValidEmail(email: string): boolean {
-  return email.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(email) && !email.includes('..');
+  return email.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(email) && !email.includes('..') && !/[\u0000-\u001f\u007f]/.test(email) && isStorableText(email);
 }
 
 /** Why a password is refused, or null when it is acceptable. */
@@ -34,8 +34,16 @@ export function isActiveFlag(value: number): value is ActiveFlag {
   return value === 0 || value === 1;
 }
 
+const UNSTORABLE_TEXT = 'must be well-formed Unicode text without NUL characters';
+
 function claimsProblem(claims: JsonObject): string | null {
-  return jsonByteLength(claims) > CLAIMS_MAX_BYTES ? `must be at most ${CLAIMS_MAX_BYTES} bytes of JSON` : null;
+  if (jsonByteLength(claims) > CLAIMS_MAX_BYTES) return `must be at most ${CLAIMS_MAX_BYTES} bytes of JSON`;
+  return isStorableJson(claims) ? null : `keys and strings ${UNSTORABLE_TEXT}`;
+}
+
+function nameProblem(name: string): string | null {
+  if (name.length > NAME_MAX_LENGTH) return `must be at most ${NAME_MAX_LENGTH} characters`;
+  return isStorableText(name) ? null : UNSTORABLE_TEXT;
 }
 
 const pointer = (attribute: string) => ({ pointer: `/data/attributes/${attribute}` });
@@ -47,7 +55,7 @@ export function userAttributeIssues(attributes: UserPatch): ValidationIssue[] {
     if (problem) issues.push({ source: pointer(attribute), detail: `${attribute} ${problem}` });
   };
   if (attributes.name !== undefined) {
-    report('name', attributes.name.length > NAME_MAX_LENGTH ? `must be at most ${NAME_MAX_LENGTH} characters` : null);
+    report('name', nameProblem(attributes.name));
   }
   if (attributes.email !== undefined) {
     report('email', isValidEmail(normalizeEmail(attributes.email)) ? null : 'must be a valid email address');
