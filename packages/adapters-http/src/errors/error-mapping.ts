@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@uas/domain';
+import type { ErrorCode, ProblemSource } from '@uas/domain';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /**
@@ -15,4 +15,9 @@ export const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
   refresh_token_reused: 401,
   forbidden: 403,
   too_many_attempts: 429,
+};
+
+/** Where in the request a domain error that is not a ValidationError lies, when one place does. */
+export const SOURCE_BY_CODE: Partial<Record<ErrorCode, ProblemSource>> = {
+  email_taken: { pointer: '/data/attributes/email' },
 };

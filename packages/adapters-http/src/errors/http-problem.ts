@@ -48,8 +48,8 @@ export const unsupportedMediaType = () =>
   single(415, 'unsupported_media_type', 'A request body must be sent as application/json or application/vnd.api+json.');
 
 /** RFC 6750: a request without credentials gets a bare challenge, without an error code. */
-export const missingToken = () =>
-  single(401, 'missing_token', 'This endpoint needs an Authorization: Bearer access token.', {
+export const missingToken = (detail = 'This endpoint needs an Authorization: Bearer access token.') =>
+  single(401, 'missing_token', detail, {
     'WWW-Authenticate': 'Bearer',
   });
 

@@ -68,6 +68,11 @@ describe('onError maps every domain error code through one table', () => {
     ]);
   });
 
+  it('points a taken email at /data/attributes/email', async () => {
+    const body = await (await appThrowing(new EmailTakenError()).request('/boom')).json();
+    expect(body.errors[0].source).toEqual({ pointer: '/data/attributes/email' });
+  });
+
   it.each([
     ['invalid_token', 'Bearer error="invalid_token"'],
     ['refresh_token_reused', 'Bearer error="invalid_token"'],

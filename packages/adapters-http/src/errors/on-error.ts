@@ -4,7 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../app-env';
 import type { Logger } from '../logger';
-import { STATUS_BY_CODE } from './error-mapping';
+import { SOURCE_BY_CODE, STATUS_BY_CODE } from './error-mapping';
 import { HttpProblem, routeNotFound } from './http-problem';
 import { errorDocument, titleOf, type Problem } from './json-api-errors';
 
@@ -18,7 +18,8 @@ function domainProblems(error: DomainError): Problem[] {
   if (error instanceof ValidationError && error.issues.length > 0) {
     return error.issues.map(({ detail, source }) => ({ code: error.code, title, detail, source }));
   }
-  return [{ code: error.code, title, detail: error.message }];
+  const source = SOURCE_BY_CODE[error.code];
+  return [{ code: error.code, title, detail: error.message, ...(source ? { source } : {}) }];
 }
 
 /** 401s carry a Bearer challenge (RFC 6750); 429s say when to come back. */

@@ -160,7 +160,7 @@ describe.each(['/v1/admin/refresh', '/v1/admin/token/refresh'])('POST %s', (path
   });
 
   it.each([
-    [422, 'no token at all', undefined],
+    [401, 'no token at all', undefined],
     [401, 'a non-token string', 'not-a-token'],
     [422, 'a refresh token that is null', null],
   ])('answers %i to %s', async (status, _, token) => {

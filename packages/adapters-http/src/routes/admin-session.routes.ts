@@ -18,7 +18,7 @@ export function adminSessionRoutes({ adminAuth }: { adminAuth: AuthService }) {
   const refreshTokenBody = jsonBody(parseRefreshTokenBody);
 
   const refresh = factory.createHandlers(refreshTokenBody, async (c) => {
-    const presented = adminRefreshToken(c, c.req.valid('json'));
+    const presented = adminRefreshToken(c, 'refresh', c.req.valid('json'));
     try {
       const grant = await adminAuth.refresh(presented.token);
       setRefreshCookie(c, grant.refreshToken);
@@ -30,7 +30,7 @@ export function adminSessionRoutes({ adminAuth }: { adminAuth: AuthService }) {
   });
 
   const revoke = factory.createHandlers(authenticated, refreshTokenBody, async (c) => {
-    const presented = adminRefreshToken(c, c.req.valid('json'));
+    const presented = adminRefreshToken(c, 'revoke', c.req.valid('json'));
     await adminAuth.revoke(presented.token, c.get('identity'));
     if (presented.token === refreshCookie(c)) clearRefreshCookie(c);
     return c.body(null, 204);

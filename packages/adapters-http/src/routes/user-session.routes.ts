@@ -16,10 +16,10 @@ export function userSessionRoutes({ userAuth }: { userAuth: AuthService }) {
       return c.json(sessionDocument(await userAuth.login(email, password, c.get('client').address)), 200);
     })
     .post('/v1/refresh', refreshTokenBody, async (c) => {
-      return c.json(sessionDocument(await userAuth.refresh(bodyRefreshToken(c.req.valid('json')))), 200);
+      return c.json(sessionDocument(await userAuth.refresh(bodyRefreshToken('refresh', c.req.valid('json')))), 200);
     })
     .delete('/v1/refresh', bearerAuth(userAuth), refreshTokenBody, async (c) => {
-      await userAuth.revoke(bodyRefreshToken(c.req.valid('json')), c.get('identity'));
+      await userAuth.revoke(bodyRefreshToken('revoke', c.req.valid('json')), c.get('identity'));
       return c.body(null, 204);
     });
 }

@@ -1,4 +1,5 @@
 import { ValidationError } from '@uas/domain';
+import { missingToken } from '../errors/http-problem';
 import type { Context } from 'hono';
 import type { AppEnv } from '../app-env';
 import { refreshCookie } from './refresh-cookie';
@@ -10,12 +11,18 @@ export interface PresentedToken {
   fromCookie: boolean;
 }
 
-const missing = (where: string) =>
-  new ValidationError([{ source: { pointer: '/refreshToken' }, detail: `refreshToken is required${where}` }]);
+/** What the presented token is for: to refresh with it, or to revoke it. */
+export type TokenUse = 'refresh' | 'revoke';
+
+/** Refreshing without a token is a request without credentials (401); revoking none is a malformed request (422). */
+const missing = (use: TokenUse, where: string) =>
+  use === 'refresh'
+    ? missingToken(`A refresh token is required${where}.`)
+    : new ValidationError([{ source: { pointer: '/refreshToken' }, detail: `refreshToken is required${where}` }]);
 
 /** The refresh token of a user route: the body's, which is required. */
-export function bodyRefreshToken(bodyToken: string | undefined): string {
-  if (bodyToken === undefined) throw missing('');
+export function bodyRefreshToken(use: TokenUse, bodyToken: string | undefined): string {
+  if (bodyToken === undefined) throw missing(use, '');
   return bodyToken;
 }
 
@@ -23,10 +30,10 @@ export function bodyRefreshToken(bodyToken: string | undefined): string {
  * The refresh token of an admin route: the body's, else the session cookie's. A cookie alone
  * is ambient authority, so it must come with proof of the same origin.
  */
-export function adminRefreshToken<E extends AppEnv>(c: Context<E>, bodyToken: string | undefined): PresentedToken {
+export function adminRefreshToken<E extends AppEnv>(c: Context<E>, use: TokenUse, bodyToken: string | undefined): PresentedToken {
   if (bodyToken !== undefined) return { token: bodyToken, fromCookie: false };
   const cookie = refreshCookie(c);
-  if (cookie === undefined) throw missing(' (in the body or the session cookie)');
+  if (cookie === undefined) throw missing(use, ' (in the body or the session cookie)');
   assertSameOrigin(c);
   return { token: cookie, fromCookie: true };
 }
