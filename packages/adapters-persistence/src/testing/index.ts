@@ -1,2 +1,3 @@
 export * from './postgres-test-database';
+export * from './query-test-database';
 export * from './sqlite-test-database';
