@@ -1,0 +1,204 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+const PRELOADS = [
+  pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
+  new URL('./exit-with-test-runner.ts', import.meta.url).href,
+];
+
+/** Longest wait for a process to answer /health 200 (tsx compiles on start; 2 shared cores). */
+export const START_TIMEOUT_MS = 30_000;
+/** Longest wait for a process to exit after SIGTERM before it is killed. */
+export const STOP_TIMEOUT_MS = 15_000;
+/** Longest any one request to a test server may take. */
+export const REQUEST_TIMEOUT_MS = 15_000;
+
+/** What every started process gets unless the test says otherwise: loopback only, cheap bcrypt. */
+const BASE_ENV = { HOST: '127.0.0.1', BCRYPT_COST: '4', LOG_LEVEL: 'info' };
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A server process (apps/server/src/main.ts) and everything it has written so far. */
+export class ServerProcess {
+  readonly url: string;
+  readonly exited: Promise<Exit>;
+  private out = '';
+  private err = '';
+
+  constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    this.url = `http://127.0.0.1:${port}`;
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => void (this.out += chunk));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => void (this.err += chunk));
+    child.once('error', (error) => void (this.err += `spawn failed: ${error.message}\n`));
+    // 'close' comes after the streams have ended, so the output is complete when this settles.
+    this.exited = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  }
+
+  get stdout(): string {
+    return this.out;
+  }
+
+  get stderr(): string {
+    return this.err;
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** stdout, one parsed JSON object per line (throws on a line that is not one). */
+  logLines(): Record<string, unknown>[] {
+    return this.out
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  fetch(path: string, init: RequestInit = {}): Promise<Response> {
+    return fetch(`${this.url}${path}`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), ...init });
+  }
+
+  /** Resolves once `text` appears on stdout; rejects after `timeoutMs` or when the process ends first. */
+  async waitForOutput(text: string, timeoutMs = STOP_TIMEOUT_MS): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.out.includes(text)) {
+      if (!this.running) throw new Error(`The server ended before writing ${JSON.stringify(text)}.\n${this.describe()}`);
+      if (Date.now() > deadline) throw new Error(`The server did not write ${JSON.stringify(text)} within ${timeoutMs} ms.\n${this.describe()}`);
+      await delay(20);
+    }
+  }
+
+  /** SIGTERM, then SIGKILL if it has not exited within `timeoutMs`. */
+  async stop(timeoutMs = STOP_TIMEOUT_MS): Promise<Exit> {
+    if (this.running) this.child.kill('SIGTERM');
+    const exit = await Promise.race([this.exited, delay(timeoutMs).then(() => null)]);
+    return exit ?? this.kill();
+  }
+
+  /** SIGKILL: the process gets no chance to finish anything. */
+  async kill(): Promise<Exit> {
+    if (this.running) this.child.kill('SIGKILL');
+    return this.exited;
+  }
+
+  /** Exit status and output, for failure messages. */
+  describe(): string {
+    const status = this.running ? 'still running' : `exit code ${this.child.exitCode}, signal ${this.child.signalCode}`;
+    return `server on port ${this.port} (${status})\n--- stderr ---\n${this.err}--- stdout ---\n${this.out}`;
+  }
+}
+
+/**
+ * Starts real server processes and owns them, with the temporary directories they use: call
+ * `cleanup()` in an `afterEach`/`afterAll` and every process is killed and every directory
+ * removed, whatever the test did. Each process is spawned with only the variables it is given
+ * (and PATH), from a temporary working directory, so no `.env` or variable of the machine leaks in.
+ */
+export class ServerProcesses {
+  private readonly processes = new Set<ServerProcess>();
+  private readonly directories: string[] = [];
+
+  async tempDir(): Promise<string> {
+    const directory = await mkdtemp(join(tmpdir(), 'uas-process-'));
+    this.directories.push(directory);
+    return directory;
+  }
+
+  /** Spawns main.ts, on a free port of 127.0.0.1 unless `env.PORT` names one, without waiting for it. */
+  async spawn(env: Record<string, string>): Promise<ServerProcess> {
+    const port = env.PORT && /^\d+$/.test(env.PORT) ? Number(env.PORT) : await freePort();
+    const cwd = await this.tempDir();
+    const child = spawn(process.execPath, [...PRELOADS.flatMap((url) => ['--import', url]), MAIN], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', ...BASE_ENV, PORT: String(port), ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const server = new ServerProcess(child, port);
+    this.processes.add(server);
+    return server;
+  }
+
+  /**
+   * Spawns main.ts and resolves once GET /health answers 200. Rejects, with the process's stderr,
+   * when it exits first or is not healthy within `timeoutMs` (it is killed then).
+   */
+  async start(env: Record<string, string>, timeoutMs = START_TIMEOUT_MS): Promise<ServerProcess> {
+    const server = await this.spawn(env);
+    const deadline = Date.now() + timeoutMs;
+    while (server.running && Date.now() < deadline) {
+      const status = await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(2_000) }).then(
+        async (response) => (await response.arrayBuffer(), response.status),
+        () => 0,
+      );
+      if (status === 200) return server;
+      await delay(100);
+    }
+    const reason = server.running ? `was not healthy within ${timeoutMs} ms` : 'exited before it was healthy';
+    await server.kill();
+    throw new Error(`The server ${reason}.\n${server.describe()}`);
+  }
+
+  /**
+   * Starts a server, runs `fn` with it, then stops it with SIGTERM and expects exit code 0 (a
+   * process that does not stop cleanly fails the test). Stops it too when `fn` throws.
+   */
+  async with<T>(env: Record<string, string>, fn: (server: ServerProcess) => Promise<T>): Promise<T> {
+    const server = await this.start(env);
+    let result: T;
+    try {
+      result = await fn(server);
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+    const exit = await server.stop();
+    if (exit.code !== 0) throw new Error(`The server did not stop cleanly on SIGTERM.\n${server.describe()}`);
+    return result;
+  }
+
+  /** Spawns main.ts expecting it to stop by itself (a start that must fail); kills it after `timeoutMs`. */
+  async runToExit(env: Record<string, string>, timeoutMs = START_TIMEOUT_MS): Promise<ServerProcess & { exit: Exit }> {
+    const server = await this.spawn(env);
+    const exit = await Promise.race([server.exited, delay(timeoutMs).then(() => null)]);
+    if (!exit) {
+      await server.kill();
+      throw new Error(`The server did not exit within ${timeoutMs} ms.\n${server.describe()}`);
+    }
+    return Object.assign(server, { exit });
+  }
+
+  /** Kills every process still running and removes every temporary directory. */
+  async cleanup(): Promise<void> {
+    const processes = [...this.processes];
+    this.processes.clear();
+    await Promise.all(processes.map((server) => server.kill()));
+    const directories = this.directories.splice(0);
+    await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })));
+  }
+}
+
+export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A port nothing listens on right now, from the kernel's ephemeral range. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
