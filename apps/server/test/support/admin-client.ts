@@ -1,0 +1,274 @@
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { REFRESH_COOKIE } from '@uas/adapters-http';
+import { bearer, expectNoSecrets, fromAddress, jsonInit, loginDocument, usersDocument } from '@uas/adapters-http/testing';
+import { startTestApplication, type Backend, type TestApplication } from './test-application';
+
+export { bearer, jsonInit, loginDocument, usersDocument };
+export { responseCookies } from '@uas/adapters-http/testing';
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** ISO 8601 UTC with milliseconds and `Z`, as the contract writes every timestamp. */
+export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+/** What every bcrypt hash starts with: it may appear in no response and no log line. */
+export const BCRYPT_PREFIX = '$2';
+export const USER_PASSWORD = 'user-password-1';
+export const UNKNOWN_ID = '0b8e6c1e-5d3a-4f0e-9a51-8d6f1c2b3a4e';
+/** The origin `app.request()` serves relative paths from, as a browser would write it. */
+export const SAME_ORIGIN = 'http://localhost';
+export const BEARER_CHALLENGE = 'Bearer';
+export const INVALID_TOKEN_CHALLENGE = 'Bearer error="invalid_token"';
+/** The default ACCESS_TOKEN_TTL_SECONDS, and the leeway the service allows for clock skew. */
+export const ACCESS_TOKEN_TTL_SECONDS = 900;
+export const CLOCK_TOLERANCE_SECONDS = 5;
+
+export interface Tokens {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export interface Session extends Tokens {
+  /** The account's id, as the session record names it. */
+  id: string;
+  accessTokenExpiry: number;
+}
+
+/** The admin session record (spec 2.2) that login and refresh return at this moment of `t`'s clock. */
+export function adminSessionRecord(t: TestApplication, id: unknown = expect.stringMatching(UUID)) {
+  return {
+    data: {
+      type: 'users',
+      id,
+      attributes: {
+        name: 'Administrator',
+        email: t.admin.email,
+        created: expect.stringMatching(ISO_MS),
+        access_token: expect.any(String),
+        access_token_expiry: Math.floor(t.clock.now().getTime() / 1000) + ACCESS_TOKEN_TTL_SECONDS,
+        refresh_token: expect.any(String),
+      },
+    },
+  };
+}
+
+export interface UserResource {
+  type: 'users';
+  id: string;
+  attributes: { name: string; email: string; metadata: object; app: object; active: number; created: string; updated: string };
+}
+
+export interface RequestOptions {
+  /** The socket address the request comes from (default: no socket, read as 127.0.0.1). */
+  address?: string;
+}
+
+export const refreshBody = (refreshToken: string) => ({ refreshToken });
+export const refreshCookie = (token: string) => ({ Cookie: `${REFRESH_COOKIE}=${encodeURIComponent(token)}` });
+export const rawBody = (method: string, body: string, contentType?: string): RequestInit => ({
+  method,
+  headers: contentType === undefined ? {} : { 'Content-Type': contentType },
+  body,
+});
+
+/** `{ errors: [...] }` with one error per `[status, code, source?]`, titles and details aside. */
+export function errorsLike(...problems: (readonly [status: number, code: string, source?: { pointer: string } | { parameter: string }])[]) {
+  return {
+    errors: problems.map(([status, code, source]) =>
+      expect.objectContaining({ status: String(status), code, title: expect.any(String), detail: expect.any(String), ...(source ? { source } : {}) }),
+    ),
+  };
+}
+
+/** The pointer of one attribute, as validation errors name it. */
+export const attribute = (name: string) => ({ pointer: `/data/attributes/${name}` });
+
+/** A 422 with exactly one `invalid_attribute` error per named attribute, in any order. */
+export async function expectInvalidAttributes(response: Response, names: readonly string[]): Promise<void> {
+  expect(response.status).toBe(422);
+  const { errors } = (await response.json()) as { errors: { source?: { pointer?: string } }[] };
+  const inPointerOrder = errors.toSorted((a, b) => String(a.source?.pointer).localeCompare(String(b.source?.pointer)));
+  const expected = names.map(attribute).toSorted((a, b) => a.pointer.localeCompare(b.pointer));
+  expect({ errors: inPointerOrder }).toEqual(errorsLike(...expected.map((source) => [422, 'invalid_attribute', source] as const)));
+}
+
+function passwordsIn(body: RequestInit['body']): string[] {
+  if (typeof body !== 'string') return [];
+  try {
+    const attributes = (JSON.parse(body) as { data?: { attributes?: Record<string, unknown> } })?.data?.attributes ?? {};
+    return [attributes.password, attributes.current_password].filter((value): value is string => typeof value === 'string' && value.length > 0);
+  } catch {
+    return [];
+  }
+}
+
+/** Tokens a request presents: Bearer, session cookie, body refresh token. */
+function tokensSent(init: RequestInit): string[] {
+  const headers = new Headers(init.headers);
+  let bodyToken: unknown;
+  try {
+    bodyToken = typeof init.body === 'string' ? (JSON.parse(init.body) as { refreshToken?: unknown })?.refreshToken : undefined;
+  } catch {
+    bodyToken = undefined;
+  }
+  return [headers.get('authorization')?.replace(/^Bearer\s+/i, ''), headers.get('cookie')?.split('=')[1], bodyToken].filter(
+    (value): value is string => typeof value === 'string' && value.length >= 16,
+  );
+}
+
+function tokensReceived(body: unknown): string[] {
+  const attributes = (body as { data?: { attributes?: Record<string, unknown> } } | undefined)?.data?.attributes ?? {};
+  return [attributes.access_token, attributes.refresh_token].filter((value): value is string => typeof value === 'string');
+}
+
+/**
+ * Requests against the real application. Every response is held to the rules that hold for all
+ * of them — a request id (the client's when it sent one), JSON unless 204, never a 500, never the
+ * admin password, a bcrypt hash, or a password or token the request carried — and every password
+ * sent and token seen is remembered, so `expectCleanLogs` can prove none reached a log line.
+ */
+export class AdminClient {
+  private readonly secrets = new Set<string>();
+  private cached: Session | undefined;
+
+  constructor(readonly t: TestApplication) {
+    this.secrets.add(t.admin.password);
+  }
+
+  async request(path: string, init: RequestInit = {}, { address }: RequestOptions = {}): Promise<Response> {
+    const passwords = passwordsIn(init.body);
+    const tokens = tokensSent(init);
+    const response = await this.t.app.request(path, init, address === undefined ? undefined : fromAddress(address));
+    await expectWireRules(response, new Headers(init.headers).get('x-request-id'));
+    await expectNoSecrets(response, [this.t.admin.password, BCRYPT_PREFIX, ...passwords, ...tokens]);
+    const body = response.status === 204 ? undefined : await response.clone().json();
+    for (const secret of [...passwords, ...tokens, ...tokensReceived(body)]) this.secrets.add(secret);
+    if (response.status === 204 && path.startsWith('/v1/admin/logout/')) this.cached = undefined; // every admin session ended
+    return response;
+  }
+
+  get(path: string, token?: string, headers: Record<string, string> = {}): Promise<Response> {
+    return this.request(path, { headers: { ...(token === undefined ? {} : bearer(token)), ...headers } });
+  }
+
+  /** A JSON request; `token` is sent as the Bearer access token. */
+  send(method: string, path: string, body: unknown, token?: string, headers: Record<string, string> = {}): Promise<Response> {
+    return this.request(path, jsonInit(method, body, { ...(token === undefined ? {} : bearer(token)), ...headers }));
+  }
+
+  delete(path: string, token?: string): Promise<Response> {
+    return this.request(path, { method: 'DELETE', headers: token === undefined ? {} : bearer(token) });
+  }
+
+  login(email = this.t.admin.email, password = this.t.admin.password, options: RequestOptions = {}, path = '/v1/admin/login'): Promise<Response> {
+    return this.request(path, jsonInit('POST', loginDocument(email, password)), options);
+  }
+
+  /** Logs the admin in and returns its session; fails the test unless the login succeeds. */
+  async adminSession(options: RequestOptions = {}, { email, password }: { email: string; password: string } = this.t.admin): Promise<Session> {
+    return sessionOf(await this.login(email, password, options));
+  }
+
+  /** An admin access token, logging in again only when the one at hand is about to expire. */
+  async adminToken(): Promise<string> {
+    const now = Math.floor(this.t.clock.now().getTime() / 1000);
+    if (!this.cached || this.cached.accessTokenExpiry - now < 60) this.cached = await this.adminSession();
+    return this.cached.accessToken;
+  }
+
+  /** Logs an end user in through POST /v1/login. */
+  async userSession(email: string, password = USER_PASSWORD): Promise<Session> {
+    return sessionOf(await this.login(email, password, {}, '/v1/login'));
+  }
+
+  refresh(refreshToken: string, path = '/v1/admin/refresh', headers: Record<string, string> = {}): Promise<Response> {
+    return this.send('POST', path, refreshBody(refreshToken), undefined, headers);
+  }
+
+  /** Creates a user through the API (password USER_PASSWORD unless given); fails the test unless 201. */
+  async createUser(attributes: Record<string, unknown>, token?: string): Promise<UserResource> {
+    const response = await this.send('POST', '/v1/admin/users', usersDocument({ password: USER_PASSWORD, ...attributes }), token ?? (await this.adminToken()));
+    expect(response.status, await response.clone().text()).toBe(201);
+    return ((await response.json()) as { data: UserResource }).data;
+  }
+
+  /** No log line written so far holds a password sent, a token seen or a bcrypt hash. */
+  expectCleanLogs(): void {
+    const text = this.t.logs.join('\n');
+    expect(this.t.logs.length).toBeGreaterThan(0);
+    for (const secret of [...this.secrets, BCRYPT_PREFIX]) {
+      expect(text.includes(secret), `a log line contains ${JSON.stringify(secret.slice(0, 12))}…`).toBe(false);
+    }
+  }
+}
+
+async function expectWireRules(response: Response, sentRequestId: string | null): Promise<void> {
+  const requestId = response.headers.get('x-request-id');
+  expect(requestId, 'X-Request-Id').toBeTruthy();
+  if (sentRequestId !== null && /^[A-Za-z0-9._:-]{1,128}$/.test(sentRequestId)) expect(requestId).toBe(sentRequestId);
+  expect(response.status, 'never a 500').toBeLessThan(500);
+  if (response.status === 204) {
+    expect(await response.clone().text()).toBe('');
+  } else {
+    expect(response.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
+  }
+}
+
+/** The tokens of a 200 login or refresh response; fails the test on any other answer. */
+export async function sessionOf(response: Response): Promise<Session> {
+  expect(response.status, await response.clone().text()).toBe(200);
+  const { data } = (await response.json()) as { data: { id: string; attributes: Record<string, unknown> } };
+  return {
+    id: data.id,
+    accessToken: String(data.attributes.access_token),
+    refreshToken: String(data.attributes.refresh_token),
+    accessTokenExpiry: Number(data.attributes.access_token_expiry),
+  };
+}
+
+export interface Scenario {
+  readonly t: TestApplication;
+  readonly client: AdminClient;
+}
+
+/**
+ * The real application on `backend` for the tests of one `describe`: a fresh one for each test
+ * (`fresh: 'each'`, for tests that count users or end sessions) or one for all of them. After
+ * every test, no log line may hold a secret.
+ */
+export function scenarioApplication(backend: Backend, { env = {}, fresh = 'all' }: { env?: Record<string, string>; fresh?: 'each' | 'all' } = {}): Scenario {
+  let current: Scenario | undefined;
+  const start = async () => {
+    const t = await startTestApplication(backend, env);
+    current = { t, client: new AdminClient(t) };
+  };
+  const stop = async () => {
+    const ending = current;
+    current = undefined;
+    await ending?.t.close();
+  };
+  if (fresh === 'each') {
+    beforeEach(start);
+    afterEach(async () => {
+      try {
+        current?.client.expectCleanLogs();
+      } finally {
+        await stop();
+      }
+    });
+  } else {
+    beforeAll(start);
+    afterEach(() => current?.client.expectCleanLogs());
+    afterAll(stop);
+  }
+  const live = () => {
+    if (!current) throw new Error('the application runs only inside a test');
+    return current;
+  };
+  return {
+    get t() {
+      return live().t;
+    },
+    get client() {
+      return live().client;
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import { randomUUID } from 'node:crypto';
+import type { AdminCredentials } from '@uas/domain';
+import { BcryptPasswordHasher } from '../../src/adapters/bcrypt-password-hasher';
+import type { TestApplication } from './test-application';
+import { withApplicationDatabase } from './token-forgery';
+
+/**
+ * A second admin, written straight into the application's database: the service bootstraps only
+ * one, but the contract says what happens between two (one may not log the other out).
+ */
+export async function insertSecondAdmin(t: TestApplication): Promise<AdminCredentials & { id: string }> {
+  const credentials = { id: randomUUID(), email: 'second.admin@example.com', password: 'second-admin-password' };
+  const passwordHash = await new BcryptPasswordHasher(4).hash(credentials.password);
+  const now = t.clock.now();
+  await withApplicationDatabase(t, (database) =>
+    database.repositories.admins.insert({ id: credentials.id, name: 'Second Admin', email: credentials.email, passwordHash, created: now, updated: now }),
+  );
+  return credentials;
+}
