@@ -29,7 +29,7 @@ describe('the service on SQLite across restarts', { timeout: 60_000 }, () => {
   afterAll(() => servers.cleanup());
 
   const run = <T>(fn: (server: ServerProcess) => Promise<T>) =>
-    servers.with(env, (server) => {
+    servers.with(env, {}, (server) => {
       started.push(server);
       return fn(server);
     });

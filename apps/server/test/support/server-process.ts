@@ -22,6 +22,13 @@ export const REQUEST_TIMEOUT_MS = 15_000;
 /** What every started process gets unless the test says otherwise: loopback only, cheap bcrypt. */
 const BASE_ENV = { HOST: '127.0.0.1', BCRYPT_COST: '4', LOG_LEVEL: 'info' };
 
+export interface SpawnOptions {
+  /** Working directory (default: a fresh temporary one, so no `.env` file is read). */
+  cwd?: string;
+  /** The port the process will listen on by its own configuration; PORT is then not set. */
+  port?: number;
+}
+
 export interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -116,13 +123,16 @@ export class ServerProcesses {
     return directory;
   }
 
-  /** Spawns main.ts, on a free port of 127.0.0.1 unless `env.PORT` names one, without waiting for it. */
-  async spawn(env: Record<string, string>): Promise<ServerProcess> {
-    const port = env.PORT && /^\d+$/.test(env.PORT) ? Number(env.PORT) : await freePort();
-    const cwd = await this.tempDir();
+  /**
+   * Spawns main.ts without waiting for it, on a free port of 127.0.0.1 (or `env.PORT`). With
+   * `options.port` it sets no PORT: the test tells the process itself (in a `.env` file in
+   * `options.cwd`, say), and the helper only looks there.
+   */
+  async spawn(env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> {
+    const port = options.port ?? (env.PORT && /^\d+$/.test(env.PORT) ? Number(env.PORT) : await freePort());
     const child = spawn(process.execPath, [...PRELOADS.flatMap((url) => ['--import', url]), MAIN], {
-      cwd,
-      env: { PATH: process.env.PATH ?? '', ...BASE_ENV, PORT: String(port), ...env },
+      cwd: options.cwd ?? (await this.tempDir()),
+      env: { PATH: process.env.PATH ?? '', ...BASE_ENV, ...(options.port ? {} : { PORT: String(port) }), ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const server = new ServerProcess(child, port);
@@ -134,8 +144,8 @@ export class ServerProcesses {
    * Spawns main.ts and resolves once GET /health answers 200. Rejects, with the process's stderr,
    * when it exits first or is not healthy within `timeoutMs` (it is killed then).
    */
-  async start(env: Record<string, string>, timeoutMs = START_TIMEOUT_MS): Promise<ServerProcess> {
-    const server = await this.spawn(env);
+  async start(env: Record<string, string>, options: SpawnOptions = {}, timeoutMs = START_TIMEOUT_MS): Promise<ServerProcess> {
+    const server = await this.spawn(env, options);
     const deadline = Date.now() + timeoutMs;
     while (server.running && Date.now() < deadline) {
       const status = await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(2_000) }).then(
@@ -154,8 +164,8 @@ export class ServerProcesses {
    * Starts a server, runs `fn` with it, then stops it with SIGTERM and expects exit code 0 (a
    * process that does not stop cleanly fails the test). Stops it too when `fn` throws.
    */
-  async with<T>(env: Record<string, string>, fn: (server: ServerProcess) => Promise<T>): Promise<T> {
-    const server = await this.start(env);
+  async with<T>(env: Record<string, string>, options: SpawnOptions, fn: (server: ServerProcess) => Promise<T>): Promise<T> {
+    const server = await this.start(env, options);
     let result: T;
     try {
       result = await fn(server);
@@ -192,7 +202,7 @@ export class ServerProcesses {
 export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A port nothing listens on right now, from the kernel's ephemeral range. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
