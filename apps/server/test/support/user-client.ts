@@ -35,8 +35,18 @@ export async function sessionOf(response: Response): Promise<Session> {
   return { id, accessToken: attributes.access_token, refreshToken: attributes.refresh_token, accessTokenExpiry: attributes.access_token_expiry };
 }
 
-/** `invalid_token` → `Invalid token`, the fixed title of each error code. */
-const titleOf = (code: string) => code.charAt(0).toUpperCase() + code.slice(1).replaceAll('_', ' ');
+/** The fixed title of each error code these scenarios meet, as the API documents it; another code does not compile. */
+const TITLES = {
+  invalid_attribute: 'Invalid attribute',
+  invalid_credentials: 'Invalid credentials',
+  invalid_token: 'Invalid token',
+  refresh_token_reused: 'Refresh token reused',
+  account_inactive: 'Account inactive',
+  forbidden: 'Forbidden',
+  missing_token: 'Missing token',
+  resource_conflict: 'Resource conflict',
+  too_many_attempts: 'Too many attempts',
+} as const;
 
 const CHALLENGES: Record<string, string> = {
   invalid_token: INVALID_TOKEN_CHALLENGE,
@@ -52,7 +62,7 @@ const CHALLENGES: Record<string, string> = {
 export async function expectError(
   response: Response,
   status: number,
-  code: string,
+  code: keyof typeof TITLES,
   { detail, pointer }: { detail?: string; pointer?: string } = {},
 ): Promise<void> {
   expect(response.status).toBe(status);
@@ -62,7 +72,7 @@ export async function expectError(
       {
         status: String(status),
         code,
-        title: titleOf(code),
+        title: TITLES[code],
         detail: detail ?? expect.any(String),
         ...(pointer === undefined ? {} : { source: { pointer } }),
       },

@@ -1,26 +1,22 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { Problem } from './json-api-errors';
-import { titleOf } from './json-api-errors';
+import type { HttpErrorCode, Problem } from './json-api-errors';
 
 /**
  * A problem the HTTP layer finds itself (malformed JSON, a bad query parameter, a wrong content
  * type...), as opposed to the domain's errors. Thrown, and turned into a response by `onError`.
  */
 export class HttpProblem extends Error {
-  readonly problems: readonly Problem[];
-
   constructor(
     readonly status: ContentfulStatusCode,
-    problems: readonly Omit<Problem, 'title'>[],
+    readonly problems: readonly Problem[],
     readonly headers: Record<string, string> = {},
   ) {
     super(problems.map((problem) => problem.detail).join('; '));
     this.name = 'HttpProblem';
-    this.problems = problems.map(({ code, detail, source }) => ({ code, title: titleOf(code), detail, ...(source ? { source } : {}) }));
   }
 }
 
-const single = (status: ContentfulStatusCode, code: string, detail: string, headers?: Record<string, string>) =>
+const single = (status: ContentfulStatusCode, code: HttpErrorCode, detail: string, headers?: Record<string, string>) =>
   new HttpProblem(status, [{ code, detail }], headers);
 
 export const malformedJson = () => single(400, 'malformed_json', 'The request body is not valid JSON.');

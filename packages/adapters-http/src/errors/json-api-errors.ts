@@ -1,29 +1,65 @@
-import type { ProblemSource } from '@uas/domain';
+import type { ErrorCode, ProblemSource } from '@uas/domain';
 
-/** One problem, as JSON:API error objects describe it. `status` is a string on the wire. */
-export interface ErrorObject {
+/** Codes of the problems the HTTP layer finds itself, besides the domain's catalogue. */
+export type HttpErrorCode =
+  | 'malformed_json'
+  | 'invalid_parameter'
+  | 'resource_conflict'
+  | 'route_not_found'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'missing_token'
+  | 'cross_site_request'
+  | 'bad_request'
+  | 'internal_error';
+
+export type ApiErrorCode = ErrorCode | HttpErrorCode;
+
+/**
+ * The title of each code: the same on every occurrence, and written out rather than derived from
+ * the code so that it reads as English ("Malformed JSON"). A code without a title does not compile.
+ */
+const TITLE_BY_CODE: Record<ApiErrorCode, string> = {
+  invalid_attribute: 'Invalid attribute',
+  email_taken: 'Email taken',
+  not_found: 'Not found',
+  invalid_credentials: 'Invalid credentials',
+  account_inactive: 'Account inactive',
+  invalid_token: 'Invalid token',
+  refresh_token_reused: 'Refresh token reused',
+  forbidden: 'Forbidden',
+  too_many_attempts: 'Too many attempts',
+  malformed_json: 'Malformed JSON',
+  invalid_parameter: 'Invalid parameter',
+  resource_conflict: 'Resource conflict',
+  route_not_found: 'Route not found',
+  payload_too_large: 'Payload too large',
+  unsupported_media_type: 'Unsupported media type',
+  missing_token: 'Missing token',
+  cross_site_request: 'Cross-site request',
+  bad_request: 'Bad request',
+  internal_error: 'Internal error',
+};
+
+/** One problem, before it is given its HTTP status; its title follows from its code. */
+export interface Problem {
   /** Set on 500s: the request id, so an operator can find the log line. */
   id?: string;
-  status: string;
-  code: string;
-  title: string;
+  code: ApiErrorCode;
   detail: string;
   source?: ProblemSource;
 }
 
-export interface ErrorDocument {
-  errors: ErrorObject[];
-}
-
-/** A problem before it is given its HTTP status. */
-export type Problem = Omit<ErrorObject, 'status'>;
-
-export function errorDocument(status: number, problems: readonly Problem[]): ErrorDocument {
-  return { errors: problems.map((problem) => ({ status: String(status), ...problem })) };
-}
-
-/** `invalid_attribute` → `Invalid attribute`: a title that never varies between occurrences. */
-export function titleOf(code: string): string {
-  const words = code.replaceAll('_', ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
+/** The JSON:API error document: one error object per problem, `status` a string on the wire. */
+export function errorDocument(status: number, problems: readonly Problem[]) {
+  return {
+    errors: problems.map(({ id, code, detail, source }) => ({
+      status: String(status),
+      ...(id === undefined ? {} : { id }),
+      code,
+      title: TITLE_BY_CODE[code],
+      detail,
+      ...(source === undefined ? {} : { source }),
+    })),
+  };
 }

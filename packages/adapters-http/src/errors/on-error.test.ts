@@ -16,7 +16,6 @@ import { HTTPException } from 'hono/http-exception';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../app-env';
 import { RecordingLogger } from '../testing';
-import { STATUS_BY_CODE } from './error-mapping';
 import { errorHandler, notFoundHandler } from './on-error';
 
 function appThrowing(error: unknown, logger = new RecordingLogger()) {
@@ -33,27 +32,31 @@ function appThrowing(error: unknown, logger = new RecordingLogger()) {
   return app;
 }
 
-const samples: Record<ErrorCode, DomainError> = {
-  invalid_attribute: new ValidationError([{ source: { pointer: '/data/attributes/email' }, detail: 'email is bad' }]),
-  email_taken: new EmailTakenError(),
-  not_found: new NotFoundError('user'),
-  invalid_credentials: new InvalidCredentialsError(),
-  account_inactive: new AccountInactiveError(),
-  invalid_token: new InvalidTokenError(),
-  refresh_token_reused: new RefreshTokenReusedError(),
-  forbidden: new ForbiddenError('no'),
-  too_many_attempts: new TooManyAttemptsError(42),
+/** Each domain error code with the status and title the contract gives it, written out, not read from the table. */
+const samples: Record<ErrorCode, { error: DomainError; status: number; title: string }> = {
+  invalid_attribute: {
+    error: new ValidationError([{ source: { pointer: '/data/attributes/email' }, detail: 'email is bad' }]),
+    status: 422,
+    title: 'Invalid attribute',
+  },
+  email_taken: { error: new EmailTakenError(), status: 409, title: 'Email taken' },
+  not_found: { error: new NotFoundError('user'), status: 404, title: 'Not found' },
+  invalid_credentials: { error: new InvalidCredentialsError(), status: 401, title: 'Invalid credentials' },
+  account_inactive: { error: new AccountInactiveError(), status: 403, title: 'Account inactive' },
+  invalid_token: { error: new InvalidTokenError(), status: 401, title: 'Invalid token' },
+  refresh_token_reused: { error: new RefreshTokenReusedError(), status: 401, title: 'Refresh token reused' },
+  forbidden: { error: new ForbiddenError('no'), status: 403, title: 'Forbidden' },
+  too_many_attempts: { error: new TooManyAttemptsError(42), status: 429, title: 'Too many attempts' },
 };
 
 describe('onError maps every domain error code through one table', () => {
-  it.each(Object.entries(samples))('%s → its status, as a JSON:API error document', async (code, error) => {
+  it.each(Object.entries(samples))('%s → its status and title, as a JSON:API error document', async (code, { error, status, title }) => {
     const response = await appThrowing(error).request('/boom');
-    const status = STATUS_BY_CODE[code as ErrorCode];
     expect(response.status).toBe(status);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     const body = await response.json();
     expect(body.errors).toHaveLength(1);
-    expect(body.errors[0]).toMatchObject({ status: String(status), code, title: expect.any(String), detail: error instanceof ValidationError ? error.issues[0]?.detail : error.message });
+    expect(body.errors[0]).toMatchObject({ status: String(status), code, title, detail: error instanceof ValidationError ? error.issues[0]?.detail : error.message });
   });
 
   it('gives each validation issue its own error object with its source', async () => {
@@ -78,7 +81,7 @@ describe('onError maps every domain error code through one table', () => {
     ['refresh_token_reused', 'Bearer error="invalid_token"'],
     ['invalid_credentials', 'Bearer'],
   ] as const)('401 %s carries WWW-Authenticate: %s', async (code, challenge) => {
-    const response = await appThrowing(samples[code]).request('/boom');
+    const response = await appThrowing(samples[code].error).request('/boom');
     expect(response.headers.get('www-authenticate')).toBe(challenge);
   });
 
@@ -98,7 +101,7 @@ describe('onError for faults', () => {
     expect(text).not.toContain('SELECT');
     expect(text).not.toContain('TypeError');
     expect(text).not.toContain('at ');
-    expect(JSON.parse(text).errors[0]).toMatchObject({ status: '500', code: 'internal_error', id: 'req-1' });
+    expect(JSON.parse(text).errors[0]).toMatchObject({ status: '500', code: 'internal_error', title: 'Internal error', id: 'req-1' });
     expect(JSON.parse(text).errors[0].detail).toContain('req-1');
     expect(logger.entries).toEqual([
       { level: 'error', msg: 'unexpected error', fields: { requestId: 'req-1', error: 'TypeError', message: fault.message } },
@@ -109,12 +112,14 @@ describe('onError for faults', () => {
   it('turns a stray client-side HTTPException into a JSON error of its status', async () => {
     const response = await appThrowing(new HTTPException(400, { message: 'raw detail' })).request('/boom');
     expect(response.status).toBe(400);
-    expect(await response.text()).not.toContain('raw detail');
+    const text = await response.text();
+    expect(text).not.toContain('raw detail');
+    expect(JSON.parse(text).errors[0]).toMatchObject({ status: '400', code: 'bad_request', title: 'Bad request' });
   });
 
   it('answers unknown routes with a JSON 404', async () => {
     const response = await appThrowing(new Error()).request('/nowhere');
     expect(response.status).toBe(404);
-    expect((await response.json()).errors[0]).toMatchObject({ status: '404', code: 'route_not_found' });
+    expect((await response.json()).errors[0]).toMatchObject({ status: '404', code: 'route_not_found', title: 'Route not found' });
   });
 });

@@ -6,7 +6,7 @@ import type { AppEnv } from '../app-env';
 import type { Logger } from '../logger';
 import { SOURCE_BY_CODE, STATUS_BY_CODE } from './error-mapping';
 import { HttpProblem, routeNotFound } from './http-problem';
-import { errorDocument, titleOf, type Problem } from './json-api-errors';
+import { errorDocument, type Problem } from './json-api-errors';
 
 function respond(c: Context<AppEnv>, status: ContentfulStatusCode, problems: readonly Problem[], headers: Record<string, string> = {}) {
   return c.json(errorDocument(status, problems), status, headers);
@@ -14,12 +14,10 @@ function respond(c: Context<AppEnv>, status: ContentfulStatusCode, problems: rea
 
 /** One error object per validation issue; one for any other domain error. */
 function domainProblems(error: DomainError): Problem[] {
-  const title = titleOf(error.code);
   if (error instanceof ValidationError && error.issues.length > 0) {
-    return error.issues.map(({ detail, source }) => ({ code: error.code, title, detail, source }));
+    return error.issues.map(({ detail, source }) => ({ code: error.code, detail, source }));
   }
-  const source = SOURCE_BY_CODE[error.code];
-  return [{ code: error.code, title, detail: error.message, ...(source ? { source } : {}) }];
+  return [{ code: error.code, detail: error.message, source: SOURCE_BY_CODE[error.code] }];
 }
 
 /** 401s carry a Bearer challenge (RFC 6750); 429s say when to come back. */
@@ -49,17 +47,14 @@ export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
     }
     if (error instanceof HttpProblem) return problemResponse(c, error);
     if (error instanceof HTTPException && error.status < 500) {
-      const code = 'bad_request';
-      return respond(c, error.status, [{ code, title: titleOf(code), detail: 'The request could not be processed.' }]);
+      return respond(c, error.status, [{ code: 'bad_request', detail: 'The request could not be processed.' }]);
     }
     const requestId = c.get('requestId');
     logger.error('unexpected error', { requestId, error: error.name, message: error.message });
-    const code = 'internal_error';
     return respond(c, 500, [
       {
         id: requestId,
-        code,
-        title: titleOf(code),
+        code: 'internal_error',
         detail: `An unexpected error occurred. Quote request id ${requestId} when reporting it.`,
       },
     ]);

@@ -48,7 +48,7 @@ describe('request bodies', () => {
       body: body || ' ',
     });
     expect(response.status).toBe(400);
-    expect((await response.json()).errors[0]).toMatchObject({ status: '400', code: 'malformed_json' });
+    expect((await response.json()).errors[0]).toMatchObject({ status: '400', code: 'malformed_json', title: 'Malformed JSON' });
   });
 
   it('a body over 1 MiB → 413, with or without Content-Length', async () => {
