@@ -91,8 +91,6 @@ export class AuthService {
     const hash = principal?.passwordHash ?? (await this.hashForTiming());
     const matches = await hasher.verify(password, hash);
     if (!principal || !matches) {
-      const longest = Math.max(policy.throttle.perAccountAndAddress.windowSeconds, policy.throttle.perAddress.windowSeconds);
-      await attempts.prune(new Date(now.getTime() - longest * 1000));
       await attempts.recordFailure([keys.accountAndAddress, keys.address], now);
       throw new InvalidCredentialsError();
     }
