@@ -13,7 +13,7 @@ import {
 } from '../shared/errors';
 import type { TokenPurpose, TokenSigner } from '../tokens/token-signer';
 import type { LoginAttemptRepository } from '../throttling/login-attempt.repository';
-import { retryAfterSeconds, throttleKeys, windowStart, type ThrottlePolicy, type ThrottleRule } from '../throttling/throttle';
+import { throttleKeys, throttleWait, type ThrottlePolicy, type ThrottleRule } from '../throttling/throttle';
 import { normalizeEmail } from '../users/user.rules';
 import type { Principal, PrincipalSource } from './principal';
 import { refreshTokenState, type RefreshToken, type Session, type SubjectKind } from './session';
@@ -172,9 +172,7 @@ export class AuthService {
 
   /** Refuses the attempt while any key is over its limit, with the longest wait of them. */
   private async assertNotThrottled(checks: [string, ThrottleRule][], now: Date): Promise<void> {
-    const waits = await Promise.all(
-      checks.map(async ([key, rule]) => retryAfterSeconds(await this.deps.attempts.failuresSince(key, windowStart(rule, now)), rule, now)),
-    );
+    const waits = await Promise.all(checks.map(([key, rule]) => throttleWait(this.deps.attempts, key, rule, now)));
     const longest = Math.max(...waits.map((wait) => wait ?? 0));
     if (longest > 0) throw new TooManyAttemptsError(longest);
   }

@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock';
 import { ForbiddenError, TooManyAttemptsError, ValidationError } from '../shared/errors';
 import type { LoginAttemptRepository } from '../throttling/login-attempt.repository';
-import { retryAfterSeconds, windowStart, type ThrottleRule } from '../throttling/throttle';
+import { throttleWait, type ThrottleRule } from '../throttling/throttle';
 import type { PasswordHasher } from '../shared/password-hasher';
 import type { Identity } from '../sessions/auth-service';
 import type { User, UserPatch } from './user';
@@ -57,7 +57,7 @@ export class SelfService {
     const { attempts, clock, hasher, throttle } = this.deps;
     const key = `password-check:${identity.subjectId}`;
     const now = clock.now();
-    const wait = retryAfterSeconds(await attempts.failuresSince(key, windowStart(throttle, now)), throttle, now);
+    const wait = await throttleWait(attempts, key, throttle, now);
     if (wait !== null) throw new TooManyAttemptsError(wait);
     const user = await this.me(identity);
     if (currentPassword !== undefined && (await hasher.verify(currentPassword, user.passwordHash))) {
