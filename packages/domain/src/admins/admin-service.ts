@@ -20,11 +20,6 @@ export interface AdminServiceDeps {
 export class AdminService {
   constructor(private readonly deps: AdminServiceDeps) {}
 
-  /** Whether an admin exists yet (before the first start there is none). */
-  async exists(): Promise<boolean> {
-    return (await this.deps.admins.findFirst()) !== null;
-  }
-
   /**
    * Makes the stored admin match the key file: creates it on first start, and on later starts
    * resets its email and password to the file's. A reset ends the admin's sessions.

@@ -7,9 +7,8 @@ import type { Identity } from '../sessions/auth-service';
 import type { User, UserPatch } from './user';
 import type { UserService } from './user-service';
 
-/** Attributes a user may change on their own account; the rest belong to administrators. */
-export const SELF_WRITABLE = ['name', 'metadata', 'password'] as const;
-export const ADMIN_ONLY = ['email', 'app', 'active'] as const;
+/** Attributes only an administrator may change; a user may change name, metadata and password. */
+const ADMIN_ONLY = ['email', 'app', 'active'] as const;
 
 export interface SelfPatch {
   name?: string;
