@@ -15,20 +15,6 @@ import { jwksRoutes } from './routes/jwks.routes';
 import { meRoutes } from './routes/me.routes';
 import { userSessionRoutes } from './routes/user-session.routes';
 
-/** The API routes, chained so that their types describe the whole API for Hono's typed client. */
-function apiRoutes(deps: HttpAppDeps) {
-  return new Hono<AppEnv>()
-    .route('/', adminSessionRoutes(deps))
-    .route('/', adminUsersRoutes(deps))
-    .route('/', userSessionRoutes(deps))
-    .route('/', meRoutes(deps))
-    .route('/', jwksRoutes(deps))
-    .route('/', healthRoutes(deps));
-}
-
-/** The API's type, for `hc<AppType>` (a type-only import). */
-export type AppType = ReturnType<typeof apiRoutes>;
-
 /**
  * The whole HTTP side of the service. Middleware order matters: the request id comes first so
  * that every log line and response names it; the body guard runs before any route or auth check.
@@ -41,7 +27,13 @@ export function createHttpApp(deps: HttpAppDeps) {
     .use(clientInfo(deps.trustedProxies))
     .use(bodyGuard());
   if (deps.panelRoot !== null) app.route('/', adminPanelRoutes(deps.panelRoot));
-  app.route('/', apiRoutes(deps));
+  app
+    .route('/', adminSessionRoutes(deps))
+    .route('/', adminUsersRoutes(deps))
+    .route('/', userSessionRoutes(deps))
+    .route('/', meRoutes(deps))
+    .route('/', jwksRoutes(deps))
+    .route('/', healthRoutes(deps));
   app.onError(errorHandler(deps.logger));
   app.notFound(notFoundHandler);
   return app;

@@ -1,4 +1,4 @@
-export { createHttpApp, type AppType } from './app';
+export { createHttpApp } from './app';
 export type { HttpAppDeps } from './http-app-deps';
 export type { Logger, LogFields } from './logger';
 export { MAX_BODY_BYTES } from './middleware/body-guard';
