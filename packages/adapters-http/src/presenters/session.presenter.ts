@@ -2,7 +2,7 @@ import type { SessionGrant } from '@uas/domain';
 import { timestamp } from './user.presenter';
 
 /** Unix time in seconds, as the token's `exp` claim writes it. */
-export const epochSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);
+const epochSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);
 
 /** The session record that login and refresh return (spec 2.2), for admins and users alike. */
 export function sessionDocument(grant: SessionGrant) {

@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../app-env';
 
-export const PANEL_PATH = '/admin';
+const PANEL_PATH = '/admin';
 
 /** The panel loads nothing from elsewhere and runs no inline code; nobody may frame it. */
 export const PANEL_CONTENT_SECURITY_POLICY = [

@@ -17,7 +17,7 @@ export const openObject = <E extends v.ObjectEntries>(entries: E) => v.pipe(anOb
 export const closedObject = <E extends v.ObjectEntries>(entries: E, what: string) =>
   v.pipe(anObject(), v.objectWithRest(entries, v.never(`is not an allowed ${what}`)));
 
-export const RESOURCE_TYPE = 'users';
+const RESOURCE_TYPE = 'users';
 
 /**
  * `{ data: { type, id?, attributes } }`. Only the shape is checked here; a `type` other than

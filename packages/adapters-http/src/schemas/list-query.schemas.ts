@@ -2,7 +2,7 @@ import { DEFAULT_PAGE_SIZE, EMAIL_MAX_LENGTH, isStorableText, MAX_PAGE_SIZE } fr
 import { invalidParameters, type ParameterProblem } from '../errors/http-problem';
 
 /** Far beyond any real listing, and small enough that (page - 1) × size stays an exact integer. */
-export const MAX_PAGE_NUMBER = Math.floor(Number.MAX_SAFE_INTEGER / MAX_PAGE_SIZE);
+const MAX_PAGE_NUMBER = Math.floor(Number.MAX_SAFE_INTEGER / MAX_PAGE_SIZE);
 
 export interface ListQuery {
   page: number;

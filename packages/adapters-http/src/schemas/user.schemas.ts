@@ -23,7 +23,7 @@ const obeysDomainRule = <T>(attribute: keyof UserPatch) =>
   );
 
 /** Each user attribute as the wire carries it, then the domain's rule for it. */
-export const userAttributes = {
+const userAttributes = {
   name: v.pipe(text(), obeysDomainRule<string>('name')),
   email: v.pipe(text(), obeysDomainRule<string>('email')),
   password: v.pipe(text(), obeysDomainRule<string>('password')),
@@ -35,7 +35,7 @@ export const userAttributes = {
 const { name, email, password, metadata, app, active } = userAttributes;
 
 /** POST /v1/admin/users: email and password required; defaults are the domain's business. */
-export const createUserDocument = resourceDocument(
+const createUserDocument = resourceDocument(
   closedObject(
     { name: v.optional(name), email, password, metadata: v.optional(metadata), app: v.optional(app), active: v.optional(active) },
     'attribute',
@@ -43,7 +43,7 @@ export const createUserDocument = resourceDocument(
 );
 
 /** PATCH /v1/admin/users/:id: no defaults, so an absent attribute stays absent (and keeps its value). */
-export const updateUserDocument = identifiedResourceDocument(
+const updateUserDocument = identifiedResourceDocument(
   closedObject(
     {
       name: v.optional(name),
@@ -58,7 +58,7 @@ export const updateUserDocument = identifiedResourceDocument(
 );
 
 /** PATCH /v1/users/me: what a user may change; admin-only attributes never reach this schema. */
-export const selfUpdateDocument = identifiedResourceDocument(
+const selfUpdateDocument = identifiedResourceDocument(
   closedObject(
     { name: v.optional(name), metadata: v.optional(metadata), password: v.optional(password), current_password: v.optional(text()) },
     'attribute',

@@ -20,7 +20,7 @@ function detailOf(issue: v.BaseIssue<unknown>, name: string | undefined): string
   return issue.message.startsWith('Invalid ') ? `${name} is invalid` : `${name} ${issue.message}`;
 }
 
-export function validationIssue(issue: v.BaseIssue<unknown>): ValidationIssue {
+function validationIssue(issue: v.BaseIssue<unknown>): ValidationIssue {
   const path = (issue.path ?? []).map((item) => item.key);
   const last = path.at(-1);
   return { source: { pointer: pointerOf(path) }, detail: detailOf(issue, last === undefined ? undefined : String(last)) };

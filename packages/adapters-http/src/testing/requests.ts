@@ -1,6 +1,6 @@
 /** Request-building helpers shared by the HTTP tests (and usable against a real server). */
 
-export const JSON_TYPE = 'application/json';
+const JSON_TYPE = 'application/json';
 
 export function jsonInit(method: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
   return { method, headers: { 'Content-Type': JSON_TYPE, ...headers }, body: JSON.stringify(body) };
