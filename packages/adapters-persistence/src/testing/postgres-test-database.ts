@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 
 /** Where tests find PostgreSQL when neither TEST_DATABASE_URL nor a Docker engine is there. */
-export const LOCAL_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
+const LOCAL_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
 let server: Promise<string> | undefined;
 
@@ -11,7 +11,7 @@ let server: Promise<string> | undefined;
  * container when a Docker engine answers; else the local default. Rejects with a message saying
  * what was tried when the server does not answer: a test run must fail, never skip.
  */
-export function testPostgresServerUrl(): Promise<string> {
+function testPostgresServerUrl(): Promise<string> {
   return (server ??= locateServer());
 }
 
@@ -94,14 +94,4 @@ export async function createTestPostgresSchema(): Promise<TestPostgresSchema> {
       await admin.end({ timeout: 5 });
     },
   };
-}
-
-/** Runs `fn` with a fresh schema that is dropped afterwards, whatever `fn` does. */
-export async function withTestPostgresSchema<T>(fn: (database: TestPostgresSchema) => Promise<T>): Promise<T> {
-  const database = await createTestPostgresSchema();
-  try {
-    return await fn(database);
-  } finally {
-    await database.drop();
-  }
 }
