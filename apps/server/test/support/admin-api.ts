@@ -7,10 +7,13 @@ import type { ServerProcess } from './server-process';
 /** The API of a running server process, as a client over HTTP sees it. */
 type Server = Pick<ServerProcess, 'fetch'>;
 
-export interface AdminSession {
+/** The tokens of a session record (spec 2.2), as login and refresh return it. */
+export interface Session {
+  /** The account's id, as the session record names it. */
   id: string;
   accessToken: string;
   refreshToken: string;
+  accessTokenExpiry: number;
 }
 
 /** The admin credentials a server wrote to (or read from) its key file. */
@@ -25,14 +28,20 @@ export const userLogin = (server: Server, { email, password }: { email: string; 
   server.fetch('/v1/login', jsonInit('POST', loginDocument(email, password)));
 
 /** Logs in and expects 200: the admin's id and tokens. */
-export async function loginAsAdmin(server: Server, credentials: AdminCredentials): Promise<AdminSession> {
+export async function loginAsAdmin(server: Server, credentials: AdminCredentials): Promise<Session> {
   return sessionOf(await adminLogin(server, credentials));
 }
 
-export async function sessionOf(response: Response): Promise<AdminSession> {
+/** The tokens of a 200 login or refresh response; fails the test on any other answer. */
+export async function sessionOf(response: Response): Promise<Session> {
   expect(response.status, await response.clone().text()).toBe(200);
-  const { data } = (await response.json()) as { data: { id: string; attributes: { access_token: string; refresh_token: string } } };
-  return { id: data.id, accessToken: data.attributes.access_token, refreshToken: data.attributes.refresh_token };
+  const { data } = (await response.json()) as { data: { id: string; attributes: Record<string, unknown> } };
+  return {
+    id: data.id,
+    accessToken: String(data.attributes.access_token),
+    refreshToken: String(data.attributes.refresh_token),
+    accessTokenExpiry: Number(data.attributes.access_token_expiry),
+  };
 }
 
 export const refresh = (server: Server, refreshToken: string) =>
@@ -41,7 +50,7 @@ export const refresh = (server: Server, refreshToken: string) =>
 export const revoke = (server: Server, accessToken: string, refreshToken: string) =>
   server.fetch('/v1/admin/refresh', jsonInit('DELETE', { refreshToken }, bearer(accessToken)));
 
-export const logout = (server: Server, session: AdminSession) =>
+export const logout = (server: Server, session: Session) =>
   server.fetch(`/v1/admin/logout/${session.id}`, { method: 'DELETE', headers: bearer(session.accessToken) });
 
 export const createUser = (server: Server, accessToken: string, attributes: Record<string, unknown>) =>

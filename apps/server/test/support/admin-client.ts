@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { REFRESH_COOKIE } from '@uas/adapters-http';
 import { bearer, expectNoSecrets, fromAddress, jsonInit, loginDocument, usersDocument } from '@uas/adapters-http/testing';
+import { sessionOf, type Session } from './admin-api';
 import { startTestApplication, type Backend, type TestApplication } from './test-application';
 
-export { bearer, jsonInit, loginDocument, usersDocument };
+export { bearer, jsonInit, loginDocument, sessionOf, usersDocument, type Session };
 export { responseCookies } from '@uas/adapters-http/testing';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -21,16 +22,6 @@ export const INVALID_TOKEN_CHALLENGE = 'Bearer error="invalid_token"';
 export const ACCESS_TOKEN_TTL_SECONDS = 900;
 export const CLOCK_TOLERANCE_SECONDS = 5;
 
-export interface Tokens {
-  accessToken: string;
-  refreshToken: string;
-}
-
-export interface Session extends Tokens {
-  /** The account's id, as the session record names it. */
-  id: string;
-  accessTokenExpiry: number;
-}
 
 /** The admin session record (spec 2.2) that login and refresh return at this moment of `t`'s clock. */
 export function adminSessionRecord(t: TestApplication, id: unknown = expect.stringMatching(UUID)) {
@@ -210,18 +201,6 @@ async function expectWireRules(response: Response, sentRequestId: string | null)
   } else {
     expect(response.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
   }
-}
-
-/** The tokens of a 200 login or refresh response; fails the test on any other answer. */
-export async function sessionOf(response: Response): Promise<Session> {
-  expect(response.status, await response.clone().text()).toBe(200);
-  const { data } = (await response.json()) as { data: { id: string; attributes: Record<string, unknown> } };
-  return {
-    id: data.id,
-    accessToken: String(data.attributes.access_token),
-    refreshToken: String(data.attributes.refresh_token),
-    accessTokenExpiry: Number(data.attributes.access_token_expiry),
-  };
 }
 
 export interface Scenario {

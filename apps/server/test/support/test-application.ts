@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AdminCredentials } from '@uas/domain';
@@ -7,6 +7,7 @@ import { createTestPostgresSchema } from '@uas/adapters-persistence/testing';
 import { loadConfig } from '../../src/config';
 import { createApplication, type Application } from '../../src/application';
 import { JsonLogger } from '../../src/adapters/json-logger';
+import { readAdminKeyFile } from './admin-api';
 
 /** The storage backends every HTTP scenario suite runs against. */
 export const BACKENDS = ['sqlite', 'postgres'] as const;
@@ -51,7 +52,7 @@ export async function startTestApplication(backend: Backend = 'sqlite', env: Rec
   const logs: string[] = [];
   const clock = new ManualClock(new Date());
   const { app, close } = await createApplication(config, new JsonLogger(config.logLevel, (line) => logs.push(line)), { clock });
-  const admin = JSON.parse(await readFile(config.adminKeyPath, 'utf8')) as AdminCredentials;
+  const admin = await readAdminKeyFile(config.adminKeyPath);
   return {
     app,
     admin,

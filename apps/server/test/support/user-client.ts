@@ -5,13 +5,14 @@ import {
   BEARER_CHALLENGE,
   INVALID_TOKEN_CHALLENGE,
   scenarioApplication,
+  sessionOf,
   USER_PASSWORD,
   usersDocument,
   type Session,
 } from './admin-client';
 import type { TestApplication } from './test-application';
 
-export { USER_PASSWORD, type Session };
+export { sessionOf, USER_PASSWORD, type Session };
 
 /** A user created through the admin API, with the password it logs in with. */
 export interface CreatedUser {
@@ -27,13 +28,6 @@ export const headerOf = (token: string) => decodeProtectedHeader(token);
 
 /** Unix time in seconds on the application's clock. */
 export const nowSeconds = (t: TestApplication): number => Math.floor(t.clock.now().getTime() / 1000);
-
-/** The session record of a 200 response from login or refresh; fails the test on any other answer. */
-export async function sessionOf(response: Response): Promise<Session> {
-  expect(response.status, await response.clone().text()).toBe(200);
-  const { id, attributes } = (await response.json()).data;
-  return { id, accessToken: attributes.access_token, refreshToken: attributes.refresh_token, accessTokenExpiry: attributes.access_token_expiry };
-}
 
 /** The fixed title of each error code these scenarios meet, as the API documents it; another code does not compile. */
 const TITLES = {
