@@ -24,7 +24,7 @@ export async function createApplication(config: Config, logger: Logger, override
   }).catch(unreachable(config.database));
   try {
     await database.ping().catch(unreachable(config.database));
-    const container = buildContainer(config, database, logger, overrides);
+    const container = buildContainer(config, database, overrides);
     await database.withStartupLock(async () => {
       await database.migrate();
       await bootstrapAdmin(resolve(container, Tokens.AdminService), config.adminKeyPath, config.adminEmail, logger);

@@ -23,7 +23,6 @@ import {
   type PrincipalSource,
 } from '@uas/domain';
 import type { Database } from '@uas/adapters-persistence';
-import type { Logger } from '@uas/adapters-http';
 import type { Config } from './config';
 import { BcryptPasswordHasher } from './adapters/bcrypt-password-hasher';
 import { JoseTokenSigner } from './adapters/jose-token-signer';
@@ -31,11 +30,11 @@ import { KeyRing } from './adapters/key-ring';
 import { RandomIdGenerator } from './adapters/random-id-generator';
 import { SystemClock } from './adapters/system-clock';
 
+/** Leeway for clocks of different machines when checking `exp` and `iat`. */
+const CLOCK_TOLERANCE_SECONDS = 5;
+
 /** Keys for what the composition root provides besides the domain's ports. */
 export const Tokens = {
-  Config: token<Config>('Config'),
-  Database: token<Database>('Database'),
-  Logger: token<Logger>('Logger'),
   KeyRing: token<KeyRing>('KeyRing'),
   UserService: token<UserService>('UserService'),
   SelfService: token<SelfService>('SelfService'),
@@ -59,14 +58,11 @@ export interface ContainerOverrides {
  * Wires adapters to ports and use cases to adapters. Every registration is a factory with
  * explicit tokens: nothing here emits decorator metadata, so tsyringe cannot infer types.
  */
-export function buildContainer(config: Config, database: Database, logger: Logger, overrides: ContainerOverrides = {}): DependencyContainer {
+export function buildContainer(config: Config, database: Database, overrides: ContainerOverrides = {}): DependencyContainer {
   const c = rootContainer.createChildContainer();
   const single = <T>(key: Token<T>, make: (r: DependencyContainer) => T) =>
     c.register<T>(key, { useFactory: instanceCachingFactory<T>(make) });
 
-  c.register(Tokens.Config, { useValue: config });
-  c.register(Tokens.Database, { useValue: database });
-  c.register(Tokens.Logger, { useValue: logger });
   for (const [key, repository] of [
     [UserRepository, database.repositories.users],
     [AdminRepository, database.repositories.admins],
@@ -116,10 +112,10 @@ export function buildContainer(config: Config, database: Database, logger: Logge
       perAddress: { limit: config.loginFailuresPerAddress, windowSeconds: config.loginFailureWindowSeconds },
     },
   };
-  const auth = (principals: PrincipalSource) => (r: DependencyContainer) =>
+  const auth = (principals: (r: DependencyContainer) => PrincipalSource) => (r: DependencyContainer) =>
     new AuthService({
       ...basics(r),
-      principals,
+      principals: principals(r),
       attempts: resolve(r, LoginAttemptRepository),
       signer: resolve(r, TokenSigner),
       policy,
@@ -133,8 +129,8 @@ export function buildContainer(config: Config, database: Database, logger: Logge
       throttle: policy.throttle.perAccountAndAddress,
     }),
   );
-  single(Tokens.AdminAuth, auth(adminPrincipals(database.repositories.admins)));
-  single(Tokens.UserAuth, auth(userPrincipals(database.repositories.users)));
+  single(Tokens.AdminAuth, auth((r) => adminPrincipals(resolve(r, AdminRepository))));
+  single(Tokens.UserAuth, auth((r) => userPrincipals(resolve(r, UserRepository))));
   single(Tokens.Housekeeping, (r) =>
     new Housekeeping({
       sessions: resolve(r, SessionRepository),
@@ -145,6 +141,3 @@ export function buildContainer(config: Config, database: Database, logger: Logge
   );
   return c;
 }
-
-/** Leeway for clocks of different machines when checking `exp` and `iat`. */
-export const CLOCK_TOLERANCE_SECONDS = 5;

@@ -1,7 +1,6 @@
 import { openDatabase } from '@uas/adapters-persistence';
 import { loadConfig } from './config';
 import { buildContainer, resolve, Tokens } from './container';
-import { JsonLogger } from './adapters/json-logger';
 
 /**
  * `pnpm rotate-keys`: new tokens are signed with a new key from now on (every instance picks it
@@ -15,7 +14,7 @@ async function rotateKeys(): Promise<void> {
     schema: config.databaseSchema,
   });
   try {
-    const container = buildContainer(config, database, new JsonLogger('warn'));
+    const container = buildContainer(config, database);
     const key = await database.withStartupLock(async () => {
       await database.migrate();
       return resolve(container, Tokens.KeyRing).rotate();
