@@ -36,6 +36,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATABASE_URL: 'redis://user:hunter2secret@host' })).toThrowError(/^(?![\s\S]*hunter2secret)/);
   });
 
+  it('names DATABASE_SCHEMA when it is not a lower-case SQL identifier; empty means none', () => {
+    expect(() => loadConfig({ DATABASE_SCHEMA: 'Accounts-Prod' })).toThrowError(/DATABASE_SCHEMA/);
+    expect(() => loadConfig({ DATABASE_SCHEMA: 'x'.repeat(64) })).toThrowError(/DATABASE_SCHEMA/);
+    expect(loadConfig({ DATABASE_SCHEMA: 'accounts_prod' }).databaseSchema).toBe('accounts_prod');
+    expect(loadConfig({ DATABASE_SCHEMA: '' }).databaseSchema).toBeUndefined();
+  });
+
   it('refuses an audience reserved for the service\'s own tokens', () => {
     expect(() => loadConfig({ JWT_AUDIENCE: 'urn:user-account-service:admin' })).toThrowError(/JWT_AUDIENCE/);
   });

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import * as v from 'valibot';
-import { parseDatabaseUrl, type DatabaseLocation } from '@uas/adapters-persistence';
+import { isPostgresSchemaName, parseDatabaseUrl, type DatabaseLocation } from '@uas/adapters-persistence';
 import { addressMatcher } from '@uas/adapters-http';
 import { LOG_LEVELS, type LogLevel } from './adapters/json-logger';
 import { SIGNING_ALGORITHMS, type SigningAlgorithm } from './adapters/key-ring';
@@ -88,7 +88,10 @@ const schema = v.object({
   PORT: integer(1, 65535),
   HOST: text,
   DATABASE_URL: databaseUrl,
-  DATABASE_SCHEMA: v.pipe(v.string(), v.regex(/^([a-z_][a-z0-9_]{0,62})?$/, 'must be a lower-case SQL identifier')),
+  DATABASE_SCHEMA: v.pipe(
+    v.string(),
+    v.check((value) => value === '' || isPostgresSchemaName(value), 'must be a lower-case SQL identifier of at most 63 characters'),
+  ),
   DATABASE_POOL_SIZE: integer(1, 1000),
   DATABASE_STATEMENT_TIMEOUT_MS: integer(100, 600_000),
   ADMIN_KEY_PATH: text,

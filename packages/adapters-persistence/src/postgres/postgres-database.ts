@@ -17,8 +17,13 @@ const MIGRATIONS = fileURLToPath(new URL('../../migrations/postgres', import.met
 const MIGRATION_LOCK = 'uas:migrate';
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** Whether `name` may name the schema: a lower-case SQL identifier short enough not to be truncated. */
+export function isPostgresSchemaName(name: string): boolean {
+  return SCHEMA_NAME.test(name);
+}
+
 function checkedSchema(schema: string | undefined): string | undefined {
-  if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
+  if (schema !== undefined && !isPostgresSchemaName(schema)) {
     throw new Error('The PostgreSQL schema must be a lower-case SQL identifier of at most 63 characters.');
   }
   return schema;
