@@ -15,6 +15,7 @@ import {
   TokenSigner,
   UserRepository,
   UserService,
+  accountDirectory,
   adminPrincipals,
   token,
   type Token,
@@ -116,6 +117,7 @@ export function buildContainer(config: Config, database: Database, overrides: Co
     new AuthService({
       ...basics(r),
       principals: principals(r),
+      accounts: accountDirectory(adminPrincipals(resolve(r, AdminRepository)), userPrincipals(resolve(r, UserRepository))),
       attempts: resolve(r, LoginAttemptRepository),
       signer: resolve(r, TokenSigner),
       policy,

@@ -119,10 +119,11 @@ describe.each(BACKENDS)('admin revoke and logout on %s', (backend) => {
       expect((await s.client.get('/v1/admin/users', accessToken)).status).toBe(200);
     });
 
-    it('answers the id of an end user with 404: no admin has it', async () => {
+    it('answers the id of an end user with 403: it is another account\'s id, not an unknown one', async () => {
       const { accessToken } = await s.client.adminSession();
       const user = await s.client.createUser({ email: 'not-an-admin@example.com' }, accessToken);
-      expect((await logout(user.id, accessToken)).status).toBe(404);
+      expect((await logout(user.id, accessToken)).status).toBe(403);
+      expect((await s.client.get('/v1/admin/users', accessToken)).status).toBe(200);
     });
 
     it('needs the Bearer access token (401 with a challenge)', async () => {

@@ -47,6 +47,16 @@ describe.each(BACKENDS)('end-user sessions on %s', (backend) => {
     await expectError(await api.login('nobody@example.com', user.password), 401, 'invalid_credentials', { detail });
   });
 
+  it('refuses a password longer than 72 bytes whose first 72 bytes are right, which bcrypt alone would accept', async () => {
+    const { api } = scenario;
+    const password = 'Q'.repeat(72);
+    const user = await api.createUser({ password });
+    await expectError(await api.login(user.email, `${password}EXTRA`), 401, 'invalid_credentials');
+    const session = await sessionOf(await api.login(user.email, password));
+    const change = await api.patchMe(session.accessToken, { password: 'a brand new password', current_password: `${password}EXTRA` });
+    await expectError(change, 422, 'invalid_attribute', { pointer: '/data/attributes/current_password' });
+  });
+
   it('POST /v1/refresh hands out new tokens and retires the presented refresh token', async () => {
     const { t, api } = scenario;
     const user = await api.createUser();

@@ -341,6 +341,12 @@ describe('AuthService', () => {
       expect(await domain.isOpen(grant.accessToken, domain.adminAuth)).toBe(true);
     });
 
+    it('refuses a user\'s id with ForbiddenError: it is someone else\'s, not unknown', async () => {
+      const { identity } = await domain.signedInAdmin();
+      const user = await domain.createUser();
+      await expect(domain.adminAuth.logout(identity, user.id)).rejects.toBeInstanceOf(ForbiddenError);
+    });
+
     it('refuses an unknown id with NotFoundError', async () => {
       const { identity } = await domain.signedInAdmin();
       await expect(domain.adminAuth.logout(identity, '00000000-0000-4000-8000-ffffffffffff')).rejects.toBeInstanceOf(NotFoundError);

@@ -15,7 +15,8 @@ import type { TokenPurpose, TokenSigner } from '../tokens/token-signer';
 import type { LoginAttemptRepository } from '../throttling/login-attempt.repository';
 import { throttleKeys, throttleWait, type ThrottlePolicy, type ThrottleRule } from '../throttling/throttle';
 import { normalizeEmail } from '../users/user.rules';
-import type { Principal, PrincipalSource } from './principal';
+import { passwordMatches } from '../users/password-match';
+import type { AccountDirectory, Principal, PrincipalSource } from './principal';
 import { refreshTokenState, type RefreshToken, type Session, type SubjectKind } from './session';
 import type { SessionRepository } from './session.repository';
 
@@ -27,6 +28,8 @@ export interface AuthPolicy {
 
 export interface AuthServiceDeps {
   principals: PrincipalSource;
+  /** Every account of either kind, so logging out someone else's id is told from an unknown id. */
+  accounts: AccountDirectory;
   sessions: SessionRepository;
   attempts: LoginAttemptRepository;
   hasher: PasswordHasher;
@@ -89,8 +92,7 @@ export class AuthService {
     const principal = await principals.findByEmail(normalized);
     // Verify against a throwaway hash when the email is unknown, so both cases take as long.
     const hash = principal?.passwordHash ?? (await this.hashForTiming());
-    const matches = await hasher.verify(password, hash);
-    if (!principal || !matches) {
+    if (!(await passwordMatches(hasher, password, hash)) || !principal) {
       await attempts.recordFailure([keys.accountAndAddress, keys.address], now);
       throw new InvalidCredentialsError();
     }
@@ -136,7 +138,7 @@ export class AuthService {
   /** Ends every session of the caller, access tokens included. Only the caller's own id is allowed. */
   async logout(caller: Identity, subjectId: string): Promise<void> {
     if (subjectId !== caller.subjectId) {
-      if (!(await this.deps.principals.findById(subjectId))) throw new NotFoundError(this.kind);
+      if (!(await this.deps.accounts.exists(subjectId))) throw new NotFoundError('account');
       throw new ForbiddenError('An account can only log itself out.');
     }
     await this.deps.sessions.revokeSubjectSessions(this.kind, subjectId, this.deps.clock.now());

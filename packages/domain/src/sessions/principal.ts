@@ -52,3 +52,17 @@ export function userPrincipals(users: UserRepository): PrincipalSource {
     findByEmail: (email) => users.findByEmail(email).then(mapped(fromUser)),
   };
 }
+
+/** Whether any account, admin or user, has an id: what tells "not yours" (403) from "unknown" (404). */
+export interface AccountDirectory {
+  exists(id: string): Promise<boolean>;
+}
+
+export function accountDirectory(...sources: PrincipalSource[]): AccountDirectory {
+  return {
+    async exists(id) {
+      const found = await Promise.all(sources.map((source) => source.findById(id)));
+      return found.some((principal) => principal !== null);
+    },
+  };
+}

@@ -30,6 +30,12 @@ describe('isStorableText and isStorableJson', () => {
     expect(isStorableJson({ a: [{ b: 'x\u0000' }] })).toBe(false);
     expect(isStorableJson({ 'k\ud800': 1 })).toBe(false);
   });
+
+  it('refuse numbers JSON cannot carry, such as the Infinity that JSON.parse makes of 1e400', () => {
+    expect(isStorableJson(JSON.parse('{"n": 1e400}'))).toBe(false);
+    expect(isStorableJson({ n: [Number.NaN] })).toBe(false);
+    expect(isStorableJson({ n: 1.5e300, m: -0 })).toBe(true);
+  });
 });
 
 describe('isJsonObject', () => {

@@ -28,9 +28,13 @@ export function isStorableText(text: string): boolean {
   return !NUL_OR_LONE_SURROGATE.test(text);
 }
 
-/** Whether every key and string inside a JSON value is storable text. */
+/**
+ * Whether every key and string inside a JSON value is storable text and every number finite
+ * (JSON.parse turns 1e400 into Infinity, which would be stored as null without a word).
+ */
 export function isStorableJson(value: JsonValue): boolean {
   if (typeof value === 'string') return isStorableText(value);
+  if (typeof value === 'number') return Number.isFinite(value);
   if (Array.isArray(value)) return value.every(isStorableJson);
   if (value !== null && typeof value === 'object') {
     return Object.entries(value).every(([key, item]) => isStorableText(key) && isStorableJson(item));

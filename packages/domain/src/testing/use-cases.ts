@@ -1,7 +1,7 @@
 import { AdminService } from '../admins/admin-service';
 import { AuthService, type AuthPolicy } from '../sessions/auth-service';
 import { Housekeeping } from '../sessions/housekeeping';
-import { adminPrincipals, userPrincipals, type PrincipalSource } from '../sessions/principal';
+import { accountDirectory, adminPrincipals, userPrincipals, type PrincipalSource } from '../sessions/principal';
 import type { Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/id-generator';
 import type { PasswordHasher } from '../shared/password-hasher';
@@ -22,15 +22,18 @@ export interface UseCaseDeps {
 /** Every use case wired over the given ports, as tests of the domain and the HTTP adapter need them. */
 export function createUseCases({ repositories, hasher, signer, clock, ids, policy }: UseCaseDeps) {
   const { sessions, attempts } = repositories;
+  const admins = adminPrincipals(repositories.admins);
+  const people = userPrincipals(repositories.users);
+  const accounts = accountDirectory(admins, people);
   const authFor = (principals: PrincipalSource) =>
-    new AuthService({ principals, sessions, attempts, hasher, signer, clock, ids, policy });
+    new AuthService({ principals, accounts, sessions, attempts, hasher, signer, clock, ids, policy });
   const users = new UserService({ users: repositories.users, sessions, hasher, clock, ids });
   return {
     users,
     self: new SelfService({ users, hasher, attempts, clock, throttle: policy.throttle.perAccountAndAddress }),
     admins: new AdminService({ admins: repositories.admins, sessions, hasher, clock, ids }),
-    adminAuth: authFor(adminPrincipals(repositories.admins)),
-    userAuth: authFor(userPrincipals(repositories.users)),
+    adminAuth: authFor(admins),
+    userAuth: authFor(people),
     housekeeping: new Housekeeping({ sessions, attempts, clock, throttle: policy.throttle }),
   };
 }

@@ -6,6 +6,7 @@ import type { PasswordHasher } from '../shared/password-hasher';
 import type { Identity } from '../sessions/auth-service';
 import type { User, UserPatch } from './user';
 import type { UserService } from './user-service';
+import { passwordMatches } from './password-match';
 
 /** Attributes only an administrator may change; a user may change name, metadata and password. */
 const ADMIN_ONLY = ['email', 'app', 'active'] as const;
@@ -59,7 +60,7 @@ export class SelfService {
     const wait = await throttleWait(attempts, key, throttle, now);
     if (wait !== null) throw new TooManyAttemptsError(wait);
     const user = await this.me(identity);
-    if (currentPassword !== undefined && (await hasher.verify(currentPassword, user.passwordHash))) {
+    if (currentPassword !== undefined && (await passwordMatches(hasher, currentPassword, user.passwordHash))) {
       await attempts.clear(key);
       return;
     }

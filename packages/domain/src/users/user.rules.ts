@@ -13,12 +13,29 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-// The domain may not start with a dot (an empty label, as in `a@.example.com`).
-const EMAIL_SHAPE = /^[^\s@"(),:;<>[\\\]]+@[^\s@"(),:;<>[\\\]_.][^\s@"(),:;<>[\\\]_]*\.[^\s@"(),:;<>[\\\]_.]{2,}$/;
+const LOCAL_PART = /^[^\s@"(),:;<>[\\\]\u0000-\u001f\u007f]+$/;
+const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
+const TOP_LEVEL_LABEL = /^(?:\p{L}{2,}|xn--[a-z0-9-]+)$/u;
 
-/** Whether a (normalised) string is an address we accept: one @, a dotted domain, no spaces. */
+/**
+ * Whether a (normalised) string is an address we accept: a local part without spaces, quotes or
+ * stray dots, one @, and a domain of at least two labels that neither start nor end with a hyphen.
+ */
 export function isValidEmail(email: string): boolean {
-  return email.length <= EMAIL_MAX_LENGTH && EMAIL_SHAPE.test(email) && !email.includes('..') && !/[\u0000-\u001f\u007f]/.test(email) && isStorableText(email);
+  if (email.length > EMAIL_MAX_LENGTH || !isStorableText(email)) return false;
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at);
+  const labels = email.slice(at + 1).split('.');
+  return (
+    at > 0 &&
+    LOCAL_PART.test(local) &&
+    !local.startsWith('.') &&
+    !local.endsWith('.') &&
+    !local.includes('..') &&
+    labels.length >= 2 &&
+    labels.every((label) => DOMAIN_LABEL.test(label)) &&
+    TOP_LEVEL_LABEL.test(labels.at(-1) ?? '')
+  );
 }
 
 /** Why a password is refused, or null when it is acceptable. */
@@ -38,7 +55,7 @@ const UNSTORABLE_TEXT = 'must be well-formed Unicode text without NUL characters
 
 function claimsProblem(claims: JsonObject): string | null {
   if (jsonByteLength(claims) > CLAIMS_MAX_BYTES) return `must be at most ${CLAIMS_MAX_BYTES} bytes of JSON`;
-  return isStorableJson(claims) ? null : `keys and strings ${UNSTORABLE_TEXT}`;
+  return isStorableJson(claims) ? null : `keys and strings ${UNSTORABLE_TEXT}, and numbers finite`;
 }
 
 function nameProblem(name: string): string | null {
