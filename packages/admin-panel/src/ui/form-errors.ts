@@ -5,7 +5,7 @@ import type { Field } from './field';
 
 /**
  * Shows errors where they belong: each API error at the field its `source.pointer` names
- * (`/data/attributes/<name>…`) or its code implies, anything else at the top of the form.
+ * (`/data/attributes/<name>…`), anything else at the top of the form.
  */
 export class FormErrors {
   readonly element = h('div', { class: 'form-error', role: 'alert', hidden: true });
@@ -55,12 +55,9 @@ export class FormErrors {
   }
 }
 
-/** Errors that concern one attribute even when the API sends them without a pointer. */
-const FIELD_OF_CODE: Readonly<Record<string, string>> = { email_taken: 'email' };
-
 function attributeOf(item: ApiErrorObject): string | null {
   const match = /^\/data\/attributes\/([^/]+)/.exec(item.source?.pointer ?? '');
-  return match?.[1] ?? FIELD_OF_CODE[item.code ?? ''] ?? null;
+  return match?.[1] ?? null;
 }
 
 function messageOf(item: ApiErrorObject): string {
