@@ -7,7 +7,7 @@ export interface ListQuery {
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
-export const DEFAULT_QUERY: ListQuery = { search: '', page: 1, size: 20 };
+const DEFAULT_QUERY: ListQuery = { search: '', page: 1, size: 20 };
 
 const USERS_PATH = '/v1/admin/users';
 

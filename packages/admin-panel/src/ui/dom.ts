@@ -32,7 +32,7 @@ function listen(element: HTMLElement, listeners: Listeners): void {
   }
 }
 
-export function nodesOf(children: Child[]): (Node | string)[] {
+function nodesOf(children: Child[]): (Node | string)[] {
   return children.filter((c): c is Node | string | number => c !== null && c !== undefined && c !== false)
     .map((c) => (typeof c === 'number' ? String(c) : c));
 }
