@@ -21,4 +21,5 @@ export * from './throttling/throttle';
 export * from './throttling/login-attempt.repository';
 export * from './tokens/token-signer';
 export * from './tokens/signing-key';
+export * from './tokens/signing-key.repository';
 export * from './repositories';

@@ -1,7 +1,7 @@
 import type { AdminRepository } from './admins/admin.repository';
 import type { SessionRepository } from './sessions/session.repository';
 import type { LoginAttemptRepository } from './throttling/login-attempt.repository';
-import type { SigningKeyRepository } from './tokens/signing-key';
+import type { SigningKeyRepository } from './tokens/signing-key.repository';
 import type { UserRepository } from './users/user.repository';
 
 /** Every repository port, as one storage backend provides them. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SigningKey, SigningKeyRepository } from '../tokens/signing-key';
+import type { SigningKey } from '../tokens/signing-key';
+import type { SigningKeyRepository } from '../tokens/signing-key.repository';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness';
 
 const day = (n: number) => new Date(Date.UTC(2026, 0, n));

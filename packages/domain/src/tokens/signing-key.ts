@@ -1,4 +1,3 @@
-import { token } from '../shared/token';
 import type { JsonObject } from '../shared/json';
 
 /** A key pair that signs tokens, stored so that every instance signs and verifies alike. */
@@ -15,12 +14,3 @@ export interface SigningKey {
    */
   readonly retires: Date | null;
 }
-
-export interface SigningKeyRepository {
-  insert(key: SigningKey): Promise<void>;
-  /** Keys not yet retired at `now`, newest first: the first one with `retires` null signs. */
-  listUsable(now: Date): Promise<SigningKey[]>;
-  /** Gives every signing key except `kid` the retirement time `retires` (if it has none yet). */
-  retireOthers(kid: string, retires: Date): Promise<void>;
-}
-export const SigningKeyRepository = token<SigningKeyRepository>('SigningKeyRepository');
