@@ -1,6 +1,6 @@
 import { addSeconds, type Clock } from '../shared/clock';
 import type { IdGenerator } from '../shared/id-generator';
-import { isStorableText, type JsonObject } from '../shared/json';
+import { isStorableText } from '../shared/json';
 import type { PasswordHasher } from '../shared/password-hasher';
 import {
   AccountInactiveError,
@@ -53,7 +53,6 @@ export interface Identity {
   kind: SubjectKind;
   subjectId: string;
   sessionId: string;
-  claims: JsonObject;
 }
 
 const ACCESS_PURPOSE: Record<SubjectKind, TokenPurpose> = { admin: 'admin_access', user: 'user_access' };
@@ -160,7 +159,7 @@ export class AuthService {
     if (!session || session.revoked || session.kind !== this.kind || session.subjectId !== sub) {
       throw new InvalidTokenError();
     }
-    return { kind: this.kind, subjectId: sub, sessionId: sid, claims: verified.claims };
+    return { kind: this.kind, subjectId: sub, sessionId: sid };
   }
 
   /** Opens a new session for an account that has already proven who it is. */
