@@ -22,9 +22,10 @@ describe('loadConfig', () => {
   });
 
   it('names every invalid variable in one error', () => {
-    const attempt = () => loadConfig({ PORT: 'eighty', BCRYPT_COST: '99', JWT_ALGORITHM: 'HS256', DATABASE_URL: 'mysql://x' });
+    const attempt = () =>
+      loadConfig({ PORT: 'eighty', BCRYPT_COST: '99', JWT_ALGORITHM: 'HS256', DATABASE_URL: 'mysql://x', ADMIN_EMAIL: 'admin' });
     expect(attempt).toThrowError(/PORT/);
-    for (const name of ['BCRYPT_COST', 'JWT_ALGORITHM', 'DATABASE_URL']) expect(attempt).toThrowError(new RegExp(name));
+    for (const name of ['BCRYPT_COST', 'JWT_ALGORITHM', 'DATABASE_URL', 'ADMIN_EMAIL']) expect(attempt).toThrowError(new RegExp(name));
   });
 
   it('names TRUSTED_PROXIES when one of its entries is not an address or range', () => {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import * as v from 'valibot';
 import { isPostgresSchemaName, parseDatabaseUrl, type DatabaseLocation } from '@uas/adapters-persistence';
 import { addressMatcher } from '@uas/adapters-http';
+import { isValidEmail, normalizeEmail } from '@uas/domain';
 import { LOG_LEVELS, type LogLevel } from './adapters/json-logger';
 import { SIGNING_ALGORITHMS, type SigningAlgorithm } from './adapters/key-ring';
 import { ADMIN_AUDIENCE, REFRESH_AUDIENCE } from './adapters/jose-token-signer';
@@ -95,7 +96,7 @@ const schema = v.object({
   DATABASE_POOL_SIZE: integer(1, 1000),
   DATABASE_STATEMENT_TIMEOUT_MS: integer(100, 600_000),
   ADMIN_KEY_PATH: text,
-  ADMIN_EMAIL: text,
+  ADMIN_EMAIL: v.pipe(text, v.check((value) => isValidEmail(normalizeEmail(value)), 'must be a valid email address')),
   JWT_ISSUER: text,
   JWT_AUDIENCE: v.pipe(
     text,

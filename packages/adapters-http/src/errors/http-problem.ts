@@ -37,8 +37,10 @@ export const resourceConflict = (pointer: string, detail: string) =>
 
 export const routeNotFound = () => single(404, 'route_not_found', 'No route matches this method and path.');
 
+// The rest of the body is never read, so the connection cannot carry another request: say so,
+// or a keep-alive client sends its next request into a socket that is about to close.
 export const payloadTooLarge = (limitBytes: number) =>
-  single(413, 'payload_too_large', `The request body must be at most ${limitBytes} bytes.`);
+  single(413, 'payload_too_large', `The request body must be at most ${limitBytes} bytes.`, { Connection: 'close' });
 
 export const unsupportedMediaType = () =>
   single(415, 'unsupported_media_type', 'A request body must be sent as application/json or application/vnd.api+json.');

@@ -62,6 +62,8 @@ describe('request bodies', () => {
     });
     for (const response of [streamed, declared]) {
       expect(response.status).toBe(413);
+      // The unread rest of the body makes the connection unusable: the client must not reuse it.
+      expect(response.headers.get('connection')).toBe('close');
       expect((await response.json()).errors[0]).toMatchObject({ status: '413', code: 'payload_too_large' });
     }
   });
@@ -75,6 +77,20 @@ describe('request bodies', () => {
       body: JSON.stringify({ pad: padding }),
     });
     expect(response.status).toBe(422);
+  });
+
+  it.each(['POST', 'PATCH'])('an empty %s body declared as JSON → 400 malformed_json', async (method) => {
+    const { app } = await createTestApp();
+    const response = await app.request('/v1/admin/login', { method, headers: { 'Content-Type': 'application/json' } });
+    expect(response.status).toBe(400);
+    expect((await response.json()).errors[0]).toMatchObject({ code: 'malformed_json' });
+  });
+
+  it('a GET or DELETE declaring JSON without a body is not refused for the header', async () => {
+    const { app, loginAdmin } = await createTestApp();
+    const { accessToken } = await loginAdmin();
+    const headers = { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json' };
+    expect((await app.request('/v1/admin/users', { headers })).status).toBe(200);
   });
 
   it('a request without a body needs no content type', async () => {

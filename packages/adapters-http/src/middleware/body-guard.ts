@@ -6,6 +6,7 @@ import { malformedJson, payloadTooLarge, unsupportedMediaType } from '../errors/
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 const JSON_MEDIA_TYPES = new Set(['application/json', 'application/vnd.api+json']);
+const WRITES = new Set(['POST', 'PATCH', 'PUT']);
 
 /** `application/json` or `application/vnd.api+json`, with at most a UTF-8 charset parameter. */
 export function isJsonContentType(header: string | undefined): boolean {
@@ -27,7 +28,8 @@ async function hasBody(c: Context<AppEnv>): Promise<boolean> {
 
 /**
  * Every request body, whatever the route: at most 1 MiB (413), JSON by content type (415) and by
- * syntax (400). The parsed document is kept for the route's schema.
+ * syntax (400; an empty POST or PATCH body declared as JSON is not JSON either). The parsed document is kept
+ * for the route's schema.
  */
 export function bodyGuard(): MiddlewareHandler<AppEnv> {
   const limit = bodyLimit({
@@ -38,8 +40,13 @@ export function bodyGuard(): MiddlewareHandler<AppEnv> {
   });
   return (c, next) =>
     limit(c, async () => {
-      if (await hasBody(c)) {
-        if (!isJsonContentType(c.req.header('content-type'))) throw unsupportedMediaType();
+      const declaredJson = isJsonContentType(c.req.header('content-type'));
+      if (!(await hasBody(c))) {
+        // A POST or PATCH that declares JSON must send some; clients that put the header on
+        // every GET or DELETE are not punished for it.
+        if (declaredJson && WRITES.has(c.req.method)) throw malformedJson();
+      } else {
+        if (!declaredJson) throw unsupportedMediaType();
         try {
           c.set('jsonBody', await c.req.json());
         } catch {

@@ -129,10 +129,16 @@ describe('PATCH /v1/admin/users/:id', () => {
     expect(data.attributes.updated).not.toBe(data.attributes.created);
   });
 
-  it.each([
+  it.each<[number, string, Record<string, unknown>, string]>([
     [422, 'null for an attribute', { name: null }, '/data/attributes/name'],
     [422, 'a wrong type', { active: '1' }, '/data/attributes/active'],
     [422, 'an unknown attribute', { password_hash: 'x' }, '/data/attributes/password_hash'],
+    ...['__proto__', 'constructor', 'prototype'].map((key): [number, string, Record<string, unknown>, string] => [
+      422,
+      `an attribute named ${key}`,
+      JSON.parse(`{"${key}": {"admin": true}}`),
+      `/data/attributes/${key}`,
+    ]),
   ])('answers %i to %s', async (status, _, attributes, pointer) => {
     const user = await t.createUser();
     const response = await patch(user.id, attributes);

@@ -13,9 +13,23 @@ const anObject = () => v.custom<Record<string, unknown>>(isJsonObject, 'must be 
 /** An object with the listed entries; others are ignored. */
 export const openObject = <E extends v.ObjectEntries>(entries: E) => v.pipe(anObject(), v.object(entries));
 
+/** Keys valibot's object schemas skip without a word, which must still count as unknown. */
+const SKIPPED_KEYS = ['__proto__', 'constructor', 'prototype'];
+
 /** An object whose every key not listed is one 422 of its own. */
 export const closedObject = <E extends v.ObjectEntries>(entries: E, what: string) =>
-  v.pipe(anObject(), v.objectWithRest(entries, v.never(`is not an allowed ${what}`)));
+  v.pipe(
+    anObject(),
+    v.rawCheck<Record<string, unknown>>(({ dataset, addIssue }) => {
+      if (!dataset.typed) return;
+      const input = dataset.value;
+      for (const key of SKIPPED_KEYS.filter((name) => Object.hasOwn(input, name) && !Object.hasOwn(entries, name))) {
+        const path = [{ type: 'object', origin: 'value', input, key, value: input[key] }] as const;
+        addIssue({ message: `${key} is not an allowed ${what}`, path: [...path] });
+      }
+    }),
+    v.objectWithRest(entries, v.never(`is not an allowed ${what}`)),
+  );
 
 const RESOURCE_TYPE = 'users';
 
