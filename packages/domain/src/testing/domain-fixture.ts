@@ -12,7 +12,8 @@ import { createUseCases } from './use-cases';
 
 /**
  * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one
- * ManualClock. Not exported from the `testing` entry; other packages wire their own.
+ * ManualClock. Not exported from the `testing` entry: other packages build their own set with
+ * createUseCases(), as this file does.
  */
 
 export const POLICY: AuthPolicy = {

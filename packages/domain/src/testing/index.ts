@@ -1,6 +1,7 @@
 export * from './fake-ports';
 export * from './fake-token-signer';
 export * from './in-memory-repositories';
+export * from './use-cases';
 export * from './contract-harness';
 export * from './user.repository.contract';
 export * from './admin.repository.contract';
@@ -23,4 +24,3 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeLoginAttemptRepositoryContract(backend, open);
   describeSigningKeyRepositoryContract(backend, open);
 }
-export * from './use-cases';
