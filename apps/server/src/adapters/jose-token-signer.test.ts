@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SignJWT, exportJWK, generateKeyPair, base64url, decodeProtectedHeader, decodeJwt } from 'jose';
+import { SignJWT, generateKeyPair, base64url, decodeProtectedHeader, decodeJwt } from 'jose';
 import { InvalidTokenError } from '@uas/domain';
 import { InMemorySigningKeyRepository, ManualClock, SequentialIds } from '@uas/domain/testing';
 import { JoseTokenSigner, ADMIN_AUDIENCE } from './jose-token-signer';
@@ -77,7 +77,6 @@ describe('JoseTokenSigner', () => {
     const forged = await new SignJWT(json(payload)).setProtectedHeader({ alg: 'ES256', kid: json(header).kid }).sign(foreign.privateKey);
     await refused(signer.verify(forged, ['user_access']));
     await refused(signer.verify('not a token', ['user_access']));
-    expect(await exportJWK(foreign.publicKey)).not.toEqual(keys[0]);
   });
 
   it('refuses a token from another issuer', async () => {
