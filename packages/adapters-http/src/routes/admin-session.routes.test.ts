@@ -228,12 +228,16 @@ describe('DELETE /v1/admin/logout/:id', () => {
   });
 
   it.each([
-    [404, 'an unknown uuid', '00000000-0000-4000-8000-00000000ffff'],
-    [404, 'a malformed id', 'not-a-uuid'],
-  ])('answers %i to %s', async (status, _, id) => {
+    ['an unknown uuid', '00000000-0000-4000-8000-00000000ffff'],
+    ['a malformed id', 'not-a-uuid'],
+  ])('answers 404 to %s, in the same words', async (_, id) => {
     const t = await createTestApp();
     const { accessToken } = await loggedIn(t);
-    expect((await t.app.request(`/v1/admin/logout/${id}`, { method: 'DELETE', headers: bearer(accessToken) })).status).toBe(status);
+    const response = await t.app.request(`/v1/admin/logout/${id}`, { method: 'DELETE', headers: bearer(accessToken) });
+    expect(response.status).toBe(404);
+    expect((await response.json()).errors).toEqual([
+      { status: '404', code: 'not_found', title: 'Not found', detail: 'No account with that id exists.' },
+    ]);
   });
 
   it('refuses to log out another admin (403)', async () => {

@@ -47,7 +47,7 @@ export function adminSessionRoutes({ adminAuth }: { adminAuth: AuthService }) {
     .post('/v1/admin/token/refresh', ...refresh)
     .delete('/v1/admin/refresh', ...revoke)
     .delete('/v1/admin/token/refresh', ...revoke)
-    .delete('/v1/admin/logout/:id', authenticated, requireUuidParam('admin'), async (c) => {
+    .delete('/v1/admin/logout/:id', authenticated, requireUuidParam('account'), async (c) => {
       await adminAuth.logout(c.get('identity'), c.req.param('id'));
       clearRefreshCookie(c);
       return c.body(null, 204);
