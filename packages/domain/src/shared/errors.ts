@@ -83,7 +83,10 @@ export class ForbiddenError extends DomainError {
 
 export class TooManyAttemptsError extends DomainError {
   readonly code = 'too_many_attempts';
-  constructor(readonly retryAfterSeconds: number) {
-    super('Too many failed login attempts; try again later.');
+  constructor(
+    readonly retryAfterSeconds: number,
+    detail = 'Too many failed login attempts; try again later.',
+  ) {
+    super(detail);
   }
 }

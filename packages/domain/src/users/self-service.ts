@@ -58,7 +58,7 @@ export class SelfService {
     const key = `password-check:${identity.subjectId}`;
     const now = clock.now();
     const wait = await throttleWait(attempts, key, throttle, now);
-    if (wait !== null) throw new TooManyAttemptsError(wait);
+    if (wait !== null) throw new TooManyAttemptsError(wait, 'Too many wrong current_password guesses; try again later.');
     const user = await this.me(identity);
     if (currentPassword !== undefined && (await passwordMatches(hasher, currentPassword, user.passwordHash))) {
       await attempts.clear(key);
