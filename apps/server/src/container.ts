@@ -128,7 +128,7 @@ export function buildContainer(config: Config, database: Database, overrides: Co
       hasher: resolve(r, PasswordHasher),
       attempts: resolve(r, LoginAttemptRepository),
       clock: resolve(r, Clock),
-      throttle: policy.throttle.perAccountAndAddress,
+      throttle: policy.throttle,
     }),
   );
   single(Tokens.AdminAuth, auth((r) => adminPrincipals(resolve(r, AdminRepository))));

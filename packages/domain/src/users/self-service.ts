@@ -1,7 +1,7 @@
 import type { Clock } from '../shared/clock';
 import { ForbiddenError, TooManyAttemptsError, ValidationError } from '../shared/errors';
 import type { LoginAttemptRepository } from '../throttling/login-attempt.repository';
-import { throttleWait, type ThrottleRule } from '../throttling/throttle';
+import { throttleWait, type ThrottlePolicy } from '../throttling/throttle';
 import type { PasswordHasher } from '../shared/password-hasher';
 import type { Identity } from '../sessions/auth-service';
 import type { User, UserPatch } from './user';
@@ -29,8 +29,11 @@ export interface SelfServiceDeps {
   hasher: PasswordHasher;
   attempts: LoginAttemptRepository;
   clock: Clock;
-  /** Limits wrong `current_password` guesses, so a stolen access token cannot brute-force it. */
-  throttle: ThrottleRule;
+  /**
+   * Limits wrong `current_password` guesses, so a stolen access token cannot brute-force the
+   * password: they count like failed logins of the account, under its per-account limit.
+   */
+  throttle: ThrottlePolicy;
 }
 
 /** What a user may do to their own account with a user token. */
@@ -57,7 +60,7 @@ export class SelfService {
     const { attempts, clock, hasher, throttle } = this.deps;
     const key = `password-check:${identity.subjectId}`;
     const now = clock.now();
-    const wait = await throttleWait(attempts, key, throttle, now);
+    const wait = await throttleWait(attempts, key, throttle.perAccountAndAddress, now);
     if (wait !== null) throw new TooManyAttemptsError(wait, 'Too many wrong current_password guesses; try again later.');
     const user = await this.me(identity);
     if (currentPassword !== undefined && (await passwordMatches(hasher, currentPassword, user.passwordHash))) {
