@@ -45,11 +45,12 @@ export const payloadTooLarge = (limitBytes: number) =>
 export const unsupportedMediaType = () =>
   single(415, 'unsupported_media_type', 'A request body must be sent as application/json or application/vnd.api+json.');
 
-/** RFC 6750: a request without credentials gets a bare challenge, without an error code. */
+/**
+ * RFC 6750 §3.1: a request that sent no credentials gets a bare `Bearer` challenge, with no
+ * `error` parameter (that is for credentials that were sent and refused, as in `invalid_token`).
+ */
 export const missingToken = (detail = 'This endpoint needs an Authorization: Bearer access token.') =>
-  single(401, 'missing_token', detail, {
-    'WWW-Authenticate': 'Bearer',
-  });
+  single(401, 'missing_token', detail, { 'WWW-Authenticate': 'Bearer' });
 
 export const crossSiteRequest = () =>
   single(
