@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { createApplication } from './application';
 import { JsonLogger } from './adapters/json-logger';
 import { AdminKeyFileError } from './admin-key-file';
+import { answerMalformedRequests } from './malformed-request';
 
 /** How long a stop waits for in-flight requests before closing their connections. */
 const DRAIN_TIMEOUT_MS = 10_000;
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
     logger.info('listening', { url: `http://${info.address.includes(':') ? `[${info.address}]` : info.address}:${info.port}` });
   });
+  answerMalformedRequests(server as Server);
   (server as Server).once('error', (error: NodeJS.ErrnoException) => {
     // A port in use is the operator's to fix: say so plainly, without a stack trace.
     process.stderr.write(`The service could not listen on ${config.host}:${config.port}: ${error.code ?? error.message}\n`);
