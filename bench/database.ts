@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import postgres from 'postgres';
+
+/** Where `--postgres` finds PostgreSQL unless BENCH_DATABASE_URL says otherwise. */
+export const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A fresh, empty database for one benchmark run, and how to remove it. */
+export interface BenchDatabase {
+  /** What the run's table is labelled with. */
+  readonly label: string;
+  /** What the report should say of how the database was set up. */
+  readonly notes: string;
+  /** DATABASE_URL and, on PostgreSQL, DATABASE_SCHEMA for the server. */
+  readonly env: Record<string, string>;
+  /**
+   * After seeding, on PostgreSQL: ANALYZE the schema's tables, as autovacuum would within a
+   * minute or so. Until then the planner knows nothing of the 10,000 new users and serves
+   * `search[email]` by walking every row in `created` order instead of the trigram index.
+   */
+  analyze(): Promise<void>;
+  drop(): Promise<void>;
+}
+
+/** A new SQLite file in `directory` (the run's temporary directory, removed with it). */
+export function sqliteDatabase(directory: string): BenchDatabase {
+  const nothing = async () => {};
+  const path = join(directory, 'bench.db');
+  return { label: 'SQLite', notes: `A new file, ${path}.`, env: { DATABASE_URL: `sqlite:${path}` }, analyze: nothing, drop: nothing };
+}
+
+/** A new schema of its own on the PostgreSQL server at `url`, dropped with everything in it by `drop()`. */
+export async function postgresDatabase(url: string): Promise<BenchDatabase> {
+  const schema = `uas_bench_${randomBytes(6).toString('hex')}`;
+  const sql = postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} });
+  try {
+    await sql`create schema ${sql(schema)}`;
+  } catch (error) {
+    await sql.end({ timeout: 1 });
+    throw new Error(`PostgreSQL is unreachable at ${new URL(url).host}: ${(error as { code?: string }).code ?? error}`);
+  }
+  const [server] = await sql<{ version: string }[]>`select current_setting('server_version') as version`;
+  return {
+    label: `PostgreSQL ${server?.version.split(' ')[0] ?? ''}`,
+    notes: `A new schema, ${schema}, on ${new URL(url).host}; its tables ANALYZEd after seeding, as autovacuum would.`,
+    env: { DATABASE_URL: url, DATABASE_SCHEMA: schema },
+    async analyze() {
+      for (const { name } of await sql<{ name: string }[]>`select tablename as name from pg_tables where schemaname = ${schema}`) {
+        await sql`analyze ${sql(schema)}.${sql(name)}`;
+      }
+    },
+    async drop() {
+      await sql`drop schema if exists ${sql(schema)} cascade`;
+      await sql.end({ timeout: 5 });
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { Agent, request } from 'node:http';
+
+const REQUEST_TIMEOUT_MS = 15_000;
+
+export interface Reply {
+  status: number;
+  body: string;
+}
+
+/**
+ * Keep-alive HTTP/1.1 to one server. node:http rather than fetch: the load generator shares the
+ * machine's cores with the server, and node:http costs the client less CPU per request.
+ */
+export class HttpClient {
+  private readonly agent: Agent;
+
+  constructor(private readonly baseUrl: string, sockets: number) {
+    this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
+  }
+
+  send(method: string, path: string, { token, json }: { token?: string; json?: unknown } = {}): Promise<Reply> {
+    const body = json === undefined ? undefined : JSON.stringify(json);
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    return new Promise((resolve, reject) => {
+      const sent = request(`${this.baseUrl}${path}`, { method, headers, agent: this.agent, timeout: REQUEST_TIMEOUT_MS }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => void (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        response.on('error', reject);
+      });
+      sent.on('timeout', () => sent.destroy(new Error(`${method} ${path}: no answer within ${REQUEST_TIMEOUT_MS} ms`)));
+      sent.on('error', reject);
+      sent.end(body);
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+export interface Load {
+  concurrency: number;
+  durationMs: number;
+  /** Run before the measurement, unrecorded, so the figures are of a warm server. */
+  warmUpMs: number;
+}
+
+/** One request of one worker, resolving to the answer's status. */
+export type Step = () => Promise<number>;
+
+export interface Figures {
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  /** Answers with another status than expected, and requests that failed outright, by status ('error'). */
+  unexpected: Record<string, number>;
+  firstError?: string;
+}
+
+/**
+ * `load.concurrency` workers, each with its own step from `prepare` (set up unmeasured: a login,
+ * say), send one request after another until the time is up; the requests then in flight are
+ * awaited and counted. Latency is per request, in milliseconds.
+ */
+export async function measure(load: Load, expected: number, prepare: (worker: number) => Promise<Step>): Promise<Figures> {
+  const steps = await Promise.all(Array.from({ length: load.concurrency }, (_, worker) => prepare(worker)));
+  const latencies: number[] = [];
+  const unexpected: Record<string, number> = {};
+  let firstError: string | undefined;
+  const runFor = (ms: number, record: boolean) => {
+    const end = performance.now() + ms;
+    return Promise.all(
+      steps.map(async (step) => {
+        while (performance.now() < end) {
+          const started = performance.now();
+          const status = await step().catch((error: Error) => ((firstError ??= error.message), 'error' as const));
+          if (!record) continue;
+          latencies.push(performance.now() - started);
+          if (status !== expected) unexpected[status] = (unexpected[status] ?? 0) + 1;
+        }
+      }),
+    );
+  };
+  await runFor(load.warmUpMs, false);
+  const started = performance.now();
+  await runFor(load.durationMs, true);
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const percentile = (p: number) => latencies[Math.max(0, Math.ceil(p * latencies.length) - 1)] ?? NaN;
+  return {
+    requests: latencies.length,
+    perSecond: latencies.length / seconds,
+    p50: percentile(0.5),
+    p95: percentile(0.95),
+    p99: percentile(0.99),
+    unexpected,
+    ...(firstError === undefined ? {} : { firstError }),
+  };
+}

@@ -1,0 +1,96 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { open, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+// Plain node code shared with the process-level tests (no vitest in it).
+import { delay, freePort, START_TIMEOUT_MS, STOP_TIMEOUT_MS } from '../apps/server/test/support/server-process';
+
+const MAIN = fileURLToPath(new URL('../apps/server/src/main.ts', import.meta.url));
+const PRELOADS = [
+  // tsx as a loader of node itself, so the child's pid is the server's (the tsx CLI would fork).
+  pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
+  // The server ends when its stdin closes: when this benchmark dies, even by SIGKILL.
+  new URL('../apps/server/test/support/exit-with-test-runner.ts', import.meta.url).href,
+];
+
+/** Every server still running, killed by `killAll()` on any way out of the benchmark. */
+const running = new Set<ChildProcess>();
+
+export interface Memory {
+  /** VmRSS and VmHWM (the peak RSS) of /proc/<pid>/status, in MiB. */
+  rssMiB: number;
+  peakMiB: number;
+}
+
+/** A server process (apps/server/src/main.ts) on 127.0.0.1. */
+export class BenchServer {
+  readonly url: string;
+  private readonly exited: Promise<void>;
+  private stderr = '';
+
+  private constructor(private readonly child: ChildProcess, port: number, private readonly logPath: string) {
+    this.url = `http://127.0.0.1:${port}`;
+    running.add(child);
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => void (this.stderr += chunk));
+    this.exited = new Promise((resolve) => child.once('close', () => (running.delete(child), resolve())));
+  }
+
+  /**
+   * Spawns the server with only `env` (and PATH, HOST, PORT) from `cwd`, so no `.env` file or
+   * variable of this machine leaks in, and resolves once GET /health answers 200. Its log (stdout)
+   * goes straight to a file in `cwd`, as in production, without passing through this process.
+   */
+  static async start(env: Record<string, string>, cwd: string): Promise<BenchServer> {
+    const port = await freePort();
+    const logPath = join(cwd, `server-${port}.log`);
+    const log = await open(logPath, 'w');
+    const child = spawn(process.execPath, [...PRELOADS.flatMap((url) => ['--import', url]), MAIN], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
+      stdio: ['pipe', log.fd, 'pipe'],
+    });
+    await log.close();
+    const server = new BenchServer(child, port, logPath);
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (server.running && Date.now() < deadline) {
+      const healthy = await fetch(`${server.url}/health`, { signal: AbortSignal.timeout(2_000) }).then(
+        async (response) => (await response.arrayBuffer(), response.ok),
+        () => false,
+      );
+      if (healthy) return server;
+      await delay(100);
+    }
+    const reason = server.running ? `was not healthy within ${START_TIMEOUT_MS} ms` : 'exited before it was healthy';
+    await server.stop();
+    throw new Error(`The server ${reason}.\n${server.stderr}`);
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** The log lines at level error (5xx answers and their causes), for a report of what went wrong. */
+  async errorLines(): Promise<string[]> {
+    return (await readFile(this.logPath, 'utf8')).split('\n').filter((line) => line.includes('"level":"error"'));
+  }
+
+  async memory(): Promise<Memory> {
+    const status = await readFile(`/proc/${this.child.pid}/status`, 'utf8');
+    const mib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
+    return { rssMiB: mib('VmRSS'), peakMiB: mib('VmHWM') };
+  }
+
+  /** SIGTERM (the server drains and exits), then SIGKILL if it is still there after 15 s. */
+  async stop(): Promise<void> {
+    if (this.running) this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+/** Kills every server still running, at once; synchronous, so it also works in an 'exit' handler. */
+export function killAll(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
