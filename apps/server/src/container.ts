@@ -127,6 +127,7 @@ export function buildContainer(config: Config, database: Database, overrides: Co
       users: resolve(r, Tokens.UserService),
       hasher: resolve(r, PasswordHasher),
       attempts: resolve(r, LoginAttemptRepository),
+      ids: resolve(r, IdGenerator),
       clock: resolve(r, Clock),
       throttle: policy.throttle,
     }),

@@ -18,6 +18,7 @@ export * from './sessions/principal';
 export * from './sessions/auth-service';
 export * from './sessions/housekeeping';
 export * from './throttling/throttle';
+export * from './throttling/attempt-gate';
 export * from './throttling/login-attempt.repository';
 export * from './tokens/token-signer';
 export * from './tokens/signing-key';

@@ -7,9 +7,13 @@ import { loginFailures } from './postgres-schema';
 export class PostgresLoginAttemptRepository implements LoginAttemptRepository {
   constructor(private readonly db: PostgresDb) {}
 
-  async recordFailure(keys: readonly string[], at: Date): Promise<void> {
+  async record(id: string, keys: readonly string[], at: Date): Promise<void> {
     if (keys.length === 0) return;
-    await this.db.insert(loginFailures).values(keys.map((key) => ({ key, at })));
+    await this.db.insert(loginFailures).values(keys.map((key) => ({ attempt: id, key, at })));
+  }
+
+  async withdraw(id: string): Promise<void> {
+    await this.db.delete(loginFailures).where(eq(loginFailures.attempt, id));
   }
 
   async failuresSince(key: string, since: Date): Promise<FailureStats> {

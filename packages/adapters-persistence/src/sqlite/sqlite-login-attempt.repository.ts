@@ -7,9 +7,13 @@ import { loginFailures } from './sqlite-schema';
 export class SqliteLoginAttemptRepository implements LoginAttemptRepository {
   constructor(private readonly db: SqliteDb) {}
 
-  async recordFailure(keys: readonly string[], at: Date): Promise<void> {
+  async record(id: string, keys: readonly string[], at: Date): Promise<void> {
     if (keys.length === 0) return;
-    this.db.insert(loginFailures).values(keys.map((key) => ({ key, at }))).run();
+    this.db.insert(loginFailures).values(keys.map((key) => ({ attempt: id, key, at }))).run();
+  }
+
+  async withdraw(id: string): Promise<void> {
+    this.db.delete(loginFailures).where(eq(loginFailures.attempt, id)).run();
   }
 
   async failuresSince(key: string, since: Date): Promise<FailureStats> {

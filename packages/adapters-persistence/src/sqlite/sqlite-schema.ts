@@ -68,10 +68,16 @@ export const loginFailures = sqliteTable(
   {
     // Many failures may share a key and an instant, so rows need a key of their own.
     id: integer('id').primaryKey(),
+    /** The attempt this row counts, so a success can take it back under every key at once. */
+    attempt: text('attempt'),
     key: text('key').notNull(),
     at: timestamp('at').notNull(),
   },
-  (t) => [index('login_failures_key_at_idx').on(t.key, t.at), index('login_failures_at_idx').on(t.at)],
+  (t) => [
+    index('login_failures_key_at_idx').on(t.key, t.at),
+    index('login_failures_at_idx').on(t.at),
+    index('login_failures_attempt_idx').on(t.attempt),
+  ],
 );
 
 export const signingKeys = sqliteTable('signing_keys', {

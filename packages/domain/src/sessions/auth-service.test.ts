@@ -104,6 +104,25 @@ describe('AuthService', () => {
       expect(error.retryAfterSeconds).toBe(WINDOW);
     });
 
+    it(`lets at most ${ACCOUNT_LIMIT} of a burst of concurrent wrong guesses be checked against the password`, async () => {
+      const user = await domain.createUser();
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 4 * ACCOUNT_LIMIT }, (_, i) => domain.userAuth.login(user.email, `wrong guess ${i}`, ADDRESS)),
+      );
+      const reasons = outcomes.map((outcome) => (outcome.status === 'rejected' ? outcome.reason : outcome.value));
+      const checked = reasons.filter((reason) => reason instanceof InvalidCredentialsError).length;
+      expect(checked).toBeLessThanOrEqual(ACCOUNT_LIMIT);
+      expect(reasons.every((reason) => reason instanceof InvalidCredentialsError || reason instanceof TooManyAttemptsError)).toBe(true);
+      await expect(domain.userAuth.login(user.email, PASSWORD, OTHER_ADDRESS)).resolves.toBeDefined();
+    });
+
+    it('does not count a successful login against the address', async () => {
+      const users = await Promise.all(Array.from({ length: 3 }, () => domain.createUser()));
+      for (const user of users) await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
+      const { count } = await domain.repositories.attempts.failuresSince(`address:${ADDRESS}`, new Date(0));
+      expect(count).toBe(0);
+    });
+
     it(`still lets the ${ACCOUNT_LIMIT}th attempt through`, async () => {
       const user = await domain.createUser();
       await domain.failLogins(domain.userAuth, user.email, ACCOUNT_LIMIT - 1);

@@ -13,7 +13,8 @@ import {
 } from '../shared/errors';
 import type { TokenPurpose, TokenSigner } from '../tokens/token-signer';
 import type { LoginAttemptRepository } from '../throttling/login-attempt.repository';
-import { throttleKeys, throttleWait, type ThrottlePolicy, type ThrottleRule } from '../throttling/throttle';
+import { AttemptGate } from '../throttling/attempt-gate';
+import { throttleKeys, type ThrottlePolicy } from '../throttling/throttle';
 import { normalizeEmail } from '../users/user.rules';
 import { passwordMatches } from '../users/password-match';
 import type { AccountDirectory, Principal, PrincipalSource } from './principal';
@@ -65,8 +66,11 @@ const OTHER_KIND_TOKEN: Record<SubjectKind, string> = { admin: 'A user token', u
  */
 export class AuthService {
   private timingHash: Promise<string> | undefined;
+  private readonly gate: AttemptGate;
 
-  constructor(private readonly deps: AuthServiceDeps) {}
+  constructor(private readonly deps: AuthServiceDeps) {
+    this.gate = new AttemptGate(deps);
+  }
 
   private get kind(): SubjectKind {
     return this.deps.principals.kind;
@@ -80,21 +84,20 @@ export class AuthService {
     // a throttle key: refuse it as any unknown email.
     if (!isStorableText(normalized)) throw new InvalidCredentialsError();
     const keys = throttleKeys(this.kind, normalized, clientAddress);
-    await this.assertNotThrottled(
+    const attempt = await this.gate.enter(
       [
         [keys.accountAndAddress, policy.throttle.perAccountAndAddress],
         [keys.address, policy.throttle.perAddress],
       ],
-      now,
+      'Too many failed login attempts; try again later.',
     );
 
     const principal = await principals.findByEmail(normalized);
     // Verify against a throwaway hash when the email is unknown, so both cases take as long.
     const hash = principal?.passwordHash ?? (await this.hashForTiming());
-    if (!(await passwordMatches(hasher, password, hash)) || !principal) {
-      await attempts.recordFailure([keys.accountAndAddress, keys.address], now);
-      throw new InvalidCredentialsError();
-    }
+    // A wrong password leaves the attempt recorded: that is the failure that counts.
+    if (!(await passwordMatches(hasher, password, hash)) || !principal) throw new InvalidCredentialsError();
+    await this.gate.succeeded(attempt);
     if (!principal.active) throw new AccountInactiveError();
     await attempts.clear(keys.accountAndAddress);
     return this.startSession(principal);
@@ -169,13 +172,6 @@ export class AuthService {
     const first = this.newRefreshToken(session.id, now);
     await this.deps.sessions.create(session, first);
     return this.grant(principal, session.id, first, now);
-  }
-
-  /** Refuses the attempt while any key is over its limit, with the longest wait of them. */
-  private async assertNotThrottled(checks: [string, ThrottleRule][], now: Date): Promise<void> {
-    const waits = await Promise.all(checks.map(([key, rule]) => throttleWait(this.deps.attempts, key, rule, now)));
-    const longest = Math.max(...waits.map((wait) => wait ?? 0));
-    if (longest > 0) throw new TooManyAttemptsError(longest);
   }
 
   private async resolveRefreshToken(refreshToken: string): Promise<{ record: RefreshToken; session: Session }> {

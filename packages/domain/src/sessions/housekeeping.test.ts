@@ -13,7 +13,7 @@ describe('Housekeeping', () => {
       { id: 's1', kind: 'user', subjectId: 'u1', created: start, revoked: null },
       { id: 't1', sessionId: 's1', issued: start, expires, retired: null, revoked: null },
     );
-    await attempts.recordFailure(['k'], start);
+    await attempts.record('attempt-1', ['k'], start);
     const housekeeping = new Housekeeping({
       sessions,
       attempts,

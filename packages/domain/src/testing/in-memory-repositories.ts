@@ -115,10 +115,13 @@ export class InMemorySessionRepository implements SessionRepository {
 }
 
 export class InMemoryLoginAttemptRepository implements LoginAttemptRepository {
-  private failures: { key: string; at: Date }[] = [];
+  private failures: { id: string; key: string; at: Date }[] = [];
 
-  async recordFailure(keys: readonly string[], at: Date): Promise<void> {
-    for (const key of keys) this.failures.push({ key, at });
+  async record(id: string, keys: readonly string[], at: Date): Promise<void> {
+    for (const key of keys) this.failures.push({ id, key, at });
+  }
+  async withdraw(id: string): Promise<void> {
+    this.failures = this.failures.filter((failure) => failure.id !== id);
   }
   async failuresSince(key: string, since: Date): Promise<FailureStats> {
     const times = this.failures

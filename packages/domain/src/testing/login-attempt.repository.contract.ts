@@ -3,6 +3,8 @@ import type { LoginAttemptRepository } from '../throttling/login-attempt.reposit
 import { useFreshRepositories, type OpenRepositories } from './contract-harness';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 12, minute));
+let sequence = 0;
+const attemptId = () => `30000000-0000-4000-8000-${(++sequence).toString(16).padStart(12, '0')}`;
 
 /** The behaviour every LoginAttemptRepository promises: counts per key within a window. */
 export function describeLoginAttemptRepositoryContract(backend: string, open: OpenRepositories): void {
@@ -11,36 +13,47 @@ export function describeLoginAttemptRepositoryContract(backend: string, open: Op
     useFreshRepositories(open, (repositories) => (attempts = repositories.attempts));
 
     it('counts failures of a key since a time, with the oldest one counted', async () => {
-      await attempts.recordFailure(['acct', 'addr'], at(1));
-      await attempts.recordFailure(['acct', 'addr'], at(5));
-      await attempts.recordFailure(['addr'], at(9));
+      await attempts.record(attemptId(), ['acct', 'addr'], at(1));
+      await attempts.record(attemptId(), ['acct', 'addr'], at(5));
+      await attempts.record(attemptId(), ['addr'], at(9));
       expect(await attempts.failuresSince('acct', at(0))).toEqual({ count: 2, oldest: at(1) });
       expect(await attempts.failuresSince('addr', at(2))).toEqual({ count: 2, oldest: at(5) });
       expect(await attempts.failuresSince('other', at(0))).toEqual({ count: 0, oldest: null });
     });
 
     it('counts every one of many concurrent failures', async () => {
-      await Promise.all(Array.from({ length: 25 }, () => attempts.recordFailure(['busy'], at(3))));
+      await Promise.all(Array.from({ length: 25 }, () => attempts.record(attemptId(), ['busy'], at(3))));
       expect((await attempts.failuresSince('busy', at(0))).count).toBe(25);
     });
 
     it('clear() forgets one key only', async () => {
-      await attempts.recordFailure(['a', 'b'], at(1));
+      await attempts.record(attemptId(), ['a', 'b'], at(1));
       await attempts.clear('a');
       expect((await attempts.failuresSince('a', at(0))).count).toBe(0);
       expect((await attempts.failuresSince('b', at(0))).count).toBe(1);
     });
 
     it('prune() forgets failures older than the cut-off', async () => {
-      await attempts.recordFailure(['k'], at(1));
-      await attempts.recordFailure(['k'], at(20));
+      await attempts.record(attemptId(), ['k'], at(1));
+      await attempts.record(attemptId(), ['k'], at(20));
       await attempts.prune(at(10));
       expect(await attempts.failuresSince('k', at(0))).toEqual({ count: 1, oldest: at(20) });
     });
 
     it('treats keys as exact strings, never as patterns', async () => {
-      await attempts.recordFailure(['user:a%@x.io|1.2.3.4'], at(1));
+      await attempts.record(attemptId(), ['user:a%@x.io|1.2.3.4'], at(1));
       expect((await attempts.failuresSince('user:a_@x.io|1.2.3.4', at(0))).count).toBe(0);
+    });
+
+    it('withdraw() takes one attempt back under every key it was recorded under, and only it', async () => {
+      const kept = attemptId();
+      const withdrawn = attemptId();
+      await attempts.record(kept, ['acct', 'addr'], at(1));
+      await attempts.record(withdrawn, ['acct', 'addr'], at(2));
+      await attempts.withdraw(withdrawn);
+      await attempts.withdraw(attemptId());
+      expect(await attempts.failuresSince('acct', at(0))).toEqual({ count: 1, oldest: at(1) });
+      expect(await attempts.failuresSince('addr', at(0))).toEqual({ count: 1, oldest: at(1) });
     });
   });
 }

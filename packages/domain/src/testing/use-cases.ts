@@ -30,7 +30,7 @@ export function createUseCases({ repositories, hasher, signer, clock, ids, polic
   const users = new UserService({ users: repositories.users, sessions, hasher, clock, ids });
   return {
     users,
-    self: new SelfService({ users, hasher, attempts, clock, throttle: policy.throttle }),
+    self: new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle }),
     admins: new AdminService({ admins: repositories.admins, sessions, hasher, clock, ids }),
     adminAuth: authFor(admins),
     userAuth: authFor(people),

@@ -6,9 +6,16 @@ export interface FailureStats {
   oldest: Date | null;
 }
 
-/** Failed-login counters, kept in the database so that every instance sees the same counts. */
+/**
+ * Failed-attempt counters, kept in the database so that every instance sees the same counts. An
+ * attempt is recorded before it is judged (so concurrent guesses count each other) and counts as
+ * a failure until it is withdrawn.
+ */
 export interface LoginAttemptRepository {
-  recordFailure(keys: readonly string[], at: Date): Promise<void>;
+  /** Records attempt `id` once under every key. */
+  record(id: string, keys: readonly string[], at: Date): Promise<void>;
+  /** Takes attempt `id` back under every key; withdrawing an unknown id does nothing. */
+  withdraw(id: string): Promise<void>;
   failuresSince(key: string, since: Date): Promise<FailureStats>;
   clear(key: string): Promise<void>;
   /** Forgets failures older than `before`; they no longer count toward any limit. */

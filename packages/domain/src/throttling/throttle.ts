@@ -1,4 +1,4 @@
-import type { FailureStats, LoginAttemptRepository } from './login-attempt.repository';
+import type { FailureStats } from './login-attempt.repository';
 
 export interface ThrottleRule {
   limit: number;
@@ -32,11 +32,6 @@ export function retryAfterSeconds(stats: FailureStats, rule: ThrottleRule, now: 
   if (stats.count < rule.limit || !stats.oldest) return null;
   const freeAt = stats.oldest.getTime() + rule.windowSeconds * 1000;
   return Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000));
-}
-
-/** Seconds until `key` may try again under `rule`, read from the stored failures; null when it may try now. */
-export async function throttleWait(attempts: LoginAttemptRepository, key: string, rule: ThrottleRule, now: Date): Promise<number | null> {
-  return retryAfterSeconds(await attempts.failuresSince(key, windowStart(rule, now)), rule, now);
 }
 
 export function throttleKeys(kind: string, email: string, address: string) {

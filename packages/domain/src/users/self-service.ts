@@ -1,7 +1,9 @@
 import type { Clock } from '../shared/clock';
-import { ForbiddenError, TooManyAttemptsError, ValidationError } from '../shared/errors';
+import { ForbiddenError, ValidationError } from '../shared/errors';
+import type { IdGenerator } from '../shared/id-generator';
 import type { LoginAttemptRepository } from '../throttling/login-attempt.repository';
-import { throttleWait, type ThrottlePolicy } from '../throttling/throttle';
+import { AttemptGate } from '../throttling/attempt-gate';
+import type { ThrottlePolicy } from '../throttling/throttle';
 import type { PasswordHasher } from '../shared/password-hasher';
 import type { Identity } from '../sessions/auth-service';
 import type { User, UserPatch } from './user';
@@ -28,6 +30,7 @@ export interface SelfServiceDeps {
   users: UserService;
   hasher: PasswordHasher;
   attempts: LoginAttemptRepository;
+  ids: IdGenerator;
   clock: Clock;
   /**
    * Limits wrong `current_password` guesses, so a stolen access token cannot brute-force the
@@ -38,7 +41,11 @@ export interface SelfServiceDeps {
 
 /** What a user may do to their own account with a user token. */
 export class SelfService {
-  constructor(private readonly deps: SelfServiceDeps) {}
+  private readonly gate: AttemptGate;
+
+  constructor(private readonly deps: SelfServiceDeps) {
+    this.gate = new AttemptGate(deps);
+  }
 
   me(identity: Identity): Promise<User> {
     return this.deps.users.get(identity.subjectId);
@@ -57,17 +64,18 @@ export class SelfService {
   }
 
   private async proveCurrentPassword(identity: Identity, currentPassword: string | undefined): Promise<void> {
-    const { attempts, clock, hasher, throttle } = this.deps;
+    const { attempts, hasher, throttle } = this.deps;
     const key = `password-check:${identity.subjectId}`;
-    const now = clock.now();
-    const wait = await throttleWait(attempts, key, throttle.perAccountAndAddress, now);
-    if (wait !== null) throw new TooManyAttemptsError(wait, 'Too many wrong current_password guesses; try again later.');
+    const attempt = await this.gate.enter(
+      [[key, throttle.perAccountAndAddress]],
+      'Too many wrong current_password guesses; try again later.',
+    );
     const user = await this.me(identity);
     if (currentPassword !== undefined && (await passwordMatches(hasher, currentPassword, user.passwordHash))) {
+      await this.gate.succeeded(attempt);
       await attempts.clear(key);
       return;
     }
-    await attempts.recordFailure([key], now);
     throw new ValidationError([
       { source: { pointer: '/data/attributes/current_password' }, detail: 'current_password is missing or wrong' },
     ]);

@@ -1,0 +1,52 @@
+import type { Clock } from '../shared/clock';
+import { TooManyAttemptsError } from '../shared/errors';
+import type { IdGenerator } from '../shared/id-generator';
+import type { LoginAttemptRepository } from './login-attempt.repository';
+import { retryAfterSeconds, windowStart, type ThrottleRule } from './throttle';
+
+export interface AttemptGateDeps {
+  attempts: LoginAttemptRepository;
+  ids: IdGenerator;
+  clock: Clock;
+}
+
+/** A key to count an attempt under, and the limit it is held to. */
+export type ThrottleCheck = readonly [key: string, rule: ThrottleRule];
+
+/**
+ * Lets password guesses through one at a time in the count: each attempt is recorded before it
+ * is judged, so a burst of concurrent guesses counts itself and cannot all slip in under the
+ * limit. A recorded attempt is a failure until `succeeded()` takes it back.
+ */
+export class AttemptGate {
+  constructor(private readonly deps: AttemptGateDeps) {}
+
+  /**
+   * Records an attempt under every key and resolves its id; refuses it (TooManyAttemptsError
+   * with the longest wait, nothing recorded) when a key already holds its limit of failures.
+   */
+  async enter(checks: readonly ThrottleCheck[], refusal: string): Promise<string> {
+    const { attempts, ids, clock } = this.deps;
+    const id = ids.next();
+    const now = clock.now();
+    await attempts.record(id, checks.map(([key]) => key), now);
+    const waits = await Promise.all(
+      checks.map(async ([key, rule]) => {
+        const stats = await attempts.failuresSince(key, windowStart(rule, now));
+        // The count includes this attempt: the key is full when the others reach the limit.
+        return retryAfterSeconds({ ...stats, count: stats.count - 1 }, rule, now) ?? 0;
+      }),
+    );
+    const longest = Math.max(0, ...waits);
+    if (longest > 0) {
+      await attempts.withdraw(id);
+      throw new TooManyAttemptsError(longest, refusal);
+    }
+    return id;
+  }
+
+  /** The attempt proved right: it no longer counts as a failure. */
+  succeeded(id: string): Promise<void> {
+    return this.deps.attempts.withdraw(id);
+  }
+}
