@@ -1,4 +1,4 @@
-import { DEFAULT_PAGE_SIZE, EMAIL_MAX_LENGTH, isStorableText, MAX_PAGE_SIZE } from '@uas/domain';
+import { DEFAULT_PAGE_SIZE, EMAIL_MAX_LENGTH, isStorableText, MAX_PAGE_SIZE, UNSTORABLE_TEXT } from '@uas/domain';
 import { invalidParameters, type ParameterProblem } from '../errors/http-problem';
 
 /** Far beyond any real listing, and small enough that (page - 1) × size stays an exact integer. */
@@ -46,7 +46,7 @@ export function parseListQuery(queries: Lookup): ListQuery {
   if (search !== undefined && search.length > EMAIL_MAX_LENGTH) {
     problems.push({ parameter: 'search[email]', detail: `search[email] must be at most ${EMAIL_MAX_LENGTH} characters` });
   } else if (search !== undefined && !isStorableText(search)) {
-    problems.push({ parameter: 'search[email]', detail: 'search[email] must be well-formed Unicode text without NUL characters' });
+    problems.push({ parameter: 'search[email]', detail: `search[email] ${UNSTORABLE_TEXT}` });
   }
   if (problems.length > 0) throw invalidParameters(problems);
   return { page, size, ...(search?.trim() ? { search } : {}) };

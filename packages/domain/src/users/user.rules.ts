@@ -51,7 +51,8 @@ export function isActiveFlag(value: number): value is ActiveFlag {
   return value === 0 || value === 1;
 }
 
-const UNSTORABLE_TEXT = 'must be well-formed Unicode text without NUL characters';
+/** Why text that isStorableText refuses is refused, for any attribute or parameter. */
+export const UNSTORABLE_TEXT = 'must be well-formed Unicode text without NUL characters';
 
 function claimsProblem(claims: JsonObject): string | null {
   if (jsonByteLength(claims) > CLAIMS_MAX_BYTES) return `must be at most ${CLAIMS_MAX_BYTES} bytes of JSON`;
