@@ -35,7 +35,7 @@ export async function readAdminKeyFile(path: string): Promise<AdminCredentials |
 /** New credentials with a random 192-bit password, written with mode 0600 before they are used. */
 export async function createAdminKeyFile(path: string, email: string): Promise<AdminCredentials> {
   const credentials = { email, password: randomBytes(24).toString('base64url') };
-  await mkdir(dirname(path), { recursive: true });
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   // Write then rename, so a crash never leaves a half-written file that would stop the next start.
   const temporary = `${path}.${process.pid}.tmp`;
   await writeFile(temporary, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: 'wx' });

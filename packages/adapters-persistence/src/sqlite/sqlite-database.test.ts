@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -40,6 +41,17 @@ describe('SQLite database', () => {
     const reopened = connectSqlite(path);
     expect(reopened.prepare("select name from sqlite_master where name = 'users'").get()).toEqual({ name: 'users' });
     reopened.close();
+  });
+
+  it('creates the database and its WAL files readable by the service\'s user only, in a private directory', async () => {
+    file = createTemporarySqliteFile();
+    const dir = join(file.path, '..', 'private');
+    const path = join(dir, 'app.db');
+    const database = await openDatabase(parseDatabaseUrl(`sqlite:${path}`));
+    await database.migrate();
+    const modes = await Promise.all([dir, path, `${path}-wal`, `${path}-shm`].map(async (p) => (await stat(p)).mode & 0o777));
+    await database.close();
+    expect(modes).toEqual([0o700, 0o600, 0o600, 0o600]);
   });
 
   it('serves the list order from the (created, id) index, never sorting in a temporary B-tree', async () => {

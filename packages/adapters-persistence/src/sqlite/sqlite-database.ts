@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
@@ -20,7 +20,12 @@ const IN_MEMORY = ':memory:';
 
 /** A better-sqlite3 connection configured for durability; exported for its tests. */
 export function connectSqlite(path: string): BetterSqlite3.Database {
-  if (path !== IN_MEMORY) mkdirSync(dirname(path), { recursive: true });
+  if (path !== IN_MEMORY) {
+    // The file holds password hashes and the private signing keys: only the service's user may
+    // read it. SQLite gives the -wal and -shm files the mode of the database file.
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    closeSync(openSync(path, 'a', 0o600));
+  }
   const client = new BetterSqlite3(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     // WAL lets readers run beside the writer. In WAL mode synchronous=NORMAL may lose the last
