@@ -5,6 +5,7 @@ import { bearerAuth } from '../middleware/bearer-auth';
 import { userListDocument } from '../presenters/user-list.presenter';
 import { userDocument, userLocation } from '../presenters/user.presenter';
 import { parseListQuery, type ListQueryInput } from '../schemas/list-query.schemas';
+import { decodeQueryString } from '../schemas/query-string';
 import { parseCreateUser, parseUpdateUser } from '../schemas/user.schemas';
 import { jsonBody, queryParameters } from '../schemas/validation';
 import { requireUuidParam } from './uuid-param';
@@ -17,7 +18,7 @@ export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adm
     .get(
       '/v1/admin/users',
       authenticated,
-      queryParameters<ListQueryInput, ReturnType<typeof parseListQuery>>((c) => parseListQuery((name) => c.req.queries(name))),
+      queryParameters<ListQueryInput, ReturnType<typeof parseListQuery>>((c) => parseListQuery(decodeQueryString(c.req.url))),
       async (c) => {
         const query = c.req.valid('query');
         const page = await users.list({ page: query.page, size: query.size, emailContains: query.search });

@@ -1,5 +1,6 @@
 import { DEFAULT_PAGE_SIZE, EMAIL_MAX_LENGTH, isStorableText, MAX_PAGE_SIZE, UNSTORABLE_TEXT } from '@uas/domain';
 import { invalidParameters, type ParameterProblem } from '../errors/http-problem';
+import type { QueryLookup } from './query-string';
 
 /** Far beyond any real listing, and small enough that (page - 1) × size stays an exact integer. */
 const MAX_PAGE_NUMBER = Math.floor(Number.MAX_SAFE_INTEGER / MAX_PAGE_SIZE);
@@ -18,13 +19,11 @@ export interface ListQueryInput {
   'search[email]'?: string;
 }
 
-type Lookup = (name: string) => string[] | undefined;
-
 /**
  * Reads `page[number]`, `page[size]` and `search[email]`. Every bad parameter is one 400 problem
  * naming it in `source.parameter`; a repeated parameter is bad too (which one would count?).
  */
-export function parseListQuery(queries: Lookup): ListQuery {
+export function parseListQuery(queries: QueryLookup): ListQuery {
   const problems: ParameterProblem[] = [];
   const single = (parameter: string): string | undefined => {
     const values = queries(parameter) ?? [];
