@@ -229,17 +229,20 @@ describe('GET /v1/admin/users', () => {
     ['page[size]', '?page[size]=1&page[size]=2'],
     ['search[email]', '?search[email]=%FF'],
     ['search[email]', '?search[email]=%ED%A0%80'],
-    ['search[email]', '?search[email]=a%2'],
-    ['search[email]', '?search%5Bemail%5D=%'],
+    ['search[email]', '?search%5Bemail%5D=%C3'],
   ])('answers 400 naming %s for %s', async (parameter, query) => {
     const response = await list(query);
     expect(response.status).toBe(400);
     expect(await errorsOf(response)).toEqual([expect.objectContaining({ status: '400', code: 'invalid_parameter', source: { parameter } })]);
   });
 
-  it('decodes the search term: %25 and + stand for a percent sign and a space', async () => {
-    const body = await (await list('?search[email]=a%25b+c')).json();
-    expect(body.links.first).toBe('/v1/admin/users?page[number]=1&page[size]=20&search[email]=a%25b%20c');
+  it.each([
+    ['%25 and + as a percent sign and a space', '?search[email]=a%25b+c', 'a%25b%20c'],
+    ['a stray % as the percent sign itself', '?search[email]=a%b', 'a%25b'],
+    ['a lone % likewise', '?search[email]=%', '%25'],
+  ])('decodes the search term, taking %s', async (_, query, encoded) => {
+    const body = await (await list(query)).json();
+    expect(body.links.first).toBe(`/v1/admin/users?page[number]=1&page[size]=20&search[email]=${encoded}`);
   });
 
   it('reports each bad parameter', async () => {

@@ -3,17 +3,21 @@ import { invalidParameters, type ParameterProblem } from '../errors/http-problem
 /** The values of one query parameter, in order, or undefined when it is absent. */
 export type QueryLookup = (name: string) => string[] | undefined;
 
+/** A `%` that starts no escape (`a%b`, a lone `%`) is the percent sign itself, as clients mean it. */
+const STRAY_PERCENT = /%(?![0-9a-fA-F]{2})/g;
+
 function decode(text: string): string | null {
   try {
-    return decodeURIComponent(text.replaceAll('+', ' '));
+    return decodeURIComponent(text.replaceAll('+', ' ').replace(STRAY_PERCENT, '%25'));
   } catch {
     return null;
   }
 }
 
 /**
- * The query string of `url`, decoded. A parameter whose percent-encoding is broken (`%FF`, `a%2`)
- * is a malformed query parameter, one 400 naming it, rather than a term searched for literally.
+ * The query string of `url`, decoded. A parameter whose escapes do not spell UTF-8 (`%FF`,
+ * `%ED%A0%80`) is a malformed query parameter, one 400 naming it, rather than a term searched
+ * for literally; a stray `%` is taken literally.
  */
 export function decodeQueryString(url: string): QueryLookup {
   const start = url.indexOf('?');
