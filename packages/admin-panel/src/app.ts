@@ -64,7 +64,8 @@ export class App {
       onSignedIn: () => {
         history.replaceState(null, '', HOME + this.#returnTo);
         this.#returnTo = '';
-        void this.#route();
+        // Keyboard and screen-reader users start on the page's heading, not on a vanished form.
+        void this.#route().then(() => this.root.querySelector<HTMLElement>('h1')?.focus());
       },
     }));
   }

@@ -45,7 +45,7 @@ export function usersView({ session, users, onSignedOut }: UsersViewOptions): Vi
     toggleActive: (user, button) => void toggleActive(user, button),
     remove: (user) => void remove(user),
   };
-  create.addEventListener('click', () => void openUserForm({ users, onSaved: saved('Created') }));
+  create.addEventListener('click', () => void openUserForm({ users, onSaved: (user) => void showCreated(user) }));
 
   function go(next: ListQuery, mode: 'push' | 'replace', apiPath?: string): void {
     query = next;
@@ -109,6 +109,18 @@ export function usersView({ session, users, onSignedOut }: UsersViewOptions): Vi
       toast(`${verb} ${user.attributes.email}.`);
       void load();
     };
+  }
+
+  /** The newest user is the last of the unfiltered list: go to its page, so the admin sees it. */
+  async function showCreated(user: UserResource): Promise<void> {
+    toast(`Created ${user.attributes.email}.`);
+    const unfiltered = { ...query, search: '', page: 1 };
+    try {
+      const { links } = await users.list(apiPathOf(unfiltered));
+      go(queryFromApiLink(links.last) ?? unfiltered, 'push');
+    } catch {
+      go(unfiltered, 'push');
+    }
   }
 
   async function toggleActive(user: UserResource, button: HTMLButtonElement): Promise<void> {

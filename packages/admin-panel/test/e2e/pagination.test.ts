@@ -24,8 +24,9 @@ describe('paging through users', () => {
     await signIn(page, stack().server, '/admin/?search=pager');
   });
 
-  it('shows the first page of 20 with the total from meta.total', async () => {
+  it('shows the first page of 20 with the total from meta.total, the heading focused after sign-in', async () => {
     expect(new URL(page.url()).search).toBe('?search=pager');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Users');
     await expect.poll(range).toBe(`Showing 1–20 of ${TOTAL}`);
     expect(await emails()).toEqual(Array.from({ length: 20 }, (_, i) => emailOf(i + 1)));
     expect(await page.locator('.position').textContent()).toBe('Page 1 of 3');
@@ -78,5 +79,17 @@ describe('paging through users', () => {
     await page.getByLabel('Search by email').fill('nobody-matches-this');
     await page.getByText('No users match “nobody-matches-this”.').waitFor();
     expect(await page.locator('table').isVisible()).toBe(false);
+  });
+
+  it('shows a newly created user where it lands: the last page of the unfiltered list', async () => {
+    await page.goto('/admin/?search=pager&page=1');
+    await expect.poll(range).toBe(`Showing 1–20 of ${TOTAL}`);
+    await page.getByRole('button', { name: 'New user' }).click();
+    const form = page.getByRole('dialog', { name: 'New user' });
+    await form.getByLabel('Email', { exact: true }).fill('newest@example.com');
+    await form.getByLabel('Password', { exact: true }).fill('long enough');
+    await form.getByLabel('Password', { exact: true }).press('Enter');
+    await page.waitForURL('**/admin/?page=3');
+    await expect.poll(emails).toContain('newest@example.com');
   });
 });
