@@ -103,7 +103,9 @@ describe('JoseTokenSigner', () => {
   it('publishes public keys only', async () => {
     const { keyRing } = setup('RS256');
     await keyRing.ensureSigningKey();
-    for (const key of (await keyRing.jwks()).keys) {
+    const { keys } = await keyRing.jwks();
+    expect(keys).toHaveLength(1);
+    for (const key of keys) {
       expect(key).not.toHaveProperty('d');
       expect(key).not.toHaveProperty('p');
       expect(key).toMatchObject({ use: 'sig', alg: 'RS256', kid: expect.any(String) });

@@ -9,7 +9,6 @@ import {
   InvalidTokenError,
   NotFoundError,
   RefreshTokenReusedError,
-  TooManyAttemptsError,
 } from '../shared/errors';
 import type { TokenPurpose, TokenSigner } from '../tokens/token-signer';
 import type { LoginAttemptRepository } from '../throttling/login-attempt.repository';
@@ -77,8 +76,7 @@ export class AuthService {
   }
 
   async login(email: string, password: string, clientAddress: string): Promise<SessionGrant> {
-    const { principals, attempts, hasher, clock, policy } = this.deps;
-    const now = clock.now();
+    const { principals, attempts, hasher, policy } = this.deps;
     const normalized = normalizeEmail(email);
     // No account has such an address (the rules refuse it), and PostgreSQL cannot even store it in
     // a throttle key: refuse it as any unknown email.

@@ -66,13 +66,13 @@ export class SelfService {
   private async proveCurrentPassword(identity: Identity, currentPassword: string | undefined): Promise<void> {
     const { attempts, hasher, throttle } = this.deps;
     const key = `password-check:${identity.subjectId}`;
-    const attempt = await this.gate.enter(
+    await this.gate.enter(
       [[key, throttle.perAccountAndAddress]],
       'Too many wrong current_password guesses; try again later.',
     );
     const user = await this.me(identity);
     if (currentPassword !== undefined && (await passwordMatches(hasher, currentPassword, user.passwordHash))) {
-      await this.gate.succeeded(attempt);
+      // Clearing the key takes back this attempt along with the earlier wrong guesses.
       await attempts.clear(key);
       return;
     }
