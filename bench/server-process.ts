@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 // Plain node code shared with the process-level tests (no vitest in it).
-import { delay, freePort, START_TIMEOUT_MS, STOP_TIMEOUT_MS } from '../apps/server/test/support/server-process';
+import { delay, freePort, SOURCE_CONDITION, START_TIMEOUT_MS, STOP_TIMEOUT_MS } from '../apps/server/test/support/server-process';
 
 const MAIN = fileURLToPath(new URL('../apps/server/src/main.ts', import.meta.url));
 const PRELOADS = [
@@ -45,7 +45,7 @@ export class BenchServer {
     const port = await freePort();
     const logPath = join(cwd, `server-${port}.log`);
     const log = await open(logPath, 'w');
-    const child = spawn(process.execPath, [...PRELOADS.flatMap((url) => ['--import', url]), MAIN], {
+    const child = spawn(process.execPath, [SOURCE_CONDITION, ...PRELOADS.flatMap((url) => ['--import', url]), MAIN], {
       cwd,
       env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
       stdio: ['pipe', log.fd, 'pipe'],

@@ -1,6 +1,8 @@
 import { defineProject } from 'vitest/config';
+import { domainFromSource } from '../../vitest.shared.ts';
 
 export default defineProject({
+  ...domainFromSource,
   test: {
     name: 'admin-panel',
     include: ['test/**/*.test.ts'],

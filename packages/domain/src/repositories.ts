@@ -1,8 +1,8 @@
-import type { AdminRepository } from './admins/admin.repository';
-import type { SessionRepository } from './sessions/session.repository';
-import type { LoginAttemptRepository } from './throttling/login-attempt.repository';
-import type { SigningKeyRepository } from './tokens/signing-key.repository';
-import type { UserRepository } from './users/user.repository';
+import type { AdminRepository } from './admins/admin.repository.ts';
+import type { SessionRepository } from './sessions/session.repository.ts';
+import type { LoginAttemptRepository } from './throttling/login-attempt.repository.ts';
+import type { SigningKeyRepository } from './tokens/signing-key.repository.ts';
+import type { UserRepository } from './users/user.repository.ts';
 
 /** Every repository port, as one storage backend provides them. */
 export interface Repositories {

@@ -13,6 +13,9 @@ const PRELOADS = [
 ];
 
 /** Longest wait for a process to answer /health 200 (tsx compiles on start; 2 shared cores). */
+/** Node resolves `@uas/domain` to its TypeScript source, as every workspace tool does. */
+export const SOURCE_CONDITION = '--conditions=source';
+
 export const START_TIMEOUT_MS = 30_000;
 /** Longest wait for a process to exit after SIGTERM before it is killed. */
 export const STOP_TIMEOUT_MS = 15_000;
@@ -130,7 +133,7 @@ export class ServerProcesses {
    */
   async spawn(env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> {
     const port = options.port ?? (env.PORT && /^\d+$/.test(env.PORT) ? Number(env.PORT) : await freePort());
-    const child = spawn(process.execPath, [...PRELOADS.flatMap((url) => ['--import', url]), MAIN], {
+    const child = spawn(process.execPath, [SOURCE_CONDITION, ...PRELOADS.flatMap((url) => ['--import', url]), MAIN], {
       cwd: options.cwd ?? (await this.tempDir()),
       env: { PATH: process.env.PATH ?? '', ...BASE_ENV, ...(options.port ? {} : { PORT: String(port) }), ...env },
       stdio: ['pipe', 'pipe', 'pipe'],

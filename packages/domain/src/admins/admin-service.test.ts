@@ -1,7 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { InvalidCredentialsError, ValidationError } from '../shared/errors';
-import { ADDRESS, ADMIN, buildDomain, issueSources, pointerTo, type Domain } from '../testing/domain-fixture';
-import { DEFAULT_ADMIN_NAME } from './admin-service';
+import { beforeEach, describe, expect, it } from '../testing/test-api.ts';
+import { InvalidCredentialsError, ValidationError } from '../shared/errors.ts';
+import { ADDRESS, ADMIN, buildDomain, issueSources, pointerTo, type Domain } from '../testing/domain-fixture.ts';
+import { DEFAULT_ADMIN_NAME } from './admin-service.ts';
 
 describe('AdminService.applyCredentials()', () => {
   let domain: Domain;

@@ -1,11 +1,11 @@
-import type { Clock } from '../shared/clock';
-import type { IdGenerator } from '../shared/id-generator';
-import type { PasswordHasher } from '../shared/password-hasher';
-import { ValidationError } from '../shared/errors';
-import type { SessionRepository } from '../sessions/session.repository';
-import { normalizeEmail, userAttributeIssues } from '../users/user.rules';
-import type { Admin, AdminCredentials } from './admin';
-import type { AdminRepository } from './admin.repository';
+import type { Clock } from '../shared/clock.ts';
+import type { IdGenerator } from '../shared/id-generator.ts';
+import type { PasswordHasher } from '../shared/password-hasher.ts';
+import { ValidationError } from '../shared/errors.ts';
+import type { SessionRepository } from '../sessions/session.repository.ts';
+import { normalizeEmail, userAttributeIssues } from '../users/user.rules.ts';
+import type { Admin, AdminCredentials } from './admin.ts';
+import type { AdminRepository } from './admin.repository.ts';
 
 export const DEFAULT_ADMIN_NAME = 'Administrator';
 

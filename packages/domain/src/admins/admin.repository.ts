@@ -1,5 +1,5 @@
-import { token } from '../shared/token';
-import type { Admin } from './admin';
+import { token } from '../shared/token.ts';
+import type { Admin } from './admin.ts';
 
 export interface AdminRepository {
   insert(admin: Admin): Promise<void>;

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from '../testing/test-api.ts';
 import {
   AccountInactiveError,
   ForbiddenError,
@@ -7,8 +7,8 @@ import {
   NotFoundError,
   RefreshTokenReusedError,
   TooManyAttemptsError,
-} from '../shared/errors';
-import { ADDRESS, ADMIN, buildDomain, OTHER_ADDRESS, PASSWORD, POLICY, rejectionOf, type Domain } from '../testing/domain-fixture';
+} from '../shared/errors.ts';
+import { ADDRESS, ADMIN, buildDomain, OTHER_ADDRESS, PASSWORD, POLICY, rejectionOf, type Domain } from '../testing/domain-fixture.ts';
 
 const WINDOW = POLICY.throttle.perAccountAndAddress.windowSeconds;
 const ACCOUNT_LIMIT = POLICY.throttle.perAccountAndAddress.limit;

@@ -1,7 +1,7 @@
-import { addSeconds, type Clock } from '../shared/clock';
-import type { IdGenerator } from '../shared/id-generator';
-import { isStorableText } from '../shared/json';
-import type { PasswordHasher } from '../shared/password-hasher';
+import { addSeconds, type Clock } from '../shared/clock.ts';
+import type { IdGenerator } from '../shared/id-generator.ts';
+import { isStorableText } from '../shared/json.ts';
+import type { PasswordHasher } from '../shared/password-hasher.ts';
 import {
   AccountInactiveError,
   ForbiddenError,
@@ -9,16 +9,16 @@ import {
   InvalidTokenError,
   NotFoundError,
   RefreshTokenReusedError,
-} from '../shared/errors';
-import type { TokenPurpose, TokenSigner } from '../tokens/token-signer';
-import type { LoginAttemptRepository } from '../throttling/login-attempt.repository';
-import { AttemptGate } from '../throttling/attempt-gate';
-import { throttleKeys, type ThrottlePolicy } from '../throttling/throttle';
-import { normalizeEmail } from '../users/user.rules';
-import { passwordMatches } from '../users/password-match';
-import type { AccountDirectory, Principal, PrincipalSource } from './principal';
-import { refreshTokenState, type RefreshToken, type Session, type SubjectKind } from './session';
-import type { SessionRepository } from './session.repository';
+} from '../shared/errors.ts';
+import type { TokenPurpose, TokenSigner } from '../tokens/token-signer.ts';
+import type { LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
+import { AttemptGate } from '../throttling/attempt-gate.ts';
+import { throttleKeys, type ThrottlePolicy } from '../throttling/throttle.ts';
+import { normalizeEmail } from '../users/user.rules.ts';
+import { passwordMatches } from '../users/password-match.ts';
+import type { AccountDirectory, Principal, PrincipalSource } from './principal.ts';
+import { refreshTokenState, type RefreshToken, type Session, type SubjectKind } from './session.ts';
+import type { SessionRepository } from './session.repository.ts';
 
 export interface AuthPolicy {
   accessTokenSeconds: number;

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { InMemoryLoginAttemptRepository, InMemorySessionRepository, ManualClock } from '../testing';
-import { Housekeeping } from './housekeeping';
+import { describe, expect, it } from '../testing/test-api.ts';
+import { InMemoryLoginAttemptRepository, InMemorySessionRepository, ManualClock } from '../testing/index.ts';
+import { Housekeeping } from './housekeeping.ts';
 
 describe('Housekeeping', () => {
   it('run() forgets expired sessions and failures outside the longest throttling window', async () => {

@@ -1,7 +1,7 @@
-import type { Clock } from '../shared/clock';
-import type { LoginAttemptRepository } from '../throttling/login-attempt.repository';
-import type { ThrottlePolicy } from '../throttling/throttle';
-import type { SessionRepository } from './session.repository';
+import type { Clock } from '../shared/clock.ts';
+import type { LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
+import type { ThrottlePolicy } from '../throttling/throttle.ts';
+import type { SessionRepository } from './session.repository.ts';
 
 export interface HousekeepingDeps {
   sessions: SessionRepository;

@@ -1,9 +1,9 @@
-import type { JsonObject } from '../shared/json';
-import type { SubjectKind } from './session';
-import type { AdminRepository } from '../admins/admin.repository';
-import type { Admin } from '../admins/admin';
-import type { UserRepository } from '../users/user.repository';
-import type { User } from '../users/user';
+import type { JsonObject } from '../shared/json.ts';
+import type { SubjectKind } from './session.ts';
+import type { AdminRepository } from '../admins/admin.repository.ts';
+import type { Admin } from '../admins/admin.ts';
+import type { UserRepository } from '../users/user.repository.ts';
+import type { User } from '../users/user.ts';
 
 /** An account that can log in, seen the same way whether it is an admin or a user. */
 export interface Principal {

@@ -1,5 +1,5 @@
-import { token } from '../shared/token';
-import type { RefreshToken, Session, SubjectKind } from './session';
+import { token } from '../shared/token.ts';
+import type { RefreshToken, Session, SubjectKind } from './session.ts';
 
 /** Stores sessions and their refresh-token families. "Not found" is `null`. */
 export interface SessionRepository {

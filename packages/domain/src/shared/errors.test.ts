@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../testing/test-api.ts';
 import {
   AccountInactiveError,
   DomainError,
@@ -10,7 +10,7 @@ import {
   RefreshTokenReusedError,
   TooManyAttemptsError,
   ValidationError,
-} from './errors';
+} from './errors.ts';
 
 describe('the error catalogue', () => {
   const issue = { source: { pointer: '/data/attributes/email' }, detail: 'email is required' };

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { SequentialIds } from '../testing/fake-ports';
-import { isUuid } from './id-generator';
+import { describe, expect, it } from '../testing/test-api.ts';
+import { SequentialIds } from '../testing/fake-ports.ts';
+import { isUuid } from './id-generator.ts';
 
 describe('isUuid', () => {
   it.each([

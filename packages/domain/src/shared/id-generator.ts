@@ -1,4 +1,4 @@
-import { token } from './token';
+import { token } from './token.ts';
 
 /** Produces new resource ids: lowercase UUID strings. */
 export interface IdGenerator {

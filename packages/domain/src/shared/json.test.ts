@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { isJsonObject, isStorableJson, isStorableText, jsonByteLength, utf8ByteLength, type JsonValue } from './json';
+import { describe, expect, it } from '../testing/test-api.ts';
+import { isJsonObject, isStorableJson, isStorableText, jsonByteLength, utf8ByteLength, type JsonValue } from './json.ts';
 
 describe('utf8ByteLength', () => {
   it('counts UTF-8 bytes, not UTF-16 code units', () => {

@@ -1,4 +1,4 @@
-import { token } from './token';
+import { token } from './token.ts';
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;

@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { EmailTakenError } from '../shared/errors';
-import type { Admin } from '../admins/admin';
-import type { AdminRepository } from '../admins/admin.repository';
-import { useFreshRepositories, type OpenRepositories } from './contract-harness';
+import { describe, expect, it } from './test-api.ts';
+import { EmailTakenError } from '../shared/errors.ts';
+import type { Admin } from '../admins/admin.ts';
+import type { AdminRepository } from '../admins/admin.repository.ts';
+import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 
 let sequence = 0;
 function sampleAdmin(overrides: Partial<Admin> = {}): Admin {

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach } from 'vitest';
-import type { Repositories } from '../repositories';
+import { afterEach, beforeEach } from './test-api.ts';
+import type { Repositories } from '../repositories.ts';
 
 /** A fresh, empty set of repositories over one backend, and how to let go of it. */
 export interface RepositoryHarness {

@@ -1,14 +1,14 @@
-import type { AdminCredentials } from '../admins/admin';
-import type { AuthPolicy, AuthService, Identity, SessionGrant } from '../sessions/auth-service';
-import { InvalidCredentialsError, InvalidTokenError, ValidationError, type ProblemSource } from '../shared/errors';
-import type { JsonObject } from '../shared/json';
-import { DEFAULT_THROTTLE_POLICY } from '../throttling/throttle';
-import type { TokenPurpose } from '../tokens/token-signer';
-import type { NewUser, User } from '../users/user';
-import { ManualClock, PlainTextHasher, SequentialIds } from './fake-ports';
-import { FakeTokenSigner } from './fake-token-signer';
-import { inMemoryRepositories } from './in-memory-repositories';
-import { createUseCases } from './use-cases';
+import type { AdminCredentials } from '../admins/admin.ts';
+import type { AuthPolicy, AuthService, Identity, SessionGrant } from '../sessions/auth-service.ts';
+import { InvalidCredentialsError, InvalidTokenError, ValidationError, type ProblemSource } from '../shared/errors.ts';
+import type { JsonObject } from '../shared/json.ts';
+import { DEFAULT_THROTTLE_POLICY } from '../throttling/throttle.ts';
+import type { TokenPurpose } from '../tokens/token-signer.ts';
+import type { NewUser, User } from '../users/user.ts';
+import { ManualClock, PlainTextHasher, SequentialIds } from './fake-ports.ts';
+import { FakeTokenSigner } from './fake-token-signer.ts';
+import { inMemoryRepositories } from './in-memory-repositories.ts';
+import { createUseCases } from './use-cases.ts';
 
 /**
  * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one

@@ -1,6 +1,6 @@
-import type { Clock } from '../shared/clock';
-import type { IdGenerator } from '../shared/id-generator';
-import type { PasswordHasher } from '../shared/password-hasher';
+import type { Clock } from '../shared/clock.ts';
+import type { IdGenerator } from '../shared/id-generator.ts';
+import type { PasswordHasher } from '../shared/password-hasher.ts';
 
 /** A clock that moves only when told to, so expiry and throttling tests need no sleeping. */
 export class ManualClock implements Clock {

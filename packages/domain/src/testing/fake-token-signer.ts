@@ -1,7 +1,7 @@
-import type { Clock } from '../shared/clock';
-import { InvalidTokenError } from '../shared/errors';
-import { isJsonObject, type JsonObject } from '../shared/json';
-import type { TokenPurpose, TokenSigner, VerifiedToken } from '../tokens/token-signer';
+import type { Clock } from '../shared/clock.ts';
+import { InvalidTokenError } from '../shared/errors.ts';
+import { isJsonObject, type JsonObject } from '../shared/json.ts';
+import type { TokenPurpose, TokenSigner, VerifiedToken } from '../tokens/token-signer.ts';
 
 /**
  * An unsigned stand-in for the JWT signer in domain unit tests: it keeps purpose and expiry

@@ -1,4 +1,4 @@
-import { describeRepositoryContracts } from './index';
-import { inMemoryRepositories } from './in-memory-repositories';
+import { describeRepositoryContracts } from './index.ts';
+import { inMemoryRepositories } from './in-memory-repositories.ts';
 
 describeRepositoryContracts('in-memory', async () => ({ repositories: inMemoryRepositories(), close: async () => {} }));

@@ -1,14 +1,14 @@
-import { EmailTakenError } from '../shared/errors';
-import type { Admin } from '../admins/admin';
-import type { AdminRepository } from '../admins/admin.repository';
-import type { RefreshToken, Session, SubjectKind } from '../sessions/session';
-import type { SessionRepository } from '../sessions/session.repository';
-import type { FailureStats, LoginAttemptRepository } from '../throttling/login-attempt.repository';
-import type { SigningKey } from '../tokens/signing-key';
-import type { SigningKeyRepository } from '../tokens/signing-key.repository';
-import type { User } from '../users/user';
-import type { UserListQuery, UserPage, UserRepository } from '../users/user.repository';
-import type { Repositories } from '../repositories';
+import { EmailTakenError } from '../shared/errors.ts';
+import type { Admin } from '../admins/admin.ts';
+import type { AdminRepository } from '../admins/admin.repository.ts';
+import type { RefreshToken, Session, SubjectKind } from '../sessions/session.ts';
+import type { SessionRepository } from '../sessions/session.repository.ts';
+import type { FailureStats, LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
+import type { SigningKey } from '../tokens/signing-key.ts';
+import type { SigningKeyRepository } from '../tokens/signing-key.repository.ts';
+import type { User } from '../users/user.ts';
+import type { UserListQuery, UserPage, UserRepository } from '../users/user.repository.ts';
+import type { Repositories } from '../repositories.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

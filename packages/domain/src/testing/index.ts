@@ -1,20 +1,20 @@
-export * from './fake-ports';
-export * from './fake-token-signer';
-export * from './in-memory-repositories';
-export * from './use-cases';
-export * from './contract-harness';
-export * from './user.repository.contract';
-export * from './admin.repository.contract';
-export * from './session.repository.contract';
-export * from './login-attempt.repository.contract';
-export * from './signing-key.repository.contract';
+export * from './fake-ports.ts';
+export * from './fake-token-signer.ts';
+export * from './in-memory-repositories.ts';
+export * from './use-cases.ts';
+export * from './contract-harness.ts';
+export * from './user.repository.contract.ts';
+export * from './admin.repository.contract.ts';
+export * from './session.repository.contract.ts';
+export * from './login-attempt.repository.contract.ts';
+export * from './signing-key.repository.contract.ts';
 
-import type { OpenRepositories } from './contract-harness';
-import { describeAdminRepositoryContract } from './admin.repository.contract';
-import { describeLoginAttemptRepositoryContract } from './login-attempt.repository.contract';
-import { describeSessionRepositoryContract } from './session.repository.contract';
-import { describeSigningKeyRepositoryContract } from './signing-key.repository.contract';
-import { describeUserRepositoryContract } from './user.repository.contract';
+import type { OpenRepositories } from './contract-harness.ts';
+import { describeAdminRepositoryContract } from './admin.repository.contract.ts';
+import { describeLoginAttemptRepositoryContract } from './login-attempt.repository.contract.ts';
+import { describeSessionRepositoryContract } from './session.repository.contract.ts';
+import { describeSigningKeyRepositoryContract } from './signing-key.repository.contract.ts';
+import { describeUserRepositoryContract } from './user.repository.contract.ts';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
@@ -24,3 +24,4 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeLoginAttemptRepositoryContract(backend, open);
   describeSigningKeyRepositoryContract(backend, open);
 }
+export { collectedTests, useTestHost, type CollectedTest, type TestHost } from './test-api.ts';

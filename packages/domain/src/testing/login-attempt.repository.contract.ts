@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import type { LoginAttemptRepository } from '../throttling/login-attempt.repository';
-import { useFreshRepositories, type OpenRepositories } from './contract-harness';
+import { describe, expect, it } from './test-api.ts';
+import type { LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
+import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 12, minute));
 let sequence = 0;

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import type { RefreshToken, Session } from '../sessions/session';
-import type { SessionRepository } from '../sessions/session.repository';
-import { useFreshRepositories, type OpenRepositories } from './contract-harness';
+import { describe, expect, it } from './test-api.ts';
+import type { RefreshToken, Session } from '../sessions/session.ts';
+import type { SessionRepository } from '../sessions/session.repository.ts';
+import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 
 let sequence = 0;
 const nextId = () => `10000000-0000-4000-8000-${(++sequence).toString(16).padStart(12, '0')}`;

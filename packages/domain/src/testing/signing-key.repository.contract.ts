@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import type { SigningKey } from '../tokens/signing-key';
-import type { SigningKeyRepository } from '../tokens/signing-key.repository';
-import { useFreshRepositories, type OpenRepositories } from './contract-harness';
+import { describe, expect, it } from './test-api.ts';
+import type { SigningKey } from '../tokens/signing-key.ts';
+import type { SigningKeyRepository } from '../tokens/signing-key.repository.ts';
+import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 
 const day = (n: number) => new Date(Date.UTC(2026, 0, n));
 function sampleKey(kid: string, created: Date, retires: Date | null = null): SigningKey {

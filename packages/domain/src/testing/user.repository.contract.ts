@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { EmailTakenError } from '../shared/errors';
-import type { User } from '../users/user';
-import type { UserRepository } from '../users/user.repository';
-import { useFreshRepositories, type OpenRepositories } from './contract-harness';
+import { describe, expect, it } from './test-api.ts';
+import { EmailTakenError } from '../shared/errors.ts';
+import type { User } from '../users/user.ts';
+import type { UserRepository } from '../users/user.repository.ts';
+import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 
 let sequence = 0;
 export function sampleUser(overrides: Partial<User> = {}): User {

@@ -1,8 +1,8 @@
-import type { Clock } from '../shared/clock';
-import { TooManyAttemptsError } from '../shared/errors';
-import type { IdGenerator } from '../shared/id-generator';
-import type { LoginAttemptRepository } from './login-attempt.repository';
-import { retryAfterSeconds, windowStart, type ThrottleRule } from './throttle';
+import type { Clock } from '../shared/clock.ts';
+import { TooManyAttemptsError } from '../shared/errors.ts';
+import type { IdGenerator } from '../shared/id-generator.ts';
+import type { LoginAttemptRepository } from './login-attempt.repository.ts';
+import { retryAfterSeconds, windowStart, type ThrottleRule } from './throttle.ts';
 
 export interface AttemptGateDeps {
   attempts: LoginAttemptRepository;

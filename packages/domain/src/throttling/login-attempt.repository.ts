@@ -1,4 +1,4 @@
-import { token } from '../shared/token';
+import { token } from '../shared/token.ts';
 
 export interface FailureStats {
   count: number;

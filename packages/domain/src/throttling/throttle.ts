@@ -1,4 +1,4 @@
-import type { FailureStats } from './login-attempt.repository';
+import type { FailureStats } from './login-attempt.repository.ts';
 
 export interface ThrottleRule {
   limit: number;

@@ -1,5 +1,5 @@
-import { token } from '../shared/token';
-import type { SigningKey } from './signing-key';
+import { token } from '../shared/token.ts';
+import type { SigningKey } from './signing-key.ts';
 
 /** Stores the signing keys, so that every instance signs and verifies with the same ones. */
 export interface SigningKeyRepository {

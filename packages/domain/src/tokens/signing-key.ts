@@ -1,4 +1,4 @@
-import type { JsonObject } from '../shared/json';
+import type { JsonObject } from '../shared/json.ts';
 
 /** A key pair that signs tokens, stored so that every instance signs and verifies alike. */
 export interface SigningKey {

@@ -1,5 +1,5 @@
-import { token } from '../shared/token';
-import type { JsonObject } from '../shared/json';
+import { token } from '../shared/token.ts';
+import type { JsonObject } from '../shared/json.ts';
 
 /**
  * What a token is for. Each purpose has its own audience, so a token of one purpose never

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import type { PasswordHasher } from '../shared/password-hasher';
-import { passwordMatches } from './password-match';
+import { describe, expect, it } from '../testing/test-api.ts';
+import type { PasswordHasher } from '../shared/password-hasher.ts';
+import { passwordMatches } from './password-match.ts';
 
 /** Compares only the first 72 bytes, as bcrypt does. */
 class FirstBytesHasher implements PasswordHasher {

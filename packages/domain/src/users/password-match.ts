@@ -1,5 +1,5 @@
-import type { PasswordHasher } from '../shared/password-hasher';
-import { passwordProblem } from './user.rules';
+import type { PasswordHasher } from '../shared/password-hasher.ts';
+import { passwordProblem } from './user.rules.ts';
 
 /**
  * Whether `password` is the one behind `hash`. bcrypt compares only the first 72 bytes, so a

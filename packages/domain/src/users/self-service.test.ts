@@ -1,7 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { ForbiddenError, InvalidCredentialsError, TooManyAttemptsError, ValidationError } from '../shared/errors';
-import { ADDRESS, buildDomain, issueSources, OTHER_ADDRESS, PASSWORD, POLICY, pointerTo, rejectionOf, type Domain } from '../testing/domain-fixture';
-import { adminOnlyAttributes } from './self-service';
+import { beforeEach, describe, expect, it } from '../testing/test-api.ts';
+import { ForbiddenError, InvalidCredentialsError, TooManyAttemptsError, ValidationError } from '../shared/errors.ts';
+import { ADDRESS, buildDomain, issueSources, OTHER_ADDRESS, PASSWORD, POLICY, pointerTo, rejectionOf, type Domain } from '../testing/domain-fixture.ts';
+import { adminOnlyAttributes } from './self-service.ts';
 
 const NEW_PASSWORD = 'a brand new password';
 

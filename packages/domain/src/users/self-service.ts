@@ -1,14 +1,14 @@
-import type { Clock } from '../shared/clock';
-import { ForbiddenError, ValidationError } from '../shared/errors';
-import type { IdGenerator } from '../shared/id-generator';
-import type { LoginAttemptRepository } from '../throttling/login-attempt.repository';
-import { AttemptGate } from '../throttling/attempt-gate';
-import type { ThrottlePolicy } from '../throttling/throttle';
-import type { PasswordHasher } from '../shared/password-hasher';
-import type { Identity } from '../sessions/auth-service';
-import type { User, UserPatch } from './user';
-import type { UserService } from './user-service';
-import { passwordMatches } from './password-match';
+import type { Clock } from '../shared/clock.ts';
+import { ForbiddenError, ValidationError } from '../shared/errors.ts';
+import type { IdGenerator } from '../shared/id-generator.ts';
+import type { LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
+import { AttemptGate } from '../throttling/attempt-gate.ts';
+import type { ThrottlePolicy } from '../throttling/throttle.ts';
+import type { PasswordHasher } from '../shared/password-hasher.ts';
+import type { Identity } from '../sessions/auth-service.ts';
+import type { User, UserPatch } from './user.ts';
+import type { UserService } from './user-service.ts';
+import { passwordMatches } from './password-match.ts';
 
 /** Attributes only an administrator may change; a user may change name, metadata and password. */
 const ADMIN_ONLY = ['email', 'app', 'active'] as const;

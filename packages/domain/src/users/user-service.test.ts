@@ -1,6 +1,6 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { EmailTakenError, InvalidTokenError, NotFoundError } from '../shared/errors';
-import { buildDomain, issueSources, PASSWORD, pointerTo, type Domain } from '../testing/domain-fixture';
+import { beforeEach, describe, expect, it, vi } from '../testing/test-api.ts';
+import { EmailTakenError, InvalidTokenError, NotFoundError } from '../shared/errors.ts';
+import { buildDomain, issueSources, PASSWORD, pointerTo, type Domain } from '../testing/domain-fixture.ts';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-ffffffffffff';
 

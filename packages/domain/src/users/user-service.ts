@@ -1,10 +1,10 @@
-import type { Clock } from '../shared/clock';
-import type { IdGenerator } from '../shared/id-generator';
-import type { PasswordHasher } from '../shared/password-hasher';
-import { NotFoundError, ValidationError } from '../shared/errors';
-import type { SessionRepository } from '../sessions/session.repository';
-import type { NewUser, User, UserPatch } from './user';
-import type { UserListQuery, UserPage, UserRepository } from './user.repository';
+import type { Clock } from '../shared/clock.ts';
+import type { IdGenerator } from '../shared/id-generator.ts';
+import type { PasswordHasher } from '../shared/password-hasher.ts';
+import { NotFoundError, ValidationError } from '../shared/errors.ts';
+import type { SessionRepository } from '../sessions/session.repository.ts';
+import type { NewUser, User, UserPatch } from './user.ts';
+import type { UserListQuery, UserPage, UserRepository } from './user.repository.ts';
 import {
   applyUserPatch,
   patchEndsSessions,
@@ -12,8 +12,8 @@ import {
   normalizeEmail,
   userAttributeIssues,
   type UserChanges,
-} from './user.rules';
-import type { ActiveFlag } from './user';
+} from './user.rules.ts';
+import type { ActiveFlag } from './user.ts';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;

@@ -1,5 +1,5 @@
-import { token } from '../shared/token';
-import type { User } from './user';
+import { token } from '../shared/token.ts';
+import type { User } from './user.ts';
 
 export interface UserListQuery {
   /** 1-based page number. */

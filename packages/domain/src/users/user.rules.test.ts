@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { jsonOfBytes, pointerTo as at } from '../testing/domain-fixture';
-import { sampleUser } from '../testing/user.repository.contract';
-import type { User } from './user';
+import { describe, expect, it } from '../testing/test-api.ts';
+import { jsonOfBytes, pointerTo as at } from '../testing/domain-fixture.ts';
+import { sampleUser } from '../testing/user.repository.contract.ts';
+import type { User } from './user.ts';
 import {
   applyUserPatch,
   patchEndsSessions,
@@ -14,7 +14,7 @@ import {
   normalizeEmail,
   passwordProblem,
   userAttributeIssues,
-} from './user.rules';
+} from './user.rules.ts';
 
 const pointersOf = (issues: { source: object }[]) => issues.map((issue) => issue.source);
 

@@ -1,6 +1,6 @@
-import { isStorableJson, isStorableText, jsonByteLength, utf8ByteLength, type JsonObject } from '../shared/json';
-import type { ValidationIssue } from '../shared/errors';
-import type { ActiveFlag, NewUser, User, UserPatch } from './user';
+import { isStorableJson, isStorableText, jsonByteLength, utf8ByteLength, type JsonObject } from '../shared/json.ts';
+import type { ValidationIssue } from '../shared/errors.ts';
+import type { ActiveFlag, NewUser, User, UserPatch } from './user.ts';
 
 export const PASSWORD_MIN_BYTES = 8;
 /** bcrypt ignores every byte past the 72nd, so longer passwords are refused, never truncated. */

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../shared/json';
+import type { JsonObject } from '../shared/json.ts';
 
 export type ActiveFlag = 0 | 1;
 
