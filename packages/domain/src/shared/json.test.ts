@@ -13,9 +13,10 @@ describe('jsonByteLength', () => {
     expect(jsonByteLength({ a: 'ż' })).toBe('{"a":"ż"}'.length + 1);
   });
 
-  it('is Infinity for a value nested too deeply to serialise, never a thrown RangeError', () => {
+  it('is the JSON length, or Infinity where the engine runs out of stack: never a thrown RangeError', () => {
     const deep = JSON.parse(`${'['.repeat(200_000)}${']'.repeat(200_000)}`) as JsonValue;
-    expect(jsonByteLength(deep)).toBe(Number.POSITIVE_INFINITY);
+    // Newer engines (Deno's, Chromium's) serialise this depth; older ones run out of stack.
+    expect([400_000, Number.POSITIVE_INFINITY]).toContain(jsonByteLength(deep));
   });
 });
 

@@ -1,0 +1,6 @@
+// `node --test` driver: node:test runs the built suites.
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { useTestHost } from '../dist/testing/index.js';
+
+useTestHost({ describe, it, beforeEach, afterEach });
+await import('./dist/all-tests.js');
