@@ -1,0 +1,84 @@
+import {
+  accountDirectory,
+  adminPrincipals,
+  AuthService,
+  DEFAULT_THROTTLE_POLICY,
+  DomainError,
+  SelfService,
+  UserService,
+  userPrincipals,
+  type ErrorCode,
+  type Repositories,
+  type User,
+} from '@uas/domain';
+import { HmacTokenSigner } from './hmac-token-signer.ts';
+import { WebCryptoPasswordHasher } from './web-crypto-password-hasher.ts';
+
+const STATUS: Record<ErrorCode, number> = {
+  invalid_attribute: 422,
+  email_taken: 409,
+  not_found: 404,
+  invalid_credentials: 401,
+  account_inactive: 403,
+  invalid_token: 401,
+  refresh_token_reused: 401,
+  forbidden: 403,
+  too_many_attempts: 429,
+};
+
+/** A request to the account API and the address it came from (throttling counts per address). */
+export type AccountApi = (request: Request, clientAddress: string) => Promise<Response>;
+
+const publicUser = ({ id, name, email, metadata, created }: User) => ({ id, name, email, metadata, created });
+
+async function body(request: Request): Promise<Record<string, unknown>> {
+  const parsed: unknown = await request.json().catch(() => null);
+  return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/**
+ * Sign-up, login and `/me` over the domain's use cases, with Web Crypto for hashing and signing:
+ * the whole server side of an account, in any runtime with `fetch`-style handlers.
+ */
+export async function createAccountApi(repositories: Repositories, secret: string): Promise<AccountApi> {
+  const clock = { now: () => new Date() };
+  const ids = { next: () => crypto.randomUUID() };
+  const hasher = new WebCryptoPasswordHasher();
+  const signer = await HmacTokenSigner.create(secret, 'uas-example', clock);
+  const { users: userRepository, admins, sessions, attempts } = repositories;
+  const people = userPrincipals(userRepository);
+  const policy = { accessTokenSeconds: 15 * 60, refreshTokenSeconds: 30 * 24 * 3600, throttle: DEFAULT_THROTTLE_POLICY };
+  const users = new UserService({ users: userRepository, sessions, hasher, clock, ids });
+  const self = new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle });
+  const auth = new AuthService({ principals: people, accounts: accountDirectory(adminPrincipals(admins), people), sessions, attempts, hasher, signer, clock, ids, policy });
+
+  const routes: Record<string, (request: Request, clientAddress: string) => Promise<Response>> = {
+    'POST /signup': async (request) => {
+      const { name, email, password } = await body(request);
+      const user = await users.create({ name: text(name), email: text(email), password: text(password) });
+      return Response.json(publicUser(user), { status: 201 });
+    },
+    'POST /login': async (request, clientAddress) => {
+      const { email, password } = await body(request);
+      const grant = await auth.login(text(email), text(password), clientAddress);
+      return Response.json({ access_token: grant.accessToken, refresh_token: grant.refreshToken, expires: grant.accessTokenExpires });
+    },
+    'GET /me': async (request) => {
+      const token = /^Bearer (\S+)$/.exec(request.headers.get('Authorization') ?? '')?.[1] ?? '';
+      return Response.json(publicUser(await self.me(await auth.authenticate(token))));
+    },
+  };
+
+  return async (request, clientAddress) => {
+    const route = routes[`${request.method} ${new URL(request.url).pathname}`];
+    if (!route) return Response.json({ error: 'not_found' }, { status: 404 });
+    try {
+      return await route(request, clientAddress);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return Response.json({ error: error.code, detail: error.message }, { status: STATUS[error.code] });
+    }
+  };
+}
