@@ -24,4 +24,6 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeLoginAttemptRepositoryContract(backend, open);
   describeSigningKeyRepositoryContract(backend, open);
 }
+// Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
+// case converts by changing its import line, and then runs in every runtime (runtimes/run.ts).
 export { collectedTests, useTestHost, type CollectedTest, type TestHost } from './test-api.ts';
