@@ -25,5 +25,6 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeSigningKeyRepositoryContract(backend, open);
 }
 // Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
-// case converts by changing its import line, and then runs in every runtime (runtimes/run.ts).
+// case converts by changing its import line (relative imports carry .ts; the build refuses any
+// that does not), and then runs in every runtime (runtimes/run.ts).
 export { collectedTests, useTestHost, type CollectedTest, type TestHost } from './test-api.ts';
