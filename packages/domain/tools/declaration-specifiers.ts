@@ -1,7 +1,7 @@
 /**
  * tsc rewrites the `.ts` extension of relative imports in the JavaScript it emits but not in the
- * declarations; consumers' type checkers (Deno's, tsc under NodeNext) resolve `./x.ts` literally
- * and find nothing. This gives the `.d.ts` files the `.js` specifiers of their JavaScript twins.
+ * declarations, where some type checkers (Deno's) resolve `./x.ts` literally and find nothing.
+ * This gives the `.d.ts` files the `.js` specifiers of their JavaScript twins, as packages ship them.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
