@@ -8,11 +8,12 @@
 import type { AsymmetricMatcher } from './harness/equality.ts';
 import { neutralExpect, type Expect } from './harness/expect.ts';
 import { neutralVi, type Vi } from './harness/spy.ts';
-import * as neutral from './harness/suite.ts';
+import { createCollector } from './harness/suite.ts';
+import { titleOf } from './harness/title.ts';
 
 export type { Assertion, Expect, Matchers } from './harness/expect.ts';
 export type { Spy, Vi } from './harness/spy.ts';
-export { collectedTests, type CollectedTest } from './harness/suite.ts';
+export type { CollectedTest } from './harness/suite.ts';
 
 type Hook = () => unknown;
 
@@ -26,7 +27,11 @@ export interface TestHost {
   vi?: Vi;
 }
 
+const neutral = createCollector();
 let host: Required<TestHost> = { ...neutral, expect: neutralExpect, vi: neutralVi };
+
+/** Every case declared through the neutral runner, for the drivers of runtimes that use it. */
+export const collectedTests = neutral.tests;
 
 /** Lends the suites a runner's functions; call it before any suite is declared. */
 export function useTestHost(runner: TestHost): void {
@@ -57,22 +62,6 @@ interface Each {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   <T extends any[] | [any]>(table: readonly T[]): (title: string, body: (...args: T) => unknown) => void;
   <T>(table: readonly T[]): (title: string, body: (row: T) => unknown) => void;
-}
-
-/** Names a table row the way vitest's `each` does: `%s`-style placeholders, or `$key.path` for an object row. */
-function titleOf(template: string, row: unknown, index: number): string {
-  if (row !== null && typeof row === 'object' && !Array.isArray(row)) {
-    return template.replace(/\$([\w.]+)/g, (_match, path: string) =>
-      String(path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], row)),
-    );
-  }
-  const values: unknown[] = Array.isArray(row) ? [...row] : [row];
-  return template
-    .replace(/%#/g, String(index))
-    .replace(/%[sdifjo]/g, (placeholder) => {
-      const value = values.shift();
-      return placeholder === '%j' || placeholder === '%o' ? JSON.stringify(value) : String(value);
-    });
 }
 
 const each: Each =

@@ -13,49 +13,49 @@ interface Suite {
   afterEach: Hook[];
 }
 
-const root: Suite = { name: '', parent: undefined, beforeEach: [], afterEach: [] };
-let current = root;
-const tests: CollectedTest[] = [];
-
-function chain(suite: Suite): Suite[] {
-  return suite.parent ? [...chain(suite.parent), suite] : [];
+function chain(suite: Suite | undefined): Suite[] {
+  return suite ? [...chain(suite.parent), suite] : [];
 }
 
-export function describe(name: string, body: () => void): void {
-  const suite: Suite = { name, parent: current, beforeEach: [], afterEach: [] };
-  current = suite;
-  try {
-    body();
-  } finally {
-    current = suite.parent ?? root;
-  }
-}
-
-export function it(name: string, body: () => unknown): void {
-  const suites = [root, ...chain(current)];
-  tests.push({
-    name: [...suites.map((suite) => suite.name).filter(Boolean), name].join(' > '),
-    async run() {
-      // Hooks run outside in before the test and inside out after it, even when it fails.
+/** A registry of suites and tests for runtimes whose runner has no describe or hooks. */
+export function createCollector() {
+  const root: Suite = { name: '', parent: undefined, beforeEach: [], afterEach: [] };
+  let current = root;
+  const tests: CollectedTest[] = [];
+  return {
+    describe(name: string, body: () => void): void {
+      const suite: Suite = { name, parent: current, beforeEach: [], afterEach: [] };
+      current = suite;
       try {
-        for (const suite of suites) for (const hook of suite.beforeEach) await hook();
-        await body();
+        body();
       } finally {
-        for (const suite of suites.toReversed()) for (const hook of suite.afterEach) await hook();
+        current = suite.parent ?? root;
       }
     },
-  });
-}
-
-export function beforeEach(hook: Hook): void {
-  current.beforeEach.push(hook);
-}
-
-export function afterEach(hook: Hook): void {
-  current.afterEach.push(hook);
-}
-
-/** Every test declared through the neutral host so far, in declaration order. */
-export function collectedTests(): readonly CollectedTest[] {
-  return tests;
+    it(name: string, body: () => unknown): void {
+      const suites = chain(current);
+      tests.push({
+        name: [...suites.map((suite) => suite.name).filter(Boolean), name].join(' > '),
+        async run() {
+          // Hooks run outside in before the test and inside out after it, even when it fails.
+          try {
+            for (const suite of suites) for (const hook of suite.beforeEach) await hook();
+            await body();
+          } finally {
+            for (const suite of suites.toReversed()) for (const hook of suite.afterEach) await hook();
+          }
+        },
+      });
+    },
+    beforeEach(hook: Hook): void {
+      current.beforeEach.push(hook);
+    },
+    afterEach(hook: Hook): void {
+      current.afterEach.push(hook);
+    },
+    /** Every test declared so far, in declaration order. */
+    tests(): readonly CollectedTest[] {
+      return tests;
+    },
+  };
 }
