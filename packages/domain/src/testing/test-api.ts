@@ -1,9 +1,10 @@
 /**
  * The test vocabulary the domain's unit tests and contract suites are written in, under the names
  * vitest gives it, so a suite moves here by changing its import line only (`from 'vitest'` becomes
- * `from '../testing/test-api.ts'`). Whoever runs the suites installs a host first: vitest's own
- * functions (the setup file), bun:test's, node:test's, or the neutral runner that Deno, workerd and
- * the browser drive (the default). A matcher outside `Matchers` has to be added there first.
+ * `from '../testing/test-api.ts'`; relative imports carry `.ts`). Whoever runs the suites installs
+ * a host first: vitest's own functions (the setup file), bun:test's, node:test's, or the neutral
+ * runner that Deno, workerd and the browser drive (the default). A matcher outside `Matchers` has
+ * to be added there first.
  */
 import type { AsymmetricMatcher } from './harness/equality.ts';
 import { neutralExpect, type Expect } from './harness/expect.ts';
