@@ -22,6 +22,8 @@ export interface Config {
   jwtAlgorithm: SigningAlgorithm;
   accessTokenSeconds: number;
   refreshTokenSeconds: number;
+  /** How long a refresh token retired by a rotation may be presented again without ending its session. */
+  refreshReuseGraceSeconds: number;
   bcryptCost: number;
   logLevel: LogLevel;
   trustedProxies: string[];
@@ -45,6 +47,7 @@ export const DEFAULTS = {
   JWT_ALGORITHM: 'ES256',
   ACCESS_TOKEN_TTL_SECONDS: '900',
   REFRESH_TOKEN_TTL_SECONDS: '2592000',
+  REFRESH_REUSE_GRACE_SECONDS: '10',
   BCRYPT_COST: '10',
   LOG_LEVEL: 'info',
   TRUSTED_PROXIES: '',
@@ -105,6 +108,7 @@ const schema = v.object({
   JWT_ALGORITHM: oneOf(SIGNING_ALGORITHMS),
   ACCESS_TOKEN_TTL_SECONDS: integer(30, 86_400),
   REFRESH_TOKEN_TTL_SECONDS: integer(60, 31_536_000),
+  REFRESH_REUSE_GRACE_SECONDS: integer(0, 300),
   BCRYPT_COST: integer(4, 15),
   LOG_LEVEL: oneOf(LOG_LEVELS),
   TRUSTED_PROXIES: addressList,
@@ -143,6 +147,7 @@ export function loadConfig(env: Record<string, string | undefined> = readEnviron
     jwtAlgorithm: e.JWT_ALGORITHM,
     accessTokenSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenSeconds: e.REFRESH_TOKEN_TTL_SECONDS,
+    refreshReuseGraceSeconds: e.REFRESH_REUSE_GRACE_SECONDS,
     bcryptCost: e.BCRYPT_COST,
     logLevel: e.LOG_LEVEL,
     trustedProxies: e.TRUSTED_PROXIES,

@@ -108,6 +108,7 @@ export function buildContainer(config: Config, database: Database, overrides: Co
   const policy: AuthPolicy = {
     accessTokenSeconds: config.accessTokenSeconds,
     refreshTokenSeconds: config.refreshTokenSeconds,
+    refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
     throttle: {
       perAccountAndAddress: { limit: config.loginFailuresPerAccount, windowSeconds: config.loginFailureWindowSeconds },
       perAddress: { limit: config.loginFailuresPerAddress, windowSeconds: config.loginFailureWindowSeconds },

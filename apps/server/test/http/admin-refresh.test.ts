@@ -6,6 +6,7 @@ import {
   ACCESS_TOKEN_TTL_SECONDS,
   BEARER_CHALLENGE,
   CLOCK_TOLERANCE_SECONDS,
+  REFRESH_REUSE_GRACE_SECONDS,
   SAME_ORIGIN,
   adminSessionRecord,
   errorsLike,
@@ -43,9 +44,10 @@ describe.each(BACKENDS)('admin refresh on %s', (backend) => {
       expect(await canList(s.client, accessToken)).toBe(200);
     });
 
-    it('retires the old refresh token: presenting it again is reuse (401)', async () => {
+    it('retires the old refresh token: presenting it again after the grace window is reuse (401)', async () => {
       const session = await s.client.adminSession();
       await refreshed(session);
+      s.t.clock.advance(REFRESH_REUSE_GRACE_SECONDS + 1);
       const reuse = await s.client.refresh(session.refreshToken, path);
       await expectError(reuse, 401, 'refresh_token_reused');
     });
@@ -55,6 +57,7 @@ describe.each(BACKENDS)('admin refresh on %s', (backend) => {
       const first = await s.client.adminSession();
       const second = await refreshed(first);
       const third = await refreshed(second);
+      s.t.clock.advance(REFRESH_REUSE_GRACE_SECONDS + 1);
       expect((await s.client.refresh(first.refreshToken, path)).status).toBe(401);
 
       const newest = await s.client.refresh(third.refreshToken, path);
@@ -64,13 +67,26 @@ describe.each(BACKENDS)('admin refresh on %s', (backend) => {
       expect((await s.client.refresh(bystander.refreshToken, path)).status).toBe(200);
     });
 
-    it('lets exactly one of two concurrent refreshes with one token win, and then ends the session (reuse)', async () => {
+    it('lets two concurrent refreshes with one token (two tabs) both succeed within the grace window; the session lives on', async () => {
       const session = await s.client.adminSession();
       const responses = await Promise.all([s.client.refresh(session.refreshToken, path), s.client.refresh(session.refreshToken, path)]);
-      expect(responses.map((response) => response.status).sort()).toEqual([200, 401]);
-      const winner = await sessionOf(responses.find((response) => response.status === 200)!);
-      expect((await s.client.refresh(winner.refreshToken, path)).status).toBe(401);
-      expect(await canList(s.client, winner.accessToken)).toBe(401);
+      const [one, two] = await Promise.all(responses.map(sessionOf));
+      for (const tab of [one!, two!]) expect(await canList(s.client, tab.accessToken)).toBe(200);
+      expect(await canList(s.client, (await refreshed(two!)).accessToken)).toBe(200);
+    });
+
+    it('answers a retired token presented again at the end of the grace window with the current session, not a new branch', async () => {
+      const session = await s.client.adminSession();
+      const current = await refreshed(session);
+      s.t.clock.advance(REFRESH_REUSE_GRACE_SECONDS);
+      const late = await refreshed(session);
+      expect(await canList(s.client, late.accessToken)).toBe(200);
+      // Both hold the session's one current refresh token: whichever is used first rotates it.
+      const next = await refreshed(current);
+      expect(await canList(s.client, next.accessToken)).toBe(200);
+      s.t.clock.advance(REFRESH_REUSE_GRACE_SECONDS + 1);
+      await expectError(await s.client.refresh(late.refreshToken, path), 401, 'refresh_token_reused');
+      expect(await canList(s.client, next.accessToken)).toBe(401);
     });
 
     it('refreshes with an expired access token in the Authorization header', async () => {
@@ -138,5 +154,18 @@ describe.each(BACKENDS)('admin refresh on %s', (backend) => {
       expect(response.status).toBe(422);
       expect(await response.json()).toEqual(errorsLike([422, 'invalid_attribute', { pointer: '/refreshToken' }]));
     });
+  });
+});
+
+describe.each(BACKENDS)('admin refresh with REFRESH_REUSE_GRACE_SECONDS=0 on %s', (backend) => {
+  const s = scenarioApplication(backend, { env: { REFRESH_REUSE_GRACE_SECONDS: '0' } });
+
+  it('lets exactly one of two concurrent refreshes with one token win, and then ends the session (reuse)', async () => {
+    const session = await s.client.adminSession();
+    const responses = await Promise.all([s.client.refresh(session.refreshToken), s.client.refresh(session.refreshToken)]);
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 401]);
+    const winner = await sessionOf(responses.find((response) => response.status === 200)!);
+    expect((await s.client.refresh(winner.refreshToken)).status).toBe(401);
+    expect(await canList(s.client, winner.accessToken)).toBe(401);
   });
 });

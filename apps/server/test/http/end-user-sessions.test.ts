@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
+import { REFRESH_REUSE_GRACE_SECONDS } from '../support/admin-client';
 import { claimsOf, expectError, nowSeconds, sessionOf, userScenario } from '../support/user-client';
 
 const FAILURES_ALLOWED = 3;
@@ -71,12 +72,13 @@ describe.each(BACKENDS)('end-user sessions on %s', (backend) => {
     expect((await api.me(third.accessToken)).status).toBe(200);
   });
 
-  it('presenting a retired refresh token again answers 401 and revokes every token of that session', async () => {
-    const { api } = scenario;
+  it('presenting a retired refresh token again after the grace window answers 401 and revokes every token of that session', async () => {
+    const { t, api } = scenario;
     const user = await api.createUser();
     const first = await api.loginAs(user);
     const second = await sessionOf(await api.refresh(first.refreshToken));
     const elsewhere = await api.loginAs(user);
+    t.clock.advance(REFRESH_REUSE_GRACE_SECONDS + 1);
 
     await expectError(await api.refresh(first.refreshToken), 401, 'refresh_token_reused', {
       detail: 'This refresh token was already used; every token of its session has been revoked.',

@@ -21,6 +21,8 @@ export const INVALID_TOKEN_CHALLENGE = 'Bearer error="invalid_token"';
 /** The default ACCESS_TOKEN_TTL_SECONDS, and the leeway the service allows for clock skew. */
 export const ACCESS_TOKEN_TTL_SECONDS = 900;
 export const CLOCK_TOLERANCE_SECONDS = 5;
+/** The default REFRESH_REUSE_GRACE_SECONDS: how long a retired refresh token may come back without counting as reuse. */
+export const REFRESH_REUSE_GRACE_SECONDS = 10;
 
 
 /** The admin session record (spec 2.2) that login and refresh return at this moment of `t`'s clock. */

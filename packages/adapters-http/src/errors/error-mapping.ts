@@ -15,6 +15,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, ContentfulStatusCode> = {
   refresh_token_reused: 401,
   forbidden: 403,
   too_many_attempts: 429,
+  precondition_failed: 412,
 };
 
 /** Where in the request a domain error that is not a ValidationError lies, when one place does. */

@@ -29,6 +29,7 @@ const TITLE_BY_CODE: Record<ApiErrorCode, string> = {
   refresh_token_reused: 'Refresh token reused',
   forbidden: 'Forbidden',
   too_many_attempts: 'Too many attempts',
+  precondition_failed: 'Precondition failed',
   malformed_json: 'Malformed JSON',
   invalid_parameter: 'Invalid parameter',
   resource_conflict: 'Resource conflict',

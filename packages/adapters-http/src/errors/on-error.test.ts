@@ -6,6 +6,7 @@ import {
   InvalidCredentialsError,
   InvalidTokenError,
   NotFoundError,
+  PreconditionFailedError,
   RefreshTokenReusedError,
   TooManyAttemptsError,
   ValidationError,
@@ -47,6 +48,7 @@ const samples: Record<ErrorCode, { error: DomainError; status: number; title: st
   refresh_token_reused: { error: new RefreshTokenReusedError(), status: 401, title: 'Refresh token reused' },
   forbidden: { error: new ForbiddenError('no'), status: 403, title: 'Forbidden' },
   too_many_attempts: { error: new TooManyAttemptsError(42), status: 429, title: 'Too many attempts' },
+  precondition_failed: { error: new PreconditionFailedError(), status: 412, title: 'Precondition failed' },
 };
 
 describe('onError maps every domain error code through one table', () => {

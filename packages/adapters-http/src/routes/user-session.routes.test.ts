@@ -40,13 +40,14 @@ describe('end-user sessions', () => {
     expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
   });
 
-  it('POST /v1/refresh rotates, and a reused token is refused (401)', async () => {
+  it('POST /v1/refresh rotates, and a token reused after the grace window is refused (401)', async () => {
     const t = await createTestApp();
     await t.createUser({ email: 'ann@example.com' });
     const { refreshToken } = await t.loginUser('ann@example.com', PASSWORD);
     const first = await t.app.request('/v1/refresh', jsonInit('POST', { refreshToken }));
     expect(first.status).toBe(200);
     expect(first.headers.getSetCookie()).toEqual([]);
+    t.clock.advance(TEST_POLICY.refreshReuseGraceSeconds + 1);
     const reuse = await t.app.request('/v1/refresh', jsonInit('POST', { refreshToken }));
     expect(reuse.status).toBe(401);
     expect((await reuse.json()).errors[0].code).toBe('refresh_token_reused');

@@ -15,6 +15,7 @@ export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' 
 export const TEST_POLICY: AuthPolicy = {
   accessTokenSeconds: 15 * 60,
   refreshTokenSeconds: 7 * 24 * 60 * 60,
+  refreshReuseGraceSeconds: 10,
   throttle: DEFAULT_THROTTLE_POLICY,
 };
 export const TEST_JWKS = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'test-public-key', kid: 'test-kid' }] };

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, customType, index, jsonb, pgTable, smallint, text, timestamp as pgTimestamp } from 'drizzle-orm/pg-core';
+import { bigint, check, customType, index, integer, jsonb, pgTable, smallint, text, timestamp as pgTimestamp } from 'drizzle-orm/pg-core';
 import type { ActiveFlag, JsonObject, SubjectKind } from '@uas/domain';
 
 // Columns are named and typed so that a selected row is the domain record itself.
@@ -24,6 +24,7 @@ export const users = pgTable(
     active: smallint('active').$type<ActiveFlag>().notNull(),
     created: timestamp('created').notNull(),
     updated: timestamp('updated').notNull(),
+    version: integer('version').notNull().default(1),
   },
   // The trigram index on email needs pg_trgm and lives in a custom migration.
   (t) => [index('users_created_id_idx').on(t.created, t.id), check('users_active_flag', sql`${t.active} in (0, 1)`)],

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { RefreshToken, Session, SessionRepository, SubjectKind } from '@uas/domain';
-import { exchangeable, expiredBefore, liveSessionsOf, prunableSessions, unrevoked } from '../shared/conditions';
+import { currentTokensOf, exchangeable, expiredBefore, liveSessionsOf, prunableSessions, unrevoked } from '../shared/conditions';
 import type { PostgresDb } from './postgres-db';
 import { refreshTokens, sessions } from './postgres-schema';
 
@@ -24,9 +24,24 @@ export class PostgresSessionRepository implements SessionRepository {
     return token ?? null;
   }
 
+  async findCurrentToken(sessionId: string, now: Date): Promise<RefreshToken | null> {
+    const [current] = await this.db
+      .select({ token: refreshTokens })
+      .from(refreshTokens)
+      .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+      .where(and(currentTokensOf(refreshTokens, sessionId, now), isNull(sessions.revoked)))
+      .orderBy(desc(refreshTokens.issued))
+      .limit(1);
+    return current?.token ?? null;
+  }
+
   async rotate(currentId: string, next: RefreshToken, at: Date): Promise<boolean> {
-    // A concurrent rotation waits for this row's lock, then finds it retired and updates nothing.
+    // The session row is held FOR SHARE: a change that ends the session (an UPDATE of that row)
+    // waits for this rotation to commit, or this rotation waits for it and then finds it ended.
+    // A concurrent rotation waits for the token row's lock, then finds it retired and updates nothing.
     return this.db.transaction(async (tx) => {
+      const [live] = await tx.select({ id: sessions.id }).from(sessions).where(unrevoked(sessions, next.sessionId)).for('share');
+      if (!live) return false;
       const retired = await tx
         .update(refreshTokens)
         .set({ retired: at })

@@ -1,8 +1,9 @@
 import { count, eq } from 'drizzle-orm';
-import type { User, UserListQuery, UserPage, UserRepository } from '@uas/domain';
+import type { User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
+import { liveSessionsOf } from '../shared/conditions';
 import { userFilter, userPage } from '../shared/user-page';
-import type { PostgresDb } from './postgres-db';
-import { users } from './postgres-schema';
+import type { PostgresDb, PostgresTx } from './postgres-db';
+import { sessions, users } from './postgres-schema';
 
 // SQLite's LIKE ignores ASCII case already; PostgreSQL's ILIKE is what its trigram index serves.
 const CASE_INSENSITIVE_LIKE = 'ilike';
@@ -46,13 +47,37 @@ export class PostgresUserRepository implements UserRepository {
     );
   }
 
-  async update({ id, ...changes }: User): Promise<User | null> {
-    const [user] = await this.db.update(users).set(changes).where(eq(users.id, id)).returning();
-    return user ?? null;
+  // Each change reads the row FOR UPDATE: a concurrent change of the same user waits for this
+  // transaction to commit, then reads what it wrote. Sessions end in the same transaction.
+  async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
+    return this.db.transaction(async (tx) => {
+      const current = await lockedUser(tx, id);
+      if (!current) return null;
+      const { user, endSessions } = change(current);
+      const { id: _, ...columns } = user;
+      const [stored] = await tx.update(users).set(columns).where(eq(users.id, id)).returning();
+      if (endSessions) await endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
+      return stored ?? null;
+    });
   }
 
-  async delete(id: string): Promise<boolean> {
-    const deleted = await this.db.delete(users).where(eq(users.id, id)).returning({ id: users.id });
-    return deleted.length > 0;
+  async delete(id: string, at: Date, check?: (current: User) => void): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const current = await lockedUser(tx, id);
+      if (!current) return false;
+      check?.(current);
+      await tx.delete(users).where(eq(users.id, id));
+      await endUserSessions(tx, id, at);
+      return true;
+    });
   }
+}
+
+async function lockedUser(tx: PostgresTx, id: string): Promise<User | undefined> {
+  const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+  return user;
+}
+
+async function endUserSessions(tx: PostgresTx, userId: string, at: Date, keepSessionId?: string): Promise<void> {
+  await tx.update(sessions).set({ revoked: at }).where(liveSessionsOf(sessions, 'user', userId, keepSessionId));
 }

@@ -14,6 +14,15 @@ export function exchangeable(tokens: { id: Column; retired: Column; revoked: Col
   return and(unrevoked(tokens, id), isNull(tokens.retired));
 }
 
+/** The session's tokens that may be exchanged at `now`: neither retired, revoked nor expired. */
+export function currentTokensOf(
+  tokens: { sessionId: Column; retired: Column; revoked: Column; expires: Column },
+  sessionId: string,
+  now: Date,
+): SQL | undefined {
+  return and(eq(tokens.sessionId, sessionId), isNull(tokens.retired), isNull(tokens.revoked), gt(tokens.expires, now));
+}
+
 /** A subject's sessions that are still live, but for `keepSessionId`. */
 export function liveSessionsOf(
   sessions: { id: Column; kind: Column; subjectId: Column; revoked: Column },

@@ -19,6 +19,7 @@ export const users = sqliteTable(
     active: integer('active').$type<ActiveFlag>().notNull(),
     created: timestamp('created').notNull(),
     updated: timestamp('updated').notNull(),
+    version: integer('version').notNull().default(1),
   },
   (t) => [index('users_created_id_idx').on(t.created, t.id), check('users_active_flag', sql`${t.active} in (0, 1)`)],
 );

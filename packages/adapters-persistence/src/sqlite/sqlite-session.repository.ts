@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { RefreshToken, Session, SessionRepository, SubjectKind } from '@uas/domain';
-import { exchangeable, expiredBefore, liveSessionsOf, prunableSessions, unrevoked } from '../shared/conditions';
+import { currentTokensOf, exchangeable, expiredBefore, liveSessionsOf, prunableSessions, unrevoked } from '../shared/conditions';
 import type { SqliteDb } from './sqlite-db';
 import { refreshTokens, sessions } from './sqlite-schema';
 
@@ -23,13 +23,30 @@ export class SqliteSessionRepository implements SessionRepository {
     return this.db.select().from(refreshTokens).where(eq(refreshTokens.id, id)).get() ?? null;
   }
 
+  async findCurrentToken(sessionId: string, now: Date): Promise<RefreshToken | null> {
+    const current = this.db
+      .select({ token: refreshTokens })
+      .from(refreshTokens)
+      .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+      .where(and(currentTokensOf(refreshTokens, sessionId, now), isNull(sessions.revoked)))
+      .orderBy(desc(refreshTokens.issued))
+      .limit(1)
+      .get();
+    return current?.token ?? null;
+  }
+
   async rotate(currentId: string, next: RefreshToken, at: Date): Promise<boolean> {
-    return this.db.transaction((tx) => {
-      const retired = tx.update(refreshTokens).set({ retired: at }).where(exchangeable(refreshTokens, currentId)).run();
-      if (retired.changes === 0) return false;
-      tx.insert(refreshTokens).values(next).run();
-      return true;
-    });
+    // IMMEDIATE: the session is read under the write lock, so its end cannot slip in before the write.
+    return this.db.transaction(
+      (tx) => {
+        if (!tx.select({ id: sessions.id }).from(sessions).where(unrevoked(sessions, next.sessionId)).get()) return false;
+        const retired = tx.update(refreshTokens).set({ retired: at }).where(exchangeable(refreshTokens, currentId)).run();
+        if (retired.changes === 0) return false;
+        tx.insert(refreshTokens).values(next).run();
+        return true;
+      },
+      { behavior: 'immediate' },
+    );
   }
 
   async revokeToken(id: string, at: Date): Promise<void> {

@@ -1,8 +1,9 @@
 import { count, eq } from 'drizzle-orm';
-import type { User, UserListQuery, UserPage, UserRepository } from '@uas/domain';
+import type { User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
+import { liveSessionsOf } from '../shared/conditions';
 import { userFilter, userPage } from '../shared/user-page';
 import type { SqliteDb } from './sqlite-db';
-import { users } from './sqlite-schema';
+import { sessions, users } from './sqlite-schema';
 
 // SQLite's LIKE ignores ASCII case already; PostgreSQL's ILIKE is what its trigram index serves.
 const CASE_INSENSITIVE_LIKE = 'like';
@@ -40,11 +41,39 @@ export class SqliteUserRepository implements UserRepository {
     }));
   }
 
-  async update({ id, ...changes }: User): Promise<User | null> {
-    return this.db.update(users).set(changes).where(eq(users.id, id)).returning().get() ?? null;
+  // Each change is one IMMEDIATE transaction: it takes the database's write lock before it reads,
+  // so no other connection or process writes between the read and the write. Its callback is
+  // synchronous, as better-sqlite3 requires.
+  async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
+    return this.db.transaction(
+      (tx) => {
+        const current = tx.select().from(users).where(eq(users.id, id)).get();
+        if (!current) return null;
+        const { user, endSessions } = change(current);
+        const { id: _, ...columns } = user;
+        const stored = tx.update(users).set(columns).where(eq(users.id, id)).returning().get() ?? null;
+        if (endSessions) endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
+        return stored;
+      },
+      { behavior: 'immediate' },
+    );
   }
 
-  async delete(id: string): Promise<boolean> {
-    return this.db.delete(users).where(eq(users.id, id)).run().changes > 0;
+  async delete(id: string, at: Date, check?: (current: User) => void): Promise<boolean> {
+    return this.db.transaction(
+      (tx) => {
+        const current = tx.select().from(users).where(eq(users.id, id)).get();
+        if (!current) return false;
+        check?.(current);
+        tx.delete(users).where(eq(users.id, id)).run();
+        endUserSessions(tx, id, at);
+        return true;
+      },
+      { behavior: 'immediate' },
+    );
   }
+}
+
+function endUserSessions(tx: SqliteDb, userId: string, at: Date, keepSessionId?: string): void {
+  tx.update(sessions).set({ revoked: at }).where(liveSessionsOf(sessions, 'user', userId, keepSessionId)).run();
 }

@@ -17,12 +17,14 @@ import { throttleKeys, type ThrottlePolicy } from '../throttling/throttle.ts';
 import { normalizeEmail } from '../users/user.rules.ts';
 import { passwordMatches } from '../users/password-match.ts';
 import type { AccountDirectory, Principal, PrincipalSource } from './principal.ts';
-import { refreshTokenState, type RefreshToken, type Session, type SubjectKind } from './session.ts';
+import { refreshTokenState, withinReuseGrace, type RefreshToken, type Session, type SubjectKind } from './session.ts';
 import type { SessionRepository } from './session.repository.ts';
 
 export interface AuthPolicy {
   accessTokenSeconds: number;
   refreshTokenSeconds: number;
+  /** See withinReuseGrace; 0 treats every second presentation of a retired token as reuse. */
+  refreshReuseGraceSeconds: number;
   throttle: ThrottlePolicy;
 }
 
@@ -101,29 +103,45 @@ export class AuthService {
     return this.startSession(principal);
   }
 
-  /** Exchanges a current refresh token for new tokens; reuse of a retired one ends the session. */
+  /**
+   * Exchanges a current refresh token for new tokens. A retired one presented again ends the
+   * session (reuse), unless within the grace window after its rotation (see withinReuseGrace).
+   */
   async refresh(refreshToken: string): Promise<SessionGrant> {
     const { sessions, clock } = this.deps;
     const now = clock.now();
     const { record, session } = await this.resolveRefreshToken(refreshToken);
     const state = refreshTokenState(record, session, now);
-    if (state === 'retired') {
-      await sessions.revokeSession(session.id, now);
-      throw new RefreshTokenReusedError();
-    }
+    if (state === 'retired') return this.presentedAgain(record, session, now);
     if (state !== 'current') throw new InvalidTokenError();
-    const principal = await this.deps.principals.findById(session.subjectId);
-    if (!principal || !principal.active) {
-      await sessions.revokeSession(session.id, now);
-      throw new InvalidTokenError();
-    }
+    const principal = await this.activePrincipal(session, now);
     const next = this.newRefreshToken(session.id, now);
-    if (!(await sessions.rotate(record.id, next, now))) {
-      // Another request exchanged this token first: the same token was presented twice.
-      await sessions.revokeSession(session.id, now);
-      throw new RefreshTokenReusedError();
-    }
-    return this.grant(principal, session.id, next, now);
+    if (await sessions.rotate(record.id, next, now)) return this.grant(principal, session.id, next, now);
+    // Another request exchanged this token first (a second tab), or the session ended meanwhile.
+    const { record: after, session: sessionAfter } = await this.resolveRefreshToken(refreshToken);
+    if (refreshTokenState(after, sessionAfter, now) === 'retired') return this.presentedAgain(after, sessionAfter, now);
+    throw new InvalidTokenError();
+  }
+
+  /**
+   * A retired token presented again: within the grace window, a grant carrying the session's
+   * current refresh token (so both holders end up with the same one, and no new branch of the
+   * family is made); otherwise reuse, which ends the session.
+   */
+  private async presentedAgain(record: RefreshToken, session: Session, now: Date): Promise<SessionGrant> {
+    const { sessions, policy } = this.deps;
+    const current = withinReuseGrace(record, now, policy.refreshReuseGraceSeconds) && (await sessions.findCurrentToken(session.id, now));
+    if (current) return this.grant(await this.activePrincipal(session, now), session.id, current, now);
+    await sessions.revokeSession(session.id, now);
+    throw new RefreshTokenReusedError();
+  }
+
+  /** The session's account, if it still exists and is active; otherwise the session ends. */
+  private async activePrincipal(session: Session, now: Date): Promise<Principal> {
+    const principal = await this.deps.principals.findById(session.subjectId);
+    if (principal?.active) return principal;
+    await this.deps.sessions.revokeSession(session.id, now);
+    throw new InvalidTokenError();
   }
 
   /** Revokes one refresh token of the caller. Revoking it again is not an error. */

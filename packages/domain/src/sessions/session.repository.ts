@@ -7,8 +7,14 @@ export interface SessionRepository {
   findSession(id: string): Promise<Session | null>;
   findToken(id: string): Promise<RefreshToken | null>;
   /**
+   * The session's refresh token that may be exchanged now (neither retired, revoked nor expired),
+   * the latest issued if there were several; null when there is none or the session has ended.
+   */
+  findCurrentToken(sessionId: string, now: Date): Promise<RefreshToken | null>;
+  /**
    * Atomically retires `currentId` and stores `next`, but only if `currentId` was neither retired
-   * nor revoked: of two concurrent rotations of one token exactly one returns true.
+   * nor revoked and its session has not ended: of two concurrent rotations of one token exactly
+   * one returns true, and a rotation never lands after the session's end.
    */
   rotate(currentId: string, next: RefreshToken, at: Date): Promise<boolean>;
   /** Marks one refresh token revoked; a token already revoked keeps its first revocation time. */

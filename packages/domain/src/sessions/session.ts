@@ -22,6 +22,15 @@ export interface RefreshToken {
   readonly revoked: Date | null;
 }
 
+/**
+ * Whether a retired token is presented again within `graceSeconds` of its rotation: then it is
+ * most likely a second tab or a retried request that lost the race, not a thief, and gets the
+ * session's current token instead of ending the session. 0 disables the window.
+ */
+export function withinReuseGrace(token: RefreshToken, now: Date, graceSeconds: number): boolean {
+  return token.retired !== null && graceSeconds > 0 && now.getTime() - token.retired.getTime() <= graceSeconds * 1000;
+}
+
 export type RefreshTokenState = 'current' | 'retired' | 'revoked' | 'expired';
 
 /** What presenting a refresh token means now. Only a `current` token may be exchanged. */

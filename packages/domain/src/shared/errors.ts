@@ -11,7 +11,8 @@ export type ErrorCode =
   | 'invalid_token'
   | 'refresh_token_reused'
   | 'forbidden'
-  | 'too_many_attempts';
+  | 'too_many_attempts'
+  | 'precondition_failed';
 
 export abstract class DomainError extends Error {
   abstract readonly code: ErrorCode;
@@ -88,5 +89,13 @@ export class TooManyAttemptsError extends DomainError {
     detail = 'Too many failed login attempts; try again later.',
   ) {
     super(detail);
+  }
+}
+
+/** A conditional change found the record changed since the client last saw it. */
+export class PreconditionFailedError extends DomainError {
+  readonly code = 'precondition_failed';
+  constructor() {
+    super('The user has changed since you read it; read it again, then reapply your change.');
   }
 }

@@ -19,6 +19,7 @@ import { createUseCases } from './use-cases.ts';
 export const POLICY: AuthPolicy = {
   accessTokenSeconds: 900,
   refreshTokenSeconds: 3600,
+  refreshReuseGraceSeconds: 10,
   throttle: DEFAULT_THROTTLE_POLICY,
 };
 export const PASSWORD = 'correct horse battery';
@@ -49,13 +50,13 @@ export async function issueSources(promise: Promise<unknown>): Promise<ProblemSo
 
 export const pointerTo = (attribute: string): ProblemSource => ({ pointer: `/data/attributes/${attribute}` });
 
-export function buildDomain() {
+export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
   const clock = new ManualClock();
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
   const repositories = inMemoryRepositories();
-  const { users, admins, self, userAuth, adminAuth } = createUseCases({ repositories, hasher, signer, clock, ids, policy: POLICY });
+  const { users, admins, self, userAuth, adminAuth } = createUseCases({ repositories, hasher, signer, clock, ids, policy });
   let userCount = 0;
 
   const domain = {

@@ -7,7 +7,7 @@ import type { FailureStats, LoginAttemptRepository } from '../throttling/login-a
 import type { SigningKey } from '../tokens/signing-key.ts';
 import type { SigningKeyRepository } from '../tokens/signing-key.repository.ts';
 import type { User } from '../users/user.ts';
-import type { UserListQuery, UserPage, UserRepository } from '../users/user.repository.ts';
+import type { UserListQuery, UserPage, UserRepository, UserWrite } from '../users/user.repository.ts';
 import type { Repositories } from '../repositories.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
@@ -29,7 +29,7 @@ class EmailKeyedStore<T extends { id: string; email: string; created: Date }> {
     const id = this.emailOwner(email);
     return id === undefined ? null : this.findById(id);
   }
-  async update(record: T): Promise<T | null> {
+  async replace(record: T): Promise<T | null> {
     if (!this.rows.has(record.id)) return null;
     const owner = this.emailOwner(record.email);
     if (owner !== undefined && owner !== record.id) throw new EmailTakenError();
@@ -44,19 +44,43 @@ class EmailKeyedStore<T extends { id: string; email: string; created: Date }> {
   }
 }
 
+/**
+ * Users, and the sessions their changes end. Each read-decide-write runs without an `await` in
+ * between, which is what a transaction holding the row gives the real stores.
+ */
 export class InMemoryUserRepository extends EmailKeyedStore<User> implements UserRepository {
+  constructor(private readonly sessions: InMemorySessionRepository) {
+    super();
+  }
+
+  async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
+    const current = this.rows.get(id);
+    if (!current) return null;
+    const { user, endSessions } = change(structuredClone(current));
+    const stored = await this.replace(user);
+    if (endSessions) this.sessions.endSubjectSessions('user', id, user.updated, endSessions.keepSessionId);
+    return stored;
+  }
   async list({ page, size, emailContains }: UserListQuery): Promise<UserPage> {
     const term = emailContains?.toLowerCase();
     const matching = this.ordered().filter((user) => !term || user.email.toLowerCase().includes(term));
     const users = matching.slice((page - 1) * size, page * size).map((user) => structuredClone(user));
     return { users, total: matching.length };
   }
-  async delete(id: string): Promise<boolean> {
-    return this.rows.delete(id);
+  async delete(id: string, at: Date, check?: (current: User) => void): Promise<boolean> {
+    const current = this.rows.get(id);
+    if (!current) return false;
+    check?.(structuredClone(current));
+    this.rows.delete(id);
+    this.sessions.endSubjectSessions('user', id, at);
+    return true;
   }
 }
 
 export class InMemoryAdminRepository extends EmailKeyedStore<Admin> implements AdminRepository {
+  update(admin: Admin): Promise<Admin | null> {
+    return this.replace(admin);
+  }
   async findFirst(): Promise<Admin | null> {
     const first = this.ordered()[0];
     return first ? structuredClone(first) : null;
@@ -79,9 +103,16 @@ export class InMemorySessionRepository implements SessionRepository {
     const token = this.tokens.get(id);
     return token ? { ...token } : null;
   }
+  async findCurrentToken(sessionId: string, now: Date): Promise<RefreshToken | null> {
+    if (this.sessions.get(sessionId)?.revoked !== null) return null;
+    const live = [...this.tokens.values()]
+      .filter((token) => token.sessionId === sessionId && !token.retired && !token.revoked && token.expires.getTime() > now.getTime())
+      .sort((a, b) => b.issued.getTime() - a.issued.getTime());
+    return live[0] ? { ...live[0] } : null;
+  }
   async rotate(currentId: string, next: RefreshToken, at: Date): Promise<boolean> {
     const current = this.tokens.get(currentId);
-    if (!current || current.retired || current.revoked) return false;
+    if (!current || current.retired || current.revoked || this.sessions.get(current.sessionId)?.revoked !== null) return false;
     this.tokens.set(currentId, { ...current, retired: at });
     this.tokens.set(next.id, { ...next });
     return true;
@@ -95,9 +126,13 @@ export class InMemorySessionRepository implements SessionRepository {
     if (session && !session.revoked) this.sessions.set(id, { ...session, revoked: at });
   }
   async revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void> {
+    this.endSubjectSessions(kind, subjectId, at, keepSessionId);
+  }
+  /** revokeSubjectSessions at once, for a change of the user store that commits with it. */
+  endSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): void {
     for (const session of this.sessions.values()) {
-      if (session.kind === kind && session.subjectId === subjectId && session.id !== keepSessionId) {
-        await this.revokeSession(session.id, at);
+      if (session.kind === kind && session.subjectId === subjectId && session.id !== keepSessionId && !session.revoked) {
+        this.sessions.set(session.id, { ...session, revoked: at });
       }
     }
   }
@@ -157,10 +192,11 @@ export class InMemorySigningKeyRepository implements SigningKeyRepository {
 }
 
 export function inMemoryRepositories(): Repositories {
+  const sessions = new InMemorySessionRepository();
   return {
-    users: new InMemoryUserRepository(),
+    users: new InMemoryUserRepository(sessions),
     admins: new InMemoryAdminRepository(),
-    sessions: new InMemorySessionRepository(),
+    sessions,
     attempts: new InMemoryLoginAttemptRepository(),
     signingKeys: new InMemorySigningKeyRepository(),
   };

@@ -59,6 +59,40 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       expect(await sessions.rotate(other.token.id, sampleToken(other.session.id), later(2))).toBe(false);
     });
 
+    it('rotate() refuses a token whose session has ended', async () => {
+      const { session, token } = await started();
+      await sessions.revokeSession(session.id, later(1));
+      const next = sampleToken(session.id);
+      expect(await sessions.rotate(token.id, next, later(2))).toBe(false);
+      expect(await sessions.findToken(next.id)).toBeNull();
+    });
+
+    it('rotate() racing the end of its session never leaves a live token in an ended session', async () => {
+      for (let round = 0; round < 10; round += 1) {
+        const { session, token } = await started();
+        const next = sampleToken(session.id);
+        await Promise.all([sessions.rotate(token.id, next, later(1)), sessions.revokeSubjectSessions('user', session.subjectId, later(1))]);
+        expect((await sessions.findSession(session.id))?.revoked).toEqual(later(1));
+        expect(await sessions.findCurrentToken(session.id, later(2))).toBeNull();
+      }
+    });
+
+    it('findCurrentToken() answers the token that may be exchanged now, and null once none may', async () => {
+      const { session, token } = await started();
+      expect(await sessions.findCurrentToken(session.id, later(1))).toEqual(token);
+      const next = sampleToken(session.id, { issued: later(10), expires: later(4000) });
+      await sessions.rotate(token.id, next, later(10));
+      expect(await sessions.findCurrentToken(session.id, later(11))).toEqual(next);
+      expect(await sessions.findCurrentToken(session.id, later(4000))).toBeNull();
+      await sessions.revokeToken(next.id, later(12));
+      expect(await sessions.findCurrentToken(session.id, later(13))).toBeNull();
+
+      const other = await started();
+      await sessions.revokeSession(other.session.id, later(1));
+      expect(await sessions.findCurrentToken(other.session.id, later(2))).toBeNull();
+      expect(await sessions.findCurrentToken(nextId(), later(2))).toBeNull();
+    });
+
     it('lets exactly one of 10 concurrent rotations of one token win', async () => {
       const { session, token } = await started();
       const results = await Promise.all(

@@ -27,7 +27,7 @@ export function createUseCases({ repositories, hasher, signer, clock, ids, polic
   const accounts = accountDirectory(admins, people);
   const authFor = (principals: PrincipalSource) =>
     new AuthService({ principals, accounts, sessions, attempts, hasher, signer, clock, ids, policy });
-  const users = new UserService({ users: repositories.users, sessions, hasher, clock, ids });
+  const users = new UserService({ users: repositories.users, hasher, clock, ids });
   return {
     users,
     self: new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle }),

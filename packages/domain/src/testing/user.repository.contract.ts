@@ -1,7 +1,10 @@
 import { describe, expect, it } from './test-api.ts';
-import { EmailTakenError } from '../shared/errors.ts';
+import { EmailTakenError, PreconditionFailedError } from '../shared/errors.ts';
+import type { JsonObject } from '../shared/json.ts';
+import type { SessionRepository } from '../sessions/session.repository.ts';
 import type { User } from '../users/user.ts';
 import type { UserRepository } from '../users/user.repository.ts';
+import { applyUserPatch } from '../users/user.rules.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 
 let sequence = 0;
@@ -18,6 +21,7 @@ export function sampleUser(overrides: Partial<User> = {}): User {
     active: 1,
     created,
     updated: created,
+    version: 1,
     ...overrides,
   };
 }
@@ -26,7 +30,22 @@ export function sampleUser(overrides: Partial<User> = {}): User {
 export function describeUserRepositoryContract(backend: string, open: OpenRepositories): void {
   describe(`UserRepository contract (${backend})`, () => {
     let users: UserRepository;
-    useFreshRepositories(open, (repositories) => (users = repositories.users));
+    let sessions: SessionRepository;
+    useFreshRepositories(open, (repositories) => ({ users, sessions } = repositories));
+    const later = (user: User, seconds: number) => new Date(user.updated.getTime() + seconds * 1000);
+    const rename = (name: string, at: Date) => (current: User) => ({ user: applyUserPatch(current, { name }, at) });
+
+    /** A user session of `userId` with its first refresh token; answers the session's id. */
+    async function openSession(userId: string, at: Date): Promise<string> {
+      const id = crypto.randomUUID();
+      const expires = new Date(at.getTime() + 3_600_000);
+      await sessions.create(
+        { id, kind: 'user', subjectId: userId, created: at, revoked: null },
+        { id: crypto.randomUUID(), sessionId: id, issued: at, expires, retired: null, revoked: null },
+      );
+      return id;
+    }
+    const isLive = async (sessionId: string) => (await sessions.findSession(sessionId))?.revoked === null;
 
     it('returns an inserted user unchanged, by id and by email', async () => {
       const user = sampleUser();
@@ -55,7 +74,7 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       }
     });
 
-    it('update replaces every attribute and returns the stored record', async () => {
+    it('update hands the stored user to the change, writes every attribute it returns and answers the stored record', async () => {
       const user = sampleUser();
       await users.insert(user);
       const changed: User = {
@@ -66,9 +85,12 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
         metadata: { theme: 'dark' },
         app: {},
         active: 0,
-        updated: new Date(user.updated.getTime() + 5000),
+        updated: later(user, 5),
+        version: 2,
       };
-      expect(await users.update(changed)).toEqual(changed);
+      const seen: User[] = [];
+      expect(await users.update(user.id, (current) => (seen.push(current), { user: changed }))).toEqual(changed);
+      expect(seen).toEqual([user]);
       expect(await users.findById(user.id)).toEqual(changed);
       expect(await users.findByEmail(user.email)).toBeNull();
     });
@@ -78,20 +100,144 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       const second = sampleUser();
       await users.insert(first);
       await users.insert(second);
-      await expect(users.update({ ...second, email: first.email })).rejects.toBeInstanceOf(EmailTakenError);
+      await expect(users.update(second.id, (current) => ({ user: { ...current, email: first.email } }))).rejects.toBeInstanceOf(
+        EmailTakenError,
+      );
       expect(await users.findById(second.id)).toEqual(second);
     });
 
-    it('update of an unknown id answers null', async () => {
-      expect(await users.update(sampleUser())).toBeNull();
+    it('update of an unknown id answers null without calling the change', async () => {
+      let called = false;
+      expect(await users.update(sampleUser().id, (current) => ((called = true), { user: current }))).toBeNull();
+      expect(called).toBe(false);
     });
 
-    it('delete removes the user once', async () => {
+    it('update whose change throws writes nothing, ends no session, and passes the error on', async () => {
       const user = sampleUser();
       await users.insert(user);
-      expect(await users.delete(user.id)).toBe(true);
+      const sessionId = await openSession(user.id, user.created);
+      const refused = users.update(user.id, () => {
+        throw new PreconditionFailedError();
+      });
+      await expect(refused).rejects.toBeInstanceOf(PreconditionFailedError);
+      expect(await users.findById(user.id)).toEqual(user);
+      expect(await isLive(sessionId)).toBe(true);
+    });
+
+    it('update that ends sessions ends every session of the user at its `updated`, but the one kept', async () => {
+      const user = sampleUser();
+      const other = sampleUser();
+      await users.insert(user);
+      await users.insert(other);
+      const [ended, kept, othersSession] = [
+        await openSession(user.id, user.created),
+        await openSession(user.id, user.created),
+        await openSession(other.id, other.created),
+      ];
+      const at = later(user, 9);
+      await users.update(user.id, (current) => ({ user: applyUserPatch(current, { active: 0 }, at), endSessions: { keepSessionId: kept } }));
+      expect((await sessions.findSession(ended))?.revoked).toEqual(at);
+      expect(await isLive(kept)).toBe(true);
+      expect(await isLive(othersSession)).toBe(true);
+    });
+
+    it('delete removes the user once, and ends its sessions with it', async () => {
+      const user = sampleUser();
+      await users.insert(user);
+      const sessionId = await openSession(user.id, user.created);
+      const at = later(user, 3);
+      expect(await users.delete(user.id, at)).toBe(true);
       expect(await users.findById(user.id)).toBeNull();
-      expect(await users.delete(user.id)).toBe(false);
+      expect((await sessions.findSession(sessionId))?.revoked).toEqual(at);
+      expect(await users.delete(user.id, at)).toBe(false);
+    });
+
+    it('delete whose check throws deletes nothing and ends no session', async () => {
+      const user = sampleUser();
+      await users.insert(user);
+      const sessionId = await openSession(user.id, user.created);
+      const seen: User[] = [];
+      const refused = users.delete(user.id, later(user, 1), (current) => {
+        seen.push(current);
+        throw new PreconditionFailedError();
+      });
+      await expect(refused).rejects.toBeInstanceOf(PreconditionFailedError);
+      expect(seen).toEqual([user]);
+      expect(await users.findById(user.id)).toEqual(user);
+      expect(await isLive(sessionId)).toBe(true);
+    });
+
+    it('of 12 concurrent updates, each adding its own key to what it reads, none is lost', async () => {
+      const user = sampleUser({ metadata: {} });
+      await users.insert(user);
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          users.update(user.id, (current) => ({
+            user: applyUserPatch(current, { metadata: { ...current.metadata, [`key${i}`]: i } }, later(user, 1)),
+          })),
+        ),
+      );
+      const stored = await users.findById(user.id);
+      expect(Object.keys(stored?.metadata ?? {}).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `key${i}`).sort());
+      expect(stored?.version).toBe(13);
+      expect(results.map((result) => result?.version).sort((a = 0, b = 0) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 2));
+    });
+
+    it('concurrent updates of different attributes all land', async () => {
+      const user = sampleUser();
+      await users.insert(user);
+      const at = later(user, 1);
+      await Promise.all([
+        users.update(user.id, rename('Renamed', at)),
+        users.update(user.id, (current) => ({ user: applyUserPatch(current, { metadata: { theme: 'light' } }, at) })),
+        users.update(user.id, (current) => ({ user: applyUserPatch(current, { app: { plan: 'pro' } }, at) })),
+        users.update(user.id, (current) => ({ user: applyUserPatch(current, { email: 'new-address@example.com' }, at) })),
+      ]);
+      expect(await users.findById(user.id)).toMatchObject({
+        name: 'Renamed',
+        metadata: { theme: 'light' },
+        app: { plan: 'pro' },
+        email: 'new-address@example.com',
+        version: 5,
+      });
+    });
+
+    it('of two concurrent updates of one attribute, one wins whole', async () => {
+      const user = sampleUser();
+      await users.insert(user);
+      const values: JsonObject[] = [{ owner: 'a', a: 1 }, { owner: 'b', b: 2 }];
+      await Promise.all(
+        values.map((metadata) => users.update(user.id, (current) => ({ user: applyUserPatch(current, { metadata }, later(user, 1)) }))),
+      );
+      const stored = (await users.findById(user.id))?.metadata;
+      expect(['a', 'b']).toContain(stored?.owner);
+      expect(stored).toEqual(values.find((value) => value.owner === stored?.owner));
+    });
+
+    it('a deactivation racing a rename leaves the user inactive, renamed, and with no live session', async () => {
+      const user = sampleUser({ active: 1 });
+      await users.insert(user);
+      const sessionId = await openSession(user.id, user.created);
+      const at = later(user, 1);
+      await Promise.all([
+        users.update(user.id, rename('Renamed', at)),
+        users.update(user.id, (current) => ({ user: applyUserPatch(current, { active: 0 }, at), endSessions: {} })),
+        users.update(user.id, rename('Renamed', at)),
+      ]);
+      expect(await users.findById(user.id)).toMatchObject({ active: 0, name: 'Renamed' });
+      expect(await isLive(sessionId)).toBe(false);
+    });
+
+    it('an update racing a delete resurrects nothing: the user and its sessions stay gone', async () => {
+      const user = sampleUser();
+      await users.insert(user);
+      const sessionId = await openSession(user.id, user.created);
+      const [updated, deleted] = await Promise.all([users.update(user.id, rename('Renamed', later(user, 1))), users.delete(user.id, later(user, 1))]);
+      expect(deleted).toBe(true);
+      expect([null, 'Renamed']).toContain(updated?.name ?? null);
+      expect(await users.findById(user.id)).toBeNull();
+      expect(await users.findByEmail(user.email)).toBeNull();
+      expect(await isLive(sessionId)).toBe(false);
     });
 
     it('lists by created ascending, then id, in pages, with the total', async () => {

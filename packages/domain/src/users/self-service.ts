@@ -55,12 +55,12 @@ export class SelfService {
    * Changes name, metadata or password. Admin-only attributes are refused whole (nothing
    * changes); a password change needs the current password and ends the user's other sessions.
    */
-  async update(identity: Identity, patch: SelfPatch & Record<string, unknown>): Promise<User> {
+  async update(identity: Identity, patch: SelfPatch & Record<string, unknown>, ifVersion?: readonly number[]): Promise<User> {
     const forbidden = adminOnlyAttributes(patch);
     if (forbidden.length > 0) throw new ForbiddenError(`Only an administrator can change ${forbidden.join(', ')}.`);
     const { current_password, ...changes } = patch;
     if (changes.password !== undefined) await this.proveCurrentPassword(identity, current_password);
-    return this.deps.users.update(identity.subjectId, changes, identity.sessionId);
+    return this.deps.users.update(identity.subjectId, changes, { keepSessionId: identity.sessionId, ifVersion });
   }
 
   private async proveCurrentPassword(identity: Identity, currentPassword: string | undefined): Promise<void> {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from '../testing/test-api.ts';
-import { EmailTakenError, InvalidTokenError, NotFoundError } from '../shared/errors.ts';
+import { EmailTakenError, InvalidTokenError, NotFoundError, PreconditionFailedError } from '../shared/errors.ts';
 import { buildDomain, issueSources, PASSWORD, pointerTo, type Domain } from '../testing/domain-fixture.ts';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-ffffffffffff';
@@ -25,6 +25,7 @@ describe('UserService', () => {
         active: 1,
         created: domain.clock.now(),
         updated: domain.clock.now(),
+        version: 1,
       });
     });
 
@@ -94,7 +95,7 @@ describe('UserService', () => {
       const user = await domain.createUser({ name: 'Alice', metadata: { theme: 'dark' } });
       domain.clock.advance(60);
       const updated = await domain.users.update(user.id, { name: 'Alicia' });
-      expect(updated).toEqual({ ...user, name: 'Alicia', updated: domain.clock.now() });
+      expect(updated).toEqual({ ...user, name: 'Alicia', updated: domain.clock.now(), version: 2 });
       expect(await domain.users.get(user.id)).toEqual(updated);
     });
 
@@ -129,14 +130,31 @@ describe('UserService', () => {
       await expect(domain.users.update(UNKNOWN_ID, { name: 'x' })).rejects.toBeInstanceOf(NotFoundError);
     });
 
+    it('applies only when the stored version is one of those given, and otherwise changes nothing', async () => {
+      const user = await domain.createUser({ name: 'Alice' });
+      await expect(domain.users.update(user.id, { name: 'Stale' }, { ifVersion: [user.version + 1] })).rejects.toBeInstanceOf(
+        PreconditionFailedError,
+      );
+      expect(await domain.users.get(user.id)).toEqual(user);
+      const updated = await domain.users.update(user.id, { name: 'Fresh' }, { ifVersion: [7, user.version] });
+      expect(updated).toMatchObject({ name: 'Fresh', version: user.version + 1 });
+    });
+
+    it('of two concurrent updates of different attributes keeps both', async () => {
+      const user = await domain.createUser({ name: 'Alice', metadata: { theme: 'dark' } });
+      await Promise.all([domain.users.update(user.id, { name: 'Alicia' }), domain.users.update(user.id, { metadata: { theme: 'light' } })]);
+      expect(await domain.users.get(user.id)).toMatchObject({ name: 'Alicia', metadata: { theme: 'light' }, version: 3 });
+    });
+
     it.each([
       ['a new password', { password: 'a brand new password' }],
       ['deactivation', { active: 0 }],
+      ['a new email', { email: 'moved@example.com' }],
     ])('%s ends every session of the user except the one kept', async (_case, patch) => {
       const { user, grant: first } = await domain.signedInUser();
       const second = await domain.userAuth.login(user.email, PASSWORD, '198.51.100.1');
       const kept = await domain.userAuth.login(user.email, PASSWORD, '198.51.100.2');
-      await domain.users.update(user.id, patch, kept.sessionId);
+      await domain.users.update(user.id, patch, { keepSessionId: kept.sessionId });
       expect(await isOpen(first.accessToken)).toBe(false);
       expect(await isOpen(second.accessToken)).toBe(false);
       expect(await isOpen(kept.accessToken)).toBe(true);
@@ -153,7 +171,7 @@ describe('UserService', () => {
 
     it('other changes keep the user\'s sessions open', async () => {
       const { user, grant } = await domain.signedInUser({ active: 1 });
-      await domain.users.update(user.id, { name: 'New name', email: 'moved@example.com', metadata: { x: 1 }, app: { y: 2 }, active: 1 });
+      await domain.users.update(user.id, { name: 'New name', email: user.email.toUpperCase(), metadata: { x: 1 }, app: { y: 2 }, active: 1 });
       expect(await isOpen(grant.accessToken)).toBe(true);
     });
 

@@ -1,13 +1,12 @@
 import type { Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
-import { NotFoundError, ValidationError } from '../shared/errors.ts';
-import type { SessionRepository } from '../sessions/session.repository.ts';
+import { NotFoundError, PreconditionFailedError, ValidationError } from '../shared/errors.ts';
 import type { NewUser, User, UserPatch } from './user.ts';
 import type { UserListQuery, UserPage, UserRepository } from './user.repository.ts';
 import {
   applyUserPatch,
-  patchEndsSessions,
+  changesEndSessions,
   newUserIssues,
   normalizeEmail,
   userAttributeIssues,
@@ -20,10 +19,21 @@ export const MAX_PAGE_SIZE = 100;
 
 export interface UserServiceDeps {
   users: UserRepository;
-  sessions: SessionRepository;
   hasher: PasswordHasher;
   clock: Clock;
   ids: IdGenerator;
+}
+
+/** How a change is made: the session it keeps, and the versions it is conditional on. */
+export interface ChangeOptions {
+  /** The caller's own session, which a change that ends sessions leaves open. */
+  keepSessionId?: string;
+  /** Change only if the stored version is one of these (HTTP If-Match); otherwise PreconditionFailedError. */
+  ifVersion?: readonly number[];
+}
+
+function requireVersion(user: User, ifVersion: readonly number[] | undefined): void {
+  if (ifVersion !== undefined && !ifVersion.includes(user.version)) throw new PreconditionFailedError();
 }
 
 /** Account management as an administrator sees it. */
@@ -44,6 +54,7 @@ export class UserService {
       active: (input.active ?? 1) as ActiveFlag,
       created: now,
       updated: now,
+      version: 1,
     };
     await this.deps.users.insert(user);
     return user;
@@ -60,26 +71,32 @@ export class UserService {
     return this.deps.users.list({ ...query, emailContains: emailContains || undefined });
   }
 
-  /** Applies a partial update; a new password or deactivation ends the user's sessions. */
-  async update(id: string, patch: UserPatch, keepSessionId?: string): Promise<User> {
+  /**
+   * Applies a partial update to the user as it is when the write happens (the repository holds
+   * the row meanwhile). A new password or email, or deactivation, ends the user's sessions in
+   * the same transaction.
+   */
+  async update(id: string, patch: UserPatch, { keepSessionId, ifVersion }: ChangeOptions = {}): Promise<User> {
     const issues = userAttributeIssues(patch);
     if (issues.length > 0) throw new ValidationError(issues);
-    const current = await this.get(id);
     const { password, active, ...rest } = patch;
     const changes: UserChanges = { ...rest };
+    // Hashing is slow: done before the transaction, so the row is held only for the write.
     if (password !== undefined) changes.passwordHash = await this.deps.hasher.hash(password);
     if (active !== undefined) changes.active = active as ActiveFlag;
     const now = this.deps.clock.now();
-    const updated = await this.deps.users.update(applyUserPatch(current, changes, now));
+    const updated = await this.deps.users.update(id, (current) => {
+      requireVersion(current, ifVersion);
+      const user = applyUserPatch(current, changes, now);
+      return changesEndSessions(current, changes) ? { user, endSessions: { keepSessionId } } : { user };
+    });
     if (!updated) throw new NotFoundError('user');
-    if (patchEndsSessions(current, patch)) {
-      await this.deps.sessions.revokeSubjectSessions('user', id, now, keepSessionId);
-    }
     return updated;
   }
 
-  async delete(id: string): Promise<void> {
-    if (!(await this.deps.users.delete(id))) throw new NotFoundError('user');
-    await this.deps.sessions.revokeSubjectSessions('user', id, this.deps.clock.now());
+  /** Deletes the user and ends its sessions in one transaction. */
+  async delete(id: string, { ifVersion }: Pick<ChangeOptions, 'ifVersion'> = {}): Promise<void> {
+    const deleted = await this.deps.users.delete(id, this.deps.clock.now(), (current) => requireVersion(current, ifVersion));
+    if (!deleted) throw new NotFoundError('user');
   }
 }

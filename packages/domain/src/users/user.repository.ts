@@ -15,6 +15,13 @@ export interface UserPage {
   total: number;
 }
 
+/** What a change, decided against the stored user, writes in its transaction. */
+export interface UserWrite {
+  user: User;
+  /** Also ends every session of the user (but the one kept), in the same transaction. */
+  endSessions?: { keepSessionId?: string };
+}
+
 /**
  * Stores users. Emails arrive normalised; the store must refuse a second user with the same
  * email (EmailTakenError), also under concurrent writes. "Not found" is `null` or `false`.
@@ -25,8 +32,17 @@ export interface UserRepository {
   findByEmail(email: string): Promise<User | null>;
   /** Ordered by `created` ascending, then `id`. */
   list(query: UserListQuery): Promise<UserPage>;
-  /** Replaces the stored record with the same id; null when there is none. */
-  update(user: User): Promise<User | null>;
-  delete(id: string): Promise<boolean>;
+  /**
+   * Reads the user and writes what `change` decides from it in one transaction that holds the
+   * row, so no other write lands between the read and the write. `change` runs synchronously
+   * inside that transaction; when it throws, nothing is written and the error propagates. Answers
+   * the stored record, or null when there is no such user.
+   */
+  update(id: string, change: (current: User) => UserWrite): Promise<User | null>;
+  /**
+   * Deletes the user and ends every session of it at `at`, in one transaction; `check` sees the
+   * row first and may refuse by throwing. False when there is no such user.
+   */
+  delete(id: string, at: Date, check?: (current: User) => void): Promise<boolean>;
 }
 export const UserRepository = token<UserRepository>('UserRepository');

@@ -4,7 +4,7 @@ import { sampleUser } from '../testing/user.repository.contract.ts';
 import type { User } from './user.ts';
 import {
   applyUserPatch,
-  patchEndsSessions,
+  changesEndSessions,
   CLAIMS_MAX_BYTES,
   EMAIL_MAX_LENGTH,
   isActiveFlag,
@@ -182,17 +182,17 @@ describe('applyUserPatch', () => {
 
   it('keeps every attribute absent from the patch, never turning it into null', () => {
     const patched = applyUserPatch(user, {}, now);
-    expect(patched).toEqual({ ...user, updated: now });
+    expect(patched).toEqual({ ...user, updated: now, version: user.version + 1 });
     for (const value of Object.values(patched)) expect(value).not.toBeNull();
   });
 
   it('treats a key present with the value undefined as absent', () => {
-    expect(applyUserPatch(user, { name: undefined, metadata: undefined }, now)).toEqual({ ...user, updated: now });
+    expect(applyUserPatch(user, { name: undefined, metadata: undefined }, now)).toEqual({ ...user, updated: now, version: user.version + 1 });
   });
 
   it('changes only the attributes present', () => {
     const patched = applyUserPatch(user, { name: 'Alicia', active: 0 }, now);
-    expect(patched).toEqual({ ...user, name: 'Alicia', active: 0, updated: now });
+    expect(patched).toEqual({ ...user, name: 'Alicia', active: 0, updated: now, version: user.version + 1 });
   });
 
   it('accepts falsy values as changes: an empty name, active 0, an empty object', () => {
@@ -210,9 +210,9 @@ describe('applyUserPatch', () => {
     expect(applyUserPatch(user, { email: '  New@Example.COM ' }, now).email).toBe('new@example.com');
   });
 
-  it('sets updated to now and keeps id and created', () => {
+  it('sets updated to now, counts one more version and keeps id and created', () => {
     const patched = applyUserPatch(user, { name: 'Alicia' }, now);
-    expect([patched.id, patched.created, patched.updated]).toEqual([user.id, user.created, now]);
+    expect([patched.id, patched.created, patched.updated, patched.version]).toEqual([user.id, user.created, now, user.version + 1]);
   });
 
   it('returns a new record and leaves the original untouched', () => {
@@ -223,22 +223,27 @@ describe('applyUserPatch', () => {
   });
 });
 
-describe('patchEndsSessions', () => {
-  const user: User = sampleUser({ active: 1 });
+describe('changesEndSessions', () => {
+  const user: User = sampleUser({ active: 1, email: 'alice@example.com' });
 
   it('is true whenever a password is sent, even the current one', () => {
-    expect(patchEndsSessions(user, { password: 'another password' })).toBe(true);
-    expect(patchEndsSessions(user, { password: 'the same password' })).toBe(true);
+    expect(changesEndSessions(user, { passwordHash: 'another hash' })).toBe(true);
+    expect(changesEndSessions(user, { passwordHash: user.passwordHash })).toBe(true);
   });
 
   it('is true for deactivation', () => {
-    expect(patchEndsSessions(user, { active: 0 })).toBe(true);
+    expect(changesEndSessions(user, { active: 0 })).toBe(true);
+  });
+
+  it('is true for a new email, but not for the same one in another case', () => {
+    expect(changesEndSessions(user, { email: 'alicia@example.com' })).toBe(true);
+    expect(changesEndSessions(user, { email: ' Alice@Example.com ' })).toBe(false);
   });
 
   it('is false for reactivation, a still-inactive account, or other attributes', () => {
     const inactive: User = { ...user, active: 0 };
-    expect(patchEndsSessions(inactive, { active: 1 })).toBe(false);
-    expect(patchEndsSessions(inactive, { active: 0 })).toBe(false);
-    expect(patchEndsSessions(user, { name: 'x', email: 'x@example.com', metadata: {}, app: {} })).toBe(false);
+    expect(changesEndSessions(inactive, { active: 1 })).toBe(false);
+    expect(changesEndSessions(inactive, { active: 0 })).toBe(false);
+    expect(changesEndSessions(user, { name: 'x', email: user.email, metadata: {}, app: {} })).toBe(false);
   });
 });

@@ -107,7 +107,7 @@ export interface UserChanges {
 
 /**
  * The PATCH merge rule: an attribute missing from the changes keeps its current value (never
- * null); `metadata` and `app` replace the whole object when present.
+ * null); `metadata` and `app` replace the whole object when present. Every change is a new version.
  */
 export function applyUserPatch(user: User, changes: UserChanges, now: Date): User {
   return {
@@ -119,13 +119,19 @@ export function applyUserPatch(user: User, changes: UserChanges, now: Date): Use
     app: changes.app ?? user.app,
     active: changes.active ?? user.active,
     updated: now,
+    version: user.version + 1,
   };
 }
 
 /**
- * Whether a patch must end the user's sessions: any password sent (even the same one, so the
- * outcome never depends on the hasher), or deactivation of an active account.
+ * Whether changes must end the user's sessions: any password sent (even the same one, so the
+ * outcome never depends on the hasher), deactivation of an active account, or a new email (the
+ * login identity the sessions were opened for).
  */
-export function patchEndsSessions(user: User, patch: UserPatch): boolean {
-  return patch.password !== undefined || (user.active === 1 && patch.active === 0);
+export function changesEndSessions(user: User, changes: UserChanges): boolean {
+  return (
+    changes.passwordHash !== undefined ||
+    (user.active === 1 && changes.active === 0) ||
+    (changes.email !== undefined && normalizeEmail(changes.email) !== user.email)
+  );
 }

@@ -14,6 +14,11 @@ export interface User {
   readonly active: ActiveFlag;
   readonly created: Date;
   readonly updated: Date;
+  /**
+   * 1 when created, one more at every change: what the HTTP ETag of the user says, so a client
+   * can make a change conditional on the user being as it last saw it.
+   */
+  readonly version: number;
 }
 
 /** What a caller supplies to create a user. Only email and password are required. */

@@ -1,0 +1,191 @@
+import { expect } from 'vitest';
+import { bearer, jsonInit, loginDocument, usersDocument } from '@uas/adapters-http/testing';
+
+/** One way to send a request: the application in-process, or one server process among several. */
+export type Send = (path: string, init?: RequestInit) => Promise<Response>;
+
+/**
+ * Where the two racing requests of a round go (the same instance, or one each), and the admin
+ * token both use. `setup` makes the user of each round and reads the outcome.
+ */
+export interface RaceTargets {
+  setup: Send;
+  first: Send;
+  second: Send;
+  adminToken: string;
+}
+
+/** Rounds of each race, as the issue that introduced these tests measured them. */
+export const ROUNDS = 50;
+/** Rounds in flight at once: enough to keep both databases busy, few enough for two shared cores. */
+const ROUNDS_AT_ONCE = 10;
+const PASSWORD = 'race-password-1';
+
+interface RaceUser {
+  id: string;
+  email: string;
+  accessToken: string;
+  refreshToken: string;
+}
+
+interface Outcome {
+  /** What went wrong in this round, or null when nothing was lost. */
+  loss: string | null;
+}
+
+export interface RaceResult {
+  rounds: number;
+  /** One line per round that lost a change, resurrected an account or ended a session it should not have. */
+  losses: string[];
+}
+
+/**
+ * Runs `round` ROUNDS times, ROUNDS_AT_ONCE rounds concurrently, each on its own fresh user, and
+ * counts the rounds that lost something. Each round fires its two requests together.
+ */
+async function runRounds(targets: RaceTargets, round: (user: RaceUser, index: number) => Promise<Outcome>): Promise<RaceResult> {
+  const losses: string[] = [];
+  for (let start = 0; start < ROUNDS; start += ROUNDS_AT_ONCE) {
+    const batch = Array.from({ length: Math.min(ROUNDS_AT_ONCE, ROUNDS - start) }, (_, i) => start + i);
+    await Promise.all(
+      batch.map(async (index) => {
+        const { loss } = await round(await signedInUser(targets, index), index);
+        if (loss) losses.push(`round ${index + 1}: ${loss}`);
+      }),
+    );
+  }
+  return { rounds: ROUNDS, losses };
+}
+
+async function json(response: Response): Promise<{ data: { id: string; attributes: Record<string, unknown> } }> {
+  expect(response.status, await response.clone().text()).toBeLessThan(300);
+  return response.json();
+}
+
+async function signedInUser({ setup, adminToken }: RaceTargets, index: number): Promise<RaceUser> {
+  const email = `race-${index}-${crypto.randomUUID()}@example.com`;
+  const created = await setup(
+    '/v1/admin/users',
+    jsonInit('POST', usersDocument({ email, password: PASSWORD, name: 'Before', metadata: { v: 0 } }), bearer(adminToken)),
+  );
+  const { data } = await json(created);
+  const session = await json(await setup('/v1/login', jsonInit('POST', loginDocument(email, PASSWORD))));
+  return {
+    id: data.id,
+    email,
+    accessToken: String(session.data.attributes.access_token),
+    refreshToken: String(session.data.attributes.refresh_token),
+  };
+}
+
+const adminPatch = (send: Send, token: string, id: string, attributes: Record<string, unknown>) =>
+  send(`/v1/admin/users/${id}`, jsonInit('PATCH', usersDocument(attributes, { id }), bearer(token)));
+
+async function stored(targets: RaceTargets, id: string): Promise<Response> {
+  return targets.setup(`/v1/admin/users/${id}`, { headers: bearer(targets.adminToken) });
+}
+
+const refresh = (send: Send, refreshToken: string) => send('/v1/refresh', jsonInit('POST', { refreshToken }));
+
+/** Two admins PATCH different attributes of one user at once: both changes must land. */
+export function differentAttributesRace(targets: RaceTargets): Promise<RaceResult> {
+  return runRounds(targets, async (user, index) => {
+    const statuses = await Promise.all([
+      adminPatch(targets.first, targets.adminToken, user.id, { name: `Renamed ${index}` }).then((r) => r.status),
+      adminPatch(targets.second, targets.adminToken, user.id, { metadata: { v: index + 1 } }).then((r) => r.status),
+    ]);
+    const { attributes } = (await json(await stored(targets, user.id))).data;
+    if (statuses.some((status) => status !== 200)) return { loss: `statuses ${statuses.join(', ')}` };
+    if (attributes.name !== `Renamed ${index}`) return { loss: 'the name was lost' };
+    if ((attributes.metadata as { v?: number }).v !== index + 1) return { loss: 'the metadata was lost' };
+    return { loss: null };
+  });
+}
+
+/**
+ * A deactivation races a rename: the user must end inactive and renamed, its session dead (no
+ * access, no refresh) and no login possible.
+ */
+export function deactivationRace(targets: RaceTargets): Promise<RaceResult> {
+  return runRounds(targets, async (user, index) => {
+    await Promise.all([
+      adminPatch(targets.first, targets.adminToken, user.id, { active: 0 }),
+      adminPatch(targets.second, targets.adminToken, user.id, { name: `Renamed ${index}` }),
+    ]);
+    const { attributes } = (await json(await stored(targets, user.id))).data;
+    if (attributes.active !== 0) return { loss: 'the account is active again' };
+    if (attributes.name !== `Renamed ${index}`) return { loss: 'the name was lost' };
+    if ((await refresh(targets.first, user.refreshToken)).status !== 401) return { loss: 'its refresh token still works' };
+    if ((await targets.second('/v1/users/me', { headers: bearer(user.accessToken) })).status !== 401) {
+      return { loss: 'its access token still works' };
+    }
+    const login = await targets.first('/v1/login', jsonInit('POST', loginDocument(user.email, PASSWORD)));
+    if (login.status !== 403) return { loss: `login answered ${login.status}` };
+    return { loss: null };
+  });
+}
+
+/** A PATCH races a DELETE: 204 for the delete, 200 or 404 for the PATCH, and nothing left behind. */
+export function patchDeleteRace(targets: RaceTargets): Promise<RaceResult> {
+  return runRounds(targets, async (user, index) => {
+    const [patched, deleted] = await Promise.all([
+      adminPatch(targets.first, targets.adminToken, user.id, { name: `Renamed ${index}`, active: 1 }),
+      targets.second(`/v1/admin/users/${user.id}`, { method: 'DELETE', headers: bearer(targets.adminToken) }),
+    ]);
+    if (deleted.status !== 204 || ![200, 404].includes(patched.status)) {
+      return { loss: `DELETE answered ${deleted.status}, PATCH ${patched.status}` };
+    }
+    if ((await stored(targets, user.id)).status !== 404) return { loss: 'the deleted user is back' };
+    if ((await refresh(targets.second, user.refreshToken)).status !== 401) return { loss: 'its refresh token still works' };
+    if ((await targets.first('/v1/users/me', { headers: bearer(user.accessToken) })).status !== 401) {
+      return { loss: 'its access token still works' };
+    }
+    return { loss: null };
+  });
+}
+
+/** The user changes their name while an admin changes their metadata: both land. */
+export function selfServiceRace(targets: RaceTargets): Promise<RaceResult> {
+  return runRounds(targets, async (user, index) => {
+    const statuses = await Promise.all([
+      targets
+        .first('/v1/users/me', jsonInit('PATCH', usersDocument({ name: `Self ${index}` }), bearer(user.accessToken)))
+        .then((r) => r.status),
+      adminPatch(targets.second, targets.adminToken, user.id, { metadata: { v: index + 1 } }).then((r) => r.status),
+    ]);
+    const { attributes } = (await json(await stored(targets, user.id))).data;
+    if (statuses.some((status) => status !== 200)) return { loss: `statuses ${statuses.join(', ')}` };
+    if (attributes.name !== `Self ${index}`) return { loss: "the user's own name was lost" };
+    if ((attributes.metadata as { v?: number }).v !== index + 1) return { loss: "the admin's metadata was lost" };
+    return { loss: null };
+  });
+}
+
+/**
+ * Two tabs refresh one refresh token at once: both must get a session that works, and the
+ * session must survive (its next refresh succeeds).
+ */
+export function twoTabsRefreshRace(targets: RaceTargets): Promise<RaceResult> {
+  return runRounds(targets, async (user) => {
+    const responses = await Promise.all([refresh(targets.first, user.refreshToken), refresh(targets.second, user.refreshToken)]);
+    const statuses = responses.map((response) => response.status);
+    if (statuses.some((status) => status !== 200)) return { loss: `refreshes answered ${statuses.join(', ')}` };
+    const sessions = await Promise.all(responses.map(json));
+    for (const { data } of sessions) {
+      const me = await targets.setup('/v1/users/me', { headers: bearer(String(data.attributes.access_token)) });
+      if (me.status !== 200) return { loss: `a tab's new access token answered ${me.status}` };
+    }
+    const next = await refresh(targets.first, String(sessions[0]?.data.attributes.refresh_token));
+    if (next.status !== 200) return { loss: `the session ended: the next refresh answered ${next.status}` };
+    return { loss: null };
+  });
+}
+
+/** Every race, named for what must hold in each round. */
+export const RACES: [string, (targets: RaceTargets) => Promise<RaceResult>][] = [
+  ['two PATCHes of different attributes both land', differentAttributesRace],
+  ['a deactivation racing a rename is never undone, and ends the session', deactivationRace],
+  ['a PATCH racing a DELETE leaves nothing behind', patchDeleteRace],
+  ["a user's own PATCH and an admin's PATCH both land", selfServiceRace],
+  ['two tabs refreshing one token at once both stay signed in', twoTabsRefreshRace],
+];
