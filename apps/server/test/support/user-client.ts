@@ -40,6 +40,8 @@ const TITLES = {
   missing_token: 'Missing token',
   resource_conflict: 'Resource conflict',
   too_many_attempts: 'Too many attempts',
+  precondition_failed: 'Precondition failed',
+  not_found: 'Not found',
 } as const;
 
 const CHALLENGES: Record<string, string> = {
