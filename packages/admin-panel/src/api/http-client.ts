@@ -6,16 +6,31 @@ export interface RequestOptions {
   token?: string | null;
   /** JSON body; omitted entirely when undefined. */
   body?: unknown;
+  /** Sent as `If-Match`: the change applies only to the resource as it was when read (else 412). */
+  ifMatch?: string;
   signal?: AbortSignal;
 }
 
-/**
- * One same-origin call to the API. Resolves with the parsed JSON body (undefined for 204),
- * rejects with an ApiError for any non-2xx status or a network failure; aborts reject as usual.
- */
+/** A response body with the resource's `ETag` (null when the response carried none). */
+export interface Tagged<T> {
+  body: T;
+  etag: string | null;
+}
+
+/** requestTagged, for callers that need the body only. */
 export async function requestJson<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return (await requestTagged<T>(path, options)).body;
+}
+
+/**
+ * One same-origin call to the API. Resolves with the parsed JSON body (undefined for 204) and
+ * the ETag, rejects with an ApiError for any non-2xx status or a network failure; aborts reject
+ * as usual.
+ */
+export async function requestTagged<T>(path: string, options: RequestOptions = {}): Promise<Tagged<T>> {
   const headers = new Headers({ Accept: 'application/vnd.api+json, application/json' });
   if (options.token) headers.set('Authorization', `Bearer ${options.token}`);
+  if (options.ifMatch) headers.set('If-Match', options.ifMatch);
   const init: RequestInit = {
     method: options.method ?? 'GET',
     headers,
@@ -44,7 +59,7 @@ export async function requestJson<T>(path: string, options: RequestOptions = {})
       parseRetryAfter(response.headers.get('Retry-After')),
     );
   }
-  return payload as T;
+  return { body: payload as T, etag: response.headers.get('ETag') };
 }
 
 async function readJson(response: Response): Promise<unknown> {

@@ -1,5 +1,5 @@
 import { ApiError } from './api-error';
-import { requestJson, type RequestOptions } from './http-client';
+import { requestJson, requestTagged, type RequestOptions, type Tagged } from './http-client';
 import { REFRESH_RETRY_MS, refreshDelayMs } from './refresh-schedule';
 import type { SessionRecord } from './types';
 
@@ -63,13 +63,18 @@ export class Session {
 
   /** A call with the access token; a 401 triggers one refresh and one retry. */
   async call<T>(path: string, options: Omit<RequestOptions, 'token'> = {}): Promise<T> {
+    return (await this.callTagged<T>(path, options)).body;
+  }
+
+  /** `call`, with the ETag of the response. */
+  async callTagged<T>(path: string, options: Omit<RequestOptions, 'token'> = {}): Promise<Tagged<T>> {
     if (!this.#token) await this.#refreshOrEnd();
     try {
-      return await requestJson<T>(path, { ...options, token: this.#token });
+      return await requestTagged<T>(path, { ...options, token: this.#token });
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 401) throw error;
       await this.#refreshOrEnd();
-      return requestJson<T>(path, { ...options, token: this.#token });
+      return requestTagged<T>(path, { ...options, token: this.#token });
     }
   }
 

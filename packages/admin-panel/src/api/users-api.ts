@@ -13,7 +13,13 @@ export class UsersApi {
   }
 
   async get(id: string): Promise<UserResource> {
-    return (await this.session.call<{ data: UserResource }>(userPath(id))).data;
+    return (await this.getTagged(id)).user;
+  }
+
+  /** The user and its ETag, for an edit that must not overwrite a change made elsewhere. */
+  async getTagged(id: string): Promise<{ user: UserResource; etag: string | null }> {
+    const { body, etag } = await this.session.callTagged<{ data: UserResource }>(userPath(id));
+    return { user: body.data, etag };
   }
 
   async create(attributes: UserWrite): Promise<UserResource> {
@@ -21,9 +27,11 @@ export class UsersApi {
     return (await this.session.call<{ data: UserResource }>(USERS, { method: 'POST', body })).data;
   }
 
-  async update(id: string, attributes: UserWrite): Promise<UserResource> {
+  /** With `ifMatch` (the ETag read), a user changed since answers 412 instead of being overwritten. */
+  async update(id: string, attributes: UserWrite, ifMatch?: string | null): Promise<UserResource> {
     const body = { data: { type: 'users', id, attributes } };
-    return (await this.session.call<{ data: UserResource }>(userPath(id), { method: 'PATCH', body })).data;
+    const options = { method: 'PATCH' as const, body, ...(ifMatch ? { ifMatch } : {}) };
+    return (await this.session.call<{ data: UserResource }>(userPath(id), options)).data;
   }
 
   async remove(id: string): Promise<void> {

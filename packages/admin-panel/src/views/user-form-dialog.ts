@@ -1,3 +1,4 @@
+import { ApiError } from '../api/api-error';
 import type { UserAttributes, UserResource } from '../api/types';
 import type { UsersApi } from '../api/users-api';
 import { formatJson, parseJsonObject } from '../state/json-object';
@@ -30,15 +31,24 @@ export async function openUserForm({ users, userId, onSaved }: UserFormOptions):
   };
   const errors = new FormErrors(fields);
   const cancel = h('button', { type: 'button', class: 'button' }, 'Cancel');
+  const reload = h('button', { type: 'button', class: 'button', hidden: true }, 'Reload user');
   const save = h('button', { type: 'submit', class: 'button primary' }, editing ? 'Save changes' : 'Create user');
   const form = h('form', { class: 'user-form', novalidate: true },
     errors.element,
     h('div', { class: 'form-grid' }, ...Object.values(fields).map((f) => f.element)),
-    h('div', { class: 'dialog-actions' }, cancel, save));
+    h('div', { class: 'dialog-actions' }, cancel, reload, save));
   const modal = openModal(editing ? 'Edit user' : 'New user', form);
   cancel.addEventListener('click', () => modal.close());
+  reload.addEventListener('click', () => {
+    if (!userId) return;
+    reload.hidden = true;
+    errors.clear();
+    void load(userId);
+  });
 
   let original: UserAttributes | null = null;
+  /** The ETag of the user as loaded: the save applies only if nobody changed the user since. */
+  let etag: string | null = null;
   if (editing) await load(userId);
   fields.name.control.focus();
 
@@ -50,7 +60,9 @@ export async function openUserForm({ users, userId, onSaved }: UserFormOptions):
   async function load(id: string): Promise<void> {
     setBusy(true, 'Loading…');
     try {
-      original = (await users.get(id)).attributes;
+      const loaded = await users.getTagged(id);
+      original = loaded.user.attributes;
+      etag = loaded.etag;
       fill(original);
       setBusy(false);
     } catch (error) {
@@ -97,11 +109,17 @@ export async function openUserForm({ users, userId, onSaved }: UserFormOptions):
     }
     setBusy(true, 'Saving…');
     try {
-      const user = editing ? await users.update(userId, changes) : await users.create(changes);
+      const user = editing ? await users.update(userId, changes, etag) : await users.create(changes);
       modal.close();
       onSaved(user);
     } catch (error) {
-      errors.showError(error);
+      if (error instanceof ApiError && error.status === 412) {
+        errors.showForm([CHANGED_ELSEWHERE]);
+        reload.hidden = false;
+        reload.focus();
+      } else {
+        errors.showError(error);
+      }
     } finally {
       setBusy(false);
     }
@@ -116,6 +134,9 @@ export async function openUserForm({ users, userId, onSaved }: UserFormOptions):
 
   await modal.closed;
 }
+
+const CHANGED_ELSEWHERE =
+  'This user was changed elsewhere after you opened it, so nothing was saved. Reload the user to see the current values (your edits here will be replaced), then make your change again.';
 
 function jsonInput(name: string): HTMLTextAreaElement {
   return h('textarea', {

@@ -152,6 +152,33 @@ describe('managing users in the panel', () => {
     });
   });
 
+  it('never overwrites a change made elsewhere after the form opened: it says so and offers to reload', async () => {
+    await page.getByRole('button', { name: `Edit ${email}` }).click();
+    const form = dialog('Edit user');
+    await expect.poll(() => form.getByLabel('Email', { exact: true }).inputValue()).toBe(email);
+    await stack().api.updateUser(userId, { app: { role: 'admiral', rank: 'rear admiral' } });
+    await form.getByLabel('Metadata', { exact: true }).fill('{"plan": "team"}');
+
+    const stale = responseTo(page, 'PATCH', `/v1/admin/users/${userId}`);
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    const refused = await stale;
+    expect(refused.status()).toBe(412);
+    expect(refused.request().headers()['if-match']).toMatch(/^"[^"]+"$/);
+    await form.getByRole('alert').getByText('changed elsewhere', { exact: false }).waitFor();
+    expect(await stack().api.user(userId)).toMatchObject({
+      metadata: { plan: 'enterprise', team: 'compilers' }, app: { role: 'admiral', rank: 'rear admiral' },
+    });
+
+    await form.getByRole('button', { name: 'Reload user' }).click();
+    await expect.poll(() => form.getByLabel('App', { exact: true }).inputValue()).toContain('rear admiral');
+    await form.getByLabel('Metadata', { exact: true }).fill('{"plan": "team"}');
+    const fresh = responseTo(page, 'PATCH', `/v1/admin/users/${userId}`);
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    expect((await fresh).status()).toBe(200);
+    await form.waitFor({ state: 'detached' });
+    expect(await stack().api.user(userId)).toMatchObject({ metadata: { plan: 'team' }, app: { role: 'admiral', rank: 'rear admiral' } });
+  });
+
   it('deactivates the user, keeping keyboard focus on the row', async () => {
     const patched = responseTo(page, 'PATCH', `/v1/admin/users/${userId}`);
     await page.getByRole('button', { name: `Deactivate ${email}` }).click();

@@ -28,6 +28,12 @@ export class AdminClient {
     return ((await response.json()) as { data: UserResource }).data;
   }
 
+  /** A change made by another admin, behind the browser's back. */
+  async updateUser(id: string, attributes: UserWrite): Promise<void> {
+    const response = await this.call('PATCH', `/v1/admin/users/${id}`, { data: { type: 'users', id, attributes } });
+    if (response.status !== 200) throw new Error(`update failed: ${response.status} ${await response.text()}`);
+  }
+
   /** The user's attributes, or null once it is gone. */
   async user(id: string): Promise<UserAttributes | null> {
     const response = await this.call('GET', `/v1/admin/users/${id}`);
