@@ -87,20 +87,40 @@ async function stored(targets: RaceTargets, id: string): Promise<Response> {
 
 const refresh = (send: Send, refreshToken: string) => send('/v1/refresh', jsonInit('POST', { refreshToken }));
 
-/** Two admins PATCH different attributes of one user at once: both changes must land. */
-export function differentAttributesRace(targets: RaceTargets): Promise<RaceResult> {
+/**
+ * A rename (sent by `rename`) and an admin's change of metadata, at once: both must land.
+ * `whose` names the renamer in the loss.
+ */
+function renameAndMetadataRace(
+  targets: RaceTargets,
+  rename: (user: RaceUser, name: string) => Promise<Response>,
+  whose: string,
+): Promise<RaceResult> {
   return runRounds(targets, async (user, index) => {
+    const name = `Renamed ${index}`;
     const statuses = await Promise.all([
-      adminPatch(targets.first, targets.adminToken, user.id, { name: `Renamed ${index}` }).then((r) => r.status),
+      rename(user, name).then((r) => r.status),
       adminPatch(targets.second, targets.adminToken, user.id, { metadata: { v: index + 1 } }).then((r) => r.status),
     ]);
     const { attributes } = (await json(await stored(targets, user.id))).data;
     if (statuses.some((status) => status !== 200)) return { loss: `statuses ${statuses.join(', ')}` };
-    if (attributes.name !== `Renamed ${index}`) return { loss: 'the name was lost' };
-    if ((attributes.metadata as { v?: number }).v !== index + 1) return { loss: 'the metadata was lost' };
+    if (attributes.name !== name) return { loss: `${whose} name was lost` };
+    if ((attributes.metadata as { v?: number }).v !== index + 1) return { loss: "the admin's metadata was lost" };
     return { loss: null };
   });
 }
+
+/** Two admins PATCH different attributes of one user at once: both changes must land. */
+export const differentAttributesRace = (targets: RaceTargets) =>
+  renameAndMetadataRace(targets, (user, name) => adminPatch(targets.first, targets.adminToken, user.id, { name }), "an admin's");
+
+/** The user changes their name while an admin changes their metadata: both land. */
+export const selfServiceRace = (targets: RaceTargets) =>
+  renameAndMetadataRace(
+    targets,
+    (user, name) => targets.first('/v1/users/me', jsonInit('PATCH', usersDocument({ name }), bearer(user.accessToken))),
+    "the user's own",
+  );
 
 /**
  * A deactivation races a rename: the user must end inactive and renamed, its session dead (no
@@ -125,6 +145,33 @@ export function deactivationRace(targets: RaceTargets): Promise<RaceResult> {
   });
 }
 
+/**
+ * A login races the deactivation of its account: whatever the login answered, once the
+ * deactivation has answered no session of the account works, old or new.
+ */
+export function loginDeactivationRace(targets: RaceTargets): Promise<RaceResult> {
+  return runRounds(targets, async (user) => {
+    const [login] = await Promise.all([
+      targets.first('/v1/login', jsonInit('POST', loginDocument(user.email, PASSWORD))),
+      adminPatch(targets.second, targets.adminToken, user.id, { active: 0 }),
+    ]);
+    if (![200, 403].includes(login.status)) return { loss: `login answered ${login.status}` };
+    const sessions = [user, ...(login.status === 200 ? [await json(login)].map(({ data }) => ({
+      accessToken: String(data.attributes.access_token),
+      refreshToken: String(data.attributes.refresh_token),
+    })) : [])];
+    for (const session of sessions) {
+      if ((await targets.second('/v1/users/me', { headers: bearer(session.accessToken) })).status !== 401) {
+        return { loss: 'an access token of the deactivated account still works' };
+      }
+      if ((await refresh(targets.first, session.refreshToken)).status !== 401) {
+        return { loss: 'a refresh token of the deactivated account still works' };
+      }
+    }
+    return { loss: null };
+  });
+}
+
 /** A PATCH races a DELETE: 204 for the delete, 200 or 404 for the PATCH, and nothing left behind. */
 export function patchDeleteRace(targets: RaceTargets): Promise<RaceResult> {
   return runRounds(targets, async (user, index) => {
@@ -140,23 +187,6 @@ export function patchDeleteRace(targets: RaceTargets): Promise<RaceResult> {
     if ((await targets.first('/v1/users/me', { headers: bearer(user.accessToken) })).status !== 401) {
       return { loss: 'its access token still works' };
     }
-    return { loss: null };
-  });
-}
-
-/** The user changes their name while an admin changes their metadata: both land. */
-export function selfServiceRace(targets: RaceTargets): Promise<RaceResult> {
-  return runRounds(targets, async (user, index) => {
-    const statuses = await Promise.all([
-      targets
-        .first('/v1/users/me', jsonInit('PATCH', usersDocument({ name: `Self ${index}` }), bearer(user.accessToken)))
-        .then((r) => r.status),
-      adminPatch(targets.second, targets.adminToken, user.id, { metadata: { v: index + 1 } }).then((r) => r.status),
-    ]);
-    const { attributes } = (await json(await stored(targets, user.id))).data;
-    if (statuses.some((status) => status !== 200)) return { loss: `statuses ${statuses.join(', ')}` };
-    if (attributes.name !== `Self ${index}`) return { loss: "the user's own name was lost" };
-    if ((attributes.metadata as { v?: number }).v !== index + 1) return { loss: "the admin's metadata was lost" };
     return { loss: null };
   });
 }
@@ -185,6 +215,7 @@ export function twoTabsRefreshRace(targets: RaceTargets): Promise<RaceResult> {
 export const RACES: [string, (targets: RaceTargets) => Promise<RaceResult>][] = [
   ['two PATCHes of different attributes both land', differentAttributesRace],
   ['a deactivation racing a rename is never undone, and ends the session', deactivationRace],
+  ['a login racing a deactivation leaves no working session', loginDeactivationRace],
   ['a PATCH racing a DELETE leaves nothing behind', patchDeleteRace],
   ["a user's own PATCH and an admin's PATCH both land", selfServiceRace],
   ['two tabs refreshing one token at once both stay signed in', twoTabsRefreshRace],

@@ -416,6 +416,14 @@ describe('AuthService', () => {
       expect(identity).toEqual({ kind: 'user', subjectId: user.id, sessionId: grant.sessionId });
     });
 
+    it('refuses the token of a session its account outlived as active (a login racing the deactivation), and ends it', async () => {
+      const { user, grant } = await domain.signedInUser();
+      // What a login that read the account just before its deactivation committed leaves behind.
+      await domain.repositories.users.update(user.id, (current) => ({ user: { ...current, active: 0 } }));
+      await expect(domain.userAuth.authenticate(grant.accessToken)).rejects.toBeInstanceOf(InvalidTokenError);
+      expect((await domain.repositories.sessions.findSession(grant.sessionId))?.revoked).toEqual(domain.clock.now());
+    });
+
     it('refuses a user token on the admin service, and an admin token on the user service, with ForbiddenError', async () => {
       const user = await domain.signedInUser();
       const admin = await domain.signedInAdmin();

@@ -163,8 +163,11 @@ export class AuthService {
   }
 
   /**
-   * Checks an access token: signature, issuer, audience, expiry, and that its session is still
-   * open. A valid token of the other kind of account is refused as forbidden, not as invalid.
+   * Checks an access token: signature, issuer, audience, expiry, that its session is still open
+   * and its account still active. The last closes the one gap the transactional change leaves: a
+   * login that read the account just before its deactivation committed opens its session after
+   * the deactivation ended the others; that session dies at its first use. A valid token of the
+   * other kind of account is refused as forbidden, not as invalid.
    */
   async authenticate(accessToken: string): Promise<Identity> {
     const { signer, sessions } = this.deps;
@@ -178,6 +181,7 @@ export class AuthService {
     if (!session || session.revoked || session.kind !== this.kind || session.subjectId !== sub) {
       throw new InvalidTokenError();
     }
+    await this.activePrincipal(session, this.deps.clock.now());
     return { kind: this.kind, subjectId: sub, sessionId: sid };
   }
 

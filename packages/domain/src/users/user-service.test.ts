@@ -148,7 +148,6 @@ describe('UserService', () => {
 
     it.each([
       ['a new password', { password: 'a brand new password' }],
-      ['deactivation', { active: 0 }],
       ['a new email', { email: 'moved@example.com' }],
     ])('%s ends every session of the user except the one kept', async (_case, patch) => {
       const { user, grant: first } = await domain.signedInUser();
