@@ -28,6 +28,14 @@ describe('loadConfig', () => {
     for (const name of ['BCRYPT_COST', 'JWT_ALGORITHM', 'DATABASE_URL', 'ADMIN_EMAIL']) expect(attempt).toThrowError(new RegExp(name));
   });
 
+  it('reads REFRESH_REUSE_GRACE_SECONDS: 10 by default, 0 for strict reuse detection, at most 300', () => {
+    expect(loadConfig({}).refreshReuseGraceSeconds).toBe(10);
+    expect(loadConfig({ REFRESH_REUSE_GRACE_SECONDS: '0' }).refreshReuseGraceSeconds).toBe(0);
+    for (const bad of ['301', '-1', '2.5', 'ten']) {
+      expect(() => loadConfig({ REFRESH_REUSE_GRACE_SECONDS: bad })).toThrowError(/REFRESH_REUSE_GRACE_SECONDS/);
+    }
+  });
+
   it('names TRUSTED_PROXIES when one of its entries is not an address or range', () => {
     expect(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 10.0.0.0/99' })).toThrowError(/TRUSTED_PROXIES.*10\.0\.0\.0\/99/);
     expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, fd00::/8' }).trustedProxies).toEqual(['10.0.0.0/8', 'fd00::/8']);

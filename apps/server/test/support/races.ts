@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
 import { bearer, jsonInit, loginDocument, usersDocument } from '@uas/adapters-http/testing';
 
@@ -123,6 +124,27 @@ export const selfServiceRace = (targets: RaceTargets) =>
   );
 
 /**
+ * Two admins PATCH the same attributes at once: one PATCH wins whole, name and metadata both
+ * from the same request, never a mix.
+ */
+export function sameAttributesRace(targets: RaceTargets): Promise<RaceResult> {
+  return runRounds(targets, async (user, index) => {
+    const change = (who: string) => ({ name: `${who} ${index}`, metadata: { who, [who]: index } });
+    const statuses = await Promise.all([
+      adminPatch(targets.first, targets.adminToken, user.id, change('a')).then((r) => r.status),
+      adminPatch(targets.second, targets.adminToken, user.id, change('b')).then((r) => r.status),
+    ]);
+    const { attributes } = (await json(await stored(targets, user.id))).data;
+    if (statuses.some((status) => status !== 200)) return { loss: `statuses ${statuses.join(', ')}` };
+    const winner = change(String((attributes.metadata as { who?: string }).who));
+    if (attributes.name !== winner.name || !isDeepStrictEqual(attributes.metadata, winner.metadata)) {
+      return { loss: `a mix: ${String(attributes.name)} with ${JSON.stringify(attributes.metadata)}` };
+    }
+    return { loss: null };
+  });
+}
+
+/**
  * A deactivation races a rename: the user must end inactive and renamed, its session dead (no
  * access, no refresh) and no login possible.
  */
@@ -214,6 +236,7 @@ export function twoTabsRefreshRace(targets: RaceTargets): Promise<RaceResult> {
 /** Every race, named for what must hold in each round. */
 export const RACES: [string, (targets: RaceTargets) => Promise<RaceResult>][] = [
   ['two PATCHes of different attributes both land', differentAttributesRace],
+  ['of two PATCHes of the same attributes one wins whole', sameAttributesRace],
   ['a deactivation racing a rename is never undone, and ends the session', deactivationRace],
   ['a login racing a deactivation leaves no working session', loginDeactivationRace],
   ['a PATCH racing a DELETE leaves nothing behind', patchDeleteRace],
