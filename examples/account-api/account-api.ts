@@ -40,8 +40,8 @@ export async function createAccountApi(repositories: Repositories, secret: strin
   const signer = await HmacTokenSigner.create(secret, 'uas-example', clock);
   const { users: userRepository, admins, sessions, attempts } = repositories;
   const people = userPrincipals(userRepository);
-  const policy = { accessTokenSeconds: 15 * 60, refreshTokenSeconds: 30 * 24 * 3600, throttle: DEFAULT_THROTTLE_POLICY };
-  const users = new UserService({ users: userRepository, sessions, hasher, clock, ids });
+  const policy = { accessTokenSeconds: 15 * 60, refreshTokenSeconds: 30 * 24 * 3600, refreshReuseGraceSeconds: 10, throttle: DEFAULT_THROTTLE_POLICY };
+  const users = new UserService({ users: userRepository, hasher, clock, ids });
   const self = new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle });
   const auth = new AuthService({ principals: people, accounts: accountDirectory(adminPrincipals(admins), people), sessions, attempts, hasher, signer, clock, ids, policy });
 
