@@ -1,16 +1,13 @@
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-
-const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
+import { releaseCommand } from './server-process';
 
 /**
- * Runs the real `pnpm rotate-keys` program (`node --import tsx src/rotate-keys.ts`) in a process
+ * Runs the release's rotate-keys program (`node <release>/rotate-keys.mjs`) in a process
  * of its own, configured by `env` alone, and returns what it printed and the new key's id.
  */
 export async function runRotateKeys(env: Record<string, string>): Promise<{ kid: string; stdout: string }> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/rotate-keys.ts'], {
-    cwd: SERVER_DIR,
+  const { stdout } = await promisify(execFile)(process.execPath, releaseCommand('rotate-keys'), {
     env: { PATH: process.env.PATH ?? '', ...env },
     timeout: 30_000,
   });

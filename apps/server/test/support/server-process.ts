@@ -1,21 +1,23 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-const PRELOADS = [
-  pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
-  new URL('./exit-with-test-runner.ts', import.meta.url).href,
-];
+/** The built release (`pnpm build`), which is what production runs: the process tests run it too. */
+export const RELEASE_DIR = fileURLToPath(new URL('../../../../release', import.meta.url));
+const PRELOAD = new URL('./exit-with-test-runner.mjs', import.meta.url).href;
 
-/** Longest wait for a process to answer /health 200 (tsx compiles on start; 2 shared cores). */
-/** Node resolves `@uas/domain` to its TypeScript source, as every workspace tool does. */
-export const SOURCE_CONDITION = '--conditions=source';
+/** `node [the test runner's guard] <release>/<program>.mjs …args`, failing clearly when not built. */
+export function releaseCommand(program: string, args: readonly string[] = []): string[] {
+  const file = join(RELEASE_DIR, `${program}.mjs`);
+  if (!existsSync(file)) throw new Error(`${file} does not exist: run \`pnpm build\` first (\`pnpm test\` does).`);
+  return ['--import', PRELOAD, file, ...args];
+}
 
+/** Longest wait for a process to answer /health 200 (2 shared cores, busy with other tests). */
 export const START_TIMEOUT_MS = 30_000;
 /** Longest wait for a process to exit after SIGTERM before it is killed. */
 export const STOP_TIMEOUT_MS = 15_000;
@@ -37,7 +39,7 @@ export interface Exit {
   signal: NodeJS.Signals | null;
 }
 
-/** A server process (apps/server/src/main.ts) and everything it has written so far. */
+/** A server process (the release's server.mjs) and everything it has written so far. */
 export class ServerProcess {
   readonly url: string;
   readonly exited: Promise<Exit>;
@@ -127,13 +129,13 @@ export class ServerProcesses {
   }
 
   /**
-   * Spawns main.ts without waiting for it, on a free port of 127.0.0.1 (or `env.PORT`). With
+   * Spawns the server without waiting for it, on a free port of 127.0.0.1 (or `env.PORT`). With
    * `options.port` it sets no PORT: the test tells the process itself (in a `.env` file in
    * `options.cwd`, say), and the helper only looks there.
    */
   async spawn(env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> {
     const port = options.port ?? (env.PORT && /^\d+$/.test(env.PORT) ? Number(env.PORT) : await freePort());
-    const child = spawn(process.execPath, [SOURCE_CONDITION, ...PRELOADS.flatMap((url) => ['--import', url]), MAIN], {
+    const child = spawn(process.execPath, releaseCommand('server'), {
       cwd: options.cwd ?? (await this.tempDir()),
       env: { PATH: process.env.PATH ?? '', ...BASE_ENV, ...(options.port ? {} : { PORT: String(port) }), ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -144,7 +146,7 @@ export class ServerProcesses {
   }
 
   /**
-   * Spawns main.ts and resolves once GET /health answers 200. Rejects, with the process's stderr,
+   * Spawns the server and resolves once GET /health answers 200. Rejects, with the process's stderr,
    * when it exits first or is not healthy within `timeoutMs` (it is killed then).
    */
   async start(env: Record<string, string>, options: SpawnOptions = {}, timeoutMs = START_TIMEOUT_MS): Promise<ServerProcess> {
@@ -181,7 +183,7 @@ export class ServerProcesses {
     return result;
   }
 
-  /** Spawns main.ts expecting it to stop by itself (a start that must fail); kills it after `timeoutMs`. */
+  /** Spawns the server expecting it to stop by itself (a start that must fail); kills it after `timeoutMs`. */
   async runToExit(env: Record<string, string>, timeoutMs = START_TIMEOUT_MS): Promise<ServerProcess & { exit: Exit }> {
     const server = await this.spawn(env);
     const exit = await Promise.race([server.exited, delay(timeoutMs).then(() => null)]);

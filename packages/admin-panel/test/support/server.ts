@@ -31,8 +31,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const keyPath = join(dir, 'admin.key');
-  // `source`: the workspace's packages are run from their TypeScript source.
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, ['release/server.mjs'], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

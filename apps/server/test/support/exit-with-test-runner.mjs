@@ -6,4 +6,4 @@
  */
 process.stdin.on('end', () => process.kill(process.pid, 'SIGKILL'));
 process.stdin.resume();
-(process.stdin as { unref?: () => void }).unref?.();
+process.stdin.unref?.();

@@ -1,0 +1,104 @@
+/**
+ * `pnpm build`: the release folder (`release/`) that production runs with plain `node`, no tsx,
+ * no workspace. It holds one bundled ES module per entry point, the assets those modules find
+ * beside them (migrations, the built admin panel), and `node_modules` with only the native
+ * packages, which cannot be bundled. Its package.json names just those, so `npm install` in a
+ * copy of the folder on another platform fetches the right binaries.
+ */
+import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { build, type Plugin } from 'esbuild';
+import { copyNativePackages } from './native-packages';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const OUT = join(ROOT, 'release');
+
+/** Every program of the release: `<name>.mjs` in the folder, and a `bin` command when named. */
+const ENTRY_POINTS: { name: string; source: string; bin?: string }[] = [
+  { name: 'server', source: 'apps/server/src/main.ts', bin: 'user-account-service' },
+  { name: 'rotate-keys', source: 'apps/server/src/rotate-keys.ts' },
+];
+
+/** Packages with compiled code: left out of the bundle and shipped as installed. */
+const NATIVE = ['better-sqlite3', '@node-rs/bcrypt'];
+
+/** Folders the code reads at run time (repository path → path in the release). */
+const ASSETS: Record<string, string> = {
+  'packages/adapters-persistence/migrations': 'migrations',
+  'packages/admin-panel/dist': 'admin-panel',
+};
+
+/**
+ * Source files find their assets with `new URL('<relative path>', import.meta.url)`; in one bundle
+ * every module shares one `import.meta.url`, so each such URL is rewritten to the asset's place in
+ * the release. A URL that leads to no shipped asset fails the build rather than the server.
+ */
+const assetUrls: Plugin = {
+  name: 'asset-urls',
+  setup(context) {
+    context.onLoad({ filter: /[\\/](packages|apps)[\\/].*\.ts$/ }, async ({ path }) => {
+      const source = await readFile(path, 'utf8');
+      const contents = source.replace(/new URL\((['"])([^'"]+)\1, import\.meta\.url\)/g, (_, _quote, target: string) => {
+        const inRepository = relative(ROOT, resolve(dirname(path), target)).split('\\').join('/');
+        const asset = Object.keys(ASSETS).find((folder) => inRepository === folder || inRepository.startsWith(`${folder}/`));
+        if (asset === undefined) throw new Error(`${relative(ROOT, path)} reads ${inRepository}, which the release does not ship.`);
+        return `new URL(${JSON.stringify(`./${ASSETS[asset]}${inRepository.slice(asset.length)}`)}, import.meta.url)`;
+      });
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  // Built beside the old release and swapped in at the end, so a failed build leaves it intact.
+  const staging = `${OUT}.staging`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+
+  await build({
+    entryPoints: Object.fromEntries(ENTRY_POINTS.map(({ name, source }) => [name, join(ROOT, source)])),
+    outdir: staging,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    // The workspace's packages are bundled from their TypeScript source, as every tool here reads them.
+    conditions: ['source'],
+    external: NATIVE,
+    plugins: [assetUrls],
+    // Bundled CommonJS packages call require(); an ES module has none until it is made.
+    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+
+  for (const [from, to] of Object.entries(ASSETS)) await cp(join(ROOT, from), join(staging, to), { recursive: true });
+  const versions = await copyNativePackages(NATIVE, workspaceFolders(), join(staging, 'node_modules'));
+
+  const rootManifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { name: string; engines: unknown };
+  const manifest = {
+    name: rootManifest.name,
+    private: true,
+    type: 'module',
+    engines: rootManifest.engines,
+    bin: Object.fromEntries(ENTRY_POINTS.flatMap(({ name, bin }) => (bin ? [[bin, `./${name}.mjs`]] : []))),
+    scripts: { start: 'node server.mjs' },
+    dependencies: versions,
+  };
+  await writeFile(join(staging, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+
+  await rm(OUT, { recursive: true, force: true });
+  await rename(staging, OUT);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  process.stdout.write(`Built ${basename(OUT)}/ in ${seconds} s: ${ENTRY_POINTS.map(({ name }) => `${name}.mjs`).join(', ')}\n`);
+}
+
+/** Where the native packages are declared: pnpm links each only into its own workspace package. */
+const workspaceFolders = () => ['apps/server', 'packages/adapters-persistence'].map((folder) => join(ROOT, folder));
+
+main().catch((error: unknown) => {
+  process.stderr.write(`The release build failed: ${(error as Error)?.message ?? error}\n`);
+  process.exit(1);
+});
