@@ -3,11 +3,14 @@ import { describeDatabaseLocation, openDatabase, type DatabaseLocation } from '@
 import { ADMIN_PANEL_ROOT } from '@uas/admin-panel';
 import type { Config } from './config';
 import { buildContainer, resolve, Tokens, type ContainerOverrides } from './container';
+import { PrometheusMetrics } from './adapters/prometheus-metrics';
+import { Readiness } from './readiness';
 import { bootstrapAdmin } from './admin-bootstrap';
 import { scheduleHousekeeping } from './housekeeping-schedule';
 
 export interface Application {
   app: ReturnType<typeof createHttpApp>;
+  readiness: Readiness;
   /** Closes the database; call after the HTTP server has stopped taking requests. */
   close(): Promise<void>;
 }
@@ -24,20 +27,24 @@ export async function createApplication(config: Config, logger: Logger, override
   }).catch(unreachable(config.database));
   try {
     await database.ping().catch(unreachable(config.database));
-    const container = buildContainer(config, database, overrides);
+    // Metrics cost a little on every request: kept only when someone can read them.
+    const metrics = config.metricsToken ? new PrometheusMetrics(database.dialect === 'postgres' ? config.databasePoolSize : 1) : null;
+    const container = buildContainer(config, database, overrides, metrics);
     await database.withStartupLock(async () => {
       await database.migrate();
       await bootstrapAdmin(resolve(container, Tokens.AdminService), config.adminKeyPath, config.adminEmail, logger);
       await resolve(container, Tokens.KeyRing).ensureSigningKey();
     });
     const keyRing = resolve(container, Tokens.KeyRing);
+    const readiness = new Readiness({ database, keyRing, logger });
     const app = createHttpApp({
       users: resolve(container, Tokens.UserService),
       self: resolve(container, Tokens.SelfService),
       adminAuth: resolve(container, Tokens.AdminAuth),
       userAuth: resolve(container, Tokens.UserAuth),
       jwks: () => keyRing.jwks(),
-      health: () => database.ping(),
+      ready: () => readiness.check(),
+      metricsEndpoint: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,
       logger,
       trustedProxies: config.trustedProxies,
       panelRoot: ADMIN_PANEL_ROOT,
@@ -45,6 +52,7 @@ export async function createApplication(config: Config, logger: Logger, override
     const stopHousekeeping = scheduleHousekeeping(resolve(container, Tokens.Housekeeping), logger);
     return {
       app,
+      readiness,
       async close() {
         stopHousekeeping();
         await database.close();

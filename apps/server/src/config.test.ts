@@ -55,4 +55,26 @@ describe('loadConfig', () => {
   it('refuses an audience reserved for the service\'s own tokens', () => {
     expect(() => loadConfig({ JWT_AUDIENCE: 'urn:user-account-service:admin' })).toThrowError(/JWT_AUDIENCE/);
   });
+
+  it('sets the HTTP timeouts and the stop grace deliberately: keep-alive outlives a load balancer\'s 60 s idle timeout', () => {
+    const config = loadConfig({});
+    expect(config.http).toEqual({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 75_000 });
+    expect(config.shutdownGraceMs).toBe(10_000);
+    expect(loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '620', SHUTDOWN_GRACE_SECONDS: '25' })).toMatchObject({
+      http: { keepAliveMs: 620_000 },
+      shutdownGraceMs: 25_000,
+    });
+  });
+
+  it('refuses a request timeout shorter than the headers timeout, naming it', () => {
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_SECONDS: '20', HTTP_REQUEST_TIMEOUT_SECONDS: '10' })).toThrowError(
+      /HTTP_REQUEST_TIMEOUT_SECONDS must not be less than HTTP_HEADERS_TIMEOUT_SECONDS/,
+    );
+  });
+
+  it('serves no metrics unless a token of at least 32 characters is set', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrowError(/METRICS_TOKEN must be at least 32 characters/);
+    expect(loadConfig({ METRICS_TOKEN: 'm'.repeat(32) }).metricsToken).toBe('m'.repeat(32));
+  });
 });

@@ -30,6 +30,19 @@ export interface Config {
   loginFailuresPerAccount: number;
   loginFailuresPerAddress: number;
   loginFailureWindowSeconds: number;
+  shutdownGraceMs: number;
+  http: HttpTimeouts;
+  /** The bearer token that reads GET /metrics; undefined: no metrics endpoint. */
+  metricsToken: string | undefined;
+}
+
+export interface HttpTimeouts {
+  /** Longest a client may take to send a request's headers. */
+  headersMs: number;
+  /** Longest a client may take to send a whole request, body included. */
+  requestMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveMs: number;
 }
 
 /** Every variable the service reads, with its default; docs/CONFIGURATION in the README lists them. */
@@ -54,7 +67,17 @@ export const DEFAULTS = {
   LOGIN_FAILURES_PER_ACCOUNT: '10',
   LOGIN_FAILURES_PER_ADDRESS: '100',
   LOGIN_FAILURE_WINDOW_SECONDS: '900',
+  SHUTDOWN_GRACE_SECONDS: '10',
+  HTTP_HEADERS_TIMEOUT_SECONDS: '10',
+  HTTP_REQUEST_TIMEOUT_SECONDS: '30',
+  // Above the idle timeout of common load balancers (60 s for AWS ALB and nginx), so the balancer,
+  // not this server, closes an idle connection: never one it is about to reuse.
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '75',
+  METRICS_TOKEN: '',
 } as const;
+
+/** Short enough to guess is short enough to brute-force: a metrics token is a secret. */
+const MIN_METRICS_TOKEN_LENGTH = 32;
 
 type Variable = keyof typeof DEFAULTS;
 
@@ -88,7 +111,7 @@ const addressList = parsed((value) => {
   return entries;
 });
 
-const schema = v.object({
+const schema = v.pipe(v.object({
   PORT: integer(1, 65535),
   HOST: text,
   DATABASE_URL: databaseUrl,
@@ -115,7 +138,22 @@ const schema = v.object({
   LOGIN_FAILURES_PER_ACCOUNT: integer(1, 1_000_000),
   LOGIN_FAILURES_PER_ADDRESS: integer(1, 1_000_000),
   LOGIN_FAILURE_WINDOW_SECONDS: integer(1, 86_400),
-});
+  SHUTDOWN_GRACE_SECONDS: integer(1, 600),
+  HTTP_HEADERS_TIMEOUT_SECONDS: integer(1, 600),
+  HTTP_REQUEST_TIMEOUT_SECONDS: integer(1, 3_600),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: integer(1, 3_600),
+  METRICS_TOKEN: v.pipe(
+    v.string(),
+    v.check((value) => value === '' || value.length >= MIN_METRICS_TOKEN_LENGTH, `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters`),
+  ),
+}), v.forward(
+  v.partialCheck(
+    [['HTTP_REQUEST_TIMEOUT_SECONDS'], ['HTTP_HEADERS_TIMEOUT_SECONDS']],
+    (input) => input.HTTP_REQUEST_TIMEOUT_SECONDS >= input.HTTP_HEADERS_TIMEOUT_SECONDS,
+    'must not be less than HTTP_HEADERS_TIMEOUT_SECONDS',
+  ),
+  ['HTTP_REQUEST_TIMEOUT_SECONDS'],
+));
 
 export class ConfigError extends Error {}
 
@@ -154,6 +192,13 @@ export function loadConfig(env: Record<string, string | undefined> = readEnviron
     loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
     loginFailureWindowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    http: {
+      headersMs: e.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+      requestMs: e.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+      keepAliveMs: e.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    },
+    metricsToken: e.METRICS_TOKEN || undefined,
   };
 }
 

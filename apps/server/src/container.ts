@@ -27,7 +27,9 @@ import type { Database } from '@uas/adapters-persistence';
 import type { Config } from './config';
 import { BcryptPasswordHasher } from './adapters/bcrypt-password-hasher';
 import { JoseTokenSigner } from './adapters/jose-token-signer';
+import { instrumentRepository } from './adapters/instrumented-repository';
 import { KeyRing } from './adapters/key-ring';
+import type { PrometheusMetrics } from './adapters/prometheus-metrics';
 import { RandomIdGenerator } from './adapters/random-id-generator';
 import { SystemClock } from './adapters/system-clock';
 
@@ -59,19 +61,26 @@ export interface ContainerOverrides {
  * Wires adapters to ports and use cases to adapters. Every registration is a factory with
  * explicit tokens: nothing here emits decorator metadata, so tsyringe cannot infer types.
  */
-export function buildContainer(config: Config, database: Database, overrides: ContainerOverrides = {}): DependencyContainer {
+export function buildContainer(
+  config: Config,
+  database: Database,
+  overrides: ContainerOverrides = {},
+  metrics: PrometheusMetrics | null = null,
+): DependencyContainer {
   const c = rootContainer.createChildContainer();
   const single = <T>(key: Token<T>, make: (r: DependencyContainer) => T) =>
     c.register<T>(key, { useFactory: instanceCachingFactory<T>(make) });
 
-  for (const [key, repository] of [
-    [UserRepository, database.repositories.users],
-    [AdminRepository, database.repositories.admins],
-    [SessionRepository, database.repositories.sessions],
-    [LoginAttemptRepository, database.repositories.attempts],
-    [SigningKeyRepository, database.repositories.signingKeys],
+  const repositories = database.repositories;
+  for (const [key, name] of [
+    [UserRepository, 'users'],
+    [AdminRepository, 'admins'],
+    [SessionRepository, 'sessions'],
+    [LoginAttemptRepository, 'attempts'],
+    [SigningKeyRepository, 'signingKeys'],
   ] as const) {
-    c.register(key, { useValue: repository });
+    const repository = repositories[name];
+    c.register(key, { useValue: metrics ? instrumentRepository(name, repository, metrics) : repository });
   }
 
   c.register(Clock, { useValue: overrides.clock ?? new SystemClock() });

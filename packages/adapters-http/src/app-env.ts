@@ -1,4 +1,5 @@
 import type { Identity } from '@uas/domain';
+import type { ApiErrorCode } from './errors/json-api-errors';
 
 /** What the HTTP layer knows about the client once the request context middleware has run. */
 export interface ClientInfo {
@@ -25,6 +26,8 @@ export interface AppEnv {
     client: ClientInfo;
     /** The parsed JSON request body; undefined when the request has none. */
     jsonBody: unknown;
+    /** The code of the first error in the response, once `onError` has answered one. */
+    errorCode: ApiErrorCode | undefined;
   };
 }
 

@@ -4,6 +4,7 @@ import { errorHandler, notFoundHandler } from './errors/on-error';
 import type { HttpAppDeps } from './http-app-deps';
 import { accessLog } from './middleware/access-log';
 import { bodyGuard } from './middleware/body-guard';
+import { requestMetrics } from './middleware/request-metrics';
 import { requestId } from './middleware/request-id';
 import { securityHeaders } from './middleware/security-headers';
 import { clientInfo } from './network/client-info';
@@ -13,16 +14,21 @@ import { adminUsersRoutes } from './routes/admin-users.routes';
 import { healthRoutes } from './routes/health.routes';
 import { jwksRoutes } from './routes/jwks.routes';
 import { meRoutes } from './routes/me.routes';
+import { metricsRoutes } from './routes/metrics.routes';
+import { readyRoutes } from './routes/ready.routes';
 import { userSessionRoutes } from './routes/user-session.routes';
 
 /**
  * The whole HTTP side of the service. Middleware order matters: the request id comes first so
- * that every log line and response names it; the body guard runs before any route or auth check.
+ * that every log line and response names it; metrics see every answer, errors included; the body
+ * guard runs before any route or auth check.
  */
 export function createHttpApp(deps: HttpAppDeps) {
   const app = new Hono<AppEnv>()
     .use(requestId())
-    .use(accessLog(deps.logger))
+    .use(accessLog(deps.logger));
+  if (deps.metricsEndpoint !== null) app.use(requestMetrics(deps.metricsEndpoint.metrics));
+  app
     .use(securityHeaders())
     .use(clientInfo(deps.trustedProxies))
     .use(bodyGuard());
@@ -33,7 +39,9 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', userSessionRoutes(deps))
     .route('/', meRoutes(deps))
     .route('/', jwksRoutes(deps))
-    .route('/', healthRoutes(deps));
+    .route('/', healthRoutes())
+    .route('/', readyRoutes(deps));
+  if (deps.metricsEndpoint !== null) app.route('/', metricsRoutes(deps.metricsEndpoint));
   app.onError(errorHandler(deps.logger));
   app.notFound(notFoundHandler);
   return app;

@@ -1,5 +1,6 @@
 import type { AuthService, JsonObject, SelfService, UserService } from '@uas/domain';
 import type { Logger } from './logger';
+import type { MetricsEndpoint } from './metrics/http-metrics';
 
 /** Everything the HTTP app needs, handed over by the composition root (apps/server). */
 export interface HttpAppDeps {
@@ -9,8 +10,10 @@ export interface HttpAppDeps {
   userAuth: AuthService;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;
-  /** Resolves when the service can do its work; rejects when the database is unreachable. */
-  health(): Promise<void>;
+  /** Null when this instance is ready to serve; otherwise why not, in words fit for any client. */
+  ready(): Promise<string | null>;
+  /** Served at GET /metrics to a bearer of its token; null: no metrics endpoint at all. */
+  metricsEndpoint: MetricsEndpoint | null;
   logger: Logger;
   /**
    * Socket addresses (or CIDR ranges) of reverse proxies whose X-Forwarded-For and

@@ -37,8 +37,8 @@ export const resourceConflict = (pointer: string, detail: string) =>
 
 export const routeNotFound = () => single(404, 'route_not_found', 'No route matches this method and path.');
 
-// The rest of the body is never read, so the connection cannot carry another request: say so,
-// or a keep-alive client sends its next request into a socket that is about to close.
+// The connection is closed after a refused body: say so, or a keep-alive client sends its next
+// request into a socket that is about to close.
 export const payloadTooLarge = (limitBytes: number) =>
   single(413, 'payload_too_large', `The request body must be at most ${limitBytes} bytes.`, { Connection: 'close' });
 
@@ -58,3 +58,6 @@ export const crossSiteRequest = () =>
     'cross_site_request',
     'A request authenticated by the session cookie must come from this origin (Origin or Sec-Fetch-Site header).',
   );
+
+/** Retry-After: a stopping instance is gone in seconds, a database outage may last longer. */
+export const notReady = (detail: string) => single(503, 'not_ready', detail, { 'Retry-After': '5', 'Cache-Control': 'no-store' });

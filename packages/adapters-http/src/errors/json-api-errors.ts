@@ -11,6 +11,11 @@ export type HttpErrorCode =
   | 'missing_token'
   | 'cross_site_request'
   | 'bad_request'
+  | 'malformed_request'
+  | 'headers_too_large'
+  | 'request_timeout'
+  | 'expectation_failed'
+  | 'not_ready'
   | 'internal_error';
 
 export type ApiErrorCode = ErrorCode | HttpErrorCode;
@@ -39,6 +44,11 @@ const TITLE_BY_CODE: Record<ApiErrorCode, string> = {
   missing_token: 'Missing token',
   cross_site_request: 'Cross-site request',
   bad_request: 'Bad request',
+  malformed_request: 'Malformed request',
+  headers_too_large: 'Headers too large',
+  request_timeout: 'Request timeout',
+  expectation_failed: 'Expectation failed',
+  not_ready: 'Not ready',
   internal_error: 'Internal error',
 };
 

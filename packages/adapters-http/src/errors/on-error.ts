@@ -9,6 +9,7 @@ import { HttpProblem, routeNotFound } from './http-problem';
 import { errorDocument, type Problem } from './json-api-errors';
 
 function respond(c: Context<AppEnv>, status: ContentfulStatusCode, problems: readonly Problem[], headers: Record<string, string> = {}) {
+  c.set('errorCode', problems[0]?.code);
   return c.json(errorDocument(status, problems), status, headers);
 }
 

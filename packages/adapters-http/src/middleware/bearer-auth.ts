@@ -5,7 +5,7 @@ import type { AuthenticatedEnv } from '../app-env';
 import { missingToken } from '../errors/http-problem';
 
 /** The credentials of `Authorization: Bearer <token>`; any other scheme counts as none. */
-function bearerToken(c: Context): string {
+export function bearerToken(c: Context): string {
   const match = /^Bearer[ \t]+(.+)$/i.exec(c.req.header('authorization') ?? '');
   const token = match?.[1]?.trim();
   if (!token) throw missingToken();

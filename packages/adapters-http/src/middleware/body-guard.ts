@@ -1,5 +1,4 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../app-env';
 import { malformedJson, payloadTooLarge, unsupportedMediaType } from '../errors/http-problem';
 
@@ -16,43 +15,56 @@ export function isJsonContentType(header: string | undefined): boolean {
 }
 
 /**
- * Whether the request carries body bytes. Node hands every POST/PATCH/DELETE a body stream, even
- * an empty one, so without a Content-Length the (size-limited) body is read to find out.
+ * How much of a body over the limit is still read, and thrown away, before the 413 is sent. A
+ * client writes its whole body before it reads the answer: had the connection closed with the
+ * body unread, the client's next write would fail (EPIPE, a reset) and it would never see the
+ * 413. A body beyond this bound is cut off: the connection closes without reading the rest.
  */
-async function hasBody(c: Context<AppEnv>): Promise<boolean> {
-  const length = c.req.header('content-length');
-  if (length !== undefined && c.req.header('transfer-encoding') === undefined) return Number(length) > 0;
-  if (c.req.raw.body === null) return false;
-  return (await c.req.arrayBuffer()).byteLength > 0;
+export const MAX_DISCARDED_BODY_BYTES = 16 * MAX_BODY_BYTES;
+
+/** The request's body bytes (empty when it has none), or 413 once an oversized body has been read. */
+async function readBody(c: Context<AppEnv>): Promise<Uint8Array> {
+  const body = c.req.raw.body;
+  if (body === null) return new Uint8Array(0);
+  if (Number(c.req.header('content-length')) > MAX_DISCARDED_BODY_BYTES) throw payloadTooLarge(MAX_BODY_BYTES);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    size += chunk.value.byteLength;
+    if (size > MAX_DISCARDED_BODY_BYTES) {
+      await reader.cancel();
+      throw payloadTooLarge(MAX_BODY_BYTES);
+    }
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk.value);
+  }
+  if (size > MAX_BODY_BYTES) throw payloadTooLarge(MAX_BODY_BYTES);
+  const bytes = new Uint8Array(size);
+  chunks.reduce((offset, chunk) => (bytes.set(chunk, offset), offset + chunk.byteLength), 0);
+  return bytes;
 }
 
 /**
  * Every request body, whatever the route: at most 1 MiB (413), JSON by content type (415) and by
- * syntax (400; an empty POST or PATCH body declared as JSON is not JSON either). The parsed document is kept
- * for the route's schema.
+ * syntax (400; an empty POST or PATCH body declared as JSON is not JSON either). The parsed
+ * document is kept for the route's schema.
  */
 export function bodyGuard(): MiddlewareHandler<AppEnv> {
-  const limit = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw payloadTooLarge(MAX_BODY_BYTES);
-    },
-  });
-  return (c, next) =>
-    limit(c, async () => {
-      const declaredJson = isJsonContentType(c.req.header('content-type'));
-      if (!(await hasBody(c))) {
-        // A POST or PATCH that declares JSON must send some; clients that put the header on
-        // every GET or DELETE are not punished for it.
-        if (declaredJson && WRITES.has(c.req.method)) throw malformedJson();
-      } else {
-        if (!declaredJson) throw unsupportedMediaType();
-        try {
-          c.set('jsonBody', await c.req.json());
-        } catch {
-          throw malformedJson();
-        }
+  return async (c, next) => {
+    const declaredJson = isJsonContentType(c.req.header('content-type'));
+    const bytes = await readBody(c);
+    if (bytes.byteLength === 0) {
+      // A POST or PATCH that declares JSON must send some; clients that put the header on
+      // every GET or DELETE are not punished for it.
+      if (declaredJson && WRITES.has(c.req.method)) throw malformedJson();
+    } else {
+      if (!declaredJson) throw unsupportedMediaType();
+      try {
+        c.set('jsonBody', JSON.parse(new TextDecoder().decode(bytes)));
+      } catch {
+        throw malformedJson();
       }
-      await next();
-    });
+    }
+    await next();
+  };
 }
