@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestApp, loginDocument } from '../testing';
-import { MAX_BODY_BYTES, isJsonContentType } from './body-guard';
+import { MAX_BODY_BYTES, MAX_DISCARDED_BODY_BYTES, isJsonContentType } from './body-guard';
 
 const login = JSON.stringify(loginDocument('nobody@example.com', 'wrong-password'));
 
@@ -66,6 +66,46 @@ describe('request bodies', () => {
       expect(response.headers.get('connection')).toBe('close');
       expect((await response.json()).errors[0]).toMatchObject({ status: '413', code: 'payload_too_large' });
     }
+  });
+
+  /** A body of `total` bytes in 64 KiB chunks, counting how many the server pulled. */
+  function countedBody(total: number) {
+    const counter = { pulled: 0 };
+    const chunk = new Uint8Array(64 * 1024).fill(0x61);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (counter.pulled >= total) return controller.close();
+        counter.pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    return { body, counter };
+  }
+
+  it('reads an oversized body to its end before the 413, so a client still writing it gets the answer', async () => {
+    const { app } = await createTestApp();
+    const { body, counter } = countedBody(2 * MAX_BODY_BYTES);
+    const response = await app.request('/v1/admin/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(counter.pulled).toBe(2 * MAX_BODY_BYTES);
+  });
+
+  it('stops reading past the discard bound, and refuses a declared length past it unread', async () => {
+    const { app } = await createTestApp();
+    const { body, counter } = countedBody(4 * MAX_DISCARDED_BODY_BYTES);
+    const streamed = await app.request('/v1/admin/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(counter.pulled).toBeLessThan(MAX_DISCARDED_BODY_BYTES + 256 * 1024);
+
+    const declared = countedBody(MAX_DISCARDED_BODY_BYTES + 1);
+    const response = await app.request('/v1/admin/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Length': String(MAX_DISCARDED_BODY_BYTES + 1) },
+      body: declared.body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(declared.counter.pulled).toBeLessThanOrEqual(64 * 1024); // at most what the stream buffers up front
   });
 
   it('a body of exactly 1 MiB is read (and judged by its route)', async () => {
