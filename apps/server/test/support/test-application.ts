@@ -24,6 +24,9 @@ export interface TestApplication {
   /** Configuration variables this instance was started with (database and key file included). */
   env: Record<string, string>;
   dir: string;
+  readiness: Application['readiness'];
+  /** Closes the database under the running app, as an outage would. */
+  closeDatabase(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,7 +54,7 @@ export async function startTestApplication(backend: Backend = 'sqlite', env: Rec
   const config = loadConfig(fullEnv);
   const logs: string[] = [];
   const clock = new ManualClock(new Date());
-  const { app, close } = await createApplication(config, new JsonLogger(config.logLevel, (line) => logs.push(line)), { clock });
+  const { app, readiness, close } = await createApplication(config, new JsonLogger(config.logLevel, (line) => logs.push(line)), { clock });
   const admin = await readAdminKeyFile(config.adminKeyPath);
   return {
     app,
@@ -60,6 +63,8 @@ export async function startTestApplication(backend: Backend = 'sqlite', env: Rec
     logs,
     env: fullEnv,
     dir,
+    readiness,
+    closeDatabase: close,
     async close() {
       await close();
       await database.remove();
