@@ -1,18 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-// Plain node code shared with the process-level tests (no vitest in it).
-import { delay, freePort, SOURCE_CONDITION, START_TIMEOUT_MS, STOP_TIMEOUT_MS } from '../apps/server/test/support/server-process';
-
-const MAIN = fileURLToPath(new URL('../apps/server/src/main.ts', import.meta.url));
-const PRELOADS = [
-  // tsx as a loader of node itself, so the child's pid is the server's (the tsx CLI would fork).
-  pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href,
-  // The server ends when its stdin closes: when this benchmark dies, even by SIGKILL.
-  new URL('../apps/server/test/support/exit-with-test-runner.ts', import.meta.url).href,
-];
+// Plain node code shared with the process-level tests (no vitest in it). The release is what
+// production runs; its guard ends the server when its stdin closes (this benchmark died).
+import { delay, freePort, releaseCommand, START_TIMEOUT_MS, STOP_TIMEOUT_MS } from '../apps/server/test/support/server-process';
 
 /** Every server still running, killed by `killAll()` on any way out of the benchmark. */
 const running = new Set<ChildProcess>();
@@ -23,7 +14,7 @@ export interface Memory {
   peakMiB: number;
 }
 
-/** A server process (apps/server/src/main.ts) on 127.0.0.1. */
+/** A server process (the release's server.mjs) on 127.0.0.1. */
 export class BenchServer {
   readonly url: string;
   private readonly exited: Promise<void>;
@@ -45,7 +36,7 @@ export class BenchServer {
     const port = await freePort();
     const logPath = join(cwd, `server-${port}.log`);
     const log = await open(logPath, 'w');
-    const child = spawn(process.execPath, [SOURCE_CONDITION, ...PRELOADS.flatMap((url) => ['--import', url]), MAIN], {
+    const child = spawn(process.execPath, releaseCommand('server'), {
       cwd,
       env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
       stdio: ['pipe', log.fd, 'pipe'],
