@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { delay, freePort, releaseCommand } from '../apps/server/test/support/server-process';
+import { delay, freePort, RELEASE_DIR } from '../apps/server/test/support/server-process';
 
 const READY_POLL_MS = 5;
 const IDLE_SETTLE_MS = 3_000;
@@ -38,10 +38,10 @@ async function stop(child: ChildProcess): Promise<void> {
 async function startOnce(directory: string): Promise<Start> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, releaseCommand('server'), {
+  const child = spawn(process.execPath, [join(RELEASE_DIR, 'server.mjs')], {
     cwd: directory,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: 'sqlite:./app.db', ADMIN_KEY_PATH: './admin.key' },
-    stdio: ['pipe', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
     for (;;) {
