@@ -6,4 +6,3 @@ export { REFRESH_COOKIE, REFRESH_COOKIE_PATH } from './session/refresh-cookie';
 export { addressMatcher } from './network/ip-address';
 export { errorDocument, type ApiErrorCode } from './errors/json-api-errors';
 export { LOGIN_OUTCOMES, type HttpMetrics, type LoginOutcome, type MetricsEndpoint } from './metrics/http-metrics';
-export { UNMATCHED_ROUTE } from './middleware/request-metrics';

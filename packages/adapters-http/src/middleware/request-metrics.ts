@@ -5,7 +5,7 @@ import type { ApiErrorCode } from '../errors/json-api-errors';
 import type { HttpMetrics, LoginOutcome } from '../metrics/http-metrics';
 
 /** The label of requests no route matched (404s, refused methods): one series, not one per path. */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 const LOGIN_ROUTES = new Set(['/v1/login', '/v1/admin/login']);
 const LOGIN_OUTCOME_BY_CODE: Partial<Record<ApiErrorCode, LoginOutcome>> = {
