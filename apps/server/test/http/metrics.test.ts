@@ -24,7 +24,8 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 
 describe.each(BACKENDS)('GET /metrics on %s', (backend) => {
   describe('with METRICS_TOKEN set', () => {
-    const s = userScenario(backend, { env: { METRICS_TOKEN: TOKEN, LOGIN_FAILURES_PER_ACCOUNT: String(FAILURES_PER_ACCOUNT) } });
+    // No reuse grace: presenting a rotated token again is a reuse at once.
+    const s = userScenario(backend, { env: { METRICS_TOKEN: TOKEN, LOGIN_FAILURES_PER_ACCOUNT: String(FAILURES_PER_ACCOUNT), REFRESH_REUSE_GRACE_SECONDS: '0' } });
 
     it('answers only the bearer of the token: 401 missing_token without it, 401 invalid_token with another', async () => {
       const missing = await scrape(s.t, null);
