@@ -1,6 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import type { User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
 import { liveSessionsOf } from '../shared/conditions';
+import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
 import { userFilter, userPage } from '../shared/user-page';
 import type { PostgresDb, PostgresTx } from './postgres-db';
 import { sessions, users } from './postgres-schema';
@@ -23,6 +24,12 @@ export class PostgresUserRepository implements UserRepository {
 
   async insert(user: User): Promise<void> {
     await this.db.insert(users).values(user);
+  }
+
+  async insertMany(batch: readonly User[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      for (const rows of chunks(batch, ROWS_PER_INSERT)) await tx.insert(users).values(rows);
+    });
   }
 
   async findById(id: string): Promise<User | null> {

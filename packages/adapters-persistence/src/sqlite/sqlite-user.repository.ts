@@ -1,6 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import type { User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
 import { liveSessionsOf } from '../shared/conditions';
+import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
 import { userFilter, userPage } from '../shared/user-page';
 import type { SqliteDb } from './sqlite-db';
 import { sessions, users } from './sqlite-schema';
@@ -23,6 +24,13 @@ export class SqliteUserRepository implements UserRepository {
 
   async insert(user: User): Promise<void> {
     this.db.insert(users).values(user).run();
+  }
+
+  async insertMany(batch: readonly User[]): Promise<void> {
+    // One transaction: all or none, and one commit (one fsync) for the whole batch.
+    this.db.transaction((tx) => {
+      for (const rows of chunks(batch, ROWS_PER_INSERT)) tx.insert(users).values(rows).run();
+    });
   }
 
   async findById(id: string): Promise<User | null> {

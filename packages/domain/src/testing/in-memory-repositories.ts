@@ -39,7 +39,7 @@ class EmailKeyedStore<T extends { id: string; email: string; created: Date }> {
   ordered(): T[] {
     return [...this.rows.values()].sort(byCreatedThenId);
   }
-  private emailOwner(email: string): string | undefined {
+  protected emailOwner(email: string): string | undefined {
     return [...this.rows.values()].find((row) => row.email === email)?.id;
   }
 }
@@ -60,6 +60,12 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
     const stored = await this.replace(user);
     if (endSessions) this.sessions.endSubjectSessions('user', id, user.updated, endSessions.keepSessionId);
     return stored;
+  }
+
+  async insertMany(users: readonly User[]): Promise<void> {
+    const emails = new Set(users.map((user) => user.email));
+    if (emails.size < users.length || users.some((user) => this.emailOwner(user.email) !== undefined)) throw new EmailTakenError();
+    for (const user of users) this.rows.set(user.id, structuredClone(user));
   }
   async list({ page, size, emailContains }: UserListQuery): Promise<UserPage> {
     const term = emailContains?.toLowerCase();

@@ -28,6 +28,8 @@ export interface UserWrite {
  */
 export interface UserRepository {
   insert(user: User): Promise<void>;
+  /** Inserts every user or, when one is refused (EmailTakenError), none: the bulk path. */
+  insertMany(users: readonly User[]): Promise<void>;
   findById(id: string): Promise<User | null>;
   findByEmail(email: string): Promise<User | null>;
   /** Ordered by `created` ascending, then `id`. */
