@@ -42,18 +42,3 @@ export function tokensOf(reply: Reply, what: string): Tokens {
 export async function logIn(client: HttpClient, email: string, password: string, path = '/v1/login'): Promise<Tokens> {
   return tokensOf(await client.send('POST', path, { json: usersDocument({ email, password }) }), `POST ${path}`);
 }
-
-/** Creates `count` users through POST /v1/admin/users, `concurrency` at a time. */
-export async function seedUsers(client: HttpClient, adminToken: string, count: number, concurrency: number): Promise<SeededUser[]> {
-  const users: SeededUser[] = [];
-  let next = 0;
-  const worker = async () => {
-    for (let n = next++; n < count; n = next++) {
-      const reply = await client.send('POST', '/v1/admin/users', { token: adminToken, json: usersDocument(userAttributes('user', n)) });
-      const { data } = expectJson<{ data: { id: string; attributes: { email: string } } }>(reply, 201, 'seeding');
-      users[n] = { id: data.id, email: data.attributes.email };
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return users;
-}

@@ -1,23 +1,27 @@
 /**
- * `pnpm bench [--postgres] [--users N] [--concurrency N] [--duration S]`: starts the real server
- * on 127.0.0.1 against a fresh database, seeds users through the admin API and prints, as
- * Markdown, requests/s and latency percentiles of the main endpoints and the server's memory.
+ * `pnpm bench [--postgres] [--users N] [--concurrency N] [--duration S]`: seeds a fresh database
+ * with N users through the user repository's bulk path, starts the real server on 127.0.0.1
+ * against it and prints, as Markdown, requests/s and latency percentiles of the main endpoints,
+ * each beside a bare Hono server's requests/s measured in the same run, and the server's memory.
  * PostgreSQL with --postgres (postgres://postgres@127.0.0.1:5432/test) or BENCH_DATABASE_URL.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { logIn, seedUsers, type SeededUser } from './api';
+import { expectJson, logIn } from './api';
+import { startCeiling } from './ceiling';
 import { LOCAL_POSTGRES_URL, postgresDatabase, sqliteDatabase } from './database';
-import { HttpClient, measure, type Load } from './load';
+import { HttpClient, measure, type Figures, type Load } from './load';
 import { figuresTable, memoryTable, type Row } from './report';
-import { scenarios } from './scenarios';
+import { scenarios, type Scenario, type Traffic } from './scenarios';
+import { seedUsers } from './seed';
 import { BenchServer, killAll } from './server-process';
 
 /** Longest measurement of one scenario: the machine is shared, runs must stay short. */
 const MAX_DURATION_S = 20;
 const WARM_UP_MS = 1_000;
+const MAX_USERS = 1_000_000;
 
 interface Options {
   users: number;
@@ -41,7 +45,7 @@ function readOptions(): Options {
     return value;
   };
   return {
-    users: wholeNumber('users', 1, 100_000),
+    users: wholeNumber('users', 20, MAX_USERS),
     load: { concurrency: wholeNumber('concurrency', 1, 256), durationMs: wholeNumber('duration', 1, MAX_DURATION_S) * 1000, warmUpMs: WARM_UP_MS },
     postgresUrl: process.env.BENCH_DATABASE_URL || (values.postgres ? LOCAL_POSTGRES_URL : undefined),
   };
@@ -71,40 +75,61 @@ type Admin = { email: string; password: string };
 const adminToken = async (client: HttpClient, admin: Admin) => (await logIn(client, admin.email, admin.password, '/v1/admin/login')).accessToken;
 
 /**
- * Seeding 10,000 users at cost 10 would take minutes of bcrypt on 2 cores: a first server seeds
- * at cost 4, and is stopped; the measured one, on the same database, has the default cost.
+ * The ceiling: a bare Hono server answering the measured server's first page of users from
+ * memory, loaded as the scenarios are. Every figure is printed as a share of it.
  */
-async function seed({ users: count, load }: Options, env: Record<string, string>, directory: string) {
-  const server = await BenchServer.start({ ...env, BCRYPT_COST: '4' }, directory);
-  const admin = JSON.parse(await readFile(env.ADMIN_KEY_PATH!, 'utf8')) as Admin;
-  const client = new HttpClient(server.url, load.concurrency);
-  const started = performance.now();
-  const users = await seedUsers(client, await adminToken(client, admin), count, load.concurrency);
-  const seconds = (performance.now() - started) / 1000;
-  const memory = await server.memory();
-  client.close();
-  await server.stop();
-  return { admin, users, seconds, memory };
+async function measureCeiling(load: Load, directory: string, firstPage: string): Promise<Figures> {
+  const bodyPath = join(directory, 'ceiling-body.json');
+  await writeFile(bodyPath, firstPage);
+  const ceiling = await startCeiling(bodyPath);
+  const client = new HttpClient(ceiling.url, load.concurrency);
+  try {
+    progress(`ceiling (bare Hono, same body): ${load.durationMs / 1000} s…`);
+    return await measure(load, 200, async () => async () => (await client.send('GET', '/v1/admin/users')).status);
+  } finally {
+    client.close();
+    ceiling.stop();
+  }
+}
+
+/** A scenario, and its probes from one client each at the same time. */
+async function measureScenario(load: Load, scenario: Scenario): Promise<Row[]> {
+  const run = (traffic: Traffic, concurrency: number, note: string): Promise<Row> => {
+    const row = { name: traffic.name, note, expected: traffic.expected, probe: traffic !== scenario };
+    return measure({ ...load, concurrency }, traffic.expected, traffic.prepare).then(
+      (figures) => ({ ...row, figures }),
+      // A scenario that cannot run is reported in its row; the others still are measured.
+      (error: Error) => ({ ...row, failure: error.message }),
+    );
+  };
+  const probeNote = `one client, while ${load.concurrency} send \`${scenario.name}\``;
+  return Promise.all([
+    run(scenario, load.concurrency, scenario.note),
+    ...(scenario.probes ?? []).map((probe) => run(probe, 1, probeNote)),
+  ]);
 }
 
 /** Every scenario against a server with the default configuration, and its memory before and after. */
-async function measureAll({ load }: Options, env: Record<string, string>, directory: string, admin: Admin, users: SeededUser[]) {
+async function measureAll({ load, users: count }: Options, env: Record<string, string>, directory: string, users: { id: string; email: string }[]) {
   const server = await BenchServer.start(env, directory);
+  const admin = JSON.parse(await readFile(env.ADMIN_KEY_PATH!, 'utf8')) as Admin;
   const atStart = await server.memory();
   const client = new HttpClient(server.url, load.concurrency);
+  const probeClient = new HttpClient(server.url, 2);
+  const token = await adminToken(client, admin);
+  const firstPage = await client.send('GET', '/v1/admin/users', { token });
+  expectJson(firstPage, 200, 'GET /v1/admin/users');
+  const ceiling = await measureCeiling(load, directory, firstPage.body);
   const rows: Row[] = [];
-  for (const scenario of scenarios({ client, adminToken: await adminToken(client, admin), users })) {
+  for (const scenario of scenarios({ client, probeClient, adminToken: token, count, users })) {
     progress(`${scenario.name}: ${load.durationMs / 1000} s…`);
-    // A scenario that cannot run is reported in its row; the others still are measured.
-    rows.push(await measure(load, scenario.expected, scenario.prepare).then(
-      (figures) => ({ scenario, figures }),
-      (error: Error) => ({ scenario, failure: error.message }),
-    ));
+    rows.push(...(await measureScenario(load, scenario)));
   }
   const afterLoad = await server.memory();
   client.close();
+  probeClient.close();
   await server.stop();
-  return { rows, atStart, afterLoad, errors: await server.errorLines() };
+  return { ceiling, rows, atStart, afterLoad, errors: await server.errorLines() };
 }
 
 /** The measured server's first error log lines, if it logged any. */
@@ -121,25 +146,28 @@ async function main(): Promise<void> {
   const env = { ...database.env, ADMIN_KEY_PATH: join(directory, 'admin.key'), LOG_LEVEL: 'info' };
   const loadBefore = loadavg()[0]!;
 
-  progress(`${database.label}: seeding ${options.users} users through POST /v1/admin/users (BCRYPT_COST=4)…`);
-  const seeded = await seed(options, env, directory);
+  progress(`${database.label}: seeding ${options.users} users through UserRepository.insertMany…`);
+  const started = performance.now();
+  const users = await seedUsers(database.location, database.options, options.users);
+  const seedSeconds = (performance.now() - started) / 1000;
+  progress(`seeded in ${seedSeconds.toFixed(1)} s`);
   await database.analyze();
-  const measured = await measureAll(options, env, directory, seeded.admin, seeded.users);
+  const measured = await measureAll(options, env, directory, users);
 
   const cpu = cpus();
-  console.log(`### ${database.label}, ${new Date().toISOString().slice(0, 10)}
+  console.log(`### ${database.label}, ${options.users.toLocaleString('en')} users, ${new Date().toISOString().slice(0, 10)}
 
 Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), **shared with other work** (load average ${loadBefore.toFixed(1)} before the run, ${loadavg()[0]!.toFixed(1)} after);
 the load generator runs on the same cores. Node ${process.version}. Figures are indicative, not a capacity promise.
 ${database.notes}
-${options.users} users seeded through the admin API in ${seeded.seconds.toFixed(1)} s with BCRYPT_COST=4 (seeding only); the measured server runs with
-the default BCRYPT_COST=10 and LOG_LEVEL=info (request logs to a file). ${load.concurrency} concurrent keep-alive clients,
-${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up.
+${options.users} users seeded through \`UserRepository.insertMany\` (batches of 10,000, one bcrypt hash of cost 10 shared) in ${seedSeconds.toFixed(1)} s.
+The measured server runs with its defaults (BCRYPT_COST=10, LOG_LEVEL=info, request logs to a file). ${load.concurrency} concurrent keep-alive clients,
+${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up. **Ceiling**: a bare Hono server answering the first page's body from memory,
+${measured.ceiling.perSecond.toFixed(0)} req/s (p99 ${measured.ceiling.p99.toFixed(1)} ms) in this run; "of ceiling" is each figure's share of it.
 
-${figuresTable(measured.rows)}
+${figuresTable(measured.rows, measured.ceiling)}
 
 ${memoryTable([
-  [`seeding server, after ${options.users} creates`, seeded.memory],
   ['measured server, at start', measured.atStart],
   ['measured server, after the load', measured.afterLoad],
 ])}${serverErrors(measured.errors)}`);

@@ -1,49 +1,91 @@
 import { logIn, PASSWORD, tokensOf, userAttributes, usersDocument, type SeededUser } from './api';
 import type { HttpClient, Step } from './load';
+import { DOMAINS } from './seed';
 
 /** What every scenario works on: the measured server, its admin's token and the seeded users. */
 export interface Target {
   client: HttpClient;
+  /** A client of its own for the probes, so they never queue behind the load's sockets. */
+  probeClient: HttpClient;
   adminToken: string;
+  /** How many users were seeded. */
+  count: number;
+  /** A sample of them, spread over the whole table. */
   users: readonly SeededUser[];
 }
 
-export interface Scenario {
+/** One request type, sent by every worker in turn. */
+export interface Traffic {
   name: string;
-  /** What a request does, in a few words, for the table. */
-  note: string;
   expected: number;
   /** The step of one worker; any set-up it needs (a login) happens here, unmeasured. */
   prepare(worker: number): Promise<Step>;
 }
 
+export interface Scenario extends Traffic {
+  /** What a request does, in a few words, for the table. */
+  note: string;
+  /** Requests sent one at a time, each from a single client, while the load runs: what other users of the service see. */
+  probes?: Traffic[];
+}
+
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
+const random = (below: number) => Math.floor(Math.random() * below);
+const PAGE_SIZE = 20;
 
 /**
- * The scenarios, in the order they run. POST /v1/admin/users comes before POST /v1/login, which
- * logs in as the users it created: theirs are the only hashes of the default cost 10 (the seeded
- * users were created with cost 4, to seed quickly).
+ * The scenarios, in the order they run. Seeded emails are `user0001234@org34.example`: a domain
+ * (`@org34.`) matches 1 % of the users, a 6-digit prefix (`user000123`) 10 of them.
  */
-export function scenarios({ client, adminToken, users }: Target): Scenario[] {
+export function scenarios({ client, probeClient, adminToken, count, users }: Target): Scenario[] {
   const admin = { token: adminToken };
-  const created: string[] = [];
   const someUser = () => pick(users);
   const userToken = async (worker: number) => logIn(client, users[worker % users.length]!.email, PASSWORD);
+  const list = (query: string) => async () => (await client.send('GET', `/v1/admin/users${query}`, admin)).status;
+  const search = (term: () => string) => async () =>
+    (await client.send('GET', `/v1/admin/users?search%5Bemail%5D=${encodeURIComponent(term())}`, admin)).status;
+  const oneDomain = () => `@org${String(random(DOMAINS)).padStart(2, '0')}.`;
   return [
     {
       name: 'GET /v1/admin/users',
-      note: 'first page of 20, with the total',
+      note: 'first page of 20, with the exact total',
       expected: 200,
-      prepare: async () => async () => (await client.send('GET', '/v1/admin/users', admin)).status,
+      prepare: async () => list(''),
     },
     {
-      name: 'GET /v1/admin/users?search[email]=…',
-      note: 'a random 4-digit run of the seeded emails (user04217@…): ~11 of 10,000 match',
+      name: 'GET /v1/admin/users?page[number]=…',
+      note: 'a random page of 20 among all of them, with the total',
       expected: 200,
-      prepare: async () => async () => {
-        const term = String(Math.floor((Math.random() * users.length) / 10)).padStart(4, '0');
-        return (await client.send('GET', `/v1/admin/users?search%5Bemail%5D=${term}`, admin)).status;
-      },
+      prepare: async () => async () => list(`?page%5Bnumber%5D=${1 + random(Math.ceil(count / PAGE_SIZE))}`)(),
+    },
+    {
+      name: 'GET /v1/admin/users?search[email]=@orgNN.',
+      note: 'one email domain of 100: 1 % of the users match; first page and total',
+      expected: 200,
+      prepare: async () => search(oneDomain),
+      probes: [
+        { name: 'GET /health', expected: 200, prepare: async () => async () => (await probeClient.send('GET', '/health')).status },
+        {
+          name: 'GET /v1/users/me',
+          expected: 200,
+          prepare: async (worker) => {
+            const { accessToken } = await userToken(worker);
+            return async () => (await probeClient.send('GET', '/v1/users/me', { token: accessToken })).status;
+          },
+        },
+      ],
+    },
+    {
+      name: 'GET /v1/admin/users?search[email]=userNNNNNN',
+      note: 'a 6-digit prefix: a handful (≤ 10) match',
+      expected: 200,
+      prepare: async () => search(() => `user${String(random(Math.ceil(count / 10))).padStart(6, '0')}`),
+    },
+    {
+      name: 'GET /v1/admin/users?search[email]=N@',
+      note: 'two characters, too short for a trigram: 10 % match',
+      expected: 200,
+      prepare: async () => search(() => `${random(10)}@`),
     },
     {
       name: 'GET /v1/admin/users/{id}',
@@ -93,22 +135,18 @@ export function scenarios({ client, adminToken, users }: Target): Scenario[] {
       prepare: async (worker) => {
         let n = 0;
         return async () => {
-          const attributes = userAttributes(`new${worker}x`, n++);
-          const reply = await client.send('POST', '/v1/admin/users', { ...admin, json: usersDocument(attributes) });
-          if (reply.status === 201) created.push(attributes.email);
-          return reply.status;
+          return (await client.send('POST', '/v1/admin/users', { ...admin, json: usersDocument(userAttributes(`new${worker}x`, n++)) })).status;
         };
       },
     },
     {
       name: 'POST /v1/login',
-      note: 'bcrypt-bound: verifies at cost 10',
+      note: 'bcrypt-bound: verifies at cost 10, a seeded user',
       expected: 200,
       prepare: async (worker) => {
-        if (created.length === 0) throw new Error('POST /v1/login needs the users POST /v1/admin/users created.');
         let n = worker;
         return async () => {
-          const email = created[n++ % created.length]!;
+          const { email } = users[n++ % users.length]!;
           return (await client.send('POST', '/v1/login', { json: usersDocument({ email, password: PASSWORD }) })).status;
         };
       },
