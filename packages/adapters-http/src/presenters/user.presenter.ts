@@ -1,10 +1,10 @@
-import type { User } from '@uas/domain';
+import type { ListedUser, User } from '@uas/domain';
 
 /** ISO 8601 UTC with milliseconds and `Z`. */
 export const timestamp = (date: Date): string => date.toISOString();
 
 /** A user as the API shows it: never the password hash. */
-export function userResource(user: User) {
+export function userResource(user: ListedUser) {
   return {
     type: 'users' as const,
     id: user.id,

@@ -26,8 +26,22 @@ export const users = pgTable(
     updated: timestamp('updated').notNull(),
     version: integer('version').notNull().default(1),
   },
-  // The trigram index on email needs pg_trgm and lives in a custom migration.
+  // The trigram index on email needs pg_trgm and, like the counter's triggers, lives in a custom migration.
   (t) => [index('users_created_id_idx').on(t.created, t.id), check('users_active_flag', sql`${t.active} in (0, 1)`)],
+);
+
+/**
+ * How many users there are: one row, kept exact by statement-level triggers on `users` in the
+ * transaction of every insert, delete and truncate, so an unfiltered list reads its total here
+ * instead of counting.
+ */
+export const userCount = pgTable(
+  'user_count',
+  {
+    id: smallint('id').primaryKey(),
+    users: bigint('users', { mode: 'number' }).notNull(),
+  },
+  (t) => [check('user_count_single_row', sql`${t.id} = 1`)],
 );
 
 export const admins = pgTable(

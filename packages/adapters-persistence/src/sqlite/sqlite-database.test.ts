@@ -1,14 +1,15 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Placeholder } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sampleUser } from '@uas/domain/testing';
 import { describeDatabaseContract } from '../database.contract';
 import { openDatabase } from '../database';
 import { parseDatabaseUrl } from '../database-url';
 import { createTemporarySqliteFile, type TemporarySqliteFile } from '../testing/sqlite-test-database';
 import { connectSqlite } from './sqlite-database';
-import { selectUserPage } from './sqlite-user.repository';
+import { selectUserPage, selectUserTotal } from './sqlite-user.repository';
 
 describeDatabaseContract('SQLite', async () => {
   const file = createTemporarySqliteFile();
@@ -54,26 +55,44 @@ describe('SQLite database', () => {
     expect(modes).toEqual([0o700, 0o600, 0o600, 0o600]);
   });
 
-  it('serves the list order from the (created, id) index, never sorting in a temporary B-tree', async () => {
-    file = createTemporarySqliteFile();
-    const database = await openDatabase(parseDatabaseUrl(`sqlite:${file.path}`));
-    await database.migrate();
-    await database.close();
-    const client = connectSqlite(file.path);
-    try {
-      for (const query of [{ page: 3, size: 20 }, { page: 1, size: 20, emailContains: 'a%b' }]) {
-        const { sql, params } = selectUserPage(drizzle(client), query).toSQL();
-        const plan = client
-          .prepare(`explain query plan ${sql}`)
-          .all(...params)
-          .map((step) => (step as { detail: string }).detail)
-          .join('\n');
-        expect(plan).toContain('users_created_id_idx');
-        expect(plan).not.toContain('TEMP B-TREE');
-      }
-    } finally {
-      client.close();
+  describe('query plans of the list', () => {
+    let client: ReturnType<typeof connectSqlite>;
+    beforeEach(async () => {
+      file = createTemporarySqliteFile();
+      const database = await openDatabase(parseDatabaseUrl(`sqlite:${file.path}`));
+      await database.migrate();
+      await database.close();
+      client = connectSqlite(file.path);
+    });
+    afterEach(() => client.close());
+
+    const values: Record<string, unknown> = { match: '"a%b"', pattern: '%a\\%b%', limit: 20, offset: 40 };
+    function plan({ sql, params }: { sql: string; params: unknown[] }): string {
+      const bound = params.map((param) => (param instanceof Placeholder ? values[param.name] : param));
+      return client
+        .prepare(`explain query plan ${sql}`)
+        .all(...bound)
+        .map((step) => (step as { detail: string }).detail)
+        .join('\n');
     }
+
+    it('chooses a page from the covering (created, id) index or the trigram matches, reading only the page\'s rows', () => {
+      for (const strategy of ['none', 'walk', 'sort', 'scan'] as const) {
+        for (const descending of [false, true]) {
+          const steps = plan(selectUserPage(drizzle(client), strategy, descending).toSQL());
+          // The outer query reads the page's rows by rowid, never by scanning the table.
+          expect(steps.split('\n')[0], strategy).toBe('SEARCH users USING INTEGER PRIMARY KEY (rowid=?)');
+          if (strategy === 'none' || strategy === 'walk') expect(steps, strategy).toContain('SCAN users USING COVERING INDEX users_created_id_idx');
+          if (strategy === 'walk' || strategy === 'sort') expect(steps, strategy).toContain('SCAN users_email_fts VIRTUAL TABLE');
+          if (strategy === 'scan') expect(steps, strategy).toContain('SCAN users USING INDEX users_created_id_idx');
+        }
+      }
+    });
+
+    it('counts everyone from the counter and a search from the trigram index alone', () => {
+      expect(plan(selectUserTotal(drizzle(client), 'none').toSQL())).toBe('SEARCH user_count USING INTEGER PRIMARY KEY (rowid=?)');
+      expect(plan(selectUserTotal(drizzle(client), 'match').toSQL())).toMatch(/^SCAN users_email_fts VIRTUAL TABLE INDEX \d+:M1$/);
+    });
   });
 
   it('opens sqlite::memory: for throw-away use', async () => {

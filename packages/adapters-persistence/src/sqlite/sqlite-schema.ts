@@ -21,7 +21,22 @@ export const users = sqliteTable(
     updated: timestamp('updated').notNull(),
     version: integer('version').notNull().default(1),
   },
+  // The email trigram index (users_email_fts), the counter's triggers and their initial fill
+  // live in a custom migration: Drizzle has no FTS5 tables or triggers.
   (t) => [index('users_created_id_idx').on(t.created, t.id), check('users_active_flag', sql`${t.active} in (0, 1)`)],
+);
+
+/**
+ * How many users there are: one row, kept exact by triggers on `users` in the transaction of
+ * every insert and delete, so an unfiltered list reads its total here instead of counting.
+ */
+export const userCount = sqliteTable(
+  'user_count',
+  {
+    id: integer('id').primaryKey(),
+    users: integer('users').notNull(),
+  },
+  (t) => [check('user_count_single_row', sql`${t.id} = 1`)],
 );
 
 export const admins = sqliteTable(

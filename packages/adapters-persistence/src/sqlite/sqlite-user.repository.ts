@@ -1,26 +1,34 @@
-import { count, eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
-import { liveSessionsOf } from '../shared/conditions';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
-import { userFilter, userPage } from '../shared/user-page';
+import { liveSessionsOf } from '../shared/conditions';
 import type { SqliteDb } from './sqlite-db';
 import { sessions, users } from './sqlite-schema';
 
-// SQLite's LIKE ignores ASCII case already; PostgreSQL's ILIKE is what its trigram index serves.
-const CASE_INSENSITIVE_LIKE = 'like';
-
-/** The page of users a list query asks for. */
-export function selectUserPage(db: SqliteDb, query: UserListQuery) {
-  return userPage(db.select().from(users).$dynamic(), users, query, CASE_INSENSITIVE_LIKE);
+/** Where list queries run: SqliteUserList on this connection, or SqliteReadWorkers. */
+export interface SqliteUserListReader {
+  list(query: UserListQuery): UserPage | Promise<UserPage>;
 }
 
-/** How many users a list query matches. */
-export function selectUserCount(db: SqliteDb, query: UserListQuery) {
-  return db.select({ total: count() }).from(users).where(userFilter(users, query, CASE_INSENSITIVE_LIKE));
+function prepareStatements(db: SqliteDb) {
+  return {
+    findById: db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare(),
+    findByEmail: db.select().from(users).where(eq(users.email, sql.placeholder('email'))).prepare(),
+  };
 }
 
 export class SqliteUserRepository implements UserRepository {
-  constructor(private readonly db: SqliteDb) {}
+  private prepared: ReturnType<typeof prepareStatements> | undefined;
+
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly reader: SqliteUserListReader,
+  ) {}
+
+  /** Prepared on first use, once the migrations have made the tables they read. */
+  private get statements() {
+    return (this.prepared ??= prepareStatements(this.db));
+  }
 
   async insert(user: User): Promise<void> {
     this.db.insert(users).values(user).run();
@@ -34,19 +42,15 @@ export class SqliteUserRepository implements UserRepository {
   }
 
   async findById(id: string): Promise<User | null> {
-    return this.db.select().from(users).where(eq(users.id, id)).get() ?? null;
+    return this.statements.findById.get({ id }) ?? null;
   }
 
   async findByEmail(email: string): Promise<User | null> {
-    return this.db.select().from(users).where(eq(users.email, email)).get() ?? null;
+    return this.statements.findByEmail.get({ email }) ?? null;
   }
 
   async list(query: UserListQuery): Promise<UserPage> {
-    // One read transaction, so the page and the total describe the same moment.
-    return this.db.transaction((tx) => ({
-      users: selectUserPage(tx, query).all(),
-      total: selectUserCount(tx, query).get()?.total ?? 0,
-    }));
+    return this.reader.list(query);
   }
 
   // Each change is one IMMEDIATE transaction: it takes the database's write lock before it reads,

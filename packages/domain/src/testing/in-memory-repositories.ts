@@ -70,7 +70,7 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
   async list({ page, size, emailContains }: UserListQuery): Promise<UserPage> {
     const term = emailContains?.toLowerCase();
     const matching = this.ordered().filter((user) => !term || user.email.toLowerCase().includes(term));
-    const users = matching.slice((page - 1) * size, page * size).map((user) => structuredClone(user));
+    const users = matching.slice((page - 1) * size, page * size).map(({ passwordHash: _hash, ...listed }) => structuredClone(listed));
     return { users, total: matching.length };
   }
   async delete(id: string, at: Date, check?: (current: User) => void): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from './test-api.ts';
+import { beforeEach, describe, expect, it } from './test-api.ts';
 import { EmailTakenError, PreconditionFailedError } from '../shared/errors.ts';
 import type { JsonObject } from '../shared/json.ts';
 import type { SessionRepository } from '../sessions/session.repository.ts';
@@ -277,6 +277,120 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       expect(await emails('a\\b')).toEqual(['a\\b@x.io']);
       expect(await emails('%')).toEqual(['a%b@x.io']);
       expect(await emails('_')).toEqual(['a_b@x.io']);
+    });
+
+    it('insertMany inserts a batch, and refuses a batch holding a taken email whole', async () => {
+      const batch = Array.from({ length: 30 }, () => sampleUser());
+      await users.insertMany(batch);
+      expect((await users.list({ page: 1, size: 50 })).users.map((u) => u.id)).toEqual(batch.map((u) => u.id));
+      const taken = [sampleUser(), sampleUser({ email: batch[3]!.email })];
+      await expect(users.insertMany(taken)).rejects.toBeInstanceOf(EmailTakenError);
+      const twice = [sampleUser({ email: 'twice@example.com' }), sampleUser({ email: 'twice@example.com' })];
+      await expect(users.insertMany(twice)).rejects.toBeInstanceOf(EmailTakenError);
+      expect(await users.findById(taken[0]!.id)).toBeNull();
+      expect((await users.list({ page: 1, size: 1 })).total).toBe(30);
+    });
+
+    it('lists users without their password hash', async () => {
+      const { passwordHash: _hash, ...listed } = sampleUser();
+      await users.insert({ ...listed, passwordHash: 'secret-hash' });
+      const [first] = (await users.list({ page: 1, size: 1 })).users;
+      expect(first).toEqual(listed);
+    });
+
+    describe('paging and search over 120 users', () => {
+      // Ten share each instant, so the id decides their order; every 40th has a rare domain.
+      const all = Array.from({ length: 120 }, (_, n) =>
+        sampleUser({
+          id: `00000000-0000-4000-8000-${(1000 - n).toString(16).padStart(12, '0')}`,
+          email: `member${n}@${n % 40 === 7 ? 'rare' : n % 2 ? 'odd' : 'even'}.example`,
+          created: new Date(Date.UTC(2026, 0, 1) + Math.floor(n / 10) * 1000),
+        }),
+      );
+      const ordered = [...all].sort((a, b) => a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : 1));
+      beforeEach(async () => users.insertMany(all));
+
+      /** Every page of `size` in turn, until one comes back empty, with the totals each one gave. */
+      async function everyPage(size: number, emailContains?: string) {
+        const ids: string[] = [];
+        const totals = new Set<number>();
+        for (let page = 1; ; page++) {
+          const result = await users.list({ page, size, emailContains });
+          totals.add(result.total);
+          if (result.users.length === 0) return { ids, totals: [...totals] };
+          ids.push(...result.users.map((u) => u.id));
+        }
+      }
+
+      it('walks every page, from either end, in (created, id) order, the last one short', async () => {
+        for (const size of [1, 7, 20, 120]) {
+          expect(await everyPage(size)).toEqual({ ids: ordered.map((u) => u.id), totals: [120] });
+        }
+        expect((await users.list({ page: 18, size: 7 })).users.map((u) => u.id)).toEqual(ordered.slice(119).map((u) => u.id));
+      });
+
+      it('pages through a search the same way, for common, rare and too-short-for-trigrams terms', async () => {
+        for (const term of ['odd.ex', 'ODD', 'rare.example', 'member11', 'member7@', 'mber119@', 'er1', 'r1', '1', 'd.', 'nobody']) {
+          const matching = ordered.filter((u) => u.email.includes(term.toLowerCase())).map((u) => u.id);
+          for (const size of [3, 20]) {
+            expect({ term, size, ...(await everyPage(size, term)) }).toEqual({ term, size, ids: matching, totals: [matching.length] });
+          }
+        }
+      });
+    });
+
+    it('keeps search in step with email changes and deletes', async () => {
+      const user = sampleUser({ email: 'before-change@example.com' });
+      await users.insert(user);
+      await users.update(user.id, (current) => ({ user: { ...current, email: 'after-change@example.com' } }));
+      expect((await users.list({ page: 1, size: 10, emailContains: 'before-change' })).total).toBe(0);
+      expect((await users.list({ page: 1, size: 10, emailContains: 'after-change' })).users.map((u) => u.id)).toEqual([user.id]);
+      await users.update(user.id, (current) => ({ user: { ...current, name: 'Same email' } }));
+      expect((await users.list({ page: 1, size: 10, emailContains: 'after-change' })).total).toBe(1);
+      await users.delete(user.id, new Date());
+      expect((await users.list({ page: 1, size: 10, emailContains: 'after-change' })).total).toBe(0);
+    });
+
+    it('keeps the total exact through rounds of concurrent creates, deletes and lists', async () => {
+      const ROUNDS = 5;
+      const alive = new Set<string>();
+      const lost: string[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const fresh = Array.from({ length: 20 }, () => sampleUser());
+        const doomed = [...alive].slice(0, 10);
+        const batch = Array.from({ length: 5 }, () => sampleUser());
+        const results = await Promise.allSettled([
+          ...fresh.map((user) => users.insert(user)),
+          users.insertMany(batch),
+          ...doomed.map((id) => users.delete(id, new Date())),
+          // A delete of a user already gone, racing the first, must not count twice.
+          ...doomed.slice(0, 3).map((id) => users.delete(id, new Date())),
+          ...Array.from({ length: 5 }, () => users.list({ page: 1, size: 5 })),
+        ]);
+        lost.push(...results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)));
+        for (const user of [...fresh, ...batch]) alive.add(user.id);
+        for (const id of doomed) alive.delete(id);
+        const { total } = await users.list({ page: 1, size: 1 });
+        if (total !== alive.size) lost.push(`round ${round}: total ${total}, expected ${alive.size}`);
+      }
+      expect(lost).toEqual([]);
+      expect((await users.list({ page: 1, size: 200 })).users.map((u) => u.id).sort()).toEqual([...alive].sort());
+    });
+
+    it('keeps the search index in step through rounds of concurrent email changes', async () => {
+      const ROUNDS = 5;
+      const people = Array.from({ length: 12 }, () => sampleUser());
+      await users.insertMany(people);
+      const lost: string[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const renamed = people.map((user, n) => ({ ...user, email: `round${round}x${n}@renamed.example` }));
+        await Promise.all([...renamed.map((user) => users.update(user.id, (current) => ({ user: { ...current, email: user.email } }))), users.list({ page: 1, size: 5, emailContains: 'renamed' })]);
+        const found = await users.list({ page: 1, size: 50, emailContains: `round${round}x` });
+        if (found.total !== people.length) lost.push(`round ${round}: ${found.total} of ${people.length} found`);
+        const stale = round === 0 ? 0 : (await users.list({ page: 1, size: 50, emailContains: `round${round - 1}x` })).total;
+        if (stale !== 0) lost.push(`round ${round}: ${stale} stale emails still found`);
+      }
+      expect(lost).toEqual([]);
     });
   });
 }

@@ -1,5 +1,5 @@
 import { token } from '../shared/token.ts';
-import type { User } from './user.ts';
+import type { ListedUser, User } from './user.ts';
 
 export interface UserListQuery {
   /** 1-based page number. */
@@ -10,7 +10,7 @@ export interface UserListQuery {
 }
 
 export interface UserPage {
-  users: User[];
+  users: ListedUser[];
   /** Number of users matching the query across all pages. */
   total: number;
 }
@@ -32,7 +32,10 @@ export interface UserRepository {
   insertMany(users: readonly User[]): Promise<void>;
   findById(id: string): Promise<User | null>;
   findByEmail(email: string): Promise<User | null>;
-  /** Ordered by `created` ascending, then `id`. */
+  /**
+   * Ordered by `created` ascending, then `id`. The total is exact, and its cost must not grow
+   * with the table when there is no search.
+   */
   list(query: UserListQuery): Promise<UserPage>;
   /**
    * Reads the user and writes what `change` decides from it in one transaction that holds the

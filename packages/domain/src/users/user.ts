@@ -21,6 +21,9 @@ export interface User {
   readonly version: number;
 }
 
+/** A user as a list shows it: everything but the password hash, which no list reads. */
+export type ListedUser = Omit<User, 'passwordHash'>;
+
 /** What a caller supplies to create a user. Only email and password are required. */
 export interface NewUser {
   name?: string;
