@@ -24,6 +24,7 @@ export async function createApplication(config: Config, logger: Logger, override
     poolSize: config.databasePoolSize,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     schema: config.databaseSchema,
+    readWorkers: config.sqliteReadWorkers,
   }).catch(unreachable(config.database));
   try {
     await database.ping().catch(unreachable(config.database));

@@ -15,6 +15,8 @@ export interface Config {
   databaseSchema: string | undefined;
   databasePoolSize: number;
   databaseStatementTimeoutMs: number;
+  /** SQLite: worker threads that run list queries off the event loop; 0 runs them on it. */
+  sqliteReadWorkers: number;
   adminKeyPath: string;
   adminEmail: string;
   jwtIssuer: string;
@@ -53,6 +55,7 @@ export const DEFAULTS = {
   DATABASE_SCHEMA: '',
   DATABASE_POOL_SIZE: '10',
   DATABASE_STATEMENT_TIMEOUT_MS: '5000',
+  SQLITE_READ_WORKERS: '2',
   ADMIN_KEY_PATH: './data/admin.key',
   ADMIN_EMAIL: 'admin@example.com',
   JWT_ISSUER: 'user-account-service',
@@ -121,6 +124,7 @@ const schema = v.pipe(v.object({
   ),
   DATABASE_POOL_SIZE: integer(1, 1000),
   DATABASE_STATEMENT_TIMEOUT_MS: integer(100, 600_000),
+  SQLITE_READ_WORKERS: integer(0, 64),
   ADMIN_KEY_PATH: text,
   ADMIN_EMAIL: v.pipe(text, v.check((value) => isValidEmail(normalizeEmail(value)), 'must be a valid email address')),
   JWT_ISSUER: text,
@@ -178,6 +182,7 @@ export function loadConfig(env: Record<string, string | undefined> = readEnviron
     databaseSchema: e.DATABASE_SCHEMA || undefined,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    sqliteReadWorkers: e.SQLITE_READ_WORKERS,
     adminKeyPath: e.ADMIN_KEY_PATH,
     adminEmail: e.ADMIN_EMAIL,
     jwtIssuer: e.JWT_ISSUER,

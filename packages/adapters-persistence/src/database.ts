@@ -10,6 +10,11 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /** PostgreSQL: keep every table, and the migrations' bookkeeping, in this schema. */
   schema?: string;
+  /**
+   * SQLite: list queries run on this many worker threads, each with its own read-only
+   * connection, instead of on the event loop. Default 0 (on the event loop).
+   */
+  readWorkers?: number;
 }
 
 export interface Database {
@@ -32,5 +37,5 @@ export async function openDatabase(location: DatabaseLocation, options: Database
   if (location.dialect === 'postgres') return openPostgresDatabase(location.url, options);
   const path = location.path ?? parseDatabaseUrl(location.url).path;
   if (path === undefined) throw new InvalidDatabaseUrlError('The database URL does not name an SQLite file.');
-  return openSqliteDatabase(path);
+  return openSqliteDatabase(path, options);
 }

@@ -9,7 +9,7 @@ import { openDatabase } from '../database';
 import { parseDatabaseUrl } from '../database-url';
 import { createTemporarySqliteFile, type TemporarySqliteFile } from '../testing/sqlite-test-database';
 import { connectSqlite } from './sqlite-database';
-import { selectUserPage, selectUserTotal } from './sqlite-user.repository';
+import { selectUserPage, selectUserTotal } from './sqlite-user-list';
 
 describeDatabaseContract('SQLite', async () => {
   const file = createTemporarySqliteFile();

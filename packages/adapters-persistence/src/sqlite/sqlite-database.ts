@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import type { Database } from '../database';
+import type { Database, DatabaseOptions } from '../database';
 import { guarded, guardedRepositories } from '../shared/driver-errors';
 import { SqliteAdminRepository } from './sqlite-admin.repository';
 import type { SqliteDb } from './sqlite-db';
@@ -12,7 +12,9 @@ import { SqliteLoginAttemptRepository } from './sqlite-login-attempt.repository'
 import { SqliteSessionRepository } from './sqlite-session.repository';
 import { SqliteSigningKeyRepository } from './sqlite-signing-key.repository';
 import { withSqliteFileLock } from './sqlite-file-lock';
-import { SqliteUserRepository } from './sqlite-user.repository';
+import { SqliteReadWorkers } from './sqlite-read-workers';
+import { SqliteUserList } from './sqlite-user-list';
+import { SqliteUserRepository, type SqliteUserListReader } from './sqlite-user.repository';
 
 const MIGRATIONS = fileURLToPath(new URL('../../migrations/sqlite', import.meta.url));
 const BUSY_TIMEOUT_MS = 5000;
@@ -40,9 +42,9 @@ export function connectSqlite(path: string): BetterSqlite3.Database {
   }
 }
 
-function sqliteRepositories(db: SqliteDb) {
+function sqliteRepositories(db: SqliteDb, lists: SqliteUserListReader) {
   return guardedRepositories({
-    users: new SqliteUserRepository(db),
+    users: new SqliteUserRepository(db, lists),
     admins: new SqliteAdminRepository(db),
     sessions: new SqliteSessionRepository(db),
     attempts: new SqliteLoginAttemptRepository(db),
@@ -50,17 +52,22 @@ function sqliteRepositories(db: SqliteDb) {
   });
 }
 
-/** Opens (creating it and its directory if needed) the SQLite database at `path`, or ':memory:'. */
-export async function openSqliteDatabase(path: string): Promise<Database> {
+/**
+ * Opens (creating it and its directory if needed) the SQLite database at `path`, or ':memory:'.
+ * With `readWorkers`, list queries on a file run on that many worker threads.
+ */
+export async function openSqliteDatabase(path: string, { readWorkers = 0 }: DatabaseOptions = {}): Promise<Database> {
   const client = await guarded('database.open', () => connectSqlite(path));
   const db = drizzle(client);
+  const workers = readWorkers > 0 && path !== IN_MEMORY ? new SqliteReadWorkers({ path, busyTimeoutMs: BUSY_TIMEOUT_MS }, readWorkers) : undefined;
   return {
     dialect: 'sqlite',
-    repositories: sqliteRepositories(db),
+    repositories: sqliteRepositories(db, workers ?? new SqliteUserList(db)),
     migrate: () => guarded('database.migrate', () => migrate(db, { migrationsFolder: MIGRATIONS })),
     withStartupLock: (fn) => (path === IN_MEMORY ? fn() : withSqliteFileLock(`${path}-startup.lock`, fn)),
     ping: () => guarded('database.ping', () => void client.prepare('select 1').get()),
     close: async () => {
+      await workers?.close();
       if (client.open) client.close();
     },
   };

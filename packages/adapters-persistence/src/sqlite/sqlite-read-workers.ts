@@ -1,0 +1,92 @@
+import { Worker } from 'node:worker_threads';
+import type { UserListQuery, UserPage } from '@uas/domain';
+import type { SqliteUserListReader } from './sqlite-user.repository';
+
+export interface ReadWorkerData {
+  path: string;
+  busyTimeoutMs: number;
+}
+export interface ReadRequest {
+  id: number;
+  query: UserListQuery;
+}
+export type ReadReply = { id: number } & ({ page: UserPage } | { failure: string });
+
+// The worker is TypeScript, like the rest of the service: its entry loads it through tsx.
+const WORKER = new URL('./sqlite-read-worker-entry.mjs', import.meta.url);
+
+/** A failed read, described by the driver's error code only, as PersistenceError expects. */
+class ReadWorkerError extends Error {
+  constructor(readonly code: string) {
+    super(`An SQLite read worker failed (${code}).`);
+  }
+}
+
+interface Pending {
+  resolve(page: UserPage): void;
+  reject(error: Error): void;
+}
+
+/** One worker thread and the requests it has not answered yet. */
+class ReadWorker {
+  readonly pending = new Map<number, Pending>();
+  readonly worker: Worker;
+
+  constructor(data: ReadWorkerData, onExit: (self: ReadWorker) => void) {
+    this.worker = new Worker(WORKER, { workerData: data });
+    this.worker.on('message', (reply: ReadReply) => {
+      const pending = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      if ('page' in reply) pending?.resolve(reply.page);
+      else pending?.reject(new ReadWorkerError(reply.failure));
+    });
+    this.worker.on('error', () => {}); // 'exit' follows, and says all there is to say
+    this.worker.on('exit', () => {
+      for (const { reject } of this.pending.values()) reject(new ReadWorkerError('SQLITE_READ_WORKER_EXIT'));
+      this.pending.clear();
+      onExit(this);
+    });
+    // An idle pool must not keep the process alive.
+    this.worker.unref();
+  }
+}
+
+/**
+ * Runs list queries on worker threads, each with its own read-only connection: better-sqlite3
+ * is synchronous, and a search or a deep page would otherwise hold the event loop (and every
+ * other request, health checks and logins included) for as long as it runs. WAL lets these
+ * readers run beside the writer on the event loop's connection. A query goes to the worker with
+ * the fewest unanswered ones; a worker that dies is replaced.
+ */
+export class SqliteReadWorkers implements SqliteUserListReader {
+  private readonly workers: ReadWorker[] = [];
+  private nextId = 0;
+  private closed = false;
+
+  constructor(private readonly data: ReadWorkerData, size: number) {
+    for (let i = 0; i < size; i++) this.spawn();
+  }
+
+  private spawn(): void {
+    this.workers.push(
+      new ReadWorker(this.data, (dead) => {
+        this.workers.splice(this.workers.indexOf(dead), 1);
+        if (!this.closed) this.spawn();
+      }),
+    );
+  }
+
+  list(query: UserListQuery): Promise<UserPage> {
+    const target = this.workers.reduce((least, worker) => (worker.pending.size < least.pending.size ? worker : least));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      target.pending.set(id, { resolve, reject });
+      target.worker.postMessage({ id, query } satisfies ReadRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.workers.map(({ worker }) => worker.terminate()));
+  }
+}
