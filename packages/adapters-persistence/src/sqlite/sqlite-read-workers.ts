@@ -31,12 +31,21 @@ interface Pending {
 class ReadWorker {
   readonly pending = new Map<number, Pending>();
   readonly worker: Worker;
+  /** Whether it ever answered: one that dies before that would die again if replaced. */
+  answered = false;
 
   constructor(data: ReadWorkerData, onExit: (self: ReadWorker) => void) {
-    this.worker = new Worker(WORKER, { workerData: data });
+    this.worker = new Worker(WORKER, {
+      workerData: data,
+      // None of the process's preloads: they are the process's business (a test runner's stdin
+      // watcher, say, would end the thread at once).
+      execArgv: [],
+    });
     this.worker.on('message', (reply: ReadReply) => {
       const pending = this.pending.get(reply.id);
       this.pending.delete(reply.id);
+      this.answered = true;
+      if (this.pending.size === 0) this.worker.unref();
       if ('page' in reply) pending?.resolve(reply.page);
       else pending?.reject(new ReadWorkerError(reply.failure));
     });
@@ -46,8 +55,14 @@ class ReadWorker {
       this.pending.clear();
       onExit(this);
     });
-    // An idle pool must not keep the process alive.
+    // An idle pool must not keep the process alive; one with a query under way does.
     this.worker.unref();
+  }
+
+  send(request: ReadRequest, pending: Pending): void {
+    this.pending.set(request.id, pending);
+    this.worker.ref();
+    this.worker.postMessage(request);
   }
 }
 
@@ -56,7 +71,7 @@ class ReadWorker {
  * is synchronous, and a search or a deep page would otherwise hold the event loop (and every
  * other request, health checks and logins included) for as long as it runs. WAL lets these
  * readers run beside the writer on the event loop's connection. A query goes to the worker with
- * the fewest unanswered ones; a worker that dies is replaced.
+ * the fewest unanswered ones; a worker that dies after it has served is replaced.
  */
 export class SqliteReadWorkers implements SqliteUserListReader {
   private readonly workers: ReadWorker[] = [];
@@ -71,18 +86,16 @@ export class SqliteReadWorkers implements SqliteUserListReader {
     this.workers.push(
       new ReadWorker(this.data, (dead) => {
         this.workers.splice(this.workers.indexOf(dead), 1);
-        if (!this.closed) this.spawn();
+        if (!this.closed && dead.answered) this.spawn();
       }),
     );
   }
 
   list(query: UserListQuery): Promise<UserPage> {
+    if (this.workers.length === 0) return Promise.reject(new ReadWorkerError('SQLITE_READ_WORKER_EXIT'));
     const target = this.workers.reduce((least, worker) => (worker.pending.size < least.pending.size ? worker : least));
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      target.pending.set(id, { resolve, reject });
-      target.worker.postMessage({ id, query } satisfies ReadRequest);
-    });
+    return new Promise((resolve, reject) => target.send({ id, query }, { resolve, reject }));
   }
 
   async close(): Promise<void> {
