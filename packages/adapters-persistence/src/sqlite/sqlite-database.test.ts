@@ -9,7 +9,7 @@ import { openDatabase } from '../database';
 import { parseDatabaseUrl } from '../database-url';
 import { createTemporarySqliteFile, type TemporarySqliteFile } from '../testing/sqlite-test-database';
 import { connectSqlite } from './sqlite-database';
-import { selectUserPage, selectUserTotal } from './sqlite-user-list';
+import { selectMatches, selectUserPage, selectUserTotal } from './sqlite-user-list';
 
 describeDatabaseContract('SQLite', async () => {
   const file = createTemporarySqliteFile();
@@ -66,7 +66,7 @@ describe('SQLite database', () => {
     });
     afterEach(() => client.close());
 
-    const values: Record<string, unknown> = { match: '"a%b"', pattern: '%a\\%b%', limit: 20, offset: 40 };
+    const values: Record<string, unknown> = { match: '"a%b"', pattern: '%a\\%b%', rowids: '[1,2]', limit: 20, offset: 40 };
     function plan({ sql, params }: { sql: string; params: unknown[] }): string {
       const bound = params.map((param) => (param instanceof Placeholder ? values[param.name] : param));
       return client
@@ -77,7 +77,7 @@ describe('SQLite database', () => {
     }
 
     it('chooses a page from the covering (created, id) index or the trigram matches, reading only the page\'s rows', () => {
-      for (const strategy of ['none', 'walk', 'sort', 'scan'] as const) {
+      for (const strategy of ['none', 'walk', 'sort', 'scan', 'listed'] as const) {
         for (const descending of [false, true]) {
           const steps = plan(selectUserPage(drizzle(client), strategy, descending).toSQL());
           // The outer query reads the page's rows by rowid, never by scanning the table.
@@ -89,9 +89,10 @@ describe('SQLite database', () => {
       }
     });
 
-    it('counts everyone from the counter and a search from the trigram index alone', () => {
+    it('counts everyone from the counter, and a search\'s matches from the trigram index alone', () => {
       expect(plan(selectUserTotal(drizzle(client), 'none').toSQL())).toBe('SEARCH user_count USING INTEGER PRIMARY KEY (rowid=?)');
       expect(plan(selectUserTotal(drizzle(client), 'match').toSQL())).toMatch(/^SCAN users_email_fts VIRTUAL TABLE INDEX \d+:M1$/);
+      expect(plan(selectMatches(drizzle(client)).toSQL())).toMatch(/^SCAN users_email_fts VIRTUAL TABLE INDEX \d+:M1$/);
     });
   });
 

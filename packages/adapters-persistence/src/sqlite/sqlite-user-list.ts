@@ -16,6 +16,12 @@ const { passwordHash: _hash, ...listedColumns } = getTableColumns(users);
  */
 const WALK_PER_MATCH = 100;
 
+/**
+ * A search with at most this many matches reads them once, in full, and sorts them; a larger one
+ * is counted in the index and its page chosen as WALK_PER_MATCH says.
+ */
+const FEW_MATCHES = 100;
+
 const match = sql`select rowid from users_email_fts where users_email_fts match ${sql.placeholder('match')}`;
 
 /**
@@ -23,13 +29,15 @@ const match = sql`select rowid from users_email_fts where users_email_fts match 
  * trigram index's matches by walking the index (`walk`) or by fetching and sorting them all
  * (`sort`), or by a LIKE on each row for a term too short for trigrams (`scan`).
  */
-type Strategy = 'none' | 'walk' | 'sort' | 'scan';
+type Strategy = 'none' | 'walk' | 'sort' | 'scan' | 'listed';
 
 const filters: Record<Strategy, { from: SQL; where: SQL }> = {
   none: { from: sql`users indexed by users_created_id_idx`, where: sql`true` },
   // `+rowid` keeps the planner from turning the test into rowid look-ups, which the sort does.
   walk: { from: sql`users indexed by users_created_id_idx`, where: sql`+rowid in (${match})` },
   sort: { from: sql`users`, where: sql`rowid in (${match})` },
+  // The matches, read already: a JSON array of rowids.
+  listed: { from: sql`users`, where: sql`rowid in (select value from json_each(${sql.placeholder('rowids')}))` },
   // A short term has no index: each row is read and tested, in order (cost grows with the table).
   scan: { from: sql`users indexed by users_created_id_idx`, where: sql`email like ${sql.placeholder('pattern')} escape '\\'` },
 };
@@ -53,6 +61,15 @@ export function selectUserPage(db: SqliteDb, strategy: Strategy, descending: boo
 }
 
 /** Totals: the counter for everyone; the trigram index's matches, read from the index alone; or a scan for a short term. */
+/** The first `limit` matches' rowids, from the trigram index alone. */
+export function selectMatches(db: SqliteDb) {
+  return db
+    .select({ rowid: sql<number>`rowid` })
+    .from(sql`users_email_fts`)
+    .where(sql`users_email_fts match ${sql.placeholder('match')}`)
+    .limit(sql.placeholder('limit'));
+}
+
 export function selectUserTotal(db: SqliteDb, strategy: 'none' | 'match' | 'scan') {
   if (strategy === 'none') return db.select({ total: userCount.users }).from(userCount).where(eq(userCount.id, 1));
   if (strategy === 'match') return db.select({ total: sql<number>`count(*)` }).from(sql`users_email_fts`).where(sql`users_email_fts match ${sql.placeholder('match')}`);
@@ -62,7 +79,8 @@ export function selectUserTotal(db: SqliteDb, strategy: 'none' | 'match' | 'scan
 function prepareListStatements(db: SqliteDb) {
   const pages = (strategy: Strategy) => ({ asc: selectUserPage(db, strategy, false).prepare(), desc: selectUserPage(db, strategy, true).prepare() });
   return {
-    pages: { none: pages('none'), walk: pages('walk'), sort: pages('sort'), scan: pages('scan') },
+    pages: { none: pages('none'), walk: pages('walk'), sort: pages('sort'), scan: pages('scan'), listed: pages('listed') },
+    matches: selectMatches(db).prepare(),
     totals: { none: selectUserTotal(db, 'none').prepare(), match: selectUserTotal(db, 'match').prepare(), scan: selectUserTotal(db, 'scan').prepare() },
   };
 }
@@ -95,11 +113,14 @@ export class SqliteUserList {
         return { total, users: this.read(pages.scan, pageWindow(total, page, size), values) };
       }
       const values = { match: ftsPhrase(emailContains) };
-      const total = totals.match.get(values)?.total ?? 0;
-      const window = pageWindow(total, page, size);
       const everyone = totals.none.get()?.total ?? 0;
+      const few = this.statements.matches.all({ ...values, limit: FEW_MATCHES + 1 });
+      const total = few.length <= FEW_MATCHES ? few.length : (totals.match.get(values)?.total ?? 0);
+      const window = pageWindow(total, page, size);
       const walk = window !== null && ((window.offset + window.limit) * everyone) / total <= WALK_PER_MATCH * total;
-      return { total, users: this.read(walk ? pages.walk : pages.sort, window, values) };
+      if (walk) return { total, users: this.read(pages.walk, window, values) };
+      if (few.length <= FEW_MATCHES) return { total, users: this.read(pages.listed, window, { rowids: JSON.stringify(few.map((m) => m.rowid)) }) };
+      return { total, users: this.read(pages.sort, window, values) };
     });
   }
 
