@@ -12,7 +12,7 @@ import { SqliteLoginAttemptRepository } from './sqlite-login-attempt.repository'
 import { SqliteSessionRepository } from './sqlite-session.repository';
 import { SqliteSigningKeyRepository } from './sqlite-signing-key.repository';
 import { withSqliteFileLock } from './sqlite-file-lock';
-import { SqliteReadWorkers } from './sqlite-read-workers';
+import { MMAP_BYTES, SqliteReadWorkers } from './sqlite-read-workers';
 import { SqliteUserList } from './sqlite-user-list';
 import { SqliteUserRepository, type SqliteUserListReader } from './sqlite-user.repository';
 
@@ -35,6 +35,7 @@ export function connectSqlite(path: string): BetterSqlite3.Database {
     client.pragma('journal_mode = WAL');
     client.pragma('synchronous = FULL');
     client.pragma('foreign_keys = ON');
+    client.pragma(`mmap_size = ${MMAP_BYTES}`);
     return client;
   } catch (error) {
     client.close();

@@ -6,10 +6,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { SqliteUserList } from './sqlite-user-list';
-import type { ReadReply, ReadRequest, ReadWorkerData } from './sqlite-read-workers';
+import { MMAP_BYTES, type ReadReply, type ReadRequest, type ReadWorkerData } from './sqlite-read-workers';
 
 const { path, busyTimeoutMs } = workerData as ReadWorkerData;
-const list = new SqliteUserList(drizzle(new BetterSqlite3(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs })));
+const client = new BetterSqlite3(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+client.pragma(`mmap_size = ${MMAP_BYTES}`);
+const list = new SqliteUserList(drizzle(client));
 
 parentPort!.on('message', ({ id, query }: ReadRequest) => {
   let reply: ReadReply;

@@ -2,6 +2,13 @@ import { Worker } from 'node:worker_threads';
 import type { UserListQuery, UserPage } from '@uas/domain';
 import type { SqliteUserListReader } from './sqlite-user.repository';
 
+/**
+ * How much of the file a connection reads through a memory map rather than read() calls into its
+ * own small page cache: a deep page walks tens of megabytes of the (created, id) index, and the
+ * map lets every connection share the operating system's cache of it. Address space, not memory.
+ */
+export const MMAP_BYTES = 1 << 30;
+
 export interface ReadWorkerData {
   path: string;
   busyTimeoutMs: number;
