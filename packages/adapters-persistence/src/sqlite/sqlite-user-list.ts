@@ -22,12 +22,14 @@ const WALK_PER_MATCH = 100;
  */
 const FEW_MATCHES = 100;
 
-const match = sql`select rowid from users_email_fts where users_email_fts match ${sql.placeholder('match')}`;
+const ftsMatch = sql`users_email_fts match ${sql.placeholder('match')}`;
+const match = sql`select rowid from users_email_fts where ${ftsMatch}`;
 
 /**
  * How a page's rowids are chosen: the first part of the index's order (`none`), among the
  * trigram index's matches by walking the index (`walk`) or by fetching and sorting them all
- * (`sort`), or by a LIKE on each row for a term too short for trigrams (`scan`).
+ * (`sort`, or `listed` when they have been read already), or by a LIKE on each row for a term
+ * too short for trigrams (`scan`).
  */
 type Strategy = 'none' | 'walk' | 'sort' | 'scan' | 'listed';
 
@@ -60,19 +62,19 @@ export function selectUserPage(db: SqliteDb, strategy: Strategy, descending: boo
     .orderBy(asc(users.created), asc(users.id));
 }
 
-/** Totals: the counter for everyone; the trigram index's matches, read from the index alone; or a scan for a short term. */
 /** The first `limit` matches' rowids, from the trigram index alone. */
 export function selectMatches(db: SqliteDb) {
   return db
     .select({ rowid: sql<number>`rowid` })
     .from(sql`users_email_fts`)
-    .where(sql`users_email_fts match ${sql.placeholder('match')}`)
+    .where(ftsMatch)
     .limit(sql.placeholder('limit'));
 }
 
+/** Totals: the counter for everyone; the trigram index's matches, read from the index alone; or a scan for a short term. */
 export function selectUserTotal(db: SqliteDb, strategy: 'none' | 'match' | 'scan') {
   if (strategy === 'none') return db.select({ total: userCount.users }).from(userCount).where(eq(userCount.id, 1));
-  if (strategy === 'match') return db.select({ total: sql<number>`count(*)` }).from(sql`users_email_fts`).where(sql`users_email_fts match ${sql.placeholder('match')}`);
+  if (strategy === 'match') return db.select({ total: sql<number>`count(*)` }).from(sql`users_email_fts`).where(ftsMatch);
   return db.select({ total: sql<number>`count(*)` }).from(users).where(filters.scan.where);
 }
 
