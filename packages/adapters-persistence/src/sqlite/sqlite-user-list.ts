@@ -17,29 +17,32 @@ const { passwordHash: _hash, ...listedColumns } = getTableColumns(users);
 const WALK_PER_MATCH = 100;
 
 /**
- * A search with at most this many matches reads them once, in full, and sorts them; a larger one
- * is counted in the index and its page chosen as WALK_PER_MATCH says.
+ * A search with at most this many matches reads their rowids once (a few hundred kilobytes at
+ * most) and chooses its page among them; a larger one is counted in the index and matched again
+ * for its page. Matching costs what the doclists of the term's trigrams cost, so once is better.
  */
-const FEW_MATCHES = 100;
+const MATCHES_HELD = 20_000;
 
 const ftsMatch = sql`users_email_fts match ${sql.placeholder('match')}`;
 const match = sql`select rowid from users_email_fts where ${ftsMatch}`;
+const listed = sql`select value from json_each(${sql.placeholder('rowids')})`;
 
 /**
  * How a page's rowids are chosen: the first part of the index's order (`none`), among the
  * trigram index's matches by walking the index (`walk`) or by fetching and sorting them all
- * (`sort`, or `listed` when they have been read already), or by a LIKE on each row for a term
- * too short for trigrams (`scan`).
+ * (`sort`); the same with the matches read already (`walkListed`, `sortListed`); or by a LIKE
+ * on each row for a term too short for trigrams (`scan`).
  */
-type Strategy = 'none' | 'walk' | 'sort' | 'scan' | 'listed';
+type Strategy = 'none' | 'walk' | 'sort' | 'scan' | 'walkListed' | 'sortListed';
 
 const filters: Record<Strategy, { from: SQL; where: SQL }> = {
   none: { from: sql`users indexed by users_created_id_idx`, where: sql`true` },
   // `+rowid` keeps the planner from turning the test into rowid look-ups, which the sort does.
   walk: { from: sql`users indexed by users_created_id_idx`, where: sql`+rowid in (${match})` },
   sort: { from: sql`users`, where: sql`rowid in (${match})` },
-  // The matches, read already: a JSON array of rowids.
-  listed: { from: sql`users`, where: sql`rowid in (select value from json_each(${sql.placeholder('rowids')}))` },
+  // The same two with the matches read already, as a JSON array of rowids.
+  walkListed: { from: sql`users indexed by users_created_id_idx`, where: sql`+rowid in (${listed})` },
+  sortListed: { from: sql`users`, where: sql`rowid in (${listed})` },
   // A short term has no index: each row is read and tested, in order (cost grows with the table).
   scan: { from: sql`users indexed by users_created_id_idx`, where: sql`email like ${sql.placeholder('pattern')} escape '\\'` },
 };
@@ -81,7 +84,14 @@ export function selectUserTotal(db: SqliteDb, strategy: 'none' | 'match' | 'scan
 function prepareListStatements(db: SqliteDb) {
   const pages = (strategy: Strategy) => ({ asc: selectUserPage(db, strategy, false).prepare(), desc: selectUserPage(db, strategy, true).prepare() });
   return {
-    pages: { none: pages('none'), walk: pages('walk'), sort: pages('sort'), scan: pages('scan'), listed: pages('listed') },
+    pages: {
+      none: pages('none'),
+      walk: pages('walk'),
+      sort: pages('sort'),
+      scan: pages('scan'),
+      walkListed: pages('walkListed'),
+      sortListed: pages('sortListed'),
+    },
     matches: selectMatches(db).prepare(),
     totals: { none: selectUserTotal(db, 'none').prepare(), match: selectUserTotal(db, 'match').prepare(), scan: selectUserTotal(db, 'scan').prepare() },
   };
@@ -116,13 +126,14 @@ export class SqliteUserList {
       }
       const values = { match: ftsPhrase(emailContains) };
       const everyone = totals.none.get()?.total ?? 0;
-      const few = this.statements.matches.all({ ...values, limit: FEW_MATCHES + 1 });
-      const total = few.length <= FEW_MATCHES ? few.length : (totals.match.get(values)?.total ?? 0);
+      const held = this.statements.matches.all({ ...values, limit: MATCHES_HELD + 1 });
+      const all = held.length <= MATCHES_HELD;
+      const total = all ? held.length : (totals.match.get(values)?.total ?? 0);
       const window = pageWindow(total, page, size);
       const walk = window !== null && ((window.offset + window.limit) * everyone) / total <= WALK_PER_MATCH * total;
-      if (walk) return { total, users: this.read(pages.walk, window, values) };
-      if (few.length <= FEW_MATCHES) return { total, users: this.read(pages.listed, window, { rowids: JSON.stringify(few.map((m) => m.rowid)) }) };
-      return { total, users: this.read(pages.sort, window, values) };
+      if (!all) return { total, users: this.read(walk ? pages.walk : pages.sort, window, values) };
+      const rowids = { rowids: JSON.stringify(held.map((found) => found.rowid)) };
+      return { total, users: this.read(walk ? pages.walkListed : pages.sortListed, window, rowids) };
     });
   }
 
