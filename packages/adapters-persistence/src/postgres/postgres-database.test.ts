@@ -8,7 +8,7 @@ import { openDatabase } from '../database';
 import { parseDatabaseUrl } from '../database-url';
 import { createTestPostgresSchema, type TestPostgresSchema } from '../testing/postgres-test-database';
 import { connectionSettings } from './postgres-database';
-import { selectUserPage, selectUserTotal } from './postgres-user.repository';
+import { selectUserPage, selectUserPageWithTotal, selectUserTotal } from './postgres-user.repository';
 
 describeDatabaseContract('PostgreSQL', async () => {
   const schema = await createTestPostgresSchema();
@@ -78,6 +78,13 @@ describe('PostgreSQL database', () => {
       expect(listing).toContain('Index Scan using users_pkey');
       expect(listing).not.toContain('Seq Scan');
     }
+  });
+
+  it('reads a first-half page with the counter in one statement, from the (created, id) index', async () => {
+    const listing = await plan(selectUserPageWithTotal(drizzle(client), 20, 20));
+    expect(listing).toContain('Index Only Scan using users_created_id_idx');
+    expect(listing).toContain('user_count');
+    expect(listing).not.toContain('Seq Scan on users');
   });
 
   it('keeps the total in a counter that a 50,000-row INSERT … SELECT moved once, exactly', async () => {
