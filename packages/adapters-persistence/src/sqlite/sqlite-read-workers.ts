@@ -44,9 +44,10 @@ class ReadWorker {
   constructor(data: ReadWorkerData, onExit: (self: ReadWorker) => void) {
     this.worker = new Worker(WORKER, {
       workerData: data,
-      // None of the process's preloads: they are the process's business (a test runner's stdin
-      // watcher, say, would end the thread at once).
-      execArgv: [],
+      // The process's export conditions (`source`: the workspace's TypeScript), but none of its
+      // preloads: they are the process's business (a test runner's stdin watcher, say, would end
+      // the thread at once).
+      execArgv: process.execArgv.filter((flag) => flag.startsWith('--conditions=')),
     });
     this.worker.on('message', (reply: ReadReply) => {
       const pending = this.pending.get(reply.id);
