@@ -43,6 +43,7 @@ export async function seedUsers(location: DatabaseLocation, options: DatabaseOpt
           active: 1,
           created,
           updated: created,
+          version: 1,
         };
         batch.push(user);
         if (n % every === 0) sample.push({ id: user.id, email: user.email });

@@ -13,10 +13,19 @@ import { copyNativePackages } from './native-packages';
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'release');
 
-/** Every program of the release: `<name>.mjs` in the folder, and a `bin` command when named. */
-const ENTRY_POINTS: { name: string; source: string; bin?: string }[] = [
+/**
+ * Every program of the release: `<name>.mjs` in the folder, and a `bin` command when named. A
+ * worker thread's module is one too: the source loads it as `loadedAs` (its tsx entry in the
+ * workspace), which the release rewrites to the bundle.
+ */
+const ENTRY_POINTS: { name: string; source: string; bin?: string; loadedAs?: string }[] = [
   { name: 'server', source: 'apps/server/src/main.ts', bin: 'user-account-service' },
   { name: 'rotate-keys', source: 'apps/server/src/rotate-keys.ts' },
+  {
+    name: 'sqlite-read-worker',
+    source: 'packages/adapters-persistence/src/sqlite/sqlite-read-worker.ts',
+    loadedAs: 'packages/adapters-persistence/src/sqlite/sqlite-read-worker-entry.mjs',
+  },
 ];
 
 /** Packages with compiled code: left out of the bundle and shipped as installed. */
@@ -40,6 +49,8 @@ const assetUrls: Plugin = {
       const source = await readFile(path, 'utf8');
       const contents = source.replace(/new URL\((['"])([^'"]+)\1, import\.meta\.url\)/g, (_, _quote, target: string) => {
         const inRepository = relative(ROOT, resolve(dirname(path), target)).split('\\').join('/');
+        const entry = ENTRY_POINTS.find(({ loadedAs }) => loadedAs === inRepository);
+        if (entry !== undefined) return `new URL(${JSON.stringify(`./${entry.name}.mjs`)}, import.meta.url)`;
         const asset = Object.keys(ASSETS).find((folder) => inRepository === folder || inRepository.startsWith(`${folder}/`));
         if (asset === undefined) throw new Error(`${relative(ROOT, path)} reads ${inRepository}, which the release does not ship.`);
         return `new URL(${JSON.stringify(`./${ASSETS[asset]}${inRepository.slice(asset.length)}`)}, import.meta.url)`;

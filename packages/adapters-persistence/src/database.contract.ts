@@ -67,7 +67,7 @@ export function describeDatabaseContract(backend: string, provision: () => Promi
         const results = await Promise.allSettled([
           ...fresh.slice(0, 12).map((user) => one.repositories.users.insert(user)),
           two.repositories.users.insertMany(fresh.slice(12)),
-          ...doomed.map((id, n) => (n % 2 ? one : two).repositories.users.delete(id)),
+          ...doomed.map((id, n) => (n % 2 ? one : two).repositories.users.delete(id, new Date())),
           ...[one, two].map((instance) => instance.repositories.users.list({ page: 1, size: 5, emailContains: 'two-instances' })),
         ]);
         lost.push(...results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)));
