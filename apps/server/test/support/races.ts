@@ -214,6 +214,27 @@ export function patchDeleteRace(targets: RaceTargets): Promise<RaceResult> {
 }
 
 /**
+ * The user changes their password (proving the current one) while an admin resets it: the reset
+ * is never undone. If the admin's reset lands first, the user's session has ended (401) or their
+ * proof no longer holds (422); the admin's password is the one that works either way.
+ */
+export function passwordResetRace(targets: RaceTargets): Promise<RaceResult> {
+  return runRounds(targets, async (user, index) => {
+    const own = `user-password-${index}`;
+    const reset = `admin-reset-${index}`;
+    const [mine, admins] = await Promise.all([
+      targets.first('/v1/users/me', jsonInit('PATCH', usersDocument({ password: own, current_password: PASSWORD }), bearer(user.accessToken))),
+      adminPatch(targets.second, targets.adminToken, user.id, { password: reset }),
+    ]);
+    if (admins.status !== 200 || ![200, 401, 422].includes(mine.status)) return { loss: `statuses ${mine.status}, ${admins.status}` };
+    const login = (password: string) => targets.setup('/v1/login', jsonInit('POST', loginDocument(user.email, password)));
+    if ((await login(own)).status === 200) return { loss: "the admin's reset was undone by the user's change" };
+    if ((await login(reset)).status !== 200) return { loss: "the admin's password does not work" };
+    return { loss: null };
+  });
+}
+
+/**
  * Two tabs refresh one refresh token at once: both must get a session that works, and the
  * session must survive (its next refresh succeeds).
  */
@@ -241,5 +262,6 @@ export const RACES: [string, (targets: RaceTargets) => Promise<RaceResult>][] = 
   ['a login racing a deactivation leaves no working session', loginDeactivationRace],
   ['a PATCH racing a DELETE leaves nothing behind', patchDeleteRace],
   ["a user's own PATCH and an admin's PATCH both land", selfServiceRace],
+  ["a user's password change never undoes an admin's password reset", passwordResetRace],
   ['two tabs refreshing one token at once both stay signed in', twoTabsRefreshRace],
 ];

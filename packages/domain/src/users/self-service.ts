@@ -59,11 +59,17 @@ export class SelfService {
     const forbidden = adminOnlyAttributes(patch);
     if (forbidden.length > 0) throw new ForbiddenError(`Only an administrator can change ${forbidden.join(', ')}.`);
     const { current_password, ...changes } = patch;
-    if (changes.password !== undefined) await this.proveCurrentPassword(identity, current_password);
-    return this.deps.users.update(identity.subjectId, changes, { keepSessionId: identity.sessionId, ifVersion });
+    const proved = changes.password === undefined ? undefined : await this.proveCurrentPassword(identity, current_password);
+    // The proof holds only for the password it was checked against: a reset that lands meanwhile
+    // (an admin's, after a takeover) must not be undone by a change proved with the old one.
+    const check = proved === undefined ? undefined : (current: User) => {
+      if (current.passwordHash !== proved) throw wrongCurrentPassword();
+    };
+    return this.deps.users.update(identity.subjectId, changes, { keepSessionId: identity.sessionId, ifVersion, check });
   }
 
-  private async proveCurrentPassword(identity: Identity, currentPassword: string | undefined): Promise<void> {
+  /** Checks `current_password` against the stored hash, and answers that hash. */
+  private async proveCurrentPassword(identity: Identity, currentPassword: string | undefined): Promise<string> {
     const { attempts, hasher, throttle } = this.deps;
     const key = `password-check:${identity.subjectId}`;
     await this.gate.enter(
@@ -74,10 +80,14 @@ export class SelfService {
     if (currentPassword !== undefined && (await passwordMatches(hasher, currentPassword, user.passwordHash))) {
       // Clearing the key takes back this attempt along with the earlier wrong guesses.
       await attempts.clear(key);
-      return;
+      return user.passwordHash;
     }
-    throw new ValidationError([
-      { source: { pointer: '/data/attributes/current_password' }, detail: 'current_password is missing or wrong' },
-    ]);
+    throw wrongCurrentPassword();
   }
+}
+
+function wrongCurrentPassword(): ValidationError {
+  return new ValidationError([
+    { source: { pointer: '/data/attributes/current_password' }, detail: 'current_password is missing or wrong' },
+  ]);
 }

@@ -30,6 +30,8 @@ export interface ChangeOptions {
   keepSessionId?: string;
   /** Change only if the stored version is one of these (HTTP If-Match); otherwise PreconditionFailedError. */
   ifVersion?: readonly number[];
+  /** Refuses the change by throwing, seeing the user as it is when written (in the transaction). */
+  check?: (current: User) => void;
 }
 
 function requireVersion(user: User, ifVersion: readonly number[] | undefined): void {
@@ -76,7 +78,7 @@ export class UserService {
    * the row meanwhile). A new password or email, or deactivation, ends the user's sessions in
    * the same transaction.
    */
-  async update(id: string, patch: UserPatch, { keepSessionId, ifVersion }: ChangeOptions = {}): Promise<User> {
+  async update(id: string, patch: UserPatch, { keepSessionId, ifVersion, check }: ChangeOptions = {}): Promise<User> {
     const issues = userAttributeIssues(patch);
     if (issues.length > 0) throw new ValidationError(issues);
     const { password, active, ...rest } = patch;
@@ -87,6 +89,7 @@ export class UserService {
     const now = this.deps.clock.now();
     const updated = await this.deps.users.update(id, (current) => {
       requireVersion(current, ifVersion);
+      check?.(current);
       const user = applyUserPatch(current, changes, now);
       return changesEndSessions(current, changes) ? { user, endSessions: { keepSessionId } } : { user };
     });
