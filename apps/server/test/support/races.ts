@@ -194,6 +194,34 @@ export function loginDeactivationRace(targets: RaceTargets): Promise<RaceResult>
   });
 }
 
+/**
+ * A login with the account's password races an admin's change that ends every session (a new
+ * password, a new email): whatever the login answered, once the change has answered no session
+ * opened with the old credentials works.
+ */
+function loginCredentialChangeRace(change: (index: number) => Record<string, unknown>) {
+  return (targets: RaceTargets): Promise<RaceResult> =>
+    runRounds(targets, async (user, index) => {
+      const [login, changed] = await Promise.all([
+        targets.first('/v1/login', jsonInit('POST', loginDocument(user.email, PASSWORD))),
+        adminPatch(targets.second, targets.adminToken, user.id, change(index)),
+      ]);
+      if (changed.status !== 200 || ![200, 401].includes(login.status)) return { loss: `statuses ${login.status}, ${changed.status}` };
+      if (login.status !== 200) return { loss: null };
+      const { data } = await json(login);
+      if ((await targets.second('/v1/users/me', { headers: bearer(String(data.attributes.access_token)) })).status !== 401) {
+        return { loss: 'a session opened with the old credentials still works' };
+      }
+      if ((await refresh(targets.first, String(data.attributes.refresh_token))).status !== 401) {
+        return { loss: 'a refresh token issued for the old credentials still works' };
+      }
+      return { loss: null };
+    });
+}
+
+export const loginPasswordResetRace = loginCredentialChangeRace((index) => ({ password: `admin-reset-${index}` }));
+export const loginEmailChangeRace = loginCredentialChangeRace((index) => ({ email: `moved-${index}-${crypto.randomUUID()}@example.com` }));
+
 /** A PATCH races a DELETE: 204 for the delete, 200 or 404 for the PATCH, and nothing left behind. */
 export function patchDeleteRace(targets: RaceTargets): Promise<RaceResult> {
   return runRounds(targets, async (user, index) => {
@@ -260,6 +288,8 @@ export const RACES: [string, (targets: RaceTargets) => Promise<RaceResult>][] = 
   ['of two PATCHes of the same attributes one wins whole', sameAttributesRace],
   ['a deactivation racing a rename is never undone, and ends the session', deactivationRace],
   ['a login racing a deactivation leaves no working session', loginDeactivationRace],
+  ["a login racing an admin's password reset leaves no working session", loginPasswordResetRace],
+  ["a login racing an admin's email change leaves no working session", loginEmailChangeRace],
   ['a PATCH racing a DELETE leaves nothing behind', patchDeleteRace],
   ["a user's own PATCH and an admin's PATCH both land", selfServiceRace],
   ["a user's password change never undoes an admin's password reset", passwordResetRace],

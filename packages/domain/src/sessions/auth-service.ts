@@ -100,7 +100,15 @@ export class AuthService {
     await this.gate.succeeded(attempt);
     if (!principal.active) throw new AccountInactiveError();
     await attempts.clear(keys.accountAndAddress);
-    return this.startSession(principal);
+    const grant = await this.startSession(principal);
+    // A new password or email ends every session in the change's transaction, which misses this
+    // one if it committed between the read above and the insert: read the account again.
+    const after = await principals.findById(principal.id);
+    if (after?.passwordHash !== principal.passwordHash || after.email !== principal.email) {
+      await this.deps.sessions.revokeSession(grant.sessionId, this.deps.clock.now());
+      throw new InvalidCredentialsError();
+    }
+    return grant;
   }
 
   /**
