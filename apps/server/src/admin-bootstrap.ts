@@ -4,13 +4,14 @@ import { AdminKeyFileError, createAdminKeyFile, readAdminKeyFile } from './admin
 
 /**
  * Makes the admin match the key file at every start: the first start (no file) creates the
- * admin with a random password and writes the file; an edited file resets the credentials.
+ * admin with a random password and writes the file; an edited file resets the credentials. The
+ * file's stamp spares the bcrypt check of its password on a start where the file is unchanged.
  */
 export async function bootstrapAdmin(admins: AdminService, keyPath: string, defaultEmail: string, logger: Logger): Promise<void> {
   const fromFile = await readAdminKeyFile(keyPath);
-  const credentials = fromFile ?? (await createAdminKeyFile(keyPath, defaultEmail));
+  const { credentials, stamp } = fromFile ?? { credentials: await createAdminKeyFile(keyPath, defaultEmail), stamp: null };
   try {
-    await admins.applyCredentials(credentials);
+    await admins.applyCredentials(credentials, stamp);
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     const problems = error.issues.map((issue) => issue.detail).join('; ');

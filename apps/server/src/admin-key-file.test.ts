@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -20,8 +20,46 @@ describe('admin key file', () => {
     const created = await createAdminKeyFile(path, 'admin@example.com');
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect(created.password.length).toBeGreaterThanOrEqual(32);
-    expect(await readAdminKeyFile(path)).toEqual(created);
+    expect((await readAdminKeyFile(path))?.credentials).toEqual(created);
     expect((await createAdminKeyFile(join(dir, 'other.key'), 'admin@example.com')).password).not.toBe(created.password);
+  });
+
+  describe('stamp', () => {
+    const later = () => Date.now() + 5_000;
+    // Linux stamps file times from a clock that ticks every 1–10 ms: changes a tick apart.
+    const nextTick = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+    it('is the same on every read of an unchanged file, and holds nothing of its content', async () => {
+      const path = join(dir, 'admin.key');
+      const { password } = await createAdminKeyFile(path, 'admin@example.com');
+      const first = await readAdminKeyFile(path, later());
+      expect(first?.stamp).toEqual(expect.any(String));
+      expect((await readAdminKeyFile(path, later()))?.stamp).toBe(first?.stamp);
+      expect(first?.stamp).not.toContain(password);
+      expect(first?.stamp).not.toContain(String((await stat(path)).size));
+    });
+
+    it('changes when the file is rewritten, even with the same content, or replaced by a copy', async () => {
+      const path = join(dir, 'admin.key');
+      await createAdminKeyFile(path, 'admin@example.com');
+      const content = await readFile(path, 'utf8');
+      const before = (await readAdminKeyFile(path, later()))?.stamp;
+      await nextTick();
+      await writeFile(path, content);
+      const rewritten = (await readAdminKeyFile(path, later()))?.stamp;
+      expect(rewritten).not.toBe(before);
+      const copy = join(dir, 'copy.key');
+      await writeFile(copy, content);
+      await nextTick();
+      await copyFile(copy, path);
+      expect((await readAdminKeyFile(path, later()))?.stamp).not.toBe(rewritten);
+    });
+
+    it('is null while the file has just changed, as a further change could keep its times', async () => {
+      const path = join(dir, 'admin.key');
+      await createAdminKeyFile(path, 'admin@example.com');
+      expect((await readAdminKeyFile(path))?.stamp).toBeNull();
+    });
   });
 
   it('refuses a malformed file with a message naming its path, and leaves it untouched', async () => {

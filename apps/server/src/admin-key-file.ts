@@ -1,17 +1,38 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { AdminCredentials } from '@uas/domain';
 
 export class AdminKeyFileError extends Error {}
 
 /**
+ * A file changed again within this long of its last change may keep the same change time (Linux
+ * stamps files from a clock that ticks every few milliseconds), so its stamp is not trusted: the
+ * "racily clean" case of git's index, solved the same way.
+ */
+const RACY_CHANGE_MS = 2_000;
+
+export interface AdminKeyFile {
+  credentials: AdminCredentials;
+  /**
+   * Device, inode, modification and change times of the file read: any write, rename or copy over
+   * it changes one. Nothing in it comes from the content, so storing it reveals nothing about the
+   * password. Null when the file changed too recently to tell a later change apart.
+   */
+  stamp: string | null;
+}
+
+/**
  * Reads the admin credentials file, or null when there is none. A file that is not a JSON object
  * with string `email` and `password` stops the start; it is never overwritten.
  */
-export async function readAdminKeyFile(path: string): Promise<AdminCredentials | null> {
+export async function readAdminKeyFile(path: string, now = Date.now()): Promise<AdminKeyFile | null> {
   let text: string;
+  let stamp: string | null;
   try {
+    // Stat before reading: a write in between changes the file after its stamp, never before it.
+    const stats = await stat(path, { bigint: true });
+    stamp = now - Number(stats.ctimeMs) < RACY_CHANGE_MS ? null : `${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`;
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
@@ -29,7 +50,7 @@ export async function readAdminKeyFile(path: string): Promise<AdminCredentials |
       `The admin key file at ${path} must hold a JSON object with string "email" and "password" (and optionally "name").`,
     );
   }
-  return name === undefined ? { email, password } : { email, password, name };
+  return { credentials: name === undefined ? { email, password } : { email, password, name }, stamp };
 }
 
 /** New credentials with a random 192-bit password, written with mode 0600 before they are used. */

@@ -8,8 +8,8 @@ import { adminLogin, createUser, listUserEmails, loginAsAdmin, readAdminKeyFile 
 import { ServerProcesses, type ServerProcess } from '../support/server-process';
 
 /**
- * One SQLite database and one key file, through a first start, a restart and a restart after the
- * key file was edited: the tests run in order, each on the state the previous one left.
+ * One SQLite database and one key file, through a first start, two restarts and a restart after
+ * the key file was edited: the tests run in order, each on the state the previous one left.
  */
 describe('the service on SQLite across restarts', { timeout: 60_000 }, () => {
   const servers = new ServerProcesses();
@@ -69,6 +69,18 @@ describe('the service on SQLite across restarts', { timeout: 60_000 }, () => {
     expect((await stat(keyPath)).mtimeMs).toBe(mtimeMs);
   });
 
+  it('a restart on a key file unchanged for a while remembers its stamp (no content), and needs it to match to skip the check', async () => {
+    // A file changed within the last 2 s is not stamped, as a further change could keep its times.
+    const settled = Number((await stat(keyPath)).ctimeMs) + 2_100 - Date.now();
+    if (settled > 0) await new Promise((resolve) => setTimeout(resolve, settled));
+    await run(async (server) => {
+      expect((await loginAsAdmin(server, admin)).accessToken).toEqual(expect.any(String));
+    });
+    const [row] = await queryTestDatabase<{ key_file_stamp: string | null }>({ url: env.DATABASE_URL! }, 'select key_file_stamp from admins');
+    expect(row?.key_file_stamp).toMatch(/^\d+:\d+:\d+:\d+$/);
+    expect(row?.key_file_stamp).not.toContain(admin.password);
+  });
+
   it('an edited key file resets the admin\'s email and password at the next start', async () => {
     const edited = { email: 'Root@Example.org', password: 'a new password, 2nd edition' };
     const text = `${JSON.stringify(edited)}\n`;
@@ -88,7 +100,7 @@ describe('the service on SQLite across restarts', { timeout: 60_000 }, () => {
   });
 
   it('wrote only JSON log lines to stdout, nothing to stderr, and never a password', () => {
-    expect(started).toHaveLength(3);
+    expect(started).toHaveLength(4);
     for (const server of started) {
       expect(server.stderr).toBe('');
       const lines = server.logLines();

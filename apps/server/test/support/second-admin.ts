@@ -13,7 +13,7 @@ export async function insertSecondAdmin(t: TestApplication): Promise<AdminCreden
   const passwordHash = await new BcryptPasswordHasher(4).hash(credentials.password);
   const now = t.clock.now();
   await withApplicationDatabase(t, (database) =>
-    database.repositories.admins.insert({ id: credentials.id, name: 'Second Admin', email: credentials.email, passwordHash, created: now, updated: now }),
+    database.repositories.admins.insert({ id: credentials.id, name: 'Second Admin', email: credentials.email, passwordHash, created: now, updated: now, keyFileStamp: null }),
   );
   return credentials;
 }

@@ -53,6 +53,7 @@ export const admins = pgTable(
     passwordHash: text('password_hash').notNull(),
     created: timestamp('created').notNull(),
     updated: timestamp('updated').notNull(),
+    keyFileStamp: text('key_file_stamp'),
   },
   (t) => [index('admins_created_id_idx').on(t.created, t.id)],
 );

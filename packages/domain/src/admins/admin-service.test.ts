@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from '../testing/test-api.ts';
+import { beforeEach, describe, expect, it, vi } from '../testing/test-api.ts';
 import { InvalidCredentialsError, ValidationError } from '../shared/errors.ts';
 import { ADDRESS, ADMIN, buildDomain, issueSources, pointerTo, type Domain } from '../testing/domain-fixture.ts';
 import { DEFAULT_ADMIN_NAME } from './admin-service.ts';
@@ -19,6 +19,7 @@ describe('AdminService.applyCredentials()', () => {
       passwordHash: expect.any(String),
       created: domain.clock.now(),
       updated: domain.clock.now(),
+      keyFileStamp: null,
     });
     expect(await domain.hasher.verify(ADMIN.password, admin.passwordHash)).toBe(true);
     expect(await domain.repositories.admins.findFirst()).toEqual(admin);
@@ -70,6 +71,37 @@ describe('AdminService.applyCredentials()', () => {
     const sources = await issueSources(domain.admins.applyCredentials({ email: 'not-an-email', password: 'short' }));
     expect(sources).toEqual([pointerTo('email'), pointerTo('password')]);
     expect(await domain.repositories.admins.findFirst()).toBeNull();
+  });
+
+  describe('with the key file\'s stamp', () => {
+    it('checks no password when the stamp is that of the file last applied', async () => {
+      await domain.admins.applyCredentials(ADMIN, 'file-1');
+      const verify = vi.spyOn(domain.hasher, 'verify');
+      const again = await domain.admins.applyCredentials(ADMIN, 'file-1');
+      expect(verify.mock.calls).toHaveLength(0);
+      expect(again).toEqual(await domain.repositories.admins.findFirst());
+    });
+
+    it('checks the password again, and remembers the new stamp, when the stamp differs or is unknown', async () => {
+      const created = await domain.admins.applyCredentials(ADMIN, null);
+      const verify = vi.spyOn(domain.hasher, 'verify');
+      domain.clock.advance(60);
+      const stamped = await domain.admins.applyCredentials(ADMIN, 'file-2');
+      expect(verify.mock.calls).toHaveLength(1);
+      expect(stamped).toEqual({ ...created, keyFileStamp: 'file-2' });
+      expect(await domain.repositories.admins.findFirst()).toEqual(stamped);
+      await domain.admins.applyCredentials(ADMIN, null);
+      expect(verify.mock.calls).toHaveLength(2);
+    });
+
+    it('applies an edited file (another stamp) and remembers its stamp', async () => {
+      await domain.admins.applyCredentials(ADMIN, 'file-1');
+      const { grant } = await domain.logIn(domain.adminAuth, ADMIN.email, ADMIN.password);
+      const reset = await domain.admins.applyCredentials({ ...ADMIN, password: 'another-admin-password' }, 'file-2');
+      expect(reset.keyFileStamp).toBe('file-2');
+      expect(await domain.isOpen(grant.accessToken, domain.adminAuth)).toBe(false);
+      await expect(domain.adminAuth.login(ADMIN.email, ADMIN.password, ADDRESS)).rejects.toBeInstanceOf(InvalidCredentialsError);
+    });
   });
 
   it('refuses invalid credentials for an existing admin and keeps the old ones', async () => {

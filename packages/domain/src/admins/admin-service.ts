@@ -23,8 +23,11 @@ export class AdminService {
   /**
    * Makes the stored admin match the key file: creates it on first start, and on later starts
    * resets its email and password to the file's. A reset ends the admin's sessions.
+   * `keyFileStamp` identifies the file read (null when it may still change unseen): when it is the
+   * stamp of the file last applied, the file is unchanged and its password is not checked again,
+   * which would cost a bcrypt verification on every start.
    */
-  async applyCredentials(credentials: AdminCredentials): Promise<Admin> {
+  async applyCredentials(credentials: AdminCredentials, keyFileStamp: string | null = null): Promise<Admin> {
     const { admins, sessions, hasher, clock, ids } = this.deps;
     const issues = userAttributeIssues({ email: credentials.email, password: credentials.password, name: credentials.name });
     if (issues.length > 0) throw new ValidationError(issues);
@@ -39,19 +42,24 @@ export class AdminService {
         passwordHash: await hasher.hash(credentials.password),
         created: now,
         updated: now,
+        keyFileStamp,
       };
       await admins.insert(admin);
       return admin;
     }
+    if (keyFileStamp !== null && current.keyFileStamp === keyFileStamp) return current;
     const samePassword = await hasher.verify(credentials.password, current.passwordHash);
     const name = credentials.name ?? current.name;
-    if (samePassword && current.email === email && current.name === name) return current;
+    if (samePassword && current.email === email && current.name === name) {
+      return current.keyFileStamp === keyFileStamp ? current : ((await admins.update({ ...current, keyFileStamp })) ?? current);
+    }
     const updated: Admin = {
       ...current,
       name,
       email,
       passwordHash: samePassword ? current.passwordHash : await hasher.hash(credentials.password),
       updated: now,
+      keyFileStamp,
     };
     await admins.update(updated);
     if (!samePassword || current.email !== email) await sessions.revokeSubjectSessions('admin', current.id, now);

@@ -6,6 +6,12 @@ export interface Admin {
   readonly passwordHash: string;
   readonly created: Date;
   readonly updated: Date;
+  /**
+   * Identifies the key file whose credentials were last applied (device, inode and change times,
+   * nothing derived from its content), so a start with that same file need not check its password
+   * again. Null when unknown.
+   */
+  readonly keyFileStamp: string | null;
 }
 
 /** The credentials an operator keeps in the admin key file. */

@@ -385,7 +385,7 @@ describe('AuthService', () => {
 
     it('refuses another existing admin\'s id with ForbiddenError and ends nothing', async () => {
       const { grant, identity } = await domain.signedInAdmin();
-      const other = { id: domain.ids.next(), name: 'Other', email: 'other-admin@example.com', passwordHash: 'x', created: domain.clock.now(), updated: domain.clock.now() };
+      const other = { id: domain.ids.next(), name: 'Other', email: 'other-admin@example.com', passwordHash: 'x', created: domain.clock.now(), updated: domain.clock.now(), keyFileStamp: null };
       await domain.repositories.admins.insert(other);
       await expect(domain.adminAuth.logout(identity, other.id)).rejects.toBeInstanceOf(ForbiddenError);
       expect(await domain.isOpen(grant.accessToken, domain.adminAuth)).toBe(true);
