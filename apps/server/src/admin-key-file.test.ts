@@ -62,6 +62,13 @@ describe('admin key file', () => {
     });
   });
 
+  it('is created even where a crash left a temporary file behind (a container\'s node is always PID 1)', async () => {
+    const path = join(dir, 'admin.key');
+    await writeFile(`${path}.${process.pid}.tmp`, '{"email":"half');
+    const created = await createAdminKeyFile(path, 'admin@example.com');
+    expect((await readAdminKeyFile(path))?.credentials).toEqual(created);
+  });
+
   it('refuses a malformed file with a message naming its path, and leaves it untouched', async () => {
     const path = join(dir, 'admin.key');
     for (const content of ['{not json', '[]', '{"email": "a@b.io"}', '{"email": 1, "password": "x"}']) {

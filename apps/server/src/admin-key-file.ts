@@ -58,7 +58,9 @@ export async function createAdminKeyFile(path: string, email: string): Promise<A
   const credentials = { email, password: randomBytes(24).toString('base64url') };
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   // Write then rename, so a crash never leaves a half-written file that would stop the next start.
-  const temporary = `${path}.${process.pid}.tmp`;
+  // A random name, not the pid: in a container node is always PID 1, so a temporary file left by a
+  // crash would bear the next start's name too and stop every start after it.
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(temporary, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   await rename(temporary, path);
   return credentials;
