@@ -21,6 +21,8 @@ const single = (status: ContentfulStatusCode, code: HttpErrorCode, detail: strin
 
 export const malformedJson = () => single(400, 'malformed_json', 'The request body is not valid JSON.');
 
+export const incompleteBody = () => single(400, 'malformed_request', 'The request body was not received whole.');
+
 export interface ParameterProblem {
   parameter: string;
   detail: string;

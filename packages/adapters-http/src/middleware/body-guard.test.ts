@@ -30,6 +30,20 @@ describe('request bodies', () => {
     expect((await response.json()).errors[0]).toMatchObject({ status: '415', code: 'unsupported_media_type' });
   });
 
+  it('a body cut off mid-way (the client went, a broken chunked encoding) → 400, not an unexpected error', async () => {
+    const { app, logger } = await createTestApp();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"data":'));
+        controller.error(new Error('aborted'));
+      },
+    });
+    const response = await app.request('/v1/refresh', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    expect(response.status).toBe(400);
+    expect((await response.json()).errors[0]).toMatchObject({ status: '400', code: 'malformed_request' });
+    expect(logger.entries.filter((entry) => entry.level === 'error')).toEqual([]);
+  });
+
   it('accepts application/vnd.api+json (the request reaches the domain: 401 for wrong credentials)', async () => {
     const { app } = await createTestApp();
     const response = await app.request('/v1/admin/login', {

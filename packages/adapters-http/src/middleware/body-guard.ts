@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
-import { malformedJson, payloadTooLarge, unsupportedMediaType } from '../errors/http-problem';
+import { incompleteBody, malformedJson, payloadTooLarge, unsupportedMediaType } from '../errors/http-problem';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -28,9 +28,12 @@ async function readBody(c: Context<AppEnv>): Promise<Uint8Array> {
   if (body === null) return new Uint8Array(0);
   if (Number(c.req.header('content-length')) > MAX_DISCARDED_BODY_BYTES) throw payloadTooLarge(MAX_BODY_BYTES);
   const reader = body.getReader();
+  // A body stream fails when the client goes mid-body or breaks its chunked encoding: the client's
+  // fault, answered (if anyone still listens) and counted as a 400, not an unexpected 500.
+  const read = () => reader.read().catch(() => Promise.reject(incompleteBody()));
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+  for (let chunk = await read(); !chunk.done; chunk = await read()) {
     size += chunk.value.byteLength;
     if (size > MAX_DISCARDED_BODY_BYTES) {
       await reader.cancel();
