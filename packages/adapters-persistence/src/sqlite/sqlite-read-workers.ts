@@ -79,16 +79,20 @@ class ReadWorker {
  * is synchronous, and a search or a deep page would otherwise hold the event loop (and every
  * other request, health checks and logins included) for as long as it runs. WAL lets these
  * readers run beside the writer on the event loop's connection. A query goes to the worker with
- * the fewest unanswered ones; a worker that dies after it has served is replaced.
+ * the fewest unanswered ones; a worker that dies after it has served is replaced. The threads
+ * start with the first list, not with the service: an instance that never lists users (one that
+ * serves only end users, say) does not carry their memory.
  */
 export class SqliteReadWorkers implements SqliteUserListReader {
   private readonly workers: ReadWorker[] = [];
   private nextId = 0;
+  private started = false;
   private closed = false;
 
-  constructor(private readonly data: ReadWorkerData, size: number) {
-    for (let i = 0; i < size; i++) this.spawn();
-  }
+  constructor(
+    private readonly data: ReadWorkerData,
+    private readonly size: number,
+  ) {}
 
   private spawn(): void {
     this.workers.push(
@@ -100,6 +104,10 @@ export class SqliteReadWorkers implements SqliteUserListReader {
   }
 
   list(query: UserListQuery): Promise<UserPage> {
+    if (!this.started && !this.closed) {
+      this.started = true;
+      for (let i = 0; i < this.size; i++) this.spawn();
+    }
     if (this.workers.length === 0) return Promise.reject(new ReadWorkerError('SQLITE_READ_WORKER_EXIT'));
     const target = this.workers.reduce((least, worker) => (worker.pending.size < least.pending.size ? worker : least));
     const id = this.nextId++;
