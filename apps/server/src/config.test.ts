@@ -14,6 +14,12 @@ describe('loadConfig', () => {
     });
   });
 
+  it('sets the import ceilings of password hashes: bcrypt 14, 256 MiB, 10 argon2 passes, 1,000,000 PBKDF2 iterations', () => {
+    expect(loadConfig({}).passwordHashCeilings).toEqual({ bcryptCost: 14, memoryMiB: 256, argon2Passes: 10, pbkdf2Iterations: 1_000_000 });
+    expect(loadConfig({ IMPORT_MAX_BCRYPT_COST: '12' }).passwordHashCeilings.bcryptCost).toBe(12);
+    expect(() => loadConfig({ IMPORT_MAX_HASH_MEMORY_MIB: '0' })).toThrowError(/IMPORT_MAX_HASH_MEMORY_MIB/);
+  });
+
   it('reads values from the environment', () => {
     const config = loadConfig({ PORT: '4000', DATABASE_URL: 'postgres://u@db:5432/accounts', TRUSTED_PROXIES: '10.0.0.1, 10.0.0.2' });
     expect(config.port).toBe(4000);

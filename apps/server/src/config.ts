@@ -6,6 +6,7 @@ import { isValidEmail, normalizeEmail } from '@uas/domain';
 import { LOG_LEVELS, type LogLevel } from './adapters/json-logger';
 import { SIGNING_ALGORITHMS, type SigningAlgorithm } from './adapters/key-ring';
 import { ADMIN_AUDIENCE, REFRESH_AUDIENCE } from './adapters/jose-token-signer';
+import type { HashCeilings } from './adapters/password-hashes/hash-format';
 
 export interface Config {
   port: number;
@@ -27,6 +28,8 @@ export interface Config {
   /** How long a refresh token retired by a rotation may be presented again without ending its session. */
   refreshReuseGraceSeconds: number;
   bcryptCost: number;
+  /** The most a password hash brought in by an import may cost to verify. */
+  passwordHashCeilings: HashCeilings;
   logLevel: LogLevel;
   trustedProxies: string[];
   loginFailuresPerAccount: number;
@@ -65,6 +68,10 @@ export const DEFAULTS = {
   REFRESH_TOKEN_TTL_SECONDS: '2592000',
   REFRESH_REUSE_GRACE_SECONDS: '10',
   BCRYPT_COST: '10',
+  IMPORT_MAX_BCRYPT_COST: '14',
+  IMPORT_MAX_HASH_MEMORY_MIB: '256',
+  IMPORT_MAX_ARGON2_PASSES: '10',
+  IMPORT_MAX_PBKDF2_ITERATIONS: '1000000',
   LOG_LEVEL: 'info',
   TRUSTED_PROXIES: '',
   LOGIN_FAILURES_PER_ACCOUNT: '10',
@@ -137,6 +144,10 @@ const schema = v.pipe(v.object({
   REFRESH_TOKEN_TTL_SECONDS: integer(60, 31_536_000),
   REFRESH_REUSE_GRACE_SECONDS: integer(0, 300),
   BCRYPT_COST: integer(4, 15),
+  IMPORT_MAX_BCRYPT_COST: integer(4, 31),
+  IMPORT_MAX_HASH_MEMORY_MIB: integer(1, 4096),
+  IMPORT_MAX_ARGON2_PASSES: integer(1, 1000),
+  IMPORT_MAX_PBKDF2_ITERATIONS: integer(1, 100_000_000),
   LOG_LEVEL: oneOf(LOG_LEVELS),
   TRUSTED_PROXIES: addressList,
   LOGIN_FAILURES_PER_ACCOUNT: integer(1, 1_000_000),
@@ -192,6 +203,12 @@ export function loadConfig(env: Record<string, string | undefined> = readEnviron
     refreshTokenSeconds: e.REFRESH_TOKEN_TTL_SECONDS,
     refreshReuseGraceSeconds: e.REFRESH_REUSE_GRACE_SECONDS,
     bcryptCost: e.BCRYPT_COST,
+    passwordHashCeilings: {
+      bcryptCost: e.IMPORT_MAX_BCRYPT_COST,
+      memoryMiB: e.IMPORT_MAX_HASH_MEMORY_MIB,
+      argon2Passes: e.IMPORT_MAX_ARGON2_PASSES,
+      pbkdf2Iterations: e.IMPORT_MAX_PBKDF2_ITERATIONS,
+    },
     logLevel: e.LOG_LEVEL,
     trustedProxies: e.TRUSTED_PROXIES,
     loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,

@@ -9,6 +9,7 @@ import {
   IdGenerator,
   LoginAttemptRepository,
   PasswordHasher,
+  PasswordRehashRepository,
   SelfService,
   SessionRepository,
   SigningKeyRepository,
@@ -78,6 +79,7 @@ export function buildContainer(
     [SessionRepository, 'sessions'],
     [LoginAttemptRepository, 'attempts'],
     [SigningKeyRepository, 'signingKeys'],
+    [PasswordRehashRepository, 'rehash'],
   ] as const) {
     const repository = repositories[name];
     c.register(key, { useValue: metrics ? instrumentRepository(name, repository, metrics) : repository });
@@ -85,7 +87,7 @@ export function buildContainer(
 
   c.register(Clock, { useValue: overrides.clock ?? new SystemClock() });
   single(IdGenerator, () => new RandomIdGenerator());
-  single(PasswordHasher, () => new BcryptPasswordHasher(config.bcryptCost));
+  single(PasswordHasher, () => new BcryptPasswordHasher(config.bcryptCost, config.passwordHashCeilings));
   single(Tokens.KeyRing, (r) =>
     new KeyRing({
       keys: resolve(r, SigningKeyRepository),
@@ -129,6 +131,7 @@ export function buildContainer(
       principals: principals(r),
       accounts: accountDirectory(adminPrincipals(resolve(r, AdminRepository)), userPrincipals(resolve(r, UserRepository))),
       attempts: resolve(r, LoginAttemptRepository),
+      rehash: resolve(r, PasswordRehashRepository),
       signer: resolve(r, TokenSigner),
       policy,
     });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AdminCredentials } from '@uas/domain';
-import { BcryptPasswordHasher } from '../../src/adapters/bcrypt-password-hasher';
+import { hash } from '@node-rs/bcrypt';
 import type { TestApplication } from './test-application';
 import { withApplicationDatabase } from './token-forgery';
 
@@ -10,7 +10,7 @@ import { withApplicationDatabase } from './token-forgery';
  */
 export async function insertSecondAdmin(t: TestApplication): Promise<AdminCredentials & { id: string }> {
   const credentials = { id: randomUUID(), email: 'second.admin@example.com', password: 'second-admin-password' };
-  const passwordHash = await new BcryptPasswordHasher(4).hash(credentials.password);
+  const passwordHash = await hash(credentials.password, { cost: 4 });
   const now = t.clock.now();
   await withApplicationDatabase(t, (database) =>
     database.repositories.admins.insert({ id: credentials.id, name: 'Second Admin', email: credentials.email, passwordHash, created: now, updated: now, keyFileStamp: null }),

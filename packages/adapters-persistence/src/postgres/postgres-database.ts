@@ -10,6 +10,7 @@ import type { PostgresDb } from './postgres-db';
 import { PostgresLoginAttemptRepository } from './postgres-login-attempt.repository';
 import { PostgresSessionRepository } from './postgres-session.repository';
 import { PostgresSigningKeyRepository } from './postgres-signing-key.repository';
+import { PostgresPasswordRehashRepository } from './postgres-password-rehash.repository';
 import { PostgresUserRepository } from './postgres-user.repository';
 
 const MIGRATIONS = fileURLToPath(new URL('../../migrations/postgres', import.meta.url));
@@ -53,6 +54,7 @@ function postgresRepositories(db: PostgresDb) {
     sessions: new PostgresSessionRepository(db),
     attempts: new PostgresLoginAttemptRepository(db),
     signingKeys: new PostgresSigningKeyRepository(db),
+    rehash: new PostgresPasswordRehashRepository(db),
   });
 }
 

@@ -68,5 +68,6 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     sessions: guardedRepository('sessions', repositories.sessions),
     attempts: guardedRepository('attempts', repositories.attempts),
     signingKeys: guardedRepository('signingKeys', repositories.signingKeys),
+    rehash: guardedRepository('rehash', repositories.rehash),
   };
 }

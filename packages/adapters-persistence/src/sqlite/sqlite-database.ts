@@ -11,6 +11,7 @@ import type { SqliteDb } from './sqlite-db';
 import { SqliteLoginAttemptRepository } from './sqlite-login-attempt.repository';
 import { SqliteSessionRepository } from './sqlite-session.repository';
 import { SqliteSigningKeyRepository } from './sqlite-signing-key.repository';
+import { SqlitePasswordRehashRepository } from './sqlite-password-rehash.repository';
 import { withSqliteFileLock } from './sqlite-file-lock';
 import { MMAP_BYTES, SqliteReadWorkers } from './sqlite-read-workers';
 import { SqliteUserList } from './sqlite-user-list';
@@ -50,6 +51,7 @@ function sqliteRepositories(db: SqliteDb, lists: SqliteUserListReader) {
     sessions: new SqliteSessionRepository(db),
     attempts: new SqliteLoginAttemptRepository(db),
     signingKeys: new SqliteSigningKeyRepository(db),
+    rehash: new SqlitePasswordRehashRepository(db),
   });
 }
 

@@ -19,6 +19,7 @@ import { passwordMatches } from '../users/password-match.ts';
 import type { AccountDirectory, Principal, PrincipalSource } from './principal.ts';
 import { refreshTokenState, withinReuseGrace, type RefreshToken, type Session, type SubjectKind } from './session.ts';
 import type { SessionRepository } from './session.repository.ts';
+import type { PasswordRehashRepository } from './password-rehash.repository.ts';
 
 export interface AuthPolicy {
   accessTokenSeconds: number;
@@ -34,6 +35,7 @@ export interface AuthServiceDeps {
   accounts: AccountDirectory;
   sessions: SessionRepository;
   attempts: LoginAttemptRepository;
+  rehash: PasswordRehashRepository;
   hasher: PasswordHasher;
   signer: TokenSigner;
   clock: Clock;
@@ -108,7 +110,19 @@ export class AuthService {
       await this.deps.sessions.revokeSession(grant.sessionId, this.deps.clock.now());
       throw new InvalidCredentialsError();
     }
+    // Only now, with the session standing: the check above compares the hash it verified.
+    await this.rehashIfDue(principal, password);
     return grant;
+  }
+
+  /**
+   * A hash brought in by an import (or made at another bcrypt cost) is replaced by one of the
+   * configured kind, now that the password is known to be right; a concurrent password change wins.
+   */
+  private async rehashIfDue(principal: Principal, password: string): Promise<void> {
+    const { hasher, rehash } = this.deps;
+    if (!hasher.needsRehash(principal.passwordHash)) return;
+    await rehash.replaceHash(this.kind, principal.id, principal.passwordHash, await hasher.hash(password));
   }
 
   /**

@@ -22,12 +22,23 @@ export class SequentialIds implements IdGenerator {
   }
 }
 
-/** A reversible stand-in for bcrypt in domain unit tests; the real hasher is tested in the server. */
+/**
+ * A reversible stand-in for bcrypt in domain unit tests; the real hasher is tested in the server.
+ * Its own hashes are `plain:<password>`; `legacy:<password>` plays a foreign format it verifies
+ * and wants rehashed, and `legacy-costly:…` one whose cost is over the ceiling.
+ */
 export class PlainTextHasher implements PasswordHasher {
   async hash(password: string): Promise<string> {
     return `plain:${password}`;
   }
   async verify(password: string, hash: string): Promise<boolean> {
-    return hash === `plain:${password}`;
+    return hash === `plain:${password}` || hash === `legacy:${password}`;
+  }
+  importProblem(hash: string): string | null {
+    if (hash.startsWith('legacy-costly:')) return 'has a cost over the ceiling';
+    return /^(plain|legacy):/.test(hash) ? null : 'is not a supported hash';
+  }
+  needsRehash(hash: string): boolean {
+    return !hash.startsWith('plain:');
   }
 }

@@ -3,6 +3,7 @@ import type { Admin } from '../admins/admin.ts';
 import type { AdminRepository } from '../admins/admin.repository.ts';
 import type { RefreshToken, Session, SubjectKind } from '../sessions/session.ts';
 import type { SessionRepository } from '../sessions/session.repository.ts';
+import type { PasswordRehashRepository } from '../sessions/password-rehash.repository.ts';
 import type { FailureStats, LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
 import type { SigningKey } from '../tokens/signing-key.ts';
 import type { SigningKeyRepository } from '../tokens/signing-key.repository.ts';
@@ -197,13 +198,27 @@ export class InMemorySigningKeyRepository implements SigningKeyRepository {
   }
 }
 
+export class InMemoryPasswordRehashRepository implements PasswordRehashRepository {
+  constructor(private readonly stores: Record<SubjectKind, EmailKeyedStore<User | Admin>>) {}
+
+  async replaceHash(kind: SubjectKind, id: string, verified: string, next: string): Promise<boolean> {
+    const row = this.stores[kind].rows.get(id);
+    if (!row || row.passwordHash !== verified) return false;
+    this.stores[kind].rows.set(id, { ...row, passwordHash: next });
+    return true;
+  }
+}
+
 export function inMemoryRepositories(): Repositories {
   const sessions = new InMemorySessionRepository();
+  const users = new InMemoryUserRepository(sessions);
+  const admins = new InMemoryAdminRepository();
   return {
-    users: new InMemoryUserRepository(sessions),
-    admins: new InMemoryAdminRepository(),
+    users,
+    admins,
     sessions,
     attempts: new InMemoryLoginAttemptRepository(),
     signingKeys: new InMemorySigningKeyRepository(),
+    rehash: new InMemoryPasswordRehashRepository({ user: users, admin: admins }),
   };
 }

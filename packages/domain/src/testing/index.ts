@@ -1,20 +1,22 @@
-export * from './fake-ports.ts';
-export * from './fake-token-signer.ts';
-export * from './in-memory-repositories.ts';
-export * from './use-cases.ts';
-export * from './contract-harness.ts';
-export * from './user.repository.contract.ts';
-export * from './admin.repository.contract.ts';
-export * from './session.repository.contract.ts';
-export * from './login-attempt.repository.contract.ts';
-export * from './signing-key.repository.contract.ts';
+export * from './fake-ports';
+export * from './fake-token-signer';
+export * from './in-memory-repositories';
+export * from './use-cases';
+export * from './contract-harness';
+export * from './user.repository.contract';
+export * from './admin.repository.contract';
+export * from './session.repository.contract';
+export * from './login-attempt.repository.contract';
+export * from './signing-key.repository.contract';
+export * from './password-rehash.repository.contract';
 
-import type { OpenRepositories } from './contract-harness.ts';
-import { describeAdminRepositoryContract } from './admin.repository.contract.ts';
-import { describeLoginAttemptRepositoryContract } from './login-attempt.repository.contract.ts';
-import { describeSessionRepositoryContract } from './session.repository.contract.ts';
-import { describeSigningKeyRepositoryContract } from './signing-key.repository.contract.ts';
-import { describeUserRepositoryContract } from './user.repository.contract.ts';
+import type { OpenRepositories } from './contract-harness';
+import { describeAdminRepositoryContract } from './admin.repository.contract';
+import { describeLoginAttemptRepositoryContract } from './login-attempt.repository.contract';
+import { describeSessionRepositoryContract } from './session.repository.contract';
+import { describeSigningKeyRepositoryContract } from './signing-key.repository.contract';
+import { describeUserRepositoryContract } from './user.repository.contract';
+import { describePasswordRehashRepositoryContract } from './password-rehash.repository.contract';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
@@ -23,6 +25,7 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeSessionRepositoryContract(backend, open);
   describeLoginAttemptRepositoryContract(backend, open);
   describeSigningKeyRepositoryContract(backend, open);
+  describePasswordRehashRepositoryContract(backend, open);
 }
 // Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
 // case converts by changing its import line (relative imports carry .ts; the build refuses any

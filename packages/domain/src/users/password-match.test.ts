@@ -10,6 +10,12 @@ class FirstBytesHasher implements PasswordHasher {
   async verify(password: string, hash: string): Promise<boolean> {
     return hash === `first72:${this.prefix(password)}`;
   }
+  importProblem(): string | null {
+    return null;
+  }
+  needsRehash(): boolean {
+    return false;
+  }
   private prefix(password: string): string {
     return new TextDecoder().decode(new TextEncoder().encode(password).slice(0, 72));
   }
