@@ -24,4 +24,8 @@ export * from './throttling/login-attempt.repository';
 export * from './tokens/token-signer';
 export * from './tokens/signing-key';
 export * from './tokens/signing-key.repository';
+export * from './transfer/transfer-record';
+export * from './transfer/import-plan';
+export * from './transfer/user-import.repository';
+export * from './transfer/user-transfer-service';
 export * from './repositories';

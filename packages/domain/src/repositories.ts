@@ -4,6 +4,7 @@ import type { PasswordRehashRepository } from './sessions/password-rehash.reposi
 import type { LoginAttemptRepository } from './throttling/login-attempt.repository';
 import type { SigningKeyRepository } from './tokens/signing-key.repository';
 import type { UserRepository } from './users/user.repository';
+import type { UserImportRepository } from './transfer/user-import.repository';
 
 /** Every repository port, as one storage backend provides them. */
 export interface Repositories {
@@ -13,4 +14,5 @@ export interface Repositories {
   attempts: LoginAttemptRepository;
   signingKeys: SigningKeyRepository;
   rehash: PasswordRehashRepository;
+  imports: UserImportRepository;
 }

@@ -11,6 +11,7 @@ import { PostgresLoginAttemptRepository } from './postgres-login-attempt.reposit
 import { PostgresSessionRepository } from './postgres-session.repository';
 import { PostgresSigningKeyRepository } from './postgres-signing-key.repository';
 import { PostgresPasswordRehashRepository } from './postgres-password-rehash.repository';
+import { PostgresUserImportRepository } from './postgres-user-import.repository';
 import { PostgresUserRepository } from './postgres-user.repository';
 
 const MIGRATIONS = fileURLToPath(new URL('../../migrations/postgres', import.meta.url));
@@ -55,6 +56,7 @@ function postgresRepositories(db: PostgresDb) {
     attempts: new PostgresLoginAttemptRepository(db),
     signingKeys: new PostgresSigningKeyRepository(db),
     rehash: new PostgresPasswordRehashRepository(db),
+    imports: new PostgresUserImportRepository(db),
   });
 }
 

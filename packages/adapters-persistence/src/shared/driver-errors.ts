@@ -69,5 +69,6 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     attempts: guardedRepository('attempts', repositories.attempts),
     signingKeys: guardedRepository('signingKeys', repositories.signingKeys),
     rehash: guardedRepository('rehash', repositories.rehash),
+    imports: guardedRepository('imports', repositories.imports),
   };
 }

@@ -12,6 +12,7 @@ import { SqliteLoginAttemptRepository } from './sqlite-login-attempt.repository'
 import { SqliteSessionRepository } from './sqlite-session.repository';
 import { SqliteSigningKeyRepository } from './sqlite-signing-key.repository';
 import { SqlitePasswordRehashRepository } from './sqlite-password-rehash.repository';
+import { SqliteUserImportRepository } from './sqlite-user-import.repository';
 import { withSqliteFileLock } from './sqlite-file-lock';
 import { MMAP_BYTES, SqliteReadWorkers } from './sqlite-read-workers';
 import { SqliteUserList } from './sqlite-user-list';
@@ -52,6 +53,7 @@ function sqliteRepositories(db: SqliteDb, lists: SqliteUserListReader) {
     attempts: new SqliteLoginAttemptRepository(db),
     signingKeys: new SqliteSigningKeyRepository(db),
     rehash: new SqlitePasswordRehashRepository(db),
+    imports: new SqliteUserImportRepository(db),
   });
 }
 

@@ -56,7 +56,7 @@ export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
   const repositories = inMemoryRepositories();
-  const { users, admins, self, userAuth, adminAuth } = createUseCases({ repositories, hasher, signer, clock, ids, policy });
+  const { users, admins, self, userAuth, adminAuth, transfer } = createUseCases({ repositories, hasher, signer, clock, ids, policy });
   let userCount = 0;
 
   const domain = {
@@ -70,6 +70,7 @@ export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
     self,
     userAuth,
     adminAuth,
+    transfer,
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */
     createUser(overrides: Partial<NewUser> = {}): Promise<User> {

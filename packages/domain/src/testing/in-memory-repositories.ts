@@ -10,6 +10,8 @@ import type { SigningKeyRepository } from '../tokens/signing-key.repository.ts';
 import type { User } from '../users/user.ts';
 import type { UserListQuery, UserPage, UserRepository, UserWrite } from '../users/user.repository.ts';
 import type { Repositories } from '../repositories.ts';
+import type { ImportEntry, ImportPlan } from '../transfer/import-plan.ts';
+import type { ExportCursor, UserImportRepository } from '../transfer/user-import.repository.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -209,6 +211,39 @@ export class InMemoryPasswordRehashRepository implements PasswordRehashRepositor
   }
 }
 
+export class InMemoryUserImportRepository implements UserImportRepository {
+  constructor(
+    private readonly users: InMemoryUserRepository,
+    private readonly sessions: InMemorySessionRepository,
+  ) {}
+
+  async importBatch(entries: readonly ImportEntry[], decide: (stored: readonly User[]) => ImportPlan, options: { write: boolean; now: Date }): Promise<ImportPlan> {
+    const emails = new Set(entries.map((entry) => entry.user.email));
+    const ids = new Set(entries.map((entry) => entry.user.id));
+    const stored = [...this.users.rows.values()].filter((user) => emails.has(user.email) || ids.has(user.id));
+    const plan = decide(structuredClone(stored));
+    if (!options.write || plan.failure) return plan;
+    // Checked before anything is written, so the batch is all or nothing as a transaction is.
+    const after = new Map(this.users.rows);
+    for (const user of [...plan.updates, ...plan.inserts]) after.set(user.id, structuredClone(user));
+    const emailsAfter = new Set([...after.values()].map((user) => user.email));
+    if (emailsAfter.size !== after.size) throw new EmailTakenError();
+    this.users.rows.clear();
+    after.forEach((user, id) => this.users.rows.set(id, user));
+    for (const id of plan.endSessions) await this.sessions.revokeSubjectSessions('user', id, options.now);
+    return plan;
+  }
+
+  async exportPage(after: ExportCursor | null, limit: number, emailContains?: string): Promise<User[]> {
+    return this.users
+      .ordered()
+      .filter((user) => !after || byCreatedThenId(user, after) > 0)
+      .filter((user) => !emailContains || user.email.includes(emailContains))
+      .slice(0, limit)
+      .map((user) => structuredClone(user));
+  }
+}
+
 export function inMemoryRepositories(): Repositories {
   const sessions = new InMemorySessionRepository();
   const users = new InMemoryUserRepository(sessions);
@@ -217,6 +252,7 @@ export function inMemoryRepositories(): Repositories {
     users,
     admins,
     sessions,
+    imports: new InMemoryUserImportRepository(users, sessions),
     attempts: new InMemoryLoginAttemptRepository(),
     signingKeys: new InMemorySigningKeyRepository(),
     rehash: new InMemoryPasswordRehashRepository({ user: users, admin: admins }),

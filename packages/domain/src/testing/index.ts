@@ -9,6 +9,7 @@ export * from './session.repository.contract';
 export * from './login-attempt.repository.contract';
 export * from './signing-key.repository.contract';
 export * from './password-rehash.repository.contract';
+export * from './user-import.repository.contract';
 
 import type { OpenRepositories } from './contract-harness';
 import { describeAdminRepositoryContract } from './admin.repository.contract';
@@ -17,6 +18,7 @@ import { describeSessionRepositoryContract } from './session.repository.contract
 import { describeSigningKeyRepositoryContract } from './signing-key.repository.contract';
 import { describeUserRepositoryContract } from './user.repository.contract';
 import { describePasswordRehashRepositoryContract } from './password-rehash.repository.contract';
+import { describeUserImportRepositoryContract } from './user-import.repository.contract';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
@@ -26,6 +28,7 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeLoginAttemptRepositoryContract(backend, open);
   describeSigningKeyRepositoryContract(backend, open);
   describePasswordRehashRepositoryContract(backend, open);
+  describeUserImportRepositoryContract(backend, open);
 }
 // Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
 // case converts by changing its import line (relative imports carry .ts; the build refuses any

@@ -1,0 +1,42 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { ExportCursor, ImportEntry, ImportPlan, User, UserImportRepository } from '@uas/domain';
+import { chunks, exportFilter, INSERT_CHUNK, liveSessionsOfUsers, sharingEmailOrId } from '../shared/user-import';
+import type { PostgresDb } from './postgres-db';
+import { sessions, users } from './postgres-schema';
+
+/** Held for the length of one batch: imports take turns, so each plans over what the others wrote. */
+const IMPORT_LOCK = 'uas:user-import';
+
+export class PostgresUserImportRepository implements UserImportRepository {
+  constructor(private readonly db: PostgresDb) {}
+
+  async importBatch(
+    entries: readonly ImportEntry[],
+    decide: (stored: readonly User[]) => ImportPlan,
+    { write, now }: { write: boolean; now: Date },
+  ): Promise<ImportPlan> {
+    if (!write) return decide(await this.db.select().from(users).where(sharingEmailOrId(users, entries)));
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${IMPORT_LOCK}))`);
+      // Rows the plan may change are locked, so an API update cannot interleave with it; an API
+      // create of the same email makes the insert fail (EmailTakenError), and the batch with it.
+      const plan = decide(await tx.select().from(users).where(sharingEmailOrId(users, entries)).for('update'));
+      if (plan.failure) return plan;
+      for (const chunk of chunks(plan.inserts, INSERT_CHUNK)) await tx.insert(users).values(chunk);
+      for (const { id, ...changes } of plan.updates) await tx.update(users).set(changes).where(eq(users.id, id));
+      if (plan.endSessions.length > 0) {
+        await tx.update(sessions).set({ revoked: now }).where(liveSessionsOfUsers(sessions, plan.endSessions));
+      }
+      return plan;
+    });
+  }
+
+  async exportPage(after: ExportCursor | null, limit: number, emailContains?: string): Promise<User[]> {
+    return this.db
+      .select()
+      .from(users)
+      .where(exportFilter(users, after, emailContains, 'ilike'))
+      .orderBy(asc(users.created), asc(users.id))
+      .limit(limit);
+  }
+}

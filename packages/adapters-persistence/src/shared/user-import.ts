@@ -1,0 +1,39 @@
+import { and, eq, gt, inArray, isNull, or, type Column, type SQL } from 'drizzle-orm';
+import type { ExportCursor, ImportEntry } from '@uas/domain';
+import { columnContains } from './like-pattern';
+
+// The WHERE clauses of the UserImportRepository, written once for both dialects.
+
+interface UserColumns {
+  id: Column;
+  email: Column;
+  created: Column;
+}
+
+/** Stored users sharing an email or an id with an entry: both columns have a unique index. */
+export function sharingEmailOrId(users: UserColumns, entries: readonly ImportEntry[]): SQL | undefined {
+  return or(
+    inArray(users.email, entries.map((entry) => entry.user.email)),
+    inArray(users.id, entries.map((entry) => entry.user.id)),
+  );
+}
+
+/** Users after the cursor in (created, id) order, as users_created_id_idx holds them. */
+export function exportFilter(users: UserColumns, after: ExportCursor | null, emailContains: string | undefined, operator: 'like' | 'ilike'): SQL | undefined {
+  return and(
+    after ? or(gt(users.created, after.created), and(eq(users.created, after.created), gt(users.id, after.id))) : undefined,
+    emailContains ? columnContains(users.email, emailContains, operator) : undefined,
+  );
+}
+
+/** The live sessions of the given users. */
+export function liveSessionsOfUsers(sessions: { kind: Column; subjectId: Column; revoked: Column }, userIds: readonly string[]): SQL | undefined {
+  return and(eq(sessions.kind, 'user'), inArray(sessions.subjectId, [...userIds]), isNull(sessions.revoked));
+}
+
+/** Rows per INSERT statement: 9 columns each stay far below either database's parameter limit. */
+export const INSERT_CHUNK = 1000;
+
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+}

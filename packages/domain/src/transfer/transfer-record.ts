@@ -1,0 +1,122 @@
+import { isUuid } from '../shared/id-generator';
+import { isJsonObject, type JsonObject } from '../shared/json';
+import type { PasswordHasher } from '../shared/password-hasher';
+import type { ActiveFlag, User } from '../users/user';
+import { normalizeEmail, userAttributeIssues } from '../users/user.rules';
+
+/**
+ * One user as an export writes it and an import reads it (a line of NDJSON, an element of a JSON
+ * array, a CSV row). Export always fills every member; `password_hash` only when asked.
+ */
+export interface TransferRecord {
+  id: string;
+  name: string;
+  email: string;
+  metadata: JsonObject;
+  app: JsonObject;
+  active: ActiveFlag;
+  created: string;
+  updated: string;
+  password_hash?: string;
+}
+
+/** The members an import accepts, in the order an export writes them (and CSV columns come). */
+export const TRANSFER_FIELDS = ['id', 'name', 'email', 'metadata', 'app', 'active', 'created', 'updated', 'password', 'password_hash'] as const;
+export type TransferField = (typeof TRANSFER_FIELDS)[number];
+
+export function toTransferRecord(user: User, withPasswordHash: boolean): TransferRecord {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    metadata: user.metadata,
+    app: user.app,
+    active: user.active,
+    created: user.created.toISOString(),
+    updated: user.updated.toISOString(),
+    ...(withPasswordHash ? { password_hash: user.passwordHash } : {}),
+  };
+}
+
+/** A valid record, before an id, a hash and timestamps are filled in where it gave none. */
+export interface ImportDraft {
+  id?: string;
+  name: string;
+  email: string;
+  metadata: JsonObject;
+  app: JsonObject;
+  active: ActiveFlag;
+  created?: Date;
+  updated?: Date;
+  password?: string;
+  passwordHash?: string;
+}
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
+
+function timestamp(value: unknown): Date | null {
+  if (typeof value !== 'string' || !ISO_UTC.test(value)) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+const TYPES: Record<TransferField, string> = {
+  id: 'string',
+  name: 'string',
+  email: 'string',
+  metadata: 'object',
+  app: 'object',
+  active: 'number',
+  created: 'string',
+  updated: 'string',
+  password: 'string',
+  password_hash: 'string',
+};
+
+/**
+ * Checks one record by the rules the API applies to a created user, plus those of an import (an
+ * id, timestamps, a password or a hash the hasher can take). Every problem is named.
+ */
+export function readTransferRecord(raw: unknown, hasher: Pick<PasswordHasher, 'importProblem'>): { draft: ImportDraft } | { reasons: string[] } {
+  if (!isJsonObject(raw)) return { reasons: ['a record must be a JSON object'] };
+  const reasons: string[] = [];
+  for (const [key, value] of Object.entries(raw)) {
+    const type = TYPES[key as TransferField];
+    if (type === undefined) reasons.push(`${key} is not an attribute of a user`);
+    else if (value === null) reasons.push(`${key} must not be null`);
+    else if (typeof value !== type || (type === 'object' && !isJsonObject(value))) {
+      reasons.push(`${key} must be ${type === 'object' ? 'a JSON object' : `a ${type}`}`);
+    }
+  }
+  if (reasons.length > 0) return { reasons };
+  const record = raw as Partial<TransferRecord> & { password?: string };
+  if (record.email === undefined) reasons.push('email is required');
+  if ((record.password === undefined) === (record.password_hash === undefined)) {
+    reasons.push('either password or password_hash is required, and not both');
+  }
+  const { name, email, metadata, app, active, password } = record;
+  reasons.push(...userAttributeIssues({ name, email, metadata, app, active, password }).map((issue) => issue.detail));
+  const hashProblem = record.password_hash === undefined ? null : hasher.importProblem(record.password_hash);
+  if (hashProblem) reasons.push(`password_hash ${hashProblem}`);
+  const id = record.id?.toLowerCase();
+  if (id !== undefined && !isUuid(id)) reasons.push('id must be a UUID');
+  const created = record.created === undefined ? undefined : timestamp(record.created);
+  const updated = record.updated === undefined ? undefined : timestamp(record.updated);
+  if (created === null) reasons.push('created must be an ISO 8601 UTC timestamp');
+  if (updated === null) reasons.push('updated must be an ISO 8601 UTC timestamp');
+  if (reasons.length > 0) return { reasons };
+  return {
+    draft: {
+      id,
+      name: name ?? '',
+      email: normalizeEmail(email!),
+      metadata: metadata ?? {},
+      app: app ?? {},
+      active: (active ?? 1) as ActiveFlag,
+      created: created ?? undefined,
+      updated: updated ?? undefined,
+      password,
+      passwordHash: record.password_hash,
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { token } from '../shared/token';
+import type { User } from '../users/user';
+import type { ImportEntry, ImportPlan } from './import-plan';
+
+/** Where an export has got to: the last user it wrote, in (created, id) order. */
+export interface ExportCursor {
+  created: Date;
+  id: string;
+}
+
+/** Bulk reads and writes of users, for moving them in and out of the service. */
+export interface UserImportRepository {
+  /**
+   * In one transaction: reads every stored user that shares an email or an id with an entry,
+   * lets `decide` plan the batch, and (when `write`) carries the plan out: its inserts, its
+   * updates, and the end of the sessions it names, revoked at `now`. A plan with a failure
+   * writes nothing. Concurrent imports and API writes never leave a batch half-written.
+   */
+  importBatch(
+    entries: readonly ImportEntry[],
+    decide: (stored: readonly User[]) => ImportPlan,
+    options: { write: boolean; now: Date },
+  ): Promise<ImportPlan>;
+  /** Up to `limit` users after `after` in (created, id) order, optionally only those whose email contains a term. */
+  exportPage(after: ExportCursor | null, limit: number, emailContains?: string): Promise<User[]>;
+}
+export const UserImportRepository = token<UserImportRepository>('UserImportRepository');
