@@ -21,6 +21,7 @@ const OUT = join(ROOT, 'release');
 const ENTRY_POINTS: { name: string; source: string; bin?: string; loadedAs?: string }[] = [
   { name: 'server', source: 'apps/server/src/main.ts', bin: 'user-account-service' },
   { name: 'rotate-keys', source: 'apps/server/src/rotate-keys.ts' },
+  { name: 'uas', source: 'apps/server/src/cli.ts', bin: 'uas' },
   {
     name: 'sqlite-read-worker',
     source: 'packages/adapters-persistence/src/sqlite/sqlite-read-worker.ts',
@@ -29,7 +30,7 @@ const ENTRY_POINTS: { name: string; source: string; bin?: string; loadedAs?: str
 ];
 
 /** Packages with compiled code: left out of the bundle and shipped as installed. */
-const NATIVE = ['better-sqlite3', '@node-rs/bcrypt'];
+const NATIVE = ['better-sqlite3', '@node-rs/bcrypt', '@node-rs/argon2'];
 
 /** Folders the code reads at run time (repository path → path in the release). */
 const ASSETS: Record<string, string> = {

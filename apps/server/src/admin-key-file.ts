@@ -56,6 +56,12 @@ export async function readAdminKeyFile(path: string, now = Date.now()): Promise<
 /** New credentials with a random 192-bit password, written with mode 0600 before they are used. */
 export async function createAdminKeyFile(path: string, email: string): Promise<AdminCredentials> {
   const credentials = { email, password: randomBytes(24).toString('base64url') };
+  await writeAdminKeyFile(path, credentials);
+  return credentials;
+}
+
+/** Writes (or replaces) the key file with mode 0600 in a 0700 directory. */
+export async function writeAdminKeyFile(path: string, credentials: AdminCredentials): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   // Write then rename, so a crash never leaves a half-written file that would stop the next start.
   // A random name, not the pid: in a container node is always PID 1, so a temporary file left by a
@@ -63,5 +69,4 @@ export async function createAdminKeyFile(path: string, email: string): Promise<A
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(temporary, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   await rename(temporary, path);
-  return credentials;
 }

@@ -16,6 +16,8 @@ import {
   TokenSigner,
   UserRepository,
   UserService,
+  UserImportRepository,
+  UserTransferService,
   accountDirectory,
   adminPrincipals,
   token,
@@ -41,6 +43,7 @@ const CLOCK_TOLERANCE_SECONDS = 5;
 export const Tokens = {
   KeyRing: token<KeyRing>('KeyRing'),
   UserService: token<UserService>('UserService'),
+  UserTransferService: token<UserTransferService>('UserTransferService'),
   SelfService: token<SelfService>('SelfService'),
   AdminService: token<AdminService>('AdminService'),
   AdminAuth: token<AuthService>('AdminAuth'),
@@ -80,6 +83,7 @@ export function buildContainer(
     [LoginAttemptRepository, 'attempts'],
     [SigningKeyRepository, 'signingKeys'],
     [PasswordRehashRepository, 'rehash'],
+    [UserImportRepository, 'imports'],
   ] as const) {
     const repository = repositories[name];
     c.register(key, { useValue: metrics ? instrumentRepository(name, repository, metrics) : repository });
@@ -114,6 +118,9 @@ export function buildContainer(
     ids: resolve(r, IdGenerator),
   });
   single(Tokens.UserService, (r) => new UserService({ ...basics(r), users: resolve(r, UserRepository) }));
+  single(Tokens.UserTransferService, (r) =>
+    new UserTransferService({ imports: resolve(r, UserImportRepository), hasher: resolve(r, PasswordHasher), clock: resolve(r, Clock), ids: resolve(r, IdGenerator) }),
+  );
   single(Tokens.AdminService, (r) => new AdminService({ ...basics(r), admins: resolve(r, AdminRepository) }));
 
   const policy: AuthPolicy = {

@@ -39,6 +39,16 @@ export function describeDatabaseContract(backend: string, provision: () => Promi
       expect(await database.repositories.users.findById(user.id)).toEqual(user);
     });
 
+    it('migrationStatus() lists every migration as pending before migrate(), none after, and changes nothing', async () => {
+      const database = await opened(await provisioned());
+      const before = await database.migrationStatus();
+      expect(before.applied).toBe(0);
+      expect(before.pending[0]).toBe('0000_init');
+      expect(await database.migrationStatus()).toEqual(before);
+      await database.migrate();
+      expect(await database.migrationStatus()).toEqual({ applied: before.pending.length, pending: [] });
+    });
+
     it('withStartupLock() lets two instances on one database take turns', async () => {
       const place = await provisioned();
       const [one, two] = [await opened(place), await opened(place)];

@@ -1,4 +1,5 @@
 import type { Repositories } from '@uas/domain';
+import type { MigrationStatus } from './shared/migration-status';
 import { InvalidDatabaseUrlError, parseDatabaseUrl, type DatabaseDialect, type DatabaseLocation } from './database-url';
 import { openPostgresDatabase } from './postgres/postgres-database';
 import { openSqliteDatabase } from './sqlite/sqlite-database';
@@ -22,6 +23,8 @@ export interface Database {
   readonly repositories: Repositories;
   /** Applies the committed migrations not applied yet; a second run applies nothing and loses nothing. */
   migrate(): Promise<void>;
+  /** How many committed migrations are applied, and which are not yet; changes nothing. */
+  migrationStatus(): Promise<MigrationStatus>;
   /**
    * Runs `fn` while no other instance starting on this database runs its own: migrations, the
    * admin bootstrap and the first signing key happen once, not once per racing instance.

@@ -28,4 +28,5 @@ export * from './transfer/transfer-record';
 export * from './transfer/import-plan';
 export * from './transfer/user-import.repository';
 export * from './transfer/user-transfer-service';
+export * from './transfer/ndjson-records';
 export * from './repositories';

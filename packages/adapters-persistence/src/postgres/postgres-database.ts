@@ -4,6 +4,7 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import type { Database, DatabaseOptions } from '../database';
 import { guarded, guardedRepositories } from '../shared/driver-errors';
+import { migrationStatus } from '../shared/migration-status';
 import { withAdvisoryLock, type ConnectionSettings } from './postgres-advisory-lock';
 import { PostgresAdminRepository } from './postgres-admin.repository';
 import type { PostgresDb } from './postgres-db';
@@ -75,6 +76,14 @@ export async function openPostgresDatabase(url: string, options: DatabaseOptions
           migrate(drizzle(connection), { migrationsFolder: MIGRATIONS, migrationsSchema: settings.schema }),
         ),
       ),
+    migrationStatus: () =>
+      guarded('database.migrationStatus', async () => {
+        // Drizzle keeps its bookkeeping in the `drizzle` schema, or beside the tables when given one.
+        const table = `${settings.schema ?? 'drizzle'}.__drizzle_migrations`;
+        const [found] = await client`select to_regclass(${table}) is not null as present`;
+        const [counted] = found?.present ? await client`select count(*)::int as n from ${client(settings.schema ?? 'drizzle')}.__drizzle_migrations` : [{ n: 0 }];
+        return migrationStatus(MIGRATIONS, counted?.n ?? 0);
+      }),
     withStartupLock: (fn) => withAdvisoryLock(settings, `uas:startup:${settings.schema ?? ''}`, () => fn()),
     ping: () => guarded('database.ping', async () => void (await client`select 1`)),
     close: () => (closing ??= client.end({ timeout: 5 })),

@@ -6,6 +6,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { Database, DatabaseOptions } from '../database';
 import { guarded, guardedRepositories } from '../shared/driver-errors';
+import { migrationStatus } from '../shared/migration-status';
 import { SqliteAdminRepository } from './sqlite-admin.repository';
 import type { SqliteDb } from './sqlite-db';
 import { SqliteLoginAttemptRepository } from './sqlite-login-attempt.repository';
@@ -69,6 +70,12 @@ export async function openSqliteDatabase(path: string, { readWorkers = 0 }: Data
     dialect: 'sqlite',
     repositories: sqliteRepositories(db, workers ?? new SqliteUserList(db)),
     migrate: () => guarded('database.migrate', () => migrate(db, { migrationsFolder: MIGRATIONS })),
+    migrationStatus: () =>
+      guarded('database.migrationStatus', () => {
+        const table = client.prepare("select 1 from sqlite_master where type = 'table' and name = '__drizzle_migrations'").get();
+        const applied = table ? (client.prepare('select count(*) as n from __drizzle_migrations').get() as { n: number }).n : 0;
+        return migrationStatus(MIGRATIONS, applied);
+      }),
     withStartupLock: (fn) => (path === IN_MEMORY ? fn() : withSqliteFileLock(`${path}-startup.lock`, fn)),
     ping: () => guarded('database.ping', () => void client.prepare('select 1').get()),
     close: async () => {

@@ -1,0 +1,42 @@
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { ndjsonLine, toTransferRecord, TRANSFER_FIELDS, type TransferRecord, type User } from '@uas/domain';
+
+export const EXPORT_FORMATS = ['ndjson', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The columns of a CSV export: every attribute an import reads back, but `password`. */
+const csvColumns = (withPasswordHashes: boolean) =>
+  TRANSFER_FIELDS.filter((field) => field !== 'password' && (withPasswordHashes || field !== 'password_hash'));
+
+function csvCell(value: unknown): string {
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Writes users in `format` to `output` (a path, or stdout for `-`), waiting whenever it is full. */
+export async function writeExport(
+  users: AsyncIterable<User>,
+  options: { format: ExportFormat; withPasswordHashes: boolean; output: string; onUser?(count: number): void },
+): Promise<number> {
+  const stream: Writable = options.output === '-' ? process.stdout : createWriteStream(options.output, { mode: 0o600 });
+  const write = async (text: string) => {
+    if (!stream.write(text)) await once(stream, 'drain');
+  };
+  const columns = csvColumns(options.withPasswordHashes);
+  const line = (record: TransferRecord) =>
+    options.format === 'ndjson' ? ndjsonLine(record) : `${columns.map((column) => csvCell(record[column as keyof TransferRecord])).join(',')}\n`;
+  if (options.format === 'csv') await write(`${columns.join(',')}\n`);
+  let count = 0;
+  for await (const user of users) {
+    await write(line(toTransferRecord(user, options.withPasswordHashes)));
+    count += 1;
+    options.onUser?.(count);
+  }
+  if (stream !== process.stdout) {
+    stream.end();
+    await once(stream, 'finish');
+  }
+  return count;
+}

@@ -1,0 +1,38 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config';
+import { AdminKeyFileError } from '../admin-key-file';
+import { CliExit, EXIT } from './exit-codes';
+import { adminCommand, dbCommand, keysCommand } from './operator-commands';
+import { usersCommand } from './users-commands';
+
+export function operatorProgram(): Command {
+  const program = new Command('uas')
+    .description('operator commands of the user-account service; configured like the server (environment and .env)')
+    .showHelpAfterError()
+    .exitOverride();
+  for (const command of [usersCommand(), adminCommand(), keysCommand(), dbCommand()]) {
+    program.addCommand(command.exitOverride().showHelpAfterError());
+  }
+  for (const group of program.commands) for (const command of group.commands) command.exitOverride();
+  return program;
+}
+
+/** Runs the program on `argv` and answers the exit code; messages go to stderr, never a stack trace. */
+export async function runOperatorProgram(argv: string[]): Promise<number> {
+  try {
+    await operatorProgram().parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has printed its message (or the help) already.
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (error instanceof CliExit) {
+      process.stderr.write(`${error.message}\n`);
+      return error.exitCode;
+    }
+    const known = error instanceof ConfigError || error instanceof AdminKeyFileError;
+    process.stderr.write(`${known ? (error as Error).message : `The command failed: ${(error as Error)?.message ?? error}`}\n`);
+    return EXIT.failed;
+  }
+}

@@ -1,0 +1,40 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Starts the real `uas` program (`node --import tsx src/cli.ts …`) configured by `env` alone. */
+export function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: SERVER_DIR,
+    env: { PATH: process.env.PATH ?? '', BCRYPT_COST: '4', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs `uas` to its end, feeding `stdin`, and answers its exit and everything it printed. */
+export function runCli(args: string[], env: Record<string, string>, stdin = ''): Promise<CliResult> {
+  const child = spawnCli(args, env);
+  return finished(child, stdin);
+}
+
+export function finished(child: ChildProcess, stdin = ''): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // A program that ends (or is killed) before reading all its input closes the pipe: not a failure here.
+  child.stdin!.on('error', () => {});
+  child.stdin!.end(stdin);
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
