@@ -40,6 +40,7 @@ export async function createApplication(config: Config, logger: Logger, override
     const readiness = new Readiness({ database, keyRing, logger });
     const app = createHttpApp({
       users: resolve(container, Tokens.UserService),
+      transfer: resolve(container, Tokens.UserTransferService),
       self: resolve(container, Tokens.SelfService),
       adminAuth: resolve(container, Tokens.AdminAuth),
       userAuth: resolve(container, Tokens.UserAuth),

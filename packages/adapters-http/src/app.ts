@@ -11,6 +11,7 @@ import { clientInfo } from './network/client-info';
 import { adminPanelRoutes } from './routes/admin-panel.routes';
 import { adminSessionRoutes } from './routes/admin-session.routes';
 import { adminUsersRoutes } from './routes/admin-users.routes';
+import { adminUserTransferRoutes, IMPORT_PATH } from './routes/admin-user-transfer.routes';
 import { healthRoutes } from './routes/health.routes';
 import { jwksRoutes } from './routes/jwks.routes';
 import { meRoutes } from './routes/me.routes';
@@ -31,10 +32,12 @@ export function createHttpApp(deps: HttpAppDeps) {
   app
     .use(securityHeaders())
     .use(clientInfo(deps.trustedProxies))
-    .use(bodyGuard());
+    // The import streams a body of its own kind and size; its route checks both.
+    .use(bodyGuard({ streamedPaths: [IMPORT_PATH] }));
   if (deps.panelRoot !== null) app.route('/', adminPanelRoutes(deps.panelRoot));
   app
     .route('/', adminSessionRoutes(deps))
+    .route('/', adminUserTransferRoutes(deps))
     .route('/', adminUsersRoutes(deps))
     .route('/', userSessionRoutes(deps))
     .route('/', meRoutes(deps))

@@ -1,10 +1,11 @@
-import type { AuthService, JsonObject, SelfService, UserService } from '@uas/domain';
+import type { AuthService, JsonObject, SelfService, UserService, UserTransferService } from '@uas/domain';
 import type { Logger } from './logger';
 import type { MetricsEndpoint } from './metrics/http-metrics';
 
 /** Everything the HTTP app needs, handed over by the composition root (apps/server). */
 export interface HttpAppDeps {
   users: UserService;
+  transfer: UserTransferService;
   self: SelfService;
   adminAuth: AuthService;
   userAuth: AuthService;

@@ -50,10 +50,13 @@ async function readBody(c: Context<AppEnv>): Promise<Uint8Array> {
 /**
  * Every request body, whatever the route: at most 1 MiB (413), JSON by content type (415) and by
  * syntax (400; an empty POST or PATCH body declared as JSON is not JSON either). The parsed
- * document is kept for the route's schema.
+ * document is kept for the route's schema. A POST to one of `streamedPaths` is left to its route,
+ * which reads the body as a stream and checks its type and size itself.
  */
-export function bodyGuard(): MiddlewareHandler<AppEnv> {
+export function bodyGuard({ streamedPaths = [] }: { streamedPaths?: readonly string[] } = {}): MiddlewareHandler<AppEnv> {
+  const streamed = new Set(streamedPaths);
   return async (c, next) => {
+    if (streamed.has(c.req.path) && c.req.method === 'POST') return next();
     const declaredJson = isJsonContentType(c.req.header('content-type'));
     const bytes = await readBody(c);
     if (bytes.byteLength === 0) {

@@ -30,11 +30,12 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
-  const { users, self, adminAuth, userAuth, admins } = createUseCases({ repositories, hasher, signer, clock, ids, policy: TEST_POLICY });
+  const { users, self, adminAuth, userAuth, admins, transfer } = createUseCases({ repositories, hasher, signer, clock, ids, policy: TEST_POLICY });
   const admin = await admins.applyCredentials(ADMIN);
   const logger = new RecordingLogger();
   const deps: HttpAppDeps = {
     users,
+    transfer,
     self,
     adminAuth,
     userAuth,

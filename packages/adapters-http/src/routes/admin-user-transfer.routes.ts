@@ -1,0 +1,92 @@
+import { ndjsonLine, readNdjson, toTransferRecord, type AuthService, type ImportReport, type ImportSource, type UserTransferService } from '@uas/domain';
+import { Hono } from 'hono';
+import type { AppEnv } from '../app-env';
+import { HttpProblem, payloadTooLarge } from '../errors/http-problem';
+import { bearerAuth } from '../middleware/bearer-auth';
+import { parseExportQuery, parseImportQuery } from '../schemas/transfer-query.schemas';
+
+export const IMPORT_PATH = '/v1/admin/users/import';
+/** Largest import body: the CLI (`uas users import`) has no limit, for anything bigger. */
+export const IMPORT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+export const IMPORT_MAX_RECORDS = 100_000;
+export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
+
+/** The body as it streams in, stopped with 413 past the byte limit. */
+async function* limitedBody(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+  let read = 0;
+  if (!body) return;
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    read += chunk.byteLength;
+    if (read > IMPORT_MAX_BODY_BYTES) throw importTooLarge(`more than ${IMPORT_MAX_BODY_BYTES} bytes`);
+    yield chunk;
+  }
+}
+
+async function* limitedRecords(sources: AsyncIterable<ImportSource>): AsyncGenerator<ImportSource> {
+  let count = 0;
+  for await (const source of sources) {
+    count += 1;
+    if (count > IMPORT_MAX_RECORDS) throw importTooLarge(`more than ${IMPORT_MAX_RECORDS} records`);
+    yield source;
+  }
+}
+
+/** Past a limit the import stops; what it wrote stays (whole batches), and a re-run skips it. */
+const importTooLarge = (what: string) =>
+  new HttpProblem(413, [{ code: 'payload_too_large', detail: `The import sent ${what}; it stopped there. Batches written before stay, and sending the same input again skips them. Use the CLI for larger imports.` }], { Connection: 'close' });
+
+const unsupportedImportType = () =>
+  new HttpProblem(415, [{ code: 'unsupported_media_type', detail: `An import body must be sent as ${NDJSON_MEDIA_TYPE}: one user record per line.` }]);
+
+const reportDocument = (report: ImportReport) => ({
+  data: {
+    type: 'user-imports',
+    attributes: {
+      dry_run: report.dryRun,
+      created: report.created,
+      updated: report.updated,
+      skipped: report.skipped,
+      rejected: report.rejected,
+      rejections: report.rejections,
+      failure: report.failure,
+    },
+  },
+});
+
+/** Moving users in and out with an admin access token: NDJSON in, NDJSON out, both streamed. */
+export function adminUserTransferRoutes({ transfer, adminAuth }: { transfer: UserTransferService; adminAuth: AuthService }) {
+  const authenticated = bearerAuth(adminAuth);
+  return new Hono<AppEnv>()
+    .post(IMPORT_PATH, authenticated, async (c) => {
+      const query = parseImportQuery(c.req.url);
+      if (c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase() !== NDJSON_MEDIA_TYPE) throw unsupportedImportType();
+      const declared = Number(c.req.header('content-length'));
+      if (declared > IMPORT_MAX_BODY_BYTES) throw payloadTooLarge(IMPORT_MAX_BODY_BYTES);
+      const report = await transfer.import(limitedRecords(readNdjson(limitedBody(c.req.raw.body))), query);
+      // The audit trail records the import here (who, when, the report's counts).
+      return c.json(reportDocument(report), 200);
+    })
+    .get('/v1/admin/users/export', authenticated, async (c) => {
+      const { withPasswordHashes, search } = parseExportQuery(c.req.url);
+      const users = transfer.export(search);
+      const encoder = new TextEncoder();
+      // Pulled a record at a time as the client reads, so memory stays flat whatever the count.
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const next = await users.next();
+          if (next.done) controller.close();
+          else controller.enqueue(encoder.encode(ndjsonLine(toTransferRecord(next.value, withPasswordHashes))));
+        },
+        async cancel() {
+          await users.return(undefined);
+        },
+      });
+      // The audit trail records the export here (who, when, with or without hashes).
+      const stamp = new Date().toISOString().slice(0, 10);
+      return c.body(body, 200, {
+        'Content-Type': NDJSON_MEDIA_TYPE,
+        'Content-Disposition': `attachment; filename="users-${stamp}.ndjson"`,
+        'Cache-Control': 'no-store',
+      });
+    });
+}
