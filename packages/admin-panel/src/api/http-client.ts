@@ -8,6 +8,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Sent as `If-Match`: the change applies only to the resource as it was when read (else 412). */
   ifMatch?: string;
+  /** A body sent as it is, with its media type, instead of JSON (a file to import). */
+  upload?: { content: Blob; type: string };
   signal?: AbortSignal;
 }
 
@@ -28,6 +30,19 @@ export async function requestJson<T>(path: string, options: RequestOptions = {})
  * as usual.
  */
 export async function requestTagged<T>(path: string, options: RequestOptions = {}): Promise<Tagged<T>> {
+  const response = await send(path, options);
+  const payload = response.status === 204 ? undefined : await readJson(response);
+  return { body: payload as T, etag: response.headers.get('ETag') };
+}
+
+/** A call whose answer is a file: its bytes and the name `Content-Disposition` gives it. */
+export async function requestFile(path: string, options: RequestOptions = {}): Promise<{ blob: Blob; filename: string | null }> {
+  const response = await send(path, options);
+  const filename = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? null;
+  return { blob: await response.blob(), filename };
+}
+
+async function send(path: string, options: RequestOptions): Promise<Response> {
   const headers = new Headers({ Accept: 'application/vnd.api+json, application/json' });
   if (options.token) headers.set('Authorization', `Bearer ${options.token}`);
   if (options.ifMatch) headers.set('If-Match', options.ifMatch);
@@ -38,7 +53,10 @@ export async function requestTagged<T>(path: string, options: RequestOptions = {
     cache: 'no-store',
     signal: options.signal ?? null,
   };
-  if (options.body !== undefined) {
+  if (options.upload) {
+    headers.set('Content-Type', options.upload.type);
+    init.body = options.upload.content;
+  } else if (options.body !== undefined) {
     headers.set('Content-Type', 'application/vnd.api+json');
     init.body = JSON.stringify(options.body);
   }
@@ -50,16 +68,11 @@ export async function requestTagged<T>(path: string, options: RequestOptions = {
     if (isAbort(error)) throw error;
     throw ApiError.network();
   }
-
-  const payload = response.status === 204 ? undefined : await readJson(response);
   if (!response.ok) {
-    throw new ApiError(
-      response.status,
-      errorObjectsOf(payload),
-      parseRetryAfter(response.headers.get('Retry-After')),
-    );
+    const payload = await readJson(response);
+    throw new ApiError(response.status, errorObjectsOf(payload), parseRetryAfter(response.headers.get('Retry-After')));
   }
-  return { body: payload as T, etag: response.headers.get('ETag') };
+  return response;
 }
 
 async function readJson(response: Response): Promise<unknown> {

@@ -1,5 +1,5 @@
 import { ApiError } from './api-error';
-import { requestJson, requestTagged, type RequestOptions, type Tagged } from './http-client';
+import { requestFile, requestJson, requestTagged, type RequestOptions, type Tagged } from './http-client';
 import { REFRESH_RETRY_MS, refreshDelayMs } from './refresh-schedule';
 import type { SessionRecord } from './types';
 
@@ -67,14 +67,23 @@ export class Session {
   }
 
   /** `call`, with the ETag of the response. */
-  async callTagged<T>(path: string, options: Omit<RequestOptions, 'token'> = {}): Promise<Tagged<T>> {
+  callTagged<T>(path: string, options: Omit<RequestOptions, 'token'> = {}): Promise<Tagged<T>> {
+    return this.#authorized((token) => requestTagged<T>(path, { ...options, token }));
+  }
+
+  /** A call answered by a file (an export), authorised as `call` is. */
+  download(path: string, options: Omit<RequestOptions, 'token'> = {}): Promise<{ blob: Blob; filename: string | null }> {
+    return this.#authorized((token) => requestFile(path, { ...options, token }));
+  }
+
+  async #authorized<T>(run: (token: string | null) => Promise<T>): Promise<T> {
     if (!this.#token) await this.#refreshOrEnd();
     try {
-      return await requestTagged<T>(path, { ...options, token: this.#token });
+      return await run(this.#token);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status !== 401) throw error;
       await this.#refreshOrEnd();
-      return requestTagged<T>(path, { ...options, token: this.#token });
+      return run(this.#token);
     }
   }
 

@@ -64,3 +64,16 @@ export interface ApiErrorObject {
   detail?: string;
   source?: { pointer?: string; parameter?: string };
 }
+
+export type ConflictPolicy = 'skip' | 'update' | 'fail';
+
+/** The report `POST /v1/admin/users/import` answers. */
+export interface ImportReport {
+  dry_run: boolean;
+  created: number;
+  updated: number;
+  skipped: number;
+  rejected: number;
+  rejections: { line: number; reason: string }[];
+  failure: { line: number; reason: string } | null;
+}

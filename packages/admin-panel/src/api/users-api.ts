@@ -1,5 +1,5 @@
 import type { Session } from './session';
-import type { UserPage, UserResource, UserWrite } from './types';
+import type { ConflictPolicy, ImportReport, UserPage, UserResource, UserWrite } from './types';
 
 const USERS = '/v1/admin/users';
 
@@ -36,6 +36,19 @@ export class UsersApi {
 
   async remove(id: string): Promise<void> {
     await this.session.call<undefined>(userPath(id), { method: 'DELETE' });
+  }
+
+  /** Every user (or those whose email contains `search`) as an NDJSON file, without password hashes. */
+  exportFile(search: string): Promise<{ blob: Blob; filename: string | null }> {
+    const query = search ? `?search[email]=${encodeURIComponent(search)}` : '';
+    return this.session.download(`${USERS}/export${query}`);
+  }
+
+  /** Sends an NDJSON file of user records; answers the import's report. */
+  async importFile(file: Blob, onConflict: ConflictPolicy, dryRun: boolean): Promise<ImportReport> {
+    const path = `${USERS}/import?on_conflict=${onConflict}&dry_run=${dryRun}`;
+    const upload = { content: file, type: 'application/x-ndjson' };
+    return (await this.session.call<{ data: { attributes: ImportReport } }>(path, { method: 'POST', upload })).data.attributes;
   }
 }
 

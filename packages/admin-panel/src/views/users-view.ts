@@ -12,6 +12,7 @@ import { toast } from '../ui/toast';
 import { appHeader } from './app-header';
 import { paginationBar } from './pagination-bar';
 import { searchBox } from './search-box';
+import { openImportDialog } from './import-dialog';
 import { openUserForm } from './user-form-dialog';
 import { usersTable, type RowActions } from './users-table';
 import type { View } from './view';
@@ -29,6 +30,8 @@ export function usersView({ session, users, onSignedOut }: UsersViewOptions): Vi
 
   const heading = h('h1', { tabindex: -1 }, 'Users');
   const create = h('button', { type: 'button', class: 'button primary' }, 'New user');
+  const exportButton = h('button', { type: 'button', class: 'button', title: 'Download the users shown as NDJSON (without password hashes)' }, 'Export');
+  const importButton = h('button', { type: 'button', class: 'button' }, 'Import…');
   const search = searchBox(query.search, (term) => go({ ...query, search: term, page: 1 }, 'push'));
   const status = h('div', { class: 'list-status', role: 'status' });
   const table = usersTable();
@@ -46,6 +49,26 @@ export function usersView({ session, users, onSignedOut }: UsersViewOptions): Vi
     remove: (user) => void remove(user),
   };
   create.addEventListener('click', () => void openUserForm({ users, onSaved: (user) => void showCreated(user) }));
+  exportButton.addEventListener('click', () => void exportUsers());
+  importButton.addEventListener('click', () => void openImportDialog({ users, onImported: () => void load() }));
+
+  /** Downloads the users of the current search through a link to the file's bytes. */
+  async function exportUsers(): Promise<void> {
+    exportButton.setAttribute('aria-disabled', 'true');
+    try {
+      const { blob, filename } = await users.exportFile(query.search);
+      const url = URL.createObjectURL(blob);
+      const link = h('a', { href: url, download: filename ?? 'users.ndjson', hidden: true });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 0);
+    } catch (error) {
+      toast((error as Error).message, 'error');
+    } finally {
+      exportButton.removeAttribute('aria-disabled');
+    }
+  }
 
   function go(next: ListQuery, mode: 'push' | 'replace', apiPath?: string): void {
     query = next;
@@ -155,7 +178,7 @@ export function usersView({ session, users, onSignedOut }: UsersViewOptions): Vi
   const element = h('div', { class: 'shell' },
     appHeader(session, onSignedOut),
     h('main', { class: 'page' },
-      h('div', { class: 'page-head' }, heading, create),
+      h('div', { class: 'page-head' }, heading, h('div', { class: 'page-actions' }, importButton, exportButton, create)),
       search.element,
       status,
       results));

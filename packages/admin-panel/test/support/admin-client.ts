@@ -42,6 +42,13 @@ export class AdminClient {
     return ((await response.json()) as { data: UserResource }).data.attributes;
   }
 
+  /** The users whose email contains `term` (first page). */
+  async usersMatching(term: string): Promise<UserResource[]> {
+    const response = await this.call('GET', `/v1/admin/users?page[size]=100&search[email]=${encodeURIComponent(term)}`);
+    if (response.status !== 200) throw new Error(`list failed: ${response.status}`);
+    return ((await response.json()) as { data: UserResource[] }).data;
+  }
+
   /** Ends every session of the admin, the browser's included. */
   async logoutEverywhere(): Promise<number> {
     return (await this.call('DELETE', `/v1/admin/logout/${this.adminId}`)).status;
