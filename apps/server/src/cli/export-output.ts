@@ -3,6 +3,8 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { ndjsonLine, toTransferRecord, TRANSFER_FIELDS, type TransferRecord, type User } from '@uas/domain';
 
+const WRITE_CHUNK_CHARS = 64 * 1024;
+
 export const EXPORT_FORMATS = ['ndjson', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
@@ -21,8 +23,16 @@ export async function writeExport(
   options: { format: ExportFormat; withPasswordHashes: boolean; output: string; onUser?(count: number): void },
 ): Promise<number> {
   const stream: Writable = options.output === '-' ? process.stdout : createWriteStream(options.output, { mode: 0o600 });
+  // Lines are gathered into chunks: a write per user would cost more than the user's query.
+  let pending = '';
+  const flush = async () => {
+    const text = pending;
+    pending = '';
+    if (text && !stream.write(text)) await once(stream, 'drain');
+  };
   const write = async (text: string) => {
-    if (!stream.write(text)) await once(stream, 'drain');
+    pending += text;
+    if (pending.length >= WRITE_CHUNK_CHARS) await flush();
   };
   const columns = csvColumns(options.withPasswordHashes);
   const line = (record: TransferRecord) =>
@@ -34,6 +44,7 @@ export async function writeExport(
     count += 1;
     options.onUser?.(count);
   }
+  await flush();
   if (stream !== process.stdout) {
     stream.end();
     await once(stream, 'finish');

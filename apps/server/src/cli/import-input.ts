@@ -28,10 +28,13 @@ function detectFormat(path: string, head: string): ImportFormat {
   return first === '[' ? 'json' : first === '{' ? 'ndjson' : 'csv';
 }
 
-/** The chunks of a stream, with a first chunk already taken off put back in front. */
-async function* withHead(head: Buffer | undefined, rest: AsyncIterator<Buffer>): AsyncGenerator<Buffer> {
+/** The chunks of a stream, with a first chunk already taken off put back in front; counts what it yields. */
+async function* withHead(head: Buffer | undefined, rest: AsyncIterator<Buffer>, read: (bytes: number) => void): AsyncGenerator<Buffer> {
   if (head) yield head;
-  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) {
+    read(next.value.length);
+    yield next.value;
+  }
 }
 
 export async function openImportInput(path: string, format: ImportFormat | undefined): Promise<ImportInput> {
@@ -44,13 +47,14 @@ export async function openImportInput(path: string, format: ImportFormat | undef
     size = file.size;
   }
   const stream = stdin ? process.stdin : createReadStream(path);
-  let read = 0;
-  stream.on('data', (chunk: Buffer) => (read += chunk.length));
+  // Bytes are counted as the reader pulls them: a 'data' listener would make the stream flow
+  // and read the whole file into memory ahead of the import.
   const iterator = stream[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await iterator.next();
   const head = first.done ? undefined : first.value;
+  let read = head?.length ?? 0;
   const chosen = format ?? detectFormat(path, head?.subarray(0, 64).toString('utf8') ?? '');
-  const chunks = withHead(head, iterator);
+  const chunks = withHead(head, iterator, (bytes) => (read += bytes));
   const records = chosen === 'ndjson' ? readNdjson(chunks) : chosen === 'json' ? readJsonArray(chunks) : readCsv(chunks);
   return { format: chosen, records, fraction: () => (size ? read / size : undefined) };
 }

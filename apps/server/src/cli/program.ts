@@ -27,6 +27,8 @@ export async function runOperatorProgram(argv: string[]): Promise<number> {
       // Commander has printed its message (or the help) already.
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
+    // The reader went away (`uas users export | head`): nothing is wrong with the command.
+    if ((error as NodeJS.ErrnoException)?.code === 'EPIPE') return EXIT.ok;
     if (error instanceof CliExit) {
       process.stderr.write(`${error.message}\n`);
       return error.exitCode;

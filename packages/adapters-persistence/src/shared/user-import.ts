@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, or, type Column, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql, type Column, type SQL } from 'drizzle-orm';
 import type { ExportCursor, ImportEntry } from '@uas/domain';
 import { columnContains } from './like-pattern';
 
@@ -18,10 +18,13 @@ export function sharingEmailOrId(users: UserColumns, entries: readonly ImportEnt
   );
 }
 
-/** Users after the cursor in (created, id) order, as users_created_id_idx holds them. */
+/**
+ * Users after the cursor in (created, id) order. A row-value comparison, which both databases
+ * answer by seeking users_created_id_idx (an OR of two conditions is not always served by it).
+ */
 export function exportFilter(users: UserColumns, after: ExportCursor | null, emailContains: string | undefined, operator: 'like' | 'ilike'): SQL | undefined {
   return and(
-    after ? or(gt(users.created, after.created), and(eq(users.created, after.created), gt(users.id, after.id))) : undefined,
+    after ? sql`(${users.created}, ${users.id}) > (${sql.param(after.created, users.created)}, ${sql.param(after.id, users.id)})` : undefined,
     emailContains ? columnContains(users.email, emailContains, operator) : undefined,
   );
 }
