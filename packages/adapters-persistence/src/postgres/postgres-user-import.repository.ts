@@ -1,6 +1,6 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { ExportCursor, ImportEntry, ImportPlan, User, UserImportRepository } from '@uas/domain';
-import { chunks, exportFilter, INSERT_CHUNK, liveSessionsOfUsers, sharingEmailOrId } from '../shared/user-import';
+import { chunks, exportPageQuery, INSERT_CHUNK, liveSessionsOfUsers, sharingEmailOrId } from '../shared/user-import';
 import type { PostgresDb } from './postgres-db';
 import { sessions, users } from './postgres-schema';
 
@@ -32,11 +32,7 @@ export class PostgresUserImportRepository implements UserImportRepository {
   }
 
   async exportPage(after: ExportCursor | null, limit: number, emailContains?: string): Promise<User[]> {
-    return this.db
-      .select()
-      .from(users)
-      .where(exportFilter(users, after, emailContains, 'ilike'))
-      .orderBy(asc(users.created), asc(users.id))
-      .limit(limit);
+    return exportPageQuery(this.db.select().from(users).$dynamic(), users, { after, limit, emailContains }, 'ilike');
   }
+
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, or, sql, type Column, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql, type Column, type SQL } from 'drizzle-orm';
 import type { ExportCursor, ImportEntry } from '@uas/domain';
 import { columnContains } from './like-pattern';
 
@@ -22,11 +22,27 @@ export function sharingEmailOrId(users: UserColumns, entries: readonly ImportEnt
  * Users after the cursor in (created, id) order. A row-value comparison, which both databases
  * answer by seeking users_created_id_idx (an OR of two conditions is not always served by it).
  */
-export function exportFilter(users: UserColumns, after: ExportCursor | null, emailContains: string | undefined, operator: 'like' | 'ilike'): SQL | undefined {
+function exportFilter(users: UserColumns, after: ExportCursor | null, emailContains: string | undefined, operator: 'like' | 'ilike'): SQL | undefined {
   return and(
     after ? sql`(${users.created}, ${users.id}) > (${sql.param(after.created, users.created)}, ${sql.param(after.id, users.id)})` : undefined,
     emailContains ? columnContains(users.email, emailContains, operator) : undefined,
   );
+}
+
+interface OrderedSelect<Q> {
+  where(where: SQL | undefined): Q;
+  orderBy(...order: SQL[]): Q;
+  limit(limit: number): Q;
+}
+
+/** One page of an export: a dynamic select (`.$dynamic()`) of either dialect, narrowed and ordered. */
+export function exportPageQuery<Q extends OrderedSelect<Q>>(
+  select: Q,
+  users: UserColumns,
+  { after, limit, emailContains }: { after: ExportCursor | null; limit: number; emailContains: string | undefined },
+  operator: 'like' | 'ilike',
+): Q {
+  return select.where(exportFilter(users, after, emailContains, operator)).orderBy(asc(users.created), asc(users.id)).limit(limit);
 }
 
 /** The live sessions of the given users. */

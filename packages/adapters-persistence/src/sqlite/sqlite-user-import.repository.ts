@@ -1,6 +1,6 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { ExportCursor, ImportEntry, ImportPlan, User, UserImportRepository } from '@uas/domain';
-import { exportFilter, liveSessionsOfUsers, sharingEmailOrId } from '../shared/user-import';
+import { exportPageQuery, liveSessionsOfUsers, sharingEmailOrId } from '../shared/user-import';
 import type { SqliteDb } from './sqlite-db';
 import { sessions, users } from './sqlite-schema';
 
@@ -49,12 +49,7 @@ export class SqliteUserImportRepository implements UserImportRepository {
   }
 
   async exportPage(after: ExportCursor | null, limit: number, emailContains?: string): Promise<User[]> {
-    return this.db
-      .select()
-      .from(users)
-      .where(exportFilter(users, after, emailContains, 'like'))
-      .orderBy(asc(users.created), asc(users.id))
-      .limit(limit)
-      .all();
+    return exportPageQuery(this.db.select().from(users).$dynamic(), users, { after, limit, emailContains }, 'like').all();
   }
+
 }
