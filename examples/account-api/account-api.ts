@@ -43,7 +43,7 @@ export async function createAccountApi(repositories: Repositories, secret: strin
   const policy = { accessTokenSeconds: 15 * 60, refreshTokenSeconds: 30 * 24 * 3600, refreshReuseGraceSeconds: 10, throttle: DEFAULT_THROTTLE_POLICY };
   const users = new UserService({ users: userRepository, hasher, clock, ids });
   const self = new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle });
-  const auth = new AuthService({ principals: people, accounts: accountDirectory(adminPrincipals(admins), people), sessions, attempts, hasher, signer, clock, ids, policy });
+  const auth = new AuthService({ principals: people, accounts: accountDirectory(adminPrincipals(admins), people), sessions, attempts, rehash: repositories.rehash, hasher, signer, clock, ids, policy });
 
   const routes: Record<string, (request: Request, clientAddress: string) => Promise<Response>> = {
     'POST /signup': async (request) => {

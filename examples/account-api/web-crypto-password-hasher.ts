@@ -26,4 +26,13 @@ export class WebCryptoPasswordHasher implements PasswordHasher {
     for (let i = 0; i < actual.length; i++) difference |= actual[i]! ^ (wanted[i] ?? 0);
     return difference === 0;
   }
+
+  /** This example imports no users: only its own hashes are storable. */
+  importProblem(hash: string): string | null {
+    return hash.startsWith('pbkdf2-sha256$') ? null : 'is not a PBKDF2 hash of this example';
+  }
+
+  needsRehash(): boolean {
+    return false;
+  }
 }

@@ -1,10 +1,10 @@
-import type { AdminRepository } from './admins/admin.repository';
-import type { SessionRepository } from './sessions/session.repository';
-import type { PasswordRehashRepository } from './sessions/password-rehash.repository';
-import type { LoginAttemptRepository } from './throttling/login-attempt.repository';
-import type { SigningKeyRepository } from './tokens/signing-key.repository';
-import type { UserRepository } from './users/user.repository';
-import type { UserImportRepository } from './transfer/user-import.repository';
+import type { AdminRepository } from './admins/admin.repository.ts';
+import type { SessionRepository } from './sessions/session.repository.ts';
+import type { PasswordRehashRepository } from './sessions/password-rehash.repository.ts';
+import type { LoginAttemptRepository } from './throttling/login-attempt.repository.ts';
+import type { SigningKeyRepository } from './tokens/signing-key.repository.ts';
+import type { UserRepository } from './users/user.repository.ts';
+import type { UserImportRepository } from './transfer/user-import.repository.ts';
 
 /** Every repository port, as one storage backend provides them. */
 export interface Repositories {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { SOURCE_CONDITION } from './server-process';
 
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -12,7 +13,7 @@ export interface CliResult {
 
 /** Starts the real `uas` program (`node --import tsx src/cli.ts …`) configured by `env` alone. */
 export function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  return spawn(process.execPath, [SOURCE_CONDITION, '--import', 'tsx', 'src/cli.ts', ...args], {
     cwd: SERVER_DIR,
     env: { PATH: process.env.PATH ?? '', BCRYPT_COST: '4', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { InvalidCredentialsError, AccountInactiveError } from '../shared/errors';
-import { ADDRESS, buildDomain, PASSWORD, rejectionOf, type Domain } from '../testing/domain-fixture';
+import { beforeEach, describe, expect, it } from '../testing/test-api.ts';
+import { InvalidCredentialsError, AccountInactiveError } from '../shared/errors.ts';
+import { ADDRESS, buildDomain, PASSWORD, rejectionOf, type Domain } from '../testing/domain-fixture.ts';
 
 describe('AuthService.login() with a hash from elsewhere', () => {
   let domain: Domain;

@@ -1,5 +1,5 @@
-import { token } from '../shared/token';
-import type { SubjectKind } from './session';
+import { token } from '../shared/token.ts';
+import type { SubjectKind } from './session.ts';
 
 /** Replaces a password hash by a fresh one after a login proved the password (a rehash). */
 export interface PasswordRehashRepository {

@@ -1,24 +1,24 @@
-export * from './fake-ports';
-export * from './fake-token-signer';
-export * from './in-memory-repositories';
-export * from './use-cases';
-export * from './contract-harness';
-export * from './user.repository.contract';
-export * from './admin.repository.contract';
-export * from './session.repository.contract';
-export * from './login-attempt.repository.contract';
-export * from './signing-key.repository.contract';
-export * from './password-rehash.repository.contract';
-export * from './user-import.repository.contract';
+export * from './fake-ports.ts';
+export * from './fake-token-signer.ts';
+export * from './in-memory-repositories.ts';
+export * from './use-cases.ts';
+export * from './contract-harness.ts';
+export * from './user.repository.contract.ts';
+export * from './admin.repository.contract.ts';
+export * from './session.repository.contract.ts';
+export * from './login-attempt.repository.contract.ts';
+export * from './signing-key.repository.contract.ts';
+export * from './password-rehash.repository.contract.ts';
+export * from './user-import.repository.contract.ts';
 
-import type { OpenRepositories } from './contract-harness';
-import { describeAdminRepositoryContract } from './admin.repository.contract';
-import { describeLoginAttemptRepositoryContract } from './login-attempt.repository.contract';
-import { describeSessionRepositoryContract } from './session.repository.contract';
-import { describeSigningKeyRepositoryContract } from './signing-key.repository.contract';
-import { describeUserRepositoryContract } from './user.repository.contract';
-import { describePasswordRehashRepositoryContract } from './password-rehash.repository.contract';
-import { describeUserImportRepositoryContract } from './user-import.repository.contract';
+import type { OpenRepositories } from './contract-harness.ts';
+import { describeAdminRepositoryContract } from './admin.repository.contract.ts';
+import { describeLoginAttemptRepositoryContract } from './login-attempt.repository.contract.ts';
+import { describeSessionRepositoryContract } from './session.repository.contract.ts';
+import { describeSigningKeyRepositoryContract } from './signing-key.repository.contract.ts';
+import { describeUserRepositoryContract } from './user.repository.contract.ts';
+import { describePasswordRehashRepositoryContract } from './password-rehash.repository.contract.ts';
+import { describeUserImportRepositoryContract } from './user-import.repository.contract.ts';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {

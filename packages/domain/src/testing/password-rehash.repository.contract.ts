@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import type { Repositories } from '../repositories';
-import type { User } from '../users/user';
-import { useFreshRepositories, type OpenRepositories } from './contract-harness';
+import { describe, expect, it } from './test-api.ts';
+import type { Repositories } from '../repositories.ts';
+import type { User } from '../users/user.ts';
+import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 
 const at = new Date('2026-01-01T00:00:00.000Z');
 const user: User = {

@@ -1,15 +1,15 @@
-import { AdminService } from '../admins/admin-service';
-import { AuthService, type AuthPolicy } from '../sessions/auth-service';
-import { Housekeeping } from '../sessions/housekeeping';
-import { accountDirectory, adminPrincipals, userPrincipals, type PrincipalSource } from '../sessions/principal';
-import type { Clock } from '../shared/clock';
-import type { IdGenerator } from '../shared/id-generator';
-import type { PasswordHasher } from '../shared/password-hasher';
-import type { TokenSigner } from '../tokens/token-signer';
-import type { Repositories } from '../repositories';
-import { SelfService } from '../users/self-service';
-import { UserService } from '../users/user-service';
-import { UserTransferService } from '../transfer/user-transfer-service';
+import { AdminService } from '../admins/admin-service.ts';
+import { AuthService, type AuthPolicy } from '../sessions/auth-service.ts';
+import { Housekeeping } from '../sessions/housekeeping.ts';
+import { accountDirectory, adminPrincipals, userPrincipals, type PrincipalSource } from '../sessions/principal.ts';
+import type { Clock } from '../shared/clock.ts';
+import type { IdGenerator } from '../shared/id-generator.ts';
+import type { PasswordHasher } from '../shared/password-hasher.ts';
+import type { TokenSigner } from '../tokens/token-signer.ts';
+import type { Repositories } from '../repositories.ts';
+import { SelfService } from '../users/self-service.ts';
+import { UserService } from '../users/user-service.ts';
+import { UserTransferService } from '../transfer/user-transfer-service.ts';
 
 export interface UseCaseDeps {
   repositories: Repositories;

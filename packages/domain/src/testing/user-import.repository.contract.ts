@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { EmailTakenError } from '../shared/errors';
-import type { Repositories } from '../repositories';
-import { planImport, type ImportEntry, type ImportPlan } from '../transfer/import-plan';
-import type { User } from '../users/user';
-import { useFreshRepositories, type OpenRepositories } from './contract-harness';
-import { sampleUser } from './user.repository.contract';
+import { describe, expect, it } from './test-api.ts';
+import { EmailTakenError } from '../shared/errors.ts';
+import type { Repositories } from '../repositories.ts';
+import { planImport, type ImportEntry, type ImportPlan } from '../transfer/import-plan.ts';
+import type { User } from '../users/user.ts';
+import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
+import { sampleUser } from './user.repository.contract.ts';
 
 const NOW = new Date('2026-06-01T00:00:00.000Z');
 const entry = (user: User, line = 1): ImportEntry => ({ line, user, given: { id: true, created: true, updated: true } });

@@ -1,5 +1,5 @@
-import type { JsonValue } from '../shared/json';
-import type { User } from '../users/user';
+import type { JsonValue } from '../shared/json.ts';
+import type { User } from '../users/user.ts';
 
 /** What an import does with a record whose user exists already (same email, or same id). */
 export const CONFLICT_POLICIES = ['skip', 'update', 'fail'] as const;

@@ -1,4 +1,4 @@
-import type { ImportSource } from './user-transfer-service';
+import type { ImportSource } from './user-transfer-service.ts';
 
 /** Longest line an NDJSON import reads: a record at the size limits fits with room to spare. */
 export const NDJSON_MAX_LINE_CHARS = 64 * 1024;

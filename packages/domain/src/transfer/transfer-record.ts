@@ -1,8 +1,8 @@
-import { isUuid } from '../shared/id-generator';
-import { isJsonObject, type JsonObject } from '../shared/json';
-import type { PasswordHasher } from '../shared/password-hasher';
-import type { ActiveFlag, User } from '../users/user';
-import { normalizeEmail, userAttributeIssues } from '../users/user.rules';
+import { isUuid } from '../shared/id-generator.ts';
+import { isJsonObject, type JsonObject } from '../shared/json.ts';
+import type { PasswordHasher } from '../shared/password-hasher.ts';
+import type { ActiveFlag, User } from '../users/user.ts';
+import { normalizeEmail, userAttributeIssues } from '../users/user.rules.ts';
 
 /**
  * One user as an export writes it and an import reads it (a line of NDJSON, an element of a JSON

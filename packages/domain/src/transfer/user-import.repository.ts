@@ -1,6 +1,6 @@
-import { token } from '../shared/token';
-import type { User } from '../users/user';
-import type { ImportEntry, ImportPlan } from './import-plan';
+import { token } from '../shared/token.ts';
+import type { User } from '../users/user.ts';
+import type { ImportEntry, ImportPlan } from './import-plan.ts';
 
 /** Where an export has got to: the last user it wrote, in (created, id) order. */
 export interface ExportCursor {

@@ -1,11 +1,11 @@
-import type { Clock } from '../shared/clock';
-import type { IdGenerator } from '../shared/id-generator';
-import type { PasswordHasher } from '../shared/password-hasher';
-import type { User } from '../users/user';
-import { EmailTakenError } from '../shared/errors';
-import { planImport, type ConflictPolicy, type ImportEntry, type ImportPlan } from './import-plan';
-import { readTransferRecord, type ImportDraft } from './transfer-record';
-import type { ExportCursor, UserImportRepository } from './user-import.repository';
+import type { Clock } from '../shared/clock.ts';
+import type { IdGenerator } from '../shared/id-generator.ts';
+import type { PasswordHasher } from '../shared/password-hasher.ts';
+import type { User } from '../users/user.ts';
+import { EmailTakenError } from '../shared/errors.ts';
+import { planImport, type ConflictPolicy, type ImportEntry, type ImportPlan } from './import-plan.ts';
+import { readTransferRecord, type ImportDraft } from './transfer-record.ts';
+import type { ExportCursor, UserImportRepository } from './user-import.repository.ts';
 
 /** One record of the input, as a format reader found it: its value, or why it could not be read. */
 export type ImportSource = { line: number; value: unknown } | { line: number; unreadable: string };
