@@ -18,8 +18,7 @@ describe.each(BACKENDS)('logging in with a password hash made elsewhere, on %s',
     const { t, api } = scenario;
     const user = await api.createUser();
     await withApplicationDatabase(t, async (database) => {
-      const stored = await database.repositories.users.findById(user.id);
-      await database.repositories.users.update({ ...stored!, passwordHash: hash });
+      await database.repositories.users.update(user.id, (current) => ({ user: { ...current, passwordHash: hash } }));
     });
 
     expect((await api.login(user.email, `${password}!`)).status).toBe(401);

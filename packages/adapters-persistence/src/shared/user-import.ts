@@ -50,7 +50,7 @@ export function liveSessionsOfUsers(sessions: { kind: Column; subjectId: Column;
   return and(eq(sessions.kind, 'user'), inArray(sessions.subjectId, [...userIds]), isNull(sessions.revoked));
 }
 
-/** Rows per INSERT statement: 9 columns each stay far below either database's parameter limit. */
+/** Rows per INSERT statement: 10 columns each stay far below either database's parameter limit. */
 export const INSERT_CHUNK = 1000;
 
 export function chunks<T>(items: readonly T[], size: number): T[][] {

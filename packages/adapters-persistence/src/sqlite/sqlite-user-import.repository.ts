@@ -6,7 +6,7 @@ import { sessions, users } from './sqlite-schema';
 
 /** Every column of a user row, each filled from the user's field of the same name. */
 const USER_ROW = Object.fromEntries(
-  (['id', 'name', 'email', 'passwordHash', 'metadata', 'app', 'active', 'created', 'updated'] as const satisfies readonly (keyof User)[]).map(
+  (['id', 'name', 'email', 'passwordHash', 'metadata', 'app', 'active', 'created', 'updated', 'version'] as const satisfies readonly (keyof User)[]).map(
     (field) => [field, sql.placeholder(field)],
   ),
 );

@@ -10,7 +10,7 @@ describe('AuthService.login() with a hash from elsewhere', () => {
 
   async function userWithHash(passwordHash: string, active: 0 | 1 = 1) {
     const user = await domain.createUser({ active });
-    await domain.repositories.users.update({ ...user, passwordHash });
+    await domain.repositories.users.update(user.id, (current) => ({ user: { ...current, passwordHash } }));
     return user;
   }
   const storedHash = async (id: string) => (await domain.repositories.users.findById(id))?.passwordHash;

@@ -14,6 +14,7 @@ const user: User = {
   active: 1,
   created: at,
   updated: at,
+  version: 1,
 };
 const admin = { id: '00000000-0000-4000-8000-0000000000b1', name: 'Admin', email: 'admin@example.com', passwordHash: '$2b$12$old', created: at, updated: at };
 

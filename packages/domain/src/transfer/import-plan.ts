@@ -46,14 +46,17 @@ function sameUser(a: User, b: User): boolean {
     a.active === b.active &&
     a.created.getTime() === b.created.getTime() &&
     a.updated.getTime() === b.updated.getTime() &&
+    a.version === b.version &&
     sameJson(a.metadata, b.metadata) &&
     sameJson(a.app, b.app)
   );
 }
 
 interface Slot {
+  /** The user as the batch has it so far. */
   user: User;
-  state: 'stored' | 'insert' | 'update';
+  /** The user as stored before the batch, or null for one the batch creates. */
+  stored: User | null;
   endsSessions: boolean;
 }
 
@@ -72,7 +75,7 @@ export function planImport(entries: readonly ImportEntry[], stored: readonly Use
     byId.set(slot.user.id, slot);
     slots.push(slot);
   };
-  stored.forEach((user) => place({ user, state: 'stored', endsSessions: false }));
+  stored.forEach((user) => place({ user, stored: user, endsSessions: false }));
   const outcomes: EntryOutcome[] = [];
 
   for (const { line, user, given } of entries) {
@@ -80,7 +83,7 @@ export function planImport(entries: readonly ImportEntry[], stored: readonly Use
     const emailOwner = byEmail.get(user.email);
     const slot = idOwner ?? emailOwner;
     if (!slot) {
-      place({ user, state: 'insert', endsSessions: false });
+      place({ user, stored: null, endsSessions: false });
       outcomes.push({ line, result: 'created' });
       continue;
     }
@@ -106,15 +109,16 @@ export function planImport(entries: readonly ImportEntry[], stored: readonly Use
       id: slot.user.id,
       created: given.created ? user.created : slot.user.created,
       updated: given.updated ? user.updated : slot.user.updated,
+      version: slot.user.version,
     };
     if (sameUser(merged, slot.user)) {
       outcomes.push({ line, result: 'skipped' });
       continue;
     }
-    const updated = given.updated ? merged : { ...merged, updated: now };
-    if (slot.state === 'stored') {
-      slot.endsSessions ||= updated.passwordHash !== slot.user.passwordHash || (slot.user.active === 1 && updated.active === 0);
-      slot.state = 'update';
+    // A stored user that changes is a new version (its ETag changes); one the batch creates stays at 1.
+    const updated = { ...merged, updated: given.updated ? merged.updated : now, version: (slot.stored?.version ?? 0) + 1 };
+    if (slot.stored) {
+      slot.endsSessions ||= updated.passwordHash !== slot.stored.passwordHash || (slot.stored.active === 1 && updated.active === 0);
     }
     byEmail.delete(slot.user.email);
     slot.user = updated;
@@ -123,8 +127,8 @@ export function planImport(entries: readonly ImportEntry[], stored: readonly Use
   }
   return {
     outcomes,
-    inserts: slots.filter((slot) => slot.state === 'insert').map((slot) => slot.user),
-    updates: slots.filter((slot) => slot.state === 'update').map((slot) => slot.user),
+    inserts: slots.filter((slot) => slot.stored === null).map((slot) => slot.user),
+    updates: slots.filter((slot) => slot.stored !== null && slot.user !== slot.stored).map((slot) => slot.user),
     endSessions: slots.filter((slot) => slot.endsSessions).map((slot) => slot.user.id),
     failure: null,
   };

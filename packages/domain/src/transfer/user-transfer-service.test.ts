@@ -50,6 +50,7 @@ describe('UserTransferService', () => {
       active: 0,
       created: new Date('2020-01-02T03:04:05.678Z'),
       updated: new Date('2021-01-02T03:04:05.000Z'),
+      version: 1,
     });
   });
 
@@ -122,6 +123,7 @@ describe('UserTransferService', () => {
         app: { plan: 'pro' },
         passwordHash: 'legacy:secret-1-pw',
         updated: domain.clock.now(),
+        version: existing.version + 1,
       });
       expect((await domain.repositories.sessions.findSession(grant.sessionId))?.revoked).toEqual(domain.clock.now());
     });

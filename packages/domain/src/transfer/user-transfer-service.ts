@@ -151,6 +151,7 @@ export class UserTransferService {
       passwordHash: hash,
       created: created ?? now,
       updated: updated ?? created ?? now,
+      version: 1,
     };
     return { line, user, given: { id: id !== undefined, created: created !== undefined, updated: updated !== undefined } };
   }
