@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { SOURCE_CONDITION } from '../apps/server/test/support/server-process';
+import { RELEASE_DIR } from '../apps/server/test/support/server-process';
 import { LOCAL_POSTGRES_URL, postgresDatabase, sqliteDatabase, type BenchDatabase } from './database';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     const input = join(dir, 'users.ndjson');
     process.stderr.write(`Writing ${users.toLocaleString('en')} records…\n`);
     const bad = await writeInput(input, users);
-    const cli = [SOURCE_CONDITION, '--import', 'tsx', 'apps/server/src/cli.ts'];
+    const cli = [join(RELEASE_DIR, 'uas.mjs')];
 
     process.stderr.write('Importing…\n');
     const imported = await measured([...cli, 'users', 'import', input, '--quiet'], env);

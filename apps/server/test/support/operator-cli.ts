@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { SOURCE_CONDITION } from './server-process';
+import { join } from 'node:path';
+import { RELEASE_DIR } from './server-process';
 
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -11,9 +12,12 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Starts the real `uas` program (`node --import tsx src/cli.ts …`) configured by `env` alone. */
+/**
+ * Starts the release's `uas` program (`node <release>/uas.mjs …`, as production runs it)
+ * configured by `env` alone. Without the server's stdin guard: the CLI reads its input there.
+ */
 export function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [SOURCE_CONDITION, '--import', 'tsx', 'src/cli.ts', ...args], {
+  return spawn(process.execPath, [join(RELEASE_DIR, 'uas.mjs'), ...args], {
     cwd: SERVER_DIR,
     env: { PATH: process.env.PATH ?? '', BCRYPT_COST: '4', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
