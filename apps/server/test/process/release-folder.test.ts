@@ -16,10 +16,10 @@ describe('the release folder, on its own', { timeout: 60_000 }, () => {
 
   it('names only native packages in its package.json, and ships them, the migrations and the panel', async () => {
     const manifest = JSON.parse(await readFile(join(RELEASE_DIR, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; type: string };
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@node-rs/bcrypt', 'better-sqlite3']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@node-rs/argon2', '@node-rs/bcrypt', 'better-sqlite3']);
     expect(manifest.type).toBe('module');
     const entries = await readdir(RELEASE_DIR);
-    expect(entries).toEqual(expect.arrayContaining(['server.mjs', 'rotate-keys.mjs', 'migrations', 'admin-panel', 'node_modules', 'package.json']));
+    expect(entries).toEqual(expect.arrayContaining(['server.mjs', 'rotate-keys.mjs', 'uas.mjs', 'migrations', 'admin-panel', 'node_modules', 'package.json']));
     expect(await readdir(join(RELEASE_DIR, 'migrations'))).toEqual(expect.arrayContaining(['sqlite', 'postgres']));
   });
 
