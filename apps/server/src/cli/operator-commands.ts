@@ -12,7 +12,7 @@ export function adminCommand(): Command {
     .description('give the admin a new random password, written to ADMIN_KEY_PATH (0600); every admin session ends')
     .action(async () => {
       await withOperator(async ({ config, database, container }) => {
-        const file = await readAdminKeyFile(config.adminKeyPath);
+        const file = (await readAdminKeyFile(config.adminKeyPath))?.credentials;
         const stored = await database.repositories.admins.findFirst();
         const credentials = {
           email: file?.email ?? stored?.email ?? config.adminEmail,

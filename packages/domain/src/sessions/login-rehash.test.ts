@@ -51,7 +51,8 @@ describe('AuthService.login() with a hash from elsewhere', () => {
       await domain.users.update(user.id, { password: 'set by the admin' });
       return result;
     };
-    await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
+    // The login itself is refused (its session would outlive the change); the rehash never happens.
+    await rejectionOf(domain.userAuth.login(user.email, PASSWORD, ADDRESS), InvalidCredentialsError);
     expect(await storedHash(user.id)).toBe('plain:set by the admin');
   });
 });

@@ -16,7 +16,7 @@ const user: User = {
   updated: at,
   version: 1,
 };
-const admin = { id: '00000000-0000-4000-8000-0000000000b1', name: 'Admin', email: 'admin@example.com', passwordHash: '$2b$12$old', created: at, updated: at };
+const admin = { id: '00000000-0000-4000-8000-0000000000b1', name: 'Admin', email: 'admin@example.com', passwordHash: '$2b$12$old', created: at, updated: at, keyFileStamp: null };
 
 /** The behaviour every PasswordRehashRepository promises. */
 export function describePasswordRehashRepositoryContract(backend: string, open: OpenRepositories): void {
