@@ -52,7 +52,7 @@ export function figuresTable(rows: Row[], ceiling: Figures): string {
 /** Resident memory of the server process at the moments named. */
 export function memoryTable(moments: [string, Memory][]): string {
   return table(
-    ['Server process', 'VmRSS', 'VmHWM (peak so far)'],
-    moments.map(([moment, memory]) => [moment, mib(memory.rssMiB), mib(memory.peakMiB)]),
+    ['Server process', 'VmRSS', 'of which file-backed', 'VmHWM (peak so far)'],
+    moments.map(([moment, memory]) => [moment, mib(memory.rssMiB), mib(memory.fileMiB), mib(memory.peakMiB)]),
   );
 }

@@ -12,6 +12,8 @@ export interface Memory {
   /** VmRSS and VmHWM (the peak RSS) of /proc/<pid>/status, in MiB. */
   rssMiB: number;
   peakMiB: number;
+  /** The file-backed part of VmRSS: mostly the database pages read through SQLite's memory map. */
+  fileMiB: number;
 }
 
 /** A server process (the release's server.mjs) on 127.0.0.1. */
@@ -69,7 +71,7 @@ export class BenchServer {
   async memory(): Promise<Memory> {
     const status = await readFile(`/proc/${this.child.pid}/status`, 'utf8');
     const mib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
-    return { rssMiB: mib('VmRSS'), peakMiB: mib('VmHWM') };
+    return { rssMiB: mib('VmRSS'), peakMiB: mib('VmHWM'), fileMiB: mib('RssFile') };
   }
 
   /** SIGTERM (the server drains and exits), then SIGKILL if it is still there after 15 s. */
