@@ -10,8 +10,8 @@ import { sessions, userCount, users } from './postgres-schema';
 // The list returns every column but the password hash.
 const { passwordHash: _hash, ...listedColumns } = getTableColumns(users);
 
-/** `search[email]`: ILIKE, which the trigram index serves (SQLite's LIKE ignores ASCII case already). */
-const emailFilter = (term: string | undefined): SQL | undefined => (term ? columnContains(users.email, term, 'ilike') : undefined);
+/** `search[email]`: a LIKE on the lower-cased emails, which the trigram index serves. */
+const emailFilter = (term: string | undefined): SQL | undefined => (term ? columnContains(users.email, term) : undefined);
 
 /**
  * A page of users, read from the nearer end. Without a search it is a deferred join: the ids of

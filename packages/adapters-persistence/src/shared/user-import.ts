@@ -22,10 +22,10 @@ export function sharingEmailOrId(users: UserColumns, entries: readonly ImportEnt
  * Users after the cursor in (created, id) order. A row-value comparison, which both databases
  * answer by seeking users_created_id_idx (an OR of two conditions is not always served by it).
  */
-function exportFilter(users: UserColumns, after: ExportCursor | null, emailContains: string | undefined, operator: 'like' | 'ilike'): SQL | undefined {
+function exportFilter(users: UserColumns, after: ExportCursor | null, emailContains: string | undefined): SQL | undefined {
   return and(
     after ? sql`(${users.created}, ${users.id}) > (${sql.param(after.created, users.created)}, ${sql.param(after.id, users.id)})` : undefined,
-    emailContains ? columnContains(users.email, emailContains, operator) : undefined,
+    emailContains ? columnContains(users.email, emailContains) : undefined,
   );
 }
 
@@ -40,9 +40,8 @@ export function exportPageQuery<Q extends OrderedSelect<Q>>(
   select: Q,
   users: UserColumns,
   { after, limit, emailContains }: { after: ExportCursor | null; limit: number; emailContains: string | undefined },
-  operator: 'like' | 'ilike',
 ): Q {
-  return select.where(exportFilter(users, after, emailContains, operator)).orderBy(asc(users.created), asc(users.id)).limit(limit);
+  return select.where(exportFilter(users, after, emailContains)).orderBy(asc(users.created), asc(users.id)).limit(limit);
 }
 
 /** The live sessions of the given users. */

@@ -49,7 +49,7 @@ export class SqliteUserImportRepository implements UserImportRepository {
   }
 
   async exportPage(after: ExportCursor | null, limit: number, emailContains?: string): Promise<User[]> {
-    return exportPageQuery(this.db.select().from(users).$dynamic(), users, { after, limit, emailContains }, 'like').all();
+    return exportPageQuery(this.db.select().from(users).$dynamic(), users, { after, limit, emailContains }).all();
   }
 
 }
