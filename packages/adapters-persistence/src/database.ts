@@ -16,6 +16,12 @@ export interface DatabaseOptions {
    * connection, instead of on the event loop. Default 0 (on the event loop).
    */
   readWorkers?: number;
+  /**
+   * SQLite: the connections that run user lists read the file through a memory map (see
+   * MMAP_BYTES). Default true; a one-pass bulk job turns it off, since every page it touched
+   * would otherwise stay in its resident memory.
+   */
+  memoryMap?: boolean;
 }
 
 export interface Database {

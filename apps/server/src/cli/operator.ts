@@ -20,6 +20,7 @@ export async function withOperator<T>(work: (operator: Operator) => Promise<T>, 
     poolSize: 2,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     schema: config.databaseSchema,
+    memoryMap: false,
   });
   try {
     if (migrate) await database.withStartupLock(() => database.migrate());

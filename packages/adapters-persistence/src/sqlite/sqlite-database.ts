@@ -24,7 +24,7 @@ const BUSY_TIMEOUT_MS = 5000;
 const IN_MEMORY = ':memory:';
 
 /** A better-sqlite3 connection configured for durability; exported for its tests. */
-export function connectSqlite(path: string): BetterSqlite3.Database {
+export function connectSqlite(path: string, mmapBytes = 0): BetterSqlite3.Database {
   if (path !== IN_MEMORY) {
     // The file holds password hashes and the private signing keys: only the service's user may
     // read it. SQLite gives the -wal and -shm files the mode of the database file.
@@ -38,7 +38,7 @@ export function connectSqlite(path: string): BetterSqlite3.Database {
     client.pragma('journal_mode = WAL');
     client.pragma('synchronous = FULL');
     client.pragma('foreign_keys = ON');
-    client.pragma(`mmap_size = ${MMAP_BYTES}`);
+    client.pragma(`mmap_size = ${mmapBytes}`);
     return client;
   } catch (error) {
     client.close();
@@ -62,10 +62,13 @@ function sqliteRepositories(db: SqliteDb, lists: SqliteUserListReader) {
  * Opens (creating it and its directory if needed) the SQLite database at `path`, or ':memory:'.
  * With `readWorkers`, list queries on a file run on that many worker threads.
  */
-export async function openSqliteDatabase(path: string, { readWorkers = 0 }: DatabaseOptions = {}): Promise<Database> {
-  const client = await guarded('database.open', () => connectSqlite(path));
+export async function openSqliteDatabase(path: string, { readWorkers = 0, memoryMap = true }: DatabaseOptions = {}): Promise<Database> {
+  const mmapBytes = memoryMap ? MMAP_BYTES : 0;
+  const onWorkers = readWorkers > 0 && path !== IN_MEMORY;
+  // The map serves the connections that run lists: the workers', or this one when there are none.
+  const client = await guarded('database.open', () => connectSqlite(path, onWorkers ? 0 : mmapBytes));
   const db = drizzle(client);
-  const workers = readWorkers > 0 && path !== IN_MEMORY ? new SqliteReadWorkers({ path, busyTimeoutMs: BUSY_TIMEOUT_MS }, readWorkers) : undefined;
+  const workers = onWorkers ? new SqliteReadWorkers({ path, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes }, readWorkers) : undefined;
   return {
     dialect: 'sqlite',
     repositories: sqliteRepositories(db, workers ?? new SqliteUserList(db)),

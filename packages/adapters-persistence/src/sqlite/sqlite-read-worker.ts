@@ -6,11 +6,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { SqliteUserList } from './sqlite-user-list';
-import { MMAP_BYTES, type ReadReply, type ReadRequest, type ReadWorkerData } from './sqlite-read-workers';
+import { type ReadReply, type ReadRequest, type ReadWorkerData } from './sqlite-read-workers';
 
-const { path, busyTimeoutMs } = workerData as ReadWorkerData;
+const { path, busyTimeoutMs, mmapBytes } = workerData as ReadWorkerData;
 const client = new BetterSqlite3(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
-client.pragma(`mmap_size = ${MMAP_BYTES}`);
+client.pragma(`mmap_size = ${mmapBytes}`);
 const list = new SqliteUserList(drizzle(client));
 
 parentPort!.on('message', ({ id, query }: ReadRequest) => {

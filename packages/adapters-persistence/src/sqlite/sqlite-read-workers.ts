@@ -12,6 +12,7 @@ export const MMAP_BYTES = 1 << 30;
 export interface ReadWorkerData {
   path: string;
   busyTimeoutMs: number;
+  mmapBytes: number;
 }
 export interface ReadRequest {
   id: number;
