@@ -1,16 +1,26 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import type { RefreshToken, Session, SessionRepository, SubjectKind } from '@uas/domain';
-import { currentTokensOf, exchangeable, expiredBefore, liveSessionsOf, prunableSessions, unrevoked } from '../shared/conditions';
+import type { RefreshToken, Session, SessionRepository, SubjectKind, VerifiedAccount } from '@uas/domain';
+import { currentTokensOf, exchangeable, expiredBefore, liveSessionsOf, prunableSessions, stillVerified, unrevoked } from '../shared/conditions';
 import type { PostgresDb } from './postgres-db';
-import { refreshTokens, sessions } from './postgres-schema';
+import { admins, refreshTokens, sessions, users } from './postgres-schema';
 
 export class PostgresSessionRepository implements SessionRepository {
   constructor(private readonly db: PostgresDb) {}
 
-  async create(session: Session, firstToken: RefreshToken): Promise<void> {
-    await this.db.transaction(async (tx) => {
+  async create(session: Session, firstToken: RefreshToken, verified: VerifiedAccount): Promise<boolean> {
+    // The account row is held FOR SHARE: a change to it (which locks it FOR UPDATE) either
+    // committed first, and this read sees the new row, or waits for this insert to commit and
+    // then ends the new session with the others.
+    return this.db.transaction(async (tx) => {
+      const id = session.subjectId;
+      const [account] = await (session.kind === 'admin'
+        ? tx.select({ id: admins.id }).from(admins).where(stillVerified(admins, id, verified))
+        : tx.select({ id: users.id }).from(users).where(stillVerified(users, id, verified, eq(users.active, 1)))
+      ).for('share');
+      if (!account) return false;
       await tx.insert(sessions).values(session);
       await tx.insert(refreshTokens).values(firstToken);
+      return true;
     });
   }
 

@@ -1,5 +1,5 @@
 import { and, eq, gt, gte, isNull, lt, ne, or, sql, type Column, type SQL, type Table } from 'drizzle-orm';
-import type { SubjectKind } from '@uas/domain';
+import type { SubjectKind, VerifiedAccount } from '@uas/domain';
 
 // The WHERE clauses of the ports, written once for both dialects: the tables of each dialect
 // have the same columns under the same names.
@@ -21,6 +21,16 @@ export function currentTokensOf(
   now: Date,
 ): SQL | undefined {
   return and(eq(tokens.sessionId, sessionId), isNull(tokens.retired), isNull(tokens.revoked), gt(tokens.expires, now));
+}
+
+/** The account `id` if it still has what a login verified (and, for users, `active` too). */
+export function stillVerified(
+  accounts: { id: Column; email: Column; passwordHash: Column },
+  id: string,
+  { email, passwordHash }: VerifiedAccount,
+  ...more: SQL[]
+): SQL | undefined {
+  return and(eq(accounts.id, id), eq(accounts.email, email), eq(accounts.passwordHash, passwordHash), ...more);
 }
 
 /** A subject's sessions that are still live, but for `keepSessionId`. */

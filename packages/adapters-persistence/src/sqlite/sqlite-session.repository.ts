@@ -1,18 +1,30 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import type { RefreshToken, Session, SessionRepository, SubjectKind } from '@uas/domain';
-import { currentTokensOf, exchangeable, expiredBefore, liveSessionsOf, prunableSessions, unrevoked } from '../shared/conditions';
+import type { RefreshToken, Session, SessionRepository, SubjectKind, VerifiedAccount } from '@uas/domain';
+import { currentTokensOf, exchangeable, expiredBefore, liveSessionsOf, prunableSessions, stillVerified, unrevoked } from '../shared/conditions';
 import type { SqliteDb } from './sqlite-db';
-import { refreshTokens, sessions } from './sqlite-schema';
+import { admins, refreshTokens, sessions, users } from './sqlite-schema';
 
 // better-sqlite3 runs a transaction synchronously: its callbacks must never await.
 export class SqliteSessionRepository implements SessionRepository {
   constructor(private readonly db: SqliteDb) {}
 
-  async create(session: Session, firstToken: RefreshToken): Promise<void> {
-    this.db.transaction((tx) => {
-      tx.insert(sessions).values(session).run();
-      tx.insert(refreshTokens).values(firstToken).run();
-    });
+  async create(session: Session, firstToken: RefreshToken, verified: VerifiedAccount): Promise<boolean> {
+    // IMMEDIATE: the account is read under the write lock, so a change to it, which ends its
+    // sessions under that lock too, commits either before this read or after this insert.
+    return this.db.transaction(
+      (tx) => {
+        const id = session.subjectId;
+        const account =
+          session.kind === 'admin'
+            ? tx.select({ id: admins.id }).from(admins).where(stillVerified(admins, id, verified)).get()
+            : tx.select({ id: users.id }).from(users).where(stillVerified(users, id, verified, eq(users.active, 1))).get();
+        if (!account) return false;
+        tx.insert(sessions).values(session).run();
+        tx.insert(refreshTokens).values(firstToken).run();
+        return true;
+      },
+      { behavior: 'immediate' },
+    );
   }
 
   async findSession(id: string): Promise<Session | null> {

@@ -103,16 +103,17 @@ export class AuthService {
     if (!principal.active) throw new AccountInactiveError();
     await attempts.clear(keys.accountAndAddress);
     const grant = await this.startSession(principal);
-    // A new password or email ends every session in the change's transaction, which misses this
-    // one if it committed between the read above and the insert: read the account again.
-    const after = await principals.findById(principal.id);
-    if (after?.passwordHash !== principal.passwordHash || after.email !== principal.email) {
-      await this.deps.sessions.revokeSession(grant.sessionId, this.deps.clock.now());
-      throw new InvalidCredentialsError();
-    }
-    // Only now, with the session standing: the check above compares the hash it verified.
+    if (!grant) return this.refuseChanged(principal);
+    // Only now, with the session standing: the store's check compares the hash it verified.
     await this.rehashIfDue(principal, password);
     return grant;
+  }
+
+  /** The answer to a login whose account changed before its session could open. */
+  private async refuseChanged(verified: Principal): Promise<never> {
+    const now = await this.deps.principals.findById(verified.id);
+    const sameCredentials = now?.passwordHash === verified.passwordHash && now.email === verified.email;
+    throw sameCredentials && !now.active ? new AccountInactiveError() : new InvalidCredentialsError();
   }
 
   /**
@@ -207,12 +208,16 @@ export class AuthService {
     return { kind: this.kind, subjectId: sub, sessionId: sid };
   }
 
-  /** Opens a new session for an account that has already proven who it is. */
-  async startSession(principal: Principal): Promise<SessionGrant> {
+  /**
+   * Opens a new session for an account that has just proven who it is; null if its password or
+   * email changed, or it was deactivated or deleted, since it was read (the store checks that as it
+   * opens the session, so a change committing meanwhile cannot leave it working).
+   */
+  private async startSession(principal: Principal): Promise<SessionGrant | null> {
     const now = this.deps.clock.now();
     const session: Session = { id: this.deps.ids.next(), kind: this.kind, subjectId: principal.id, created: now, revoked: null };
     const first = this.newRefreshToken(session.id, now);
-    await this.deps.sessions.create(session, first);
+    if (!(await this.deps.sessions.create(session, first, principal))) return null;
     return this.grant(principal, session.id, first, now);
   }
 

@@ -1,17 +1,19 @@
 import { describe, expect, it } from '../testing/test-api.ts';
-import { InMemoryLoginAttemptRepository, InMemorySessionRepository, ManualClock } from '../testing/index.ts';
+import { inMemoryRepositories, ManualClock, sampleUser } from '../testing/index.ts';
 import { Housekeeping } from './housekeeping.ts';
 
 describe('Housekeeping', () => {
   it('run() forgets expired sessions and failures outside the longest throttling window', async () => {
     const clock = new ManualClock(new Date('2026-01-01T00:00:00.000Z'));
-    const sessions = new InMemorySessionRepository();
-    const attempts = new InMemoryLoginAttemptRepository();
+    const { users, sessions, attempts } = inMemoryRepositories();
+    const user = sampleUser({ id: 'u1' });
+    await users.insert(user);
     const start = clock.now();
     const expires = new Date(start.getTime() + 60_000);
     await sessions.create(
       { id: 's1', kind: 'user', subjectId: 'u1', created: start, revoked: null },
       { id: 't1', sessionId: 's1', issued: start, expires, retired: null, revoked: null },
+      user,
     );
     await attempts.record('attempt-1', ['k'], start);
     const housekeeping = new Housekeeping({

@@ -1,9 +1,21 @@
 import { token } from '../shared/token.ts';
 import type { RefreshToken, Session, SubjectKind } from './session.ts';
 
+/** What a login verified of the account: the session opens only if the account still has it. */
+export interface VerifiedAccount {
+  readonly email: string;
+  readonly passwordHash: string;
+}
+
 /** Stores sessions and their refresh-token families. "Not found" is `null`. */
 export interface SessionRepository {
-  create(session: Session, firstToken: RefreshToken): Promise<void>;
+  /**
+   * Stores a session and its first token, in one transaction with a read of the account (of the
+   * session's kind and subject) that must still be active and carry `verified`'s email and password
+   * hash; otherwise stores nothing and answers false. The account is held meanwhile, so a change to
+   * it either commits first (and this sees it) or waits and then ends this session with the others.
+   */
+  create(session: Session, firstToken: RefreshToken, verified: VerifiedAccount): Promise<boolean>;
   findSession(id: string): Promise<Session | null>;
   findToken(id: string): Promise<RefreshToken | null>;
   /**

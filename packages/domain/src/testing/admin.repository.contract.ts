@@ -5,7 +5,7 @@ import type { AdminRepository } from '../admins/admin.repository.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 
 let sequence = 0;
-function sampleAdmin(overrides: Partial<Admin> = {}): Admin {
+export function sampleAdmin(overrides: Partial<Admin> = {}): Admin {
   sequence += 1;
   const created = new Date(Date.UTC(2026, 0, 1, 0, 0, sequence));
   return {

@@ -2,7 +2,7 @@ import { EmailTakenError } from '../shared/errors.ts';
 import type { Admin } from '../admins/admin.ts';
 import type { AdminRepository } from '../admins/admin.repository.ts';
 import type { RefreshToken, Session, SubjectKind } from '../sessions/session.ts';
-import type { SessionRepository } from '../sessions/session.repository.ts';
+import type { SessionRepository, VerifiedAccount } from '../sessions/session.repository.ts';
 import type { PasswordRehashRepository } from '../sessions/password-rehash.repository.ts';
 import type { FailureStats, LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
 import type { SigningKey } from '../tokens/signing-key.ts';
@@ -96,13 +96,21 @@ export class InMemoryAdminRepository extends EmailKeyedStore<Admin> implements A
   }
 }
 
+/** The stored account a session of `kind` belongs to, if it exists and is active. */
+export type ActiveAccountLookup = (kind: SubjectKind, id: string) => VerifiedAccount | undefined;
+
 export class InMemorySessionRepository implements SessionRepository {
   private readonly sessions = new Map<string, Session>();
   private readonly tokens = new Map<string, RefreshToken>();
 
-  async create(session: Session, firstToken: RefreshToken): Promise<void> {
+  constructor(private readonly activeAccount: ActiveAccountLookup) {}
+
+  async create(session: Session, firstToken: RefreshToken, verified: VerifiedAccount): Promise<boolean> {
+    const account = this.activeAccount(session.kind, session.subjectId);
+    if (account?.email !== verified.email || account.passwordHash !== verified.passwordHash) return false;
     this.sessions.set(session.id, { ...session });
     this.tokens.set(firstToken.id, { ...firstToken });
+    return true;
   }
   async findSession(id: string): Promise<Session | null> {
     const session = this.sessions.get(id);
@@ -245,7 +253,9 @@ export class InMemoryUserImportRepository implements UserImportRepository {
 }
 
 export function inMemoryRepositories(): Repositories {
-  const sessions = new InMemorySessionRepository();
+  const sessions = new InMemorySessionRepository((kind, id): VerifiedAccount | undefined =>
+    kind === 'admin' ? admins.rows.get(id) : [users.rows.get(id)].find((user) => user?.active === 1),
+  );
   const users = new InMemoryUserRepository(sessions);
   const admins = new InMemoryAdminRepository();
   return {

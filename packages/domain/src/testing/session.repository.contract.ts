@@ -1,7 +1,10 @@
 import { describe, expect, it } from './test-api.ts';
 import type { RefreshToken, Session } from '../sessions/session.ts';
-import type { SessionRepository } from '../sessions/session.repository.ts';
+import type { SessionRepository, VerifiedAccount } from '../sessions/session.repository.ts';
+import type { Repositories } from '../repositories.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
+import { sampleAdmin } from './admin.repository.contract.ts';
+import { sampleUser } from './user.repository.contract.ts';
 
 let sequence = 0;
 const nextId = () => `10000000-0000-4000-8000-${(++sequence).toString(16).padStart(12, '0')}`;
@@ -19,12 +22,24 @@ function sampleToken(sessionId: string, overrides: Partial<RefreshToken> = {}): 
 export function describeSessionRepositoryContract(backend: string, open: OpenRepositories): void {
   describe(`SessionRepository contract (${backend})`, () => {
     let sessions: SessionRepository;
-    useFreshRepositories(open, (repositories) => (sessions = repositories.sessions));
+    let repositories: Repositories;
+    useFreshRepositories(open, (opened) => ({ sessions } = repositories = opened));
+
+    const stored = async <T>(store: { insert(record: T): Promise<void> }, record: T) => (await store.insert(record), record);
+
+    /** The session's account, stored on first use. */
+    async function accountOf({ kind, subjectId: id }: Session): Promise<VerifiedAccount> {
+      const store = kind === 'admin' ? repositories.admins : repositories.users;
+      const found = await store.findById(id);
+      if (found) return found;
+      if (kind === 'user') return stored(repositories.users, sampleUser({ id }));
+      return stored(repositories.admins, sampleAdmin({ id }));
+    }
 
     async function started(overrides: Partial<Session> = {}) {
       const session = sampleSession(overrides);
       const token = sampleToken(session.id);
-      await sessions.create(session, token);
+      expect(await sessions.create(session, token, await accountOf(session))).toBe(true);
       return { session, token };
     }
 
@@ -32,6 +47,46 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       const { session, token } = await started({ kind: 'admin' });
       expect(await sessions.findSession(session.id)).toEqual(session);
       expect(await sessions.findToken(token.id)).toEqual(token);
+    });
+
+    it('create() stores nothing when the account no longer has what the login verified', async () => {
+      const user = sampleUser();
+      await repositories.users.insert(user);
+      const admin = sampleAdmin();
+      await repositories.admins.insert(admin);
+      const attempts: [Partial<Session>, VerifiedAccount][] = [
+        [{ subjectId: user.id }, { ...user, passwordHash: `${user.passwordHash}-old` }],
+        [{ subjectId: user.id }, { ...user, email: `old-${user.email}` }],
+        [{ subjectId: admin.id, kind: 'admin' }, { ...admin, passwordHash: 'old-hash' }],
+        [{ subjectId: admin.id }, admin],
+        [{ subjectId: nextId() }, user],
+      ];
+      for (const [overrides, verified] of attempts) {
+        const session = sampleSession(overrides);
+        const token = sampleToken(session.id);
+        expect(await sessions.create(session, token, verified)).toBe(false);
+        expect(await sessions.findSession(session.id)).toBeNull();
+        expect(await sessions.findToken(token.id)).toBeNull();
+      }
+      await repositories.users.update(user.id, (current) => ({ user: { ...current, active: 0 } }));
+      const ofInactive = sampleSession({ subjectId: user.id });
+      expect(await sessions.create(ofInactive, sampleToken(ofInactive.id), user)).toBe(false);
+    });
+
+    it('create() racing a password change never leaves a live session with the old password', async () => {
+      const lost: number[] = [];
+      for (let round = 0; round < 10; round += 1) {
+        const user = sampleUser();
+        await repositories.users.insert(user);
+        const session = sampleSession({ subjectId: user.id });
+        const login = () => sessions.create(session, sampleToken(session.id), user);
+        const reset = () => repositories.users.update(user.id, (current) => ({ user: { ...current, passwordHash: 'new-hash' }, endSessions: {} }));
+        // Either may reach the store first; both orders are tried.
+        const opened = round % 2 ? (await Promise.all([login(), reset()]))[0] : (await Promise.all([reset(), login()]))[1];
+        const after = await sessions.findSession(session.id);
+        if (opened ? !after?.revoked : after !== null) lost.push(round);
+      }
+      expect(lost).toEqual([]);
     });
 
     it('answers null for unknown sessions and tokens', async () => {

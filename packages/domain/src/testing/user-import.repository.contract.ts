@@ -61,6 +61,7 @@ export function describeUserImportRepositoryContract(backend: string, open: Open
         await repositories.sessions.create(
           { id: sessionId, kind: 'user', subjectId: user.id, created: opened, revoked: null },
           { id: `00000000-0000-4000-a000-00000000000${i}`, sessionId, issued: opened, expires: NOW, retired: null, revoked: null },
+          user,
         );
       }
       const update = { ...changed, passwordHash: '$2b$04$another' };

@@ -35,14 +35,17 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
     const later = (user: User, seconds: number) => new Date(user.updated.getTime() + seconds * 1000);
     const rename = (name: string, at: Date) => (current: User) => ({ user: applyUserPatch(current, { name }, at) });
 
-    /** A user session of `userId` with its first refresh token; answers the session's id. */
-    async function openSession(userId: string, at: Date): Promise<string> {
+    /** A session of the stored `user` with its first refresh token; answers the session's id. */
+    async function openSession(user: User): Promise<string> {
       const id = crypto.randomUUID();
+      const at = user.created;
       const expires = new Date(at.getTime() + 3_600_000);
-      await sessions.create(
-        { id, kind: 'user', subjectId: userId, created: at, revoked: null },
+      const opened = await sessions.create(
+        { id, kind: 'user', subjectId: user.id, created: at, revoked: null },
         { id: crypto.randomUUID(), sessionId: id, issued: at, expires, retired: null, revoked: null },
+        user,
       );
+      expect(opened).toBe(true);
       return id;
     }
     const isLive = async (sessionId: string) => (await sessions.findSession(sessionId))?.revoked === null;
@@ -115,7 +118,7 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
     it('update whose change throws writes nothing, ends no session, and passes the error on', async () => {
       const user = sampleUser();
       await users.insert(user);
-      const sessionId = await openSession(user.id, user.created);
+      const sessionId = await openSession(user);
       const refused = users.update(user.id, () => {
         throw new PreconditionFailedError();
       });
@@ -130,9 +133,9 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       await users.insert(user);
       await users.insert(other);
       const [ended, kept, othersSession] = [
-        await openSession(user.id, user.created),
-        await openSession(user.id, user.created),
-        await openSession(other.id, other.created),
+        await openSession(user),
+        await openSession(user),
+        await openSession(other),
       ];
       const at = later(user, 9);
       await users.update(user.id, (current) => ({ user: applyUserPatch(current, { active: 0 }, at), endSessions: { keepSessionId: kept } }));
@@ -144,7 +147,7 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
     it('delete removes the user once, and ends its sessions with it', async () => {
       const user = sampleUser();
       await users.insert(user);
-      const sessionId = await openSession(user.id, user.created);
+      const sessionId = await openSession(user);
       const at = later(user, 3);
       expect(await users.delete(user.id, at)).toBe(true);
       expect(await users.findById(user.id)).toBeNull();
@@ -155,7 +158,7 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
     it('delete whose check throws deletes nothing and ends no session', async () => {
       const user = sampleUser();
       await users.insert(user);
-      const sessionId = await openSession(user.id, user.created);
+      const sessionId = await openSession(user);
       const seen: User[] = [];
       const refused = users.delete(user.id, later(user, 1), (current) => {
         seen.push(current);
@@ -217,7 +220,7 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
     it('a deactivation racing a rename leaves the user inactive, renamed, and with no live session', async () => {
       const user = sampleUser({ active: 1 });
       await users.insert(user);
-      const sessionId = await openSession(user.id, user.created);
+      const sessionId = await openSession(user);
       const at = later(user, 1);
       await Promise.all([
         users.update(user.id, rename('Renamed', at)),
@@ -231,7 +234,7 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
     it('an update racing a delete resurrects nothing: the user and its sessions stay gone', async () => {
       const user = sampleUser();
       await users.insert(user);
-      const sessionId = await openSession(user.id, user.created);
+      const sessionId = await openSession(user);
       const [updated, deleted] = await Promise.all([users.update(user.id, rename('Renamed', later(user, 1))), users.delete(user.id, later(user, 1))]);
       expect(deleted).toBe(true);
       expect([null, 'Renamed']).toContain(updated?.name ?? null);
