@@ -1,5 +1,5 @@
 import type { Figures } from './load';
-import type { Memory } from './server-process';
+import type { ProcessMemory } from '../apps/server/test/support/server-process';
 
 /** A measured request type's figures, or why it could not be measured. */
 export type Row = { name: string; note: string; expected: number; /** A probe's share of the ceiling means nothing. */ probe: boolean } & ({ figures: Figures } | { failure: string });
@@ -50,7 +50,7 @@ export function figuresTable(rows: Row[], ceiling: Figures): string {
 }
 
 /** Resident memory of the server process at the moments named. */
-export function memoryTable(moments: [string, Memory][]): string {
+export function memoryTable(moments: [string, ProcessMemory][]): string {
   return table(
     ['Server process', 'VmRSS', 'of which file-backed', 'VmHWM (peak so far)'],
     moments.map(([moment, memory]) => [moment, mib(memory.rssMiB), mib(memory.fileMiB), mib(memory.peakMiB)]),

@@ -3,18 +3,11 @@ import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 // Plain node code shared with the process-level tests (no vitest in it). The release is what
 // production runs; its guard ends the server when its stdin closes (this benchmark died).
-import { delay, freePort, releaseCommand, START_TIMEOUT_MS, STOP_TIMEOUT_MS } from '../apps/server/test/support/server-process';
+import { delay, freePort, processMemory, releaseCommand, START_TIMEOUT_MS, STOP_TIMEOUT_MS, type ProcessMemory } from '../apps/server/test/support/server-process';
 
 /** Every server still running, killed by `killAll()` on any way out of the benchmark. */
 const running = new Set<ChildProcess>();
 
-export interface Memory {
-  /** VmRSS and VmHWM (the peak RSS) of /proc/<pid>/status, in MiB. */
-  rssMiB: number;
-  peakMiB: number;
-  /** The file-backed part of VmRSS: mostly the database pages read through SQLite's memory map. */
-  fileMiB: number;
-}
 
 /** A server process (the release's server.mjs) on 127.0.0.1. */
 export class BenchServer {
@@ -68,10 +61,10 @@ export class BenchServer {
     return (await readFile(this.logPath, 'utf8')).split('\n').filter((line) => line.includes('"level":"error"'));
   }
 
-  async memory(): Promise<Memory> {
-    const status = await readFile(`/proc/${this.child.pid}/status`, 'utf8');
-    const mib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) / 1024;
-    return { rssMiB: mib('VmRSS'), peakMiB: mib('VmHWM'), fileMiB: mib('RssFile') };
+  async memory(): Promise<ProcessMemory> {
+    const memory = await processMemory(this.child.pid!);
+    if (!memory) throw new Error('The measured server has exited.');
+    return memory;
   }
 
   /** SIGTERM (the server drains and exits), then SIGKILL if it is still there after 15 s. */

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { RELEASE_DIR } from '../apps/server/test/support/server-process';
+import { processMemory, RELEASE_DIR } from '../apps/server/test/support/server-process';
 import { LOCAL_POSTGRES_URL, postgresDatabase, sqliteDatabase, type BenchDatabase } from './database';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -45,11 +45,10 @@ async function measured(args: string[], env: Record<string, string>, stdoutPath?
   const rss: number[] = [];
   let peakMiB = 0;
   const sample = async () => {
-    const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '');
-    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
-    if (status.includes('VmRSS')) {
-      rss.push(kib('VmRSS') / 1024);
-      peakMiB = Math.max(peakMiB, kib('VmHWM') / 1024);
+    const memory = await processMemory(child.pid!);
+    if (memory) {
+      rss.push(memory.rssMiB);
+      peakMiB = Math.max(peakMiB, memory.peakMiB);
     }
   };
   const timer = setInterval(() => void sample(), SAMPLE_MS);

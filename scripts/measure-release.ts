@@ -7,11 +7,11 @@
  * is the benchmark's (`pnpm bench`), which runs this same release.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { delay, freePort, RELEASE_DIR } from '../apps/server/test/support/server-process';
+import { delay, freePort, processMemory, RELEASE_DIR } from '../apps/server/test/support/server-process';
 
 const READY_POLL_MS = 5;
 const IDLE_SETTLE_MS = 3_000;
@@ -20,11 +20,6 @@ const START_LIMIT_MS = 30_000;
 interface Start {
   readyMs: number;
   idleRssMiB: number;
-}
-
-async function rssMiB(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]) / 1024;
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -53,7 +48,7 @@ async function startOnce(directory: string): Promise<Start> {
     }
     const readyMs = performance.now() - started;
     await delay(IDLE_SETTLE_MS);
-    return { readyMs, idleRssMiB: await rssMiB(child.pid!) };
+    return { readyMs, idleRssMiB: (await processMemory(child.pid!))?.rssMiB ?? Number.NaN };
   } finally {
     await stop(child);
   }

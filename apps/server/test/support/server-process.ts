@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -202,6 +202,22 @@ export class ServerProcesses {
     const directories = this.directories.splice(0);
     await Promise.all(directories.map((directory) => rm(directory, { recursive: true, force: true })));
   }
+}
+
+/** Resident memory of a process, from /proc/<pid>/status, in MiB. */
+export interface ProcessMemory {
+  rssMiB: number;
+  /** VmHWM: the peak of VmRSS so far. */
+  peakMiB: number;
+  /** The file-backed part of VmRSS: the node binary, and database pages read through a memory map. */
+  fileMiB: number;
+}
+
+/** The memory of a running process; null once it has exited. */
+export async function processMemory(pid: number): Promise<ProcessMemory | null> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const mib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) / 1024;
+  return status.includes('VmRSS') ? { rssMiB: mib('VmRSS'), peakMiB: mib('VmHWM'), fileMiB: mib('RssFile') } : null;
 }
 
 export const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
