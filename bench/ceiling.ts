@@ -16,8 +16,10 @@ export function startCeiling(bodyPath: string): Promise<Ceiling> {
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`The ceiling server exited (${code}) before it listened.`)));
-    child.stdout.setEncoding('utf8').once('data', (port: string) =>
-      resolve({ url: `http://127.0.0.1:${port.trim()}`, stop: () => void child.kill() }),
-    );
+    child.stdout
+      .setEncoding('utf8')
+      .once('data', (port: string) =>
+        resolve({ url: `http://127.0.0.1:${port.trim()}`, stop: () => void child.kill() }),
+      );
   });
 }

@@ -61,7 +61,9 @@ export async function postgresDatabase(url: string): Promise<BenchDatabase> {
     location: { dialect: 'postgres', url },
     options: { schema },
     async analyze() {
-      for (const { name } of await sql<{ name: string }[]>`select tablename as name from pg_tables where schemaname = ${schema}`) {
+      for (const { name } of await sql<
+        { name: string }[]
+      >`select tablename as name from pg_tables where schemaname = ${schema}`) {
         await sql`vacuum analyze ${sql(schema)}.${sql(name)}`;
       }
     },

@@ -14,7 +14,10 @@ export interface Reply {
 export class HttpClient {
   private readonly agent: Agent;
 
-  constructor(private readonly baseUrl: string, sockets: number) {
+  constructor(
+    private readonly baseUrl: string,
+    sockets: number,
+  ) {
     this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
   }
 
@@ -22,15 +25,20 @@ export class HttpClient {
     const body = json === undefined ? undefined : JSON.stringify(json);
     const headers: Record<string, string> = {};
     if (token) headers.authorization = `Bearer ${token}`;
-    if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    if (body !== undefined)
+      Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
     return new Promise((resolve, reject) => {
-      const sent = request(`${this.baseUrl}${path}`, { method, headers, agent: this.agent, timeout: REQUEST_TIMEOUT_MS }, (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => void (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-        response.on('error', reject);
-      });
+      const sent = request(
+        `${this.baseUrl}${path}`,
+        { method, headers, agent: this.agent, timeout: REQUEST_TIMEOUT_MS },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => void (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+          response.on('error', reject);
+        },
+      );
       sent.on('timeout', () => sent.destroy(new Error(`${method} ${path}: no answer within ${REQUEST_TIMEOUT_MS} ms`)));
       sent.on('error', reject);
       sent.end(body);
@@ -68,7 +76,11 @@ export interface Figures {
  * say), send one request after another until the time is up; the requests then in flight are
  * awaited and counted. Latency is per request, in milliseconds.
  */
-export async function measure(load: Load, expected: number, prepare: (worker: number) => Promise<Step>): Promise<Figures> {
+export async function measure(
+  load: Load,
+  expected: number,
+  prepare: (worker: number) => Promise<Step>,
+): Promise<Figures> {
   const steps = await Promise.all(Array.from({ length: load.concurrency }, (_, worker) => prepare(worker)));
   const latencies: number[] = [];
   const unexpected: Record<string, number> = {};

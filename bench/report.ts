@@ -2,7 +2,12 @@ import type { Figures } from './load';
 import type { ProcessMemory } from '../apps/server/test/support/server-process';
 
 /** A measured request type's figures, or why it could not be measured. */
-export type Row = { name: string; note: string; expected: number; /** A probe's share of the ceiling means nothing. */ probe: boolean } & ({ figures: Figures } | { failure: string });
+export type Row = {
+  name: string;
+  note: string;
+  expected: number /** A probe's share of the ceiling means nothing. */;
+  probe: boolean;
+} & ({ figures: Figures } | { failure: string });
 
 /** A Markdown table; columns of figures are aligned right. */
 const table = (header: string[], rows: string[][]) => {
@@ -43,7 +48,9 @@ export function figuresTable(rows: Row[], ceiling: Figures): string {
     if (!('figures' in row)) lines.push(`- ${row.name} could not run: ${row.failure}`);
     else if (count(row.figures) > 0) {
       const statuses = Object.entries(row.figures.unexpected).map(([status, n]) => `${status} ×${n}`);
-      lines.push(`- ${row.name}: expected ${row.expected}, got ${statuses.join(', ')}${row.figures.firstError ? ` (${row.figures.firstError})` : ''}`);
+      lines.push(
+        `- ${row.name}: expected ${row.expected}, got ${statuses.join(', ')}${row.figures.firstError ? ` (${row.figures.firstError})` : ''}`,
+      );
     }
   }
   return lines.join('\n');

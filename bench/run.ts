@@ -41,12 +41,17 @@ function readOptions(): Options {
   });
   const wholeNumber = (name: 'users' | 'concurrency' | 'duration', min: number, max: number): number => {
     const value = Number(values[name]);
-    if (!Number.isInteger(value) || value < min || value > max) throw new Error(`--${name} must be a whole number from ${min} to ${max}`);
+    if (!Number.isInteger(value) || value < min || value > max)
+      throw new Error(`--${name} must be a whole number from ${min} to ${max}`);
     return value;
   };
   return {
     users: wholeNumber('users', 20, MAX_USERS),
-    load: { concurrency: wholeNumber('concurrency', 1, 256), durationMs: wholeNumber('duration', 1, MAX_DURATION_S) * 1000, warmUpMs: WARM_UP_MS },
+    load: {
+      concurrency: wholeNumber('concurrency', 1, 256),
+      durationMs: wholeNumber('duration', 1, MAX_DURATION_S) * 1000,
+      warmUpMs: WARM_UP_MS,
+    },
     postgresUrl: process.env.BENCH_DATABASE_URL || (values.postgres ? LOCAL_POSTGRES_URL : undefined),
   };
 }
@@ -55,13 +60,17 @@ function readOptions(): Options {
 const undo: (() => Promise<void>)[] = [];
 async function cleanUp(): Promise<void> {
   killAll();
-  for (const step of undo.splice(0).reverse()) await step().catch((error: Error) => progress(`clean-up: ${error.message}`));
+  for (const step of undo.splice(0).reverse())
+    await step().catch((error: Error) => progress(`clean-up: ${error.message}`));
 }
 process.once('exit', killAll);
 // `on`, not `once`: tsx's runner may pass on the same Ctrl-C a second time, and a signal nobody
 // listens to ends the process at once, before the clean-up has finished.
 let interrupted = false;
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.on(signal, () => {
     if (interrupted) return;
     interrupted = true;
@@ -72,7 +81,8 @@ for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
 type Admin = { email: string; password: string };
-const adminToken = async (client: HttpClient, admin: Admin) => (await logIn(client, admin.email, admin.password, '/v1/admin/login')).accessToken;
+const adminToken = async (client: HttpClient, admin: Admin) =>
+  (await logIn(client, admin.email, admin.password, '/v1/admin/login')).accessToken;
 
 /**
  * The ceiling: a bare Hono server answering the measured server's first page of users from
@@ -110,7 +120,12 @@ async function measureScenario(load: Load, scenario: Scenario): Promise<Row[]> {
 }
 
 /** Every scenario against a server with the default configuration, and its memory before and after. */
-async function measureAll({ load, users: count }: Options, env: Record<string, string>, directory: string, users: { id: string; email: string }[]) {
+async function measureAll(
+  { load, users: count }: Options,
+  env: Record<string, string>,
+  directory: string,
+  users: { id: string; email: string }[],
+) {
   const server = await BenchServer.start(env, directory);
   const admin = JSON.parse(await readFile(env.ADMIN_KEY_PATH!, 'utf8')) as Admin;
   const atStart = await server.memory();
@@ -134,7 +149,9 @@ async function measureAll({ load, users: count }: Options, env: Record<string, s
 
 /** The measured server's first error log lines, if it logged any. */
 const serverErrors = (lines: string[]) =>
-  lines.length === 0 ? '' : `\n\nThe server logged ${lines.length} errors; the first:\n\n\`\`\`\n${lines.slice(0, 5).join('\n')}\n\`\`\``;
+  lines.length === 0
+    ? ''
+    : `\n\nThe server logged ${lines.length} errors; the first:\n\n\`\`\`\n${lines.slice(0, 5).join('\n')}\n\`\`\``;
 
 async function main(): Promise<void> {
   const options = readOptions();

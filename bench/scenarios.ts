@@ -64,7 +64,11 @@ export function scenarios({ client, probeClient, adminToken, count, users }: Tar
       expected: 200,
       prepare: async () => search(oneDomain),
       probes: [
-        { name: 'GET /health', expected: 200, prepare: async () => async () => (await probeClient.send('GET', '/health')).status },
+        {
+          name: 'GET /health',
+          expected: 200,
+          prepare: async () => async () => (await probeClient.send('GET', '/health')).status,
+        },
         {
           name: 'GET /v1/users/me',
           expected: 200,
@@ -101,7 +105,9 @@ export function scenarios({ client, probeClient, adminToken, count, users }: Tar
         let n = 0;
         return async () => {
           const { id } = someUser();
-          const json = { data: { type: 'users', id, attributes: { metadata: { theme: 'dark', visits: ++n, worker } } } };
+          const json = {
+            data: { type: 'users', id, attributes: { metadata: { theme: 'dark', visits: ++n, worker } } },
+          };
           return (await client.send('PATCH', `/v1/admin/users/${id}`, { ...admin, json })).status;
         };
       },
@@ -135,7 +141,12 @@ export function scenarios({ client, probeClient, adminToken, count, users }: Tar
       prepare: async (worker) => {
         let n = 0;
         return async () => {
-          return (await client.send('POST', '/v1/admin/users', { ...admin, json: usersDocument(userAttributes(`new${worker}x`, n++)) })).status;
+          return (
+            await client.send('POST', '/v1/admin/users', {
+              ...admin,
+              json: usersDocument(userAttributes(`new${worker}x`, n++)),
+            })
+          ).status;
         };
       },
     },
@@ -147,7 +158,8 @@ export function scenarios({ client, probeClient, adminToken, count, users }: Tar
         let n = worker;
         return async () => {
           const { email } = users[n++ % users.length]!;
-          return (await client.send('POST', '/v1/login', { json: usersDocument({ email, password: PASSWORD }) })).status;
+          return (await client.send('POST', '/v1/login', { json: usersDocument({ email, password: PASSWORD }) }))
+            .status;
         };
       },
     },

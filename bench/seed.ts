@@ -14,14 +14,19 @@ const BCRYPT_COST = 10;
 export const DOMAINS = 100;
 
 /** The email of the n-th seeded user: `user0001234@org34.example`. */
-export const seededEmail = (n: number) => `user${String(n).padStart(7, '0')}@org${String(n % DOMAINS).padStart(2, '0')}.example`;
+export const seededEmail = (n: number) =>
+  `user${String(n).padStart(7, '0')}@org${String(n % DOMAINS).padStart(2, '0')}.example`;
 
 /**
  * Writes `count` users through the user repository's bulk path (`insertMany`), as an import
  * would: records the domain would have made, all with one real bcrypt hash of PASSWORD, created
  * one millisecond apart. Migrates the empty database first. Returns a sample of the users.
  */
-export async function seedUsers(location: DatabaseLocation, options: DatabaseOptions, count: number): Promise<SeededUser[]> {
+export async function seedUsers(
+  location: DatabaseLocation,
+  options: DatabaseOptions,
+  count: number,
+): Promise<SeededUser[]> {
   const database = await openDatabase(location, options);
   try {
     await database.migrate();

@@ -3,11 +3,18 @@ import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 // Plain node code shared with the process-level tests (no vitest in it). The release is what
 // production runs; its guard ends the server when its stdin closes (this benchmark died).
-import { delay, freePort, processMemory, releaseCommand, START_TIMEOUT_MS, STOP_TIMEOUT_MS, type ProcessMemory } from '../apps/server/test/support/server-process';
+import {
+  delay,
+  freePort,
+  processMemory,
+  releaseCommand,
+  START_TIMEOUT_MS,
+  STOP_TIMEOUT_MS,
+  type ProcessMemory,
+} from '../apps/server/test/support/server-process';
 
 /** Every server still running, killed by `killAll()` on any way out of the benchmark. */
 const running = new Set<ChildProcess>();
-
 
 /** A server process (the release's server.mjs) on 127.0.0.1. */
 export class BenchServer {
@@ -15,7 +22,11 @@ export class BenchServer {
   private readonly exited: Promise<void>;
   private stderr = '';
 
-  private constructor(private readonly child: ChildProcess, port: number, private readonly logPath: string) {
+  private constructor(
+    private readonly child: ChildProcess,
+    port: number,
+    private readonly logPath: string,
+  ) {
     this.url = `http://127.0.0.1:${port}`;
     running.add(child);
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => void (this.stderr += chunk));

@@ -36,7 +36,11 @@ interface Run {
 /** Runs `node args…` in the repository, sampling its VmRSS until it exits. */
 async function measured(args: string[], env: Record<string, string>, stdoutPath?: string): Promise<Run> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   if (stdoutPath) child.stdout.pipe(createWriteStream(stdoutPath));
@@ -73,7 +77,9 @@ async function writeInput(path: string, users: number): Promise<number[]> {
       line += 1;
     }
     const created = new Date(Date.UTC(2024, 0, 1) + i).toISOString();
-    await write(`{"name":"User ${i}","email":"user${i}@example.com","password_hash":"${HASH}","metadata":{"n":${i}},"app":{},"active":1,"created":"${created}","updated":"${created}"}\n`);
+    await write(
+      `{"name":"User ${i}","email":"user${i}@example.com","password_hash":"${HASH}","metadata":{"n":${i}},"app":{},"active":1,"created":"${created}","updated":"${created}"}\n`,
+    );
   }
   out.end();
   await once(out, 'finish');
@@ -89,13 +95,18 @@ const flat = (rss: number[]) => {
 };
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { postgres: { type: 'boolean', default: false }, users: { type: 'string', default: '1000000' } } });
+  const { values } = parseArgs({
+    options: { postgres: { type: 'boolean', default: false }, users: { type: 'string', default: '1000000' } },
+  });
   const users = Number(values.users);
-  if (!Number.isInteger(users) || users < 1000 || users > 5_000_000) throw new Error('--users must be a whole number from 1000 to 5000000');
+  if (!Number.isInteger(users) || users < 1000 || users > 5_000_000)
+    throw new Error('--users must be a whole number from 1000 to 5000000');
   const dir = await mkdtemp(join(tmpdir(), 'uas-bench-transfer-'));
   let database: BenchDatabase | undefined;
   try {
-    database = values.postgres ? await postgresDatabase(process.env.BENCH_DATABASE_URL ?? LOCAL_POSTGRES_URL) : sqliteDatabase(dir);
+    database = values.postgres
+      ? await postgresDatabase(process.env.BENCH_DATABASE_URL ?? LOCAL_POSTGRES_URL)
+      : sqliteDatabase(dir);
     const env = { ...database.env, ADMIN_KEY_PATH: join(dir, 'admin.key'), DATABASE_STATEMENT_TIMEOUT_MS: '60000' };
     const input = join(dir, 'users.ndjson');
     process.stderr.write(`Writing ${users.toLocaleString('en')} records…\n`);
@@ -105,27 +116,39 @@ async function main(): Promise<void> {
     process.stderr.write('Importing…\n');
     const imported = await measured([...cli, 'users', 'import', input, '--quiet'], env);
     const report = JSON.parse(imported.stdout) as { created: number; rejected: number };
-    const reportedLines = imported.stderr.split('\n').flatMap((line) => /^line (\d+):/.exec(line)?.[1] ?? []).map(Number);
+    const reportedLines = imported.stderr
+      .split('\n')
+      .flatMap((line) => /^line (\d+):/.exec(line)?.[1] ?? [])
+      .map(Number);
     const badOk = report.created === users && report.rejected === bad.length && reportedLines.join() === bad.join();
     const importCeiling = await measured(['-e', CEILING_IMPORT, input], {});
 
     process.stderr.write('Exporting…\n');
     const output = join(dir, 'export.ndjson');
-    const exported = await measured([...cli, 'users', 'export', '--with-password-hashes', '--quiet', '--output', output], env);
-    const exportedLines = (await readFile(output, 'utf8').then((text) => text.split('\n').length - 1).catch(() => -1));
+    const exported = await measured(
+      [...cli, 'users', 'export', '--with-password-hashes', '--quiet', '--output', output],
+      env,
+    );
+    const exportedLines = await readFile(output, 'utf8')
+      .then((text) => text.split('\n').length - 1)
+      .catch(() => -1);
     const exportCeiling = await measured(['-e', CEILING_EXPORT, output, join(dir, 'copy.ndjson')], {});
     const size = (await stat(input)).size / 1024 / 1024;
 
     const row = (what: string, run: Run, ceiling: Run) =>
       `| ${what} | ${run.seconds.toFixed(1)} s | ${Math.round(users / run.seconds).toLocaleString('en')}/s | ${ceiling.seconds.toFixed(1)} s | ${(run.seconds / ceiling.seconds).toFixed(1)}× | ${flat(run.rss)} | ${run.peakMiB.toFixed(0)} | ${run.code} |`;
     console.log(`\n### ${database.label}: ${users.toLocaleString('en')} users, input ${size.toFixed(0)} MiB\n`);
-    console.log('| Work | Time | Users/s | Ceiling (bare Node, same file) | Ratio | VmRSS MiB at 25/50/75/100 % | VmHWM MiB | Exit |');
+    console.log(
+      '| Work | Time | Users/s | Ceiling (bare Node, same file) | Ratio | VmRSS MiB at 25/50/75/100 % | VmHWM MiB | Exit |',
+    );
     console.log('|---|---|---|---|---|---|---|---|');
     console.log(row('import (1 bad per 100)', imported, importCeiling));
     console.log(row('export, with hashes', exported, exportCeiling));
-    console.log(`\nBad records: ${bad.length.toLocaleString('en')} in the input, ${report.rejected.toLocaleString('en')} rejected, ` +
-      `${reportedLines.length === bad.length && badOk ? 'each reported with its own line' : 'NOT all reported with their lines'}; ` +
-      `${report.created.toLocaleString('en')} created; export wrote ${exportedLines.toLocaleString('en')} lines.`);
+    console.log(
+      `\nBad records: ${bad.length.toLocaleString('en')} in the input, ${report.rejected.toLocaleString('en')} rejected, ` +
+        `${reportedLines.length === bad.length && badOk ? 'each reported with its own line' : 'NOT all reported with their lines'}; ` +
+        `${report.created.toLocaleString('en')} created; export wrote ${exportedLines.toLocaleString('en')} lines.`,
+    );
     if (!badOk || exportedLines !== users || imported.code !== 3 || exported.code !== 0) process.exitCode = 1;
   } finally {
     await database?.drop();

@@ -48,14 +48,22 @@ const assetUrls: Plugin = {
   setup(context) {
     context.onLoad({ filter: /[\\/](packages|apps)[\\/].*\.ts$/ }, async ({ path }) => {
       const source = await readFile(path, 'utf8');
-      const contents = source.replace(/new URL\((['"])([^'"]+)\1, import\.meta\.url\)/g, (_, _quote, target: string) => {
-        const inRepository = relative(ROOT, resolve(dirname(path), target)).split('\\').join('/');
-        const entry = ENTRY_POINTS.find(({ loadedAs }) => loadedAs === inRepository);
-        if (entry !== undefined) return `new URL(${JSON.stringify(`./${entry.name}.mjs`)}, import.meta.url)`;
-        const asset = Object.keys(ASSETS).find((folder) => inRepository === folder || inRepository.startsWith(`${folder}/`));
-        if (asset === undefined) throw new Error(`${relative(ROOT, path)} reads ${inRepository}, which the release does not ship.`);
-        return `new URL(${JSON.stringify(`./${ASSETS[asset]}${inRepository.slice(asset.length)}`)}, import.meta.url)`;
-      });
+      const contents = source.replace(
+        /new URL\((['"])([^'"]+)\1, import\.meta\.url\)/g,
+        (_, _quote, target: string) => {
+          const inRepository = relative(ROOT, resolve(dirname(path), target))
+            .split('\\')
+            .join('/');
+          const entry = ENTRY_POINTS.find(({ loadedAs }) => loadedAs === inRepository);
+          if (entry !== undefined) return `new URL(${JSON.stringify(`./${entry.name}.mjs`)}, import.meta.url)`;
+          const asset = Object.keys(ASSETS).find(
+            (folder) => inRepository === folder || inRepository.startsWith(`${folder}/`),
+          );
+          if (asset === undefined)
+            throw new Error(`${relative(ROOT, path)} reads ${inRepository}, which the release does not ship.`);
+          return `new URL(${JSON.stringify(`./${ASSETS[asset]}${inRepository.slice(asset.length)}`)}, import.meta.url)`;
+        },
+      );
       return { contents, loader: 'ts' };
     });
   },
@@ -81,7 +89,9 @@ async function main(): Promise<void> {
     external: NATIVE,
     plugins: [assetUrls],
     // Bundled CommonJS packages call require(); an ES module has none until it is made.
-    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "#!/usr/bin/env node\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
+    },
     legalComments: 'none',
     // Smaller to parse at every start; names kept, as libraries test constructor names.
     minify: true,
@@ -92,7 +102,10 @@ async function main(): Promise<void> {
   for (const [from, to] of Object.entries(ASSETS)) await cp(join(ROOT, from), join(staging, to), { recursive: true });
   const versions = await copyNativePackages(NATIVE, workspaceFolders(), join(staging, 'node_modules'));
 
-  const rootManifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { name: string; engines: unknown };
+  const rootManifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+    name: string;
+    engines: unknown;
+  };
   const manifest = {
     name: rootManifest.name,
     private: true,
@@ -107,7 +120,9 @@ async function main(): Promise<void> {
   await rm(OUT, { recursive: true, force: true });
   await rename(staging, OUT);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  process.stdout.write(`Built ${basename(OUT)}/ in ${seconds} s: ${ENTRY_POINTS.map(({ name }) => `${name}.mjs`).join(', ')}\n`);
+  process.stdout.write(
+    `Built ${basename(OUT)}/ in ${seconds} s: ${ENTRY_POINTS.map(({ name }) => `${name}.mjs`).join(', ')}\n`,
+  );
 }
 
 /** Where the native packages are declared: pnpm links each only into its own workspace package. */

@@ -35,14 +35,26 @@ async function startOnce(directory: string): Promise<Start> {
   const started = performance.now();
   const child = spawn(process.execPath, [join(RELEASE_DIR, 'server.mjs')], {
     cwd: directory,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: 'sqlite:./app.db', ADMIN_KEY_PATH: './admin.key' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: 'sqlite:./app.db',
+      ADMIN_KEY_PATH: './admin.key',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`The release exited with code ${child.exitCode} before it was ready.`);
-      if (performance.now() - started > START_LIMIT_MS) throw new Error(`The release was not ready within ${START_LIMIT_MS} ms.`);
-      const status = await fetch(`http://127.0.0.1:${port}/ready`).then((response) => response.status, () => 0);
+      if (child.exitCode !== null)
+        throw new Error(`The release exited with code ${child.exitCode} before it was ready.`);
+      if (performance.now() - started > START_LIMIT_MS)
+        throw new Error(`The release was not ready within ${START_LIMIT_MS} ms.`);
+      const status = await fetch(`http://127.0.0.1:${port}/ready`).then(
+        (response) => response.status,
+        () => 0,
+      );
       if (status === 200) break;
       await delay(READY_POLL_MS);
     }
@@ -63,7 +75,10 @@ async function main(): Promise<void> {
   const runs = Number(values.runs);
   if (!Number.isInteger(runs) || runs < 1 || runs > 20) throw new Error('--runs must be a whole number from 1 to 20');
   const rows: [string, Start[]][] = [];
-  for (const [label, fresh] of [['empty database (migrations, admin, signing key)', true], ['existing database (a restart)', false]] as const) {
+  for (const [label, fresh] of [
+    ['empty database (migrations, admin, signing key)', true],
+    ['existing database (a restart)', false],
+  ] as const) {
     const starts: Start[] = [];
     const directory = await mkdtemp(join(tmpdir(), 'uas-measure-'));
     try {
@@ -76,10 +91,20 @@ async function main(): Promise<void> {
     }
     rows.push([label, starts]);
   }
-  process.stdout.write(`Release start on SQLite, ${runs} runs each; median (min–max). Node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}.\n\n`);
+  process.stdout.write(
+    `Release start on SQLite, ${runs} runs each; median (min–max). Node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}.\n\n`,
+  );
   process.stdout.write('| Start on | Spawn to first 200 on /ready, ms | Idle RSS, MiB |\n|---|---:|---:|\n');
   for (const [label, starts] of rows) {
-    process.stdout.write(`| ${label} | ${range(starts.map((s) => s.readyMs), 0)} | ${range(starts.map((s) => s.idleRssMiB), 1)} |\n`);
+    process.stdout.write(
+      `| ${label} | ${range(
+        starts.map((s) => s.readyMs),
+        0,
+      )} | ${range(
+        starts.map((s) => s.idleRssMiB),
+        1,
+      )} |\n`,
+    );
   }
 }
 

@@ -6,7 +6,8 @@ import { join, sep } from 'node:path';
 const INSTALL_TIME_ONLY = new Set(['prebuild-install']);
 
 /** Sources, build intermediates and docs of a compiled package: not needed to run it. */
-const UNNEEDED = /(^|[\\/])(deps|src|obj|obj\.target|test|docs?)([\\/]|$)|\.(a|c|cc|cpp|h|hpp|gyp|gypi|mk|md|d\.ts|map)$|[\\/]test_[^\\/]*$/;
+const UNNEEDED =
+  /(^|[\\/])(deps|src|obj|obj\.target|test|docs?)([\\/]|$)|\.(a|c|cc|cpp|h|hpp|gyp|gypi|mk|md|d\.ts|map)$|[\\/]test_[^\\/]*$/;
 
 interface Manifest {
   name: string;
@@ -26,7 +27,11 @@ async function installedFolder(name: string, from: string): Promise<string | nul
  * are installed: the binary for this platform) from the workspace into `target`, flat, as npm
  * would lay them out. Returns the exact versions of `names`, for the release's package.json.
  */
-export async function copyNativePackages(names: readonly string[], workspaceFolders: readonly string[], target: string): Promise<Record<string, string>> {
+export async function copyNativePackages(
+  names: readonly string[],
+  workspaceFolders: readonly string[],
+  target: string,
+): Promise<Record<string, string>> {
   const copied = new Map<string, string>();
   const copy = async (name: string, searchFrom: readonly string[], optional: boolean): Promise<void> => {
     if (copied.has(name) || INSTALL_TIME_ONLY.has(name)) return;
@@ -41,7 +46,8 @@ export async function copyNativePackages(names: readonly string[], workspaceFold
     await cp(folder, join(target, name), {
       recursive: true,
       dereference: true,
-      filter: (path) => !UNNEEDED.test(path.slice(folder.length)) && !path.slice(folder.length).includes(`${sep}node_modules`),
+      filter: (path) =>
+        !UNNEEDED.test(path.slice(folder.length)) && !path.slice(folder.length).includes(`${sep}node_modules`),
     });
     // pnpm keeps a package's own dependencies beside it, in the node_modules that holds it.
     const siblings = [join(folder, ...name.split('/').map(() => '..'), '..')];

@@ -15,7 +15,13 @@ import { HmacTokenSigner } from './hmac-token-signer.ts';
 import { WebCryptoPasswordHasher } from './web-crypto-password-hasher.ts';
 
 // The statuses these three routes need; anything else the domain refuses is a 400.
-const STATUS: Partial<Record<ErrorCode, number>> = { email_taken: 409, invalid_credentials: 401, invalid_token: 401, account_inactive: 403, too_many_attempts: 429 };
+const STATUS: Partial<Record<ErrorCode, number>> = {
+  email_taken: 409,
+  invalid_credentials: 401,
+  invalid_token: 401,
+  account_inactive: 403,
+  too_many_attempts: 429,
+};
 
 /** A request to the account API and the address it came from (throttling counts per address). */
 export type AccountApi = (request: Request, clientAddress: string) => Promise<Response>;
@@ -40,10 +46,26 @@ export async function createAccountApi(repositories: Repositories, secret: strin
   const signer = await HmacTokenSigner.create(secret, 'uas-example', clock);
   const { users: userRepository, admins, sessions, attempts } = repositories;
   const people = userPrincipals(userRepository);
-  const policy = { accessTokenSeconds: 15 * 60, refreshTokenSeconds: 30 * 24 * 3600, refreshReuseGraceSeconds: 10, throttle: DEFAULT_THROTTLE_POLICY };
+  const policy = {
+    accessTokenSeconds: 15 * 60,
+    refreshTokenSeconds: 30 * 24 * 3600,
+    refreshReuseGraceSeconds: 10,
+    throttle: DEFAULT_THROTTLE_POLICY,
+  };
   const users = new UserService({ users: userRepository, hasher, clock, ids });
   const self = new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle });
-  const auth = new AuthService({ principals: people, accounts: accountDirectory(adminPrincipals(admins), people), sessions, attempts, rehash: repositories.rehash, hasher, signer, clock, ids, policy });
+  const auth = new AuthService({
+    principals: people,
+    accounts: accountDirectory(adminPrincipals(admins), people),
+    sessions,
+    attempts,
+    rehash: repositories.rehash,
+    hasher,
+    signer,
+    clock,
+    ids,
+    policy,
+  });
 
   const routes: Record<string, (request: Request, clientAddress: string) => Promise<Response>> = {
     'POST /signup': async (request) => {
@@ -54,7 +76,11 @@ export async function createAccountApi(repositories: Repositories, secret: strin
     'POST /login': async (request, clientAddress) => {
       const { email, password } = await body(request);
       const grant = await auth.login(text(email), text(password), clientAddress);
-      return Response.json({ access_token: grant.accessToken, refresh_token: grant.refreshToken, expires: grant.accessTokenExpires });
+      return Response.json({
+        access_token: grant.accessToken,
+        refresh_token: grant.refreshToken,
+        expires: grant.accessTokenExpires,
+      });
     },
     'GET /me': async (request) => {
       const token = /^Bearer (\S+)$/.exec(request.headers.get('Authorization') ?? '')?.[1] ?? '';

@@ -1,6 +1,9 @@
 /** base64url without padding, the encoding of JWT parts, over bytes (btoa/atob take Latin-1 only). */
 export function encode(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 export function decode(text: string): Uint8Array<ArrayBuffer> {

@@ -1,4 +1,12 @@
-import { InvalidTokenError, isJsonObject, type Clock, type JsonObject, type TokenPurpose, type TokenSigner, type VerifiedToken } from '@uas/domain';
+import {
+  InvalidTokenError,
+  isJsonObject,
+  type Clock,
+  type JsonObject,
+  type TokenPurpose,
+  type TokenSigner,
+  type VerifiedToken,
+} from '@uas/domain';
 import { decode, encode } from './base64url.ts';
 
 const HEADER = encode(new TextEncoder().encode(JSON.stringify({ alg: 'HS256', typ: 'JWT' })));
@@ -13,12 +21,24 @@ export class HmacTokenSigner implements TokenSigner {
   ) {}
 
   static async create(secret: string, issuer: string, clock: Clock): Promise<HmacTokenSigner> {
-    const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    const key = await crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
     return new HmacTokenSigner(key, issuer, clock);
   }
 
   async sign(purpose: TokenPurpose, claims: JsonObject, issuedAt: Date, expiresAt: Date): Promise<string> {
-    const payload = { ...claims, iss: this.issuer, aud: purpose, iat: Math.floor(issuedAt.getTime() / 1000), exp: Math.floor(expiresAt.getTime() / 1000) };
+    const payload = {
+      ...claims,
+      iss: this.issuer,
+      aud: purpose,
+      iat: Math.floor(issuedAt.getTime() / 1000),
+      exp: Math.floor(expiresAt.getTime() / 1000),
+    };
     const body = `${HEADER}.${encode(new TextEncoder().encode(JSON.stringify(payload)))}`;
     const signature = await crypto.subtle.sign('HMAC', this.key, new TextEncoder().encode(body));
     return `${body}.${encode(new Uint8Array(signature))}`;
@@ -29,7 +49,12 @@ export class HmacTokenSigner implements TokenSigner {
     if (header !== HEADER || !payload || !signature) throw new InvalidTokenError();
     let claims: unknown;
     try {
-      const valid = await crypto.subtle.verify('HMAC', this.key, decode(signature), new TextEncoder().encode(`${header}.${payload}`));
+      const valid = await crypto.subtle.verify(
+        'HMAC',
+        this.key,
+        decode(signature),
+        new TextEncoder().encode(`${header}.${payload}`),
+      );
       claims = valid ? JSON.parse(new TextDecoder().decode(decode(payload))) : undefined;
     } catch {
       throw new InvalidTokenError();
@@ -37,7 +62,8 @@ export class HmacTokenSigner implements TokenSigner {
     if (!isJsonObject(claims) || claims.iss !== this.issuer) throw new InvalidTokenError();
     const purpose = PURPOSES.find((candidate) => candidate === claims.aud);
     if (!purpose || !purposes.includes(purpose)) throw new InvalidTokenError();
-    if (typeof claims.exp !== 'number' || claims.exp * 1000 <= this.clock.now().getTime()) throw new InvalidTokenError();
+    if (typeof claims.exp !== 'number' || claims.exp * 1000 <= this.clock.now().getTime())
+      throw new InvalidTokenError();
     return { purpose, claims };
   }
 }

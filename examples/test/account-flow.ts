@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 
-const post = (url: string, body: object) => fetch(url, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+const post = (url: string, body: object) =>
+  fetch(url, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
 
 /** What a user of either example does: sign up, log in, read /me; and what must be refused. */
 export async function signUpLogInReadMe(baseUrl: string): Promise<void> {
@@ -11,7 +12,9 @@ export async function signUpLogInReadMe(baseUrl: string): Promise<void> {
   expect(user).toMatchObject({ name: 'Ada', email: 'ada@example.com' });
   expect(JSON.stringify(user)).not.toContain(account.password);
   expect((await post(`${baseUrl}/signup`, account)).status).toBe(409);
-  expect(await (await post(`${baseUrl}/signup`, { email: 'not an email', password: 'x' })).json()).toMatchObject({ error: 'invalid_attribute' });
+  expect(await (await post(`${baseUrl}/signup`, { email: 'not an email', password: 'x' })).json()).toMatchObject({
+    error: 'invalid_attribute',
+  });
 
   const refused = await post(`${baseUrl}/login`, { email: account.email, password: 'not the password' });
   expect([refused.status, (await refused.json()).error]).toEqual([401, 'invalid_credentials']);

@@ -32,4 +32,5 @@ afterAll(() => {
   server?.kill();
 });
 
-it('the Deno script, from the built package, signs a user up, logs them in and answers /me', () => signUpLogInReadMe(url));
+it('the Deno script, from the built package, signs a user up, logs them in and answers /me', () =>
+  signUpLogInReadMe(url));

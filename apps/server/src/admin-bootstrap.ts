@@ -7,9 +7,17 @@ import { AdminKeyFileError, createAdminKeyFile, readAdminKeyFile } from './admin
  * admin with a random password and writes the file; an edited file resets the credentials. The
  * file's stamp spares the bcrypt check of its password on a start where the file is unchanged.
  */
-export async function bootstrapAdmin(admins: AdminService, keyPath: string, defaultEmail: string, logger: Logger): Promise<void> {
+export async function bootstrapAdmin(
+  admins: AdminService,
+  keyPath: string,
+  defaultEmail: string,
+  logger: Logger,
+): Promise<void> {
   const fromFile = await readAdminKeyFile(keyPath);
-  const { credentials, stamp } = fromFile ?? { credentials: await createAdminKeyFile(keyPath, defaultEmail), stamp: null };
+  const { credentials, stamp } = fromFile ?? {
+    credentials: await createAdminKeyFile(keyPath, defaultEmail),
+    stamp: null,
+  };
   try {
     await admins.applyCredentials(credentials, stamp);
   } catch (error) {
@@ -17,7 +25,10 @@ export async function bootstrapAdmin(admins: AdminService, keyPath: string, defa
     const problems = error.issues.map((issue) => issue.detail).join('; ');
     throw new AdminKeyFileError(`The admin key file at ${keyPath} holds unusable credentials: ${problems}.`);
   }
-  logger.info(fromFile ? 'admin credentials applied from the key file' : 'admin created; credentials written to the key file', {
-    path: keyPath,
-  });
+  logger.info(
+    fromFile ? 'admin credentials applied from the key file' : 'admin created; credentials written to the key file',
+    {
+      path: keyPath,
+    },
+  );
 }

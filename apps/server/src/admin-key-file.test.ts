@@ -62,7 +62,7 @@ describe('admin key file', () => {
     });
   });
 
-  it('is created even where a crash left a temporary file behind (a container\'s node is always PID 1)', async () => {
+  it("is created even where a crash left a temporary file behind (a container's node is always PID 1)", async () => {
     const path = join(dir, 'admin.key');
     await writeFile(`${path}.${process.pid}.tmp`, '{"email":"half');
     const created = await createAdminKeyFile(path, 'admin@example.com');

@@ -32,7 +32,10 @@ export async function readAdminKeyFile(path: string, now = Date.now()): Promise<
   try {
     // Stat before reading: a write in between changes the file after its stamp, never before it.
     const stats = await stat(path, { bigint: true });
-    stamp = now - Number(stats.ctimeMs) < RACY_CHANGE_MS ? null : `${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`;
+    stamp =
+      now - Number(stats.ctimeMs) < RACY_CHANGE_MS
+        ? null
+        : `${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`;
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
@@ -42,7 +45,9 @@ export async function readAdminKeyFile(path: string, now = Date.now()): Promise<
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new AdminKeyFileError(`The admin key file at ${path} is not valid JSON; fix it or delete it to get new credentials.`);
+    throw new AdminKeyFileError(
+      `The admin key file at ${path} is not valid JSON; fix it or delete it to get new credentials.`,
+    );
   }
   const { email, password, name } = (parsed ?? {}) as Record<string, unknown>;
   if (typeof email !== 'string' || typeof password !== 'string' || (name !== undefined && typeof name !== 'string')) {

@@ -19,7 +19,11 @@ export interface Application {
  * Opens the database and brings it up to date, makes sure the admin and a signing key exist
  * (under a lock shared by every instance on the same database) and builds the HTTP app.
  */
-export async function createApplication(config: Config, logger: Logger, overrides: ContainerOverrides = {}): Promise<Application> {
+export async function createApplication(
+  config: Config,
+  logger: Logger,
+  overrides: ContainerOverrides = {},
+): Promise<Application> {
   const database = await openDatabase(config.database, {
     poolSize: config.databasePoolSize,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
@@ -29,7 +33,9 @@ export async function createApplication(config: Config, logger: Logger, override
   try {
     await database.ping().catch(unreachable(config.database));
     // Metrics cost a little on every request: kept only when someone can read them.
-    const metrics = config.metricsToken ? new PrometheusMetrics(database.dialect === 'postgres' ? config.databasePoolSize : 1) : null;
+    const metrics = config.metricsToken
+      ? new PrometheusMetrics(database.dialect === 'postgres' ? config.databasePoolSize : 1)
+      : null;
     const container = buildContainer(config, database, overrides, metrics);
     await database.withStartupLock(async () => {
       await database.migrate();
@@ -67,6 +73,10 @@ export async function createApplication(config: Config, logger: Logger, override
 }
 
 /** A database that cannot be opened stops the start with a message saying where it was looked for. */
-const unreachable = (location: DatabaseLocation) => (error: unknown): never => {
-  throw new Error(`Cannot open the database (${describeDatabaseLocation(location)}): ${(error as Error)?.message ?? error}`);
-};
+const unreachable =
+  (location: DatabaseLocation) =>
+  (error: unknown): never => {
+    throw new Error(
+      `Cannot open the database (${describeDatabaseLocation(location)}): ${(error as Error)?.message ?? error}`,
+    );
+  };

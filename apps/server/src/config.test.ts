@@ -15,13 +15,22 @@ describe('loadConfig', () => {
   });
 
   it('sets the import ceilings of password hashes: bcrypt 14, 256 MiB, 10 argon2 passes, 1,000,000 PBKDF2 iterations', () => {
-    expect(loadConfig({}).passwordHashCeilings).toEqual({ bcryptCost: 14, memoryMiB: 256, argon2Passes: 10, pbkdf2Iterations: 1_000_000 });
+    expect(loadConfig({}).passwordHashCeilings).toEqual({
+      bcryptCost: 14,
+      memoryMiB: 256,
+      argon2Passes: 10,
+      pbkdf2Iterations: 1_000_000,
+    });
     expect(loadConfig({ IMPORT_MAX_BCRYPT_COST: '12' }).passwordHashCeilings.bcryptCost).toBe(12);
     expect(() => loadConfig({ IMPORT_MAX_HASH_MEMORY_MIB: '0' })).toThrowError(/IMPORT_MAX_HASH_MEMORY_MIB/);
   });
 
   it('reads values from the environment', () => {
-    const config = loadConfig({ PORT: '4000', DATABASE_URL: 'postgres://u@db:5432/accounts', TRUSTED_PROXIES: '10.0.0.1, 10.0.0.2' });
+    const config = loadConfig({
+      PORT: '4000',
+      DATABASE_URL: 'postgres://u@db:5432/accounts',
+      TRUSTED_PROXIES: '10.0.0.1, 10.0.0.2',
+    });
     expect(config.port).toBe(4000);
     expect(config.database.dialect).toBe('postgres');
     expect(config.trustedProxies).toEqual(['10.0.0.1', '10.0.0.2']);
@@ -29,9 +38,16 @@ describe('loadConfig', () => {
 
   it('names every invalid variable in one error', () => {
     const attempt = () =>
-      loadConfig({ PORT: 'eighty', BCRYPT_COST: '99', JWT_ALGORITHM: 'HS256', DATABASE_URL: 'mysql://x', ADMIN_EMAIL: 'admin' });
+      loadConfig({
+        PORT: 'eighty',
+        BCRYPT_COST: '99',
+        JWT_ALGORITHM: 'HS256',
+        DATABASE_URL: 'mysql://x',
+        ADMIN_EMAIL: 'admin',
+      });
     expect(attempt).toThrowError(/PORT/);
-    for (const name of ['BCRYPT_COST', 'JWT_ALGORITHM', 'DATABASE_URL', 'ADMIN_EMAIL']) expect(attempt).toThrowError(new RegExp(name));
+    for (const name of ['BCRYPT_COST', 'JWT_ALGORITHM', 'DATABASE_URL', 'ADMIN_EMAIL'])
+      expect(attempt).toThrowError(new RegExp(name));
   });
 
   it('reads REFRESH_REUSE_GRACE_SECONDS: 10 by default, 0 for strict reuse detection, at most 300', () => {
@@ -43,12 +59,16 @@ describe('loadConfig', () => {
   });
 
   it('names TRUSTED_PROXIES when one of its entries is not an address or range', () => {
-    expect(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 10.0.0.0/99' })).toThrowError(/TRUSTED_PROXIES.*10\.0\.0\.0\/99/);
+    expect(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 10.0.0.0/99' })).toThrowError(
+      /TRUSTED_PROXIES.*10\.0\.0\.0\/99/,
+    );
     expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, fd00::/8' }).trustedProxies).toEqual(['10.0.0.0/8', 'fd00::/8']);
   });
 
   it('keeps a database password out of the error', () => {
-    expect(() => loadConfig({ DATABASE_URL: 'redis://user:hunter2secret@host' })).toThrowError(/^(?![\s\S]*hunter2secret)/);
+    expect(() => loadConfig({ DATABASE_URL: 'redis://user:hunter2secret@host' })).toThrowError(
+      /^(?![\s\S]*hunter2secret)/,
+    );
   });
 
   it('names DATABASE_SCHEMA when it is not a lower-case SQL identifier; empty means none', () => {
@@ -58,11 +78,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_SCHEMA: '' }).databaseSchema).toBeUndefined();
   });
 
-  it('refuses an audience reserved for the service\'s own tokens', () => {
+  it("refuses an audience reserved for the service's own tokens", () => {
     expect(() => loadConfig({ JWT_AUDIENCE: 'urn:user-account-service:admin' })).toThrowError(/JWT_AUDIENCE/);
   });
 
-  it('sets the HTTP timeouts and the stop grace deliberately: keep-alive outlives a load balancer\'s 60 s idle timeout', () => {
+  it("sets the HTTP timeouts and the stop grace deliberately: keep-alive outlives a load balancer's 60 s idle timeout", () => {
     const config = loadConfig({});
     expect(config.http).toEqual({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 75_000 });
     expect(config.shutdownGraceMs).toBe(10_000);

@@ -116,59 +116,77 @@ const parsed = <T>(parse: (value: string) => T) =>
   );
 const databaseUrl = parsed(parseDatabaseUrl);
 const addressList = parsed((value) => {
-  const entries = value.split(',').map((item) => item.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   addressMatcher(entries);
   return entries;
 });
 
-const schema = v.pipe(v.object({
-  PORT: integer(1, 65535),
-  HOST: text,
-  DATABASE_URL: databaseUrl,
-  DATABASE_SCHEMA: v.pipe(
-    v.string(),
-    v.check((value) => value === '' || isPostgresSchemaName(value), 'must be a lower-case SQL identifier of at most 63 characters'),
+const schema = v.pipe(
+  v.object({
+    PORT: integer(1, 65535),
+    HOST: text,
+    DATABASE_URL: databaseUrl,
+    DATABASE_SCHEMA: v.pipe(
+      v.string(),
+      v.check(
+        (value) => value === '' || isPostgresSchemaName(value),
+        'must be a lower-case SQL identifier of at most 63 characters',
+      ),
+    ),
+    DATABASE_POOL_SIZE: integer(1, 1000),
+    DATABASE_STATEMENT_TIMEOUT_MS: integer(100, 600_000),
+    SQLITE_READ_WORKERS: integer(0, 64),
+    ADMIN_KEY_PATH: text,
+    ADMIN_EMAIL: v.pipe(
+      text,
+      v.check((value) => isValidEmail(normalizeEmail(value)), 'must be a valid email address'),
+    ),
+    JWT_ISSUER: text,
+    JWT_AUDIENCE: v.pipe(
+      text,
+      v.check(
+        (value) => value !== ADMIN_AUDIENCE && value !== REFRESH_AUDIENCE,
+        "is reserved for the service's own tokens",
+      ),
+    ),
+    JWT_ALGORITHM: oneOf(SIGNING_ALGORITHMS),
+    ACCESS_TOKEN_TTL_SECONDS: integer(30, 86_400),
+    REFRESH_TOKEN_TTL_SECONDS: integer(60, 31_536_000),
+    REFRESH_REUSE_GRACE_SECONDS: integer(0, 300),
+    BCRYPT_COST: integer(4, 15),
+    IMPORT_MAX_BCRYPT_COST: integer(4, 31),
+    IMPORT_MAX_HASH_MEMORY_MIB: integer(1, 4096),
+    IMPORT_MAX_ARGON2_PASSES: integer(1, 1000),
+    IMPORT_MAX_PBKDF2_ITERATIONS: integer(1, 100_000_000),
+    LOG_LEVEL: oneOf(LOG_LEVELS),
+    TRUSTED_PROXIES: addressList,
+    LOGIN_FAILURES_PER_ACCOUNT: integer(1, 1_000_000),
+    LOGIN_FAILURES_PER_ADDRESS: integer(1, 1_000_000),
+    LOGIN_FAILURE_WINDOW_SECONDS: integer(1, 86_400),
+    SHUTDOWN_GRACE_SECONDS: integer(1, 600),
+    HTTP_HEADERS_TIMEOUT_SECONDS: integer(1, 600),
+    HTTP_REQUEST_TIMEOUT_SECONDS: integer(1, 3_600),
+    HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: integer(1, 3_600),
+    METRICS_TOKEN: v.pipe(
+      v.string(),
+      v.check(
+        (value) => value === '' || value.length >= MIN_METRICS_TOKEN_LENGTH,
+        `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters`,
+      ),
+    ),
+  }),
+  v.forward(
+    v.partialCheck(
+      [['HTTP_REQUEST_TIMEOUT_SECONDS'], ['HTTP_HEADERS_TIMEOUT_SECONDS']],
+      (input) => input.HTTP_REQUEST_TIMEOUT_SECONDS >= input.HTTP_HEADERS_TIMEOUT_SECONDS,
+      'must not be less than HTTP_HEADERS_TIMEOUT_SECONDS',
+    ),
+    ['HTTP_REQUEST_TIMEOUT_SECONDS'],
   ),
-  DATABASE_POOL_SIZE: integer(1, 1000),
-  DATABASE_STATEMENT_TIMEOUT_MS: integer(100, 600_000),
-  SQLITE_READ_WORKERS: integer(0, 64),
-  ADMIN_KEY_PATH: text,
-  ADMIN_EMAIL: v.pipe(text, v.check((value) => isValidEmail(normalizeEmail(value)), 'must be a valid email address')),
-  JWT_ISSUER: text,
-  JWT_AUDIENCE: v.pipe(
-    text,
-    v.check((value) => value !== ADMIN_AUDIENCE && value !== REFRESH_AUDIENCE, 'is reserved for the service\'s own tokens'),
-  ),
-  JWT_ALGORITHM: oneOf(SIGNING_ALGORITHMS),
-  ACCESS_TOKEN_TTL_SECONDS: integer(30, 86_400),
-  REFRESH_TOKEN_TTL_SECONDS: integer(60, 31_536_000),
-  REFRESH_REUSE_GRACE_SECONDS: integer(0, 300),
-  BCRYPT_COST: integer(4, 15),
-  IMPORT_MAX_BCRYPT_COST: integer(4, 31),
-  IMPORT_MAX_HASH_MEMORY_MIB: integer(1, 4096),
-  IMPORT_MAX_ARGON2_PASSES: integer(1, 1000),
-  IMPORT_MAX_PBKDF2_ITERATIONS: integer(1, 100_000_000),
-  LOG_LEVEL: oneOf(LOG_LEVELS),
-  TRUSTED_PROXIES: addressList,
-  LOGIN_FAILURES_PER_ACCOUNT: integer(1, 1_000_000),
-  LOGIN_FAILURES_PER_ADDRESS: integer(1, 1_000_000),
-  LOGIN_FAILURE_WINDOW_SECONDS: integer(1, 86_400),
-  SHUTDOWN_GRACE_SECONDS: integer(1, 600),
-  HTTP_HEADERS_TIMEOUT_SECONDS: integer(1, 600),
-  HTTP_REQUEST_TIMEOUT_SECONDS: integer(1, 3_600),
-  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: integer(1, 3_600),
-  METRICS_TOKEN: v.pipe(
-    v.string(),
-    v.check((value) => value === '' || value.length >= MIN_METRICS_TOKEN_LENGTH, `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters`),
-  ),
-}), v.forward(
-  v.partialCheck(
-    [['HTTP_REQUEST_TIMEOUT_SECONDS'], ['HTTP_HEADERS_TIMEOUT_SECONDS']],
-    (input) => input.HTTP_REQUEST_TIMEOUT_SECONDS >= input.HTTP_HEADERS_TIMEOUT_SECONDS,
-    'must not be less than HTTP_HEADERS_TIMEOUT_SECONDS',
-  ),
-  ['HTTP_REQUEST_TIMEOUT_SECONDS'],
-));
+);
 
 export class ConfigError extends Error {}
 

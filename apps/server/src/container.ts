@@ -92,23 +92,27 @@ export function buildContainer(
   c.register(Clock, { useValue: overrides.clock ?? new SystemClock() });
   single(IdGenerator, () => new RandomIdGenerator());
   single(PasswordHasher, () => new BcryptPasswordHasher(config.bcryptCost, config.passwordHashCeilings));
-  single(Tokens.KeyRing, (r) =>
-    new KeyRing({
-      keys: resolve(r, SigningKeyRepository),
-      clock: resolve(r, Clock),
-      ids: resolve(r, IdGenerator),
-      algorithm: config.jwtAlgorithm,
-      retireAfterSeconds: Math.max(config.accessTokenSeconds, config.refreshTokenSeconds) + CLOCK_TOLERANCE_SECONDS,
-    }),
+  single(
+    Tokens.KeyRing,
+    (r) =>
+      new KeyRing({
+        keys: resolve(r, SigningKeyRepository),
+        clock: resolve(r, Clock),
+        ids: resolve(r, IdGenerator),
+        algorithm: config.jwtAlgorithm,
+        retireAfterSeconds: Math.max(config.accessTokenSeconds, config.refreshTokenSeconds) + CLOCK_TOLERANCE_SECONDS,
+      }),
   );
-  single(TokenSigner, (r) =>
-    new JoseTokenSigner({
-      keyRing: resolve(r, Tokens.KeyRing),
-      clock: resolve(r, Clock),
-      issuer: config.jwtIssuer,
-      userAudience: config.jwtAudience,
-      clockToleranceSeconds: CLOCK_TOLERANCE_SECONDS,
-    }),
+  single(
+    TokenSigner,
+    (r) =>
+      new JoseTokenSigner({
+        keyRing: resolve(r, Tokens.KeyRing),
+        clock: resolve(r, Clock),
+        issuer: config.jwtIssuer,
+        userAudience: config.jwtAudience,
+        clockToleranceSeconds: CLOCK_TOLERANCE_SECONDS,
+      }),
   );
 
   const basics = (r: DependencyContainer) => ({
@@ -118,8 +122,15 @@ export function buildContainer(
     ids: resolve(r, IdGenerator),
   });
   single(Tokens.UserService, (r) => new UserService({ ...basics(r), users: resolve(r, UserRepository) }));
-  single(Tokens.UserTransferService, (r) =>
-    new UserTransferService({ imports: resolve(r, UserImportRepository), hasher: resolve(r, PasswordHasher), clock: resolve(r, Clock), ids: resolve(r, IdGenerator) }),
+  single(
+    Tokens.UserTransferService,
+    (r) =>
+      new UserTransferService({
+        imports: resolve(r, UserImportRepository),
+        hasher: resolve(r, PasswordHasher),
+        clock: resolve(r, Clock),
+        ids: resolve(r, IdGenerator),
+      }),
   );
   single(Tokens.AdminService, (r) => new AdminService({ ...basics(r), admins: resolve(r, AdminRepository) }));
 
@@ -136,31 +147,44 @@ export function buildContainer(
     new AuthService({
       ...basics(r),
       principals: principals(r),
-      accounts: accountDirectory(adminPrincipals(resolve(r, AdminRepository)), userPrincipals(resolve(r, UserRepository))),
+      accounts: accountDirectory(
+        adminPrincipals(resolve(r, AdminRepository)),
+        userPrincipals(resolve(r, UserRepository)),
+      ),
       attempts: resolve(r, LoginAttemptRepository),
       rehash: resolve(r, PasswordRehashRepository),
       signer: resolve(r, TokenSigner),
       policy,
     });
-  single(Tokens.SelfService, (r) =>
-    new SelfService({
-      users: resolve(r, Tokens.UserService),
-      hasher: resolve(r, PasswordHasher),
-      attempts: resolve(r, LoginAttemptRepository),
-      ids: resolve(r, IdGenerator),
-      clock: resolve(r, Clock),
-      throttle: policy.throttle,
-    }),
+  single(
+    Tokens.SelfService,
+    (r) =>
+      new SelfService({
+        users: resolve(r, Tokens.UserService),
+        hasher: resolve(r, PasswordHasher),
+        attempts: resolve(r, LoginAttemptRepository),
+        ids: resolve(r, IdGenerator),
+        clock: resolve(r, Clock),
+        throttle: policy.throttle,
+      }),
   );
-  single(Tokens.AdminAuth, auth((r) => adminPrincipals(resolve(r, AdminRepository))));
-  single(Tokens.UserAuth, auth((r) => userPrincipals(resolve(r, UserRepository))));
-  single(Tokens.Housekeeping, (r) =>
-    new Housekeeping({
-      sessions: resolve(r, SessionRepository),
-      attempts: resolve(r, LoginAttemptRepository),
-      clock: resolve(r, Clock),
-      throttle: policy.throttle,
-    }),
+  single(
+    Tokens.AdminAuth,
+    auth((r) => adminPrincipals(resolve(r, AdminRepository))),
+  );
+  single(
+    Tokens.UserAuth,
+    auth((r) => userPrincipals(resolve(r, UserRepository))),
+  );
+  single(
+    Tokens.Housekeeping,
+    (r) =>
+      new Housekeeping({
+        sessions: resolve(r, SessionRepository),
+        attempts: resolve(r, LoginAttemptRepository),
+        clock: resolve(r, Clock),
+        throttle: policy.throttle,
+      }),
   );
   return c;
 }

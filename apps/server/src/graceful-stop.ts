@@ -24,7 +24,10 @@ export interface GracefulStopOptions {
  * closing its connection), close the database and exit 0; requests still running after the grace
  * period lose their connections. A second signal exits at once, with 128 + the signal's number.
  */
-export function stopGracefullyOnSignals(server: Server, { graceMs, logger, onStopping, close }: GracefulStopOptions): void {
+export function stopGracefullyOnSignals(
+  server: Server,
+  { graceMs, logger, onStopping, close }: GracefulStopOptions,
+): void {
   let stopping = false;
   const unfinished = new Set<ServerResponse>();
   // Once stopping, every response closes its connection: a keep-alive connection left open would

@@ -18,17 +18,47 @@ interface Refusal {
   detail: string;
 }
 
-const MALFORMED: Refusal = { status: 400, reason: 'Bad Request', code: 'malformed_request', detail: 'The request is not valid HTTP.' };
+const MALFORMED: Refusal = {
+  status: 400,
+  reason: 'Bad Request',
+  code: 'malformed_request',
+  detail: 'The request is not valid HTTP.',
+};
 const UNROUTABLE: Refusal = { ...MALFORMED, detail: 'The request target is not a valid path.' };
-const TOO_LARGE: Refusal = { status: 431, reason: 'Request Header Fields Too Large', code: 'headers_too_large', detail: 'The request line and headers are too large.' };
-const FAULT: Refusal = { status: 500, reason: 'Internal Server Error', code: 'internal_error', detail: 'An unexpected error occurred.' };
-const TOO_SLOW: Refusal = { status: 408, reason: 'Request Timeout', code: 'request_timeout', detail: 'The request was not received in time.' };
-const EXPECTATION: Refusal = { status: 417, reason: 'Expectation Failed', code: 'expectation_failed', detail: 'Only "Expect: 100-continue" is supported.' };
+const TOO_LARGE: Refusal = {
+  status: 431,
+  reason: 'Request Header Fields Too Large',
+  code: 'headers_too_large',
+  detail: 'The request line and headers are too large.',
+};
+const FAULT: Refusal = {
+  status: 500,
+  reason: 'Internal Server Error',
+  code: 'internal_error',
+  detail: 'An unexpected error occurred.',
+};
+const TOO_SLOW: Refusal = {
+  status: 408,
+  reason: 'Request Timeout',
+  code: 'request_timeout',
+  detail: 'The request was not received in time.',
+};
+const EXPECTATION: Refusal = {
+  status: 417,
+  reason: 'Expectation Failed',
+  code: 'expectation_failed',
+  detail: 'Only "Expect: 100-continue" is supported.',
+};
 
 /** Every refusal closes the connection: after a broken or unwanted request, what follows on it cannot be trusted. */
 const refusalHeaders = (refusal: Refusal) => {
   const body = JSON.stringify(errorDocument(refusal.status, [{ code: refusal.code, detail: refusal.detail }]));
-  const headers = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), 'X-Request-Id': randomUUID(), Connection: 'close' };
+  const headers = {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'X-Request-Id': randomUUID(),
+    Connection: 'close',
+  };
   return { body, headers };
 };
 
@@ -61,7 +91,11 @@ export function createHttpServer(fetch: Parameters<typeof getRequestListener>[0]
     },
   });
   const server = createServer(
-    { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+    {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+    },
     listener,
   );
   server.keepAliveTimeout = timeouts.keepAliveMs;

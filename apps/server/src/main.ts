@@ -12,10 +12,17 @@ async function main(): Promise<void> {
   const server = createHttpServer(app.fetch, config.http);
   server.once('error', (error: NodeJS.ErrnoException) => {
     // A port in use is the operator's to fix: say so plainly, without a stack trace.
-    process.stderr.write(`The service could not listen on ${config.host}:${config.port}: ${error.code ?? error.message}\n`);
+    process.stderr.write(
+      `The service could not listen on ${config.host}:${config.port}: ${error.code ?? error.message}\n`,
+    );
     void close().finally(() => process.exit(1));
   });
-  stopGracefullyOnSignals(server, { graceMs: config.shutdownGraceMs, logger, onStopping: () => readiness.markStopping(), close });
+  stopGracefullyOnSignals(server, {
+    graceMs: config.shutdownGraceMs,
+    logger,
+    onStopping: () => readiness.markStopping(),
+    close,
+  });
   server.listen(config.port, config.host, () => {
     const { address, port } = server.address() as { address: string; port: number };
     logger.info('listening', { url: `http://${address.includes(':') ? `[${address}]` : address}:${port}` });
@@ -25,6 +32,8 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   const known = error instanceof ConfigError || error instanceof AdminKeyFileError;
   // Known start-up problems are the operator's to fix: say what, without a stack trace.
-  process.stderr.write(`${known ? (error as Error).message : `The service could not start: ${(error as Error)?.message ?? error}`}\n`);
+  process.stderr.write(
+    `${known ? (error as Error).message : `The service could not start: ${(error as Error)?.message ?? error}`}\n`,
+  );
   process.exit(1);
 });

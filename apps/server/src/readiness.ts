@@ -10,7 +10,9 @@ import type { KeyRing } from './adapters/key-ring';
 export class Readiness {
   private stopping = false;
 
-  constructor(private readonly deps: { database: Pick<Database, 'ping'>; keyRing: Pick<KeyRing, 'signingKey'>; logger: Logger }) {}
+  constructor(
+    private readonly deps: { database: Pick<Database, 'ping'>; keyRing: Pick<KeyRing, 'signingKey'>; logger: Logger },
+  ) {}
 
   /** From now on the instance reports itself not ready, so balancers send its traffic elsewhere. */
   markStopping(): void {

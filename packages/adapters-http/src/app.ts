@@ -25,9 +25,7 @@ import { userSessionRoutes } from './routes/user-session.routes';
  * guard runs before any route or auth check.
  */
 export function createHttpApp(deps: HttpAppDeps) {
-  const app = new Hono<AppEnv>()
-    .use(requestId())
-    .use(accessLog(deps.logger));
+  const app = new Hono<AppEnv>().use(requestId()).use(accessLog(deps.logger));
   if (deps.metricsEndpoint !== null) app.use(requestMetrics(deps.metricsEndpoint.metrics));
   app
     .use(securityHeaders())

@@ -15,12 +15,13 @@ describe('parseDatabaseUrl()', () => {
     expect(parseDatabaseUrl(url)).toEqual({ dialect: 'sqlite', url, path });
   });
 
-  it.each(['postgres://uas:secret@db.example.com:5432/uas', 'postgresql://localhost/uas', 'postgres:///uas?host=/run/postgresql'])(
-    'reads %s as PostgreSQL, keeping the URL whole',
-    (url) => {
-      expect(parseDatabaseUrl(url)).toEqual({ dialect: 'postgres', url });
-    },
-  );
+  it.each([
+    'postgres://uas:secret@db.example.com:5432/uas',
+    'postgresql://localhost/uas',
+    'postgres:///uas?host=/run/postgresql',
+  ])('reads %s as PostgreSQL, keeping the URL whole', (url) => {
+    expect(parseDatabaseUrl(url)).toEqual({ dialect: 'postgres', url });
+  });
 
   it.each([
     ['', /no scheme/],
@@ -38,7 +39,11 @@ describe('parseDatabaseUrl()', () => {
   });
 
   it('never repeats a password, or anything after the scheme, in its message', () => {
-    for (const url of ['mysql://root:hunter2@db/uas', 'postgres://uas:hunter2@db:99999/uas', 'postgresql://uas:hun#ter2@db/uas']) {
+    for (const url of [
+      'mysql://root:hunter2@db/uas',
+      'postgres://uas:hunter2@db:99999/uas',
+      'postgresql://uas:hun#ter2@db/uas',
+    ]) {
       const message = (() => {
         try {
           parseDatabaseUrl(url);

@@ -28,12 +28,15 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
       return { dialect: 'sqlite', url, path: sqlitePath(url.slice(scheme.length + 1)) };
     case 'postgres':
     case 'postgresql':
-      if (!URL.canParse(url)) throw new InvalidDatabaseUrlError(`The database URL is not a well-formed ${scheme}:// URL.`);
+      if (!URL.canParse(url))
+        throw new InvalidDatabaseUrlError(`The database URL is not a well-formed ${scheme}:// URL.`);
       return { dialect: 'postgres', url };
     default:
       // The scheme alone is safe to repeat; anything after it may hold a password.
       throw new InvalidDatabaseUrlError(
-        scheme ? `The database URL has the unsupported scheme "${scheme}:"; ${EXPECTED}.` : `The database URL has no scheme; ${EXPECTED}.`,
+        scheme
+          ? `The database URL has the unsupported scheme "${scheme}:"; ${EXPECTED}.`
+          : `The database URL has no scheme; ${EXPECTED}.`,
       );
   }
 }
@@ -55,9 +58,14 @@ function sqlitePath(rest: string): string {
     try {
       return fileURLToPath(`file:${rest}`);
     } catch {
-      throw new InvalidDatabaseUrlError('The SQLite URL names a host; write sqlite:<path>, for example sqlite:./data/app.db.');
+      throw new InvalidDatabaseUrlError(
+        'The SQLite URL names a host; write sqlite:<path>, for example sqlite:./data/app.db.',
+      );
     }
   }
-  if (rest === '') throw new InvalidDatabaseUrlError('The SQLite URL names no file; write sqlite:<path>, for example sqlite:./data/app.db.');
+  if (rest === '')
+    throw new InvalidDatabaseUrlError(
+      'The SQLite URL names no file; write sqlite:<path>, for example sqlite:./data/app.db.',
+    );
   return rest;
 }

@@ -59,7 +59,10 @@ export function describeDatabaseContract(backend: string, provision: () => Promi
         events.push(`${name} ends`);
         return name;
       };
-      expect(await Promise.all([one.withStartupLock(hold('one')), two.withStartupLock(hold('two'))])).toEqual(['one', 'two']);
+      expect(await Promise.all([one.withStartupLock(hold('one')), two.withStartupLock(hold('two'))])).toEqual([
+        'one',
+        'two',
+      ]);
       const [first, second] = events[0] === 'one starts' ? ['one', 'two'] : ['two', 'one'];
       expect(events).toEqual([`${first} starts`, `${first} ends`, `${second} starts`, `${second} ends`]);
     });
@@ -67,27 +70,41 @@ export function describeDatabaseContract(backend: string, provision: () => Promi
     it('two instances keep the user total and search exact through rounds of concurrent writes and reads', async () => {
       const place = await provisioned();
       // The second instance lists on a read worker, as the server does on SQLite.
-      const [one, two] = [await opened(place), await opened({ ...place, options: { ...place.options, readWorkers: 1 } })];
+      const [one, two] = [
+        await opened(place),
+        await opened({ ...place, options: { ...place.options, readWorkers: 1 } }),
+      ];
       await one.migrate();
       const alive = new Set<string>();
       const lost: string[] = [];
       for (let round = 0; round < 4; round++) {
-        const fresh = Array.from({ length: 24 }, (_, n) => sampleUser({ email: `r${round}n${n}@two-instances.example` }));
+        const fresh = Array.from({ length: 24 }, (_, n) =>
+          sampleUser({ email: `r${round}n${n}@two-instances.example` }),
+        );
         const doomed = [...alive].slice(0, 8);
         const results = await Promise.allSettled([
           ...fresh.slice(0, 12).map((user) => one.repositories.users.insert(user)),
           two.repositories.users.insertMany(fresh.slice(12)),
           ...doomed.map((id, n) => (n % 2 ? one : two).repositories.users.delete(id, new Date())),
-          ...[one, two].map((instance) => instance.repositories.users.list({ page: 1, size: 5, emailContains: 'two-instances' })),
+          ...[one, two].map((instance) =>
+            instance.repositories.users.list({ page: 1, size: 5, emailContains: 'two-instances' }),
+          ),
         ]);
-        lost.push(...results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)));
+        lost.push(
+          ...results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)),
+        );
         for (const user of fresh) alive.add(user.id);
         for (const id of doomed) alive.delete(id);
-        for (const [name, instance] of [['one', one], ['two', two]] as const) {
+        for (const [name, instance] of [
+          ['one', one],
+          ['two', two],
+        ] as const) {
           const everyone = await instance.repositories.users.list({ page: 1, size: 1 });
           const found = await instance.repositories.users.list({ page: 1, size: 1, emailContains: '@two-instances.' });
           if (everyone.total !== alive.size || found.total !== alive.size) {
-            lost.push(`round ${round}, instance ${name}: total ${everyone.total}, search ${found.total}, expected ${alive.size}`);
+            lost.push(
+              `round ${round}, instance ${name}: total ${everyone.total}, search ${found.total}, expected ${alive.size}`,
+            );
           }
         }
       }
@@ -96,7 +113,9 @@ export function describeDatabaseContract(backend: string, provision: () => Promi
 
     it('withStartupLock() passes on what fn throws and lets the next caller in', async () => {
       const database = await opened(await provisioned());
-      await expect(database.withStartupLock(async () => Promise.reject(new Error('bootstrap failed')))).rejects.toThrow('bootstrap failed');
+      await expect(database.withStartupLock(async () => Promise.reject(new Error('bootstrap failed')))).rejects.toThrow(
+        'bootstrap failed',
+      );
       expect(await database.withStartupLock(async () => 'next')).toBe('next');
     });
 
@@ -120,7 +139,8 @@ export function describeDatabaseContract(backend: string, provision: () => Promi
       expect(error).toBeInstanceOf(Error);
       expect(error).not.toBeInstanceOf(EmailTakenError);
       const text = `${(error as Error).message} ${JSON.stringify(error)}`;
-      for (const leak of ['insert into', 'values', 'secret-hash-value', 'other@example.com', user.id]) expect(text).not.toContain(leak);
+      for (const leak of ['insert into', 'values', 'secret-hash-value', 'other@example.com', user.id])
+        expect(text).not.toContain(leak);
       expect((error as Error).message).toMatch(/users\.insert failed/);
     });
   });

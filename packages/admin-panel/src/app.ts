@@ -49,25 +49,31 @@ export class App {
       }
     }
     if (location.pathname !== HOME) history.replaceState(null, '', HOME + (wanted === 'users' ? location.search : ''));
-    this.#show('users', usersView({
-      session: this.#session,
-      users: this.#users,
-      onSignedOut: () => this.#signedOut('You have signed out.'),
-    }));
+    this.#show(
+      'users',
+      usersView({
+        session: this.#session,
+        users: this.#users,
+        onSignedOut: () => this.#signedOut('You have signed out.'),
+      }),
+    );
   }
 
   #showLogin(notice: string | null): void {
     if (location.pathname !== LOGIN) history.replaceState(null, '', LOGIN);
-    this.#show('login', loginView({
-      session: this.#session,
-      notice,
-      onSignedIn: () => {
-        history.replaceState(null, '', HOME + this.#returnTo);
-        this.#returnTo = '';
-        // Keyboard and screen-reader users start on the page's heading, not on a vanished form.
-        void this.#route().then(() => this.root.querySelector<HTMLElement>('h1')?.focus());
-      },
-    }));
+    this.#show(
+      'login',
+      loginView({
+        session: this.#session,
+        notice,
+        onSignedIn: () => {
+          history.replaceState(null, '', HOME + this.#returnTo);
+          this.#returnTo = '';
+          // Keyboard and screen-reader users start on the page's heading, not on a vanished form.
+          void this.#route().then(() => this.root.querySelector<HTMLElement>('h1')?.focus());
+        },
+      }),
+    );
   }
 
   /** Leaves every signed-in screen, open dialogs included, for the login form. */

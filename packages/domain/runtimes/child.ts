@@ -14,7 +14,8 @@ export function run(command: string, args: string[], options: SpawnOptions = {})
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
     let output = '';
-    for (const stream of [child.stdout, child.stderr] as Readable[]) stream.on('data', (chunk: Buffer) => (output += chunk));
+    for (const stream of [child.stdout, child.stderr] as Readable[])
+      stream.on('data', (chunk: Buffer) => (output += chunk));
     const timer = setTimeout(() => {
       output += `\n(killed after ${RUNTIME_TIMEOUT_MS / 1000} s)`;
       child.kill('SIGKILL');

@@ -9,7 +9,10 @@ export async function runCollected() {
     try {
       await test.run();
     } catch (error) {
-      failures.push({ name: test.name, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+      failures.push({
+        name: test.name,
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      });
     }
   }
   return { passed: tests.length - failures.length, failed: failures.length, failures };

@@ -44,7 +44,13 @@ function count(report: string, pattern: RegExp): number {
   return match ? Number(match[1]) : 0;
 }
 
-async function runner(runtime: string, version: string, command: string, args: string[], counts: { passed: RegExp; failed: RegExp }): Promise<Outcome> {
+async function runner(
+  runtime: string,
+  version: string,
+  command: string,
+  args: string[],
+  counts: { passed: RegExp; failed: RegExp },
+): Promise<Outcome> {
   const { code, output } = await run(command, args, { cwd: join(here, '..'), env: { ...process.env, NO_COLOR: '1' } });
   // A runner that exits non-zero has failed even when its summary says otherwise.
   const failed = Math.max(count(output, counts.failed), code === 0 ? 0 : 1);
@@ -55,8 +61,18 @@ async function version(command: string, args: string[]): Promise<string> {
   return (await run(command, args)).output.trim().split('\n')[0] ?? '?';
 }
 
-function fromCollected(runtime: string, version: string, outcome: { passed: number; failed: number; failures: unknown[] }): Outcome {
-  return { runtime, version, passed: outcome.passed, failed: outcome.failed, report: JSON.stringify(outcome.failures, null, 2) };
+function fromCollected(
+  runtime: string,
+  version: string,
+  outcome: { passed: number; failed: number; failures: unknown[] },
+): Outcome {
+  return {
+    runtime,
+    version,
+    passed: outcome.passed,
+    failed: outcome.failed,
+    report: JSON.stringify(outcome.failures, null, 2),
+  };
 }
 
 async function inWorkerd(): Promise<Outcome> {
@@ -72,7 +88,15 @@ async function inWorkerd(): Promise<Outcome> {
 async function inChromium(): Promise<Outcome> {
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--headless', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--headless',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
     timeout: 30_000,
   });
   try {
@@ -83,15 +107,24 @@ async function inChromium(): Promise<Outcome> {
     await page.route(`${origin}/**`, (route) =>
       route.request().url().endsWith('/page.js')
         ? route.fulfill({ contentType: 'text/javascript', body: script })
-        : route.fulfill({ contentType: 'text/html', body: '<!doctype html><script type="module" src="/page.js"></script>' }),
+        : route.fulfill({
+            contentType: 'text/html',
+            body: '<!doctype html><script type="module" src="/page.js"></script>',
+          }),
     );
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${origin}/`);
-    await page.waitForFunction(() => 'suiteOutcome' in globalThis, undefined, { timeout: 30_000 }).catch(() => {
-      throw new Error(`the suites did not load in Chromium: ${errors.join('; ')}`);
-    });
-    const outcome = await page.evaluate(() => (globalThis as unknown as { suiteOutcome: Promise<{ passed: number; failed: number; failures: unknown[] }> }).suiteOutcome);
+    await page
+      .waitForFunction(() => 'suiteOutcome' in globalThis, undefined, { timeout: 30_000 })
+      .catch(() => {
+        throw new Error(`the suites did not load in Chromium: ${errors.join('; ')}`);
+      });
+    const outcome = await page.evaluate(
+      () =>
+        (globalThis as unknown as { suiteOutcome: Promise<{ passed: number; failed: number; failures: unknown[] }> })
+          .suiteOutcome,
+    );
     return fromCollected('chromium', browser.version(), outcome);
   } finally {
     await browser.close();
@@ -119,18 +152,35 @@ async function main(): Promise<void> {
 
   const nodeCounts = { passed: /^# pass (\d+)/m, failed: /^# fail (\d+)/m };
   const outcomes: Outcome[] = [];
-  outcomes.push(await runner('node', process.version, process.execPath, ['--test', '--test-reporter=tap', 'runtimes/node.test.js'], nodeCounts));
   outcomes.push(
-    await runner('deno', await version(binary.deno, ['--version']), binary.deno, ['test', '--no-config', '--no-lock', '--quiet', 'runtimes/deno.test.js'], {
-      passed: /(\d+) passed/,
-      failed: /(\d+) failed/,
-    }),
+    await runner(
+      'node',
+      process.version,
+      process.execPath,
+      ['--test', '--test-reporter=tap', 'runtimes/node.test.js'],
+      nodeCounts,
+    ),
+  );
+  outcomes.push(
+    await runner(
+      'deno',
+      await version(binary.deno, ['--version']),
+      binary.deno,
+      ['test', '--no-config', '--no-lock', '--quiet', 'runtimes/deno.test.js'],
+      {
+        passed: /(\d+) passed/,
+        failed: /(\d+) failed/,
+      },
+    ),
   );
   // bun:test ends a case after 5 s by default; a loaded CI machine needs longer for the deepest
   // JSON case, and the whole run is bounded by RUNTIME_TIMEOUT_MS anyway.
   const bunArgs = ['test', '--timeout', '60000', './runtimes/bun.test.js'];
   outcomes.push(
-    await runner('bun', `bun ${await version(binary.bun, ['--version'])}`, binary.bun, bunArgs, { passed: /^\s*(\d+) pass/m, failed: /^\s*(\d+) fail/m }),
+    await runner('bun', `bun ${await version(binary.bun, ['--version'])}`, binary.bun, bunArgs, {
+      passed: /^\s*(\d+) pass/m,
+      failed: /^\s*(\d+) fail/m,
+    }),
   );
   outcomes.push(await inWorkerd());
   outcomes.push(await inChromium());
@@ -139,7 +189,9 @@ async function main(): Promise<void> {
   for (const outcome of outcomes) {
     const good = outcome.failed === 0 && outcome.passed === expected;
     ok &&= good;
-    console.log(`${good ? 'ok  ' : 'FAIL'} ${outcome.runtime.padEnd(9)} ${outcome.version.padEnd(40)} ${outcome.passed}/${expected} passed, ${outcome.failed} failed`);
+    console.log(
+      `${good ? 'ok  ' : 'FAIL'} ${outcome.runtime.padEnd(9)} ${outcome.version.padEnd(40)} ${outcome.passed}/${expected} passed, ${outcome.failed} failed`,
+    );
     if (!good) console.log(outcome.report);
   }
   if (!ok) process.exitCode = 1;

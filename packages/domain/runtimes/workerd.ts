@@ -5,7 +5,10 @@ import type { Readable } from 'node:stream';
 import { createRequire } from 'node:module';
 
 // The npm package's binary and the newest compatibility date it supports (it ships no types).
-const { default: workerd, compatibilityDate } = createRequire(import.meta.url)('workerd') as { default: string; compatibilityDate: string };
+const { default: workerd, compatibilityDate } = createRequire(import.meta.url)('workerd') as {
+  default: string;
+  compatibilityDate: string;
+};
 
 export interface ServedWorker {
   url: string;
@@ -27,7 +30,9 @@ const config :Workerd.Config = (
 );
 `,
   );
-  const child = spawn(workerd, ['serve', config, '--control-fd=3'], { stdio: ['ignore', 'inherit', 'inherit', 'pipe'] });
+  const child = spawn(workerd, ['serve', config, '--control-fd=3'], {
+    stdio: ['ignore', 'inherit', 'inherit', 'pipe'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     let control = '';
@@ -36,7 +41,9 @@ const config :Workerd.Config = (
     (child.stdio[3] as Readable).on('data', (chunk: Buffer) => {
       control += chunk;
       const lines = control.split('\n').slice(0, -1);
-      const listen = lines.map((line) => JSON.parse(line) as { event?: string; port?: number }).find((event) => event.event === 'listen');
+      const listen = lines
+        .map((line) => JSON.parse(line) as { event?: string; port?: number })
+        .find((event) => event.event === 'listen');
       if (listen?.port) {
         clearTimeout(timer);
         resolve(listen.port);

@@ -11,7 +11,10 @@ export interface DomainBundle {
  * Bundles domain code for no particular runtime (esbuild's neutral platform). The domain has no
  * dependencies, so any bare import left in it ties the domain to a runtime or a library.
  */
-export async function bundleDomain(entry: string | StdinOptions, options: { minify?: boolean } = {}): Promise<DomainBundle> {
+export async function bundleDomain(
+  entry: string | StdinOptions,
+  options: { minify?: boolean } = {},
+): Promise<DomainBundle> {
   const bareImports = new Set<string>();
   const result = await build({
     ...(typeof entry === 'string' ? { entryPoints: [entry] } : { stdin: entry }),

@@ -12,7 +12,9 @@ export function instrumentRepository<T extends object>(name: string, repository:
       if (typeof value !== 'function' || typeof property !== 'string') return value;
       if (!wrapped.has(property)) {
         wrapped.set(property, (...args: unknown[]) =>
-          metrics.databaseOperation(name, property, () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args)),
+          metrics.databaseOperation(name, property, () =>
+            (value as (...a: unknown[]) => Promise<unknown>).apply(target, args),
+          ),
         );
       }
       return wrapped.get(property);

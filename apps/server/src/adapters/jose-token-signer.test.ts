@@ -11,29 +11,43 @@ function setup(algorithm: SigningAlgorithm = 'ES256') {
   const clock = new ManualClock(new Date());
   const keys = new InMemorySigningKeyRepository();
   const keyRing = new KeyRing({ keys, clock, ids: new SequentialIds(), algorithm, retireAfterSeconds: 3600 });
-  const signer = new JoseTokenSigner({ keyRing, clock, issuer: ISSUER, userAudience: 'my-app', clockToleranceSeconds: 5 });
+  const signer = new JoseTokenSigner({
+    keyRing,
+    clock,
+    issuer: ISSUER,
+    userAudience: 'my-app',
+    clockToleranceSeconds: 5,
+  });
   return { clock, keyRing, signer };
 }
 
 async function userToken(signer: JoseTokenSigner, clock: ManualClock, seconds = 900) {
   const now = clock.now();
-  return signer.sign('user_access', { sub: 'u1', sid: 's1', app: { role: 'x' } }, now, new Date(now.getTime() + seconds * 1000));
+  return signer.sign(
+    'user_access',
+    { sub: 'u1', sid: 's1', app: { role: 'x' } },
+    now,
+    new Date(now.getTime() + seconds * 1000),
+  );
 }
 
 const refused = (promise: Promise<unknown>) => expect(promise).rejects.toBeInstanceOf(InvalidTokenError);
 
 describe('JoseTokenSigner', () => {
-  it.each(['ES256', 'EdDSA', 'RS256'] as const)('signs with %s and a kid, and verifies its own tokens', async (algorithm) => {
-    const { clock, keyRing, signer } = setup(algorithm);
-    await keyRing.ensureSigningKey();
-    const token = await userToken(signer, clock);
-    const header = decodeProtectedHeader(token);
-    expect(header.alg).toBe(algorithm);
-    expect(header.kid).toEqual(expect.any(String));
-    const verified = await signer.verify(token, ['user_access']);
-    expect(verified.purpose).toBe('user_access');
-    expect(verified.claims).toMatchObject({ sub: 'u1', sid: 's1', iss: ISSUER, aud: 'my-app', app: { role: 'x' } });
-  });
+  it.each(['ES256', 'EdDSA', 'RS256'] as const)(
+    'signs with %s and a kid, and verifies its own tokens',
+    async (algorithm) => {
+      const { clock, keyRing, signer } = setup(algorithm);
+      await keyRing.ensureSigningKey();
+      const token = await userToken(signer, clock);
+      const header = decodeProtectedHeader(token);
+      expect(header.alg).toBe(algorithm);
+      expect(header.kid).toEqual(expect.any(String));
+      const verified = await signer.verify(token, ['user_access']);
+      expect(verified.purpose).toBe('user_access');
+      expect(verified.claims).toMatchObject({ sub: 'u1', sid: 's1', iss: ISSUER, aud: 'my-app', app: { role: 'x' } });
+    },
+  );
 
   it('tells purposes apart by audience: a user token is no admin token and no refresh token', async () => {
     const { clock, keyRing, signer } = setup();
@@ -68,13 +82,21 @@ describe('JoseTokenSigner', () => {
     await refused(signer.verify(`${encode({ ...json(header), alg: 'none' })}.${payload}.`, ['user_access']));
     const { keys } = await keyRing.jwks();
     const publicJwkText = new TextEncoder().encode(JSON.stringify(keys[0]));
-    const hmac = await new SignJWT(json(payload)).setProtectedHeader({ alg: 'HS256', kid: json(header).kid }).sign(publicJwkText);
+    const hmac = await new SignJWT(json(payload))
+      .setProtectedHeader({ alg: 'HS256', kid: json(header).kid })
+      .sign(publicJwkText);
     await refused(signer.verify(hmac, ['user_access']));
-    await refused(signer.verify(`${header}.${encode({ ...json(payload), sub: 'someone-else' })}.${signature}`, ['user_access']));
-    await refused(signer.verify(`${encode({ ...json(header), kid: 'unknown' })}.${payload}.${signature}`, ['user_access']));
+    await refused(
+      signer.verify(`${header}.${encode({ ...json(payload), sub: 'someone-else' })}.${signature}`, ['user_access']),
+    );
+    await refused(
+      signer.verify(`${encode({ ...json(header), kid: 'unknown' })}.${payload}.${signature}`, ['user_access']),
+    );
 
     const foreign = await generateKeyPair('ES256');
-    const forged = await new SignJWT(json(payload)).setProtectedHeader({ alg: 'ES256', kid: json(header).kid }).sign(foreign.privateKey);
+    const forged = await new SignJWT(json(payload))
+      .setProtectedHeader({ alg: 'ES256', kid: json(header).kid })
+      .sign(foreign.privateKey);
     await refused(signer.verify(forged, ['user_access']));
     await refused(signer.verify('not a token', ['user_access']));
   });
@@ -82,8 +104,20 @@ describe('JoseTokenSigner', () => {
   it('refuses a token from another issuer', async () => {
     const { clock, keyRing } = setup();
     await keyRing.ensureSigningKey();
-    const other = new JoseTokenSigner({ keyRing, clock, issuer: 'https://evil.test', userAudience: 'my-app', clockToleranceSeconds: 5 });
-    const ours = new JoseTokenSigner({ keyRing, clock, issuer: ISSUER, userAudience: 'my-app', clockToleranceSeconds: 5 });
+    const other = new JoseTokenSigner({
+      keyRing,
+      clock,
+      issuer: 'https://evil.test',
+      userAudience: 'my-app',
+      clockToleranceSeconds: 5,
+    });
+    const ours = new JoseTokenSigner({
+      keyRing,
+      clock,
+      issuer: ISSUER,
+      userAudience: 'my-app',
+      clockToleranceSeconds: 5,
+    });
     await refused(ours.verify(await userToken(other, clock), ['user_access']));
   });
 
@@ -95,7 +129,10 @@ describe('JoseTokenSigner', () => {
     const after = await userToken(signer, clock, 3000);
     expect(decodeProtectedHeader(after).kid).not.toBe(decodeProtectedHeader(before).kid);
     expect((await signer.verify(before, ['user_access'])).claims.sub).toBe('u1');
-    expect((await keyRing.jwks()).keys.map((key) => key.kid)).toEqual([decodeProtectedHeader(after).kid, decodeProtectedHeader(before).kid]);
+    expect((await keyRing.jwks()).keys.map((key) => key.kid)).toEqual([
+      decodeProtectedHeader(after).kid,
+      decodeProtectedHeader(before).kid,
+    ]);
     clock.advance(3601);
     await refused(signer.verify(before, ['user_access']));
   });

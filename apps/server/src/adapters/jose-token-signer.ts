@@ -1,5 +1,12 @@
 import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
-import { InvalidTokenError, type Clock, type JsonObject, type TokenPurpose, type TokenSigner, type VerifiedToken } from '@uas/domain';
+import {
+  InvalidTokenError,
+  type Clock,
+  type JsonObject,
+  type TokenPurpose,
+  type TokenSigner,
+  type VerifiedToken,
+} from '@uas/domain';
 import type { KeyRing } from './key-ring';
 
 /** Audiences of the tokens only this service consumes; applications never accept them. */

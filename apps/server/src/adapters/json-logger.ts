@@ -9,7 +9,10 @@ const SECRET_FIELD = /pass|token|secret|authorization|cookie|hash|jwk/i;
 export class JsonLogger implements Logger {
   private readonly threshold: number;
 
-  constructor(level: LogLevel, private readonly write: (line: string) => void = (line) => process.stdout.write(line)) {
+  constructor(
+    level: LogLevel,
+    private readonly write: (line: string) => void = (line) => process.stdout.write(line),
+  ) {
     this.threshold = LOG_LEVELS.indexOf(level);
   }
 

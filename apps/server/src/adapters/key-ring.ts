@@ -1,5 +1,12 @@
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
-import { addSeconds, type Clock, type IdGenerator, type JsonObject, type SigningKey, type SigningKeyRepository } from '@uas/domain';
+import {
+  addSeconds,
+  type Clock,
+  type IdGenerator,
+  type JsonObject,
+  type SigningKey,
+  type SigningKeyRepository,
+} from '@uas/domain';
 
 export const SIGNING_ALGORITHMS = ['ES256', 'EdDSA', 'RS256'] as const;
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
@@ -85,13 +92,22 @@ export class KeyRing {
   async jwks(): Promise<{ keys: JsonObject[] }> {
     await this.refreshIfStale();
     return {
-      keys: this.loaded.map(({ record }) => ({ ...record.publicJwk, kid: record.kid, alg: record.algorithm, use: 'sig' })),
+      keys: this.loaded.map(({ record }) => ({
+        ...record.publicJwk,
+        kid: record.kid,
+        alg: record.algorithm,
+        use: 'sig',
+      })),
     };
   }
 
   private find(kid: string): LoadedKey | null {
     const now = this.options.clock.now().getTime();
-    return this.loaded.find((key) => key.record.kid === kid && (!key.record.retires || key.record.retires.getTime() > now)) ?? null;
+    return (
+      this.loaded.find(
+        (key) => key.record.kid === kid && (!key.record.retires || key.record.retires.getTime() > now),
+      ) ?? null
+    );
   }
 
   private async refreshIfStale(): Promise<void> {

@@ -60,13 +60,27 @@ export class PrometheusMetrics implements HttpMetrics {
   });
 
   constructor(databasePoolSize: number) {
-    new Gauge({ name: 'uas_db_pool_size', help: 'Database connections this instance may open.', registers: this.registers }).set(databasePoolSize);
+    new Gauge({
+      name: 'uas_db_pool_size',
+      help: 'Database connections this instance may open.',
+      registers: this.registers,
+    }).set(databasePoolSize);
     for (const outcome of LOGIN_OUTCOMES) this.logins.inc({ outcome }, 0);
     for (const scope of Object.values(REVOCATION_SCOPE)) this.revocations.inc({ scope }, 0);
     collectDefaultMetrics({ register: this.registry, prefix: 'uas_' });
   }
 
-  requestFinished({ method, route, status, seconds }: { method: string; route: string; status: number; seconds: number }): void {
+  requestFinished({
+    method,
+    route,
+    status,
+    seconds,
+  }: {
+    method: string;
+    route: string;
+    status: number;
+    seconds: number;
+  }): void {
     const labels = { method, route, status: String(status) };
     this.requests.inc(labels);
     this.requestSeconds.observe(labels, seconds);

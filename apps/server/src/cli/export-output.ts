@@ -36,7 +36,9 @@ export async function writeExport(
   };
   const columns = csvColumns(options.withPasswordHashes);
   const line = (record: TransferRecord) =>
-    options.format === 'ndjson' ? ndjsonLine(record) : `${columns.map((column) => csvCell(record[column as keyof TransferRecord])).join(',')}\n`;
+    options.format === 'ndjson'
+      ? ndjsonLine(record)
+      : `${columns.map((column) => csvCell(record[column as keyof TransferRecord])).join(',')}\n`;
   if (options.format === 'csv') await write(`${columns.join(',')}\n`);
   let count = 0;
   for await (const user of users) {

@@ -29,7 +29,11 @@ function detectFormat(path: string, head: string): ImportFormat {
 }
 
 /** The chunks of a stream, with a first chunk already taken off put back in front; counts what it yields. */
-async function* withHead(head: Buffer | undefined, rest: AsyncIterator<Buffer>, read: (bytes: number) => void): AsyncGenerator<Buffer> {
+async function* withHead(
+  head: Buffer | undefined,
+  rest: AsyncIterator<Buffer>,
+  read: (bytes: number) => void,
+): AsyncGenerator<Buffer> {
   if (head) yield head;
   for (let next = await rest.next(); !next.done; next = await rest.next()) {
     read(next.value.length);
@@ -55,7 +59,8 @@ export async function openImportInput(path: string, format: ImportFormat | undef
   let read = head?.length ?? 0;
   const chosen = format ?? detectFormat(path, head?.subarray(0, 64).toString('utf8') ?? '');
   const chunks = withHead(head, iterator, (bytes) => (read += bytes));
-  const records = chosen === 'ndjson' ? readNdjson(chunks) : chosen === 'json' ? readJsonArray(chunks) : readCsv(chunks);
+  const records =
+    chosen === 'ndjson' ? readNdjson(chunks) : chosen === 'json' ? readJsonArray(chunks) : readCsv(chunks);
   return { format: chosen, records, fraction: () => (size ? read / size : undefined) };
 }
 
@@ -70,7 +75,10 @@ async function* readJsonArray(chunks: AsyncIterable<Buffer>): AsyncGenerator<Imp
   try {
     parsed = JSON.parse(Buffer.concat(parts).toString('utf8'));
   } catch {
-    throw new CliExit(EXIT.failed, 'The input is not valid JSON; use NDJSON (one record per line) to have bad lines reported one by one.');
+    throw new CliExit(
+      EXIT.failed,
+      'The input is not valid JSON; use NDJSON (one record per line) to have bad lines reported one by one.',
+    );
   }
   if (!Array.isArray(parsed)) throw new CliExit(EXIT.failed, 'A JSON input must be an array of user records.');
   for (const [index, value] of parsed.entries()) yield { line: index + 1, value };
@@ -107,17 +115,25 @@ async function* readCsv(chunks: AsyncIterable<Buffer>): AsyncGenerator<ImportSou
     info: true,
     skip_empty_lines: true,
     skip_records_with_error: true,
-    on_skip: (error) => void skipped.push({ line: Number((error as { lines?: number } | undefined)?.lines ?? 0), unreadable: `is not a well-formed CSV row (${error?.code ?? 'error'})` }),
+    on_skip: (error) =>
+      void skipped.push({
+        line: Number((error as { lines?: number } | undefined)?.lines ?? 0),
+        unreadable: `is not a well-formed CSV row (${error?.code ?? 'error'})`,
+      }),
   });
   void (async () => {
     try {
-      for await (const chunk of chunks) if (!parser.write(chunk)) await new Promise((resolve) => parser.once('drain', resolve));
+      for await (const chunk of chunks)
+        if (!parser.write(chunk)) await new Promise((resolve) => parser.once('drain', resolve));
       parser.end();
     } catch (error) {
       parser.destroy(error as Error);
     }
   })();
-  for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+  for await (const { record, info } of parser as AsyncIterable<{
+    record: Record<string, string>;
+    info: { lines: number };
+  }>) {
     yield* skipped.splice(0);
     yield { line: info.lines, ...csvRecord(record) };
   }

@@ -37,7 +37,9 @@ export function keysCommand(): Command {
     .action(async () => {
       await withOperator(async ({ container }) => {
         const key = await resolve(container, Tokens.KeyRing).rotate();
-        process.stdout.write(`New signing key ${key.kid} (${key.algorithm}) is now in use; previous keys verify until their tokens expire.\n`);
+        process.stdout.write(
+          `New signing key ${key.kid} (${key.algorithm}) is now in use; previous keys verify until their tokens expire.\n`,
+        );
       });
     });
   return keys;

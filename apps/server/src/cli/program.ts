@@ -34,7 +34,9 @@ export async function runOperatorProgram(argv: string[]): Promise<number> {
       return error.exitCode;
     }
     const known = error instanceof ConfigError || error instanceof AdminKeyFileError;
-    process.stderr.write(`${known ? (error as Error).message : `The command failed: ${(error as Error)?.message ?? error}`}\n`);
+    process.stderr.write(
+      `${known ? (error as Error).message : `The command failed: ${(error as Error)?.message ?? error}`}\n`,
+    );
     return EXIT.failed;
   }
 }

@@ -27,7 +27,9 @@ export function createProgress(label: string, stream: NodeJS.WriteStream = proce
   const draw = (count: number, fraction: number | undefined, final: boolean) => {
     const perSecond = rate(count);
     if (!tty) {
-      stream.write(`${label}: ${count.toLocaleString('en')} records, ${Math.round(perSecond).toLocaleString('en')}/s${final ? ', done' : ''}\n`);
+      stream.write(
+        `${label}: ${count.toLocaleString('en')} records, ${Math.round(perSecond).toLocaleString('en')}/s${final ? ', done' : ''}\n`,
+      );
       return;
     }
     const share = final ? 1 : Math.min(fraction ?? 0, 1);
@@ -35,7 +37,9 @@ export function createProgress(label: string, stream: NodeJS.WriteStream = proce
     const elapsed = (Date.now() - started) / 1000;
     const eta = fraction ? elapsed / share - elapsed : Number.NaN;
     const bar = fraction === undefined && !final ? '' : `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] `;
-    stream.write(`\r${bar}${label}: ${count.toLocaleString('en')} · ${Math.round(perSecond).toLocaleString('en')}/s · ETA ${final ? '0:00' : clock(eta)}\u001b[K${final ? '\n' : ''}`);
+    stream.write(
+      `\r${bar}${label}: ${count.toLocaleString('en')} · ${Math.round(perSecond).toLocaleString('en')}/s · ETA ${final ? '0:00' : clock(eta)}\u001b[K${final ? '\n' : ''}`,
+    );
   };
   return {
     update(count, fraction) {

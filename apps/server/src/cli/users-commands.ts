@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Command, Option } from 'commander';
-import { CONFLICT_POLICIES, EmailTakenError, isJsonObject, ValidationError, type ConflictPolicy, type ImportReport } from '@uas/domain';
+import {
+  CONFLICT_POLICIES,
+  EmailTakenError,
+  isJsonObject,
+  ValidationError,
+  type ConflictPolicy,
+  type ImportReport,
+} from '@uas/domain';
 import { resolve, Tokens } from '../container';
 import { CliExit, EXIT } from './exit-codes';
 import { EXPORT_FORMATS, writeExport, type ExportFormat } from './export-output';
@@ -9,7 +16,8 @@ import { withOperator } from './operator';
 import { createProgress } from './progress';
 
 const positive = (value: string) => {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 10_000) throw new CliExit(EXIT.usage, `not a whole number from 1 to 10000: ${value}`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 10_000)
+    throw new CliExit(EXIT.usage, `not a whole number from 1 to 10000: ${value}`);
   return Number(value);
 };
 
@@ -28,7 +36,8 @@ function jsonObjectOption(name: string) {
 /** The final report: counts on stdout as JSON (for scripts), the verdict as the exit code. */
 function finish(report: ImportReport): void {
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-  if (report.failure) throw new CliExit(EXIT.conflict, `Stopped at line ${report.failure.line}: ${report.failure.reason}.`);
+  if (report.failure)
+    throw new CliExit(EXIT.conflict, `Stopped at line ${report.failure.line}: ${report.failure.reason}.`);
   if (report.rejected > 0) process.exitCode = EXIT.rejected;
 }
 
@@ -37,28 +46,45 @@ export function usersCommand(): Command {
 
   users
     .command('import')
-    .description('import users from NDJSON, a JSON array or CSV; each record has name, email, metadata, app, active, and password or password_hash')
+    .description(
+      'import users from NDJSON, a JSON array or CSV; each record has name, email, metadata, app, active, and password or password_hash',
+    )
     .argument('<file>', 'the input file, or - for stdin')
     .addOption(new Option('--format <format>', 'the input format (detected when absent)').choices(IMPORT_FORMATS))
-    .addOption(new Option('--on-conflict <policy>', 'what to do with a user that exists already').choices(CONFLICT_POLICIES).default('skip'))
+    .addOption(
+      new Option('--on-conflict <policy>', 'what to do with a user that exists already')
+        .choices(CONFLICT_POLICIES)
+        .default('skip'),
+    )
     .option('--dry-run', 'check every record (conflicts included) and write nothing', false)
     .option('--batch-size <n>', 'records written per transaction', positive, 1000)
     .option('--quiet', 'no progress on stderr', false)
-    .action(async (file: string, options: { format?: ImportFormat; onConflict: ConflictPolicy; dryRun: boolean; batchSize: number; quiet: boolean }) => {
-      await withOperator(async ({ container }) => {
-        const input = await openImportInput(file, options.format);
-        const progress = createProgress(options.dryRun ? 'checked' : 'imported', process.stderr, options.quiet);
-        const report = await resolve(container, Tokens.UserTransferService).import(input.records, {
-          onConflict: options.onConflict,
-          dryRun: options.dryRun,
-          batchSize: options.batchSize,
-          onRejected: ({ line, reason }) => process.stderr.write(`line ${line}: ${reason}\n`),
-          onProgress: (so) => progress.update(so.created + so.updated + so.skipped + so.rejected, input.fraction()),
+    .action(
+      async (
+        file: string,
+        options: {
+          format?: ImportFormat;
+          onConflict: ConflictPolicy;
+          dryRun: boolean;
+          batchSize: number;
+          quiet: boolean;
+        },
+      ) => {
+        await withOperator(async ({ container }) => {
+          const input = await openImportInput(file, options.format);
+          const progress = createProgress(options.dryRun ? 'checked' : 'imported', process.stderr, options.quiet);
+          const report = await resolve(container, Tokens.UserTransferService).import(input.records, {
+            onConflict: options.onConflict,
+            dryRun: options.dryRun,
+            batchSize: options.batchSize,
+            onRejected: ({ line, reason }) => process.stderr.write(`line ${line}: ${reason}\n`),
+            onProgress: (so) => progress.update(so.created + so.updated + so.skipped + so.rejected, input.fraction()),
+          });
+          progress.done(report.created + report.updated + report.skipped + report.rejected);
+          finish(report);
         });
-        progress.done(report.created + report.updated + report.skipped + report.rejected);
-        finish(report);
-      });
-    });
+      },
+    );
 
   users
     .command('export')
@@ -68,19 +94,29 @@ export function usersCommand(): Command {
     .option('--search <term>', 'only users whose email contains the term (a literal substring)')
     .option('-o, --output <file>', 'write to a file (mode 0600) instead of stdout', '-')
     .option('--quiet', 'no progress on stderr', false)
-    .action(async (options: { format: ExportFormat; withPasswordHashes: boolean; search?: string; output: string; quiet: boolean }) => {
-      await withOperator(async ({ container }) => {
-        const total = (await resolve(container, Tokens.UserService).list({ page: 1, size: 1, emailContains: options.search })).total;
-        const progress = createProgress('exported', process.stderr, options.quiet);
-        const count = await writeExport(resolve(container, Tokens.UserTransferService).export(options.search), {
-          format: options.format,
-          withPasswordHashes: options.withPasswordHashes,
-          output: options.output,
-          onUser: (done) => progress.update(done, total ? done / total : undefined),
+    .action(
+      async (options: {
+        format: ExportFormat;
+        withPasswordHashes: boolean;
+        search?: string;
+        output: string;
+        quiet: boolean;
+      }) => {
+        await withOperator(async ({ container }) => {
+          const total = (
+            await resolve(container, Tokens.UserService).list({ page: 1, size: 1, emailContains: options.search })
+          ).total;
+          const progress = createProgress('exported', process.stderr, options.quiet);
+          const count = await writeExport(resolve(container, Tokens.UserTransferService).export(options.search), {
+            format: options.format,
+            withPasswordHashes: options.withPasswordHashes,
+            output: options.output,
+            onUser: (done) => progress.update(done, total ? done / total : undefined),
+          });
+          progress.done(count);
         });
-        progress.done(count);
-      });
-    });
+      },
+    );
 
   users
     .command('create')
@@ -91,27 +127,42 @@ export function usersCommand(): Command {
     .option('--metadata <json>', 'a JSON object the user may change', jsonObjectOption('metadata'))
     .option('--app <json>', 'a JSON object only admins may change', jsonObjectOption('app'))
     .option('--inactive', 'create the account inactive', false)
-    .action(async (options: { email: string; name: string; password?: string; metadata?: object; app?: object; inactive: boolean }) => {
-      const password = options.password ?? randomBytes(18).toString('base64url');
-      await withOperator(async ({ container }) => {
-        try {
-          const user = await resolve(container, Tokens.UserService).create({
-            email: options.email,
-            name: options.name,
-            password,
-            metadata: options.metadata as never,
-            app: options.app as never,
-            active: options.inactive ? 0 : 1,
-          });
-          const shown = { id: user.id, email: user.email, name: user.name, ...(options.password ? {} : { password }) };
-          process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
-        } catch (error) {
-          if (error instanceof ValidationError) throw new CliExit(EXIT.usage, error.issues.map((issue) => issue.detail).join('; '));
-          if (error instanceof EmailTakenError) throw new CliExit(EXIT.conflict, error.message);
-          throw error;
-        }
-      });
-    });
+    .action(
+      async (options: {
+        email: string;
+        name: string;
+        password?: string;
+        metadata?: object;
+        app?: object;
+        inactive: boolean;
+      }) => {
+        const password = options.password ?? randomBytes(18).toString('base64url');
+        await withOperator(async ({ container }) => {
+          try {
+            const user = await resolve(container, Tokens.UserService).create({
+              email: options.email,
+              name: options.name,
+              password,
+              metadata: options.metadata as never,
+              app: options.app as never,
+              active: options.inactive ? 0 : 1,
+            });
+            const shown = {
+              id: user.id,
+              email: user.email,
+              name: user.name,
+              ...(options.password ? {} : { password }),
+            };
+            process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+          } catch (error) {
+            if (error instanceof ValidationError)
+              throw new CliExit(EXIT.usage, error.issues.map((issue) => issue.detail).join('; '));
+            if (error instanceof EmailTakenError) throw new CliExit(EXIT.conflict, error.message);
+            throw error;
+          }
+        });
+      },
+    );
 
   return users;
 }

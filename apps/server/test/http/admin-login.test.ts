@@ -65,13 +65,19 @@ const refusedLogins: RefusedLogin[] = [
   },
   {
     name: 'data.type other than users: 409',
-    init: (t) => jsonInit('POST', { data: { type: 'admins', attributes: { email: t.admin.email, password: t.admin.password } } }),
+    init: (t) =>
+      jsonInit('POST', { data: { type: 'admins', attributes: { email: t.admin.email, password: t.admin.password } } }),
     status: 409,
     body: errorsLike([409, 'resource_conflict', { pointer: '/data/type' }]),
   },
   {
     name: 'malformed JSON: 400',
-    init: (t) => rawBody('POST', `{"data":{"type":"users","attributes":{"email":"${t.admin.email}","password":"${t.admin.password}"}}`, 'application/json'),
+    init: (t) =>
+      rawBody(
+        'POST',
+        `{"data":{"type":"users","attributes":{"email":"${t.admin.email}","password":"${t.admin.password}"}}`,
+        'application/json',
+      ),
     status: 400,
     body: errorsLike([400, 'malformed_json']),
   },
@@ -127,7 +133,10 @@ describe.each(BACKENDS)('POST /v1/admin/login on %s', (backend) => {
     });
 
     it('marks the cookie Secure when served over HTTPS', async () => {
-      const response = await s.client.request(`https://localhost${LOGIN}`, jsonInit('POST', loginDocument(s.t.admin.email, s.t.admin.password)));
+      const response = await s.client.request(
+        `https://localhost${LOGIN}`,
+        jsonInit('POST', loginDocument(s.t.admin.email, s.t.admin.password)),
+      );
       expect(response.status).toBe(200);
       expect(responseCookies(response).get(REFRESH_COOKIE)?.attributes.has('secure')).toBe(true);
     });
@@ -138,7 +147,10 @@ describe.each(BACKENDS)('POST /v1/admin/login on %s', (backend) => {
     });
 
     it('accepts application/vnd.api+json, and a body of exactly 1 MiB', async () => {
-      const vnd = await s.client.request(LOGIN, rawBody('POST', JSON.stringify(loginDocument(s.t.admin.email, s.t.admin.password)), 'application/vnd.api+json'));
+      const vnd = await s.client.request(
+        LOGIN,
+        rawBody('POST', JSON.stringify(loginDocument(s.t.admin.email, s.t.admin.password)), 'application/vnd.api+json'),
+      );
       expect(vnd.status).toBe(200);
       const full = await s.client.request(LOGIN, rawBody('POST', paddedLogin(s.t, MAX_BODY_BYTES), 'application/json'));
       expect(full.status).toBe(200);
@@ -146,7 +158,9 @@ describe.each(BACKENDS)('POST /v1/admin/login on %s', (backend) => {
   });
 
   describe('with bad credentials or a bad request', () => {
-    const s = scenarioApplication(backend, { env: { LOGIN_FAILURES_PER_ACCOUNT: '1000', LOGIN_FAILURES_PER_ADDRESS: '1000' } });
+    const s = scenarioApplication(backend, {
+      env: { LOGIN_FAILURES_PER_ACCOUNT: '1000', LOGIN_FAILURES_PER_ADDRESS: '1000' },
+    });
 
     it('answers a wrong password and an unknown email with the same 401, a Bearer challenge and no cookie', async () => {
       const wrongPassword = await s.client.login(s.t.admin.email, WRONG_PASSWORD);
@@ -168,12 +182,15 @@ describe.each(BACKENDS)('POST /v1/admin/login on %s', (backend) => {
       expect(await response.json()).toEqual(errorsLike([401, 'invalid_credentials']));
     });
 
-    it.each(refusedLogins.map((refusal) => [refusal.name, refusal] as const))('refuses %s', async (_, { init, status, body }) => {
-      const response = await s.client.request(LOGIN, init(s.t));
-      expect(response.status).toBe(status);
-      expect(await response.json()).toEqual(body);
-      expect(response.headers.getSetCookie()).toEqual([]);
-    });
+    it.each(refusedLogins.map((refusal) => [refusal.name, refusal] as const))(
+      'refuses %s',
+      async (_, { init, status, body }) => {
+        const response = await s.client.request(LOGIN, init(s.t));
+        expect(response.status).toBe(status);
+        expect(await response.json()).toEqual(body);
+        expect(response.headers.getSetCookie()).toEqual([]);
+      },
+    );
   });
 
   describe('brute force on one account', () => {
@@ -191,12 +208,14 @@ describe.each(BACKENDS)('POST /v1/admin/login on %s', (backend) => {
     });
 
     it('lets the account in from another address while one address is throttled', async () => {
-      for (let failure = 1; failure <= 10; failure += 1) await s.client.login(s.t.admin.email, WRONG_PASSWORD, { address: ATTACKER });
+      for (let failure = 1; failure <= 10; failure += 1)
+        await s.client.login(s.t.admin.email, WRONG_PASSWORD, { address: ATTACKER });
       expect((await s.client.login(s.t.admin.email, s.t.admin.password, { address: OFFICE })).status).toBe(200);
     });
 
     it('lets the address in again once Retry-After seconds have passed', async () => {
-      for (let failure = 1; failure <= 10; failure += 1) await s.client.login(s.t.admin.email, WRONG_PASSWORD, { address: ATTACKER });
+      for (let failure = 1; failure <= 10; failure += 1)
+        await s.client.login(s.t.admin.email, WRONG_PASSWORD, { address: ATTACKER });
       const throttled = await s.client.login(s.t.admin.email, s.t.admin.password, { address: ATTACKER });
       s.t.clock.advance(Number(throttled.headers.get('retry-after')) - 1);
       expect((await s.client.login(s.t.admin.email, s.t.admin.password, { address: ATTACKER })).status).toBe(429);
@@ -221,7 +240,8 @@ describe.each(BACKENDS)('POST /v1/admin/login on %s', (backend) => {
     });
 
     it('counts 3 failures as still under the limit', async () => {
-      for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) await s.client.login(email, WRONG_PASSWORD, { address: ATTACKER });
+      for (const email of ['a@example.com', 'b@example.com', 'c@example.com'])
+        await s.client.login(email, WRONG_PASSWORD, { address: ATTACKER });
       expect((await s.client.login(s.t.admin.email, s.t.admin.password, { address: ATTACKER })).status).toBe(200);
     });
   });

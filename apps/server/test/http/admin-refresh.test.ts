@@ -22,13 +22,15 @@ import {
 const REFRESH_PATHS = ['/v1/admin/refresh', '/v1/admin/token/refresh'] as const;
 const REFRESH_TTL = 3600;
 
-const canList = async (client: AdminClient, accessToken: string) => (await client.get('/v1/admin/users', accessToken)).status;
+const canList = async (client: AdminClient, accessToken: string) =>
+  (await client.get('/v1/admin/users', accessToken)).status;
 
 describe.each(BACKENDS)('admin refresh on %s', (backend) => {
   describe.each(REFRESH_PATHS)('POST %s', (path) => {
     const s = scenarioApplication(backend, { env: { REFRESH_TOKEN_TTL_SECONDS: String(REFRESH_TTL) } });
 
-    const refreshed = async (session: Session, headers: Record<string, string> = {}) => sessionOf(await s.client.refresh(session.refreshToken, path, headers));
+    const refreshed = async (session: Session, headers: Record<string, string> = {}) =>
+      sessionOf(await s.client.refresh(session.refreshToken, path, headers));
 
     it('returns the session record with a new access token and a new refresh token, also in the cookie', async () => {
       const session = await s.client.adminSession();
@@ -69,7 +71,10 @@ describe.each(BACKENDS)('admin refresh on %s', (backend) => {
 
     it('lets two concurrent refreshes with one token (two tabs) both succeed within the grace window; the session lives on', async () => {
       const session = await s.client.adminSession();
-      const responses = await Promise.all([s.client.refresh(session.refreshToken, path), s.client.refresh(session.refreshToken, path)]);
+      const responses = await Promise.all([
+        s.client.refresh(session.refreshToken, path),
+        s.client.refresh(session.refreshToken, path),
+      ]);
       const [one, two] = await Promise.all(responses.map(sessionOf));
       for (const tab of [one!, two!]) expect(await canList(s.client, tab.accessToken)).toBe(200);
       expect(await canList(s.client, (await refreshed(two!)).accessToken)).toBe(200);
@@ -99,7 +104,10 @@ describe.each(BACKENDS)('admin refresh on %s', (backend) => {
 
     it('refreshes from the session cookie alone when the request comes from the same origin', async () => {
       const session = await s.client.adminSession();
-      const response = await s.client.request(path, { method: 'POST', headers: { ...refreshCookie(session.refreshToken), Origin: SAME_ORIGIN } });
+      const response = await s.client.request(path, {
+        method: 'POST',
+        headers: { ...refreshCookie(session.refreshToken), Origin: SAME_ORIGIN },
+      });
       expect(response.status).toBe(200);
       const { data } = await response.json();
       expect(responseCookies(response).get(REFRESH_COOKIE)?.value).toBe(data.attributes.refresh_token);
@@ -111,7 +119,10 @@ describe.each(BACKENDS)('admin refresh on %s', (backend) => {
       ['Origin null', { Origin: 'null' }],
     ])('refuses the session cookie alone with %s (CSRF: 403), leaving the token unspent', async (_, headers) => {
       const session = await s.client.adminSession();
-      const response = await s.client.request(path, { method: 'POST', headers: { ...refreshCookie(session.refreshToken), ...headers } });
+      const response = await s.client.request(path, {
+        method: 'POST',
+        headers: { ...refreshCookie(session.refreshToken), ...headers },
+      });
       expect(response.status).toBe(403);
       expect(await response.json()).toEqual(errorsLike([403, 'cross_site_request']));
       await refreshed(session);
@@ -162,7 +173,10 @@ describe.each(BACKENDS)('admin refresh with REFRESH_REUSE_GRACE_SECONDS=0 on %s'
 
   it('lets exactly one of two concurrent refreshes with one token win, and then ends the session (reuse)', async () => {
     const session = await s.client.adminSession();
-    const responses = await Promise.all([s.client.refresh(session.refreshToken), s.client.refresh(session.refreshToken)]);
+    const responses = await Promise.all([
+      s.client.refresh(session.refreshToken),
+      s.client.refresh(session.refreshToken),
+    ]);
     expect(responses.map((response) => response.status).sort()).toEqual([200, 401]);
     const winner = await sessionOf(responses.find((response) => response.status === 200)!);
     expect((await s.client.refresh(winner.refreshToken)).status).toBe(401);

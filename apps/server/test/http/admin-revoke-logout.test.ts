@@ -20,7 +20,8 @@ const REVOKE_PATHS = ['/v1/admin/refresh', '/v1/admin/token/refresh'] as const;
 describe.each(BACKENDS)('admin revoke and logout on %s', (backend) => {
   describe.each(REVOKE_PATHS)('DELETE %s (revoke)', (path) => {
     const s = scenarioApplication(backend);
-    const revoke = (refreshToken: string, accessToken?: string) => s.client.send('DELETE', path, refreshBody(refreshToken), accessToken);
+    const revoke = (refreshToken: string, accessToken?: string) =>
+      s.client.send('DELETE', path, refreshBody(refreshToken), accessToken);
 
     it('answers 204 with no body; the revoked token can no longer refresh (401)', async () => {
       const { accessToken, refreshToken } = await s.client.adminSession();
@@ -92,7 +93,12 @@ describe.each(BACKENDS)('admin revoke and logout on %s', (backend) => {
       expect(response.status).toBe(204);
       const cookie = responseCookies(response).get(REFRESH_COOKIE);
       expect(cookie?.value).toBe('');
-      expect(Object.fromEntries(cookie?.attributes ?? [])).toEqual({ 'max-age': '0', path: '/v1/admin', httponly: '', samesite: 'Strict' });
+      expect(Object.fromEntries(cookie?.attributes ?? [])).toEqual({
+        'max-age': '0',
+        path: '/v1/admin',
+        httponly: '',
+        samesite: 'Strict',
+      });
     });
 
     it('ends every session of the admin at once: access tokens and refresh tokens of each answer 401', async () => {
@@ -119,7 +125,7 @@ describe.each(BACKENDS)('admin revoke and logout on %s', (backend) => {
       expect((await s.client.get('/v1/admin/users', accessToken)).status).toBe(200);
     });
 
-    it('answers the id of an end user with 403: it is another account\'s id, not an unknown one', async () => {
+    it("answers the id of an end user with 403: it is another account's id, not an unknown one", async () => {
       const { accessToken } = await s.client.adminSession();
       const user = await s.client.createUser({ email: 'not-an-admin@example.com' }, accessToken);
       expect((await logout(user.id, accessToken)).status).toBe(403);
@@ -157,7 +163,12 @@ describe.each(BACKENDS)('admin revoke and logout on %s', (backend) => {
     it("refuses to revoke another admin's refresh token (403), which goes on refreshing", async () => {
       const otherSession = await s.client.adminSession({}, await insertSecondAdmin(s.t));
       const { accessToken } = await s.client.adminSession();
-      const response = await s.client.send('DELETE', '/v1/admin/refresh', refreshBody(otherSession.refreshToken), accessToken);
+      const response = await s.client.send(
+        'DELETE',
+        '/v1/admin/refresh',
+        refreshBody(otherSession.refreshToken),
+        accessToken,
+      );
       expect(response.status).toBe(403);
       expect(await response.json()).toEqual(errorsLike([403, 'forbidden']));
       expect((await s.client.refresh(otherSession.refreshToken)).status).toBe(200);

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
-import { ISO_MS, UNKNOWN_ID, UUID, attribute, bearer, errorsLike, expectInvalidAttributes, scenarioApplication, usersDocument } from '../support/admin-client';
+import {
+  ISO_MS,
+  UNKNOWN_ID,
+  UUID,
+  attribute,
+  bearer,
+  errorsLike,
+  expectInvalidAttributes,
+  scenarioApplication,
+  usersDocument,
+} from '../support/admin-client';
 
 const USERS = '/v1/admin/users';
 
@@ -17,25 +27,65 @@ const invalidCreates: [name: string, attributes: Record<string, unknown>, pointe
   ['an email that is not a string', { email: 42, password: 'password-123' }, ['email']],
   ['a password of 7 bytes', { email: 'short.password@example.com', password: 'seven77' }, ['password']],
   ['a password of 73 ASCII bytes', { email: 'long.password@example.com', password: 'p'.repeat(73) }, ['password']],
-  ['a password of 37 characters but 73 bytes of UTF-8', { email: 'utf8.password@example.com', password: `${'é'.repeat(36)}x` }, ['password']],
+  [
+    'a password of 37 characters but 73 bytes of UTF-8',
+    { email: 'utf8.password@example.com', password: `${'é'.repeat(36)}x` },
+    ['password'],
+  ],
   ['active 2', { email: 'active2@example.com', password: 'password-123', active: 2 }, ['active']],
   ['active "1" as a string', { email: 'active-string@example.com', password: 'password-123', active: '1' }, ['active']],
   ['active true', { email: 'active-true@example.com', password: 'password-123', active: true }, ['active']],
-  ['metadata as an array', { email: 'meta-array@example.com', password: 'password-123', metadata: ['a'] }, ['metadata']],
+  [
+    'metadata as an array',
+    { email: 'meta-array@example.com', password: 'password-123', metadata: ['a'] },
+    ['metadata'],
+  ],
   ['metadata null', { email: 'meta-null@example.com', password: 'password-123', metadata: null }, ['metadata']],
-  ['metadata as a string', { email: 'meta-string@example.com', password: 'password-123', metadata: '{"a":1}' }, ['metadata']],
-  ['metadata over 8 KiB', { email: 'meta-big@example.com', password: 'password-123', metadata: claimsOfBytes(8193) }, ['metadata']],
+  [
+    'metadata as a string',
+    { email: 'meta-string@example.com', password: 'password-123', metadata: '{"a":1}' },
+    ['metadata'],
+  ],
+  [
+    'metadata over 8 KiB',
+    { email: 'meta-big@example.com', password: 'password-123', metadata: claimsOfBytes(8193) },
+    ['metadata'],
+  ],
   ['app as an array', { email: 'app-array@example.com', password: 'password-123', app: [] }, ['app']],
   ['app over 8 KiB', { email: 'app-big@example.com', password: 'password-123', app: claimsOfBytes(8193) }, ['app']],
   ['a name that is not a string', { email: 'name-number@example.com', password: 'password-123', name: 7 }, ['name']],
   ['an unknown attribute', { email: 'role@example.com', password: 'password-123', role: 'admin' }, ['role']],
   ['an email with a NUL character', { email: 'a\u0000b@example.com', password: 'password-123' }, ['email']],
-  ['a name with a NUL character', { email: 'nul-name@example.com', password: 'password-123', name: 'Ann\u0000' }, ['name']],
-  ['a name with a lone surrogate', { email: 'surrogate-name@example.com', password: 'password-123', name: 'Ann\ud800' }, ['name']],
-  ['metadata with a NUL character in a value', { email: 'nul-meta@example.com', password: 'password-123', metadata: { note: 'a\u0000b' } }, ['metadata']],
-  ['app with a NUL character in a key', { email: 'nul-app@example.com', password: 'password-123', app: { 'k\u0000': 1 } }, ['app']],
-  ['metadata with a lone surrogate', { email: 'surrogate-meta@example.com', password: 'password-123', metadata: { list: ['\udfff'] } }, ['metadata']],
-  ['a bad email, a short password and active 2 at once', { email: 'nope', password: 'short', active: 2 }, ['email', 'password', 'active']],
+  [
+    'a name with a NUL character',
+    { email: 'nul-name@example.com', password: 'password-123', name: 'Ann\u0000' },
+    ['name'],
+  ],
+  [
+    'a name with a lone surrogate',
+    { email: 'surrogate-name@example.com', password: 'password-123', name: 'Ann\ud800' },
+    ['name'],
+  ],
+  [
+    'metadata with a NUL character in a value',
+    { email: 'nul-meta@example.com', password: 'password-123', metadata: { note: 'a\u0000b' } },
+    ['metadata'],
+  ],
+  [
+    'app with a NUL character in a key',
+    { email: 'nul-app@example.com', password: 'password-123', app: { 'k\u0000': 1 } },
+    ['app'],
+  ],
+  [
+    'metadata with a lone surrogate',
+    { email: 'surrogate-meta@example.com', password: 'password-123', metadata: { list: ['\udfff'] } },
+    ['metadata'],
+  ],
+  [
+    'a bad email, a short password and active 2 at once',
+    { email: 'nope', password: 'short', active: 2 },
+    ['email', 'password', 'active'],
+  ],
 ];
 
 /** Values on the edge of a rule that must still be accepted. */
@@ -43,7 +93,15 @@ const acceptedCreates: [name: string, attributes: Record<string, unknown>][] = [
   ['a password of exactly 8 bytes', { email: 'eight@example.com', password: 'eight888' }],
   ['a password of 4 characters that make 8 bytes of UTF-8', { email: 'euro@example.com', password: '€€ab' }],
   ['a password of exactly 72 bytes of UTF-8', { email: 'seventy-two@example.com', password: 'é'.repeat(36) }],
-  ['metadata and app of exactly 8 KiB', { email: 'full-claims@example.com', password: 'password-123', metadata: claimsOfBytes(8192), app: claimsOfBytes(8192) }],
+  [
+    'metadata and app of exactly 8 KiB',
+    {
+      email: 'full-claims@example.com',
+      password: 'password-123',
+      metadata: claimsOfBytes(8192),
+      app: claimsOfBytes(8192),
+    },
+  ],
   ['active 0', { email: 'inactive@example.com', password: 'password-123', active: 0 }],
 ];
 
@@ -60,17 +118,35 @@ describe.each(BACKENDS)('POST and GET /v1/admin/users on %s', (backend) => {
     expect(data).toEqual({
       type: 'users',
       id: expect.stringMatching(UUID),
-      attributes: { name: '', email: 'defaults@example.com', metadata: {}, app: {}, active: 1, created: now, updated: now },
+      attributes: {
+        name: '',
+        email: 'defaults@example.com',
+        metadata: {},
+        app: {},
+        active: 1,
+        created: now,
+        updated: now,
+      },
     });
     expect(response.headers.get('location')).toBe(`${USERS}/${data.id}`);
   });
 
   it('stores every attribute it is given, and shows no password', async () => {
-    const attributes = { name: 'Ann Example', email: 'ann@example.com', metadata: { theme: 'dark', n: [1, 2] }, app: { plan: 'pro' }, active: 0 };
+    const attributes = {
+      name: 'Ann Example',
+      email: 'ann@example.com',
+      metadata: { theme: 'dark', n: [1, 2] },
+      app: { plan: 'pro' },
+      active: 0,
+    };
     const response = await create({ ...attributes, password: 'password-123' });
     expect(response.status).toBe(201);
     const { data } = await response.json();
-    expect(data.attributes).toEqual({ ...attributes, created: expect.stringMatching(ISO_MS), updated: expect.stringMatching(ISO_MS) });
+    expect(data.attributes).toEqual({
+      ...attributes,
+      created: expect.stringMatching(ISO_MS),
+      updated: expect.stringMatching(ISO_MS),
+    });
     expect(Object.keys(data.attributes)).not.toContain('password');
   });
 
@@ -91,7 +167,12 @@ describe.each(BACKENDS)('POST and GET /v1/admin/users on %s', (backend) => {
   });
 
   it('answers data.type other than users with 409', async () => {
-    const response = await s.client.send('POST', USERS, { data: { type: 'admins', attributes: { email: 'x@example.com', password: 'password-123' } } }, await s.client.adminToken());
+    const response = await s.client.send(
+      'POST',
+      USERS,
+      { data: { type: 'admins', attributes: { email: 'x@example.com', password: 'password-123' } } },
+      await s.client.adminToken(),
+    );
     expect(response.status).toBe(409);
     expect(await response.json()).toEqual(errorsLike([409, 'resource_conflict', { pointer: '/data/type' }]));
   });
@@ -103,7 +184,11 @@ describe.each(BACKENDS)('POST and GET /v1/admin/users on %s', (backend) => {
   it('refuses metadata nested 100,000 levels deep with 422 (it is far over 8 KiB), never a 500', async () => {
     const deep = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
     const body = `{"data":{"type":"users","attributes":{"email":"deep@example.com","password":"password-123","metadata":${deep}}}}`;
-    const response = await s.client.request(USERS, { method: 'POST', headers: { 'Content-Type': 'application/json', ...bearer(await s.client.adminToken()) }, body });
+    const response = await s.client.request(USERS, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...bearer(await s.client.adminToken()) },
+      body,
+    });
     await expectInvalidAttributes(response, ['metadata']);
   });
 
@@ -122,7 +207,12 @@ describe.each(BACKENDS)('POST and GET /v1/admin/users on %s', (backend) => {
     const token = await s.client.adminToken();
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, index) =>
-        s.client.send('POST', USERS, usersDocument({ email: index % 2 ? 'RACE@example.com' : 'race@example.com', password: `password-${index}` }), token),
+        s.client.send(
+          'POST',
+          USERS,
+          usersDocument({ email: index % 2 ? 'RACE@example.com' : 'race@example.com', password: `password-${index}` }),
+          token,
+        ),
       ),
     );
     const statuses = responses.map((response) => response.status).sort();

@@ -15,11 +15,25 @@ describe.each(BACKENDS)('ETag and If-Match on users, on %s', (backend) => {
   const token = () => s.client.adminToken();
   const read = async (id: string) => s.client.get(`${USERS}/${id}`, await token());
   const patch = async (id: string, attributes: Record<string, unknown>, ifMatch?: string) =>
-    s.client.send('PATCH', `${USERS}/${id}`, usersDocument(attributes, { id }), await token(), ifMatch === undefined ? {} : { 'If-Match': ifMatch });
+    s.client.send(
+      'PATCH',
+      `${USERS}/${id}`,
+      usersDocument(attributes, { id }),
+      await token(),
+      ifMatch === undefined ? {} : { 'If-Match': ifMatch },
+    );
   const remove = async (id: string, ifMatch: string) =>
-    s.client.request(`${USERS}/${id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${await token()}`, 'If-Match': ifMatch } });
+    s.client.request(`${USERS}/${id}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${await token()}`, 'If-Match': ifMatch },
+    });
   const created = async () => {
-    const response = await s.client.send('POST', USERS, usersDocument({ email: uniqueEmail(), password: 'etag-password-1', name: 'Before' }), await token());
+    const response = await s.client.send(
+      'POST',
+      USERS,
+      usersDocument({ email: uniqueEmail(), password: 'etag-password-1', name: 'Before' }),
+      await token(),
+    );
     expect(response.status).toBe(201);
     return { id: ((await response.json()) as { data: { id: string } }).data.id, etag: response.headers.get('etag') };
   };
@@ -43,7 +57,9 @@ describe.each(BACKENDS)('ETag and If-Match on users, on %s', (backend) => {
     const current = await patch(user.id, { name: 'Second' }, user.etag!);
     expect(current.status).toBe(200);
 
-    await expectError(await patch(user.id, { name: 'Overwrite' }, user.etag!), 412, 'precondition_failed', { detail: STALE_DETAIL });
+    await expectError(await patch(user.id, { name: 'Overwrite' }, user.etag!), 412, 'precondition_failed', {
+      detail: STALE_DETAIL,
+    });
     const stored = await read(user.id);
     expect((await stored.json()).data.attributes.name).toBe('Second');
     expect(stored.headers.get('etag')).toBe(current.headers.get('etag'));
@@ -84,7 +100,10 @@ describe.each(BACKENDS)('ETag and If-Match on users, on %s', (backend) => {
         const statuses = responses.map((response) => response.status);
         const { attributes } = (await (await read(user.id)).json()).data;
         const winner = statuses.indexOf(200) === 0 ? 'a' : 'b';
-        return { statuses: statuses.toSorted(), whole: attributes.metadata.by === winner && attributes.name === `${winner.toUpperCase()}${round}` };
+        return {
+          statuses: statuses.toSorted(),
+          whole: attributes.metadata.by === winner && attributes.name === `${winner.toUpperCase()}${round}`,
+        };
       }),
     );
     expect(rounds.filter((round) => round.statuses.join() !== '200,412' || !round.whole)).toEqual([]);
@@ -97,10 +116,14 @@ describe.each(BACKENDS)('ETag and If-Match on users, on %s', (backend) => {
     const me = await s.client.get('/v1/users/me', session.accessToken);
     expect(me.headers.get('etag')).toBe(user.etag);
     await patch(user.id, { metadata: { changed: 'by an admin' } });
-    const stale = await s.client.send('PATCH', '/v1/users/me', usersDocument({ name: 'Mine' }), session.accessToken, { 'If-Match': user.etag! });
+    const stale = await s.client.send('PATCH', '/v1/users/me', usersDocument({ name: 'Mine' }), session.accessToken, {
+      'If-Match': user.etag!,
+    });
     await expectError(stale, 412, 'precondition_failed');
     const fresh = (await s.client.get('/v1/users/me', session.accessToken)).headers.get('etag')!;
-    const applied = await s.client.send('PATCH', '/v1/users/me', usersDocument({ name: 'Mine' }), session.accessToken, { 'If-Match': fresh });
+    const applied = await s.client.send('PATCH', '/v1/users/me', usersDocument({ name: 'Mine' }), session.accessToken, {
+      'If-Match': fresh,
+    });
     expect(applied.status).toBe(200);
     expect(applied.headers.get('etag')).not.toBe(fresh);
   });

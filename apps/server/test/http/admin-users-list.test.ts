@@ -38,7 +38,9 @@ describe.each(BACKENDS)('GET /v1/admin/users on %s', (backend) => {
   }
 
   it('defaults to page 1 of size 20, with links, meta.total and full user resources', async () => {
-    const users = await createInOrder(Array.from({ length: 21 }, (_, index) => `user${String(index).padStart(2, '0')}@example.com`));
+    const users = await createInOrder(
+      Array.from({ length: 21 }, (_, index) => `user${String(index).padStart(2, '0')}@example.com`),
+    );
     const page = await list(USERS);
     expect(page.data).toEqual(users.slice(0, 20));
     expect(page.links).toEqual({ first: link(1, 20), last: link(2, 20), prev: null, next: link(2, 20) });
@@ -47,13 +49,27 @@ describe.each(BACKENDS)('GET /v1/admin/users on %s', (backend) => {
 
   it('answers an empty listing with data [], total 0 and last = page 1', async () => {
     const page = await list(USERS);
-    expect(page).toEqual({ data: [], links: { first: link(1, 20), last: link(1, 20), prev: null, next: null }, meta: { total: 0 } });
+    expect(page).toEqual({
+      data: [],
+      links: { first: link(1, 20), last: link(1, 20), prev: null, next: null },
+      meta: { total: 0 },
+    });
   });
 
   it('links every page: prev null on the first, next null on the last', async () => {
     await createInOrder(['a@example.com', 'b@example.com', 'c@example.com', 'd@example.com', 'e@example.com']);
-    expect((await list(`${USERS}?page[size]=2`)).links).toEqual({ first: link(1, 2), last: link(3, 2), prev: null, next: link(2, 2) });
-    expect((await list(link(2, 2))).links).toEqual({ first: link(1, 2), last: link(3, 2), prev: link(1, 2), next: link(3, 2) });
+    expect((await list(`${USERS}?page[size]=2`)).links).toEqual({
+      first: link(1, 2),
+      last: link(3, 2),
+      prev: null,
+      next: link(2, 2),
+    });
+    expect((await list(link(2, 2))).links).toEqual({
+      first: link(1, 2),
+      last: link(3, 2),
+      prev: link(1, 2),
+      next: link(3, 2),
+    });
     const last = await list(link(3, 2));
     expect(last.links).toEqual({ first: link(1, 2), last: link(3, 2), prev: link(2, 2), next: null });
     expect(emailsOf(last)).toEqual(['e@example.com']);
@@ -69,10 +85,16 @@ describe.each(BACKENDS)('GET /v1/admin/users on %s', (backend) => {
 
   it('orders by created, then by id, stably across pages', async () => {
     const early = await createInOrder(['late-alphabet-z@example.com', 'early-alphabet-a@example.com']);
-    const sameInstant = await Promise.all(['tie1@example.com', 'tie2@example.com', 'tie3@example.com', 'tie4@example.com'].map((email) => s.client.createUser({ email })));
+    const sameInstant = await Promise.all(
+      ['tie1@example.com', 'tie2@example.com', 'tie3@example.com', 'tie4@example.com'].map((email) =>
+        s.client.createUser({ email }),
+      ),
+    );
     s.t.clock.advance(1);
     const late = await createInOrder(['m@example.com']);
-    const expected = [...early, ...sameInstant.toSorted((a, b) => (a.id < b.id ? -1 : 1)), ...late].map((user) => user.id);
+    const expected = [...early, ...sameInstant.toSorted((a, b) => (a.id < b.id ? -1 : 1)), ...late].map(
+      (user) => user.id,
+    );
 
     const whole = await list(`${USERS}?page[size]=100`);
     expect(whole.data.map((user) => user.id)).toEqual(expected);
@@ -111,7 +133,10 @@ describe.each(BACKENDS)('GET /v1/admin/users on %s', (backend) => {
     const response = await s.client.get(`${USERS}?page[number]=0&page[size]=1000`, await s.client.adminToken());
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual(
-      errorsLike([400, 'invalid_parameter', { parameter: 'page[number]' }], [400, 'invalid_parameter', { parameter: 'page[size]' }]),
+      errorsLike(
+        [400, 'invalid_parameter', { parameter: 'page[number]' }],
+        [400, 'invalid_parameter', { parameter: 'page[size]' }],
+      ),
     );
   });
 
@@ -121,11 +146,21 @@ describe.each(BACKENDS)('GET /v1/admin/users on %s', (backend) => {
 
   describe('search[email]', () => {
     it('matches a substring, whatever its case, and counts only the matches', async () => {
-      await createInOrder(['Ann.Smith@Example.com', 'bob.smith@example.com', 'carol@example.org', 'SMITHY@example.net']);
+      await createInOrder([
+        'Ann.Smith@Example.com',
+        'bob.smith@example.com',
+        'carol@example.org',
+        'SMITHY@example.net',
+      ]);
       const page = await list(searchFor('SMITH', '&page[size]=2'));
       expect(emailsOf(page)).toEqual(['ann.smith@example.com', 'bob.smith@example.com']);
       expect(page.meta).toEqual({ total: 3 });
-      expect(page.links).toEqual({ first: link(1, 2, 'SMITH'), last: link(2, 2, 'SMITH'), prev: null, next: link(2, 2, 'SMITH') });
+      expect(page.links).toEqual({
+        first: link(1, 2, 'SMITH'),
+        last: link(2, 2, 'SMITH'),
+        prev: null,
+        next: link(2, 2, 'SMITH'),
+      });
       expect(emailsOf(await list(page.links.next!))).toEqual(['smithy@example.net']);
       expect(emailsOf(await list(searchFor('n.sm')))).toEqual(['ann.smith@example.com']);
     });

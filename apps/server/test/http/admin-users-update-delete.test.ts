@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
-import { UNKNOWN_ID, USER_PASSWORD, attribute, errorsLike, expectInvalidAttributes, scenarioApplication, usersDocument } from '../support/admin-client';
+import {
+  UNKNOWN_ID,
+  USER_PASSWORD,
+  attribute,
+  errorsLike,
+  expectInvalidAttributes,
+  scenarioApplication,
+  usersDocument,
+} from '../support/admin-client';
 
 const USERS = '/v1/admin/users';
 const USER_REFRESH = '/v1/refresh';
@@ -16,7 +24,13 @@ describe.each(BACKENDS)('PATCH and DELETE /v1/admin/users/{uuid} on %s', (backen
   const read = async (id: string) => s.client.get(`${USERS}/${id}`, await s.client.adminToken());
   const remove = async (id: string) => s.client.delete(`${USERS}/${id}`, await s.client.adminToken());
   const fullUser = () =>
-    s.client.createUser({ email: uniqueEmail('full'), name: 'Before', metadata: { a: 1, keep: true }, app: { plan: 'free', seats: 1 }, active: 1 });
+    s.client.createUser({
+      email: uniqueEmail('full'),
+      name: 'Before',
+      metadata: { a: 1, keep: true },
+      app: { plan: 'free', seats: 1 },
+      active: 1,
+    });
 
   describe('PATCH', () => {
     it('keeps every attribute that is absent, changes `updated` and never `created`', async () => {
@@ -42,7 +56,9 @@ describe.each(BACKENDS)('PATCH and DELETE /v1/admin/users/{uuid} on %s', (backen
       expect(response.status).toBe(200);
       const { attributes } = (await response.json()).data;
       expect(attributes[name]).toEqual(value);
-      expect(attributes[name === 'app' ? 'metadata' : 'app']).toEqual(user.attributes[name === 'app' ? 'metadata' : 'app']);
+      expect(attributes[name === 'app' ? 'metadata' : 'app']).toEqual(
+        user.attributes[name === 'app' ? 'metadata' : 'app'],
+      );
     });
 
     it('trims and lower-cases a new email', async () => {

@@ -35,7 +35,12 @@ describe.each(BACKENDS)('claims of user tokens on %s', (backend) => {
       sid: expect.stringMatching(/^[0-9a-f-]{36}$/),
       jti: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
-    expect(stored).toMatchObject({ email: 'zoe@example.com', name: 'Zoë Ünal', metadata: user.attributes.metadata, app: user.attributes.app });
+    expect(stored).toMatchObject({
+      email: 'zoe@example.com',
+      name: 'Zoë Ünal',
+      metadata: user.attributes.metadata,
+      app: user.attributes.app,
+    });
   });
 
   it('every token header names its algorithm and a kid that the JWKS publishes', async () => {

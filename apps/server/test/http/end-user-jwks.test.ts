@@ -13,7 +13,9 @@ const ALGORITHMS = Object.keys(PUBLIC_MEMBERS) as (keyof typeof PUBLIC_MEMBERS)[
 
 describe.each(BACKENDS)('the published signing keys on %s', (backend) => {
   describe.each(ALGORITHMS)('with JWT_ALGORITHM=%s', (algorithm) => {
-    const scenario = userScenario(backend, { env: { JWT_ALGORITHM: algorithm, JWT_ISSUER: 'https://id.example', JWT_AUDIENCE: 'shop' } });
+    const scenario = userScenario(backend, {
+      env: { JWT_ALGORITHM: algorithm, JWT_ISSUER: 'https://id.example', JWT_AUDIENCE: 'shop' },
+    });
 
     it('GET /.well-known/jwks.json publishes public members only, with kid, alg, use "sig" and a cache lifetime', async () => {
       const { api } = scenario;
@@ -21,7 +23,9 @@ describe.each(BACKENDS)('the published signing keys on %s', (backend) => {
       expect(response.status).toBe(200);
       expect(response.headers.get('cache-control')).toBe('public, max-age=300');
       expect(await response.json()).toEqual({
-        keys: [{ ...PUBLIC_MEMBERS[algorithm], kid: expect.stringMatching(/^[0-9a-f-]{36}$/), alg: algorithm, use: 'sig' }],
+        keys: [
+          { ...PUBLIC_MEMBERS[algorithm], kid: expect.stringMatching(/^[0-9a-f-]{36}$/), alg: algorithm, use: 'sig' },
+        ],
       });
     });
 

@@ -41,7 +41,9 @@ describe.each(BACKENDS)('signing-key rotation on %s', (backend) => {
     const [first] = await storedSigningKeys(t);
     const startedAt = Date.now();
     const { kid, stdout } = await runRotateKeys(t.env);
-    expect(stdout).toBe(`New signing key ${kid} (ES256) is now in use; previous keys verify until their tokens expire.\n`);
+    expect(stdout).toBe(
+      `New signing key ${kid} (ES256) is now in use; previous keys verify until their tokens expire.\n`,
+    );
 
     const [newest, previous, ...others] = await storedSigningKeys(t);
     expect(others).toEqual([]);
@@ -76,7 +78,7 @@ describe.each(BACKENDS)('signing-key rotation on %s', (backend) => {
     expect((await api.me(refreshed.accessToken)).status).toBe(200);
   });
 
-  it('another instance on the same database signs with the new key at once, and each instance accepts the other\'s tokens right away', async () => {
+  it("another instance on the same database signs with the new key at once, and each instance accepts the other's tokens right away", async () => {
     const { t, api } = scenario;
     const user = await api.createUser();
     const onFirst = await api.loginAs(user);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS, type TestApplication } from '../support/test-application';
-import { hmacSigned, publicKeyAsSecrets, resignedByService, resignedWithForeignKey, unsigned } from '../support/token-forgery';
+import {
+  hmacSigned,
+  publicKeyAsSecrets,
+  resignedByService,
+  resignedWithForeignKey,
+  unsigned,
+} from '../support/token-forgery';
 import { claimsOf, expectError, sessionOf, userScenario } from '../support/user-client';
 
 const ACCESS_TTL = 300;
@@ -13,26 +19,33 @@ type Forgery = (t: TestApplication, token: string) => Promise<string | string[]>
 const FORGERIES: [string, Forgery][] = [
   ['signed by another key pair under the same kid', async (_, token) => resignedWithForeignKey(token)],
   ['with alg: none and no signature', async (_, token) => unsigned(token)],
-  ['HS256-signed with the public key (JWK or PEM) as the secret', async (t, token) =>
-    Promise.all((await publicKeyAsSecrets(t)).map((secret) => hmacSigned(token, secret)))],
+  [
+    'HS256-signed with the public key (JWK or PEM) as the secret',
+    async (t, token) => Promise.all((await publicKeyAsSecrets(t)).map((secret) => hmacSigned(token, secret))),
+  ],
   ['with a foreign aud', (t, token) => resignedByService(t, token, { claims: { aud: 'https://other-app.example' } })],
   ['with a wrong iss', (t, token) => resignedByService(t, token, { claims: { iss: 'https://evil.example' } })],
   ['with an unknown kid', (t, token) => resignedByService(t, token, { header: { kid: crypto.randomUUID() } })],
   ['without a kid', (t, token) => resignedByService(t, token, { header: { kid: undefined } })],
-  ['with changed claims under the original signature', async (_, token) => {
-    const [header, , signature] = token.split('.');
-    const claims = { ...claimsOf(token), app: { plan: 'enterprise', roles: ['admin'] } };
-    return `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`;
-  }],
+  [
+    'with changed claims under the original signature',
+    async (_, token) => {
+      const [header, , signature] = token.split('.');
+      const claims = { ...claimsOf(token), app: { plan: 'enterprise', roles: ['admin'] } };
+      return `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`;
+    },
+  ],
 ];
 
 /** Each forgery of an access token (at GET /v1/users/me) and of a refresh token (at POST /v1/refresh). */
-const CASES = (['an access token', 'a refresh token'] as const).flatMap((kind) => FORGERIES.map(([what, forge]) => [kind, what, forge] as const));
+const CASES = (['an access token', 'a refresh token'] as const).flatMap((kind) =>
+  FORGERIES.map(([what, forge]) => [kind, what, forge] as const),
+);
 
 describe.each(BACKENDS)('tokens the service refuses, on %s', (backend) => {
   const scenario = userScenario(backend, { env: { ACCESS_TOKEN_TTL_SECONDS: String(ACCESS_TTL) } });
 
-  it('accepts an access or refresh token re-signed unchanged by the service key (so the refusals below are the changes\' doing)', async () => {
+  it("accepts an access or refresh token re-signed unchanged by the service key (so the refusals below are the changes' doing)", async () => {
     const { t, api } = scenario;
     const session = await api.loginAs(await api.createUser());
     expect((await api.me(await resignedByService(t, session.accessToken))).status).toBe(200);
@@ -56,7 +69,7 @@ describe.each(BACKENDS)('tokens the service refuses, on %s', (backend) => {
     await expectError(await api.refresh('not-a-jwt'), 401, 'invalid_token', INVALID_TOKEN);
   });
 
-  it('a deleted user\'s tokens stop working: the refresh token does not refresh (401), the access token is refused (401)', async () => {
+  it("a deleted user's tokens stop working: the refresh token does not refresh (401), the access token is refused (401)", async () => {
     const { api } = scenario;
     const user = await api.createUser();
     const session = await api.loginAs(user);

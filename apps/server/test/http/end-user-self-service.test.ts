@@ -24,7 +24,10 @@ describe.each(BACKENDS)('a user on their own account (/v1/users/me) on %s', (bac
     const user = await api.createUser({ name: 'Ann', metadata: { theme: 'dark' }, app: { plan: 'pro' } });
     const session = await api.loginAs(user);
     t.clock.advance(1);
-    const response = await api.patchMe(session.accessToken, { name: 'Ann B.', metadata: { theme: 'light', lang: 'de' } });
+    const response = await api.patchMe(session.accessToken, {
+      name: 'Ann B.',
+      metadata: { theme: 'light', lang: 'de' },
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       data: {
@@ -40,7 +43,11 @@ describe.each(BACKENDS)('a user on their own account (/v1/users/me) on %s', (bac
     });
 
     const next = await sessionOf(await api.refresh(session.refreshToken));
-    expect(claimsOf(next.accessToken)).toMatchObject({ name: 'Ann B.', metadata: { theme: 'light', lang: 'de' }, app: { plan: 'pro' } });
+    expect(claimsOf(next.accessToken)).toMatchObject({
+      name: 'Ann B.',
+      metadata: { theme: 'light', lang: 'de' },
+      app: { plan: 'pro' },
+    });
   });
 
   it.each([
@@ -62,7 +69,9 @@ describe.each(BACKENDS)('a user on their own account (/v1/users/me) on %s', (bac
     const { api } = scenario;
     const user = await api.createUser();
     const { accessToken } = await api.loginAs(user);
-    await expectError(await api.patchMe(accessToken, { role: 'admin' }), 422, 'invalid_attribute', { pointer: '/data/attributes/role' });
+    await expectError(await api.patchMe(accessToken, { role: 'admin' }), 422, 'invalid_attribute', {
+      pointer: '/data/attributes/role',
+    });
     const other = await api.createUser();
     const response = await api.patchMe(accessToken, { name: 'Mallory' }, { id: other.id });
     await expectError(response, 409, 'resource_conflict', { pointer: '/data/id' });
@@ -84,13 +93,16 @@ describe.each(BACKENDS)('a user on their own account (/v1/users/me) on %s', (bac
     await expectError(await api.login(user.email, NEW_PASSWORD), 401, 'invalid_credentials');
   });
 
-  it('a password change ends the user\'s other sessions, access tokens included, and keeps the current one', async () => {
+  it("a password change ends the user's other sessions, access tokens included, and keeps the current one", async () => {
     const { api } = scenario;
     const user = await api.createUser();
     const current = await api.loginAs(user);
     const other = await api.loginAs(user);
 
-    const response = await api.patchMe(current.accessToken, { password: NEW_PASSWORD, current_password: USER_PASSWORD });
+    const response = await api.patchMe(current.accessToken, {
+      password: NEW_PASSWORD,
+      current_password: USER_PASSWORD,
+    });
     expect(response.status).toBe(200);
 
     await expectError(await api.me(other.accessToken), 401, 'invalid_token');

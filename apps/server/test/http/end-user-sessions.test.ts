@@ -54,7 +54,10 @@ describe.each(BACKENDS)('end-user sessions on %s', (backend) => {
     const user = await api.createUser({ password });
     await expectError(await api.login(user.email, `${password}EXTRA`), 401, 'invalid_credentials');
     const session = await sessionOf(await api.login(user.email, password));
-    const change = await api.patchMe(session.accessToken, { password: 'a brand new password', current_password: `${password}EXTRA` });
+    const change = await api.patchMe(session.accessToken, {
+      password: 'a brand new password',
+      current_password: `${password}EXTRA`,
+    });
     await expectError(change, 422, 'invalid_attribute', { pointer: '/data/attributes/current_password' });
   });
 

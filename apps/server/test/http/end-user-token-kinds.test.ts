@@ -9,17 +9,41 @@ type Call = (token: string, scene: { user: string; admin: string; refreshToken: 
 const ADMIN_ROUTES: [string, Call][] = [
   ['GET /v1/admin/users', (token) => ['/v1/admin/users', { headers: bearer(token) }]],
   ['GET /v1/admin/users/{id}', (token, { user }) => [`/v1/admin/users/${user}`, { headers: bearer(token) }]],
-  ['POST /v1/admin/users', (token) => ['/v1/admin/users', jsonInit('POST', usersDocument({ email: 'new@example.com', password: 'password-1' }), bearer(token))]],
-  ['PATCH /v1/admin/users/{id}', (token, { user }) => [`/v1/admin/users/${user}`, jsonInit('PATCH', usersDocument({ app: { plan: 'x' } }), bearer(token))]],
-  ['DELETE /v1/admin/users/{id}', (token, { user }) => [`/v1/admin/users/${user}`, { method: 'DELETE', headers: bearer(token) }]],
-  ['DELETE /v1/admin/refresh', (token, { refreshToken }) => ['/v1/admin/refresh', jsonInit('DELETE', { refreshToken }, bearer(token))]],
-  ['DELETE /v1/admin/logout/{uuid}', (token, { admin }) => [`/v1/admin/logout/${admin}`, { method: 'DELETE', headers: bearer(token) }]],
+  [
+    'POST /v1/admin/users',
+    (token) => [
+      '/v1/admin/users',
+      jsonInit('POST', usersDocument({ email: 'new@example.com', password: 'password-1' }), bearer(token)),
+    ],
+  ],
+  [
+    'PATCH /v1/admin/users/{id}',
+    (token, { user }) => [
+      `/v1/admin/users/${user}`,
+      jsonInit('PATCH', usersDocument({ app: { plan: 'x' } }), bearer(token)),
+    ],
+  ],
+  [
+    'DELETE /v1/admin/users/{id}',
+    (token, { user }) => [`/v1/admin/users/${user}`, { method: 'DELETE', headers: bearer(token) }],
+  ],
+  [
+    'DELETE /v1/admin/refresh',
+    (token, { refreshToken }) => ['/v1/admin/refresh', jsonInit('DELETE', { refreshToken }, bearer(token))],
+  ],
+  [
+    'DELETE /v1/admin/logout/{uuid}',
+    (token, { admin }) => [`/v1/admin/logout/${admin}`, { method: 'DELETE', headers: bearer(token) }],
+  ],
 ];
 
 const USER_ROUTES: [string, Call][] = [
   ['GET /v1/users/me', (token) => ['/v1/users/me', { headers: bearer(token) }]],
   ['PATCH /v1/users/me', (token) => ['/v1/users/me', jsonInit('PATCH', usersDocument({ name: 'x' }), bearer(token))]],
-  ['DELETE /v1/refresh', (token, { refreshToken }) => ['/v1/refresh', jsonInit('DELETE', { refreshToken }, bearer(token))]],
+  [
+    'DELETE /v1/refresh',
+    (token, { refreshToken }) => ['/v1/refresh', jsonInit('DELETE', { refreshToken }, bearer(token))],
+  ],
 ];
 
 describe.each(BACKENDS)('user tokens and admin tokens each stay where they belong, on %s', (backend) => {
@@ -60,12 +84,15 @@ describe.each(BACKENDS)('user tokens and admin tokens each stay where they belon
     user = await sessionOf(await api.refresh(user.refreshToken));
   });
 
-  it.each([...ADMIN_ROUTES, ...USER_ROUTES])('a refresh token as the bearer of %s is refused with 401', async (_, call) => {
-    const { api } = scenario;
-    for (const refreshToken of [user.refreshToken, admin.refreshToken]) {
-      await expectError(await api.client.request(...call(refreshToken, scene())), 401, 'invalid_token');
-    }
-  });
+  it.each([...ADMIN_ROUTES, ...USER_ROUTES])(
+    'a refresh token as the bearer of %s is refused with 401',
+    async (_, call) => {
+      const { api } = scenario;
+      for (const refreshToken of [user.refreshToken, admin.refreshToken]) {
+        await expectError(await api.client.request(...call(refreshToken, scene())), 401, 'invalid_token');
+      }
+    },
+  );
 
   it('a user refresh token is refused at /v1/admin/refresh, an admin refresh token at /v1/refresh (401)', async () => {
     const { api } = scenario;

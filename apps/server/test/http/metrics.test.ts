@@ -25,7 +25,13 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 describe.each(BACKENDS)('GET /metrics on %s', (backend) => {
   describe('with METRICS_TOKEN set', () => {
     // No reuse grace: presenting a rotated token again is a reuse at once.
-    const s = userScenario(backend, { env: { METRICS_TOKEN: TOKEN, LOGIN_FAILURES_PER_ACCOUNT: String(FAILURES_PER_ACCOUNT), REFRESH_REUSE_GRACE_SECONDS: '0' } });
+    const s = userScenario(backend, {
+      env: {
+        METRICS_TOKEN: TOKEN,
+        LOGIN_FAILURES_PER_ACCOUNT: String(FAILURES_PER_ACCOUNT),
+        REFRESH_REUSE_GRACE_SECONDS: '0',
+      },
+    });
 
     it('answers only the bearer of the token: 401 missing_token without it, 401 invalid_token with another', async () => {
       const missing = await scrape(s.t, null);
@@ -45,7 +51,8 @@ describe.each(BACKENDS)('GET /metrics on %s', (backend) => {
       const count = (text: string, name: string, labels?: Record<string, string>) => sample(text, name, labels) ?? 0;
 
       const session = await s.api.loginAs(ada);
-      for (let i = 0; i < FAILURES_PER_ACCOUNT; i++) expect((await s.api.login(ada.email, 'wrong password')).status).toBe(401);
+      for (let i = 0; i < FAILURES_PER_ACCOUNT; i++)
+        expect((await s.api.login(ada.email, 'wrong password')).status).toBe(401);
       expect((await s.api.login(ada.email, 'wrong password')).status).toBe(429);
       expect((await s.api.login(inactive.email, inactive.password)).status).toBe(403);
 
@@ -59,7 +66,8 @@ describe.each(BACKENDS)('GET /metrics on %s', (backend) => {
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
       const after = await response.text();
-      const delta = (name: string, labels?: Record<string, string>) => count(after, name, labels) - count(before, name, labels);
+      const delta = (name: string, labels?: Record<string, string>) =>
+        count(after, name, labels) - count(before, name, labels);
 
       expect(delta('uas_logins_total', { outcome: 'success' })).toBe(2); // ada, then the admin
       expect(delta('uas_logins_total', { outcome: 'wrong_password' })).toBe(FAILURES_PER_ACCOUNT);

@@ -33,7 +33,8 @@ describe('the service on SQLite across restarts', { timeout: 60_000 }, () => {
       started.push(server);
       return fn(server);
     });
-  const migrations = () => queryTestDatabase({ url: env.DATABASE_URL! }, 'select hash, created_at from __drizzle_migrations order by id');
+  const migrations = () =>
+    queryTestDatabase({ url: env.DATABASE_URL! }, 'select hash, created_at from __drizzle_migrations order by id');
 
   it('first start creates the database and a 0600 key file with a strong random password the admin logs in with', async () => {
     expect(existsSync(databasePath)).toBe(false);
@@ -49,7 +50,10 @@ describe('the service on SQLite across restarts', { timeout: 60_000 }, () => {
       passwords.push(admin.password);
 
       const session = await loginAsAdmin(server, admin);
-      expect((await createUser(server, session.accessToken, { email: 'kept@example.com', password: 'kept-password' })).status).toBe(201);
+      expect(
+        (await createUser(server, session.accessToken, { email: 'kept@example.com', password: 'kept-password' }))
+          .status,
+      ).toBe(201);
     });
     expect(await migrations()).not.toHaveLength(0);
   });
@@ -76,12 +80,15 @@ describe('the service on SQLite across restarts', { timeout: 60_000 }, () => {
     await run(async (server) => {
       expect((await loginAsAdmin(server, admin)).accessToken).toEqual(expect.any(String));
     });
-    const [row] = await queryTestDatabase<{ key_file_stamp: string | null }>({ url: env.DATABASE_URL! }, 'select key_file_stamp from admins');
+    const [row] = await queryTestDatabase<{ key_file_stamp: string | null }>(
+      { url: env.DATABASE_URL! },
+      'select key_file_stamp from admins',
+    );
     expect(row?.key_file_stamp).toMatch(/^\d+:\d+:\d+:\d+$/);
     expect(row?.key_file_stamp).not.toContain(admin.password);
   });
 
-  it('an edited key file resets the admin\'s email and password at the next start', async () => {
+  it("an edited key file resets the admin's email and password at the next start", async () => {
     const edited = { email: 'Root@Example.org', password: 'a new password, 2nd edition' };
     const text = `${JSON.stringify(edited)}\n`;
     await writeFile(keyPath, text);
@@ -105,7 +112,8 @@ describe('the service on SQLite across restarts', { timeout: 60_000 }, () => {
       expect(server.stderr).toBe('');
       const lines = server.logLines();
       expect(lines.map((line) => line.msg)).toEqual(expect.arrayContaining(['listening', 'stopped']));
-      for (const line of lines) expect(line).toMatchObject({ time: expect.any(String), level: expect.any(String), msg: expect.any(String) });
+      for (const line of lines)
+        expect(line).toMatchObject({ time: expect.any(String), level: expect.any(String), msg: expect.any(String) });
       for (const password of passwords) expect(server.stdout).not.toContain(password);
     }
   });

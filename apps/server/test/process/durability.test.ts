@@ -34,7 +34,9 @@ describe('durability on SQLite', { timeout: 90_000 }, () => {
     for (let batch = 0; batch < USERS / CONCURRENCY; batch++) {
       const emails = Array.from({ length: CONCURRENCY }, (_, i) => `durable-${batch * CONCURRENCY + i}@example.com`);
       const statuses = await Promise.all(
-        emails.map((email) => createUser(first, accessToken, { email, password: 'durable-password' }).then((response) => response.status)),
+        emails.map((email) =>
+          createUser(first, accessToken, { email, password: 'durable-password' }).then((response) => response.status),
+        ),
       );
       expect(statuses).toEqual(emails.map(() => 201));
       acknowledged.push(...emails);

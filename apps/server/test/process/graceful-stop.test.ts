@@ -33,7 +33,9 @@ function beginLogin(server: ServerProcess, agent: Agent, credentials: AdminCrede
     req.on('response', (res) => {
       let text = '';
       res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: text })).on('error', reject);
+      res
+        .on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: text }))
+        .on('error', reject);
     });
     req.on('error', reject).on('timeout', () => req.destroy(new Error('no response within 20 s')));
   });
@@ -60,7 +62,11 @@ describe('graceful stop', { timeout: 60_000 }, () => {
 
   it('on SIGTERM refuses new connections, completes every request in flight, then exits 0', async () => {
     const dir = await servers.tempDir();
-    const env = { DATABASE_URL: `sqlite:${join(dir, 'app.db')}`, ADMIN_KEY_PATH: join(dir, 'admin.key'), BCRYPT_COST: '12' };
+    const env = {
+      DATABASE_URL: `sqlite:${join(dir, 'app.db')}`,
+      ADMIN_KEY_PATH: join(dir, 'admin.key'),
+      BCRYPT_COST: '12',
+    };
     const server = await servers.start(env);
     const admin = await readAdminKeyFile(env.ADMIN_KEY_PATH);
     const agent = new Agent({ keepAlive: true, maxSockets: LOGINS });

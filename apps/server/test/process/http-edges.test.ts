@@ -16,8 +16,14 @@ function rawRequest(port: number, request: string): Promise<string> {
 function parse(answer: string) {
   const [head = '', body = ''] = answer.split('\r\n\r\n');
   const [statusLine = '', ...headerLines] = head.split('\r\n');
-  const headers = Object.fromEntries(headerLines.map((line) => line.split(/:\s*/, 2).map((part, i) => (i ? part : part.toLowerCase()))));
-  return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) as { errors: { status: string; code: string }[] } };
+  const headers = Object.fromEntries(
+    headerLines.map((line) => line.split(/:\s*/, 2).map((part, i) => (i ? part : part.toLowerCase()))),
+  );
+  return {
+    status: Number(statusLine.split(' ')[1]),
+    headers,
+    body: JSON.parse(body) as { errors: { status: string; code: string }[] },
+  };
 }
 
 function expectJsonApiError(answer: string, status: number, code: string) {
@@ -48,7 +54,10 @@ function streamLargeBody(port: number, path: string, framing: 'content-length' |
       socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${length}\r\n\r\n`);
       const chunk = Buffer.alloc(CHUNK, 'a');
       for (let sent = 0; sent < TWO_MB && !socket.destroyed; sent += CHUNK) {
-        const frame = framing === 'chunked' ? Buffer.concat([Buffer.from(`${CHUNK.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk;
+        const frame =
+          framing === 'chunked'
+            ? Buffer.concat([Buffer.from(`${CHUNK.toString(16)}\r\n`), chunk, Buffer.from('\r\n')])
+            : chunk;
         if (!socket.write(frame)) await new Promise((drained) => socket.once('drain', drained));
       }
       if (!socket.destroyed) socket.write(framing === 'chunked' ? '0\r\n\r\n' : '');
@@ -61,16 +70,34 @@ describe('requests refused before routing, and bodies refused for their size', {
   let server: ServerProcess;
   beforeAll(async () => {
     const dir = await servers.tempDir();
-    server = await servers.start({ DATABASE_URL: `sqlite:${join(dir, 'app.db')}`, ADMIN_KEY_PATH: join(dir, 'admin.key') });
+    server = await servers.start({
+      DATABASE_URL: `sqlite:${join(dir, 'app.db')}`,
+      ADMIN_KEY_PATH: join(dir, 'admin.key'),
+    });
   });
   afterAll(() => servers.cleanup());
 
   it.each([
     [400, 'malformed_request', 'an unknown method', 'FOO /health HTTP/1.1\r\nHost: x\r\n\r\n'],
-    [431, 'headers_too_large', 'a request line over the header limit', `GET /v1/admin/users?q=${'a'.repeat(70_000)} HTTP/1.1\r\nHost: x\r\n\r\n`],
+    [
+      431,
+      'headers_too_large',
+      'a request line over the header limit',
+      `GET /v1/admin/users?q=${'a'.repeat(70_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    ],
     [400, 'malformed_request', 'a backslash path', 'GET /v1/admin/users\\..\\ HTTP/1.1\r\nHost: x\r\n\r\n'],
-    [400, 'malformed_request', 'a backslash path on a write', 'POST /v1/admin/users\\..\\ HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n'],
-    [417, 'expectation_failed', 'an Expect other than 100-continue', 'POST /v1/admin/users HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n'],
+    [
+      400,
+      'malformed_request',
+      'a backslash path on a write',
+      'POST /v1/admin/users\\..\\ HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n',
+    ],
+    [
+      417,
+      'expectation_failed',
+      'an Expect other than 100-continue',
+      'POST /v1/admin/users HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n',
+    ],
   ])('answer %i %s to %s, as JSON:API with a request id, and close', async (status, code, _, request) => {
     const answer = expectJsonApiError(await rawRequest(server.port, request), status, code);
     expect(answer.headers.connection).toBe('close');
@@ -81,17 +108,23 @@ describe('requests refused before routing, and bodies refused for their size', {
     ['/v1/admin/users', 'content-length'],
     ['/v1/refresh', 'content-length'],
     ['/v1/admin/users', 'chunked'],
-  ] as const)('a 2 MB body written in 64 KiB chunks to %s (%s) gets the 413, 10 times of 10: read and discarded, not cut off', async (path, framing) => {
-    for (let attempt = 0; attempt < 10; attempt++) {
-      const answer = await streamLargeBody(server.port, path, framing);
-      const parsed = expectJsonApiError(answer, 413, 'payload_too_large');
-      expect(parsed.headers.connection).toBe('close');
-    }
-    expect((await server.fetch('/health')).status).toBe(200);
-  });
+  ] as const)(
+    'a 2 MB body written in 64 KiB chunks to %s (%s) gets the 413, 10 times of 10: read and discarded, not cut off',
+    async (path, framing) => {
+      for (let attempt = 0; attempt < 10; attempt++) {
+        const answer = await streamLargeBody(server.port, path, framing);
+        const parsed = expectJsonApiError(answer, 413, 'payload_too_large');
+        expect(parsed.headers.connection).toBe('close');
+      }
+      expect((await server.fetch('/health')).status).toBe(200);
+    },
+  );
 
   it('a body far over the discard bound is refused without being read: the connection closes', async () => {
-    const answer = await rawRequest(server.port, `POST /v1/admin/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${1024 ** 3}\r\n\r\n{`);
+    const answer = await rawRequest(
+      server.port,
+      `POST /v1/admin/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${1024 ** 3}\r\n\r\n{`,
+    );
     expectJsonApiError(answer, 413, 'payload_too_large');
   });
 });
@@ -126,7 +159,11 @@ describe('HTTP timeouts', { timeout: 60_000 }, () => {
 
   it('keeps an idle keep-alive connection for HTTP_KEEP_ALIVE_TIMEOUT_SECONDS, says so, and then closes it', async () => {
     const dir = await servers.tempDir();
-    const server = await servers.start({ DATABASE_URL: `sqlite:${join(dir, 'app.db')}`, ADMIN_KEY_PATH: join(dir, 'admin.key'), HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '2' });
+    const server = await servers.start({
+      DATABASE_URL: `sqlite:${join(dir, 'app.db')}`,
+      ADMIN_KEY_PATH: join(dir, 'admin.key'),
+      HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '2',
+    });
     const socket = connect(server.port, '127.0.0.1');
     let answer = '';
     socket.setEncoding('utf8').on('data', (chunk: string) => void (answer += chunk));

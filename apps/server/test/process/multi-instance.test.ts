@@ -1,7 +1,11 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminCredentials } from '@uas/domain';
-import { createTestPostgresSchema, queryTestDatabase, type TestPostgresSchema } from '@uas/adapters-persistence/testing';
+import {
+  createTestPostgresSchema,
+  queryTestDatabase,
+  type TestPostgresSchema,
+} from '@uas/adapters-persistence/testing';
 import { RACES } from '../support/races';
 import { delay, ServerProcesses, type ServerProcess } from '../support/server-process';
 import {
@@ -63,7 +67,9 @@ describe('two instances on one PostgreSQL', { timeout: 60_000 }, () => {
   });
 
   it('publish the same JWKS, and an access token issued by A is accepted by B', async () => {
-    const [jwksA, jwksB] = await Promise.all([a, b].map(async (server) => (await server.fetch('/.well-known/jwks.json')).json()));
+    const [jwksA, jwksB] = await Promise.all(
+      [a, b].map(async (server) => (await server.fetch('/.well-known/jwks.json')).json()),
+    );
     expect((jwksA as { keys: unknown[] }).keys).not.toHaveLength(0);
     expect(jwksB).toEqual(jwksA);
 
@@ -76,7 +82,9 @@ describe('two instances on one PostgreSQL', { timeout: 60_000 }, () => {
     const created = await createUser(a, accessToken, { email: 'carol@example.com', password: 'carol-password' });
     expect(created.status).toBe(201);
     const { data } = (await created.json()) as { data: { id: string } };
-    expect((await sessionOf(await userLogin(b, { email: 'carol@example.com', password: 'carol-password' }))).id).toBe(data.id);
+    expect((await sessionOf(await userLogin(b, { email: 'carol@example.com', password: 'carol-password' }))).id).toBe(
+      data.id,
+    );
   });
 
   it('a refresh token revoked on A is refused on B at once', async () => {
@@ -128,24 +136,35 @@ describe('two instances on one PostgreSQL', { timeout: 60_000 }, () => {
     const { accessToken } = await loginAsAdmin(a, admin);
     const statuses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        createUser(i % 2 ? a : b, accessToken, { email: i % 3 ? 'Race@Example.com' : 'race@example.com', password: 'race-password' }).then(
-          (response) => response.status,
-        ),
+        createUser(i % 2 ? a : b, accessToken, {
+          email: i % 3 ? 'Race@Example.com' : 'race@example.com',
+          password: 'race-password',
+        }).then((response) => response.status),
       ),
     );
     expect(statuses.sort()).toEqual([201, ...Array<number>(19).fill(409)]);
   });
 
-  it.each(RACES)('%s, with the two requests of each round on different instances', { timeout: 180_000 }, async (_, race) => {
-    const { accessToken } = await loginAsAdmin(a, admin);
-    const result = await race({ setup: a.fetch.bind(a), first: a.fetch.bind(a), second: b.fetch.bind(b), adminToken: accessToken });
-    expect(result.losses, `${result.losses.length} of ${result.rounds} rounds lost something`).toEqual([]);
-  });
+  it.each(RACES)(
+    '%s, with the two requests of each round on different instances',
+    { timeout: 180_000 },
+    async (_, race) => {
+      const { accessToken } = await loginAsAdmin(a, admin);
+      const result = await race({
+        setup: a.fetch.bind(a),
+        first: a.fetch.bind(a),
+        second: b.fetch.bind(b),
+        adminToken: accessToken,
+      });
+      expect(result.losses, `${result.losses.length} of ${result.rounds} rounds lost something`).toEqual([]);
+    },
+  );
 
   it('never write a password to their logs, and stop cleanly on SIGTERM', async () => {
     for (const server of [a, b]) {
       expect(await server.stop()).toEqual({ code: 0, signal: null });
-      for (const secret of [admin.password, 'carol-password', 'dave-password', 'race-password']) expect(server.stdout).not.toContain(secret);
+      for (const secret of [admin.password, 'carol-password', 'dave-password', 'race-password'])
+        expect(server.stdout).not.toContain(secret);
       expect(server.logLines().at(-1)).toMatchObject({ msg: 'stopped' });
     }
   });

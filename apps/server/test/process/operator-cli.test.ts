@@ -62,11 +62,18 @@ describe.each(BACKENDS)('the operator CLI on %s', { timeout: 120_000 }, (backend
     const input = ndjson([1, 2, 3].map(record));
     expect((await runCli(['users', 'import', '-', '--quiet'], source, input)).code).toBe(0);
     const original = await exported(source, '--with-password-hashes');
-    expect(original.trim().split('\n').map((line) => JSON.parse(line))).toEqual([1, 2, 3].map(record));
+    expect(
+      original
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([1, 2, 3].map(record));
 
     const target = await freshEnv();
     const file = join(await dirs.tempDir(), 'users.ndjson');
-    expect((await runCli(['users', 'export', '--with-password-hashes', '--quiet', '--output', file], source)).code).toBe(0);
+    expect(
+      (await runCli(['users', 'export', '--with-password-hashes', '--quiet', '--output', file], source)).code,
+    ).toBe(0);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await runCli(['users', 'import', file, '--on-conflict', 'fail', '--quiet'], target)).code).toBe(0);
     expect(await exported(target, '--with-password-hashes')).toBe(original);
@@ -76,7 +83,9 @@ describe.each(BACKENDS)('the operator CLI on %s', { timeout: 120_000 }, (backend
     const csvTarget = await freshEnv();
     const csv = join(await dirs.tempDir(), 'users.csv');
     await writeFile(csv, await exported(source, '--with-password-hashes', '--format', 'csv'));
-    expect((await readFile(csv, 'utf8')).split('\n')[0]).toBe('id,name,email,metadata,app,active,created,updated,password_hash');
+    expect((await readFile(csv, 'utf8')).split('\n')[0]).toBe(
+      'id,name,email,metadata,app,active,created,updated,password_hash',
+    );
     expect((await runCli(['users', 'import', csv, '--quiet'], csvTarget)).code).toBe(0);
     expect(await exported(csvTarget, '--with-password-hashes')).toBe(original);
   });
@@ -86,10 +95,16 @@ describe.each(BACKENDS)('the operator CLI on %s', { timeout: 120_000 }, (backend
     await runCli(['users', 'import', '-', '--quiet'], env, ndjson([record(1)]));
     const changed = ndjson([record(2), { ...record(1), name: 'Renamed' }]);
     const failed = await runCli(['users', 'import', '-', '--on-conflict', 'fail', '--quiet'], env, changed);
-    expect([failed.code, failed.stderr.trim()]).toEqual([4, 'Stopped at line 2: a user with this email or id exists already.']);
+    expect([failed.code, failed.stderr.trim()]).toEqual([
+      4,
+      'Stopped at line 2: a user with this email or id exists already.',
+    ]);
     expect(await exported(env)).not.toContain('person2@');
     const updated = await runCli(['users', 'import', '-', '--on-conflict', 'update', '--quiet'], env, changed);
-    expect([updated.code, JSON.parse(updated.stdout)]).toEqual([0, expect.objectContaining({ created: 1, updated: 1 })]);
+    expect([updated.code, JSON.parse(updated.stdout)]).toEqual([
+      0,
+      expect.objectContaining({ created: 1, updated: 1 }),
+    ]);
     expect(await exported(env, '--search', 'person1@')).toContain('"name":"Renamed"');
   });
 
@@ -98,10 +113,15 @@ describe.each(BACKENDS)('the operator CLI on %s', { timeout: 120_000 }, (backend
     const batch = 250;
     const input = ndjson(Array.from({ length: total }, (_, i) => record(i)));
     const clean = await freshEnv();
-    expect((await runCli(['users', 'import', '-', '--quiet', '--batch-size', String(batch)], clean, input)).code).toBe(0);
+    expect((await runCli(['users', 'import', '-', '--quiet', '--batch-size', String(batch)], clean, input)).code).toBe(
+      0,
+    );
 
     const env = await freshEnv();
-    const database = await openDatabase(loadConfig(env).database, { poolSize: 1, schema: loadConfig(env).databaseSchema });
+    const database = await openDatabase(loadConfig(env).database, {
+      poolSize: 1,
+      schema: loadConfig(env).databaseSchema,
+    });
     let seen = 0;
     try {
       const child = spawnCli(['users', 'import', '-', '--quiet', '--batch-size', String(batch)], env);
@@ -109,7 +129,10 @@ describe.each(BACKENDS)('the operator CLI on %s', { timeout: 120_000 }, (backend
       // Kill as soon as some batches are in, long before all are.
       for (let tries = 0; tries < 2000 && seen === 0; tries += 1) {
         await new Promise((resolve) => setTimeout(resolve, 10));
-        seen = await database.repositories.imports.exportPage(null, total).then((users) => users.length).catch(() => 0);
+        seen = await database.repositories.imports
+          .exportPage(null, total)
+          .then((users) => users.length)
+          .catch(() => 0);
       }
       child.kill('SIGKILL');
       expect((await done).signal).toBe('SIGKILL');
@@ -131,7 +154,15 @@ describe('the operator CLI', { timeout: 60_000 }, () => {
   afterAll(() => dirs.cleanup());
 
   it('answers --help for every command with exit 0, and a usage error with exit 2', async () => {
-    for (const command of [[], ['users', 'import'], ['users', 'export'], ['users', 'create'], ['admin', 'reset-password'], ['keys', 'rotate'], ['db', 'status']]) {
+    for (const command of [
+      [],
+      ['users', 'import'],
+      ['users', 'export'],
+      ['users', 'create'],
+      ['admin', 'reset-password'],
+      ['keys', 'rotate'],
+      ['db', 'status'],
+    ]) {
       const help = await runCli([...command, '--help'], {});
       expect([help.code, help.stdout]).toEqual([0, expect.stringMatching(/^Usage: uas/)]);
     }
@@ -146,7 +177,11 @@ describe('the operator CLI', { timeout: 60_000 }, () => {
     const before = JSON.parse((await runCli(['db', 'status'], env)).stdout);
     expect(before).toMatchObject({ dialect: 'sqlite', applied: 0 });
     expect((await runCli(['db', 'migrate'], env)).code).toBe(0);
-    expect(JSON.parse((await runCli(['db', 'status'], env)).stdout)).toEqual({ dialect: 'sqlite', applied: before.pending.length, pending: [] });
+    expect(JSON.parse((await runCli(['db', 'status'], env)).stdout)).toEqual({
+      dialect: 'sqlite',
+      applied: before.pending.length,
+      pending: [],
+    });
 
     const created = await runCli(['users', 'create', '--email', 'Ops@Example.com', '--app', '{"plan":"pro"}'], env);
     expect(JSON.parse(created.stdout)).toMatchObject({ email: 'ops@example.com', password: expect.any(String) });

@@ -15,11 +15,24 @@ describe('the release folder, on its own', { timeout: 60_000 }, () => {
   afterAll(() => servers.cleanup());
 
   it('names only native packages in its package.json, and ships them, the migrations and the panel', async () => {
-    const manifest = JSON.parse(await readFile(join(RELEASE_DIR, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; type: string };
+    const manifest = JSON.parse(await readFile(join(RELEASE_DIR, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      type: string;
+    };
     expect(Object.keys(manifest.dependencies).sort()).toEqual(['@node-rs/argon2', '@node-rs/bcrypt', 'better-sqlite3']);
     expect(manifest.type).toBe('module');
     const entries = await readdir(RELEASE_DIR);
-    expect(entries).toEqual(expect.arrayContaining(['server.mjs', 'rotate-keys.mjs', 'uas.mjs', 'migrations', 'admin-panel', 'node_modules', 'package.json']));
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        'server.mjs',
+        'rotate-keys.mjs',
+        'uas.mjs',
+        'migrations',
+        'admin-panel',
+        'node_modules',
+        'package.json',
+      ]),
+    );
     expect(await readdir(join(RELEASE_DIR, 'migrations'))).toEqual(expect.arrayContaining(['sqlite', 'postgres']));
   });
 
@@ -28,12 +41,25 @@ describe('the release folder, on its own', { timeout: 60_000 }, () => {
     await cp(RELEASE_DIR, copy, { recursive: true });
     const data = await servers.tempDir();
     const port = await freePort();
-    const env = { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), BCRYPT_COST: '4', DATABASE_URL: `sqlite:${join(data, 'app.db')}`, ADMIN_KEY_PATH: join(data, 'admin.key') };
-    const server = new ServerProcess(spawn(process.execPath, ['server.mjs'], { cwd: copy, env, stdio: ['pipe', 'pipe', 'pipe'] }), port);
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      BCRYPT_COST: '4',
+      DATABASE_URL: `sqlite:${join(data, 'app.db')}`,
+      ADMIN_KEY_PATH: join(data, 'admin.key'),
+    };
+    const server = new ServerProcess(
+      spawn(process.execPath, ['server.mjs'], { cwd: copy, env, stdio: ['pipe', 'pipe', 'pipe'] }),
+      port,
+    );
     try {
       let status = 0;
       for (let tries = 0; tries < 300 && status !== 200 && server.running; tries++) {
-        status = await fetch(`${server.url}/ready`).then((r) => r.status, () => 0);
+        status = await fetch(`${server.url}/ready`).then(
+          (r) => r.status,
+          () => 0,
+        );
         if (status !== 200) await delay(50);
       }
       expect(status, server.describe()).toBe(200);
@@ -41,7 +67,11 @@ describe('the release folder, on its own', { timeout: 60_000 }, () => {
       expect(panel.status).toBe(200);
       expect(await panel.text()).toContain('<script type="module"');
 
-      const { stdout } = await promisify(execFile)(process.execPath, ['rotate-keys.mjs'], { cwd: copy, env, timeout: 30_000 });
+      const { stdout } = await promisify(execFile)(process.execPath, ['rotate-keys.mjs'], {
+        cwd: copy,
+        env,
+        timeout: 30_000,
+      });
       expect(stdout).toMatch(/^New signing key \S+ /);
     } finally {
       expect(await server.stop()).toEqual({ code: 0, signal: null });

@@ -19,21 +19,24 @@ describe('a start that must fail', { timeout: 60_000 }, () => {
     ['is not JSON', '{"email": "admin@example.com", "password": "half-written'],
     ['lacks a string password', '{"email": "admin@example.com", "password": 12345678}\n'],
     ['holds a password too short to use', '{"email": "admin@example.com", "password": "short"}\n'],
-  ])('stops when the admin key file %s, naming its path, and leaves the file byte for byte as it was', async (_, content) => {
-    const { env } = await sqliteEnv();
-    await writeFile(env.ADMIN_KEY_PATH, content, { mode: 0o640 });
-    const before = await stat(env.ADMIN_KEY_PATH);
+  ])(
+    'stops when the admin key file %s, naming its path, and leaves the file byte for byte as it was',
+    async (_, content) => {
+      const { env } = await sqliteEnv();
+      await writeFile(env.ADMIN_KEY_PATH, content, { mode: 0o640 });
+      const before = await stat(env.ADMIN_KEY_PATH);
 
-    const { exit, stderr, stdout } = await servers.runToExit(env);
+      const { exit, stderr, stdout } = await servers.runToExit(env);
 
-    expect(exit.code).not.toBe(0);
-    expect(stderr).toContain(env.ADMIN_KEY_PATH);
-    expect(stderr).not.toMatch(STACK_FRAME);
-    expect(`${stdout}${stderr}`).not.toContain('half-written');
-    expect(await readFile(env.ADMIN_KEY_PATH, 'utf8')).toBe(content);
-    const after = await stat(env.ADMIN_KEY_PATH);
-    expect([after.mode, after.mtimeMs, after.ino]).toEqual([before.mode, before.mtimeMs, before.ino]);
-  });
+      expect(exit.code).not.toBe(0);
+      expect(stderr).toContain(env.ADMIN_KEY_PATH);
+      expect(stderr).not.toMatch(STACK_FRAME);
+      expect(`${stdout}${stderr}`).not.toContain('half-written');
+      expect(await readFile(env.ADMIN_KEY_PATH, 'utf8')).toBe(content);
+      const after = await stat(env.ADMIN_KEY_PATH);
+      expect([after.mode, after.mtimeMs, after.ino]).toEqual([before.mode, before.mtimeMs, before.ino]);
+    },
+  );
 
   it.each<[string, Record<string, string>]>([
     ['PORT', { PORT: 'abc' }],
@@ -56,7 +59,10 @@ describe('a start that must fail', { timeout: 60_000 }, () => {
     const { env } = await sqliteEnv();
 
     const started = Date.now();
-    const { exit, stderr, stdout } = await servers.runToExit({ ...env, DATABASE_URL: 'postgres://uas:pg-secret-pw@127.0.0.1:1/uas' });
+    const { exit, stderr, stdout } = await servers.runToExit({
+      ...env,
+      DATABASE_URL: 'postgres://uas:pg-secret-pw@127.0.0.1:1/uas',
+    });
 
     expect(exit.code).not.toBe(0);
     expect(Date.now() - started).toBeLessThan(20_000);

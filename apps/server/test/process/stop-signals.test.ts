@@ -30,7 +30,9 @@ function connectionRefused(port: number): Promise<boolean> {
 async function hangingRequest(port: number): Promise<{ socket: Socket; closed: Promise<void> }> {
   const socket = connect(port, '127.0.0.1');
   await new Promise((resolve) => socket.once('connect', resolve));
-  socket.write('POST /v1/admin/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
+  socket.write(
+    'POST /v1/admin/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+  );
   socket.resume();
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   return { socket, closed };
@@ -72,7 +74,8 @@ function processesInGroup(pgid: number): number[] {
 async function readmeStartCommand(): Promise<string> {
   const readme = await readFile(join(REPO_ROOT, 'README.md'), 'utf8');
   const line = /^npx -y pnpm@10 install && npx -y pnpm@10 build && (node release\/server\.mjs)$/m.exec(readme);
-  if (!line) throw new Error('The README no longer starts the service with install && build && node release/server.mjs.');
+  if (!line)
+    throw new Error('The README no longer starts the service with install && build && node release/server.mjs.');
   return `true && true && ${line[1]}`;
 }
 
@@ -180,7 +183,9 @@ describe.each(BACKENDS)('stopping the release on %s', { timeout: 90_000 }, (back
     expect(await server.exited).toEqual({ code: 0, signal: null });
     expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(1_000);
     expect(Date.now() - signalledAt).toBeLessThan(STOP_TIMEOUT_MS);
-    expect(server.logLines().map((line) => line.msg)).toContain('in-flight requests did not finish within the grace period; closing their connections');
+    expect(server.logLines().map((line) => line.msg)).toContain(
+      'in-flight requests did not finish within the grace period; closing their connections',
+    );
   });
 });
 
@@ -188,7 +193,10 @@ async function waitForReady(server: ServerProcess): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (!server.running) throw new Error(`The start command ended.\n${server.describe()}`);
-    const status = await fetch(`${server.url}/ready`).then((r) => r.status, () => 0);
+    const status = await fetch(`${server.url}/ready`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
     await delay(100);
   }

@@ -56,13 +56,19 @@ export const logout = (server: Server, session: Session) =>
 export const createUser = (server: Server, accessToken: string, attributes: Record<string, unknown>) =>
   server.fetch('/v1/admin/users', jsonInit('POST', usersDocument(attributes), bearer(accessToken)));
 
-export const listUsers = (server: Server, accessToken: string) => server.fetch('/v1/admin/users', { headers: bearer(accessToken) });
+export const listUsers = (server: Server, accessToken: string) =>
+  server.fetch('/v1/admin/users', { headers: bearer(accessToken) });
 
 /** Every page of the user list, as emails, with `meta.total`. */
-export async function listUserEmails(server: Server, accessToken: string): Promise<{ emails: string[]; total: number }> {
+export async function listUserEmails(
+  server: Server,
+  accessToken: string,
+): Promise<{ emails: string[]; total: number }> {
   const emails: string[] = [];
   for (let page = 1; ; page++) {
-    const response = await server.fetch(`/v1/admin/users?page[size]=100&page[number]=${page}`, { headers: bearer(accessToken) });
+    const response = await server.fetch(`/v1/admin/users?page[size]=100&page[number]=${page}`, {
+      headers: bearer(accessToken),
+    });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { data: { attributes: { email: string } }[]; meta: { total: number } };
     emails.push(...body.data.map((user) => user.attributes.email));

@@ -1,6 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { REFRESH_COOKIE } from '@uas/adapters-http';
-import { bearer, expectNoSecrets, fromAddress, jsonInit, loginDocument, usersDocument } from '@uas/adapters-http/testing';
+import {
+  bearer,
+  expectNoSecrets,
+  fromAddress,
+  jsonInit,
+  loginDocument,
+  usersDocument,
+} from '@uas/adapters-http/testing';
 import { sessionOf, type Session } from './admin-api';
 import { startTestApplication, type Backend, type TestApplication } from './test-application';
 
@@ -24,7 +31,6 @@ export const CLOCK_TOLERANCE_SECONDS = 5;
 /** The default REFRESH_REUSE_GRACE_SECONDS: how long a retired refresh token may come back without counting as reuse. */
 export const REFRESH_REUSE_GRACE_SECONDS = 10;
 
-
 /** The admin session record (spec 2.2) that login and refresh return at this moment of `t`'s clock. */
 export function adminSessionRecord(t: TestApplication, id: unknown = expect.stringMatching(UUID)) {
   return {
@@ -46,7 +52,15 @@ export function adminSessionRecord(t: TestApplication, id: unknown = expect.stri
 export interface UserResource {
   type: 'users';
   id: string;
-  attributes: { name: string; email: string; metadata: object; app: object; active: number; created: string; updated: string };
+  attributes: {
+    name: string;
+    email: string;
+    metadata: object;
+    app: object;
+    active: number;
+    created: string;
+    updated: string;
+  };
 }
 
 export interface RequestOptions {
@@ -63,10 +77,18 @@ export const rawBody = (method: string, body: string, contentType?: string): Req
 });
 
 /** `{ errors: [...] }` with one error per `[status, code, source?]`, titles and details aside. */
-export function errorsLike(...problems: (readonly [status: number, code: string, source?: { pointer: string } | { parameter: string }])[]) {
+export function errorsLike(
+  ...problems: (readonly [status: number, code: string, source?: { pointer: string } | { parameter: string }])[]
+) {
   return {
     errors: problems.map(([status, code, source]) =>
-      expect.objectContaining({ status: String(status), code, title: expect.any(String), detail: expect.any(String), ...(source ? { source } : {}) }),
+      expect.objectContaining({
+        status: String(status),
+        code,
+        title: expect.any(String),
+        detail: expect.any(String),
+        ...(source ? { source } : {}),
+      }),
     ),
   };
 }
@@ -80,14 +102,19 @@ export async function expectInvalidAttributes(response: Response, names: readonl
   const { errors } = (await response.json()) as { errors: { source?: { pointer?: string } }[] };
   const inPointerOrder = errors.toSorted((a, b) => String(a.source?.pointer).localeCompare(String(b.source?.pointer)));
   const expected = names.map(attribute).toSorted((a, b) => a.pointer.localeCompare(b.pointer));
-  expect({ errors: inPointerOrder }).toEqual(errorsLike(...expected.map((source) => [422, 'invalid_attribute', source] as const)));
+  expect({ errors: inPointerOrder }).toEqual(
+    errorsLike(...expected.map((source) => [422, 'invalid_attribute', source] as const)),
+  );
 }
 
 function passwordsIn(body: RequestInit['body']): string[] {
   if (typeof body !== 'string') return [];
   try {
-    const attributes = (JSON.parse(body) as { data?: { attributes?: Record<string, unknown> } })?.data?.attributes ?? {};
-    return [attributes.password, attributes.current_password].filter((value): value is string => typeof value === 'string' && value.length > 0);
+    const attributes =
+      (JSON.parse(body) as { data?: { attributes?: Record<string, unknown> } })?.data?.attributes ?? {};
+    return [attributes.password, attributes.current_password].filter(
+      (value): value is string => typeof value === 'string' && value.length > 0,
+    );
   } catch {
     return [];
   }
@@ -98,18 +125,23 @@ function tokensSent(init: RequestInit): string[] {
   const headers = new Headers(init.headers);
   let bodyToken: unknown;
   try {
-    bodyToken = typeof init.body === 'string' ? (JSON.parse(init.body) as { refreshToken?: unknown })?.refreshToken : undefined;
+    bodyToken =
+      typeof init.body === 'string' ? (JSON.parse(init.body) as { refreshToken?: unknown })?.refreshToken : undefined;
   } catch {
     bodyToken = undefined;
   }
-  return [headers.get('authorization')?.replace(/^Bearer\s+/i, ''), headers.get('cookie')?.split('=')[1], bodyToken].filter(
-    (value): value is string => typeof value === 'string' && value.length >= 16,
-  );
+  return [
+    headers.get('authorization')?.replace(/^Bearer\s+/i, ''),
+    headers.get('cookie')?.split('=')[1],
+    bodyToken,
+  ].filter((value): value is string => typeof value === 'string' && value.length >= 16);
 }
 
 function tokensReceived(body: unknown): string[] {
   const attributes = (body as { data?: { attributes?: Record<string, unknown> } } | undefined)?.data?.attributes ?? {};
-  return [attributes.access_token, attributes.refresh_token].filter((value): value is string => typeof value === 'string');
+  return [attributes.access_token, attributes.refresh_token].filter(
+    (value): value is string => typeof value === 'string',
+  );
 }
 
 /**
@@ -143,7 +175,13 @@ export class AdminClient {
   }
 
   /** A JSON request; `token` is sent as the Bearer access token. */
-  send(method: string, path: string, body: unknown, token?: string, headers: Record<string, string> = {}): Promise<Response> {
+  send(
+    method: string,
+    path: string,
+    body: unknown,
+    token?: string,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
     return this.request(path, jsonInit(method, body, { ...(token === undefined ? {} : bearer(token)), ...headers }));
   }
 
@@ -151,12 +189,20 @@ export class AdminClient {
     return this.request(path, { method: 'DELETE', headers: token === undefined ? {} : bearer(token) });
   }
 
-  login(email = this.t.admin.email, password = this.t.admin.password, options: RequestOptions = {}, path = '/v1/admin/login'): Promise<Response> {
+  login(
+    email = this.t.admin.email,
+    password = this.t.admin.password,
+    options: RequestOptions = {},
+    path = '/v1/admin/login',
+  ): Promise<Response> {
     return this.request(path, jsonInit('POST', loginDocument(email, password)), options);
   }
 
   /** Logs the admin in and returns its session; fails the test unless the login succeeds. */
-  async adminSession(options: RequestOptions = {}, { email, password }: { email: string; password: string } = this.t.admin): Promise<Session> {
+  async adminSession(
+    options: RequestOptions = {},
+    { email, password }: { email: string; password: string } = this.t.admin,
+  ): Promise<Session> {
     return sessionOf(await this.login(email, password, options));
   }
 
@@ -178,7 +224,12 @@ export class AdminClient {
 
   /** Creates a user through the API (password USER_PASSWORD unless given); fails the test unless 201. */
   async createUser(attributes: Record<string, unknown>, token?: string): Promise<UserResource> {
-    const response = await this.send('POST', '/v1/admin/users', usersDocument({ password: USER_PASSWORD, ...attributes }), token ?? (await this.adminToken()));
+    const response = await this.send(
+      'POST',
+      '/v1/admin/users',
+      usersDocument({ password: USER_PASSWORD, ...attributes }),
+      token ?? (await this.adminToken()),
+    );
     expect(response.status, await response.clone().text()).toBe(201);
     return ((await response.json()) as { data: UserResource }).data;
   }
@@ -215,7 +266,10 @@ export interface Scenario {
  * (`fresh: 'each'`, for tests that count users or end sessions) or one for all of them. After
  * every test, no log line may hold a secret.
  */
-export function scenarioApplication(backend: Backend, { env = {}, fresh = 'all' }: { env?: Record<string, string>; fresh?: 'each' | 'all' } = {}): Scenario {
+export function scenarioApplication(
+  backend: Backend,
+  { env = {}, fresh = 'all' }: { env?: Record<string, string>; fresh?: 'each' | 'all' } = {},
+): Scenario {
   let current: Scenario | undefined;
   const start = async () => {
     const t = await startTestApplication(backend, env);

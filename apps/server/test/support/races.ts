@@ -44,7 +44,10 @@ export interface RaceResult {
  * Runs `round` ROUNDS times, ROUNDS_AT_ONCE rounds concurrently, each on its own fresh user, and
  * counts the rounds that lost something. Each round fires its two requests together.
  */
-async function runRounds(targets: RaceTargets, round: (user: RaceUser, index: number) => Promise<Outcome>): Promise<RaceResult> {
+async function runRounds(
+  targets: RaceTargets,
+  round: (user: RaceUser, index: number) => Promise<Outcome>,
+): Promise<RaceResult> {
   const losses: string[] = [];
   for (let start = 0; start < ROUNDS; start += ROUNDS_AT_ONCE) {
     const batch = Array.from({ length: Math.min(ROUNDS_AT_ONCE, ROUNDS - start) }, (_, i) => start + i);
@@ -67,7 +70,11 @@ async function signedInUser({ setup, adminToken }: RaceTargets, index: number): 
   const email = `race-${index}-${crypto.randomUUID()}@example.com`;
   const created = await setup(
     '/v1/admin/users',
-    jsonInit('POST', usersDocument({ email, password: PASSWORD, name: 'Before', metadata: { v: 0 } }), bearer(adminToken)),
+    jsonInit(
+      'POST',
+      usersDocument({ email, password: PASSWORD, name: 'Before', metadata: { v: 0 } }),
+      bearer(adminToken),
+    ),
   );
   const { data } = await json(created);
   const session = await json(await setup('/v1/login', jsonInit('POST', loginDocument(email, PASSWORD))));
@@ -113,7 +120,11 @@ function renameAndMetadataRace(
 
 /** Two admins PATCH different attributes of one user at once: both changes must land. */
 export const differentAttributesRace = (targets: RaceTargets) =>
-  renameAndMetadataRace(targets, (user, name) => adminPatch(targets.first, targets.adminToken, user.id, { name }), "an admin's");
+  renameAndMetadataRace(
+    targets,
+    (user, name) => adminPatch(targets.first, targets.adminToken, user.id, { name }),
+    "an admin's",
+  );
 
 /** The user changes their name while an admin changes their metadata: both land. */
 export const selfServiceRace = (targets: RaceTargets) =>
@@ -157,7 +168,8 @@ export function deactivationRace(targets: RaceTargets): Promise<RaceResult> {
     const { attributes } = (await json(await stored(targets, user.id))).data;
     if (attributes.active !== 0) return { loss: 'the account is active again' };
     if (attributes.name !== `Renamed ${index}`) return { loss: 'the name was lost' };
-    if ((await refresh(targets.first, user.refreshToken)).status !== 401) return { loss: 'its refresh token still works' };
+    if ((await refresh(targets.first, user.refreshToken)).status !== 401)
+      return { loss: 'its refresh token still works' };
     if ((await targets.second('/v1/users/me', { headers: bearer(user.accessToken) })).status !== 401) {
       return { loss: 'its access token still works' };
     }
@@ -178,10 +190,15 @@ export function loginDeactivationRace(targets: RaceTargets): Promise<RaceResult>
       adminPatch(targets.second, targets.adminToken, user.id, { active: 0 }),
     ]);
     if (![200, 403].includes(login.status)) return { loss: `login answered ${login.status}` };
-    const sessions = [user, ...(login.status === 200 ? [await json(login)].map(({ data }) => ({
-      accessToken: String(data.attributes.access_token),
-      refreshToken: String(data.attributes.refresh_token),
-    })) : [])];
+    const sessions = [
+      user,
+      ...(login.status === 200
+        ? [await json(login)].map(({ data }) => ({
+            accessToken: String(data.attributes.access_token),
+            refreshToken: String(data.attributes.refresh_token),
+          }))
+        : []),
+    ];
     for (const session of sessions) {
       if ((await targets.second('/v1/users/me', { headers: bearer(session.accessToken) })).status !== 401) {
         return { loss: 'an access token of the deactivated account still works' };
@@ -206,10 +223,13 @@ function loginCredentialChangeRace(change: (index: number) => Record<string, unk
         targets.first('/v1/login', jsonInit('POST', loginDocument(user.email, PASSWORD))),
         adminPatch(targets.second, targets.adminToken, user.id, change(index)),
       ]);
-      if (changed.status !== 200 || ![200, 401].includes(login.status)) return { loss: `statuses ${login.status}, ${changed.status}` };
+      if (changed.status !== 200 || ![200, 401].includes(login.status))
+        return { loss: `statuses ${login.status}, ${changed.status}` };
       if (login.status !== 200) return { loss: null };
       const { data } = await json(login);
-      if ((await targets.second('/v1/users/me', { headers: bearer(String(data.attributes.access_token)) })).status !== 401) {
+      if (
+        (await targets.second('/v1/users/me', { headers: bearer(String(data.attributes.access_token)) })).status !== 401
+      ) {
         return { loss: 'a session opened with the old credentials still works' };
       }
       if ((await refresh(targets.first, String(data.attributes.refresh_token))).status !== 401) {
@@ -220,7 +240,9 @@ function loginCredentialChangeRace(change: (index: number) => Record<string, unk
 }
 
 export const loginPasswordResetRace = loginCredentialChangeRace((index) => ({ password: `admin-reset-${index}` }));
-export const loginEmailChangeRace = loginCredentialChangeRace((index) => ({ email: `moved-${index}-${crypto.randomUUID()}@example.com` }));
+export const loginEmailChangeRace = loginCredentialChangeRace((index) => ({
+  email: `moved-${index}-${crypto.randomUUID()}@example.com`,
+}));
 
 /** A PATCH races a DELETE: 204 for the delete, 200 or 404 for the PATCH, and nothing left behind. */
 export function patchDeleteRace(targets: RaceTargets): Promise<RaceResult> {
@@ -233,7 +255,8 @@ export function patchDeleteRace(targets: RaceTargets): Promise<RaceResult> {
       return { loss: `DELETE answered ${deleted.status}, PATCH ${patched.status}` };
     }
     if ((await stored(targets, user.id)).status !== 404) return { loss: 'the deleted user is back' };
-    if ((await refresh(targets.second, user.refreshToken)).status !== 401) return { loss: 'its refresh token still works' };
+    if ((await refresh(targets.second, user.refreshToken)).status !== 401)
+      return { loss: 'its refresh token still works' };
     if ((await targets.first('/v1/users/me', { headers: bearer(user.accessToken) })).status !== 401) {
       return { loss: 'its access token still works' };
     }
@@ -251,11 +274,16 @@ export function passwordResetRace(targets: RaceTargets): Promise<RaceResult> {
     const own = `user-password-${index}`;
     const reset = `admin-reset-${index}`;
     const [mine, admins] = await Promise.all([
-      targets.first('/v1/users/me', jsonInit('PATCH', usersDocument({ password: own, current_password: PASSWORD }), bearer(user.accessToken))),
+      targets.first(
+        '/v1/users/me',
+        jsonInit('PATCH', usersDocument({ password: own, current_password: PASSWORD }), bearer(user.accessToken)),
+      ),
       adminPatch(targets.second, targets.adminToken, user.id, { password: reset }),
     ]);
-    if (admins.status !== 200 || ![200, 401, 422].includes(mine.status)) return { loss: `statuses ${mine.status}, ${admins.status}` };
-    const login = (password: string) => targets.setup('/v1/login', jsonInit('POST', loginDocument(user.email, password)));
+    if (admins.status !== 200 || ![200, 401, 422].includes(mine.status))
+      return { loss: `statuses ${mine.status}, ${admins.status}` };
+    const login = (password: string) =>
+      targets.setup('/v1/login', jsonInit('POST', loginDocument(user.email, password)));
     if ((await login(own)).status === 200) return { loss: "the admin's reset was undone by the user's change" };
     if ((await login(reset)).status !== 200) return { loss: "the admin's password does not work" };
     return { loss: null };
@@ -268,7 +296,10 @@ export function passwordResetRace(targets: RaceTargets): Promise<RaceResult> {
  */
 export function twoTabsRefreshRace(targets: RaceTargets): Promise<RaceResult> {
   return runRounds(targets, async (user) => {
-    const responses = await Promise.all([refresh(targets.first, user.refreshToken), refresh(targets.second, user.refreshToken)]);
+    const responses = await Promise.all([
+      refresh(targets.first, user.refreshToken),
+      refresh(targets.second, user.refreshToken),
+    ]);
     const statuses = responses.map((response) => response.status);
     if (statuses.some((status) => status !== 200)) return { loss: `refreshes answered ${statuses.join(', ')}` };
     const sessions = await Promise.all(responses.map(json));

@@ -13,7 +13,15 @@ export async function insertSecondAdmin(t: TestApplication): Promise<AdminCreden
   const passwordHash = await hash(credentials.password, { cost: 4 });
   const now = t.clock.now();
   await withApplicationDatabase(t, (database) =>
-    database.repositories.admins.insert({ id: credentials.id, name: 'Second Admin', email: credentials.email, passwordHash, created: now, updated: now, keyFileStamp: null }),
+    database.repositories.admins.insert({
+      id: credentials.id,
+      name: 'Second Admin',
+      email: credentials.email,
+      passwordHash,
+      created: now,
+      updated: now,
+      keyFileStamp: null,
+    }),
   );
   return credentials;
 }

@@ -86,8 +86,10 @@ export class ServerProcess {
   async waitForOutput(text: string, timeoutMs = STOP_TIMEOUT_MS): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!this.out.includes(text)) {
-      if (!this.running) throw new Error(`The server ended before writing ${JSON.stringify(text)}.\n${this.describe()}`);
-      if (Date.now() > deadline) throw new Error(`The server did not write ${JSON.stringify(text)} within ${timeoutMs} ms.\n${this.describe()}`);
+      if (!this.running)
+        throw new Error(`The server ended before writing ${JSON.stringify(text)}.\n${this.describe()}`);
+      if (Date.now() > deadline)
+        throw new Error(`The server did not write ${JSON.stringify(text)} within ${timeoutMs} ms.\n${this.describe()}`);
       await delay(20);
     }
   }
@@ -149,7 +151,11 @@ export class ServerProcesses {
    * Spawns the server and resolves once GET /health answers 200. Rejects, with the process's stderr,
    * when it exits first or is not healthy within `timeoutMs` (it is killed then).
    */
-  async start(env: Record<string, string>, options: SpawnOptions = {}, timeoutMs = START_TIMEOUT_MS): Promise<ServerProcess> {
+  async start(
+    env: Record<string, string>,
+    options: SpawnOptions = {},
+    timeoutMs = START_TIMEOUT_MS,
+  ): Promise<ServerProcess> {
     const server = await this.spawn(env, options);
     const deadline = Date.now() + timeoutMs;
     while (server.running && Date.now() < deadline) {
@@ -169,7 +175,11 @@ export class ServerProcesses {
    * Starts a server, runs `fn` with it, then stops it with SIGTERM and expects exit code 0 (a
    * process that does not stop cleanly fails the test). Stops it too when `fn` throws.
    */
-  async with<T>(env: Record<string, string>, options: SpawnOptions, fn: (server: ServerProcess) => Promise<T>): Promise<T> {
+  async with<T>(
+    env: Record<string, string>,
+    options: SpawnOptions,
+    fn: (server: ServerProcess) => Promise<T>,
+  ): Promise<T> {
     const server = await this.start(env, options);
     let result: T;
     try {
@@ -216,7 +226,8 @@ export interface ProcessMemory {
 /** The memory of a running process; null once it has exited. */
 export async function processMemory(pid: number): Promise<ProcessMemory | null> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const mib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) / 1024;
+  const mib = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) / 1024;
   return status.includes('VmRSS') ? { rssMiB: mib('VmRSS'), peakMiB: mib('VmHWM'), fileMiB: mib('RssFile') } : null;
 }
 
@@ -229,7 +240,9 @@ export function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

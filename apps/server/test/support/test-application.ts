@@ -31,7 +31,10 @@ export interface TestApplication {
 }
 
 /** Configuration of a fresh, isolated database on `backend`, and how to remove it afterwards. */
-export async function testDatabaseEnv(backend: Backend, dir: string): Promise<{ env: Record<string, string>; remove(): Promise<void> }> {
+export async function testDatabaseEnv(
+  backend: Backend,
+  dir: string,
+): Promise<{ env: Record<string, string>; remove(): Promise<void> }> {
   if (backend === 'sqlite') return { env: { DATABASE_URL: `sqlite:${join(dir, 'app.db')}` }, remove: async () => {} };
   const schema = await createTestPostgresSchema();
   return { env: { DATABASE_URL: schema.url, DATABASE_SCHEMA: schema.schema }, remove: () => schema.drop() };
@@ -41,7 +44,10 @@ export async function testDatabaseEnv(backend: Backend, dir: string): Promise<{ 
  * The real application (bcrypt at its lowest cost, real jose keys) over a fresh database on
  * `backend`, in a temporary directory. `env` overrides configuration variables.
  */
-export async function startTestApplication(backend: Backend = 'sqlite', env: Record<string, string> = {}): Promise<TestApplication> {
+export async function startTestApplication(
+  backend: Backend = 'sqlite',
+  env: Record<string, string> = {},
+): Promise<TestApplication> {
   const dir = await mkdtemp(join(tmpdir(), 'uas-test-'));
   const database = await testDatabaseEnv(backend, dir);
   const fullEnv = {
@@ -54,7 +60,11 @@ export async function startTestApplication(backend: Backend = 'sqlite', env: Rec
   const config = loadConfig(fullEnv);
   const logs: string[] = [];
   const clock = new ManualClock(new Date());
-  const { app, readiness, close } = await createApplication(config, new JsonLogger(config.logLevel, (line) => logs.push(line)), { clock });
+  const { app, readiness, close } = await createApplication(
+    config,
+    new JsonLogger(config.logLevel, (line) => logs.push(line)),
+    { clock },
+  );
   const admin = await readAdminKeyFile(config.adminKeyPath);
   return {
     app,

@@ -6,7 +6,10 @@ import type { TestApplication } from './test-application';
 import { claimsOf, headerOf } from './user-client';
 
 /** Opens the test application's database as a second process would, for the length of `use`. */
-export async function withApplicationDatabase<T>(t: TestApplication, use: (database: Database) => Promise<T>): Promise<T> {
+export async function withApplicationDatabase<T>(
+  t: TestApplication,
+  use: (database: Database) => Promise<T>,
+): Promise<T> {
   const config = loadConfig(t.env);
   const database = await openDatabase(config.database, { poolSize: 1, schema: config.databaseSchema });
   try {
@@ -55,7 +58,13 @@ export function unsigned(token: string): string {
 /** The same claims, HS256-signed with `secret` (the classic "public key as HMAC secret" attack). */
 export async function hmacSigned(token: string, secret: string): Promise<string> {
   const input = `${encodePart({ ...headerOf(token), alg: 'HS256' })}.${encodePart(claimsOf(token))}`;
-  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
   const signature = new Uint8Array(await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(input)));
   return `${input}.${base64url.encode(signature)}`;
 }

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
 import {
-  AdminClient,
+  type AdminClient,
   BEARER_CHALLENGE,
   INVALID_TOKEN_CHALLENGE,
   scenarioApplication,
@@ -106,7 +106,11 @@ export class UserClient {
   }
 
   /** `extra` adds members to `data` besides `type` and `attributes` (an `id`, say). */
-  patchMe(accessToken: string, attributes: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Response> {
+  patchMe(
+    accessToken: string,
+    attributes: Record<string, unknown>,
+    extra: Record<string, unknown> = {},
+  ): Promise<Response> {
     return this.client.send('PATCH', '/v1/users/me', usersDocument(attributes, extra), accessToken);
   }
 
@@ -126,7 +130,10 @@ export class UserClient {
 
   /** Creates a user through the admin API, with a unique email unless one is given. */
   async createUser(attributes: Record<string, unknown> = {}): Promise<CreatedUser> {
-    const { id, attributes: stored } = await this.client.createUser({ email: `user-${crypto.randomUUID()}@example.com`, ...attributes });
+    const { id, attributes: stored } = await this.client.createUser({
+      email: `user-${crypto.randomUUID()}@example.com`,
+      ...attributes,
+    });
     return { id, email: stored.email, password: String(attributes.password ?? USER_PASSWORD), attributes: stored };
   }
 
@@ -142,7 +149,10 @@ export class UserClient {
 }
 
 /** The real application for one `describe` (see scenarioApplication), seen by an end user. */
-export function userScenario(...args: Parameters<typeof scenarioApplication>): { readonly t: TestApplication; readonly api: UserClient } {
+export function userScenario(...args: Parameters<typeof scenarioApplication>): {
+  readonly t: TestApplication;
+  readonly api: UserClient;
+} {
   const scenario = scenarioApplication(...args);
   return {
     get t() {

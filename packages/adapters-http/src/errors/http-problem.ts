@@ -62,4 +62,5 @@ export const crossSiteRequest = () =>
   );
 
 /** Retry-After: a stopping instance is gone in seconds, a database outage may last longer. */
-export const notReady = (detail: string) => single(503, 'not_ready', detail, { 'Retry-After': '5', 'Cache-Control': 'no-store' });
+export const notReady = (detail: string) =>
+  single(503, 'not_ready', detail, { 'Retry-After': '5', 'Cache-Control': 'no-store' });

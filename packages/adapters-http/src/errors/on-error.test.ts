@@ -1,6 +1,6 @@
 import {
   AccountInactiveError,
-  DomainError,
+  type DomainError,
   EmailTakenError,
   ForbiddenError,
   InvalidCredentialsError,
@@ -52,14 +52,22 @@ const samples: Record<ErrorCode, { error: DomainError; status: number; title: st
 };
 
 describe('onError maps every domain error code through one table', () => {
-  it.each(Object.entries(samples))('%s → its status and title, as a JSON:API error document', async (code, { error, status, title }) => {
-    const response = await appThrowing(error).request('/boom');
-    expect(response.status).toBe(status);
-    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    const body = await response.json();
-    expect(body.errors).toHaveLength(1);
-    expect(body.errors[0]).toMatchObject({ status: String(status), code, title, detail: error instanceof ValidationError ? error.issues[0]?.detail : error.message });
-  });
+  it.each(Object.entries(samples))(
+    '%s → its status and title, as a JSON:API error document',
+    async (code, { error, status, title }) => {
+      const response = await appThrowing(error).request('/boom');
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      const body = await response.json();
+      expect(body.errors).toHaveLength(1);
+      expect(body.errors[0]).toMatchObject({
+        status: String(status),
+        code,
+        title,
+        detail: error instanceof ValidationError ? error.issues[0]?.detail : error.message,
+      });
+    },
+  );
 
   it('gives each validation issue its own error object with its source', async () => {
     const error = new ValidationError([
@@ -68,8 +76,20 @@ describe('onError maps every domain error code through one table', () => {
     ]);
     const body = await (await appThrowing(error).request('/boom')).json();
     expect(body.errors).toEqual([
-      { status: '422', code: 'invalid_attribute', title: 'Invalid attribute', detail: 'email must be a valid email address', source: { pointer: '/data/attributes/email' } },
-      { status: '422', code: 'invalid_attribute', title: 'Invalid attribute', detail: 'too big', source: { parameter: 'page[size]' } },
+      {
+        status: '422',
+        code: 'invalid_attribute',
+        title: 'Invalid attribute',
+        detail: 'email must be a valid email address',
+        source: { pointer: '/data/attributes/email' },
+      },
+      {
+        status: '422',
+        code: 'invalid_attribute',
+        title: 'Invalid attribute',
+        detail: 'too big',
+        source: { parameter: 'page[size]' },
+      },
     ]);
   });
 
@@ -103,10 +123,19 @@ describe('onError for faults', () => {
     expect(text).not.toContain('SELECT');
     expect(text).not.toContain('TypeError');
     expect(text).not.toContain('at ');
-    expect(JSON.parse(text).errors[0]).toMatchObject({ status: '500', code: 'internal_error', title: 'Internal error', id: 'req-1' });
+    expect(JSON.parse(text).errors[0]).toMatchObject({
+      status: '500',
+      code: 'internal_error',
+      title: 'Internal error',
+      id: 'req-1',
+    });
     expect(JSON.parse(text).errors[0].detail).toContain('req-1');
     expect(logger.entries).toEqual([
-      { level: 'error', msg: 'unexpected error', fields: { requestId: 'req-1', error: 'TypeError', message: fault.message } },
+      {
+        level: 'error',
+        msg: 'unexpected error',
+        fields: { requestId: 'req-1', error: 'TypeError', message: fault.message },
+      },
     ]);
     expect(logger.text()).not.toContain('    at ');
   });
@@ -122,6 +151,10 @@ describe('onError for faults', () => {
   it('answers unknown routes with a JSON 404', async () => {
     const response = await appThrowing(new Error()).request('/nowhere');
     expect(response.status).toBe(404);
-    expect((await response.json()).errors[0]).toMatchObject({ status: '404', code: 'route_not_found', title: 'Route not found' });
+    expect((await response.json()).errors[0]).toMatchObject({
+      status: '404',
+      code: 'route_not_found',
+      title: 'Route not found',
+    });
   });
 });

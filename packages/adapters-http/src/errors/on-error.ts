@@ -1,4 +1,4 @@
-import { DomainError, TooManyAttemptsError, ValidationError } from '@uas/domain';
+import { DomainError, type TooManyAttemptsError, ValidationError } from '@uas/domain';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -8,7 +8,12 @@ import { SOURCE_BY_CODE, STATUS_BY_CODE } from './error-mapping';
 import { HttpProblem, routeNotFound } from './http-problem';
 import { errorDocument, type Problem } from './json-api-errors';
 
-function respond(c: Context<AppEnv>, status: ContentfulStatusCode, problems: readonly Problem[], headers: Record<string, string> = {}) {
+function respond(
+  c: Context<AppEnv>,
+  status: ContentfulStatusCode,
+  problems: readonly Problem[],
+  headers: Record<string, string> = {},
+) {
   c.set('errorCode', problems[0]?.code);
   return c.json(errorDocument(status, problems), status, headers);
 }

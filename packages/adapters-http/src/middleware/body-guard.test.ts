@@ -38,7 +38,12 @@ describe('request bodies', () => {
         controller.error(new Error('aborted'));
       },
     });
-    const response = await app.request('/v1/refresh', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    const response = await app.request('/v1/refresh', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
     expect(response.status).toBe(400);
     expect((await response.json()).errors[0]).toMatchObject({ status: '400', code: 'malformed_request' });
     expect(logger.entries.filter((entry) => entry.level === 'error')).toEqual([]);
@@ -62,13 +67,21 @@ describe('request bodies', () => {
       body: body || ' ',
     });
     expect(response.status).toBe(400);
-    expect((await response.json()).errors[0]).toMatchObject({ status: '400', code: 'malformed_json', title: 'Malformed JSON' });
+    expect((await response.json()).errors[0]).toMatchObject({
+      status: '400',
+      code: 'malformed_json',
+      title: 'Malformed JSON',
+    });
   });
 
   it('a body over 1 MiB → 413, with or without Content-Length', async () => {
     const { app } = await createTestApp();
     const huge = JSON.stringify({ data: { type: 'users', attributes: { name: 'x'.repeat(MAX_BODY_BYTES) } } });
-    const streamed = await app.request('/v1/admin/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: huge });
+    const streamed = await app.request('/v1/admin/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: huge,
+    });
     const declared = await app.request('/v1/admin/login', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'Content-Length': String(huge.length) },
@@ -99,7 +112,12 @@ describe('request bodies', () => {
   it('reads an oversized body to its end before the 413, so a client still writing it gets the answer', async () => {
     const { app } = await createTestApp();
     const { body, counter } = countedBody(2 * MAX_BODY_BYTES);
-    const response = await app.request('/v1/admin/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    const response = await app.request('/v1/admin/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
     expect(response.status).toBe(413);
     expect(counter.pulled).toBe(2 * MAX_BODY_BYTES);
   });
@@ -107,7 +125,12 @@ describe('request bodies', () => {
   it('stops reading past the discard bound, and refuses a declared length past it unread', async () => {
     const { app } = await createTestApp();
     const { body, counter } = countedBody(4 * MAX_DISCARDED_BODY_BYTES);
-    const streamed = await app.request('/v1/admin/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    const streamed = await app.request('/v1/admin/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
     expect(streamed.status).toBe(413);
     expect(counter.pulled).toBeLessThan(MAX_DISCARDED_BODY_BYTES + 256 * 1024);
 
@@ -151,7 +174,10 @@ describe('request bodies', () => {
     const { app, loginAdmin } = await createTestApp();
     const { accessToken, response: login } = await loginAdmin();
     const { data } = await login.json();
-    const response = await app.request(`/v1/admin/logout/${data.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${accessToken}` } });
+    const response = await app.request(`/v1/admin/logout/${data.id}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${accessToken}` },
+    });
     expect(response.status).toBe(204);
   });
 });

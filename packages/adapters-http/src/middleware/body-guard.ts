@@ -53,7 +53,11 @@ async function readBody(c: Context<AppEnv>): Promise<Uint8Array> {
  * document is kept for the route's schema. A POST to one of `streamedPaths` is left to its route,
  * which reads the body as a stream and checks its type and size itself.
  */
-export function bodyGuard({ streamedPaths = [] }: { streamedPaths?: readonly string[] } = {}): MiddlewareHandler<AppEnv> {
+export function bodyGuard({
+  streamedPaths = [],
+}: {
+  streamedPaths?: readonly string[];
+} = {}): MiddlewareHandler<AppEnv> {
   const streamed = new Set(streamedPaths);
   return async (c, next) => {
     if (streamed.has(c.req.path) && c.req.method === 'POST') return next();

@@ -10,11 +10,14 @@ describe('X-Request-Id', () => {
     expect(response.headers.get('x-request-id')).toBe('abc-123.trace:7');
   });
 
-  it.each(['has spaces in it', 'x'.repeat(129), 'new\\nline', '"quoted"', ''])('replaces an unfit id %j with a UUID', async (sent) => {
-    const { app } = await createTestApp();
-    const response = await app.request('/health', { headers: { 'X-Request-Id': sent } });
-    expect(response.headers.get('x-request-id')).toMatch(UUID);
-  });
+  it.each(['has spaces in it', 'x'.repeat(129), 'new\\nline', '"quoted"', ''])(
+    'replaces an unfit id %j with a UUID',
+    async (sent) => {
+      const { app } = await createTestApp();
+      const response = await app.request('/health', { headers: { 'X-Request-Id': sent } });
+      expect(response.headers.get('x-request-id')).toMatch(UUID);
+    },
+  );
 
   it.each([
     ['a success', '/health', {}],
@@ -40,7 +43,13 @@ describe('the access log', () => {
       {
         level: 'info',
         msg: 'request',
-        fields: { requestId: 'r-1', method: 'GET', path: '/v1/admin/users', status: 200, durationMs: expect.any(Number) },
+        fields: {
+          requestId: 'r-1',
+          method: 'GET',
+          path: '/v1/admin/users',
+          status: 200,
+          durationMs: expect.any(Number),
+        },
       },
     ]);
     expect(logger.text()).not.toContain('secret-term');

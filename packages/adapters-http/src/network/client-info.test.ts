@@ -9,7 +9,12 @@ function probe(trustedProxies: string[]) {
   return new Hono<AppEnv>().use(clientInfo(trustedProxies)).get('/', (c) => c.json(c.get('client')));
 }
 
-async function client(trusted: string[], socket: string | null, headers: Record<string, string> = {}, url = 'http://api.test/') {
+async function client(
+  trusted: string[],
+  socket: string | null,
+  headers: Record<string, string> = {},
+  url = 'http://api.test/',
+) {
   const response = await probe(trusted).request(url, { headers }, socket === null ? undefined : fromAddress(socket));
   return response.json();
 }
@@ -21,7 +26,9 @@ describe('the client address', () => {
 
   it('is the socket address, and X-Forwarded-For is ignored when the socket is no trusted proxy', async () => {
     expect((await client([], '203.0.113.9', { 'X-Forwarded-For': '198.51.100.1' })).address).toBe('203.0.113.9');
-    expect((await client(['10.0.0.1'], '203.0.113.9', { 'X-Forwarded-For': '198.51.100.1' })).address).toBe('203.0.113.9');
+    expect((await client(['10.0.0.1'], '203.0.113.9', { 'X-Forwarded-For': '198.51.100.1' })).address).toBe(
+      '203.0.113.9',
+    );
   });
 
   it.each([
@@ -39,7 +46,9 @@ describe('the client address', () => {
 
   it('folds IPv4-mapped IPv6 socket addresses into IPv4, for matching and for throttling keys', async () => {
     expect((await client([], '::ffff:203.0.113.9')).address).toBe('203.0.113.9');
-    expect((await client(['127.0.0.1'], '::ffff:127.0.0.1', { 'X-Forwarded-For': '198.51.100.7' })).address).toBe('198.51.100.7');
+    expect((await client(['127.0.0.1'], '::ffff:127.0.0.1', { 'X-Forwarded-For': '198.51.100.7' })).address).toBe(
+      '198.51.100.7',
+    );
   });
 });
 
@@ -49,7 +58,10 @@ describe('https and the origin', () => {
       secure: false,
       origin: 'http://api.test:3002',
     });
-    expect(await client([], '203.0.113.9', {}, 'https://api.test:443/')).toMatchObject({ secure: true, origin: 'https://api.test' });
+    expect(await client([], '203.0.113.9', {}, 'https://api.test:443/')).toMatchObject({
+      secure: true,
+      origin: 'https://api.test',
+    });
   });
 
   it('believes X-Forwarded-Proto and X-Forwarded-Host from a trusted proxy', async () => {

@@ -16,7 +16,10 @@ function socketAddress(c: Context<AppEnv>): string | undefined {
 
 /** Comma-separated header entries, left to right, blanks dropped. */
 function entries(header: string | undefined): string[] {
-  return (header ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  return (header ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 }
 
 /**

@@ -52,11 +52,14 @@ describe('the admin panel at /admin/', () => {
     expect(await response.text()).toBe('console.log(1)');
   });
 
-  it.each(['/admin/assets/missing.js', '/admin/favicon.ico'])('answers a missing file %s with a JSON 404, not the app', async (path) => {
-    const response = await t.app.request(path);
-    expect(response.status).toBe(404);
-    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  });
+  it.each(['/admin/assets/missing.js', '/admin/favicon.ico'])(
+    'answers a missing file %s with a JSON 404, not the app',
+    async (path) => {
+      const response = await t.app.request(path);
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    },
+  );
 
   it.each(['/admin/../outside-panel.txt', '/admin/%2e%2e/outside-panel.txt', '/admin/..%2foutside-panel.txt'])(
     'never serves files outside the panel: %s',

@@ -57,10 +57,19 @@ describe('POST /v1/admin/login', () => {
 
   it.each([
     ['over https', 'https://localhost/v1/admin/login', [], {}],
-    ['behind a trusted TLS-terminating proxy', 'http://localhost/v1/admin/login', ['10.0.0.1'], { 'X-Forwarded-Proto': 'https' }],
+    [
+      'behind a trusted TLS-terminating proxy',
+      'http://localhost/v1/admin/login',
+      ['10.0.0.1'],
+      { 'X-Forwarded-Proto': 'https' },
+    ],
   ])('marks the cookie Secure %s', async (_, url, trustedProxies, headers) => {
     const t = await createTestApp({ trustedProxies });
-    const response = await t.app.request(url, jsonInit('POST', loginDocument(ADMIN.email, ADMIN.password), headers), fromAddress('10.0.0.1'));
+    const response = await t.app.request(
+      url,
+      jsonInit('POST', loginDocument(ADMIN.email, ADMIN.password), headers),
+      fromAddress('10.0.0.1'),
+    );
     expect(responseCookies(response).get(REFRESH_COOKIE)?.attributes.has('secure')).toBe(true);
   });
 
@@ -82,7 +91,14 @@ describe('POST /v1/admin/login', () => {
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe('Bearer');
     expect(await response.json()).toEqual({
-      errors: [{ status: '401', code: 'invalid_credentials', title: 'Invalid credentials', detail: 'The email or password is wrong.' }],
+      errors: [
+        {
+          status: '401',
+          code: 'invalid_credentials',
+          title: 'Invalid credentials',
+          detail: 'The email or password is wrong.',
+        },
+      ],
     });
     expect(response.headers.getSetCookie()).toEqual([]);
   });
@@ -91,7 +107,8 @@ describe('POST /v1/admin/login', () => {
     const t = await createTestApp();
     const attempt = (password: string, address: string) =>
       t.app.request('/v1/admin/login', jsonInit('POST', loginDocument(ADMIN.email, password)), fromAddress(address));
-    for (let i = 0; i < TEST_POLICY.throttle.perAccountAndAddress.limit; i += 1) await attempt('wrong-password', '203.0.113.9');
+    for (let i = 0; i < TEST_POLICY.throttle.perAccountAndAddress.limit; i += 1)
+      await attempt('wrong-password', '203.0.113.9');
     const throttled = await attempt(ADMIN.password, '203.0.113.9');
     expect(throttled.status).toBe(429);
     expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -99,12 +116,20 @@ describe('POST /v1/admin/login', () => {
   });
 
   it.each([
-    [422, 'a missing password', { data: { type: 'users', attributes: { email: ADMIN.email } } }, '/data/attributes/password'],
-    [409, 'another resource type', { data: { type: 'admins', attributes: ADMIN }, }, '/data/type'],
+    [
+      422,
+      'a missing password',
+      { data: { type: 'users', attributes: { email: ADMIN.email } } },
+      '/data/attributes/password',
+    ],
+    [409, 'another resource type', { data: { type: 'admins', attributes: ADMIN } }, '/data/type'],
     [422, 'no body at all', undefined, '/data'],
   ])('answers %i to %s', async (status, _, body, pointer) => {
     const t = await createTestApp();
-    const response = await t.app.request('/v1/admin/login', body === undefined ? { method: 'POST' } : jsonInit('POST', body));
+    const response = await t.app.request(
+      '/v1/admin/login',
+      body === undefined ? { method: 'POST' } : jsonInit('POST', body),
+    );
     expect(response.status).toBe(status);
     expect((await response.json()).errors[0].source).toEqual({ pointer });
   });
@@ -115,7 +140,10 @@ describe.each(['/v1/admin/refresh', '/v1/admin/token/refresh'])('POST %s', (path
     const t = await createTestApp();
     const { refreshToken } = await loggedIn(t);
     t.clock.advance(TEST_POLICY.accessTokenSeconds + 1); // the access token has expired
-    const response = await t.app.request(path, jsonInit('POST', refreshBody(refreshToken), bearer('expired-or-garbage')));
+    const response = await t.app.request(
+      path,
+      jsonInit('POST', refreshBody(refreshToken), bearer('expired-or-garbage')),
+    );
     expect(response.status).toBe(200);
     const { data } = await response.json();
     expect(data.attributes.refresh_token).not.toBe(refreshToken);
@@ -127,7 +155,10 @@ describe.each(['/v1/admin/refresh', '/v1/admin/token/refresh'])('POST %s', (path
     const { refreshToken } = await loggedIn(t);
     for (const proof of [SAME_ORIGIN, { 'Sec-Fetch-Site': 'same-origin' }]) {
       const login = await t.loginAdmin();
-      const response = await t.app.request(path, { method: 'POST', headers: { ...cookieHeader(login.refreshToken), ...proof } });
+      const response = await t.app.request(path, {
+        method: 'POST',
+        headers: { ...cookieHeader(login.refreshToken), ...proof },
+      });
       expect(response.status).toBe(200);
     }
     expect(refreshToken).toBeTruthy();
@@ -142,9 +173,15 @@ describe.each(['/v1/admin/refresh', '/v1/admin/token/refresh'])('POST %s', (path
   ])('refuses the cookie alone with %s (403), and keeps the token usable', async (_, headers) => {
     const t = await createTestApp();
     const { refreshToken } = await loggedIn(t);
-    const response = await t.app.request(path, { method: 'POST', headers: { ...cookieHeader(refreshToken), ...headers } });
+    const response = await t.app.request(path, {
+      method: 'POST',
+      headers: { ...cookieHeader(refreshToken), ...headers },
+    });
     expect(response.status).toBe(403);
-    expect((await response.json()).errors[0]).toMatchObject({ code: 'cross_site_request', title: 'Cross-site request' });
+    expect((await response.json()).errors[0]).toMatchObject({
+      code: 'cross_site_request',
+      title: 'Cross-site request',
+    });
     expect((await t.app.request(path, jsonInit('POST', refreshBody(refreshToken)))).status).toBe(200);
   });
 
@@ -153,7 +190,10 @@ describe.each(['/v1/admin/refresh', '/v1/admin/token/refresh'])('POST %s', (path
     const { refreshToken } = await loggedIn(t);
     await t.app.request(path, jsonInit('POST', refreshBody(refreshToken))); // rotates: the cookie's token is now retired
     t.clock.advance(TEST_POLICY.refreshReuseGraceSeconds + 1);
-    const response = await t.app.request(path, { method: 'POST', headers: { ...cookieHeader(refreshToken), ...SAME_ORIGIN } });
+    const response = await t.app.request(path, {
+      method: 'POST',
+      headers: { ...cookieHeader(refreshToken), ...SAME_ORIGIN },
+    });
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
     expect(responseCookies(response).get(REFRESH_COOKIE)).toMatchObject({ value: '' });
@@ -196,7 +236,9 @@ describe.each(['/v1/admin/refresh', '/v1/admin/token/refresh'])('DELETE %s (revo
     const missing = await t.app.request(path, jsonInit('DELETE', refreshBody(refreshToken)));
     expect(missing.status).toBe(401);
     expect(missing.headers.get('www-authenticate')).toBe('Bearer');
-    expect((await t.app.request(path, jsonInit('DELETE', refreshBody(refreshToken), bearer(user.accessToken)))).status).toBe(403);
+    expect(
+      (await t.app.request(path, jsonInit('DELETE', refreshBody(refreshToken), bearer(user.accessToken)))).status,
+    ).toBe(403);
   });
 
   it('answers a string that is no refresh token with 401, never 500', async () => {
@@ -210,7 +252,10 @@ describe.each(['/v1/admin/refresh', '/v1/admin/token/refresh'])('DELETE %s (revo
   it('revokes the cookie token from the same origin and clears the cookie', async () => {
     const t = await createTestApp();
     const { accessToken, refreshToken } = await loggedIn(t);
-    const response = await t.app.request(path, { method: 'DELETE', headers: { ...bearer(accessToken), ...cookieHeader(refreshToken), ...SAME_ORIGIN } });
+    const response = await t.app.request(path, {
+      method: 'DELETE',
+      headers: { ...bearer(accessToken), ...cookieHeader(refreshToken), ...SAME_ORIGIN },
+    });
     expect(response.status).toBe(204);
     expect(responseCookies(response).get(REFRESH_COOKIE)?.attributes.get('max-age')).toBe('0');
   });
@@ -246,7 +291,9 @@ describe('DELETE /v1/admin/logout/:id', () => {
     const { accessToken } = await loggedIn(t);
     const other = { ...t.admin, id: '00000000-0000-4000-8000-0000000000aa', email: 'other@example.com' };
     await t.repositories.admins.insert(other);
-    expect((await t.app.request(`/v1/admin/logout/${other.id}`, { method: 'DELETE', headers: bearer(accessToken) })).status).toBe(403);
+    expect(
+      (await t.app.request(`/v1/admin/logout/${other.id}`, { method: 'DELETE', headers: bearer(accessToken) })).status,
+    ).toBe(403);
   });
 
   it('needs an access token', async () => {

@@ -15,7 +15,11 @@ describe('POST /v1/admin/users/import and GET /v1/admin/users/export', () => {
     token = (await t.loginAdmin()).accessToken;
   });
   const importing = (body: BodyInit, query = '', headers: Record<string, string> = {}) =>
-    t.app.request(`/v1/admin/users/import${query}`, { method: 'POST', body, headers: { 'Content-Type': NDJSON, ...bearer(token), ...headers } });
+    t.app.request(`/v1/admin/users/import${query}`, {
+      method: 'POST',
+      body,
+      headers: { 'Content-Type': NDJSON, ...bearer(token), ...headers },
+    });
   const exporting = (query = '') => t.app.request(`/v1/admin/users/export${query}`, { headers: bearer(token) });
 
   it('imports NDJSON and answers the report: counts, and every bad line with its reason', async () => {
@@ -47,12 +51,18 @@ describe('POST /v1/admin/users/import and GET /v1/admin/users/export', () => {
 
   it('a dry run reports and writes nothing; on_conflict=fail reports the stopping line', async () => {
     await t.createUser({ email: 'taken@example.com' });
-    const body = lines({ email: 'new@example.com', password: PASSWORD }, { email: 'taken@example.com', password: PASSWORD });
+    const body = lines(
+      { email: 'new@example.com', password: PASSWORD },
+      { email: 'taken@example.com', password: PASSWORD },
+    );
     const dry = await (await importing(body, '?dry_run=true&on_conflict=fail')).json();
     expect(dry.data.attributes).toMatchObject({ dry_run: true, created: 1, rejected: 1, rejections: [{ line: 2 }] });
     expect(await t.repositories.users.findByEmail('new@example.com')).toBeNull();
     const failed = await (await importing(body, '?on_conflict=fail')).json();
-    expect(failed.data.attributes).toMatchObject({ created: 0, failure: { line: 2, reason: expect.stringMatching(/exists already/) } });
+    expect(failed.data.attributes).toMatchObject({
+      created: 0,
+      failure: { line: 2, reason: expect.stringMatching(/exists already/) },
+    });
     expect(await t.repositories.users.findByEmail('new@example.com')).toBeNull();
   });
 
@@ -61,7 +71,11 @@ describe('POST /v1/admin/users/import and GET /v1/admin/users/export', () => {
     ['a JSON body', () => ({ headers: { 'Content-Type': 'application/json', ...bearer(token) } }), 415],
     ['an unknown on_conflict', () => ({ query: '?on_conflict=merge' }), 400],
     ['dry_run given twice', () => ({ query: '?dry_run=true&dry_run=false' }), 400],
-    ['a declared length over the limit', () => ({ headers: { 'Content-Length': String(IMPORT_MAX_BODY_BYTES + 1) } }), 413],
+    [
+      'a declared length over the limit',
+      () => ({ headers: { 'Content-Length': String(IMPORT_MAX_BODY_BYTES + 1) } }),
+      413,
+    ],
   ])('refuses an import with %s, writing nothing', async (_, make, status) => {
     const { headers, query } = make() as { headers?: Record<string, string>; query?: string };
     const body = lines({ email: 'x@example.com', password: PASSWORD });
@@ -76,7 +90,11 @@ describe('POST /v1/admin/users/import and GET /v1/admin/users/export', () => {
   it('a user token may neither import nor export', async () => {
     await t.createUser({ email: 'u@example.com', password: 'user-password-1' });
     const userToken = (await t.loginUser('u@example.com', 'user-password-1')).accessToken;
-    const imported = await t.app.request('/v1/admin/users/import', { method: 'POST', body: '', headers: { 'Content-Type': NDJSON, ...bearer(userToken) } });
+    const imported = await t.app.request('/v1/admin/users/import', {
+      method: 'POST',
+      body: '',
+      headers: { 'Content-Type': NDJSON, ...bearer(userToken) },
+    });
     expect(imported.status).toBe(403);
     expect((await t.app.request('/v1/admin/users/export', { headers: bearer(userToken) })).status).toBe(403);
   });
@@ -93,12 +111,23 @@ describe('POST /v1/admin/users/import and GET /v1/admin/users/export', () => {
     const response = await exporting();
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe(NDJSON);
-    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="users-\d{4}-\d{2}-\d{2}\.ndjson"$/);
-    const records = (await response.text()).trim().split('\n').map((line) => JSON.parse(line));
+    expect(response.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="users-\d{4}-\d{2}-\d{2}\.ndjson"$/,
+    );
+    const records = (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(records.map((record) => record.email)).toEqual(['ada@example.com', 'bob@example.com']);
     expect(records[0]).toEqual({
-      id: ada.id, name: '', email: 'ada@example.com', metadata: { a: 1 }, app: {}, active: 1,
-      created: ada.created.toISOString(), updated: ada.updated.toISOString(),
+      id: ada.id,
+      name: '',
+      email: 'ada@example.com',
+      metadata: { a: 1 },
+      app: {},
+      active: 1,
+      created: ada.created.toISOString(),
+      updated: ada.updated.toISOString(),
     });
     const withHashes = await (await exporting('?with_password_hashes=true&search[email]=ADA')).text();
     expect(JSON.parse(withHashes)).toMatchObject({ email: 'ada@example.com', password_hash: ada.passwordHash });

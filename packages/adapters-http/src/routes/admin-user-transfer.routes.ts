@@ -1,4 +1,12 @@
-import { ndjsonLine, readNdjson, toTransferRecord, type AuthService, type ImportReport, type ImportSource, type UserTransferService } from '@uas/domain';
+import {
+  ndjsonLine,
+  readNdjson,
+  toTransferRecord,
+  type AuthService,
+  type ImportReport,
+  type ImportSource,
+  type UserTransferService,
+} from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { HttpProblem, payloadTooLarge } from '../errors/http-problem';
@@ -33,10 +41,24 @@ async function* limitedRecords(sources: AsyncIterable<ImportSource>): AsyncGener
 
 /** Past a limit the import stops; what it wrote stays (whole batches), and a re-run skips it. */
 const importTooLarge = (what: string) =>
-  new HttpProblem(413, [{ code: 'payload_too_large', detail: `The import sent ${what}; it stopped there. Batches written before stay, and sending the same input again skips them. Use the CLI for larger imports.` }], { Connection: 'close' });
+  new HttpProblem(
+    413,
+    [
+      {
+        code: 'payload_too_large',
+        detail: `The import sent ${what}; it stopped there. Batches written before stay, and sending the same input again skips them. Use the CLI for larger imports.`,
+      },
+    ],
+    { Connection: 'close' },
+  );
 
 const unsupportedImportType = () =>
-  new HttpProblem(415, [{ code: 'unsupported_media_type', detail: `An import body must be sent as ${NDJSON_MEDIA_TYPE}: one user record per line.` }]);
+  new HttpProblem(415, [
+    {
+      code: 'unsupported_media_type',
+      detail: `An import body must be sent as ${NDJSON_MEDIA_TYPE}: one user record per line.`,
+    },
+  ]);
 
 const reportDocument = (report: ImportReport) => ({
   data: {
@@ -54,12 +76,19 @@ const reportDocument = (report: ImportReport) => ({
 });
 
 /** Moving users in and out with an admin access token: NDJSON in, NDJSON out, both streamed. */
-export function adminUserTransferRoutes({ transfer, adminAuth }: { transfer: UserTransferService; adminAuth: AuthService }) {
+export function adminUserTransferRoutes({
+  transfer,
+  adminAuth,
+}: {
+  transfer: UserTransferService;
+  adminAuth: AuthService;
+}) {
   const authenticated = bearerAuth(adminAuth);
   return new Hono<AppEnv>()
     .post(IMPORT_PATH, authenticated, async (c) => {
       const query = parseImportQuery(c.req.url);
-      if (c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase() !== NDJSON_MEDIA_TYPE) throw unsupportedImportType();
+      if (c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase() !== NDJSON_MEDIA_TYPE)
+        throw unsupportedImportType();
       const declared = Number(c.req.header('content-length'));
       if (declared > IMPORT_MAX_BODY_BYTES) throw payloadTooLarge(IMPORT_MAX_BODY_BYTES);
       const report = await transfer.import(limitedRecords(readNdjson(limitedBody(c.req.raw.body))), query);

@@ -19,7 +19,8 @@ const patch = (id: string, attributes: Record<string, unknown>, extra: Record<st
   t.app.request(`/v1/admin/users/${id}`, jsonInit('PATCH', usersDocument(attributes, extra), auth));
 
 async function errorsOf(response: Response) {
-  return ((await response.json()) as { errors: { status: string; code: string; detail: string; source?: object }[] }).errors;
+  return ((await response.json()) as { errors: { status: string; code: string; detail: string; source?: object }[] })
+    .errors;
 }
 
 describe('POST /v1/admin/users', () => {
@@ -45,7 +46,15 @@ describe('POST /v1/admin/users', () => {
   });
 
   it('reports every problem at once, one error object each, pointing at the attribute, without echoing input', async () => {
-    const response = await create({ email: 'not-an-email', password: 12345678, name: null, active: 2, metadata: [], role: 'x', extra: 1 });
+    const response = await create({
+      email: 'not-an-email',
+      password: 12345678,
+      name: null,
+      active: 2,
+      metadata: [],
+      role: 'x',
+      extra: 1,
+    });
     expect(response.status).toBe(422);
     const errors = await errorsOf(response);
     expect(errors.map((error) => error.source)).toEqual(
@@ -74,7 +83,12 @@ describe('POST /v1/admin/users', () => {
     ['password', { email: 'a@example.com' }],
   ])('requires %s', async (attribute, attributes) => {
     const errors = await errorsOf(await create(attributes));
-    expect(errors).toEqual([expect.objectContaining({ detail: `${attribute} is required`, source: { pointer: `/data/attributes/${attribute}` } })]);
+    expect(errors).toEqual([
+      expect.objectContaining({
+        detail: `${attribute} is required`,
+        source: { pointer: `/data/attributes/${attribute}` },
+      }),
+    ]);
   });
 
   it('refuses a password over 72 bytes rather than truncating it', async () => {
@@ -90,8 +104,18 @@ describe('POST /v1/admin/users', () => {
   });
 
   it.each([
-    [409, 'data.type other than users', { data: { type: 'people', attributes: { email: 'a@example.com', password: PASSWORD } } }, '/data/type'],
-    [422, 'a client-chosen id', usersDocument({ email: 'a@example.com', password: PASSWORD }, { id: 'mine' }), '/data/id'],
+    [
+      409,
+      'data.type other than users',
+      { data: { type: 'people', attributes: { email: 'a@example.com', password: PASSWORD } } },
+      '/data/type',
+    ],
+    [
+      422,
+      'a client-chosen id',
+      usersDocument({ email: 'a@example.com', password: PASSWORD }, { id: 'mine' }),
+      '/data/id',
+    ],
     [422, 'no data', { type: 'users' }, '/data'],
     [422, 'attributes that are not an object', { data: { type: 'users', attributes: 'x' } }, '/data/attributes'],
     [422, 'a document that is not an object', ['users'], ''],
@@ -108,14 +132,20 @@ describe('GET /v1/admin/users/:id', () => {
     const response = await t.app.request(`/v1/admin/users/${user.id}`, { headers: auth });
     expect(response.status).toBe(200);
     await expectNoSecrets(response, [user.passwordHash]);
-    expect((await response.json()).data).toMatchObject({ id: user.id, attributes: { email: user.email, metadata: { plan: 'pro' } } });
+    expect((await response.json()).data).toMatchObject({
+      id: user.id,
+      attributes: { email: user.email, metadata: { plan: 'pro' } },
+    });
   });
 
-  it.each(['00000000-0000-4000-8000-00000000ffff', 'not-a-uuid', '00000000-0000-4000-8000-00000000FFFF'])('answers 404 for %s', async (id) => {
-    const response = await t.app.request(`/v1/admin/users/${id}`, { headers: auth });
-    expect(response.status).toBe(404);
-    expect((await errorsOf(response))[0]?.code).toBe('not_found');
-  });
+  it.each(['00000000-0000-4000-8000-00000000ffff', 'not-a-uuid', '00000000-0000-4000-8000-00000000FFFF'])(
+    'answers 404 for %s',
+    async (id) => {
+      const response = await t.app.request(`/v1/admin/users/${id}`, { headers: auth });
+      expect(response.status).toBe(404);
+      expect((await errorsOf(response))[0]?.code).toBe('not_found');
+    },
+  );
 });
 
 describe('PATCH /v1/admin/users/:id', () => {
@@ -125,7 +155,13 @@ describe('PATCH /v1/admin/users/:id', () => {
     const response = await patch(user.id, { metadata: { c: 3 }, app: { role: 'editor' } }, { id: user.id });
     expect(response.status).toBe(200);
     const { data } = await response.json();
-    expect(data.attributes).toMatchObject({ name: 'Ann', email: user.email, metadata: { c: 3 }, app: { role: 'editor' }, active: 1 });
+    expect(data.attributes).toMatchObject({
+      name: 'Ann',
+      email: user.email,
+      metadata: { c: 3 },
+      app: { role: 'editor' },
+      active: 1,
+    });
     expect(data.attributes.updated).not.toBe(data.attributes.created);
   });
 
@@ -149,7 +185,10 @@ describe('PATCH /v1/admin/users/:id', () => {
   it('answers 409 when data.id is not the path id, or data.type is not users', async () => {
     const user = await t.createUser();
     expect((await patch(user.id, { name: 'x' }, { id: '00000000-0000-4000-8000-00000000ffff' })).status).toBe(409);
-    const wrongType = await t.app.request(`/v1/admin/users/${user.id}`, jsonInit('PATCH', { data: { type: 'admins', attributes: {} } }, auth));
+    const wrongType = await t.app.request(
+      `/v1/admin/users/${user.id}`,
+      jsonInit('PATCH', { data: { type: 'admins', attributes: {} } }, auth),
+    );
     expect(wrongType.status).toBe(409);
   });
 
@@ -180,7 +219,10 @@ describe('GET /v1/admin/users', () => {
     const response = await list('?page[number]=2&page[size]=2');
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body.data.map((user: { attributes: { email: string } }) => user.attributes.email)).toEqual(['u2@example.com', 'u3@example.com']);
+    expect(body.data.map((user: { attributes: { email: string } }) => user.attributes.email)).toEqual([
+      'u2@example.com',
+      'u3@example.com',
+    ]);
     expect(body.links).toEqual({
       first: '/v1/admin/users?page[number]=1&page[size]=2',
       last: '/v1/admin/users?page[number]=3&page[size]=2',
@@ -199,7 +241,12 @@ describe('GET /v1/admin/users', () => {
     const body = await (await list()).json();
     expect(body).toEqual({
       data: [],
-      links: { first: '/v1/admin/users?page[number]=1&page[size]=20', last: '/v1/admin/users?page[number]=1&page[size]=20', prev: null, next: null },
+      links: {
+        first: '/v1/admin/users?page[number]=1&page[size]=20',
+        last: '/v1/admin/users?page[number]=1&page[size]=20',
+        prev: null,
+        next: null,
+      },
       meta: { total: 0 },
     });
   });
@@ -233,7 +280,9 @@ describe('GET /v1/admin/users', () => {
   ])('answers 400 naming %s for %s', async (parameter, query) => {
     const response = await list(query);
     expect(response.status).toBe(400);
-    expect(await errorsOf(response)).toEqual([expect.objectContaining({ status: '400', code: 'invalid_parameter', source: { parameter } })]);
+    expect(await errorsOf(response)).toEqual([
+      expect.objectContaining({ status: '400', code: 'invalid_parameter', source: { parameter } }),
+    ]);
   });
 
   it.each([
@@ -258,18 +307,21 @@ describe('admin routes', () => {
     ['GET', '/v1/admin/users/00000000-0000-4000-8000-000000000001'],
     ['PATCH', '/v1/admin/users/00000000-0000-4000-8000-000000000001'],
     ['DELETE', '/v1/admin/users/00000000-0000-4000-8000-000000000001'],
-  ])('%s %s needs an admin token: 401 without (bare challenge), 401 for garbage, 403 for a user token', async (method, path) => {
-    await t.createUser({ email: 'u@example.com' });
-    const user = await t.loginUser('u@example.com', 'user-password-1');
-    const none = await t.app.request(path, { method });
-    expect(none.status).toBe(401);
-    expect(none.headers.get('www-authenticate')).toBe('Bearer');
-    const garbage = await t.app.request(path, { method, headers: bearer('garbage') });
-    expect(garbage.status).toBe(401);
-    expect(garbage.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
-    expect((await t.app.request(path, { method, headers: { Authorization: 'Basic YTpi' } })).status).toBe(401);
-    const forbidden = await t.app.request(path, { method, headers: bearer(user.accessToken) });
-    expect(forbidden.status).toBe(403);
-    expect((await errorsOf(forbidden))[0]?.code).toBe('forbidden');
-  });
+  ])(
+    '%s %s needs an admin token: 401 without (bare challenge), 401 for garbage, 403 for a user token',
+    async (method, path) => {
+      await t.createUser({ email: 'u@example.com' });
+      const user = await t.loginUser('u@example.com', 'user-password-1');
+      const none = await t.app.request(path, { method });
+      expect(none.status).toBe(401);
+      expect(none.headers.get('www-authenticate')).toBe('Bearer');
+      const garbage = await t.app.request(path, { method, headers: bearer('garbage') });
+      expect(garbage.status).toBe(401);
+      expect(garbage.headers.get('www-authenticate')).toBe('Bearer error="invalid_token"');
+      expect((await t.app.request(path, { method, headers: { Authorization: 'Basic YTpi' } })).status).toBe(401);
+      const forbidden = await t.app.request(path, { method, headers: bearer(user.accessToken) });
+      expect(forbidden.status).toBe(403);
+      expect((await errorsOf(forbidden))[0]?.code).toBe('forbidden');
+    },
+  );
 });

@@ -19,7 +19,9 @@ export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adm
     .get(
       '/v1/admin/users',
       authenticated,
-      queryParameters<ListQueryInput, ReturnType<typeof parseListQuery>>((c) => parseListQuery(decodeQueryString(c.req.url))),
+      queryParameters<ListQueryInput, ReturnType<typeof parseListQuery>>((c) =>
+        parseListQuery(decodeQueryString(c.req.url)),
+      ),
       async (c) => {
         const query = c.req.valid('query');
         const page = await users.list({ page: query.page, size: query.size, emailContains: query.search });

@@ -6,5 +6,7 @@ import type { AppEnv } from '../app-env';
  * database outage makes the instance unready (/ready), and restarting it would not help.
  */
 export function healthRoutes() {
-  return new Hono<AppEnv>().get('/health', (c) => c.json({ status: 'ok' as const }, 200, { 'Cache-Control': 'no-store' }));
+  return new Hono<AppEnv>().get('/health', (c) =>
+    c.json({ status: 'ok' as const }, 200, { 'Cache-Control': 'no-store' }),
+  );
 }

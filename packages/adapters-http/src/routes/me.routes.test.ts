@@ -22,7 +22,11 @@ describe('GET /v1/users/me', () => {
     const response = await t.app.request('/v1/users/me', { headers: auth });
     expect(response.status).toBe(200);
     await expectNoSecrets(response, [user.passwordHash, PASSWORD]);
-    expect((await response.json()).data).toMatchObject({ type: 'users', id: user.id, attributes: { name: 'Ann', metadata: { theme: 'dark' } } });
+    expect((await response.json()).data).toMatchObject({
+      type: 'users',
+      id: user.id,
+      attributes: { name: 'Ann', metadata: { theme: 'dark' } },
+    });
   });
 
   it('refuses an admin token (403) and no token (401)', async () => {
@@ -36,7 +40,11 @@ describe('PATCH /v1/users/me', () => {
   it('changes name and metadata', async () => {
     const response = await patchMe({ name: 'Annie', metadata: { theme: 'light' } }, { id: user.id });
     expect(response.status).toBe(200);
-    expect((await response.json()).data.attributes).toMatchObject({ name: 'Annie', metadata: { theme: 'light' }, app: {} });
+    expect((await response.json()).data.attributes).toMatchObject({
+      name: 'Annie',
+      metadata: { theme: 'light' },
+      app: {},
+    });
   });
 
   it.each([
@@ -58,7 +66,9 @@ describe('PATCH /v1/users/me', () => {
   it('validates what a user may send: 422 with pointers', async () => {
     const response = await patchMe({ name: 42, unknown: true });
     expect(response.status).toBe(422);
-    const pointers = (await response.json()).errors.map((error: { source: { pointer: string } }) => error.source.pointer);
+    const pointers = (await response.json()).errors.map(
+      (error: { source: { pointer: string } }) => error.source.pointer,
+    );
     expect(pointers).toEqual(['/data/attributes/name', '/data/attributes/unknown']);
   });
 

@@ -24,7 +24,11 @@ export function meRoutes({ self, userAuth }: { self: SelfService; userAuth: Auth
         return parseSelfUpdate(body);
       }),
       async (c) => {
-        const user = await self.update(c.get('identity'), c.req.valid('json'), ifMatchVersions(c.req.header('If-Match')));
+        const user = await self.update(
+          c.get('identity'),
+          c.req.valid('json'),
+          ifMatchVersions(c.req.header('If-Match')),
+        );
         return c.json(userDocument(user), 200, { ETag: userETag(user) });
       },
     );

@@ -14,7 +14,9 @@ describe('end-user sessions', () => {
     await expectNoSecrets(response, [PASSWORD, user.passwordHash]);
     const { data } = await response.json();
     expect(data).toMatchObject({ type: 'users', id: user.id, attributes: { name: 'Ann', email: 'ann@example.com' } });
-    expect(data.attributes.access_token_expiry).toBe(Math.floor(t.clock.now().getTime() / 1000) + TEST_POLICY.accessTokenSeconds);
+    expect(data.attributes.access_token_expiry).toBe(
+      Math.floor(t.clock.now().getTime() / 1000) + TEST_POLICY.accessTokenSeconds,
+    );
   });
 
   it('refuses an inactive account with the right password (403)', async () => {
@@ -25,7 +27,10 @@ describe('end-user sessions', () => {
 
   it('refuses admin credentials (401)', async () => {
     const t = await createTestApp();
-    const response = await t.app.request('/v1/login', jsonInit('POST', loginDocument('admin@example.com', 'admin-password-1')));
+    const response = await t.app.request(
+      '/v1/login',
+      jsonInit('POST', loginDocument('admin@example.com', 'admin-password-1')),
+    );
     expect(response.status).toBe(401);
   });
 
@@ -33,7 +38,11 @@ describe('end-user sessions', () => {
     const t = await createTestApp();
     await t.createUser({ email: 'ann@example.com' });
     const attempt = (password: string) =>
-      t.app.request('/v1/login', jsonInit('POST', loginDocument('ann@example.com', password)), fromAddress('203.0.113.9'));
+      t.app.request(
+        '/v1/login',
+        jsonInit('POST', loginDocument('ann@example.com', password)),
+        fromAddress('203.0.113.9'),
+      );
     for (let i = 0; i < TEST_POLICY.throttle.perAccountAndAddress.limit; i += 1) await attempt('wrong-password');
     const response = await attempt(PASSWORD);
     expect(response.status).toBe(429);
@@ -66,9 +75,15 @@ describe('end-user sessions', () => {
     await t.createUser({ email: 'ann@example.com' });
     const { accessToken, refreshToken } = await t.loginUser('ann@example.com', PASSWORD);
     const admin = await t.loginAdmin();
-    expect((await t.app.request('/v1/refresh', jsonInit('DELETE', { refreshToken }, bearer(admin.accessToken)))).status).toBe(403);
-    expect((await t.app.request('/v1/refresh', jsonInit('DELETE', { refreshToken }, bearer(accessToken)))).status).toBe(204);
-    expect((await t.app.request('/v1/refresh', jsonInit('DELETE', { refreshToken }, bearer(accessToken)))).status).toBe(204);
+    expect(
+      (await t.app.request('/v1/refresh', jsonInit('DELETE', { refreshToken }, bearer(admin.accessToken)))).status,
+    ).toBe(403);
+    expect((await t.app.request('/v1/refresh', jsonInit('DELETE', { refreshToken }, bearer(accessToken)))).status).toBe(
+      204,
+    );
+    expect((await t.app.request('/v1/refresh', jsonInit('DELETE', { refreshToken }, bearer(accessToken)))).status).toBe(
+      204,
+    );
     expect((await t.app.request('/v1/refresh', jsonInit('POST', { refreshToken }))).status).toBe(401);
   });
 });

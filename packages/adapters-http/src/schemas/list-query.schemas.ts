@@ -43,7 +43,10 @@ export function parseListQuery(queries: QueryLookup): ListQuery {
   const size = positive('page[size]', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
   const search = single('search[email]');
   if (search !== undefined && search.length > EMAIL_MAX_LENGTH) {
-    problems.push({ parameter: 'search[email]', detail: `search[email] must be at most ${EMAIL_MAX_LENGTH} characters` });
+    problems.push({
+      parameter: 'search[email]',
+      detail: `search[email] must be at most ${EMAIL_MAX_LENGTH} characters`,
+    });
   } else if (search !== undefined && !isStorableText(search)) {
     problems.push({ parameter: 'search[email]', detail: `search[email] ${UNSTORABLE_TEXT}` });
   }

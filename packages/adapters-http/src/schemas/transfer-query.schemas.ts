@@ -4,7 +4,13 @@ import { parseListQuery } from './list-query.schemas';
 import { decodeQueryString, type QueryLookup } from './query-string';
 
 /** The one value of an optional parameter among `allowed`, or a problem naming it. */
-function choice<T extends string>(query: QueryLookup, name: string, allowed: readonly T[], fallback: T, problems: ParameterProblem[]): T {
+function choice<T extends string>(
+  query: QueryLookup,
+  name: string,
+  allowed: readonly T[],
+  fallback: T,
+  problems: ParameterProblem[],
+): T {
   const values = query(name);
   if (values === undefined) return fallback;
   if (values.length === 1 && (allowed as readonly string[]).includes(values[0]!)) return values[0] as T;

@@ -1,4 +1,11 @@
-import { adminOnlyAttributes, isJsonObject, userAttributeIssues, type JsonObject, type SelfPatch, type UserPatch } from '@uas/domain';
+import {
+  adminOnlyAttributes,
+  isJsonObject,
+  userAttributeIssues,
+  type JsonObject,
+  type SelfPatch,
+  type UserPatch,
+} from '@uas/domain';
 import * as v from 'valibot';
 import {
   assertResourceIdentity,
@@ -37,7 +44,14 @@ const { name, email, password, metadata, app, active } = userAttributes;
 /** POST /v1/admin/users: email and password required; defaults are the domain's business. */
 const createUserDocument = resourceDocument(
   closedObject(
-    { name: v.optional(name), email, password, metadata: v.optional(metadata), app: v.optional(app), active: v.optional(active) },
+    {
+      name: v.optional(name),
+      email,
+      password,
+      metadata: v.optional(metadata),
+      app: v.optional(app),
+      active: v.optional(active),
+    },
     'attribute',
   ),
 );
@@ -60,7 +74,12 @@ const updateUserDocument = identifiedResourceDocument(
 /** PATCH /v1/users/me: what a user may change; admin-only attributes never reach this schema. */
 const selfUpdateDocument = identifiedResourceDocument(
   closedObject(
-    { name: v.optional(name), metadata: v.optional(metadata), password: v.optional(password), current_password: v.optional(text()) },
+    {
+      name: v.optional(name),
+      metadata: v.optional(metadata),
+      password: v.optional(password),
+      current_password: v.optional(text()),
+    },
     'attribute',
   ),
 );

@@ -23,7 +23,10 @@ function detailOf(issue: v.BaseIssue<unknown>, name: string | undefined): string
 function validationIssue(issue: v.BaseIssue<unknown>): ValidationIssue {
   const path = (issue.path ?? []).map((item) => item.key);
   const last = path.at(-1);
-  return { source: { pointer: pointerOf(path) }, detail: detailOf(issue, last === undefined ? undefined : String(last)) };
+  return {
+    source: { pointer: pointerOf(path) },
+    detail: detailOf(issue, last === undefined ? undefined : String(last)),
+  };
 }
 
 /** Parses `input`, reporting every problem at once as the domain's ValidationError (422). */

@@ -30,7 +30,11 @@ export function bodyRefreshToken(use: TokenUse, bodyToken: string | undefined): 
  * The refresh token of an admin route: the body's, else the session cookie's. A cookie alone
  * is ambient authority, so it must come with proof of the same origin.
  */
-export function adminRefreshToken<E extends AppEnv>(c: Context<E>, use: TokenUse, bodyToken: string | undefined): PresentedToken {
+export function adminRefreshToken<E extends AppEnv>(
+  c: Context<E>,
+  use: TokenUse,
+  bodyToken: string | undefined,
+): PresentedToken {
   if (bodyToken !== undefined) return { token: bodyToken, fromCookie: false };
   const cookie = refreshCookie(c);
   if (cookie === undefined) throw missing(use, ' (in the body or the session cookie)');

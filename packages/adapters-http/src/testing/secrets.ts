@@ -6,5 +6,6 @@ import { expect } from 'vitest';
  */
 export async function expectNoSecrets(response: Response, secrets: readonly string[]): Promise<void> {
   const text = `${[...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n')}\n${await response.clone().text()}`;
-  for (const secret of secrets) expect(text, `response must not contain ${JSON.stringify(secret)}`).not.toContain(secret);
+  for (const secret of secrets)
+    expect(text, `response must not contain ${JSON.stringify(secret)}`).not.toContain(secret);
 }

@@ -1,11 +1,12 @@
+import { DEFAULT_THROTTLE_POLICY, type AuthPolicy, type JsonObject, type NewUser, type User } from '@uas/domain';
 import {
-  DEFAULT_THROTTLE_POLICY,
-  type AuthPolicy,
-  type JsonObject,
-  type NewUser,
-  type User,
-} from '@uas/domain';
-import { createUseCases, FakeTokenSigner, inMemoryRepositories, ManualClock, PlainTextHasher, SequentialIds } from '@uas/domain/testing';
+  createUseCases,
+  FakeTokenSigner,
+  inMemoryRepositories,
+  ManualClock,
+  PlainTextHasher,
+  SequentialIds,
+} from '@uas/domain/testing';
 import { createHttpApp } from '../app';
 import type { HttpAppDeps } from '../http-app-deps';
 import { RecordingLogger } from './recording-logger';
@@ -30,7 +31,14 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
-  const { users, self, adminAuth, userAuth, admins, transfer } = createUseCases({ repositories, hasher, signer, clock, ids, policy: TEST_POLICY });
+  const { users, self, adminAuth, userAuth, admins, transfer } = createUseCases({
+    repositories,
+    hasher,
+    signer,
+    clock,
+    ids,
+    policy: TEST_POLICY,
+  });
   const admin = await admins.applyCredentials(ADMIN);
   const logger = new RecordingLogger();
   const deps: HttpAppDeps = {
@@ -53,7 +61,11 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
   async function login(path: '/v1/admin/login' | '/v1/login', email: string, password: string) {
     const response = await app.request(path, jsonInit('POST', loginDocument(email, password)));
     const body = (await response.clone().json()) as { data: { attributes: Record<string, string | number> } };
-    return { response, accessToken: String(body.data?.attributes.access_token), refreshToken: String(body.data?.attributes.refresh_token) };
+    return {
+      response,
+      accessToken: String(body.data?.attributes.access_token),
+      refreshToken: String(body.data?.attributes.refresh_token),
+    };
   }
 
   return {

@@ -4,7 +4,7 @@ import { toDomainError } from '../shared/driver-errors';
 export interface ConnectionSettings {
   url: string;
   schema: string | undefined;
-  options: postgres.Options<{}>;
+  options: postgres.Options<Record<string, never>>;
 }
 
 /**
@@ -19,7 +19,11 @@ export async function withAdvisoryLock<T>(
   fn: (connection: postgres.Sql) => Promise<T>,
 ): Promise<T> {
   const { connection, ...options } = settings.options;
-  const lockConnection = postgres(settings.url, { ...options, max: 1, connection: { ...connection, statement_timeout: 0 } });
+  const lockConnection = postgres(settings.url, {
+    ...options,
+    max: 1,
+    connection: { ...connection, statement_timeout: 0 },
+  });
   try {
     try {
       await lockConnection`select pg_advisory_lock(hashtext(${name}))`;

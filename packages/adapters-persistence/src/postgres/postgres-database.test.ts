@@ -12,7 +12,11 @@ import { selectUserPage, selectUserPageWithTotal, selectUserTotal } from './post
 
 describeDatabaseContract('PostgreSQL', async () => {
   const schema = await createTestPostgresSchema();
-  return { location: parseDatabaseUrl(schema.url), options: { schema: schema.schema, poolSize: 2 }, remove: () => schema.drop() };
+  return {
+    location: parseDatabaseUrl(schema.url),
+    options: { schema: schema.schema, poolSize: 2 },
+    remove: () => schema.drop(),
+  };
 });
 
 describe('PostgreSQL database', () => {
@@ -21,10 +25,16 @@ describe('PostgreSQL database', () => {
 
   beforeAll(async () => {
     schema = await createTestPostgresSchema();
-    const database = await openDatabase(parseDatabaseUrl(schema.url), { schema: schema.schema, statementTimeoutMs: 45_000 });
+    const database = await openDatabase(parseDatabaseUrl(schema.url), {
+      schema: schema.schema,
+      statementTimeoutMs: 45_000,
+    });
     await database.migrate();
     await database.close();
-    client = postgres(schema.url, connectionSettings(schema.url, { schema: schema.schema, statementTimeoutMs: 45_000 }).options);
+    client = postgres(
+      schema.url,
+      connectionSettings(schema.url, { schema: schema.schema, statementTimeoutMs: 45_000 }).options,
+    );
     // Enough rows, with varied emails, that the planner chooses as it would on a real table.
     await client`
       insert into users (id, name, email, password_hash, metadata, app, active, created, updated)
@@ -55,7 +65,7 @@ describe('PostgreSQL database', () => {
     expect(settings).toEqual({ timeout: '45s', schema: schema.schema });
   });
 
-  it('keeps every table, and the migrations\' bookkeeping, in that schema', async () => {
+  it("keeps every table, and the migrations' bookkeeping, in that schema", async () => {
     const tables = await client`select tablename from pg_tables where schemaname = ${schema.schema} order by tablename`;
     expect(tables.map((table) => table.tablename)).toEqual([
       '__drizzle_migrations',
@@ -71,11 +81,13 @@ describe('PostgreSQL database', () => {
 
   it('serves search[email], its page and its total, from the trigram index', async () => {
     const term = 'c4ca42'; // in md5('1')
-    expect(await plan(selectUserPage(drizzle(client), term, { descending: false, offset: 0, limit: 20 }))).toContain('Bitmap Index Scan on users_email_trgm_idx');
+    expect(await plan(selectUserPage(drizzle(client), term, { descending: false, offset: 0, limit: 20 }))).toContain(
+      'Bitmap Index Scan on users_email_trgm_idx',
+    );
     expect(await plan(selectUserTotal(drizzle(client), term))).toContain('Bitmap Index Scan on users_email_trgm_idx');
   });
 
-  it('chooses a page by an index-only scan of (created, id) from either end, reading only the page\'s rows', async () => {
+  it("chooses a page by an index-only scan of (created, id) from either end, reading only the page's rows", async () => {
     for (const descending of [false, true]) {
       const listing = await plan(selectUserPage(drizzle(client), undefined, { descending, offset: 20_000, limit: 20 }));
       expect(listing).toContain(`Index Only Scan${descending ? ' Backward' : ''} using users_created_id_idx`);

@@ -81,7 +81,9 @@ export async function openPostgresDatabase(url: string, options: DatabaseOptions
         // Drizzle keeps its bookkeeping in the `drizzle` schema, or beside the tables when given one.
         const table = `${settings.schema ?? 'drizzle'}.__drizzle_migrations`;
         const [found] = await client`select to_regclass(${table}) is not null as present`;
-        const [counted] = found?.present ? await client`select count(*)::int as n from ${client(settings.schema ?? 'drizzle')}.__drizzle_migrations` : [{ n: 0 }];
+        const [counted] = found?.present
+          ? await client`select count(*)::int as n from ${client(settings.schema ?? 'drizzle')}.__drizzle_migrations`
+          : [{ n: 0 }];
         return migrationStatus(MIGRATIONS, counted?.n ?? 0);
       }),
     withStartupLock: (fn) => withAdvisoryLock(settings, `uas:startup:${settings.schema ?? ''}`, () => fn()),

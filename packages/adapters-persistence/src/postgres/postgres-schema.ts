@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, customType, index, integer, jsonb, pgTable, smallint, text, timestamp as pgTimestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp as pgTimestamp,
+} from 'drizzle-orm/pg-core';
 import type { ActiveFlag, JsonObject, SubjectKind } from '@uas/domain';
 
 // Columns are named and typed so that a selected row is the domain record itself.
@@ -67,7 +78,10 @@ export const sessions = pgTable(
     created: timestamp('created').notNull(),
     revoked: timestamp('revoked'),
   },
-  (t) => [index('sessions_subject_idx').on(t.kind, t.subjectId), check('sessions_kind', sql`${t.kind} in ('admin', 'user')`)],
+  (t) => [
+    index('sessions_subject_idx').on(t.kind, t.subjectId),
+    check('sessions_kind', sql`${t.kind} in ('admin', 'user')`),
+  ],
 );
 
 export const refreshTokens = pgTable(

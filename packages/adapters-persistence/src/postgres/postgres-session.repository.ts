@@ -1,6 +1,14 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { RefreshToken, Session, SessionRepository, SubjectKind, VerifiedAccount } from '@uas/domain';
-import { currentTokensOf, exchangeable, expiredBefore, liveSessionsOf, prunableSessions, stillVerified, unrevoked } from '../shared/conditions';
+import {
+  currentTokensOf,
+  exchangeable,
+  expiredBefore,
+  liveSessionsOf,
+  prunableSessions,
+  stillVerified,
+  unrevoked,
+} from '../shared/conditions';
 import type { PostgresDb } from './postgres-db';
 import { admins, refreshTokens, sessions, users } from './postgres-schema';
 
@@ -14,8 +22,14 @@ export class PostgresSessionRepository implements SessionRepository {
     return this.db.transaction(async (tx) => {
       const id = session.subjectId;
       const [account] = await (session.kind === 'admin'
-        ? tx.select({ id: admins.id }).from(admins).where(stillVerified(admins, id, verified))
-        : tx.select({ id: users.id }).from(users).where(stillVerified(users, id, verified, eq(users.active, 1)))
+        ? tx
+            .select({ id: admins.id })
+            .from(admins)
+            .where(stillVerified(admins, id, verified))
+        : tx
+            .select({ id: users.id })
+            .from(users)
+            .where(stillVerified(users, id, verified, eq(users.active, 1)))
       ).for('share');
       if (!account) return false;
       await tx.insert(sessions).values(session);
@@ -50,7 +64,11 @@ export class PostgresSessionRepository implements SessionRepository {
     // waits for this rotation to commit, or this rotation waits for it and then finds it ended.
     // A concurrent rotation waits for the token row's lock, then finds it retired and updates nothing.
     return this.db.transaction(async (tx) => {
-      const [live] = await tx.select({ id: sessions.id }).from(sessions).where(unrevoked(sessions, next.sessionId)).for('share');
+      const [live] = await tx
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(unrevoked(sessions, next.sessionId))
+        .for('share');
       if (!live) return false;
       const retired = await tx
         .update(refreshTokens)
@@ -72,7 +90,10 @@ export class PostgresSessionRepository implements SessionRepository {
   }
 
   async revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void> {
-    await this.db.update(sessions).set({ revoked: at }).where(liveSessionsOf(sessions, kind, subjectId, keepSessionId));
+    await this.db
+      .update(sessions)
+      .set({ revoked: at })
+      .where(liveSessionsOf(sessions, kind, subjectId, keepSessionId));
   }
 
   async prune(before: Date): Promise<void> {

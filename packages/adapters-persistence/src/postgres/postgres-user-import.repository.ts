@@ -34,5 +34,4 @@ export class PostgresUserImportRepository implements UserImportRepository {
   async exportPage(after: ExportCursor | null, limit: number, emailContains?: string): Promise<User[]> {
     return exportPageQuery(this.db.select().from(users).$dynamic(), users, { after, limit, emailContains });
   }
-
 }

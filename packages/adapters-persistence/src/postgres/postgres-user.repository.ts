@@ -11,7 +11,8 @@ import { sessions, userCount, users } from './postgres-schema';
 const { passwordHash: _hash, ...listedColumns } = getTableColumns(users);
 
 /** `search[email]`: a LIKE on the lower-cased emails, which the trigram index serves. */
-const emailFilter = (term: string | undefined): SQL | undefined => (term ? columnContains(users.email, term) : undefined);
+const emailFilter = (term: string | undefined): SQL | undefined =>
+  term ? columnContains(users.email, term) : undefined;
 
 /**
  * A page of users, read from the nearer end. Without a search it is a deferred join: the ids of
@@ -24,7 +25,8 @@ const emailFilter = (term: string | undefined): SQL | undefined => (term ? colum
 export function selectUserPage(db: PostgresDb, term: string | undefined, { descending, offset, limit }: PageWindow) {
   const direction = sql.raw(descending ? 'desc' : 'asc');
   const order = sql`${users.created} ${direction}, ${users.id} ${direction}`;
-  if (term) return db.select(listedColumns).from(users).where(emailFilter(term)).orderBy(order).limit(limit).offset(offset);
+  if (term)
+    return db.select(listedColumns).from(users).where(emailFilter(term)).orderBy(order).limit(limit).offset(offset);
   return db
     .select(listedColumns)
     .from(users)
@@ -131,5 +133,8 @@ async function lockedUser(tx: PostgresTx, id: string): Promise<User | undefined>
 }
 
 async function endUserSessions(tx: PostgresTx, userId: string, at: Date, keepSessionId?: string): Promise<void> {
-  await tx.update(sessions).set({ revoked: at }).where(liveSessionsOf(sessions, 'user', userId, keepSessionId));
+  await tx
+    .update(sessions)
+    .set({ revoked: at })
+    .where(liveSessionsOf(sessions, 'user', userId, keepSessionId));
 }

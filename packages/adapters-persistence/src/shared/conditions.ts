@@ -74,5 +74,8 @@ export function prunableSessions(
   tokens: Table & { sessionId: Column },
   before: Date,
 ): SQL | undefined {
-  return or(lt(sessions.revoked, before), sql`not exists (select 1 from ${tokens} where ${tokens.sessionId} = ${sessions.id})`);
+  return or(
+    lt(sessions.revoked, before),
+    sql`not exists (select 1 from ${tokens} where ${tokens.sessionId} = ${sessions.id})`,
+  );
 }

@@ -4,11 +4,22 @@ import { EmailTakenError, NotFoundError } from '@uas/domain';
 import { PersistenceError, toDomainError } from './driver-errors';
 
 const failedQuery = (cause: object) =>
-  new DrizzleQueryError('insert into "users" ("id", "password_hash") values ($1, $2)', ['id-1', '$2b$10$secret'], cause as Error);
+  new DrizzleQueryError(
+    'insert into "users" ("id", "password_hash") values ($1, $2)',
+    ['id-1', '$2b$10$secret'],
+    cause as Error,
+  );
 
 describe('toDomainError()', () => {
   it.each([
-    ['PostgreSQL', { code: '23505', constraint_name: 'users_email_unique', message: 'duplicate key value violates unique constraint' }],
+    [
+      'PostgreSQL',
+      {
+        code: '23505',
+        constraint_name: 'users_email_unique',
+        message: 'duplicate key value violates unique constraint',
+      },
+    ],
     ['PostgreSQL, for admins', { code: '23505', constraint_name: 'admins_email_unique' }],
     ['SQLite', { code: 'SQLITE_CONSTRAINT_UNIQUE', message: 'UNIQUE constraint failed: users.email' }],
   ])('turns a second row with one email into EmailTakenError (%s)', (_, cause) => {
@@ -17,7 +28,10 @@ describe('toDomainError()', () => {
 
   it.each([
     [{ code: '23505', constraint_name: 'users_pkey' }, '23505'],
-    [{ code: 'SQLITE_CONSTRAINT_PRIMARYKEY', message: 'UNIQUE constraint failed: users.id' }, 'SQLITE_CONSTRAINT_PRIMARYKEY'],
+    [
+      { code: 'SQLITE_CONSTRAINT_PRIMARYKEY', message: 'UNIQUE constraint failed: users.id' },
+      'SQLITE_CONSTRAINT_PRIMARYKEY',
+    ],
     [{ code: '57014', message: 'canceling statement due to statement timeout' }, '57014'],
   ])('turns any other fault into a PersistenceError naming the operation and code only', (cause, code) => {
     const error = toDomainError(failedQuery(cause), 'users.insert');

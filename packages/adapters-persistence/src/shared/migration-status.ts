@@ -13,6 +13,8 @@ export interface MigrationStatus {
  * bookkeeping table (which applies them in journal order, one row each).
  */
 export function migrationStatus(folder: string, applied: number): MigrationStatus {
-  const journal = JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  const journal = JSON.parse(readFileSync(join(folder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: { tag: string }[];
+  };
   return { applied, pending: journal.entries.slice(applied).map((entry) => entry.tag) };
 }

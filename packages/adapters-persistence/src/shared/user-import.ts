@@ -13,8 +13,14 @@ interface UserColumns {
 /** Stored users sharing an email or an id with an entry: both columns have a unique index. */
 export function sharingEmailOrId(users: UserColumns, entries: readonly ImportEntry[]): SQL | undefined {
   return or(
-    inArray(users.email, entries.map((entry) => entry.user.email)),
-    inArray(users.id, entries.map((entry) => entry.user.id)),
+    inArray(
+      users.email,
+      entries.map((entry) => entry.user.email),
+    ),
+    inArray(
+      users.id,
+      entries.map((entry) => entry.user.id),
+    ),
   );
 }
 
@@ -22,9 +28,15 @@ export function sharingEmailOrId(users: UserColumns, entries: readonly ImportEnt
  * Users after the cursor in (created, id) order. A row-value comparison, which both databases
  * answer by seeking users_created_id_idx (an OR of two conditions is not always served by it).
  */
-function exportFilter(users: UserColumns, after: ExportCursor | null, emailContains: string | undefined): SQL | undefined {
+function exportFilter(
+  users: UserColumns,
+  after: ExportCursor | null,
+  emailContains: string | undefined,
+): SQL | undefined {
   return and(
-    after ? sql`(${users.created}, ${users.id}) > (${sql.param(after.created, users.created)}, ${sql.param(after.id, users.id)})` : undefined,
+    after
+      ? sql`(${users.created}, ${users.id}) > (${sql.param(after.created, users.created)}, ${sql.param(after.id, users.id)})`
+      : undefined,
     emailContains ? columnContains(users.email, emailContains) : undefined,
   );
 }
@@ -41,11 +53,17 @@ export function exportPageQuery<Q extends OrderedSelect<Q>>(
   users: UserColumns,
   { after, limit, emailContains }: { after: ExportCursor | null; limit: number; emailContains: string | undefined },
 ): Q {
-  return select.where(exportFilter(users, after, emailContains)).orderBy(asc(users.created), asc(users.id)).limit(limit);
+  return select
+    .where(exportFilter(users, after, emailContains))
+    .orderBy(asc(users.created), asc(users.id))
+    .limit(limit);
 }
 
 /** The live sessions of the given users. */
-export function liveSessionsOfUsers(sessions: { kind: Column; subjectId: Column; revoked: Column }, userIds: readonly string[]): SQL | undefined {
+export function liveSessionsOfUsers(
+  sessions: { kind: Column; subjectId: Column; revoked: Column },
+  userIds: readonly string[],
+): SQL | undefined {
   return and(eq(sessions.kind, 'user'), inArray(sessions.subjectId, [...userIds]), isNull(sessions.revoked));
 }
 

@@ -44,13 +44,15 @@ describe('SQLite database', () => {
     reopened.close();
   });
 
-  it('creates the database and its WAL files readable by the service\'s user only, in a private directory', async () => {
+  it("creates the database and its WAL files readable by the service's user only, in a private directory", async () => {
     file = createTemporarySqliteFile();
     const dir = join(file.path, '..', 'private');
     const path = join(dir, 'app.db');
     const database = await openDatabase(parseDatabaseUrl(`sqlite:${path}`));
     await database.migrate();
-    const modes = await Promise.all([dir, path, `${path}-wal`, `${path}-shm`].map(async (p) => (await stat(p)).mode & 0o777));
+    const modes = await Promise.all(
+      [dir, path, `${path}-wal`, `${path}-shm`].map(async (p) => (await stat(p)).mode & 0o777),
+    );
     await database.close();
     expect(modes).toEqual([0o700, 0o600, 0o600, 0o600]);
   });
@@ -66,7 +68,13 @@ describe('SQLite database', () => {
     });
     afterEach(() => client.close());
 
-    const values: Record<string, unknown> = { match: '"a%b"', pattern: '%a\\%b%', rowids: '[1,2]', limit: 20, offset: 40 };
+    const values: Record<string, unknown> = {
+      match: '"a%b"',
+      pattern: '%a\\%b%',
+      rowids: '[1,2]',
+      limit: 20,
+      offset: 40,
+    };
     function plan({ sql, params }: { sql: string; params: unknown[] }): string {
       const bound = params.map((param) => (param instanceof Placeholder ? values[param.name] : param));
       return client
@@ -76,22 +84,28 @@ describe('SQLite database', () => {
         .join('\n');
     }
 
-    it('chooses a page from the covering (created, id) index or the trigram matches, reading only the page\'s rows', () => {
+    it("chooses a page from the covering (created, id) index or the trigram matches, reading only the page's rows", () => {
       for (const strategy of ['none', 'walk', 'sort', 'scan', 'walkListed', 'sortListed'] as const) {
         for (const descending of [false, true]) {
           const steps = plan(selectUserPage(drizzle(client), strategy, descending).toSQL());
           // The outer query reads the page's rows by rowid, never by scanning the table.
           expect(steps.split('\n')[0], strategy).toBe('SEARCH users USING INTEGER PRIMARY KEY (rowid=?)');
-          if (strategy === 'none' || strategy.startsWith('walk')) expect(steps, strategy).toContain('SCAN users USING COVERING INDEX users_created_id_idx');
-          if (strategy === 'walk' || strategy === 'sort') expect(steps, strategy).toContain('SCAN users_email_fts VIRTUAL TABLE');
+          if (strategy === 'none' || strategy.startsWith('walk'))
+            expect(steps, strategy).toContain('SCAN users USING COVERING INDEX users_created_id_idx');
+          if (strategy === 'walk' || strategy === 'sort')
+            expect(steps, strategy).toContain('SCAN users_email_fts VIRTUAL TABLE');
           if (strategy === 'scan') expect(steps, strategy).toContain('SCAN users USING INDEX users_created_id_idx');
         }
       }
     });
 
-    it('counts everyone from the counter, and a search\'s matches from the trigram index alone', () => {
-      expect(plan(selectUserTotal(drizzle(client), 'none').toSQL())).toBe('SEARCH user_count USING INTEGER PRIMARY KEY (rowid=?)');
-      expect(plan(selectUserTotal(drizzle(client), 'match').toSQL())).toMatch(/^SCAN users_email_fts VIRTUAL TABLE INDEX \d+:M1$/);
+    it("counts everyone from the counter, and a search's matches from the trigram index alone", () => {
+      expect(plan(selectUserTotal(drizzle(client), 'none').toSQL())).toBe(
+        'SEARCH user_count USING INTEGER PRIMARY KEY (rowid=?)',
+      );
+      expect(plan(selectUserTotal(drizzle(client), 'match').toSQL())).toMatch(
+        /^SCAN users_email_fts VIRTUAL TABLE INDEX \d+:M1$/,
+      );
       expect(plan(selectMatches(drizzle(client)).toSQL())).toMatch(/^SCAN users_email_fts VIRTUAL TABLE INDEX \d+:M1$/);
     });
   });

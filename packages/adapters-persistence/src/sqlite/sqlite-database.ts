@@ -62,21 +62,30 @@ function sqliteRepositories(db: SqliteDb, lists: SqliteUserListReader) {
  * Opens (creating it and its directory if needed) the SQLite database at `path`, or ':memory:'.
  * With `readWorkers`, list queries on a file run on that many worker threads.
  */
-export async function openSqliteDatabase(path: string, { readWorkers = 0, memoryMap = true }: DatabaseOptions = {}): Promise<Database> {
+export async function openSqliteDatabase(
+  path: string,
+  { readWorkers = 0, memoryMap = true }: DatabaseOptions = {},
+): Promise<Database> {
   const mmapBytes = memoryMap ? MMAP_BYTES : 0;
   const onWorkers = readWorkers > 0 && path !== IN_MEMORY;
   // The map serves the connections that run lists: the workers', or this one when there are none.
   const client = await guarded('database.open', () => connectSqlite(path, onWorkers ? 0 : mmapBytes));
   const db = drizzle(client);
-  const workers = onWorkers ? new SqliteReadWorkers({ path, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes }, readWorkers) : undefined;
+  const workers = onWorkers
+    ? new SqliteReadWorkers({ path, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes }, readWorkers)
+    : undefined;
   return {
     dialect: 'sqlite',
     repositories: sqliteRepositories(db, workers ?? new SqliteUserList(db)),
     migrate: () => guarded('database.migrate', () => migrate(db, { migrationsFolder: MIGRATIONS })),
     migrationStatus: () =>
       guarded('database.migrationStatus', () => {
-        const table = client.prepare("select 1 from sqlite_master where type = 'table' and name = '__drizzle_migrations'").get();
-        const applied = table ? (client.prepare('select count(*) as n from __drizzle_migrations').get() as { n: number }).n : 0;
+        const table = client
+          .prepare("select 1 from sqlite_master where type = 'table' and name = '__drizzle_migrations'")
+          .get();
+        const applied = table
+          ? (client.prepare('select count(*) as n from __drizzle_migrations').get() as { n: number }).n
+          : 0;
         return migrationStatus(MIGRATIONS, applied);
       }),
     withStartupLock: (fn) => (path === IN_MEMORY ? fn() : withSqliteFileLock(`${path}-startup.lock`, fn)),

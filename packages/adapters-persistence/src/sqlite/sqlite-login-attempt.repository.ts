@@ -9,7 +9,10 @@ export class SqliteLoginAttemptRepository implements LoginAttemptRepository {
 
   async record(id: string, keys: readonly string[], at: Date): Promise<void> {
     if (keys.length === 0) return;
-    this.db.insert(loginFailures).values(keys.map((key) => ({ attempt: id, key, at }))).run();
+    this.db
+      .insert(loginFailures)
+      .values(keys.map((key) => ({ attempt: id, key, at })))
+      .run();
   }
 
   async withdraw(id: string): Promise<void> {

@@ -11,7 +11,11 @@ export class SqlitePasswordRehashRepository implements PasswordRehashRepository 
   async replaceHash(kind: SubjectKind, id: string, verified: string, next: string): Promise<boolean> {
     const table = TABLES[kind];
     // One statement that checks and writes: a hash changed since the verify is left alone.
-    const replaced = this.db.update(table).set({ passwordHash: next }).where(and(eq(table.id, id), eq(table.passwordHash, verified))).run();
+    const replaced = this.db
+      .update(table)
+      .set({ passwordHash: next })
+      .where(and(eq(table.id, id), eq(table.passwordHash, verified)))
+      .run();
     return replaced.changes > 0;
   }
 }

@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { SqliteUserList } from './sqlite-user-list';
-import { type ReadReply, type ReadRequest, type ReadWorkerData } from './sqlite-read-workers';
+import type { ReadReply, ReadRequest, ReadWorkerData } from './sqlite-read-workers';
 
 const { path, busyTimeoutMs, mmapBytes } = workerData as ReadWorkerData;
 const client = new BetterSqlite3(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });

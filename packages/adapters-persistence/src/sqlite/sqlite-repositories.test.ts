@@ -1,4 +1,8 @@
-import { describeRepositoryContracts, describeUserRepositoryContract, type OpenRepositories } from '@uas/domain/testing';
+import {
+  describeRepositoryContracts,
+  describeUserRepositoryContract,
+  type OpenRepositories,
+} from '@uas/domain/testing';
 import { openDatabase, type DatabaseOptions } from '../database';
 import { createTemporarySqliteFile } from '../testing/sqlite-test-database';
 

@@ -62,7 +62,10 @@ export const sessions = sqliteTable(
     created: timestamp('created').notNull(),
     revoked: timestamp('revoked'),
   },
-  (t) => [index('sessions_subject_idx').on(t.kind, t.subjectId), check('sessions_kind', sql`${t.kind} in ('admin', 'user')`)],
+  (t) => [
+    index('sessions_subject_idx').on(t.kind, t.subjectId),
+    check('sessions_kind', sql`${t.kind} in ('admin', 'user')`),
+  ],
 );
 
 export const refreshTokens = sqliteTable(

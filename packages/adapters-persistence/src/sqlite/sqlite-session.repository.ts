@@ -1,6 +1,14 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { RefreshToken, Session, SessionRepository, SubjectKind, VerifiedAccount } from '@uas/domain';
-import { currentTokensOf, exchangeable, expiredBefore, liveSessionsOf, prunableSessions, stillVerified, unrevoked } from '../shared/conditions';
+import {
+  currentTokensOf,
+  exchangeable,
+  expiredBefore,
+  liveSessionsOf,
+  prunableSessions,
+  stillVerified,
+  unrevoked,
+} from '../shared/conditions';
 import type { SqliteDb } from './sqlite-db';
 import { admins, refreshTokens, sessions, users } from './sqlite-schema';
 
@@ -16,8 +24,16 @@ export class SqliteSessionRepository implements SessionRepository {
         const id = session.subjectId;
         const account =
           session.kind === 'admin'
-            ? tx.select({ id: admins.id }).from(admins).where(stillVerified(admins, id, verified)).get()
-            : tx.select({ id: users.id }).from(users).where(stillVerified(users, id, verified, eq(users.active, 1))).get();
+            ? tx
+                .select({ id: admins.id })
+                .from(admins)
+                .where(stillVerified(admins, id, verified))
+                .get()
+            : tx
+                .select({ id: users.id })
+                .from(users)
+                .where(stillVerified(users, id, verified, eq(users.active, 1)))
+                .get();
         if (!account) return false;
         tx.insert(sessions).values(session).run();
         tx.insert(refreshTokens).values(firstToken).run();
@@ -51,8 +67,13 @@ export class SqliteSessionRepository implements SessionRepository {
     // IMMEDIATE: the session is read under the write lock, so its end cannot slip in before the write.
     return this.db.transaction(
       (tx) => {
-        if (!tx.select({ id: sessions.id }).from(sessions).where(unrevoked(sessions, next.sessionId)).get()) return false;
-        const retired = tx.update(refreshTokens).set({ retired: at }).where(exchangeable(refreshTokens, currentId)).run();
+        if (!tx.select({ id: sessions.id }).from(sessions).where(unrevoked(sessions, next.sessionId)).get())
+          return false;
+        const retired = tx
+          .update(refreshTokens)
+          .set({ retired: at })
+          .where(exchangeable(refreshTokens, currentId))
+          .run();
         if (retired.changes === 0) return false;
         tx.insert(refreshTokens).values(next).run();
         return true;
@@ -70,13 +91,19 @@ export class SqliteSessionRepository implements SessionRepository {
   }
 
   async revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void> {
-    this.db.update(sessions).set({ revoked: at }).where(liveSessionsOf(sessions, kind, subjectId, keepSessionId)).run();
+    this.db
+      .update(sessions)
+      .set({ revoked: at })
+      .where(liveSessionsOf(sessions, kind, subjectId, keepSessionId))
+      .run();
   }
 
   async prune(before: Date): Promise<void> {
     this.db.transaction((tx) => {
       tx.delete(refreshTokens).where(expiredBefore(refreshTokens, before)).run();
-      tx.delete(sessions).where(prunableSessions(sessions, refreshTokens, before)).run();
+      tx.delete(sessions)
+        .where(prunableSessions(sessions, refreshTokens, before))
+        .run();
     });
   }
 }

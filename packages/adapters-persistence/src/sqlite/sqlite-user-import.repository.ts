@@ -6,9 +6,20 @@ import { sessions, users } from './sqlite-schema';
 
 /** Every column of a user row, each filled from the user's field of the same name. */
 const USER_ROW = Object.fromEntries(
-  (['id', 'name', 'email', 'passwordHash', 'metadata', 'app', 'active', 'created', 'updated', 'version'] as const satisfies readonly (keyof User)[]).map(
-    (field) => [field, sql.placeholder(field)],
-  ),
+  (
+    [
+      'id',
+      'name',
+      'email',
+      'passwordHash',
+      'metadata',
+      'app',
+      'active',
+      'created',
+      'updated',
+      'version',
+    ] as const satisfies readonly (keyof User)[]
+  ).map((field) => [field, sql.placeholder(field)]),
 );
 
 export class SqliteUserImportRepository implements UserImportRepository {
@@ -22,7 +33,10 @@ export class SqliteUserImportRepository implements UserImportRepository {
    * through each column's encoder (JSON text, epoch milliseconds) when run.
    */
   private prepareInsert() {
-    return this.db.insert(users).values(USER_ROW as never).prepare();
+    return this.db
+      .insert(users)
+      .values(USER_ROW as never)
+      .prepare();
   }
 
   async importBatch(
@@ -51,5 +65,4 @@ export class SqliteUserImportRepository implements UserImportRepository {
   async exportPage(after: ExportCursor | null, limit: number, emailContains?: string): Promise<User[]> {
     return exportPageQuery(this.db.select().from(users).$dynamic(), users, { after, limit, emailContains }).all();
   }
-
 }

@@ -44,7 +44,10 @@ const filters: Record<Strategy, { from: SQL; where: SQL }> = {
   walkListed: { from: sql`users indexed by users_created_id_idx`, where: sql`+rowid in (${listed})` },
   sortListed: { from: sql`users`, where: sql`rowid in (${listed})` },
   // A short term has no index: each row is read and tested, in order (cost grows with the table).
-  scan: { from: sql`users indexed by users_created_id_idx`, where: sql`email like ${sql.placeholder('pattern')} escape '\\'` },
+  scan: {
+    from: sql`users indexed by users_created_id_idx`,
+    where: sql`email like ${sql.placeholder('pattern')} escape '\\'`,
+  },
 };
 
 /**
@@ -77,12 +80,16 @@ export function selectMatches(db: SqliteDb) {
 /** Totals: the counter for everyone; the trigram index's matches, read from the index alone; or a scan for a short term. */
 export function selectUserTotal(db: SqliteDb, strategy: 'none' | 'match' | 'scan') {
   if (strategy === 'none') return db.select({ total: userCount.users }).from(userCount).where(eq(userCount.id, 1));
-  if (strategy === 'match') return db.select({ total: sql<number>`count(*)` }).from(sql`users_email_fts`).where(ftsMatch);
+  if (strategy === 'match')
+    return db.select({ total: sql<number>`count(*)` }).from(sql`users_email_fts`).where(ftsMatch);
   return db.select({ total: sql<number>`count(*)` }).from(users).where(filters.scan.where);
 }
 
 function prepareListStatements(db: SqliteDb) {
-  const pages = (strategy: Strategy) => ({ asc: selectUserPage(db, strategy, false).prepare(), desc: selectUserPage(db, strategy, true).prepare() });
+  const pages = (strategy: Strategy) => ({
+    asc: selectUserPage(db, strategy, false).prepare(),
+    desc: selectUserPage(db, strategy, true).prepare(),
+  });
   return {
     pages: {
       none: pages('none'),
@@ -93,7 +100,11 @@ function prepareListStatements(db: SqliteDb) {
       sortListed: pages('sortListed'),
     },
     matches: selectMatches(db).prepare(),
-    totals: { none: selectUserTotal(db, 'none').prepare(), match: selectUserTotal(db, 'match').prepare(), scan: selectUserTotal(db, 'scan').prepare() },
+    totals: {
+      none: selectUserTotal(db, 'none').prepare(),
+      match: selectUserTotal(db, 'match').prepare(),
+      scan: selectUserTotal(db, 'scan').prepare(),
+    },
   };
 }
 
@@ -138,7 +149,10 @@ export class SqliteUserList {
   }
 
   private read(
-    statements: { asc: { all(values: Record<string, unknown>): ListedUser[] }; desc: { all(values: Record<string, unknown>): ListedUser[] } },
+    statements: {
+      asc: { all(values: Record<string, unknown>): ListedUser[] };
+      desc: { all(values: Record<string, unknown>): ListedUser[] };
+    },
     window: PageWindow | null,
     values: Record<string, unknown>,
   ): ListedUser[] {

@@ -12,8 +12,16 @@ export interface SqliteUserListReader {
 
 function prepareStatements(db: SqliteDb) {
   return {
-    findById: db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare(),
-    findByEmail: db.select().from(users).where(eq(users.email, sql.placeholder('email'))).prepare(),
+    findById: db
+      .select()
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .prepare(),
+    findByEmail: db
+      .select()
+      .from(users)
+      .where(eq(users.email, sql.placeholder('email')))
+      .prepare(),
   };
 }
 
@@ -87,5 +95,8 @@ export class SqliteUserRepository implements UserRepository {
 }
 
 function endUserSessions(tx: SqliteDb, userId: string, at: Date, keepSessionId?: string): void {
-  tx.update(sessions).set({ revoked: at }).where(liveSessionsOf(sessions, 'user', userId, keepSessionId)).run();
+  tx.update(sessions)
+    .set({ revoked: at })
+    .where(liveSessionsOf(sessions, 'user', userId, keepSessionId))
+    .run();
 }

@@ -36,7 +36,10 @@ export async function requestTagged<T>(path: string, options: RequestOptions = {
 }
 
 /** A call whose answer is a file: its bytes and the name `Content-Disposition` gives it. */
-export async function requestFile(path: string, options: RequestOptions = {}): Promise<{ blob: Blob; filename: string | null }> {
+export async function requestFile(
+  path: string,
+  options: RequestOptions = {},
+): Promise<{ blob: Blob; filename: string | null }> {
   const response = await send(path, options);
   const filename = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? null;
   return { blob: await response.blob(), filename };

@@ -72,7 +72,10 @@ export class Session {
   }
 
   /** A call answered by a file (an export), authorised as `call` is. */
-  download(path: string, options: Omit<RequestOptions, 'token'> = {}): Promise<{ blob: Blob; filename: string | null }> {
+  download(
+    path: string,
+    options: Omit<RequestOptions, 'token'> = {},
+  ): Promise<{ blob: Blob; filename: string | null }> {
     return this.#authorized((token) => requestFile(path, { ...options, token }));
   }
 

@@ -48,7 +48,8 @@ export class UsersApi {
   async importFile(file: Blob, onConflict: ConflictPolicy, dryRun: boolean): Promise<ImportReport> {
     const path = `${USERS}/import?on_conflict=${onConflict}&dry_run=${dryRun}`;
     const upload = { content: file, type: 'application/x-ndjson' };
-    return (await this.session.call<{ data: { attributes: ImportReport } }>(path, { method: 'POST', upload })).data.attributes;
+    return (await this.session.call<{ data: { attributes: ImportReport } }>(path, { method: 'POST', upload })).data
+      .attributes;
   }
 }
 

@@ -39,7 +39,7 @@ export function apiPathOf(query: ListQuery): string {
  * is not a users list path of this origin (a link is never followed anywhere else).
  */
 export function queryFromApiLink(link: string | null | undefined): ListQuery | null {
-  if (!link || !link.startsWith(`${USERS_PATH}?`)) return null;
+  if (!link?.startsWith(`${USERS_PATH}?`)) return null;
   const params = new URLSearchParams(link.slice(USERS_PATH.length + 1));
   return normalise(params.get('search[email]'), params.get('page[number]'), params.get('page[size]'));
 }

@@ -15,10 +15,13 @@ export async function confirmAction(options: ConfirmOptions): Promise<boolean> {
   const errors = new FormErrors({});
   const cancel = h('button', { type: 'button', class: 'button' }, 'Cancel');
   const confirm = h('button', { type: 'submit', class: 'button danger' }, options.confirmLabel);
-  const form = h('form', { method: 'dialog', class: 'confirm' },
+  const form = h(
+    'form',
+    { method: 'dialog', class: 'confirm' },
     errors.element,
     h('p', {}, options.message),
-    h('div', { class: 'dialog-actions' }, cancel, confirm));
+    h('div', { class: 'dialog-actions' }, cancel, confirm),
+  );
   const modal = openModal(options.title, form);
   let done = false;
 

@@ -33,7 +33,8 @@ function listen(element: HTMLElement, listeners: Listeners): void {
 }
 
 function nodesOf(children: Child[]): (Node | string)[] {
-  return children.filter((c): c is Node | string | number => c !== null && c !== undefined && c !== false)
+  return children
+    .filter((c): c is Node | string | number => c !== null && c !== undefined && c !== false)
     .map((c) => (typeof c === 'number' ? String(c) : c));
 }
 

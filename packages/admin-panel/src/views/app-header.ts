@@ -16,9 +16,15 @@ export function appHeader(session: Session, onSignedOut: () => void): HTMLElemen
       logout.disabled = false;
     }
   });
-  return h('header', { class: 'topbar' },
+  return h(
+    'header',
+    { class: 'topbar' },
     h('span', { class: 'brand' }, 'User accounts', h('span', { class: 'brand-tag' }, 'Admin')),
-    h('div', { class: 'who' },
+    h(
+      'div',
+      { class: 'who' },
       admin ? h('span', { class: 'who-email', title: admin.name || admin.email }, admin.email) : null,
-      logout));
+      logout,
+    ),
+  );
 }

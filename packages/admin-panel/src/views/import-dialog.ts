@@ -17,23 +17,38 @@ export interface ImportDialogOptions {
 /** Chooses an NDJSON file, sends it (or checks it, in a dry run) and shows the report. */
 export async function openImportDialog({ users, onImported }: ImportDialogOptions): Promise<void> {
   const fields = {
-    file: field('File', h('input', { type: 'file', name: 'file', accept: '.ndjson,.jsonl,application/x-ndjson', required: true }),
-      'NDJSON: one user per line, as the export writes it, with password or password_hash.'),
-    onConflict: field('When the email exists', h('select', { name: 'onConflict' },
-      h('option', { value: 'skip' }, 'Skip the record'),
-      h('option', { value: 'update' }, 'Update the user'),
-      h('option', { value: 'fail' }, 'Stop the import'))),
-    dryRun: field('Dry run: check only, write nothing', h('input', { type: 'checkbox', name: 'dryRun', checked: true })),
+    file: field(
+      'File',
+      h('input', { type: 'file', name: 'file', accept: '.ndjson,.jsonl,application/x-ndjson', required: true }),
+      'NDJSON: one user per line, as the export writes it, with password or password_hash.',
+    ),
+    onConflict: field(
+      'When the email exists',
+      h(
+        'select',
+        { name: 'onConflict' },
+        h('option', { value: 'skip' }, 'Skip the record'),
+        h('option', { value: 'update' }, 'Update the user'),
+        h('option', { value: 'fail' }, 'Stop the import'),
+      ),
+    ),
+    dryRun: field(
+      'Dry run: check only, write nothing',
+      h('input', { type: 'checkbox', name: 'dryRun', checked: true }),
+    ),
   };
   const errors = new FormErrors(fields);
   const report = h('div', { class: 'import-report', role: 'status' });
   const close = h('button', { type: 'button', class: 'button' }, 'Close');
   const submit = h('button', { type: 'submit', class: 'button primary' }, 'Import');
-  const form = h('form', { class: 'user-form', novalidate: true },
+  const form = h(
+    'form',
+    { class: 'user-form', novalidate: true },
     errors.element,
     h('div', { class: 'form-grid' }, ...Object.values(fields).map((f) => f.element)),
     report,
-    h('div', { class: 'dialog-actions' }, close, submit));
+    h('div', { class: 'dialog-actions' }, close, submit),
+  );
   const modal = openModal('Import users', form);
   close.addEventListener('click', () => modal.close());
   form.addEventListener('submit', (event) => {
@@ -68,13 +83,20 @@ export async function openImportDialog({ users, onImported }: ImportDialogOption
 
   function showReport(result: ImportReport): void {
     const verb = result.dry_run ? 'would be' : 'were';
-    const lines = result.rejections.slice(0, SHOWN_REJECTIONS).map(({ line, reason }) => h('li', {}, `Line ${line}: ${reason}`));
+    const lines = result.rejections
+      .slice(0, SHOWN_REJECTIONS)
+      .map(({ line, reason }) => h('li', {}, `Line ${line}: ${reason}`));
     const more = result.rejected - lines.length;
     report.replaceChildren(
       h('h3', {}, result.dry_run ? 'Dry run: nothing was written' : 'Import finished'),
-      h('p', { class: 'import-counts' },
-        `${result.created} ${verb} created, ${result.updated} updated, ${result.skipped} skipped, ${result.rejected} rejected.`),
-      ...(result.failure ? [h('p', { class: 'form-error' }, `Stopped at line ${result.failure.line}: ${result.failure.reason}.`)] : []),
+      h(
+        'p',
+        { class: 'import-counts' },
+        `${result.created} ${verb} created, ${result.updated} updated, ${result.skipped} skipped, ${result.rejected} rejected.`,
+      ),
+      ...(result.failure
+        ? [h('p', { class: 'form-error' }, `Stopped at line ${result.failure.line}: ${result.failure.reason}.`)]
+        : []),
       ...(lines.length ? [h('ul', { class: 'rejections' }, ...lines)] : []),
       ...(more > 0 ? [h('p', { class: 'muted' }, `…and ${more} more.`)] : []),
     );

@@ -15,19 +15,28 @@ export interface LoginOptions {
 
 export function loginView({ session, notice, onSignedIn }: LoginOptions): View {
   const email = field('Email', h('input', { type: 'email', name: 'email', autocomplete: 'username', required: true }));
-  const password = field('Password', h('input', {
-    type: 'password', name: 'password', autocomplete: 'current-password', required: true,
-  }));
+  const password = field(
+    'Password',
+    h('input', {
+      type: 'password',
+      name: 'password',
+      autocomplete: 'current-password',
+      required: true,
+    }),
+  );
   const errors = new FormErrors({ email, password });
   const submit = h('button', { type: 'submit', class: 'button primary wide' }, 'Sign in');
-  const form = h('form', { class: 'card login-card', novalidate: true, 'aria-labelledby': 'login-title' },
+  const form = h(
+    'form',
+    { class: 'card login-card', novalidate: true, 'aria-labelledby': 'login-title' },
     h('h1', { id: 'login-title' }, 'Sign in'),
     h('p', { class: 'muted' }, 'User accounts administration'),
     notice ? h('p', { class: 'notice' }, notice) : null,
     errors.element,
     email.element,
     password.element,
-    submit);
+    submit,
+  );
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();

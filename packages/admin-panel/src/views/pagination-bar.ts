@@ -24,15 +24,19 @@ export function paginationBar(handlers: PaginationHandlers): {
 } {
   const summary = h('p', { class: 'range', 'aria-live': 'polite' });
   const position = h('span', { class: 'position' });
-  const size = h('select', { id: 'page-size', name: 'size' },
-    ...PAGE_SIZES.map((n) => h('option', { value: n }, n)));
+  const size = h('select', { id: 'page-size', name: 'size' }, ...PAGE_SIZES.map((n) => h('option', { value: n }, n)));
   size.addEventListener('change', () => handlers.resize(Number(size.value) as PageSize));
 
   const links: Partial<Record<LinkName, string | null>> = {};
   const buttons = BUTTONS.map(([name, arrow, word, label]) => {
     const forward = name === 'next' || name === 'last';
-    const button = h('button', { type: 'button', class: 'button small', 'aria-label': label, 'data-link': name },
-      ...(forward ? [h('span', { class: 'word' }, word), ' ', arrow] : [arrow, ' ', h('span', { class: 'word' }, word)]));
+    const button = h(
+      'button',
+      { type: 'button', class: 'button small', 'aria-label': label, 'data-link': name },
+      ...(forward
+        ? [h('span', { class: 'word' }, word), ' ', arrow]
+        : [arrow, ' ', h('span', { class: 'word' }, word)]),
+    );
     button.addEventListener('click', () => {
       const link = links[name];
       const target = queryFromApiLink(link);
@@ -42,19 +46,23 @@ export function paginationBar(handlers: PaginationHandlers): {
   });
   const [first, prev, next, last] = buttons.map((b) => b.button);
 
-  const element = h('nav', { class: 'pagination', 'aria-label': 'Pagination' },
+  const element = h(
+    'nav',
+    { class: 'pagination', 'aria-label': 'Pagination' },
     summary,
     h('div', { class: 'pager' }, first, prev, position, next, last),
-    h('div', { class: 'page-size' }, h('label', { for: 'page-size' }, 'Per page'), size));
+    h('div', { class: 'page-size' }, h('label', { for: 'page-size' }, 'Per page'), size),
+  );
 
   return {
     element,
     show(page, query) {
       const total = page.meta.total;
       const start = (query.page - 1) * query.size;
-      summary.textContent = page.data.length === 0
-        ? `${total} ${total === 1 ? 'user' : 'users'}`
-        : `Showing ${start + 1}–${start + page.data.length} of ${total}`;
+      summary.textContent =
+        page.data.length === 0
+          ? `${total} ${total === 1 ? 'user' : 'users'}`
+          : `Showing ${start + 1}–${start + page.data.length} of ${total}`;
       const pages = Math.max(1, Math.ceil(total / query.size));
       position.textContent = `Page ${query.page} of ${pages}`;
       size.value = String(query.size);

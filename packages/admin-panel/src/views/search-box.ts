@@ -3,14 +3,22 @@ import { h } from '../ui/dom';
 const DEBOUNCE_MS = 250;
 
 /** Search by email as you type: reports the trimmed term once typing pauses, or on Enter. */
-export function searchBox(initial: string, onSearch: (term: string) => void): {
+export function searchBox(
+  initial: string,
+  onSearch: (term: string) => void,
+): {
   element: HTMLElement;
   setValue(term: string): void;
   destroy(): void;
 } {
   const input = h('input', {
-    type: 'search', id: 'user-search', name: 'search', value: initial,
-    placeholder: 'name@example.com', autocomplete: 'off', spellcheck: 'false',
+    type: 'search',
+    id: 'user-search',
+    name: 'search',
+    value: initial,
+    placeholder: 'name@example.com',
+    autocomplete: 'off',
+    spellcheck: 'false',
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let reported = initial.trim();
@@ -26,8 +34,12 @@ export function searchBox(initial: string, onSearch: (term: string) => void): {
     clearTimeout(timer);
     timer = setTimeout(flush, DEBOUNCE_MS);
   });
-  const element = h('form', { class: 'search', role: 'search' },
-    h('label', { for: 'user-search' }, 'Search by email'), input);
+  const element = h(
+    'form',
+    { class: 'search', role: 'search' },
+    h('label', { for: 'user-search' }, 'Search by email'),
+    input,
+  );
   element.addEventListener('submit', (event) => {
     event.preventDefault();
     flush();

@@ -22,21 +22,35 @@ export async function openUserForm({ users, userId, onSaved }: UserFormOptions):
   const fields = {
     name: field('Name', h('input', { type: 'text', name: 'name', autocomplete: 'off' })),
     email: field('Email', h('input', { type: 'email', name: 'email', autocomplete: 'off', required: true })),
-    password: field('Password', h('input', {
-      type: 'password', name: 'password', autocomplete: 'new-password', required: !editing,
-    }), editing ? 'Leave blank to keep the current password.' : '8 to 72 bytes.'),
+    password: field(
+      'Password',
+      h('input', {
+        type: 'password',
+        name: 'password',
+        autocomplete: 'new-password',
+        required: !editing,
+      }),
+      editing ? 'Leave blank to keep the current password.' : '8 to 72 bytes.',
+    ),
     active: field('Active (may sign in)', h('input', { type: 'checkbox', name: 'active', checked: true })),
-    metadata: field('Metadata', jsonInput('metadata'), 'JSON object; the user may change it. Becomes the metadata claim.'),
+    metadata: field(
+      'Metadata',
+      jsonInput('metadata'),
+      'JSON object; the user may change it. Becomes the metadata claim.',
+    ),
     app: field('App', jsonInput('app'), 'JSON object; only admins may change it. Becomes the app claim.'),
   };
   const errors = new FormErrors(fields);
   const cancel = h('button', { type: 'button', class: 'button' }, 'Cancel');
   const reload = h('button', { type: 'button', class: 'button', hidden: true }, 'Reload user');
   const save = h('button', { type: 'submit', class: 'button primary' }, editing ? 'Save changes' : 'Create user');
-  const form = h('form', { class: 'user-form', novalidate: true },
+  const form = h(
+    'form',
+    { class: 'user-form', novalidate: true },
     errors.element,
     h('div', { class: 'form-grid' }, ...Object.values(fields).map((f) => f.element)),
-    h('div', { class: 'dialog-actions' }, cancel, reload, save));
+    h('div', { class: 'dialog-actions' }, cancel, reload, save),
+  );
   const modal = openModal(editing ? 'Edit user' : 'New user', form);
   cancel.addEventListener('click', () => modal.close());
   reload.addEventListener('click', () => {
@@ -139,7 +153,16 @@ const CHANGED_ELSEWHERE =
   'This user was changed elsewhere after you opened it, so nothing was saved. Reload the user to see the current values (your edits here will be replaced), then make your change again.';
 
 function jsonInput(name: string): HTMLTextAreaElement {
-  return h('textarea', {
-    name, rows: 4, spellcheck: 'false', autocapitalize: 'off', class: 'code', placeholder: '{}',
-  }, '{}');
+  return h(
+    'textarea',
+    {
+      name,
+      rows: 4,
+      spellcheck: 'false',
+      autocapitalize: 'off',
+      class: 'code',
+      placeholder: '{}',
+    },
+    '{}',
+  );
 }

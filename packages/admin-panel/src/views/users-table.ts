@@ -13,12 +13,22 @@ const COLUMNS = ['Name', 'Email', 'Status', 'Created', 'Updated'] as const;
 /** The users table; on narrow screens the stylesheet turns each row into a card. */
 export function usersTable(): { element: HTMLTableElement; show(users: UserResource[], actions: RowActions): void } {
   const body = h('tbody');
-  const element = h('table', { class: 'users-table' },
+  const element = h(
+    'table',
+    { class: 'users-table' },
     h('caption', { class: 'visually-hidden' }, 'Users'),
-    h('thead', {}, h('tr', {},
-      ...COLUMNS.map((c) => h('th', { scope: 'col' }, c)),
-      h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')))),
-    body);
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ...COLUMNS.map((c) => h('th', { scope: 'col' }, c)),
+        h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+      ),
+    ),
+    body,
+  );
   return {
     element,
     show(users, actions) {
@@ -45,21 +55,62 @@ function row(user: UserResource, actions: RowActions): HTMLTableRowElement {
   const { name, email, active, created, updated } = user.attributes;
   const isActive = active === 1;
   const who = email || user.id;
-  const toggle = h('button', { type: 'button', class: 'button small', 'data-action': 'toggle', 'aria-label': `${isActive ? 'Deactivate' : 'Activate'} ${who}` },
-    isActive ? 'Deactivate' : 'Activate');
+  const toggle = h(
+    'button',
+    {
+      type: 'button',
+      class: 'button small',
+      'data-action': 'toggle',
+      'aria-label': `${isActive ? 'Deactivate' : 'Activate'} ${who}`,
+    },
+    isActive ? 'Deactivate' : 'Activate',
+  );
   toggle.addEventListener('click', () => actions.toggleActive(user, toggle));
 
-  return h('tr', { 'data-user-id': user.id },
+  return h(
+    'tr',
+    { 'data-user-id': user.id },
     h('td', { 'data-label': 'Name', class: 'cell-name' }, name || h('span', { class: 'muted' }, '—')),
     h('td', { 'data-label': 'Email', class: 'cell-email' }, email),
-    h('td', { 'data-label': 'Status' },
-      h('span', { class: `badge ${isActive ? 'on' : 'off'}` }, isActive ? 'Active' : 'Inactive')),
+    h(
+      'td',
+      { 'data-label': 'Status' },
+      h('span', { class: `badge ${isActive ? 'on' : 'off'}` }, isActive ? 'Active' : 'Inactive'),
+    ),
     timeCell('Created', created),
     timeCell('Updated', updated),
-    h('td', { class: 'cell-actions' }, h('div', { class: 'row-actions' },
-      h('button', { type: 'button', class: 'button small', 'data-action': 'edit', 'aria-label': `Edit ${who}`, on: { click: () => actions.edit(user) } }, 'Edit'),
-      toggle,
-      h('button', { type: 'button', class: 'button small danger-text', 'data-action': 'delete', 'aria-label': `Delete ${who}`, on: { click: () => actions.remove(user) } }, 'Delete'))));
+    h(
+      'td',
+      { class: 'cell-actions' },
+      h(
+        'div',
+        { class: 'row-actions' },
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'button small',
+            'data-action': 'edit',
+            'aria-label': `Edit ${who}`,
+            on: { click: () => actions.edit(user) },
+          },
+          'Edit',
+        ),
+        toggle,
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'button small danger-text',
+            'data-action': 'delete',
+            'aria-label': `Delete ${who}`,
+            on: { click: () => actions.remove(user) },
+          },
+          'Delete',
+        ),
+      ),
+    ),
+  );
 }
 
 function timeCell(label: string, iso: string): HTMLTableCellElement {

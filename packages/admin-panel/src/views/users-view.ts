@@ -4,7 +4,12 @@ import type { Session } from '../api/session';
 import type { UserPage, UserResource } from '../api/types';
 import type { UsersApi } from '../api/users-api';
 import {
-  apiPathOf, locationSearchOf, queryFromApiLink, queryFromLocation, sameQuery, type ListQuery,
+  apiPathOf,
+  locationSearchOf,
+  queryFromApiLink,
+  queryFromLocation,
+  sameQuery,
+  type ListQuery,
 } from '../state/list-query';
 import { confirmAction } from '../ui/confirm-dialog';
 import { h } from '../ui/dom';
@@ -30,7 +35,11 @@ export function usersView({ session, users, onSignedOut }: UsersViewOptions): Vi
 
   const heading = h('h1', { tabindex: -1 }, 'Users');
   const create = h('button', { type: 'button', class: 'button primary' }, 'New user');
-  const exportButton = h('button', { type: 'button', class: 'button', title: 'Download the users shown as NDJSON (without password hashes)' }, 'Export');
+  const exportButton = h(
+    'button',
+    { type: 'button', class: 'button', title: 'Download the users shown as NDJSON (without password hashes)' },
+    'Export',
+  );
   const importButton = h('button', { type: 'button', class: 'button' }, 'Import…');
   const search = searchBox(query.search, (term) => go({ ...query, search: term, page: 1 }, 'push'));
   const status = h('div', { class: 'list-status', role: 'status' });
@@ -39,8 +48,12 @@ export function usersView({ session, users, onSignedOut }: UsersViewOptions): Vi
     follow: (link, target) => go(target, 'push', link),
     resize: (size) => go({ ...query, size, page: 1 }, 'push'),
   });
-  const results = h('section', { class: 'results', 'aria-labelledby': 'users-title', hidden: true },
-    h('div', { class: 'table-wrap' }, table.element), pager.element);
+  const results = h(
+    'section',
+    { class: 'results', 'aria-labelledby': 'users-title', hidden: true },
+    h('div', { class: 'table-wrap' }, table.element),
+    pager.element,
+  );
   heading.id = 'users-title';
 
   const actions: RowActions = {
@@ -115,7 +128,12 @@ export function usersView({ session, users, onSignedOut }: UsersViewOptions): Vi
   function emptyState(): HTMLElement {
     return query.search
       ? h('div', { class: 'empty' }, h('p', {}, `No users match “${query.search}”.`))
-      : h('div', { class: 'empty' }, h('p', {}, 'No users yet.'), h('p', { class: 'muted' }, 'Create the first one with “New user”.'));
+      : h(
+          'div',
+          { class: 'empty' },
+          h('p', {}, 'No users yet.'),
+          h('p', { class: 'muted' }, 'Create the first one with “New user”.'),
+        );
   }
 
   function showError(error: unknown): void {
@@ -123,8 +141,9 @@ export function usersView({ session, users, onSignedOut }: UsersViewOptions): Vi
     const retry = h('button', { type: 'button', class: 'button small' }, 'Try again');
     retry.addEventListener('click', () => void load());
     const message = error instanceof ApiError ? error.message : 'Something went wrong.';
-    status.replaceChildren(h('div', { class: 'error-state', role: 'alert' },
-      h('p', {}, `Could not load users: ${message}`), retry));
+    status.replaceChildren(
+      h('div', { class: 'error-state', role: 'alert' }, h('p', {}, `Could not load users: ${message}`), retry),
+    );
   }
 
   function saved(verb: string): (user: UserResource) => void {
@@ -175,13 +194,24 @@ export function usersView({ session, users, onSignedOut }: UsersViewOptions): Vi
     heading.focus();
   }
 
-  const element = h('div', { class: 'shell' },
+  const element = h(
+    'div',
+    { class: 'shell' },
     appHeader(session, onSignedOut),
-    h('main', { class: 'page' },
-      h('div', { class: 'page-head' }, heading, h('div', { class: 'page-actions' }, importButton, exportButton, create)),
+    h(
+      'main',
+      { class: 'page' },
+      h(
+        'div',
+        { class: 'page-head' },
+        heading,
+        h('div', { class: 'page-actions' }, importButton, exportButton, create),
+      ),
       search.element,
       status,
-      results));
+      results,
+    ),
+  );
 
   void load();
   return {

@@ -12,7 +12,10 @@ describe('safe rendering and the content security policy', () => {
 
   it('shows a user named like markup as text, and no script runs', async () => {
     await stack().api.createUser({
-      name: HOSTILE_NAME, email: 'xss@example.com', password: 'long enough', metadata: { note: HOSTILE_NOTE },
+      name: HOSTILE_NAME,
+      email: 'xss@example.com',
+      password: 'long enough',
+      metadata: { note: HOSTILE_NOTE },
     });
     const { page, watch } = panel;
     await signIn(page, stack().server, '/admin/?search=xss');
@@ -32,18 +35,26 @@ describe('safe rendering and the content security policy', () => {
     expect(watch.dialogs).toEqual([]);
   });
 
-  it.each(['/admin/', '/admin/login', '/admin/some/deep/link'])('serves %s with a strict CSP and no inline script', async (path) => {
-    const response = await fetch(`${stack().server.baseUrl}${path}`);
-    expect(response.status).toBe(200);
-    const csp = response.headers.get('content-security-policy') ?? '';
-    for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"]) {
-      expect(csp).toContain(directive);
-    }
-    expect(csp).not.toContain('unsafe-inline');
-    const html = await response.text();
-    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
-    expect(html).not.toMatch(/\sstyle=/);
-  });
+  it.each(['/admin/', '/admin/login', '/admin/some/deep/link'])(
+    'serves %s with a strict CSP and no inline script',
+    async (path) => {
+      const response = await fetch(`${stack().server.baseUrl}${path}`);
+      expect(response.status).toBe(200);
+      const csp = response.headers.get('content-security-policy') ?? '';
+      for (const directive of [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "frame-ancestors 'none'",
+      ]) {
+        expect(csp).toContain(directive);
+      }
+      expect(csp).not.toContain('unsafe-inline');
+      const html = await response.text();
+      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+      expect(html).not.toMatch(/\sstyle=/);
+    },
+  );
 
   it('keeps 404s outside /admin/ as JSON: the panel fallback is scoped', async () => {
     const response = await fetch(`${stack().server.baseUrl}/no-such-page`);

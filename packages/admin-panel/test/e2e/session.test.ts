@@ -73,7 +73,9 @@ describe('the admin session in the panel', () => {
     await page.getByText(stack().server.admin.email).waitFor();
 
     const storage = await page.evaluate(() => ({
-      local: localStorage.length, session: sessionStorage.length, cookie: document.cookie,
+      local: localStorage.length,
+      session: sessionStorage.length,
+      cookie: document.cookie,
     }));
     expect(storage.local).toBe(0);
     expect(storage.session).toBe(0);

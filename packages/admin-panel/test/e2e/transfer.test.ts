@@ -14,7 +14,12 @@ describe('exporting and importing users in the panel', () => {
   const dialog = () => page.getByRole('dialog', { name: 'Import users' });
 
   beforeAll(async () => {
-    await stack().api.createUser({ name: 'Ada', email: 'ada@export.example', password: 'long enough', metadata: { plan: 'pro' } });
+    await stack().api.createUser({
+      name: 'Ada',
+      email: 'ada@export.example',
+      password: 'long enough',
+      metadata: { plan: 'pro' },
+    });
     await stack().api.createUser({ name: 'Bob', email: 'bob@export.example', password: 'long enough' });
     page = panel.page;
     await signIn(page, stack().server);
@@ -26,9 +31,17 @@ describe('exporting and importing users in the panel', () => {
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^users-\d{4}-\d{2}-\d{2}\.ndjson$/);
     const text = await readFile((await file.path())!, 'utf8');
-    const records = text.trim().split('\n').map((line) => JSON.parse(line));
-    expect(records.map((record) => record.email)).toEqual(expect.arrayContaining(['ada@export.example', 'bob@export.example']));
-    expect(records.find((record) => record.email === 'ada@export.example')).toMatchObject({ name: 'Ada', metadata: { plan: 'pro' } });
+    const records = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(records.map((record) => record.email)).toEqual(
+      expect.arrayContaining(['ada@export.example', 'bob@export.example']),
+    );
+    expect(records.find((record) => record.email === 'ada@export.example')).toMatchObject({
+      name: 'Ada',
+      metadata: { plan: 'pro' },
+    });
     expect(text).not.toContain('password_hash');
   });
 
@@ -37,9 +50,15 @@ describe('exporting and importing users in the panel', () => {
     const input = ndjson(
       { name: 'Carol', email: 'carol@import.example', password: 'carol-password' },
       { email: 'not-an-email', password: 'long enough' },
-      { name: 'Dan', email: 'dan@import.example', password_hash: '$2y$04$xVFWQ0oA6sigoj8A4s1b0OZOf/1zWEntqxyBjFGIuejjXTgThwCuK' },
+      {
+        name: 'Dan',
+        email: 'dan@import.example',
+        password_hash: '$2y$04$xVFWQ0oA6sigoj8A4s1b0OZOf/1zWEntqxyBjFGIuejjXTgThwCuK',
+      },
     );
-    await dialog().getByLabel('File', { exact: true }).setInputFiles({ name: 'users.ndjson', mimeType: 'application/x-ndjson', buffer: input });
+    await dialog()
+      .getByLabel('File', { exact: true })
+      .setInputFiles({ name: 'users.ndjson', mimeType: 'application/x-ndjson', buffer: input });
     expect(await dialog().getByLabel('Dry run: check only, write nothing').isChecked()).toBe(true);
     const checked = responseTo(page, 'POST', /\/v1\/admin\/users\/import/);
     await dialog().getByRole('button', { name: 'Import', exact: true }).click();
@@ -54,7 +73,10 @@ describe('exporting and importing users in the panel', () => {
     await dialog().getByRole('button', { name: 'Import', exact: true }).click();
     await report.getByText('Import finished').waitFor();
     expect(await report.textContent()).toContain('2 were created, 0 updated, 0 skipped, 1 rejected.');
-    expect((await stack().api.usersMatching('@import.example')).map((user) => user.attributes.email).sort()).toEqual(['carol@import.example', 'dan@import.example']);
+    expect((await stack().api.usersMatching('@import.example')).map((user) => user.attributes.email).sort()).toEqual([
+      'carol@import.example',
+      'dan@import.example',
+    ]);
 
     await page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'detached' });

@@ -50,7 +50,11 @@ describe('managing users in the panel', () => {
     await form.waitFor({ state: 'detached' });
     await userRow(page, email).waitFor();
     expect(await stack().api.user(userId)).toMatchObject({
-      name: 'Grace Hopper', email, active: 1, metadata: { plan: 'pro', team: 'compilers' }, app: { role: 'admiral' },
+      name: 'Grace Hopper',
+      email,
+      active: 1,
+      metadata: { plan: 'pro', team: 'compilers' },
+      app: { role: 'admiral' },
     });
   });
 
@@ -85,7 +89,8 @@ describe('managing users in the panel', () => {
     const response = await created;
     expect(response.status()).toBe(422);
     const { errors } = (await response.json()) as { errors: { detail: string; source: { pointer: string } }[] };
-    const detailAt = (attribute: string) => errors.find((e) => e.source.pointer === `/data/attributes/${attribute}`)?.detail;
+    const detailAt = (attribute: string) =>
+      errors.find((e) => e.source.pointer === `/data/attributes/${attribute}`)?.detail;
     await expect.poll(() => fieldError(form, 'Email').textContent()).toBe(detailAt('email'));
     expect(await fieldError(form, 'Password').textContent()).toBe(detailAt('password'));
     expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
@@ -148,7 +153,9 @@ describe('managing users in the panel', () => {
     });
     await form.waitFor({ state: 'detached' });
     expect(await stack().api.user(userId)).toMatchObject({
-      name: 'Grace Hopper', metadata: { plan: 'enterprise', team: 'compilers' }, app: { role: 'admiral' },
+      name: 'Grace Hopper',
+      metadata: { plan: 'enterprise', team: 'compilers' },
+      app: { role: 'admiral' },
     });
   });
 
@@ -166,7 +173,8 @@ describe('managing users in the panel', () => {
     expect(refused.request().headers()['if-match']).toMatch(/^"[^"]+"$/);
     await form.getByRole('alert').getByText('changed elsewhere', { exact: false }).waitFor();
     expect(await stack().api.user(userId)).toMatchObject({
-      metadata: { plan: 'enterprise', team: 'compilers' }, app: { role: 'admiral', rank: 'rear admiral' },
+      metadata: { plan: 'enterprise', team: 'compilers' },
+      app: { role: 'admiral', rank: 'rear admiral' },
     });
 
     await form.getByRole('button', { name: 'Reload user' }).click();
@@ -176,7 +184,10 @@ describe('managing users in the panel', () => {
     await form.getByRole('button', { name: 'Save changes' }).click();
     expect((await fresh).status()).toBe(200);
     await form.waitFor({ state: 'detached' });
-    expect(await stack().api.user(userId)).toMatchObject({ metadata: { plan: 'team' }, app: { role: 'admiral', rank: 'rear admiral' } });
+    expect(await stack().api.user(userId)).toMatchObject({
+      metadata: { plan: 'team' },
+      app: { role: 'admiral', rank: 'rear admiral' },
+    });
   });
 
   it('deactivates the user, keeping keyboard focus on the row', async () => {

@@ -7,8 +7,12 @@ import type { RunningServer } from './server';
 /** Debian's chromium, as CI installs it; never a browser downloaded by playwright. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--no-first-run', '--disable-sync',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
 ];
 
 export function launchChromium(): Promise<Browser> {
@@ -21,7 +25,10 @@ export interface PageWatch {
   errors: string[];
 }
 
-export async function openPanel(browser: Browser, server: RunningServer): Promise<{
+export async function openPanel(
+  browser: Browser,
+  server: RunningServer,
+): Promise<{
   context: BrowserContext;
   page: Page;
   watch: PageWatch;
@@ -36,7 +43,8 @@ export async function openPanel(browser: Browser, server: RunningServer): Promis
   page.on('pageerror', (error) => watch.errors.push(error.message));
   page.on('console', (message) => {
     // A failed API call is logged by Chromium itself; the tests check those through the UI.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) watch.errors.push(message.text());
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      watch.errors.push(message.text());
   });
   return { context, page, watch };
 }

@@ -25,7 +25,8 @@ export function usePanel(stack: () => Stack, scope: 'each' | 'file'): Panel {
   (scope === 'each' ? beforeEach : beforeAll)(open);
   (scope === 'each' ? afterEach : afterAll)(close);
   afterEach(async () => {
-    if (scope === 'file' && (await panel.page.locator('dialog[open]').count())) await panel.page.keyboard.press('Escape');
+    if (scope === 'file' && (await panel.page.locator('dialog[open]').count()))
+      await panel.page.keyboard.press('Escape');
     expect(panel.watch.errors).toEqual([]);
   });
   return panel;

@@ -12,7 +12,10 @@ describe('parseJsonObject', () => {
   });
 
   it('refuses text that is not JSON, saying so', () => {
-    expect(parseJsonObject('{plan: pro}')).toMatchObject({ ok: false, problem: expect.stringContaining('Not valid JSON') });
+    expect(parseJsonObject('{plan: pro}')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('Not valid JSON'),
+    });
   });
 });
 

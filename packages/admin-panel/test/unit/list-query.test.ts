@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  apiPathOf, locationSearchOf, queryFromApiLink, queryFromLocation,
-} from '../../src/state/list-query';
+import { apiPathOf, locationSearchOf, queryFromApiLink, queryFromLocation } from '../../src/state/list-query';
 
 describe('list query', () => {
   it('reads search, page and size from the panel URL', () => {
@@ -27,15 +25,22 @@ describe('list query', () => {
 
   it('builds API paths in the form of the API links, encoding the term', () => {
     expect(apiPathOf({ search: '', page: 2, size: 10 })).toBe('/v1/admin/users?page[number]=2&page[size]=10');
-    expect(apiPathOf({ search: 'a&b=c', page: 1, size: 20 }))
-      .toBe('/v1/admin/users?page[number]=1&page[size]=20&search[email]=a%26b%3Dc');
+    expect(apiPathOf({ search: 'a&b=c', page: 1, size: 20 })).toBe(
+      '/v1/admin/users?page[number]=1&page[size]=20&search[email]=a%26b%3Dc',
+    );
   });
 
   it('reads the query an API link points at, with encoded or literal brackets', () => {
-    expect(queryFromApiLink('/v1/admin/users?page[number]=3&page[size]=10&search[email]=x%40y'))
-      .toEqual({ search: 'x@y', page: 3, size: 10 });
-    expect(queryFromApiLink('/v1/admin/users?page%5Bnumber%5D=2&page%5Bsize%5D=50'))
-      .toEqual({ search: '', page: 2, size: 50 });
+    expect(queryFromApiLink('/v1/admin/users?page[number]=3&page[size]=10&search[email]=x%40y')).toEqual({
+      search: 'x@y',
+      page: 3,
+      size: 10,
+    });
+    expect(queryFromApiLink('/v1/admin/users?page%5Bnumber%5D=2&page%5Bsize%5D=50')).toEqual({
+      search: '',
+      page: 2,
+      size: 50,
+    });
   });
 
   it('never follows a link that is missing or leaves the users list', () => {

@@ -3,11 +3,21 @@ import type { UserAttributes } from '../../src/api/types';
 import { changedAttributes, createAttributes, type UserFormValues } from '../../src/state/user-changes';
 
 const original: UserAttributes = {
-  name: 'Ann', email: 'ann@example.com', metadata: { plan: 'pro', tags: ['a'] }, app: { role: 'x' },
-  active: 1, created: '2026-01-01T00:00:00.000Z', updated: '2026-01-01T00:00:00.000Z',
+  name: 'Ann',
+  email: 'ann@example.com',
+  metadata: { plan: 'pro', tags: ['a'] },
+  app: { role: 'x' },
+  active: 1,
+  created: '2026-01-01T00:00:00.000Z',
+  updated: '2026-01-01T00:00:00.000Z',
 };
 const unchanged: UserFormValues = {
-  name: 'Ann', email: 'ann@example.com', password: '', active: 1, metadata: { tags: ['a'], plan: 'pro' }, app: { role: 'x' },
+  name: 'Ann',
+  email: 'ann@example.com',
+  password: '',
+  active: 1,
+  metadata: { tags: ['a'], plan: 'pro' },
+  app: { role: 'x' },
 };
 
 describe('changedAttributes', () => {
@@ -16,7 +26,9 @@ describe('changedAttributes', () => {
   });
 
   it('sends only the attributes that changed', () => {
-    expect(changedAttributes(original, { ...unchanged, metadata: { plan: 'free' } })).toEqual({ metadata: { plan: 'free' } });
+    expect(changedAttributes(original, { ...unchanged, metadata: { plan: 'free' } })).toEqual({
+      metadata: { plan: 'free' },
+    });
     expect(changedAttributes(original, { ...unchanged, active: 0, name: 'Anne' })).toEqual({ active: 0, name: 'Anne' });
   });
 
@@ -25,8 +37,9 @@ describe('changedAttributes', () => {
   });
 
   it('notices a nested change inside metadata or app', () => {
-    expect(changedAttributes(original, { ...unchanged, metadata: { plan: 'pro', tags: ['b'] } }))
-      .toEqual({ metadata: { plan: 'pro', tags: ['b'] } });
+    expect(changedAttributes(original, { ...unchanged, metadata: { plan: 'pro', tags: ['b'] } })).toEqual({
+      metadata: { plan: 'pro', tags: ['b'] },
+    });
     expect(changedAttributes(original, { ...unchanged, app: {} })).toEqual({ app: {} });
   });
 });
@@ -34,6 +47,9 @@ describe('changedAttributes', () => {
 describe('createAttributes', () => {
   it('sends every field, leaving a blank password out for the API to reject', () => {
     expect(createAttributes(unchanged)).not.toHaveProperty('password');
-    expect(createAttributes({ ...unchanged, password: 'long enough' })).toEqual({ ...unchanged, password: 'long enough' });
+    expect(createAttributes({ ...unchanged, password: 'long enough' })).toEqual({
+      ...unchanged,
+      password: 'long enough',
+    });
   });
 });

@@ -42,13 +42,18 @@ describe('AdminService.applyCredentials()', () => {
   it.each([
     ['a new password', { ...ADMIN, password: 'another-admin-password' }],
     ['a new email', { ...ADMIN, email: 'root@example.com' }],
-  ])('applies %s, stamps updated, and ends the admin\'s sessions', async (_case, credentials) => {
+  ])("applies %s, stamps updated, and ends the admin's sessions", async (_case, credentials) => {
     const created = await domain.admins.applyCredentials(ADMIN);
     const { grant } = await domain.logIn(domain.adminAuth, ADMIN.email, ADMIN.password);
     domain.clock.advance(60);
     const updated = await domain.admins.applyCredentials(credentials);
 
-    expect(updated).toMatchObject({ id: created.id, email: credentials.email, created: created.created, updated: domain.clock.now() });
+    expect(updated).toMatchObject({
+      id: created.id,
+      email: credentials.email,
+      created: created.created,
+      updated: domain.clock.now(),
+    });
     expect(await domain.repositories.admins.findFirst()).toEqual(updated);
     expect(await domain.isOpen(grant.accessToken, domain.adminAuth)).toBe(false);
     await expect(domain.adminAuth.login(credentials.email, credentials.password, ADDRESS)).resolves.toBeDefined();
@@ -57,7 +62,9 @@ describe('AdminService.applyCredentials()', () => {
   it('refuses the old password after a reset', async () => {
     await domain.admins.applyCredentials(ADMIN);
     await domain.admins.applyCredentials({ ...ADMIN, password: 'another-admin-password' });
-    await expect(domain.adminAuth.login(ADMIN.email, ADMIN.password, ADDRESS)).rejects.toBeInstanceOf(InvalidCredentialsError);
+    await expect(domain.adminAuth.login(ADMIN.email, ADMIN.password, ADDRESS)).rejects.toBeInstanceOf(
+      InvalidCredentialsError,
+    );
   });
 
   it('renames the admin without ending its sessions', async () => {
@@ -73,7 +80,7 @@ describe('AdminService.applyCredentials()', () => {
     expect(await domain.repositories.admins.findFirst()).toBeNull();
   });
 
-  describe('with the key file\'s stamp', () => {
+  describe("with the key file's stamp", () => {
     it('checks no password when the stamp is that of the file last applied', async () => {
       await domain.admins.applyCredentials(ADMIN, 'file-1');
       const verify = vi.spyOn(domain.hasher, 'verify');
@@ -100,13 +107,17 @@ describe('AdminService.applyCredentials()', () => {
       const reset = await domain.admins.applyCredentials({ ...ADMIN, password: 'another-admin-password' }, 'file-2');
       expect(reset.keyFileStamp).toBe('file-2');
       expect(await domain.isOpen(grant.accessToken, domain.adminAuth)).toBe(false);
-      await expect(domain.adminAuth.login(ADMIN.email, ADMIN.password, ADDRESS)).rejects.toBeInstanceOf(InvalidCredentialsError);
+      await expect(domain.adminAuth.login(ADMIN.email, ADMIN.password, ADDRESS)).rejects.toBeInstanceOf(
+        InvalidCredentialsError,
+      );
     });
   });
 
   it('refuses invalid credentials for an existing admin and keeps the old ones', async () => {
     const created = await domain.admins.applyCredentials(ADMIN);
-    await expect(domain.admins.applyCredentials({ ...ADMIN, password: 'p'.repeat(73) })).rejects.toBeInstanceOf(ValidationError);
+    await expect(domain.admins.applyCredentials({ ...ADMIN, password: 'p'.repeat(73) })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     expect(await domain.repositories.admins.findFirst()).toEqual(created);
   });
 });

@@ -29,7 +29,11 @@ export class AdminService {
    */
   async applyCredentials(credentials: AdminCredentials, keyFileStamp: string | null = null): Promise<Admin> {
     const { admins, sessions, hasher, clock, ids } = this.deps;
-    const issues = userAttributeIssues({ email: credentials.email, password: credentials.password, name: credentials.name });
+    const issues = userAttributeIssues({
+      email: credentials.email,
+      password: credentials.password,
+      name: credentials.name,
+    });
     if (issues.length > 0) throw new ValidationError(issues);
     const email = normalizeEmail(credentials.email);
     const now = clock.now();
@@ -51,7 +55,9 @@ export class AdminService {
     const samePassword = await hasher.verify(credentials.password, current.passwordHash);
     const name = credentials.name ?? current.name;
     if (samePassword && current.email === email && current.name === name) {
-      return current.keyFileStamp === keyFileStamp ? current : ((await admins.update({ ...current, keyFileStamp })) ?? current);
+      return current.keyFileStamp === keyFileStamp
+        ? current
+        : ((await admins.update({ ...current, keyFileStamp })) ?? current);
     }
     const updated: Admin = {
       ...current,

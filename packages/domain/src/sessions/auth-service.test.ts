@@ -8,7 +8,16 @@ import {
   RefreshTokenReusedError,
   TooManyAttemptsError,
 } from '../shared/errors.ts';
-import { ADDRESS, ADMIN, buildDomain, OTHER_ADDRESS, PASSWORD, POLICY, rejectionOf, type Domain } from '../testing/domain-fixture.ts';
+import {
+  ADDRESS,
+  ADMIN,
+  buildDomain,
+  OTHER_ADDRESS,
+  PASSWORD,
+  POLICY,
+  rejectionOf,
+  type Domain,
+} from '../testing/domain-fixture.ts';
 
 const WINDOW = POLICY.throttle.perAccountAndAddress.windowSeconds;
 const ACCOUNT_LIMIT = POLICY.throttle.perAccountAndAddress.limit;
@@ -23,7 +32,11 @@ describe('AuthService', () => {
 
   describe('login()', () => {
     it('returns a session whose user access token carries sub, sid, email, name, metadata and app', async () => {
-      const user = await domain.createUser({ name: 'Żaneta 🐢', metadata: { theme: 'dark' }, app: { roles: ['editor'] } });
+      const user = await domain.createUser({
+        name: 'Żaneta 🐢',
+        metadata: { theme: 'dark' },
+        app: { roles: ['editor'] },
+      });
       const grant = await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
       expect(await domain.claimsOf(grant.accessToken)).toMatchObject({
         sub: user.id,
@@ -36,7 +49,7 @@ describe('AuthService', () => {
       expect(grant.principal.id).toBe(user.id);
     });
 
-    it('issues an access token for the policy\'s lifetime, and a refresh token of the same session', async () => {
+    it("issues an access token for the policy's lifetime, and a refresh token of the same session", async () => {
       const user = await domain.createUser();
       const now = domain.clock.now();
       const grant = await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
@@ -44,7 +57,11 @@ describe('AuthService', () => {
       expect(grant.accessTokenExpires).toEqual(new Date(now.getTime() + POLICY.accessTokenSeconds * 1000));
       expect([access.iat, access.exp]).toEqual([seconds(now), seconds(now) + POLICY.accessTokenSeconds]);
       const refresh = await domain.signer.verify(grant.refreshToken, ['refresh']);
-      expect(refresh.claims).toMatchObject({ sub: user.id, sid: grant.sessionId, exp: seconds(now) + POLICY.refreshTokenSeconds });
+      expect(refresh.claims).toMatchObject({
+        sub: user.id,
+        sid: grant.sessionId,
+        exp: seconds(now) + POLICY.refreshTokenSeconds,
+      });
       expect(grant.refreshToken).not.toBe(grant.accessToken);
     });
 
@@ -63,21 +80,29 @@ describe('AuthService', () => {
 
     it('refuses a wrong password and an unknown email alike with InvalidCredentialsError', async () => {
       const user = await domain.createUser();
-      const wrongPassword = await rejectionOf(domain.userAuth.login(user.email, 'wrong-password', ADDRESS), InvalidCredentialsError);
-      const unknownEmail = await rejectionOf(domain.userAuth.login('nobody@example.com', PASSWORD, ADDRESS), InvalidCredentialsError);
+      const wrongPassword = await rejectionOf(
+        domain.userAuth.login(user.email, 'wrong-password', ADDRESS),
+        InvalidCredentialsError,
+      );
+      const unknownEmail = await rejectionOf(
+        domain.userAuth.login('nobody@example.com', PASSWORD, ADDRESS),
+        InvalidCredentialsError,
+      );
       expect(unknownEmail.message).toBe(wrongPassword.message);
     });
 
     it('refuses an unknown email even with the password of the timing hash', async () => {
-      await expect(domain.userAuth.login('nobody@example.com', 'timing-equaliser-password', ADDRESS)).rejects.toBeInstanceOf(
-        InvalidCredentialsError,
-      );
+      await expect(
+        domain.userAuth.login('nobody@example.com', 'timing-equaliser-password', ADDRESS),
+      ).rejects.toBeInstanceOf(InvalidCredentialsError);
     });
 
     it('refuses an inactive user with the right password with AccountInactiveError, and opens no session', async () => {
       const user = await domain.createUser({ active: 0 });
       await expect(domain.userAuth.login(user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(AccountInactiveError);
-      await expect(domain.userAuth.login(user.email, 'wrong-password', ADDRESS)).rejects.toBeInstanceOf(InvalidCredentialsError);
+      await expect(domain.userAuth.login(user.email, 'wrong-password', ADDRESS)).rejects.toBeInstanceOf(
+        InvalidCredentialsError,
+      );
     });
 
     it('gives an admin a token with sub, sid, email and name but no user claims', async () => {
@@ -91,8 +116,12 @@ describe('AuthService', () => {
     it('keeps users and admins apart: each service knows only its own accounts', async () => {
       const user = await domain.createUser();
       await domain.admins.applyCredentials(ADMIN);
-      await expect(domain.adminAuth.login(user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(InvalidCredentialsError);
-      await expect(domain.userAuth.login(ADMIN.email, ADMIN.password, ADDRESS)).rejects.toBeInstanceOf(InvalidCredentialsError);
+      await expect(domain.adminAuth.login(user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(
+        InvalidCredentialsError,
+      );
+      await expect(domain.userAuth.login(ADMIN.email, ADMIN.password, ADDRESS)).rejects.toBeInstanceOf(
+        InvalidCredentialsError,
+      );
     });
   });
 
@@ -107,12 +136,16 @@ describe('AuthService', () => {
     it(`lets at most ${ACCOUNT_LIMIT} of a burst of concurrent wrong guesses be checked against the password`, async () => {
       const user = await domain.createUser();
       const outcomes = await Promise.allSettled(
-        Array.from({ length: 4 * ACCOUNT_LIMIT }, (_, i) => domain.userAuth.login(user.email, `wrong guess ${i}`, ADDRESS)),
+        Array.from({ length: 4 * ACCOUNT_LIMIT }, (_, i) =>
+          domain.userAuth.login(user.email, `wrong guess ${i}`, ADDRESS),
+        ),
       );
       const reasons = outcomes.map((outcome) => (outcome.status === 'rejected' ? outcome.reason : outcome.value));
       const checked = reasons.filter((reason) => reason instanceof InvalidCredentialsError).length;
       expect(checked).toBeLessThanOrEqual(ACCOUNT_LIMIT);
-      expect(reasons.every((reason) => reason instanceof InvalidCredentialsError || reason instanceof TooManyAttemptsError)).toBe(true);
+      expect(
+        reasons.every((reason) => reason instanceof InvalidCredentialsError || reason instanceof TooManyAttemptsError),
+      ).toBe(true);
       await expect(domain.userAuth.login(user.email, PASSWORD, OTHER_ADDRESS)).resolves.toBeDefined();
     });
 
@@ -148,7 +181,10 @@ describe('AuthService', () => {
     it('lets a client that waits retryAfterSeconds log in again', async () => {
       const user = await domain.createUser();
       await domain.failLogins(domain.userAuth, user.email, ACCOUNT_LIMIT);
-      const { retryAfterSeconds } = await rejectionOf(domain.userAuth.login(user.email, PASSWORD, ADDRESS), TooManyAttemptsError);
+      const { retryAfterSeconds } = await rejectionOf(
+        domain.userAuth.login(user.email, PASSWORD, ADDRESS),
+        TooManyAttemptsError,
+      );
       domain.clock.advance(retryAfterSeconds);
       await expect(domain.userAuth.login(user.email, PASSWORD, ADDRESS)).resolves.toBeDefined();
     });
@@ -165,19 +201,22 @@ describe('AuthService', () => {
     it('counts failures of an unknown email, and of one email in any case, toward one account', async () => {
       await domain.failLogins(domain.userAuth, 'ghost@example.com', ACCOUNT_LIMIT / 2);
       await domain.failLogins(domain.userAuth, ' GHOST@example.com', ACCOUNT_LIMIT / 2);
-      await expect(domain.userAuth.login('ghost@example.com', PASSWORD, ADDRESS)).rejects.toBeInstanceOf(TooManyAttemptsError);
+      await expect(domain.userAuth.login('ghost@example.com', PASSWORD, ADDRESS)).rejects.toBeInstanceOf(
+        TooManyAttemptsError,
+      );
     });
 
     it(`refuses an address after ${ADDRESS_LIMIT} failures across many accounts, but not other addresses`, async () => {
       const accounts = ADDRESS_LIMIT / ACCOUNT_LIMIT;
-      for (let i = 0; i < accounts; i += 1) await domain.failLogins(domain.userAuth, `guess${i}@example.com`, ACCOUNT_LIMIT);
+      for (let i = 0; i < accounts; i += 1)
+        await domain.failLogins(domain.userAuth, `guess${i}@example.com`, ACCOUNT_LIMIT);
       const bystander = await domain.createUser();
       const error = await rejectionOf(domain.userAuth.login(bystander.email, PASSWORD, ADDRESS), TooManyAttemptsError);
       expect(error.retryAfterSeconds).toBeGreaterThan(0);
       await expect(domain.userAuth.login(bystander.email, PASSWORD, OTHER_ADDRESS)).resolves.toBeDefined();
     });
 
-    it('clears the account\'s counter on success', async () => {
+    it("clears the account's counter on success", async () => {
       const user = await domain.createUser();
       await domain.failLogins(domain.userAuth, user.email, ACCOUNT_LIMIT - 1);
       await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
@@ -185,7 +224,7 @@ describe('AuthService', () => {
       await expect(domain.userAuth.login(user.email, PASSWORD, ADDRESS)).resolves.toBeDefined();
     });
 
-    it('does not clear the address\'s counter on success', async () => {
+    it("does not clear the address's counter on success", async () => {
       const user = await domain.createUser();
       for (let i = 0; i < ADDRESS_LIMIT / ACCOUNT_LIMIT; i += 1) {
         await domain.failLogins(domain.userAuth, `guess${i}@example.com`, i === 0 ? ACCOUNT_LIMIT - 1 : ACCOUNT_LIMIT);
@@ -249,8 +288,13 @@ describe('AuthService', () => {
 
     it('lets two concurrent refreshes of one token both succeed within the grace window, with one current refresh token', async () => {
       const { grant } = await domain.signedInUser();
-      const grants = await Promise.all([domain.userAuth.refresh(grant.refreshToken), domain.userAuth.refresh(grant.refreshToken)]);
-      const jtis = await Promise.all(grants.map(async (g) => (await domain.signer.verify(g.refreshToken, ['refresh'])).claims.jti));
+      const grants = await Promise.all([
+        domain.userAuth.refresh(grant.refreshToken),
+        domain.userAuth.refresh(grant.refreshToken),
+      ]);
+      const jtis = await Promise.all(
+        grants.map(async (g) => (await domain.signer.verify(g.refreshToken, ['refresh'])).claims.jti),
+      );
       expect(new Set(jtis).size).toBe(1);
       for (const g of grants) expect(await domain.isOpen(g.accessToken)).toBe(true);
       await expect(domain.userAuth.refresh(grants[1].refreshToken)).resolves.toBeDefined();
@@ -271,7 +315,10 @@ describe('AuthService', () => {
     it('with no current token left in the session, a retired one is reuse even within the grace window', async () => {
       const { grant } = await domain.signedInUser();
       const next = await domain.userAuth.refresh(grant.refreshToken);
-      await domain.repositories.sessions.revokeToken((await domain.signer.verify(next.refreshToken, ['refresh'])).claims.jti as string, domain.clock.now());
+      await domain.repositories.sessions.revokeToken(
+        (await domain.signer.verify(next.refreshToken, ['refresh'])).claims.jti as string,
+        domain.clock.now(),
+      );
       await expect(domain.userAuth.refresh(grant.refreshToken)).rejects.toBeInstanceOf(RefreshTokenReusedError);
       expect(await domain.isOpen(next.accessToken)).toBe(false);
     });
@@ -279,7 +326,10 @@ describe('AuthService', () => {
     it('with a grace window of 0, two concurrent refreshes are reuse: one wins, and the session ends', async () => {
       const strict = buildDomain({ policy: { ...POLICY, refreshReuseGraceSeconds: 0 } });
       const { grant } = await strict.signedInUser();
-      const results = await Promise.allSettled([strict.userAuth.refresh(grant.refreshToken), strict.userAuth.refresh(grant.refreshToken)]);
+      const results = await Promise.allSettled([
+        strict.userAuth.refresh(grant.refreshToken),
+        strict.userAuth.refresh(grant.refreshToken),
+      ]);
       const won = results.filter((result) => result.status === 'fulfilled');
       const lost = results.filter((result) => result.status === 'rejected');
       expect(won).toHaveLength(1);
@@ -297,9 +347,13 @@ describe('AuthService', () => {
     });
 
     it.each([
-      ['deactivated', async (domain: Domain, id: string) => void domain.repositories.users.update(id, (current) => ({ user: { ...current, active: 0 } }))],
+      [
+        'deactivated',
+        async (domain: Domain, id: string) =>
+          void domain.repositories.users.update(id, (current) => ({ user: { ...current, active: 0 } })),
+      ],
       ['deleted', async (domain: Domain, id: string) => void domain.repositories.users.delete(id, domain.clock.now())],
-    ])('refuses a user %s behind the service\'s back, and ends that session', async (_case, change) => {
+    ])("refuses a user %s behind the service's back, and ends that session", async (_case, change) => {
       const { user, grant } = await domain.signedInUser();
       await change(domain, user.id);
       await expect(domain.userAuth.refresh(grant.refreshToken)).rejects.toBeInstanceOf(InvalidTokenError);
@@ -336,7 +390,7 @@ describe('AuthService', () => {
       }
     });
 
-    it('refuses a refresh token whose subject is not the session\'s', async () => {
+    it("refuses a refresh token whose subject is not the session's", async () => {
       const alice = await domain.signedInUser();
       const bob = await domain.signedInUser();
       const { claims } = await domain.signer.verify(alice.grant.refreshToken, ['refresh']);
@@ -358,10 +412,12 @@ describe('AuthService', () => {
       await expect(domain.adminAuth.revoke(grant.refreshToken, identity)).resolves.toBeUndefined();
     });
 
-    it('refuses another account\'s token with ForbiddenError and leaves it working', async () => {
+    it("refuses another account's token with ForbiddenError and leaves it working", async () => {
       const alice = await domain.signedInUser();
       const bob = await domain.signedInUser();
-      await expect(domain.userAuth.revoke(bob.grant.refreshToken, alice.identity)).rejects.toBeInstanceOf(ForbiddenError);
+      await expect(domain.userAuth.revoke(bob.grant.refreshToken, alice.identity)).rejects.toBeInstanceOf(
+        ForbiddenError,
+      );
       await expect(domain.userAuth.refresh(bob.grant.refreshToken)).resolves.toBeDefined();
     });
 
@@ -383,15 +439,23 @@ describe('AuthService', () => {
       }
     });
 
-    it('refuses another existing admin\'s id with ForbiddenError and ends nothing', async () => {
+    it("refuses another existing admin's id with ForbiddenError and ends nothing", async () => {
       const { grant, identity } = await domain.signedInAdmin();
-      const other = { id: domain.ids.next(), name: 'Other', email: 'other-admin@example.com', passwordHash: 'x', created: domain.clock.now(), updated: domain.clock.now(), keyFileStamp: null };
+      const other = {
+        id: domain.ids.next(),
+        name: 'Other',
+        email: 'other-admin@example.com',
+        passwordHash: 'x',
+        created: domain.clock.now(),
+        updated: domain.clock.now(),
+        keyFileStamp: null,
+      };
       await domain.repositories.admins.insert(other);
       await expect(domain.adminAuth.logout(identity, other.id)).rejects.toBeInstanceOf(ForbiddenError);
       expect(await domain.isOpen(grant.accessToken, domain.adminAuth)).toBe(true);
     });
 
-    it('refuses a user\'s id with ForbiddenError: it is someone else\'s, not unknown', async () => {
+    it("refuses a user's id with ForbiddenError: it is someone else's, not unknown", async () => {
       const { identity } = await domain.signedInAdmin();
       const user = await domain.createUser();
       await expect(domain.adminAuth.logout(identity, user.id)).rejects.toBeInstanceOf(ForbiddenError);
@@ -399,10 +463,12 @@ describe('AuthService', () => {
 
     it('refuses an unknown id with NotFoundError', async () => {
       const { identity } = await domain.signedInAdmin();
-      await expect(domain.adminAuth.logout(identity, '00000000-0000-4000-8000-ffffffffffff')).rejects.toBeInstanceOf(NotFoundError);
+      await expect(domain.adminAuth.logout(identity, '00000000-0000-4000-8000-ffffffffffff')).rejects.toBeInstanceOf(
+        NotFoundError,
+      );
     });
 
-    it('ends no other account\'s sessions', async () => {
+    it("ends no other account's sessions", async () => {
       const admin = await domain.signedInAdmin();
       const user = await domain.signedInUser();
       await domain.adminAuth.logout(admin.identity, admin.admin.id);
@@ -447,7 +513,10 @@ describe('AuthService', () => {
     it('refuses a token naming a session of another account', async () => {
       const alice = await domain.signedInUser();
       const bob = await domain.signedInUser();
-      const forged = await domain.forge('user_access', { ...(await domain.claimsOf(alice.grant.accessToken)), sid: bob.grant.sessionId });
+      const forged = await domain.forge('user_access', {
+        ...(await domain.claimsOf(alice.grant.accessToken)),
+        sid: bob.grant.sessionId,
+      });
       await expect(domain.userAuth.authenticate(forged)).rejects.toBeInstanceOf(InvalidTokenError);
     });
 

@@ -153,7 +153,9 @@ export class AuthService {
    */
   private async presentedAgain(record: RefreshToken, session: Session, now: Date): Promise<SessionGrant> {
     const { sessions, policy } = this.deps;
-    const current = withinReuseGrace(record, now, policy.refreshReuseGraceSeconds) && (await sessions.findCurrentToken(session.id, now));
+    const current =
+      withinReuseGrace(record, now, policy.refreshReuseGraceSeconds) &&
+      (await sessions.findCurrentToken(session.id, now));
     if (current) return this.grant(await this.activePrincipal(session, now), session.id, current, now);
     await sessions.revokeSession(session.id, now);
     throw new RefreshTokenReusedError();
@@ -215,7 +217,13 @@ export class AuthService {
    */
   private async startSession(principal: Principal): Promise<SessionGrant | null> {
     const now = this.deps.clock.now();
-    const session: Session = { id: this.deps.ids.next(), kind: this.kind, subjectId: principal.id, created: now, revoked: null };
+    const session: Session = {
+      id: this.deps.ids.next(),
+      kind: this.kind,
+      subjectId: principal.id,
+      created: now,
+      revoked: null,
+    };
     const first = this.newRefreshToken(session.id, now);
     if (!(await this.deps.sessions.create(session, first, principal))) return null;
     return this.grant(principal, session.id, first, now);
@@ -237,12 +245,22 @@ export class AuthService {
     return { id: this.deps.ids.next(), sessionId, issued: now, expires, retired: null, revoked: null };
   }
 
-  private async grant(principal: Principal, sessionId: string, refresh: RefreshToken, now: Date): Promise<SessionGrant> {
+  private async grant(
+    principal: Principal,
+    sessionId: string,
+    refresh: RefreshToken,
+    now: Date,
+  ): Promise<SessionGrant> {
     const { signer, policy } = this.deps;
     const accessTokenExpires = addSeconds(now, policy.accessTokenSeconds);
     const subject = { sub: principal.id, sid: sessionId };
     const [accessToken, refreshToken] = await Promise.all([
-      signer.sign(ACCESS_PURPOSE[this.kind], { ...principal.claims, ...subject, jti: this.deps.ids.next() }, now, accessTokenExpires),
+      signer.sign(
+        ACCESS_PURPOSE[this.kind],
+        { ...principal.claims, ...subject, jti: this.deps.ids.next() },
+        now,
+        accessTokenExpires,
+      ),
       signer.sign('refresh', { ...subject, jti: refresh.id }, now, refresh.expires),
     ]);
     return { principal, sessionId, accessToken, accessTokenExpires, refreshToken };

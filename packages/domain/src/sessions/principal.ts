@@ -35,7 +35,10 @@ function fromUser(user: User): Principal {
   };
 }
 
-const mapped = <T>(map: (record: T) => Principal) => (record: T | null) => (record ? map(record) : null);
+const mapped =
+  <T>(map: (record: T) => Principal) =>
+  (record: T | null) =>
+    record ? map(record) : null;
 
 export function adminPrincipals(admins: AdminRepository): PrincipalSource {
   return {

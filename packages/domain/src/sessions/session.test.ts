@@ -4,7 +4,14 @@ import { refreshTokenState, type RefreshToken, type Session } from './session.ts
 const t0 = new Date('2026-01-01T00:00:00.000Z');
 const after = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
 const session: Session = { id: 's1', kind: 'user', subjectId: 'u1', created: t0, revoked: null };
-const token: RefreshToken = { id: 't1', sessionId: 's1', issued: t0, expires: after(3600), retired: null, revoked: null };
+const token: RefreshToken = {
+  id: 't1',
+  sessionId: 's1',
+  issued: t0,
+  expires: after(3600),
+  retired: null,
+  revoked: null,
+};
 
 describe('refreshTokenState', () => {
   it('is current for an unused token of an open session before it expires', () => {
@@ -25,7 +32,9 @@ describe('refreshTokenState', () => {
   });
 
   it('prefers revoked over retired, so reuse in an ended session revokes nothing more', () => {
-    expect(refreshTokenState({ ...token, retired: after(5) }, { ...session, revoked: after(10) }, after(20))).toBe('revoked');
+    expect(refreshTokenState({ ...token, retired: after(5) }, { ...session, revoked: after(10) }, after(20))).toBe(
+      'revoked',
+    );
   });
 
   it('prefers retired over expired, so a retired token stays reuse until the signer refuses it', () => {

@@ -3,13 +3,12 @@ import { SequentialIds } from '../testing/fake-ports.ts';
 import { isUuid } from './id-generator.ts';
 
 describe('isUuid', () => {
-  it.each([
-    'f47ac10b-58cc-4372-a567-0e02b2c3d479',
-    '01890a5d-ac96-774b-bcce-b302099a8057',
-    new SequentialIds().next(),
-  ])('accepts the lowercase UUID %s', (id) => {
-    expect(isUuid(id)).toBe(true);
-  });
+  it.each(['f47ac10b-58cc-4372-a567-0e02b2c3d479', '01890a5d-ac96-774b-bcce-b302099a8057', new SequentialIds().next()])(
+    'accepts the lowercase UUID %s',
+    (id) => {
+      expect(isUuid(id)).toBe(true);
+    },
+  );
 
   it.each([
     ['upper case', 'F47AC10B-58CC-4372-A567-0E02B2C3D479'],

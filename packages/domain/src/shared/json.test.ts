@@ -1,5 +1,12 @@
 import { describe, expect, it } from '../testing/test-api.ts';
-import { isJsonObject, isStorableJson, isStorableText, jsonByteLength, utf8ByteLength, type JsonValue } from './json.ts';
+import {
+  isJsonObject,
+  isStorableJson,
+  isStorableText,
+  jsonByteLength,
+  utf8ByteLength,
+  type JsonValue,
+} from './json.ts';
 
 describe('utf8ByteLength', () => {
   it('counts UTF-8 bytes, not UTF-16 code units', () => {
@@ -42,7 +49,14 @@ describe('isStorableText and isStorableJson', () => {
 describe('isJsonObject', () => {
   it('accepts plain objects only: not arrays, null or scalars', () => {
     expect([{}, { a: [1] }, [], null, 'x', 1, true, undefined].map(isJsonObject)).toEqual([
-      true, true, false, false, false, false, false, false,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
     ]);
   });
 });

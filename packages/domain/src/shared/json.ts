@@ -18,6 +18,7 @@ export function jsonByteLength(value: JsonValue): number {
   }
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what this refuses
 const NUL_OR_LONE_SURROGATE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**

@@ -48,7 +48,13 @@ export function describeAdminRepositoryContract(backend: string, open: OpenRepos
       const other = sampleAdmin();
       await admins.insert(admin);
       await admins.insert(other);
-      const changed = { ...admin, email: 'new@example.com', passwordHash: 'new-hash', updated: new Date('2027-01-01T00:00:00.000Z'), keyFileStamp: '1:2:3:4' };
+      const changed = {
+        ...admin,
+        email: 'new@example.com',
+        passwordHash: 'new-hash',
+        updated: new Date('2027-01-01T00:00:00.000Z'),
+        keyFileStamp: '1:2:3:4',
+      };
       expect(await admins.update(changed)).toEqual(changed);
       expect(await admins.findById(admin.id)).toEqual(changed);
       await expect(admins.update({ ...other, email: 'new@example.com' })).rejects.toBeInstanceOf(EmailTakenError);

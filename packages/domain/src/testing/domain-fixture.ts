@@ -34,13 +34,18 @@ export function jsonOfBytes(bytes: number): JsonObject {
 }
 
 /** The error `promise` rejects with, which must be a `type`; fulfilling or any other error fails. */
-export async function rejectionOf<E extends Error>(promise: Promise<unknown>, type: new (...args: never[]) => E): Promise<E> {
+export async function rejectionOf<E extends Error>(
+  promise: Promise<unknown>,
+  type: new (...args: never[]) => E,
+): Promise<E> {
   const outcome = await promise.then(
     () => 'fulfilment',
     (error: unknown) => error,
   );
   if (outcome instanceof type) return outcome;
-  throw new Error(`expected a ${type.name}, got ${outcome instanceof Error ? `${outcome.name}: ${outcome.message}` : outcome}`);
+  throw new Error(
+    `expected a ${type.name}, got ${outcome instanceof Error ? `${outcome.name}: ${outcome.message}` : outcome}`,
+  );
 }
 
 /** Where the ValidationError that `promise` rejects with points, one source per issue. */
@@ -56,7 +61,14 @@ export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
   const repositories = inMemoryRepositories();
-  const { users, admins, self, userAuth, adminAuth, transfer } = createUseCases({ repositories, hasher, signer, clock, ids, policy });
+  const { users, admins, self, userAuth, adminAuth, transfer } = createUseCases({
+    repositories,
+    hasher,
+    signer,
+    clock,
+    ids,
+    policy,
+  });
   let userCount = 0;
 
   const domain = {

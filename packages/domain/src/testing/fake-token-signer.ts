@@ -11,7 +11,12 @@ export class FakeTokenSigner implements TokenSigner {
   constructor(private readonly clock: Clock) {}
 
   async sign(purpose: TokenPurpose, claims: JsonObject, issuedAt: Date, expiresAt: Date): Promise<string> {
-    const payload = { ...claims, purpose, iat: Math.floor(issuedAt.getTime() / 1000), exp: Math.floor(expiresAt.getTime() / 1000) };
+    const payload = {
+      ...claims,
+      purpose,
+      iat: Math.floor(issuedAt.getTime() / 1000),
+      exp: Math.floor(expiresAt.getTime() / 1000),
+    };
     return `fake.${toBase64(JSON.stringify(payload))}`;
   }
 
@@ -25,7 +30,8 @@ export class FakeTokenSigner implements TokenSigner {
     if (!isJsonObject(payload)) throw new InvalidTokenError();
     const { purpose, ...claims } = payload;
     if (!purpose || !purposes.includes(purpose)) throw new InvalidTokenError();
-    if (typeof payload.exp !== 'number' || payload.exp * 1000 <= this.clock.now().getTime()) throw new InvalidTokenError();
+    if (typeof payload.exp !== 'number' || payload.exp * 1000 <= this.clock.now().getTime())
+      throw new InvalidTokenError();
     return { purpose, claims };
   }
 }

@@ -67,13 +67,16 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
 
   async insertMany(users: readonly User[]): Promise<void> {
     const emails = new Set(users.map((user) => user.email));
-    if (emails.size < users.length || users.some((user) => this.emailOwner(user.email) !== undefined)) throw new EmailTakenError();
+    if (emails.size < users.length || users.some((user) => this.emailOwner(user.email) !== undefined))
+      throw new EmailTakenError();
     for (const user of users) this.rows.set(user.id, structuredClone(user));
   }
   async list({ page, size, emailContains }: UserListQuery): Promise<UserPage> {
     const term = emailContains?.toLowerCase();
     const matching = this.ordered().filter((user) => !term || user.email.toLowerCase().includes(term));
-    const users = matching.slice((page - 1) * size, page * size).map(({ passwordHash: _hash, ...listed }) => structuredClone(listed));
+    const users = matching
+      .slice((page - 1) * size, page * size)
+      .map(({ passwordHash: _hash, ...listed }) => structuredClone(listed));
     return { users, total: matching.length };
   }
   async delete(id: string, at: Date, check?: (current: User) => void): Promise<boolean> {
@@ -123,13 +126,17 @@ export class InMemorySessionRepository implements SessionRepository {
   async findCurrentToken(sessionId: string, now: Date): Promise<RefreshToken | null> {
     if (this.sessions.get(sessionId)?.revoked !== null) return null;
     const live = [...this.tokens.values()]
-      .filter((token) => token.sessionId === sessionId && !token.retired && !token.revoked && token.expires.getTime() > now.getTime())
+      .filter(
+        (token) =>
+          token.sessionId === sessionId && !token.retired && !token.revoked && token.expires.getTime() > now.getTime(),
+      )
       .sort((a, b) => b.issued.getTime() - a.issued.getTime());
     return live[0] ? { ...live[0] } : null;
   }
   async rotate(currentId: string, next: RefreshToken, at: Date): Promise<boolean> {
     const current = this.tokens.get(currentId);
-    if (!current || current.retired || current.revoked || this.sessions.get(current.sessionId)?.revoked !== null) return false;
+    if (!current || current.retired || current.revoked || this.sessions.get(current.sessionId)?.revoked !== null)
+      return false;
     this.tokens.set(currentId, { ...current, retired: at });
     this.tokens.set(next.id, { ...next });
     return true;
@@ -148,7 +155,12 @@ export class InMemorySessionRepository implements SessionRepository {
   /** revokeSubjectSessions at once, for a change of the user store that commits with it. */
   endSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): void {
     for (const session of this.sessions.values()) {
-      if (session.kind === kind && session.subjectId === subjectId && session.id !== keepSessionId && !session.revoked) {
+      if (
+        session.kind === kind &&
+        session.subjectId === subjectId &&
+        session.id !== keepSessionId &&
+        !session.revoked
+      ) {
         this.sessions.set(session.id, { ...session, revoked: at });
       }
     }
@@ -225,7 +237,11 @@ export class InMemoryUserImportRepository implements UserImportRepository {
     private readonly sessions: InMemorySessionRepository,
   ) {}
 
-  async importBatch(entries: readonly ImportEntry[], decide: (stored: readonly User[]) => ImportPlan, options: { write: boolean; now: Date }): Promise<ImportPlan> {
+  async importBatch(
+    entries: readonly ImportEntry[],
+    decide: (stored: readonly User[]) => ImportPlan,
+    options: { write: boolean; now: Date },
+  ): Promise<ImportPlan> {
     const emails = new Set(entries.map((entry) => entry.user.email));
     const ids = new Set(entries.map((entry) => entry.user.id));
     const stored = [...this.users.rows.values()].filter((user) => emails.has(user.email) || ids.has(user.id));
@@ -237,7 +253,7 @@ export class InMemoryUserImportRepository implements UserImportRepository {
     const emailsAfter = new Set([...after.values()].map((user) => user.email));
     if (emailsAfter.size !== after.size) throw new EmailTakenError();
     this.users.rows.clear();
-    after.forEach((user, id) => this.users.rows.set(id, user));
+    for (const [id, user] of after) this.users.rows.set(id, user);
     for (const id of plan.endSessions) await this.sessions.revokeSubjectSessions('user', id, options.now);
     return plan;
   }

@@ -16,7 +16,15 @@ const user: User = {
   updated: at,
   version: 1,
 };
-const admin = { id: '00000000-0000-4000-8000-0000000000b1', name: 'Admin', email: 'admin@example.com', passwordHash: '$2b$12$old', created: at, updated: at, keyFileStamp: null };
+const admin = {
+  id: '00000000-0000-4000-8000-0000000000b1',
+  name: 'Admin',
+  email: 'admin@example.com',
+  passwordHash: '$2b$12$old',
+  created: at,
+  updated: at,
+  keyFileStamp: null,
+};
 
 /** The behaviour every PasswordRehashRepository promises. */
 export function describePasswordRehashRepositoryContract(backend: string, open: OpenRepositories): void {
@@ -41,7 +49,9 @@ export function describePasswordRehashRepositoryContract(backend: string, open: 
       await repositories.users.insert({ ...user, passwordHash: '$2b$10$changed-by-admin' });
       expect(await repositories.rehash.replaceHash('user', user.id, user.passwordHash, '$2b$10$rehash')).toBe(false);
       expect((await repositories.users.findById(user.id))?.passwordHash).toBe('$2b$10$changed-by-admin');
-      expect(await repositories.rehash.replaceHash('user', 'ffffffff-0000-4000-8000-000000000000', 'x', 'y')).toBe(false);
+      expect(await repositories.rehash.replaceHash('user', 'ffffffff-0000-4000-8000-000000000000', 'x', 'y')).toBe(
+        false,
+      );
     });
 
     it('lets exactly one of many concurrent rehashes of the same verified hash win, over rounds', async () => {
@@ -52,7 +62,9 @@ export function describePasswordRehashRepositoryContract(backend: string, open: 
         const id = `00000000-0000-4000-8000-${String(round).padStart(12, '0')}`;
         await repositories.users.insert({ ...user, id, email: `r${round}@example.com` });
         const wins = await Promise.all(
-          Array.from({ length: racers }, (_, i) => repositories.rehash.replaceHash('user', id, user.passwordHash, `$2b$10$racer-${i}`)),
+          Array.from({ length: racers }, (_, i) =>
+            repositories.rehash.replaceHash('user', id, user.passwordHash, `$2b$10$racer-${i}`),
+          ),
         );
         const stored = (await repositories.users.findById(id))?.passwordHash;
         const winners = wins.flatMap((won, i) => (won ? [`$2b$10$racer-${i}`] : []));

@@ -25,7 +25,9 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
     let repositories: Repositories;
     useFreshRepositories(open, (opened) => ({ sessions } = repositories = opened));
 
-    const stored = async <T>(store: { insert(record: T): Promise<void> }, record: T) => (await store.insert(record), record);
+    const stored = async <T>(store: { insert(record: T): Promise<void> }, record: T) => (
+      await store.insert(record), record
+    );
 
     /** The session's account, stored on first use. */
     async function accountOf({ kind, subjectId: id }: Session): Promise<VerifiedAccount> {
@@ -57,7 +59,10 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       const attempts: [Partial<Session>, VerifiedAccount][] = [
         [{ subjectId: user.id }, { ...user, passwordHash: `${user.passwordHash}-old` }],
         [{ subjectId: user.id }, { ...user, email: `old-${user.email}` }],
-        [{ subjectId: admin.id, kind: 'admin' }, { ...admin, passwordHash: 'old-hash' }],
+        [
+          { subjectId: admin.id, kind: 'admin' },
+          { ...admin, passwordHash: 'old-hash' },
+        ],
         [{ subjectId: admin.id }, admin],
         [{ subjectId: nextId() }, user],
       ];
@@ -80,9 +85,14 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
         await repositories.users.insert(user);
         const session = sampleSession({ subjectId: user.id });
         const login = () => sessions.create(session, sampleToken(session.id), user);
-        const reset = () => repositories.users.update(user.id, (current) => ({ user: { ...current, passwordHash: 'new-hash' }, endSessions: {} }));
+        const reset = () =>
+          repositories.users.update(user.id, (current) => ({
+            user: { ...current, passwordHash: 'new-hash' },
+            endSessions: {},
+          }));
         // Either may reach the store first; both orders are tried.
-        const opened = round % 2 ? (await Promise.all([login(), reset()]))[0] : (await Promise.all([reset(), login()]))[1];
+        const opened =
+          round % 2 ? (await Promise.all([login(), reset()]))[0] : (await Promise.all([reset(), login()]))[1];
         const after = await sessions.findSession(session.id);
         if (opened ? !after?.revoked : after !== null) lost.push(round);
       }
@@ -126,7 +136,10 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       for (let round = 0; round < 10; round += 1) {
         const { session, token } = await started();
         const next = sampleToken(session.id);
-        await Promise.all([sessions.rotate(token.id, next, later(1)), sessions.revokeSubjectSessions('user', session.subjectId, later(1))]);
+        await Promise.all([
+          sessions.rotate(token.id, next, later(1)),
+          sessions.revokeSubjectSessions('user', session.subjectId, later(1)),
+        ]);
         expect((await sessions.findSession(session.id))?.revoked).toEqual(later(1));
         expect(await sessions.findCurrentToken(session.id, later(2))).toBeNull();
       }
@@ -171,7 +184,7 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       expect((await sessions.findSession(two.session.id))?.revoked).toBeNull();
     });
 
-    it('revokeSubjectSessions() ends the subject\'s sessions of that kind, except the one kept', async () => {
+    it("revokeSubjectSessions() ends the subject's sessions of that kind, except the one kept", async () => {
       const subjectId = nextId();
       const a = await started({ subjectId });
       const b = await started({ subjectId });

@@ -60,18 +60,16 @@ export const vi: Vi = { spyOn: (object, method) => host.vi.spyOn(object, method)
 /** `it.each(table)(title, body)`; tuple rows are spread into the body's arguments, as vitest does. */
 interface Each {
   // `any[] | [any]` makes TypeScript infer each row as a tuple.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: `any[] | [any]` infers rows as tuples
   <T extends any[] | [any]>(table: readonly T[]): (title: string, body: (...args: T) => unknown) => void;
   <T>(table: readonly T[]): (title: string, body: (row: T) => unknown) => void;
 }
 
-const each: Each =
-  (table: readonly unknown[]) =>
-  (template: string, body: (...args: unknown[]) => unknown) => {
-    table.forEach((row, index) => {
-      const args = Array.isArray(row) ? row : [row];
-      host.it(titleOf(template, row, index), () => body(...args));
-    });
-  };
+const each: Each = (table: readonly unknown[]) => (template: string, body: (...args: unknown[]) => unknown) => {
+  table.forEach((row, index) => {
+    const args = Array.isArray(row) ? row : [row];
+    host.it(titleOf(template, row, index), () => body(...args));
+  });
+};
 
 export const it = Object.assign((name: string, body: () => unknown) => host.it(name, body), { each });

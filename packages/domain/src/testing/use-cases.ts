@@ -27,7 +27,18 @@ export function createUseCases({ repositories, hasher, signer, clock, ids, polic
   const people = userPrincipals(repositories.users);
   const accounts = accountDirectory(admins, people);
   const authFor = (principals: PrincipalSource) =>
-    new AuthService({ principals, accounts, sessions, attempts, rehash: repositories.rehash, hasher, signer, clock, ids, policy });
+    new AuthService({
+      principals,
+      accounts,
+      sessions,
+      attempts,
+      rehash: repositories.rehash,
+      hasher,
+      signer,
+      clock,
+      ids,
+      policy,
+    });
   const users = new UserService({ users: repositories.users, hasher, clock, ids });
   return {
     users,

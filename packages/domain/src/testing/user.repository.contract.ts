@@ -98,14 +98,14 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       expect(await users.findByEmail(user.email)).toBeNull();
     });
 
-    it('update to another user\'s email fails with EmailTakenError and changes nothing', async () => {
+    it("update to another user's email fails with EmailTakenError and changes nothing", async () => {
       const first = sampleUser();
       const second = sampleUser();
       await users.insert(first);
       await users.insert(second);
-      await expect(users.update(second.id, (current) => ({ user: { ...current, email: first.email } }))).rejects.toBeInstanceOf(
-        EmailTakenError,
-      );
+      await expect(
+        users.update(second.id, (current) => ({ user: { ...current, email: first.email } })),
+      ).rejects.toBeInstanceOf(EmailTakenError);
       expect(await users.findById(second.id)).toEqual(second);
     });
 
@@ -132,13 +132,12 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       const other = sampleUser();
       await users.insert(user);
       await users.insert(other);
-      const [ended, kept, othersSession] = [
-        await openSession(user),
-        await openSession(user),
-        await openSession(other),
-      ];
+      const [ended, kept, othersSession] = [await openSession(user), await openSession(user), await openSession(other)];
       const at = later(user, 9);
-      await users.update(user.id, (current) => ({ user: applyUserPatch(current, { active: 0 }, at), endSessions: { keepSessionId: kept } }));
+      await users.update(user.id, (current) => ({
+        user: applyUserPatch(current, { active: 0 }, at),
+        endSessions: { keepSessionId: kept },
+      }));
       expect((await sessions.findSession(ended))?.revoked).toEqual(at);
       expect(await isLive(kept)).toBe(true);
       expect(await isLive(othersSession)).toBe(true);
@@ -181,9 +180,13 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
         ),
       );
       const stored = await users.findById(user.id);
-      expect(Object.keys(stored?.metadata ?? {}).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `key${i}`).sort());
+      expect(Object.keys(stored?.metadata ?? {}).sort()).toEqual(
+        Array.from({ length: 12 }, (_, i) => `key${i}`).sort(),
+      );
       expect(stored?.version).toBe(13);
-      expect(results.map((result) => result?.version).sort((a = 0, b = 0) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 2));
+      expect(results.map((result) => result?.version).sort((a = 0, b = 0) => a - b)).toEqual(
+        Array.from({ length: 12 }, (_, i) => i + 2),
+      );
     });
 
     it('concurrent updates of different attributes all land', async () => {
@@ -194,7 +197,9 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
         users.update(user.id, rename('Renamed', at)),
         users.update(user.id, (current) => ({ user: applyUserPatch(current, { metadata: { theme: 'light' } }, at) })),
         users.update(user.id, (current) => ({ user: applyUserPatch(current, { app: { plan: 'pro' } }, at) })),
-        users.update(user.id, (current) => ({ user: applyUserPatch(current, { email: 'new-address@example.com' }, at) })),
+        users.update(user.id, (current) => ({
+          user: applyUserPatch(current, { email: 'new-address@example.com' }, at),
+        })),
       ]);
       expect(await users.findById(user.id)).toMatchObject({
         name: 'Renamed',
@@ -208,9 +213,14 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
     it('of two concurrent updates of one attribute, one wins whole', async () => {
       const user = sampleUser();
       await users.insert(user);
-      const values: JsonObject[] = [{ owner: 'a', a: 1 }, { owner: 'b', b: 2 }];
+      const values: JsonObject[] = [
+        { owner: 'a', a: 1 },
+        { owner: 'b', b: 2 },
+      ];
       await Promise.all(
-        values.map((metadata) => users.update(user.id, (current) => ({ user: applyUserPatch(current, { metadata }, later(user, 1)) }))),
+        values.map((metadata) =>
+          users.update(user.id, (current) => ({ user: applyUserPatch(current, { metadata }, later(user, 1)) })),
+        ),
       );
       const stored = (await users.findById(user.id))?.metadata;
       expect(['a', 'b']).toContain(stored?.owner);
@@ -235,7 +245,10 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       const user = sampleUser();
       await users.insert(user);
       const sessionId = await openSession(user);
-      const [updated, deleted] = await Promise.all([users.update(user.id, rename('Renamed', later(user, 1))), users.delete(user.id, later(user, 1))]);
+      const [updated, deleted] = await Promise.all([
+        users.update(user.id, rename('Renamed', later(user, 1))),
+        users.delete(user.id, later(user, 1)),
+      ]);
       expect(deleted).toBe(true);
       expect([null, 'Renamed']).toContain(updated?.name ?? null);
       expect(await users.findById(user.id)).toBeNull();
@@ -275,7 +288,11 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       await users.insert(sampleUser({ email: 'elodie@example.fr' }));
       for (const term of ['ÉLODIE', 'Élo', 'É']) {
         const found = await users.list({ page: 1, size: 10, emailContains: term });
-        expect({ term, emails: found.users.map((u) => u.email), total: found.total }).toEqual({ term, emails: ['élodie@exemple.fr'], total: 1 });
+        expect({ term, emails: found.users.map((u) => u.email), total: found.total }).toEqual({
+          term,
+          emails: ['élodie@exemple.fr'],
+          total: 1,
+        });
       }
     });
 
@@ -339,14 +356,33 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
         for (const size of [1, 7, 20, 120]) {
           expect(await everyPage(size)).toEqual({ ids: ordered.map((u) => u.id), totals: [120] });
         }
-        expect((await users.list({ page: 18, size: 7 })).users.map((u) => u.id)).toEqual(ordered.slice(119).map((u) => u.id));
+        expect((await users.list({ page: 18, size: 7 })).users.map((u) => u.id)).toEqual(
+          ordered.slice(119).map((u) => u.id),
+        );
       });
 
       it('pages through a search the same way, for common, rare and too-short-for-trigrams terms', async () => {
-        for (const term of ['odd.ex', 'ODD', 'rare.example', 'member11', 'member7@', 'mber119@', 'er1', 'r1', '1', 'd.', 'nobody']) {
+        for (const term of [
+          'odd.ex',
+          'ODD',
+          'rare.example',
+          'member11',
+          'member7@',
+          'mber119@',
+          'er1',
+          'r1',
+          '1',
+          'd.',
+          'nobody',
+        ]) {
           const matching = ordered.filter((u) => u.email.includes(term.toLowerCase())).map((u) => u.id);
           for (const size of [3, 20]) {
-            expect({ term, size, ...(await everyPage(size, term)) }).toEqual({ term, size, ids: matching, totals: [matching.length] });
+            expect({ term, size, ...(await everyPage(size, term)) }).toEqual({
+              term,
+              size,
+              ids: matching,
+              totals: [matching.length],
+            });
           }
         }
       });
@@ -357,7 +393,9 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       await users.insert(user);
       await users.update(user.id, (current) => ({ user: { ...current, email: 'after-change@example.com' } }));
       expect((await users.list({ page: 1, size: 10, emailContains: 'before-change' })).total).toBe(0);
-      expect((await users.list({ page: 1, size: 10, emailContains: 'after-change' })).users.map((u) => u.id)).toEqual([user.id]);
+      expect((await users.list({ page: 1, size: 10, emailContains: 'after-change' })).users.map((u) => u.id)).toEqual([
+        user.id,
+      ]);
       await users.update(user.id, (current) => ({ user: { ...current, name: 'Same email' } }));
       expect((await users.list({ page: 1, size: 10, emailContains: 'after-change' })).total).toBe(1);
       await users.delete(user.id, new Date());
@@ -380,7 +418,9 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
           ...doomed.slice(0, 3).map((id) => users.delete(id, new Date())),
           ...Array.from({ length: 5 }, () => users.list({ page: 1, size: 5 })),
         ]);
-        lost.push(...results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)));
+        lost.push(
+          ...results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason)),
+        );
         for (const user of [...fresh, ...batch]) alive.add(user.id);
         for (const id of doomed) alive.delete(id);
         const { total } = await users.list({ page: 1, size: 1 });
@@ -397,10 +437,14 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       const lost: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         const renamed = people.map((user, n) => ({ ...user, email: `round${round}x${n}@renamed.example` }));
-        await Promise.all([...renamed.map((user) => users.update(user.id, (current) => ({ user: { ...current, email: user.email } }))), users.list({ page: 1, size: 5, emailContains: 'renamed' })]);
+        await Promise.all([
+          ...renamed.map((user) => users.update(user.id, (current) => ({ user: { ...current, email: user.email } }))),
+          users.list({ page: 1, size: 5, emailContains: 'renamed' }),
+        ]);
         const found = await users.list({ page: 1, size: 50, emailContains: `round${round}x` });
         if (found.total !== people.length) lost.push(`round ${round}: ${found.total} of ${people.length} found`);
-        const stale = round === 0 ? 0 : (await users.list({ page: 1, size: 50, emailContains: `round${round - 1}x` })).total;
+        const stale =
+          round === 0 ? 0 : (await users.list({ page: 1, size: 50, emailContains: `round${round - 1}x` })).total;
         if (stale !== 0) lost.push(`round ${round}: ${stale} stale emails still found`);
       }
       expect(lost).toEqual([]);

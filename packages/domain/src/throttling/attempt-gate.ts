@@ -29,7 +29,11 @@ export class AttemptGate {
     const { attempts, ids, clock } = this.deps;
     const id = ids.next();
     const now = clock.now();
-    await attempts.record(id, checks.map(([key]) => key), now);
+    await attempts.record(
+      id,
+      checks.map(([key]) => key),
+      now,
+    );
     const waits = await Promise.all(
       checks.map(async ([key, rule]) => {
         const stats = await attempts.failuresSince(key, windowStart(rule, now));

@@ -1,5 +1,11 @@
 import { describe, expect, it } from '../testing/test-api.ts';
-import { DEFAULT_THROTTLE_POLICY, retryAfterSeconds, throttleKeys, windowStart, type ThrottleRule } from './throttle.ts';
+import {
+  DEFAULT_THROTTLE_POLICY,
+  retryAfterSeconds,
+  throttleKeys,
+  windowStart,
+  type ThrottleRule,
+} from './throttle.ts';
 
 const rule: ThrottleRule = { limit: 3, windowSeconds: 900 };
 const t0 = new Date('2026-01-01T00:00:00.000Z');

@@ -30,11 +30,20 @@ export interface ImportPlan {
 
 function sameJson(a: JsonValue, b: JsonValue): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return false;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   // PostgreSQL's jsonb does not keep key order, so objects are compared key by key.
-  return keys.every((key) => key in b && sameJson((a as Record<string, JsonValue>)[key]!, (b as Record<string, JsonValue>)[key]!));
+  return keys.every(
+    (key) => key in b && sameJson((a as Record<string, JsonValue>)[key]!, (b as Record<string, JsonValue>)[key]!),
+  );
 }
 
 function sameUser(a: User, b: User): boolean {
@@ -66,7 +75,12 @@ interface Slot {
  * same batch as an existing user. A record whose user exists is a conflict: skipped, updated (a
  * record that changes nothing is skipped, so a re-run changes nothing), or under `fail` the end.
  */
-export function planImport(entries: readonly ImportEntry[], stored: readonly User[], policy: ConflictPolicy, now: Date): ImportPlan {
+export function planImport(
+  entries: readonly ImportEntry[],
+  stored: readonly User[],
+  policy: ConflictPolicy,
+  now: Date,
+): ImportPlan {
   const byEmail = new Map<string, Slot>();
   const byId = new Map<string, Slot>();
   const slots: Slot[] = [];
@@ -75,7 +89,7 @@ export function planImport(entries: readonly ImportEntry[], stored: readonly Use
     byId.set(slot.user.id, slot);
     slots.push(slot);
   };
-  stored.forEach((user) => place({ user, stored: user, endsSessions: false }));
+  for (const user of stored) place({ user, stored: user, endsSessions: false });
   const outcomes: EntryOutcome[] = [];
 
   for (const { line, user, given } of entries) {
@@ -94,7 +108,13 @@ export function planImport(entries: readonly ImportEntry[], stored: readonly Use
           ? `a user with this email exists under another id (${slot.user.id})`
           : null;
     if (policy === 'fail') {
-      return { outcomes, inserts: [], updates: [], endSessions: [], failure: { line, reason: mismatch ?? 'a user with this email or id exists already' } };
+      return {
+        outcomes,
+        inserts: [],
+        updates: [],
+        endSessions: [],
+        failure: { line, reason: mismatch ?? 'a user with this email or id exists already' },
+      };
     }
     if (policy === 'skip') {
       outcomes.push({ line, result: 'skipped' });
@@ -116,9 +136,14 @@ export function planImport(entries: readonly ImportEntry[], stored: readonly Use
       continue;
     }
     // A stored user that changes is a new version (its ETag changes); one the batch creates stays at 1.
-    const updated = { ...merged, updated: given.updated ? merged.updated : now, version: (slot.stored?.version ?? 0) + 1 };
+    const updated = {
+      ...merged,
+      updated: given.updated ? merged.updated : now,
+      version: (slot.stored?.version ?? 0) + 1,
+    };
     if (slot.stored) {
-      slot.endsSessions ||= updated.passwordHash !== slot.stored.passwordHash || (slot.stored.active === 1 && updated.active === 0);
+      slot.endsSessions ||=
+        updated.passwordHash !== slot.stored.passwordHash || (slot.stored.active === 1 && updated.active === 0);
     }
     byEmail.delete(slot.user.email);
     slot.user = updated;

@@ -3,7 +3,12 @@ import { NDJSON_MAX_LINE_CHARS, readNdjson } from './ndjson-records.ts';
 
 async function read(chunks: (string | Uint8Array)[]) {
   const sources = [];
-  for await (const source of readNdjson((async function* () { yield* chunks; })())) sources.push(source);
+  for await (const source of readNdjson(
+    (async function* () {
+      yield* chunks;
+    })(),
+  ))
+    sources.push(source);
   return sources;
 }
 

@@ -41,7 +41,8 @@ export async function* readNdjson(chunks: AsyncIterable<Uint8Array | string>): A
       pending = '';
     }
   };
-  for await (const chunk of chunks) yield* take(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+  for await (const chunk of chunks)
+    yield* take(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
   yield* take(decoder.decode());
   if (pending !== '' || overlong) {
     const source = finish(pending);

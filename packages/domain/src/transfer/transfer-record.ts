@@ -21,7 +21,18 @@ export interface TransferRecord {
 }
 
 /** The members an import accepts, in the order an export writes them (and CSV columns come). */
-export const TRANSFER_FIELDS = ['id', 'name', 'email', 'metadata', 'app', 'active', 'created', 'updated', 'password', 'password_hash'] as const;
+export const TRANSFER_FIELDS = [
+  'id',
+  'name',
+  'email',
+  'metadata',
+  'app',
+  'active',
+  'created',
+  'updated',
+  'password',
+  'password_hash',
+] as const;
 export type TransferField = (typeof TRANSFER_FIELDS)[number];
 
 export function toTransferRecord(user: User, withPasswordHash: boolean): TransferRecord {
@@ -77,7 +88,10 @@ const TYPES: Record<TransferField, string> = {
  * Checks one record by the rules the API applies to a created user, plus those of an import (an
  * id, timestamps, a password or a hash the hasher can take). Every problem is named.
  */
-export function readTransferRecord(raw: unknown, hasher: Pick<PasswordHasher, 'importProblem'>): { draft: ImportDraft } | { reasons: string[] } {
+export function readTransferRecord(
+  raw: unknown,
+  hasher: Pick<PasswordHasher, 'importProblem'>,
+): { draft: ImportDraft } | { reasons: string[] } {
   if (!isJsonObject(raw)) return { reasons: ['a record must be a JSON object'] };
   const reasons: string[] = [];
   for (const [key, value] of Object.entries(raw)) {

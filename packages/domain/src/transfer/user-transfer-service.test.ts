@@ -5,7 +5,11 @@ import { toTransferRecord } from './transfer-record.ts';
 import type { ImportOptions, ImportSource } from './user-transfer-service.ts';
 
 const sources = (...values: unknown[]): ImportSource[] => values.map((value, i) => ({ line: i + 1, value }));
-const record = (n: number, extra: Record<string, unknown> = {}) => ({ email: `person${n}@example.com`, password_hash: `legacy:secret-${n}-pw`, ...extra });
+const record = (n: number, extra: Record<string, unknown> = {}) => ({
+  email: `person${n}@example.com`,
+  password_hash: `legacy:secret-${n}-pw`,
+  ...extra,
+});
 
 describe('UserTransferService', () => {
   let domain: Domain;
@@ -39,7 +43,14 @@ describe('UserTransferService', () => {
     );
     expect(report).toMatchObject({ created: 2, updated: 0, skipped: 0, rejected: 0, failure: null });
     const ada = await domain.repositories.users.findByEmail('ada@example.com');
-    expect(ada).toMatchObject({ name: '', passwordHash: 'plain:correct horse', metadata: {}, app: {}, active: 1, created: domain.clock.now() });
+    expect(ada).toMatchObject({
+      name: '',
+      passwordHash: 'plain:correct horse',
+      metadata: {},
+      app: {},
+      active: 1,
+      created: domain.clock.now(),
+    });
     expect(await domain.repositories.users.findById('0191b0f0-0000-7000-8000-000000000001')).toEqual({
       id: '0191b0f0-0000-7000-8000-000000000001',
       name: 'Grace',
@@ -62,10 +73,18 @@ describe('UserTransferService', () => {
     ['both a password and a hash', [record(1, { password: 'correct horse' })], /either password or password_hash/],
     ['neither a password nor a hash', [{ email: 'a@example.com' }], /either password or password_hash/],
     ['a short password', [{ email: 'a@example.com', password: 'short' }], /password must be at least 8 bytes/],
-    ['a hash over the cost ceiling', [record(1, { password_hash: 'legacy-costly:x' })], /password_hash has a cost over the ceiling/],
+    [
+      'a hash over the cost ceiling',
+      [record(1, { password_hash: 'legacy-costly:x' })],
+      /password_hash has a cost over the ceiling/,
+    ],
     ['an unsupported hash', [record(1, { password_hash: 'md5:abc' })], /password_hash is not a supported hash/],
     ['a malformed id', [record(1, { id: '42' })], /id must be a UUID/],
-    ['a timestamp without a zone', [record(1, { created: '2020-01-02T03:04:05' })], /created must be an ISO 8601 UTC timestamp/],
+    [
+      'a timestamp without a zone',
+      [record(1, { created: '2020-01-02T03:04:05' })],
+      /created must be an ISO 8601 UTC timestamp/,
+    ],
     ['active 2', [record(1, { active: 2 })], /active must be 0 or 1/],
     ['metadata that is an array', [record(1, { metadata: [] })], /metadata must be a JSON object/],
     ['a null', [record(1, { name: null })], /name must not be null/],
@@ -77,15 +96,23 @@ describe('UserTransferService', () => {
     expect((await allUsers()).map((user) => user.email)).toEqual(['person0@example.com']);
   });
 
-  it('reports an unreadable line with the reader\'s words', async () => {
-    const report = await run([{ line: 1, value: record(1) }, { line: 2, unreadable: 'is not valid JSON' }]);
+  it("reports an unreadable line with the reader's words", async () => {
+    const report = await run([
+      { line: 1, value: record(1) },
+      { line: 2, unreadable: 'is not valid JSON' },
+    ]);
     expect(report).toMatchObject({ created: 1, rejected: 1, rejections: [{ line: 2, reason: 'is not valid JSON' }] });
   });
 
   it('with 1% bad records, reports every bad one with its line and writes every good one', async () => {
-    const values = Array.from({ length: 1000 }, (_, i) => (i % 100 === 42 ? record(i, { email: `bad-${i}` }) : record(i)));
+    const values = Array.from({ length: 1000 }, (_, i) =>
+      i % 100 === 42 ? record(i, { email: `bad-${i}` }) : record(i),
+    );
     const heard: number[] = [];
-    const report = await run(sources(...values), { batchSize: 64, onRejected: (rejection) => heard.push(rejection.line) });
+    const report = await run(sources(...values), {
+      batchSize: 64,
+      onRejected: (rejection) => heard.push(rejection.line),
+    });
     const badLines = values.flatMap((_, i) => (i % 100 === 42 ? [i + 1] : []));
     expect(report.rejections.map((rejection) => rejection.line)).toEqual(badLines);
     expect(heard).toEqual(badLines);
@@ -116,7 +143,9 @@ describe('UserTransferService', () => {
     it('update replaces its attributes, keeps its id and created, and ends its sessions when the password changed', async () => {
       const grant = await domain.userAuth.login(existing.email, PASSWORD, ADDRESS);
       domain.clock.advance(60);
-      expect(await run(sources(record(1, { name: 'After', app: { plan: 'pro' } })), { onConflict: 'update' })).toMatchObject({ updated: 1 });
+      expect(
+        await run(sources(record(1, { name: 'After', app: { plan: 'pro' } })), { onConflict: 'update' }),
+      ).toMatchObject({ updated: 1 });
       expect(await domain.repositories.users.findById(existing.id)).toEqual({
         ...existing,
         name: 'After',
@@ -142,10 +171,17 @@ describe('UserTransferService', () => {
     });
 
     it('fail stops at the first conflict: earlier batches stay written, nothing of its batch is', async () => {
-      const report = await run(sources(record(2), record(3), record(4), record(1), record(5)), { onConflict: 'fail', batchSize: 2 });
+      const report = await run(sources(record(2), record(3), record(4), record(1), record(5)), {
+        onConflict: 'fail',
+        batchSize: 2,
+      });
       expect(report).toMatchObject({ created: 2, failure: { line: 4 } });
       expect(report.failure?.reason).toMatch(/exists already/);
-      expect((await allUsers()).map((user) => user.email).sort()).toEqual(['person1@example.com', 'person2@example.com', 'person3@example.com']);
+      expect((await allUsers()).map((user) => user.email).sort()).toEqual([
+        'person1@example.com',
+        'person2@example.com',
+        'person3@example.com',
+      ]);
     });
 
     it('a later record of the same input meets an earlier one as a conflict', async () => {
@@ -156,7 +192,11 @@ describe('UserTransferService', () => {
 
   it('an import interrupted mid-way and run again ends as one clean run, under skip and under update', async () => {
     const input = Array.from({ length: 50 }, (_, i) =>
-      record(i, { id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, created: '2024-01-01T00:00:00.000Z', updated: '2024-01-02T00:00:00.000Z' }),
+      record(i, {
+        id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        created: '2024-01-01T00:00:00.000Z',
+        updated: '2024-01-02T00:00:00.000Z',
+      }),
     );
     const clean = buildDomain();
     await clean.transfer.import(sources(...input), { onConflict: 'skip', dryRun: false, batchSize: 8 });
@@ -184,16 +224,26 @@ describe('UserTransferService', () => {
     expect(new Set(users.map((user) => user.id)).size).toBe(2100);
     const matching = [];
     for await (const user of domain.transfer.export(' PERSON209')) matching.push(user.email);
-    expect(matching.sort()).toEqual(['person209@example.com', ...Array.from({ length: 10 }, (_, i) => `person209${i}@example.com`)].sort());
+    expect(matching.sort()).toEqual(
+      ['person209@example.com', ...Array.from({ length: 10 }, (_, i) => `person209${i}@example.com`)].sort(),
+    );
   });
 
   it('an export imported into an empty store reproduces every user exactly', async () => {
-    await domain.createUser({ name: 'Żaneta 🐢', metadata: { nested: { list: [1, 'two', null] } }, app: { roles: ['x'] }, active: 0 });
+    await domain.createUser({
+      name: 'Żaneta 🐢',
+      metadata: { nested: { list: [1, 'two', null] } },
+      app: { roles: ['x'] },
+      active: 0,
+    });
     await domain.createUser();
     const records = (await allUsers()).map((user) => toTransferRecord(user, true));
     const target = buildDomain();
     target.clock.advance(3600);
-    const report = await target.transfer.import(sources(...JSON.parse(JSON.stringify(records))), { onConflict: 'fail', dryRun: false });
+    const report = await target.transfer.import(sources(...JSON.parse(JSON.stringify(records))), {
+      onConflict: 'fail',
+      dryRun: false,
+    });
     expect(report).toMatchObject({ created: 2, rejected: 0 });
     const copied = [];
     for await (const user of target.transfer.export()) copied.push(user);

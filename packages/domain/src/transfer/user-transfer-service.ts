@@ -61,8 +61,19 @@ export interface UserTransferServiceDeps {
 export class UserTransferService {
   constructor(private readonly deps: UserTransferServiceDeps) {}
 
-  async import(sources: AsyncIterable<ImportSource> | Iterable<ImportSource>, options: ImportOptions): Promise<ImportReport> {
-    const report: ImportReport = { dryRun: options.dryRun, created: 0, updated: 0, skipped: 0, rejected: 0, rejections: [], failure: null };
+  async import(
+    sources: AsyncIterable<ImportSource> | Iterable<ImportSource>,
+    options: ImportOptions,
+  ): Promise<ImportReport> {
+    const report: ImportReport = {
+      dryRun: options.dryRun,
+      created: 0,
+      updated: 0,
+      skipped: 0,
+      rejected: 0,
+      rejections: [],
+      failure: null,
+    };
     const reject = (rejection: Rejection) => {
       report.rejected += 1;
       if (report.rejections.length < REPORT_MAX_REJECTIONS) report.rejections.push(rejection);
@@ -131,10 +142,14 @@ export class UserTransferService {
     for (let attempt = 1; ; attempt += 1) {
       const now = this.deps.clock.now();
       try {
-        return await this.deps.imports.importBatch(entries, (stored) => planImport(entries, stored, options.onConflict, now), {
-          write: !options.dryRun,
-          now,
-        });
+        return await this.deps.imports.importBatch(
+          entries,
+          (stored) => planImport(entries, stored, options.onConflict, now),
+          {
+            write: !options.dryRun,
+            now,
+          },
+        );
       } catch (error) {
         if (!(error instanceof EmailTakenError) || attempt >= BATCH_ATTEMPTS) throw error;
       }
@@ -153,6 +168,10 @@ export class UserTransferService {
       updated: updated ?? created ?? now,
       version: 1,
     };
-    return { line, user, given: { id: id !== undefined, created: created !== undefined, updated: updated !== undefined } };
+    return {
+      line,
+      user,
+      given: { id: id !== undefined, created: created !== undefined, updated: updated !== undefined },
+    };
   }
 }

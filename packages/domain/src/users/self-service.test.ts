@@ -1,6 +1,16 @@
 import { beforeEach, describe, expect, it } from '../testing/test-api.ts';
 import { ForbiddenError, InvalidCredentialsError, TooManyAttemptsError, ValidationError } from '../shared/errors.ts';
-import { ADDRESS, buildDomain, issueSources, OTHER_ADDRESS, PASSWORD, POLICY, pointerTo, rejectionOf, type Domain } from '../testing/domain-fixture.ts';
+import {
+  ADDRESS,
+  buildDomain,
+  issueSources,
+  OTHER_ADDRESS,
+  PASSWORD,
+  POLICY,
+  pointerTo,
+  rejectionOf,
+  type Domain,
+} from '../testing/domain-fixture.ts';
 import { adminOnlyAttributes } from './self-service.ts';
 
 const NEW_PASSWORD = 'a brand new password';
@@ -10,7 +20,11 @@ describe('SelfService', () => {
   let signedIn: Awaited<ReturnType<Domain['signedInUser']>>;
   beforeEach(async () => {
     domain = buildDomain();
-    signedIn = await domain.signedInUser({ name: 'Alice', metadata: { theme: 'dark', lang: 'en' }, app: { roles: ['reader'] } });
+    signedIn = await domain.signedInUser({
+      name: 'Alice',
+      metadata: { theme: 'dark', lang: 'en' },
+      app: { roles: ['reader'] },
+    });
   });
 
   const stored = () => domain.users.get(signedIn.user.id);
@@ -46,13 +60,16 @@ describe('SelfService', () => {
     ['without current_password', {}],
     ['with a wrong current_password', { current_password: 'not my password' }],
   ])('refuses a password change %s, pointing at /data/attributes/current_password', async (_case, proof) => {
-    const sources = await issueSources(domain.self.update(signedIn.identity, { password: NEW_PASSWORD, name: 'Alicia', ...proof }));
+    const sources = await issueSources(
+      domain.self.update(signedIn.identity, { password: NEW_PASSWORD, name: 'Alicia', ...proof }),
+    );
     expect(sources).toEqual([pointerTo('current_password')]);
     expect(await stored()).toEqual(signedIn.user);
   });
 
   it('throttles wrong current_password guesses, even a right one while throttled, until the window passes', async () => {
-    const guess = (current_password: string) => domain.self.update(signedIn.identity, { password: NEW_PASSWORD, current_password });
+    const guess = (current_password: string) =>
+      domain.self.update(signedIn.identity, { password: NEW_PASSWORD, current_password });
     const { limit, windowSeconds } = POLICY.throttle.perAccountAndAddress;
     for (let i = 0; i < limit; i += 1) await expect(guess(`guess ${i}`)).rejects.toBeInstanceOf(ValidationError);
     const throttled = await rejectionOf(guess(PASSWORD), TooManyAttemptsError);
@@ -68,12 +85,16 @@ describe('SelfService', () => {
     expect(await domain.isOpen(other.accessToken)).toBe(false);
     expect(await domain.isOpen(signedIn.grant.accessToken)).toBe(true);
     await expect(domain.userAuth.refresh(signedIn.grant.refreshToken)).resolves.toBeDefined();
-    await expect(domain.userAuth.login(signedIn.user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(InvalidCredentialsError);
+    await expect(domain.userAuth.login(signedIn.user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(
+      InvalidCredentialsError,
+    );
     await expect(domain.userAuth.login(signedIn.user.email, NEW_PASSWORD, ADDRESS)).resolves.toBeDefined();
   });
 
   it('applies the password rules to the new password once the current one is proven', async () => {
-    const sources = await issueSources(domain.self.update(signedIn.identity, { password: 'short', current_password: PASSWORD }));
+    const sources = await issueSources(
+      domain.self.update(signedIn.identity, { password: 'short', current_password: PASSWORD }),
+    );
     expect(sources).toEqual([pointerTo('password')]);
   });
 

@@ -55,16 +55,24 @@ export class SelfService {
    * Changes name, metadata or password. Admin-only attributes are refused whole (nothing
    * changes); a password change needs the current password and ends the user's other sessions.
    */
-  async update(identity: Identity, patch: SelfPatch & Record<string, unknown>, ifVersion?: readonly number[]): Promise<User> {
+  async update(
+    identity: Identity,
+    patch: SelfPatch & Record<string, unknown>,
+    ifVersion?: readonly number[],
+  ): Promise<User> {
     const forbidden = adminOnlyAttributes(patch);
     if (forbidden.length > 0) throw new ForbiddenError(`Only an administrator can change ${forbidden.join(', ')}.`);
     const { current_password, ...changes } = patch;
-    const proved = changes.password === undefined ? undefined : await this.proveCurrentPassword(identity, current_password);
+    const proved =
+      changes.password === undefined ? undefined : await this.proveCurrentPassword(identity, current_password);
     // The proof holds only for the password it was checked against: a reset that lands meanwhile
     // (an admin's, after a takeover) must not be undone by a change proved with the old one.
-    const check = proved === undefined ? undefined : (current: User) => {
-      if (current.passwordHash !== proved) throw wrongCurrentPassword();
-    };
+    const check =
+      proved === undefined
+        ? undefined
+        : (current: User) => {
+            if (current.passwordHash !== proved) throw wrongCurrentPassword();
+          };
     return this.deps.users.update(identity.subjectId, changes, { keepSessionId: identity.sessionId, ifVersion, check });
   }
 

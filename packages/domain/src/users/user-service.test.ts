@@ -38,7 +38,12 @@ describe('UserService', () => {
         app: { roles: ['editor'] },
         active: 0,
       });
-      expect(await domain.users.get(user.id)).toMatchObject({ name: 'Bob', metadata: { theme: 'dark' }, app: { roles: ['editor'] }, active: 0 });
+      expect(await domain.users.get(user.id)).toMatchObject({
+        name: 'Bob',
+        metadata: { theme: 'dark' },
+        app: { roles: ['editor'] },
+        active: 0,
+      });
     });
 
     it('stores the email trimmed and lower-cased', async () => {
@@ -55,7 +60,9 @@ describe('UserService', () => {
 
     it('refuses an email already taken in any case with EmailTakenError', async () => {
       await domain.users.create({ email: 'alice@example.com', password: PASSWORD });
-      await expect(domain.users.create({ email: 'ALICE@example.com ', password: PASSWORD })).rejects.toBeInstanceOf(EmailTakenError);
+      await expect(domain.users.create({ email: 'ALICE@example.com ', password: PASSWORD })).rejects.toBeInstanceOf(
+        EmailTakenError,
+      );
     });
 
     it('lists every problem in one ValidationError and stores nothing', async () => {
@@ -115,7 +122,9 @@ describe('UserService', () => {
       const user = await domain.createUser();
       await domain.createUser({ email: 'taken@example.com' });
       expect((await domain.users.update(user.id, { email: ' Fresh@Example.com' })).email).toBe('fresh@example.com');
-      await expect(domain.users.update(user.id, { email: 'TAKEN@example.com' })).rejects.toBeInstanceOf(EmailTakenError);
+      await expect(domain.users.update(user.id, { email: 'TAKEN@example.com' })).rejects.toBeInstanceOf(
+        EmailTakenError,
+      );
       expect((await domain.users.get(user.id)).email).toBe('fresh@example.com');
     });
 
@@ -132,9 +141,9 @@ describe('UserService', () => {
 
     it('applies only when the stored version is one of those given, and otherwise changes nothing', async () => {
       const user = await domain.createUser({ name: 'Alice' });
-      await expect(domain.users.update(user.id, { name: 'Stale' }, { ifVersion: [user.version + 1] })).rejects.toBeInstanceOf(
-        PreconditionFailedError,
-      );
+      await expect(
+        domain.users.update(user.id, { name: 'Stale' }, { ifVersion: [user.version + 1] }),
+      ).rejects.toBeInstanceOf(PreconditionFailedError);
       expect(await domain.users.get(user.id)).toEqual(user);
       const updated = await domain.users.update(user.id, { name: 'Fresh' }, { ifVersion: [7, user.version] });
       expect(updated).toMatchObject({ name: 'Fresh', version: user.version + 1 });
@@ -142,8 +151,15 @@ describe('UserService', () => {
 
     it('of two concurrent updates of different attributes keeps both', async () => {
       const user = await domain.createUser({ name: 'Alice', metadata: { theme: 'dark' } });
-      await Promise.all([domain.users.update(user.id, { name: 'Alicia' }), domain.users.update(user.id, { metadata: { theme: 'light' } })]);
-      expect(await domain.users.get(user.id)).toMatchObject({ name: 'Alicia', metadata: { theme: 'light' }, version: 3 });
+      await Promise.all([
+        domain.users.update(user.id, { name: 'Alicia' }),
+        domain.users.update(user.id, { metadata: { theme: 'light' } }),
+      ]);
+      expect(await domain.users.get(user.id)).toMatchObject({
+        name: 'Alicia',
+        metadata: { theme: 'light' },
+        version: 3,
+      });
     });
 
     it.each([
@@ -168,13 +184,19 @@ describe('UserService', () => {
       expect(await isOpen(two.grant.accessToken)).toBe(false);
     });
 
-    it('other changes keep the user\'s sessions open', async () => {
+    it("other changes keep the user's sessions open", async () => {
       const { user, grant } = await domain.signedInUser({ active: 1 });
-      await domain.users.update(user.id, { name: 'New name', email: user.email.toUpperCase(), metadata: { x: 1 }, app: { y: 2 }, active: 1 });
+      await domain.users.update(user.id, {
+        name: 'New name',
+        email: user.email.toUpperCase(),
+        metadata: { x: 1 },
+        app: { y: 2 },
+        active: 1,
+      });
       expect(await isOpen(grant.accessToken)).toBe(true);
     });
 
-    it('ends no other user\'s sessions', async () => {
+    it("ends no other user's sessions", async () => {
       const alice = await domain.signedInUser();
       const bob = await domain.signedInUser();
       await domain.users.update(alice.user.id, { active: 0 });

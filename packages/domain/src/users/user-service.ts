@@ -99,7 +99,9 @@ export class UserService {
 
   /** Deletes the user and ends its sessions in one transaction. */
   async delete(id: string, { ifVersion }: Pick<ChangeOptions, 'ifVersion'> = {}): Promise<void> {
-    const deleted = await this.deps.users.delete(id, this.deps.clock.now(), (current) => requireVersion(current, ifVersion));
+    const deleted = await this.deps.users.delete(id, this.deps.clock.now(), (current) =>
+      requireVersion(current, ifVersion),
+    );
     if (!deleted) throw new NotFoundError('user');
   }
 }

@@ -13,6 +13,7 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
 const LOCAL_PART = /^[^\s@"(),:;<>[\\\]\u0000-\u001f\u007f]+$/;
 const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
 const TOP_LEVEL_LABEL = /^(?:\p{L}{2,}|xn--[a-z0-9-]+)$/u;

@@ -31,7 +31,9 @@ export const firebaseScryptFormat: HashFormat = {
   claims: (hash) => hash.startsWith('$firescrypt$'),
   problem(hash, ceilings) {
     const parsed = parse(hash);
-    return parsed ? scryptCeilingProblem(parsed.cost, ceilings) : 'is not a well-formed Firebase scrypt string ($firescrypt$ln=…,r=…,p=…$salt$hash$separator$signer key)';
+    return parsed
+      ? scryptCeilingProblem(parsed.cost, ceilings)
+      : 'is not a well-formed Firebase scrypt string ($firescrypt$ln=…,r=…,p=…$salt$hash$separator$signer key)';
   },
   async verify(password, hash) {
     const { cost, salt, key, saltSeparator, signerKey } = parse(hash)!;

@@ -25,4 +25,9 @@ export interface HashFormat {
 export const MIB = 1024 * 1024;
 
 /** No limit: for verifying what is already stored, whose cost was checked when it came in. */
-export const NO_CEILINGS: HashCeilings = { bcryptCost: 31, memoryMiB: Infinity, argon2Passes: Infinity, pbkdf2Iterations: Infinity };
+export const NO_CEILINGS: HashCeilings = {
+  bcryptCost: 31,
+  memoryMiB: Infinity,
+  argon2Passes: Infinity,
+  pbkdf2Iterations: Infinity,
+};

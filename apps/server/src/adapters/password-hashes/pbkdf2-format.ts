@@ -31,7 +31,9 @@ export const pbkdf2Format: HashFormat = {
   problem(hash, ceilings) {
     const parsed = parse(hash);
     if (!parsed) return 'is not a well-formed PBKDF2-SHA256 string ($pbkdf2-sha256$i=…$salt$hash)';
-    return parsed.iterations > ceilings.pbkdf2Iterations ? `has more PBKDF2 iterations than the ceiling of ${ceilings.pbkdf2Iterations}` : null;
+    return parsed.iterations > ceilings.pbkdf2Iterations
+      ? `has more PBKDF2 iterations than the ceiling of ${ceilings.pbkdf2Iterations}`
+      : null;
   },
   verify(password, hash) {
     const { iterations, salt, key } = parse(hash)!;

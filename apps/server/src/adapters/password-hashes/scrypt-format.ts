@@ -20,11 +20,18 @@ export function scryptCost(phc: PhcString): ScryptCost | null {
 const memoryBytes = ({ ln, r, p }: ScryptCost) => 128 * 2 ** ln * r * p;
 
 export function scryptCeilingProblem(cost: ScryptCost, ceilings: HashCeilings): string | null {
-  return memoryBytes(cost) > ceilings.memoryMiB * MIB ? `needs more than the ceiling of ${ceilings.memoryMiB} MiB of memory` : null;
+  return memoryBytes(cost) > ceilings.memoryMiB * MIB
+    ? `needs more than the ceiling of ${ceilings.memoryMiB} MiB of memory`
+    : null;
 }
 
 /** node:crypto's scrypt on libuv's thread pool, allowed exactly the memory the cost needs. */
-export function deriveScrypt(password: string | Buffer, salt: Buffer, cost: ScryptCost, length: number): Promise<Buffer> {
+export function deriveScrypt(
+  password: string | Buffer,
+  salt: Buffer,
+  cost: ScryptCost,
+  length: number,
+): Promise<Buffer> {
   const options: ScryptOptions = { N: 2 ** cost.ln, r: cost.r, p: cost.p, maxmem: memoryBytes(cost) + MIB };
   return new Promise((resolve, reject) => {
     scryptCallback(password, salt, length, options, (error, key) => (error ? reject(error) : resolve(key)));
@@ -52,7 +59,9 @@ export const scryptFormat: HashFormat = {
   claims: (hash) => hash.startsWith('$scrypt$'),
   problem(hash, ceilings) {
     const parsed = parse(hash);
-    return parsed ? scryptCeilingProblem(parsed.cost, ceilings) : 'is not a well-formed scrypt PHC string (ln, r, p, salt and hash)';
+    return parsed
+      ? scryptCeilingProblem(parsed.cost, ceilings)
+      : 'is not a well-formed scrypt PHC string (ln, r, p, salt and hash)';
   },
   async verify(password, hash) {
     const { cost, salt, key } = parse(hash)!;

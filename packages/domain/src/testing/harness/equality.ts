@@ -5,12 +5,21 @@ export interface AsymmetricMatcher {
 }
 
 export function isAsymmetric(value: unknown): value is AsymmetricMatcher {
-  return typeof value === 'object' && value !== null && typeof (value as AsymmetricMatcher).asymmetricMatch === 'function';
+  return (
+    typeof value === 'object' && value !== null && typeof (value as AsymmetricMatcher).asymmetricMatch === 'function'
+  );
 }
 
 /** `expect.any(Type)`: a primitive of that type or an instance of that class. */
 export function any(type: abstract new (...args: never[]) => unknown): AsymmetricMatcher {
-  const primitive = new Map<unknown, string>([[String, 'string'], [Number, 'number'], [Boolean, 'boolean'], [BigInt, 'bigint'], [Symbol, 'symbol'], [Function, 'function']]);
+  const primitive = new Map<unknown, string>([
+    [String, 'string'],
+    [Number, 'number'],
+    [Boolean, 'boolean'],
+    [BigInt, 'bigint'],
+    [Symbol, 'symbol'],
+    [Function, 'function'],
+  ]);
   return {
     asymmetricMatch: (actual) => typeof actual === primitive.get(type) || actual instanceof type,
     toString: () => `Any<${type.name}>`,
@@ -36,10 +45,15 @@ export function deepEquals(actual: unknown, expected: unknown, partial = false):
     const list = expected as unknown[];
     return actual.length === list.length && actual.every((item, index) => deepEquals(item, list[index], partial));
   }
-  if (actual instanceof Error && (actual.message !== (expected as Error).message || actual.name !== (expected as Error).name)) return false;
+  if (
+    actual instanceof Error &&
+    (actual.message !== (expected as Error).message || actual.name !== (expected as Error).name)
+  )
+    return false;
   const a = actual as Record<string, unknown>;
   const e = expected as Record<string, unknown>;
-  const definedKeys = (record: Record<string, unknown>) => Object.keys(record).filter((key) => record[key] !== undefined);
+  const definedKeys = (record: Record<string, unknown>) =>
+    Object.keys(record).filter((key) => record[key] !== undefined);
   if (partial) return Object.keys(e).every((key) => key in a && deepEquals(a[key], e[key], true));
   const keys = definedKeys(a);
   return keys.length === definedKeys(e).length && keys.every((key) => deepEquals(a[key], e[key]));

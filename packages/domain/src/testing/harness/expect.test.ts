@@ -22,10 +22,26 @@ function refusal(assertion: () => unknown): unknown {
 // Each row: an assertion that must pass, and one just beside it that must fail.
 const cases: [string, () => unknown, () => unknown][] = [
   ['toBe', () => check(NaN).toBe(NaN), () => check({}).toBe({})],
-  ['toEqual', () => check({ a: [1, new Date(5)], b: undefined }).toEqual({ a: [1, new Date(5)] }), () => check({ a: [1, 2] }).toEqual({ a: [1, 2, 3] })],
-  ['toEqual with expect.any', () => check({ id: 'x', n: 1 }).toEqual({ id: check.any(String), n: check.any(Number) }), () => check({ id: 1 }).toEqual({ id: check.any(String) })],
-  ['toEqual across Map and Uint8Array', () => check([new Map([[1, 'a']]), new Uint8Array([1])]).toEqual([new Map([[1, 'a']]), new Uint8Array([1])]), () => check(new Uint8Array([1])).toEqual(new Uint8Array([2]))],
-  ['toMatchObject', () => check({ a: 1, b: { c: 2, d: 3 } }).toMatchObject({ b: { c: 2 } }), () => check({ a: 1 }).toMatchObject({ a: 1, b: undefined })],
+  [
+    'toEqual',
+    () => check({ a: [1, new Date(5)], b: undefined }).toEqual({ a: [1, new Date(5)] }),
+    () => check({ a: [1, 2] }).toEqual({ a: [1, 2, 3] }),
+  ],
+  [
+    'toEqual with expect.any',
+    () => check({ id: 'x', n: 1 }).toEqual({ id: check.any(String), n: check.any(Number) }),
+    () => check({ id: 1 }).toEqual({ id: check.any(String) }),
+  ],
+  [
+    'toEqual across Map and Uint8Array',
+    () => check([new Map([[1, 'a']]), new Uint8Array([1])]).toEqual([new Map([[1, 'a']]), new Uint8Array([1])]),
+    () => check(new Uint8Array([1])).toEqual(new Uint8Array([2])),
+  ],
+  [
+    'toMatchObject',
+    () => check({ a: 1, b: { c: 2, d: 3 } }).toMatchObject({ b: { c: 2 } }),
+    () => check({ a: 1 }).toMatchObject({ a: 1, b: undefined }),
+  ],
   ['toBeNull', () => check(null).toBeNull(), () => check(undefined).toBeNull()],
   ['toBeDefined', () => check(0).toBeDefined(), () => check(undefined).toBeDefined()],
   ['toBeUndefined', () => check(undefined).toBeUndefined(), () => check(null).toBeUndefined()],
@@ -39,7 +55,11 @@ const cases: [string, () => unknown, () => unknown][] = [
   ['toHaveLength', () => check([1, 2]).toHaveLength(2), () => check('abc').toHaveLength(2)],
   ['toMatch', () => check('72 bytes').toMatch(/\d+ bytes/), () => check('bytes').toMatch('72')],
   ['toContain', () => check(['a', 'b']).toContain('b'), () => check('secret').toContain('public')],
-  ['toHaveProperty', () => check({ a: { b: 0 } }).toHaveProperty('a.b', 0), () => check({ a: {} }).toHaveProperty('a.b')],
+  [
+    'toHaveProperty',
+    () => check({ a: { b: 0 } }).toHaveProperty('a.b', 0),
+    () => check({ a: {} }).toHaveProperty('a.b'),
+  ],
   ['toHaveBeenCalledWith', () => check(spy).toHaveBeenCalledWith(1, 2), () => check(spy).toHaveBeenCalledWith(2, 1)],
   ['not', () => check(1).not.toBe(2), () => check(1).not.toBe(1)],
 ];
@@ -59,7 +79,12 @@ describe('the neutral expect', () => {
   });
 
   it('a spy calls through and records every call', () => {
-    const counter = { total: 0, add(n: number) { return (this.total += n); } };
+    const counter = {
+      total: 0,
+      add(n: number) {
+        return (this.total += n);
+      },
+    };
     const add = neutralVi.spyOn(counter, 'add');
     expect([counter.add(2), counter.add(3)]).toEqual([2, 5]);
     expect(add.mock.calls).toEqual([[2], [3]]);

@@ -46,7 +46,7 @@ interface Outcome {
   message: string;
 }
 // Each check declares its own argument types; `any` lets them share one table.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: each check declares its own argument types
 type Check = (actual: unknown, ...args: any[]) => Outcome;
 
 function propertyAt(subject: unknown, path: string): { found: boolean; value?: unknown } {
@@ -67,7 +67,10 @@ const checks = {
   toBeUndefined: (a) => ({ pass: a === undefined, message: `${show(a)} to be undefined` }),
   toBeTruthy: (a) => ({ pass: Boolean(a), message: `${show(a)} to be truthy` }),
   toBeFalsy: (a) => ({ pass: !a, message: `${show(a)} to be falsy` }),
-  toBeInstanceOf: (a, type: Constructor) => ({ pass: a instanceof type, message: `${show(a)} to be an instance of ${type.name}` }),
+  toBeInstanceOf: (a, type: Constructor) => ({
+    pass: a instanceof type,
+    message: `${show(a)} to be an instance of ${type.name}`,
+  }),
   toBeGreaterThan: (a, b: number) => ({ pass: (a as number) > b, message: `${show(a)} to be > ${b}` }),
   toBeGreaterThanOrEqual: (a, b: number) => ({ pass: (a as number) >= b, message: `${show(a)} to be >= ${b}` }),
   toBeLessThan: (a, b: number) => ({ pass: (a as number) < b, message: `${show(a)} to be < ${b}` }),
@@ -93,7 +96,10 @@ const checks = {
   },
   toHaveBeenCalledWith: (a, ...args: unknown[]) => {
     if (!isSpy(a)) throw new AssertionError(`${show(a)} is not a spy`);
-    return { pass: a.mock.calls.some((call) => deepEquals(call, args)), message: `a spy called with ${show(a.mock.calls)} to have been called with ${show(args)}` };
+    return {
+      pass: a.mock.calls.some((call) => deepEquals(call, args)),
+      message: `a spy called with ${show(a.mock.calls)} to have been called with ${show(args)}`,
+    };
   },
 } satisfies Record<keyof Matchers<void>, Check>;
 
@@ -124,8 +130,7 @@ function settled(promise: unknown, wantRejection: boolean, negated: boolean): Ma
 /** The runtime-neutral `expect`, for runners that bring none of their own. */
 export const neutralExpect: Expect = Object.assign(
   (actual: unknown): Assertion => {
-    const direct = (negated: boolean) =>
-      matchers((check, args) => assertOutcome(check(actual, ...args), negated));
+    const direct = (negated: boolean) => matchers((check, args) => assertOutcome(check(actual, ...args), negated));
     return Object.assign(direct(false), {
       not: direct(true),
       resolves: Object.assign(settled(actual, false, false), { not: settled(actual, false, true) }),
