@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { getRequestListener, RequestError } from '@hono/node-server';
-import { errorDocument, type ApiErrorCode } from '@uas/adapters-http';
+import { ERROR_CATALOGUE, errorDocument, type ApiErrorCode } from '@uas/adapters-http';
 import type { HttpTimeouts } from './config';
 
 /**
@@ -11,48 +11,24 @@ import type { HttpTimeouts } from './config';
  */
 const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
+/** A refusal before routing; its status is its code's, from the error catalogue. */
 interface Refusal {
-  status: number;
-  reason: string;
   code: ApiErrorCode;
   detail: string;
 }
 
-const MALFORMED: Refusal = {
-  status: 400,
-  reason: 'Bad Request',
-  code: 'malformed_request',
-  detail: 'The request is not valid HTTP.',
-};
+const MALFORMED: Refusal = { code: 'malformed_request', detail: 'The request is not valid HTTP.' };
 const UNROUTABLE: Refusal = { ...MALFORMED, detail: 'The request target is not a valid path.' };
-const TOO_LARGE: Refusal = {
-  status: 431,
-  reason: 'Request Header Fields Too Large',
-  code: 'headers_too_large',
-  detail: 'The request line and headers are too large.',
-};
-const FAULT: Refusal = {
-  status: 500,
-  reason: 'Internal Server Error',
-  code: 'internal_error',
-  detail: 'An unexpected error occurred.',
-};
-const TOO_SLOW: Refusal = {
-  status: 408,
-  reason: 'Request Timeout',
-  code: 'request_timeout',
-  detail: 'The request was not received in time.',
-};
-const EXPECTATION: Refusal = {
-  status: 417,
-  reason: 'Expectation Failed',
-  code: 'expectation_failed',
-  detail: 'Only "Expect: 100-continue" is supported.',
-};
+const TOO_LARGE: Refusal = { code: 'headers_too_large', detail: 'The request line and headers are too large.' };
+const FAULT: Refusal = { code: 'internal_error', detail: 'An unexpected error occurred.' };
+const TOO_SLOW: Refusal = { code: 'request_timeout', detail: 'The request was not received in time.' };
+const EXPECTATION: Refusal = { code: 'expectation_failed', detail: 'Only "Expect: 100-continue" is supported.' };
+
+const statusOf = (refusal: Refusal) => ERROR_CATALOGUE[refusal.code].status;
 
 /** Every refusal closes the connection: after a broken or unwanted request, what follows on it cannot be trusted. */
 const refusalHeaders = (refusal: Refusal) => {
-  const body = JSON.stringify(errorDocument(refusal.status, [{ code: refusal.code, detail: refusal.detail }]));
+  const body = JSON.stringify(errorDocument(statusOf(refusal), [{ code: refusal.code, detail: refusal.detail }]));
   const headers = {
     'Content-Type': 'application/json',
     'Content-Length': String(Buffer.byteLength(body)),
@@ -66,7 +42,7 @@ const refusalHeaders = (refusal: Refusal) => {
 function refuseOnSocket(socket: Duplex, refusal: Refusal): void {
   const { body, headers } = refusalHeaders(refusal);
   const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
-  socket.end([`HTTP/1.1 ${refusal.status} ${refusal.reason}`, ...head, '', body].join('\r\n'));
+  socket.end([`HTTP/1.1 ${statusOf(refusal)} ${STATUS_CODES[statusOf(refusal)]}`, ...head, '', body].join('\r\n'));
 }
 
 const CLIENT_ERRORS: Record<string, Refusal> = {
@@ -87,7 +63,7 @@ export function createHttpServer(fetch: Parameters<typeof getRequestListener>[0]
     errorHandler: (error) => {
       const refusal = error instanceof RequestError ? UNROUTABLE : FAULT;
       const { body, headers } = refusalHeaders(refusal);
-      return new Response(body, { status: refusal.status, headers });
+      return new Response(body, { status: statusOf(refusal), headers });
     },
   });
   const server = createServer(
@@ -105,7 +81,7 @@ export function createHttpServer(fetch: Parameters<typeof getRequestListener>[0]
   });
   server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
     const { body, headers } = refusalHeaders(EXPECTATION);
-    response.writeHead(EXPECTATION.status, headers).end(body);
+    response.writeHead(statusOf(EXPECTATION), headers).end(body);
   });
   return server;
 }

@@ -1,5 +1,5 @@
 import type { Identity } from '@uas/domain';
-import type { ApiErrorCode } from './errors/json-api-errors';
+import type { ApiErrorCode } from './errors/error-catalogue';
 
 /** What the HTTP layer knows about the client once the request context middleware has run. */
 export interface ClientInfo {

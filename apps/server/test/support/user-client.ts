@@ -1,9 +1,8 @@
 import { expect } from 'vitest';
 import { decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
+import { type ApiErrorCode, ERROR_CATALOGUE } from '@uas/adapters-http';
 import {
   type AdminClient,
-  BEARER_CHALLENGE,
-  INVALID_TOKEN_CHALLENGE,
   scenarioApplication,
   sessionOf,
   USER_PASSWORD,
@@ -29,28 +28,6 @@ export const headerOf = (token: string) => decodeProtectedHeader(token);
 /** Unix time in seconds on the application's clock. */
 export const nowSeconds = (t: TestApplication): number => Math.floor(t.clock.now().getTime() / 1000);
 
-/** The fixed title of each error code these scenarios meet, as the API documents it; another code does not compile. */
-const TITLES = {
-  invalid_attribute: 'Invalid attribute',
-  invalid_credentials: 'Invalid credentials',
-  invalid_token: 'Invalid token',
-  refresh_token_reused: 'Refresh token reused',
-  account_inactive: 'Account inactive',
-  forbidden: 'Forbidden',
-  missing_token: 'Missing token',
-  resource_conflict: 'Resource conflict',
-  too_many_attempts: 'Too many attempts',
-  precondition_failed: 'Precondition failed',
-  not_found: 'Not found',
-} as const;
-
-const CHALLENGES: Record<string, string> = {
-  invalid_token: INVALID_TOKEN_CHALLENGE,
-  refresh_token_reused: INVALID_TOKEN_CHALLENGE,
-  invalid_credentials: BEARER_CHALLENGE,
-  missing_token: BEARER_CHALLENGE,
-};
-
 /**
  * The response is exactly one JSON:API error with this status and code (and this detail and
  * source when given); a 401 carries the Bearer challenge of its code.
@@ -58,17 +35,17 @@ const CHALLENGES: Record<string, string> = {
 export async function expectError(
   response: Response,
   status: number,
-  code: keyof typeof TITLES,
+  code: ApiErrorCode,
   { detail, pointer }: { detail?: string; pointer?: string } = {},
 ): Promise<void> {
   expect(response.status).toBe(status);
-  if (status === 401) expect(response.headers.get('www-authenticate')).toBe(CHALLENGES[code]);
+  if (status === 401) expect(response.headers.get('www-authenticate')).toBe(ERROR_CATALOGUE[code].challenge);
   expect(await response.json()).toEqual({
     errors: [
       {
         status: String(status),
         code,
-        title: TITLES[code],
+        title: ERROR_CATALOGUE[code].title,
         detail: detail ?? expect.any(String),
         ...(pointer === undefined ? {} : { source: { pointer } }),
       },

@@ -1,10 +1,10 @@
-import { DomainError, type TooManyAttemptsError, ValidationError } from '@uas/domain';
+import { DomainError, TooManyAttemptsError, ValidationError } from '@uas/domain';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../app-env';
 import type { Logger } from '../logger';
-import { SOURCE_BY_CODE, STATUS_BY_CODE } from './error-mapping';
+import { ERROR_CATALOGUE } from './error-catalogue';
 import { HttpProblem, routeNotFound } from './http-problem';
 import { errorDocument, type Problem } from './json-api-errors';
 
@@ -23,22 +23,15 @@ function domainProblems(error: DomainError): Problem[] {
   if (error instanceof ValidationError && error.issues.length > 0) {
     return error.issues.map(({ detail, source }) => ({ code: error.code, detail, source }));
   }
-  return [{ code: error.code, detail: error.message, source: SOURCE_BY_CODE[error.code] }];
+  return [{ code: error.code, detail: error.message, source: ERROR_CATALOGUE[error.code].source }];
 }
 
-/** 401s carry a Bearer challenge (RFC 6750); 429s say when to come back. */
+/** 401s carry their code's Bearer challenge (RFC 6750); 429s say when to come back. */
 function domainHeaders(error: DomainError): Record<string, string> {
-  switch (error.code) {
-    case 'invalid_token':
-    case 'refresh_token_reused':
-      return { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
-    case 'invalid_credentials':
-      return { 'WWW-Authenticate': 'Bearer' };
-    case 'too_many_attempts':
-      return { 'Retry-After': String((error as TooManyAttemptsError).retryAfterSeconds) };
-    default:
-      return {};
-  }
+  const { challenge } = ERROR_CATALOGUE[error.code];
+  if (challenge) return { 'WWW-Authenticate': challenge };
+  if (error instanceof TooManyAttemptsError) return { 'Retry-After': String(error.retryAfterSeconds) };
+  return {};
 }
 
 /**
@@ -48,8 +41,8 @@ function domainHeaders(error: DomainError): Record<string, string> {
 export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
   return (error, c) => {
     if (error instanceof DomainError) {
-      // The table covers every code at compile time; the fallback guards a mismatched build.
-      return respond(c, STATUS_BY_CODE[error.code] ?? 500, domainProblems(error), domainHeaders(error));
+      // The catalogue covers every code at compile time; the fallback guards a mismatched build.
+      return respond(c, ERROR_CATALOGUE[error.code]?.status ?? 500, domainProblems(error), domainHeaders(error));
     }
     if (error instanceof HttpProblem) return problemResponse(c, error);
     if (error instanceof HTTPException && error.status < 500) {

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { AppEnv } from '../app-env';
-import type { ApiErrorCode } from '../errors/json-api-errors';
+import type { ApiErrorCode } from '../errors/error-catalogue';
 import type { HttpMetrics, LoginOutcome } from '../metrics/http-metrics';
 
 /** The label of requests no route matched (404s, refused methods): one series, not one per path. */

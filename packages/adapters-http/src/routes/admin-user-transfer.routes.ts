@@ -42,10 +42,9 @@ async function* limitedRecords(sources: AsyncIterable<ImportSource>): AsyncGener
 /** Past a limit the import stops; what it wrote stays (whole batches), and a re-run skips it. */
 const importTooLarge = (what: string) =>
   new HttpProblem(
-    413,
+    'payload_too_large',
     [
       {
-        code: 'payload_too_large',
         detail: `The import sent ${what}; it stopped there. Batches written before stay, and sending the same input again skips them. Use the CLI for larger imports.`,
       },
     ],
@@ -53,9 +52,8 @@ const importTooLarge = (what: string) =>
   );
 
 const unsupportedImportType = () =>
-  new HttpProblem(415, [
+  new HttpProblem('unsupported_media_type', [
     {
-      code: 'unsupported_media_type',
       detail: `An import body must be sent as ${NDJSON_MEDIA_TYPE}: one user record per line.`,
     },
   ]);

@@ -1,0 +1,70 @@
+import type { ErrorCode, ProblemSource } from '@uas/domain';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** Codes of the problems the HTTP layer finds itself, besides the domain's catalogue. */
+export type HttpErrorCode =
+  | 'malformed_json'
+  | 'invalid_parameter'
+  | 'resource_conflict'
+  | 'route_not_found'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'missing_token'
+  | 'cross_site_request'
+  | 'bad_request'
+  | 'malformed_request'
+  | 'headers_too_large'
+  | 'request_timeout'
+  | 'expectation_failed'
+  | 'not_ready'
+  | 'internal_error';
+
+export type ApiErrorCode = ErrorCode | HttpErrorCode;
+
+/** Everything the wire form of an error code fixes, whichever layer raises it. */
+export interface ErrorRow {
+  status: ContentfulStatusCode;
+  /** The same on every occurrence, written out so that it reads as English ("Malformed JSON"). */
+  title: string;
+  /** Where in the request the problem lies, when one place always does. */
+  source?: ProblemSource;
+  /** The `WWW-Authenticate` challenge a 401 of this code carries (RFC 6750). */
+  challenge?: string;
+}
+
+/** RFC 6750 §3.1: no credentials sent gets a bare challenge; credentials sent and refused name the error. */
+const BEARER = 'Bearer';
+const BEARER_INVALID_TOKEN = 'Bearer error="invalid_token"';
+
+/**
+ * One row per error code. Typed over every code, so a new code in the domain's catalogue or the
+ * HTTP layer's does not compile until it has its row here.
+ */
+export const ERROR_CATALOGUE: Record<ApiErrorCode, ErrorRow> = {
+  invalid_attribute: { status: 422, title: 'Invalid attribute' },
+  email_taken: { status: 409, title: 'Email taken', source: { pointer: '/data/attributes/email' } },
+  not_found: { status: 404, title: 'Not found' },
+  invalid_credentials: { status: 401, title: 'Invalid credentials', challenge: BEARER },
+  account_inactive: { status: 403, title: 'Account inactive' },
+  invalid_token: { status: 401, title: 'Invalid token', challenge: BEARER_INVALID_TOKEN },
+  refresh_token_reused: { status: 401, title: 'Refresh token reused', challenge: BEARER_INVALID_TOKEN },
+  forbidden: { status: 403, title: 'Forbidden' },
+  too_many_attempts: { status: 429, title: 'Too many attempts' },
+  precondition_failed: { status: 412, title: 'Precondition failed' },
+  malformed_json: { status: 400, title: 'Malformed JSON' },
+  invalid_parameter: { status: 400, title: 'Invalid parameter' },
+  resource_conflict: { status: 409, title: 'Resource conflict' },
+  route_not_found: { status: 404, title: 'Route not found' },
+  payload_too_large: { status: 413, title: 'Payload too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  missing_token: { status: 401, title: 'Missing token', challenge: BEARER },
+  cross_site_request: { status: 403, title: 'Cross-site request' },
+  // A stray client error of any 4xx status that no layer above classified; 400 is its usual one.
+  bad_request: { status: 400, title: 'Bad request' },
+  malformed_request: { status: 400, title: 'Malformed request' },
+  headers_too_large: { status: 431, title: 'Headers too large' },
+  request_timeout: { status: 408, title: 'Request timeout' },
+  expectation_failed: { status: 417, title: 'Expectation failed' },
+  not_ready: { status: 503, title: 'Not ready' },
+  internal_error: { status: 500, title: 'Internal error' },
+};
