@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { README, withConfigurationTable } from '../../../scripts/config-table';
 import { loadConfig } from './config';
 
 describe('loadConfig', () => {
@@ -102,5 +104,12 @@ describe('loadConfig', () => {
     expect(loadConfig({}).metricsToken).toBeUndefined();
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrowError(/METRICS_TOKEN must be at least 32 characters/);
     expect(loadConfig({ METRICS_TOKEN: 'm'.repeat(32) }).metricsToken).toBe('m'.repeat(32));
+  });
+});
+
+describe('the configuration variables', () => {
+  it('are each listed in the README with their default and meaning (`pnpm config-table` rewrites the table)', () => {
+    const readme = readFileSync(README, 'utf8');
+    expect(withConfigurationTable(readme)).toBe(readme);
   });
 });

@@ -1,0 +1,236 @@
+import * as v from 'valibot';
+import { isPostgresSchemaName, parseDatabaseUrl } from '@uas/adapters-persistence';
+import { addressMatcher } from '@uas/adapters-http';
+import { isValidEmail, normalizeEmail } from '@uas/domain';
+import { LOG_LEVELS } from './adapters/json-logger';
+import { SIGNING_ALGORITHMS } from './adapters/key-ring';
+import { ADMIN_AUDIENCE, REFRESH_AUDIENCE } from './adapters/jose-token-signer';
+
+/** Short enough to guess is short enough to brute-force: a metrics token is a secret. */
+const MIN_METRICS_TOKEN_LENGTH = 32;
+
+const integer = (min: number, max: number) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d+$/, `must be a whole number from ${min} to ${max}`),
+    v.transform(Number),
+    v.minValue(min, `must be a whole number from ${min} to ${max}`),
+    v.maxValue(max, `must be a whole number from ${min} to ${max}`),
+  );
+const text = v.pipe(v.string(), v.trim(), v.nonEmpty('must not be empty'));
+const oneOf = <T extends readonly string[]>(values: T) => v.picklist(values, `must be one of ${values.join(', ')}`);
+/** A string turned into a value by `parse`, whose thrown message becomes the variable's issue. */
+const parsed = <T>(parse: (value: string) => T) =>
+  v.pipe(
+    v.string(),
+    v.rawTransform<string, T>(({ dataset, addIssue, NEVER }) => {
+      try {
+        return parse(dataset.value);
+      } catch (error) {
+        addIssue({ message: (error as Error).message });
+        return NEVER;
+      }
+    }),
+  );
+const databaseUrl = parsed(parseDatabaseUrl);
+const addressList = parsed((value) => {
+  const entries = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  addressMatcher(entries);
+  return entries;
+});
+
+/** One environment variable: how its text is checked and read, its default, and its line in the README. */
+interface Variable<TSchema extends v.GenericSchema<string, unknown>> {
+  schema: TSchema;
+  default: string;
+  /** The README's "Meaning" cell (Markdown). */
+  doc: string;
+}
+
+const variable = <TSchema extends v.GenericSchema<string, unknown>>(declaration: Variable<TSchema>) => declaration;
+
+/**
+ * Every variable the service reads, declared once. `loadConfig` validates the environment with
+ * these schemas and defaults; the README's configuration table is generated from them
+ * (`pnpm config-table`), and a test fails when it is out of date.
+ */
+export const VARIABLES = {
+  PORT: variable({
+    schema: integer(1, 65535),
+    default: '3002',
+    doc: 'HTTP port.',
+  }),
+  HOST: variable({
+    schema: text,
+    default: '0.0.0.0',
+    doc: 'Address to listen on.',
+  }),
+  DATABASE_URL: variable({
+    schema: databaseUrl,
+    default: 'sqlite:./data/app.db',
+    doc: '`sqlite:<path>` or `file:<path>` for an SQLite file; `postgres://…` or `postgresql://…` for PostgreSQL.',
+  }),
+  DATABASE_SCHEMA: variable({
+    schema: v.pipe(
+      v.string(),
+      v.check(
+        (value) => value === '' || isPostgresSchemaName(value),
+        'must be a lower-case SQL identifier of at most 63 characters',
+      ),
+    ),
+    default: '',
+    doc: 'PostgreSQL schema to keep the tables in (created if missing); none means the default search path.',
+  }),
+  DATABASE_POOL_SIZE: variable({
+    schema: integer(1, 1000),
+    default: '10',
+    doc: 'PostgreSQL connections per instance.',
+  }),
+  DATABASE_STATEMENT_TIMEOUT_MS: variable({
+    schema: integer(100, 600_000),
+    default: '5000',
+    doc: 'PostgreSQL statement timeout.',
+  }),
+  SQLITE_READ_WORKERS: variable({
+    schema: integer(0, 64),
+    default: '2',
+    doc: 'SQLite: worker threads that run user lists and searches, each on its own read-only connection, so a slow one never holds up other requests; `0` runs them on the event loop.',
+  }),
+  ADMIN_KEY_PATH: variable({
+    schema: text,
+    default: './data/admin.key',
+    doc: 'The admin credentials file (see above).',
+  }),
+  ADMIN_EMAIL: variable({
+    schema: v.pipe(
+      text,
+      v.check((value) => isValidEmail(normalizeEmail(value)), 'must be a valid email address'),
+    ),
+    default: 'admin@example.com',
+    doc: 'Email of the admin created on first start.',
+  }),
+  JWT_ISSUER: variable({
+    schema: text,
+    default: 'user-account-service',
+    doc: '`iss` of every token.',
+  }),
+  JWT_AUDIENCE: variable({
+    schema: v.pipe(
+      text,
+      v.check(
+        (value) => value !== ADMIN_AUDIENCE && value !== REFRESH_AUDIENCE,
+        "is reserved for the service's own tokens",
+      ),
+    ),
+    default: 'app',
+    doc: '`aud` of user access tokens: what your applications check.',
+  }),
+  JWT_ALGORITHM: variable({
+    schema: oneOf(SIGNING_ALGORITHMS),
+    default: 'ES256',
+    doc: 'Signing algorithm for new keys: `ES256`, `EdDSA` or `RS256`.',
+  }),
+  ACCESS_TOKEN_TTL_SECONDS: variable({
+    schema: integer(30, 86_400),
+    default: '900',
+    doc: 'Lifetime of access tokens.',
+  }),
+  REFRESH_TOKEN_TTL_SECONDS: variable({
+    schema: integer(60, 31_536_000),
+    default: '2592000',
+    doc: 'Lifetime of refresh tokens (30 days).',
+  }),
+  REFRESH_REUSE_GRACE_SECONDS: variable({
+    schema: integer(0, 300),
+    default: '10',
+    doc: "Grace window (0–300 s) after a refresh in which the retired refresh token may be presented again (two tabs refreshing at once, a retry) and gets the session's current token instead of ending the session as reuse. `0` = strict: any second use ends the session. A longer window gives a thief holding a retired token that long to get the session's tokens unnoticed ([docs/API.md, 2.2](docs/API.md#22-rotation-and-reuse-detection)).",
+  }),
+  BCRYPT_COST: variable({
+    schema: integer(4, 15),
+    default: '10',
+    doc: "bcrypt cost factor for new password hashes (4–15). A hash of another kind or cost is replaced at the user's next successful login.",
+  }),
+  IMPORT_MAX_BCRYPT_COST: variable({
+    schema: integer(4, 31),
+    default: '14',
+    doc: 'Imported bcrypt hashes with a higher cost are refused (see [Migrating users in and out](#migrating-users-in-and-out)).',
+  }),
+  IMPORT_MAX_HASH_MEMORY_MIB: variable({
+    schema: integer(1, 4096),
+    default: '256',
+    doc: 'Imported argon2 and scrypt hashes needing more memory are refused.',
+  }),
+  IMPORT_MAX_ARGON2_PASSES: variable({
+    schema: integer(1, 1000),
+    default: '10',
+    doc: 'Imported argon2 hashes with more passes (`t`) are refused.',
+  }),
+  IMPORT_MAX_PBKDF2_ITERATIONS: variable({
+    schema: integer(1, 100_000_000),
+    default: '1000000',
+    doc: 'Imported PBKDF2-SHA256 hashes with more iterations are refused.',
+  }),
+  LOG_LEVEL: variable({
+    schema: oneOf(LOG_LEVELS),
+    default: 'info',
+    doc: '`debug`, `info`, `warn`, `error` or `silent`. Logs are JSON lines on stdout.',
+  }),
+  TRUSTED_PROXIES: variable({
+    schema: addressList,
+    default: '',
+    doc: 'Comma-separated addresses of reverse proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are believed.',
+  }),
+  LOGIN_FAILURES_PER_ACCOUNT: variable({
+    schema: integer(1, 1_000_000),
+    default: '10',
+    doc: 'Failed logins allowed per account and client address within the window.',
+  }),
+  LOGIN_FAILURES_PER_ADDRESS: variable({
+    schema: integer(1, 1_000_000),
+    default: '100',
+    doc: 'Failed logins allowed per client address within the window.',
+  }),
+  LOGIN_FAILURE_WINDOW_SECONDS: variable({
+    schema: integer(1, 86_400),
+    default: '900',
+    doc: 'The throttling window.',
+  }),
+  SHUTDOWN_GRACE_SECONDS: variable({
+    schema: integer(1, 600),
+    default: '10',
+    doc: "On SIGTERM or SIGINT, how long requests in flight may take to finish before their connections are closed. Keep it below your process manager's kill timeout.",
+  }),
+  HTTP_HEADERS_TIMEOUT_SECONDS: variable({
+    schema: integer(1, 600),
+    default: '10',
+    doc: "Longest a client may take to send a request's headers (then 408 and the connection closes).",
+  }),
+  HTTP_REQUEST_TIMEOUT_SECONDS: variable({
+    schema: integer(1, 3_600),
+    default: '30',
+    doc: 'Longest a client may take to send a whole request, body included; at least the headers timeout.',
+  }),
+  // Above the idle timeout of common load balancers (60 s for AWS ALB and nginx), so the balancer,
+  // not this server, closes an idle connection: never one it is about to reuse.
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: variable({
+    schema: integer(1, 3_600),
+    default: '75',
+    doc: "How long an idle keep-alive connection stays open. Keep it above the idle timeout of the load balancer in front (60 s for AWS ALB and nginx; 600 s for Google Cloud's: set 620 there).",
+  }),
+  METRICS_TOKEN: variable({
+    schema: v.pipe(
+      v.string(),
+      v.check(
+        (value) => value === '' || value.length >= MIN_METRICS_TOKEN_LENGTH,
+        `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters`,
+      ),
+    ),
+    default: '',
+    doc: 'Bearer token that reads `GET /metrics` (at least 32 characters). None: no metrics endpoint.',
+  }),
+};
+
+export type VariableName = keyof typeof VARIABLES;
