@@ -1,5 +1,5 @@
 import type { Figures } from './load';
-import type { ProcessMemory } from '../apps/server/test/support/server-process';
+import type { ProcessMemory } from '../scripts/release-process';
 
 /** A measured request type's figures, or why it could not be measured. */
 export type Row = {

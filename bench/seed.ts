@@ -14,7 +14,7 @@ const BCRYPT_COST = 10;
 export const DOMAINS = 100;
 
 /** The email of the n-th seeded user: `user0001234@org34.example`. */
-export const seededEmail = (n: number) =>
+const seededEmail = (n: number) =>
   `user${String(n).padStart(7, '0')}@org${String(n % DOMAINS).padStart(2, '0')}.example`;
 
 /**

@@ -11,7 +11,7 @@ import {
   START_TIMEOUT_MS,
   STOP_TIMEOUT_MS,
   type ProcessMemory,
-} from '../apps/server/test/support/server-process';
+} from '../scripts/release-process';
 
 /** Every server still running, killed by `killAll()` on any way out of the benchmark. */
 const running = new Set<ChildProcess>();

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { processMemory, RELEASE_DIR } from '../apps/server/test/support/server-process';
+import { processMemory, RELEASE_DIR } from '../scripts/release-process';
 import { LOCAL_POSTGRES_URL, postgresDatabase, sqliteDatabase, type BenchDatabase } from './database';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { delay, freePort, processMemory, RELEASE_DIR } from '../apps/server/test/support/server-process';
+import { delay, freePort, processMemory, RELEASE_DIR } from './release-process';
 
 const READY_POLL_MS = 5;
 const IDLE_SETTLE_MS = 3_000;

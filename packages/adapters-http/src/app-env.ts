@@ -15,7 +15,7 @@ export interface ClientInfo {
  * Bindings as @hono/node-server passes them. Under `app.request()` tests may pass
  * `{ incoming: { socket: { remoteAddress } } }` to simulate a client address.
  */
-export interface NodeBindings {
+interface NodeBindings {
   incoming?: { socket?: { remoteAddress?: string; remotePort?: number; remoteFamily?: string } };
 }
 

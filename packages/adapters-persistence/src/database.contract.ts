@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EmailTakenError } from '@uas/domain';
 import { sampleUser } from '@uas/domain/testing';
-import { openDatabase, type Database, type DatabaseOptions } from './database';
+import { openDatabase } from './database';
+import type { Database, DatabaseOptions } from './shared/database-handle';
 import type { DatabaseLocation } from './database-url';
 
 /** An empty place for a database of one dialect, and how to remove it afterwards. */

@@ -5,6 +5,7 @@ export {
   type DatabaseDialect,
   type DatabaseLocation,
 } from './database-url';
-export { openDatabase, type Database, type DatabaseOptions } from './database';
+export { openDatabase } from './database';
+export type { Database, DatabaseOptions } from './shared/database-handle';
 export { isPostgresSchemaName } from './postgres/postgres-database';
 export type { MigrationStatus } from './shared/migration-status';

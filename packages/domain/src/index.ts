@@ -2,6 +2,7 @@ export * from './shared/token.ts';
 export * from './shared/json.ts';
 export * from './shared/clock.ts';
 export * from './shared/id-generator.ts';
+export * from './shared/identity.ts';
 export * from './shared/password-hasher.ts';
 export * from './shared/errors.ts';
 export * from './users/user.ts';

@@ -5,7 +5,7 @@ import { CliExit, EXIT } from './exit-codes';
 import { adminCommand, dbCommand, keysCommand } from './operator-commands';
 import { usersCommand } from './users-commands';
 
-export function operatorProgram(): Command {
+function operatorProgram(): Command {
   const program = new Command('uas')
     .description('operator commands of the user-account service; configured like the server (environment and .env)')
     .showHelpAfterError()

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminCredentials } from '@uas/domain';
 import { bearer, jsonInit, loginDocument, usersDocument } from '@uas/adapters-http/testing';
 import { createUser, loginAsAdmin, sessionOf } from '../support/admin-api';
-import { ServerProcesses, type ServerProcess } from '../support/server-process';
+import { ServerProcesses, type ServerProcess } from '../../../../scripts/release-process';
 import { BACKENDS, testDatabaseEnv } from '../support/test-application';
 import { resignedWithForeignKey } from '../support/token-forgery';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminCredentials } from '@uas/domain';
 import { queryTestDatabase } from '@uas/adapters-persistence/testing';
 import { adminLogin, createUser, listUserEmails, loginAsAdmin, readAdminKeyFile } from '../support/admin-api';
-import { ServerProcesses, type ServerProcess } from '../support/server-process';
+import { ServerProcesses, type ServerProcess } from '../../../../scripts/release-process';
 
 /**
  * One SQLite database and one key file, through a first start, two restarts and a restart after

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loginAsAdmin, readAdminKeyFile } from '../support/admin-api';
-import { freePort, ServerProcesses } from '../support/server-process';
+import { freePort, ServerProcesses } from '../../../../scripts/release-process';
 
 describe('configuration from a .env file', { timeout: 60_000 }, () => {
   const servers = new ServerProcesses();

@@ -2,7 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createUser, listUserEmails, loginAsAdmin, readAdminKeyFile } from '../support/admin-api';
-import { ServerProcesses } from '../support/server-process';
+import { ServerProcesses } from '../../../../scripts/release-process';
 
 const USERS = 60;
 const CONCURRENCY = 6;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AdminCredentials } from '@uas/domain';
 import { loginDocument } from '@uas/adapters-http/testing';
-import { ServerProcesses, type ServerProcess } from '../support/server-process';
+import { ServerProcesses, type ServerProcess } from '../../../../scripts/release-process';
 import { readAdminKeyFile } from '../support/admin-api';
 
 /** Logins at bcrypt cost 12 take a few hundred milliseconds each on two cores: real work to wait for. */

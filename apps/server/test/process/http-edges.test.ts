@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { delay, ServerProcesses, type ServerProcess } from '../support/server-process';
+import { delay, ServerProcesses, type ServerProcess } from '../../../../scripts/release-process';
 
 /** Sends raw bytes and reads the whole answer: fetch cannot send a request Node would refuse. */
 function rawRequest(port: number, request: string): Promise<string> {

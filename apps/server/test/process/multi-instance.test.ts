@@ -7,7 +7,7 @@ import {
   type TestPostgresSchema,
 } from '@uas/adapters-persistence/testing';
 import { RACES } from '../support/races';
-import { delay, ServerProcesses, type ServerProcess } from '../support/server-process';
+import { delay, ServerProcesses, type ServerProcess } from '../../../../scripts/release-process';
 import {
   createUser,
   listUsers,

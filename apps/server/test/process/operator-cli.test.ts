@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '@uas/adapters-persistence';
 import { loadConfig } from '../../src/config';
 import { finished, runCli, spawnCli } from '../support/operator-cli';
-import { ServerProcesses } from '../support/server-process';
+import { ServerProcesses } from '../../../../scripts/release-process';
 import { BACKENDS, testDatabaseEnv } from '../support/test-application';
 
 const HASH = '$2y$04$xVFWQ0oA6sigoj8A4s1b0OZOf/1zWEntqxyBjFGIuejjXTgThwCuK';

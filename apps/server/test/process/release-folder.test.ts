@@ -3,7 +3,7 @@ import { cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { delay, freePort, RELEASE_DIR, ServerProcess, ServerProcesses } from '../support/server-process';
+import { delay, freePort, RELEASE_DIR, ServerProcess, ServerProcesses } from '../../../../scripts/release-process';
 
 /**
  * The release folder is all production needs: copied away from the repository (so nothing can be

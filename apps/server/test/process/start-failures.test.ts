@@ -1,7 +1,7 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ServerProcesses } from '../support/server-process';
+import { ServerProcesses } from '../../../../scripts/release-process';
 
 /** No start failure may show a stack trace; the operator gets a sentence, not the service's insides. */
 const STACK_FRAME = /^\s+at /m;

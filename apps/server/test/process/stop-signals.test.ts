@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { bearer } from '@uas/adapters-http/testing';
 import { loginAsAdmin, readAdminKeyFile } from '../support/admin-api';
 import { droppedBefore, startLoad } from '../support/request-load';
-import { delay, freePort, ServerProcess, ServerProcesses, STOP_TIMEOUT_MS } from '../support/server-process';
+import { delay, freePort, ServerProcess, ServerProcesses, STOP_TIMEOUT_MS } from '../../../../scripts/release-process';
 import { BACKENDS, testDatabaseEnv } from '../support/test-application';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../..', import.meta.url));

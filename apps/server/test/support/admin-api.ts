@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect } from 'vitest';
 import type { AdminCredentials } from '@uas/domain';
 import { bearer, jsonInit, loginDocument, usersDocument } from '@uas/adapters-http/testing';
-import type { ServerProcess } from './server-process';
+import type { ServerProcess } from '../../../../scripts/release-process';
 
 /** The API of a running server process, as a client over HTTP sees it. */
 type Server = Pick<ServerProcess, 'fetch'>;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { RELEASE_DIR } from './server-process';
+import { RELEASE_DIR } from '../../../../scripts/release-process';
 
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 

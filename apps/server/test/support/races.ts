@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { bearer, jsonInit, loginDocument, usersDocument } from '@uas/adapters-http/testing';
 
 /** One way to send a request: the application in-process, or one server process among several. */
-export type Send = (path: string, init?: RequestInit) => Promise<Response>;
+type Send = (path: string, init?: RequestInit) => Promise<Response>;
 
 /**
  * Where the two racing requests of a round go (the same instance, or one each), and the admin
@@ -17,7 +17,7 @@ export interface RaceTargets {
 }
 
 /** Rounds of each race, as the issue that introduced these tests measured them. */
-export const ROUNDS = 50;
+const ROUNDS = 50;
 /** Rounds in flight at once: enough to keep both databases busy, few enough for two shared cores. */
 const ROUNDS_AT_ONCE = 10;
 const PASSWORD = 'race-password-1';
@@ -119,7 +119,7 @@ function renameAndMetadataRace(
 }
 
 /** Two admins PATCH different attributes of one user at once: both changes must land. */
-export const differentAttributesRace = (targets: RaceTargets) =>
+const differentAttributesRace = (targets: RaceTargets) =>
   renameAndMetadataRace(
     targets,
     (user, name) => adminPatch(targets.first, targets.adminToken, user.id, { name }),
@@ -127,7 +127,7 @@ export const differentAttributesRace = (targets: RaceTargets) =>
   );
 
 /** The user changes their name while an admin changes their metadata: both land. */
-export const selfServiceRace = (targets: RaceTargets) =>
+const selfServiceRace = (targets: RaceTargets) =>
   renameAndMetadataRace(
     targets,
     (user, name) => targets.first('/v1/users/me', jsonInit('PATCH', usersDocument({ name }), bearer(user.accessToken))),
@@ -138,7 +138,7 @@ export const selfServiceRace = (targets: RaceTargets) =>
  * Two admins PATCH the same attributes at once: one PATCH wins whole, name and metadata both
  * from the same request, never a mix.
  */
-export function sameAttributesRace(targets: RaceTargets): Promise<RaceResult> {
+function sameAttributesRace(targets: RaceTargets): Promise<RaceResult> {
   return runRounds(targets, async (user, index) => {
     const change = (who: string) => ({ name: `${who} ${index}`, metadata: { who, [who]: index } });
     const statuses = await Promise.all([
@@ -159,7 +159,7 @@ export function sameAttributesRace(targets: RaceTargets): Promise<RaceResult> {
  * A deactivation races a rename: the user must end inactive and renamed, its session dead (no
  * access, no refresh) and no login possible.
  */
-export function deactivationRace(targets: RaceTargets): Promise<RaceResult> {
+function deactivationRace(targets: RaceTargets): Promise<RaceResult> {
   return runRounds(targets, async (user, index) => {
     await Promise.all([
       adminPatch(targets.first, targets.adminToken, user.id, { active: 0 }),
@@ -183,7 +183,7 @@ export function deactivationRace(targets: RaceTargets): Promise<RaceResult> {
  * A login races the deactivation of its account: whatever the login answered, once the
  * deactivation has answered no session of the account works, old or new.
  */
-export function loginDeactivationRace(targets: RaceTargets): Promise<RaceResult> {
+function loginDeactivationRace(targets: RaceTargets): Promise<RaceResult> {
   return runRounds(targets, async (user) => {
     const [login] = await Promise.all([
       targets.first('/v1/login', jsonInit('POST', loginDocument(user.email, PASSWORD))),
@@ -239,13 +239,13 @@ function loginCredentialChangeRace(change: (index: number) => Record<string, unk
     });
 }
 
-export const loginPasswordResetRace = loginCredentialChangeRace((index) => ({ password: `admin-reset-${index}` }));
-export const loginEmailChangeRace = loginCredentialChangeRace((index) => ({
+const loginPasswordResetRace = loginCredentialChangeRace((index) => ({ password: `admin-reset-${index}` }));
+const loginEmailChangeRace = loginCredentialChangeRace((index) => ({
   email: `moved-${index}-${crypto.randomUUID()}@example.com`,
 }));
 
 /** A PATCH races a DELETE: 204 for the delete, 200 or 404 for the PATCH, and nothing left behind. */
-export function patchDeleteRace(targets: RaceTargets): Promise<RaceResult> {
+function patchDeleteRace(targets: RaceTargets): Promise<RaceResult> {
   return runRounds(targets, async (user, index) => {
     const [patched, deleted] = await Promise.all([
       adminPatch(targets.first, targets.adminToken, user.id, { name: `Renamed ${index}`, active: 1 }),
@@ -269,7 +269,7 @@ export function patchDeleteRace(targets: RaceTargets): Promise<RaceResult> {
  * is never undone. If the admin's reset lands first, the user's session has ended (401) or their
  * proof no longer holds (422); the admin's password is the one that works either way.
  */
-export function passwordResetRace(targets: RaceTargets): Promise<RaceResult> {
+function passwordResetRace(targets: RaceTargets): Promise<RaceResult> {
   return runRounds(targets, async (user, index) => {
     const own = `user-password-${index}`;
     const reset = `admin-reset-${index}`;
@@ -294,7 +294,7 @@ export function passwordResetRace(targets: RaceTargets): Promise<RaceResult> {
  * Two tabs refresh one refresh token at once: both must get a session that works, and the
  * session must survive (its next refresh succeeds).
  */
-export function twoTabsRefreshRace(targets: RaceTargets): Promise<RaceResult> {
+function twoTabsRefreshRace(targets: RaceTargets): Promise<RaceResult> {
   return runRounds(targets, async (user) => {
     const responses = await Promise.all([
       refresh(targets.first, user.refreshToken),

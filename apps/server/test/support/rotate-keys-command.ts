@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { releaseCommand } from './server-process';
+import { releaseCommand } from '../../../../scripts/release-process';
 
 /**
  * Runs the release's rotate-keys program (`node <release>/rotate-keys.mjs`) in a process

@@ -2,7 +2,7 @@ import type { UserPage } from '@uas/domain';
 import type { ListQuery } from '../schemas/list-query.schemas';
 import { userResource } from './user.presenter';
 
-export const USERS_PATH = '/v1/admin/users';
+const USERS_PATH = '/v1/admin/users';
 
 export interface PageLinks {
   first: string;

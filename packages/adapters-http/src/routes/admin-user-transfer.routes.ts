@@ -17,7 +17,7 @@ export const IMPORT_PATH = '/v1/admin/users/import';
 /** Largest import body: the CLI (`uas users import`) has no limit, for anything bigger. */
 export const IMPORT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 export const IMPORT_MAX_RECORDS = 100_000;
-export const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
+const NDJSON_MEDIA_TYPE = 'application/x-ndjson';
 
 /** The body as it streams in, stopped with 413 past the byte limit. */
 async function* limitedBody(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
-import type { Database, DatabaseOptions } from '../database';
+import type { Database, DatabaseOptions } from '../shared/database-handle';
 import { guarded, guardedRepositories } from '../shared/driver-errors';
 import { migrationStatus } from '../shared/migration-status';
 import { withAdvisoryLock, type ConnectionSettings } from './postgres-advisory-lock';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { describeRepositoryContracts } from '@uas/domain/testing';
-import { openDatabase, type Database } from '../database';
+import { openDatabase } from '../database';
+import type { Database } from '../shared/database-handle';
 import { parseDatabaseUrl } from '../database-url';
 import { createTestPostgresSchema, type TestPostgresSchema } from '../testing/postgres-test-database';
 

@@ -2,7 +2,7 @@
  * Trigram indexes (SQLite's FTS5 `trigram` tokenizer) index every run of three characters, so
  * a shorter term cannot be looked up in them and is matched by scanning instead.
  */
-export const TRIGRAM_LENGTH = 3;
+const TRIGRAM_LENGTH = 3;
 
 /** Whether a trigram index can find `term`: it has at least three characters (code points). */
 export function isTrigramSearchable(term: string): boolean {

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import type { Database, DatabaseOptions } from '../database';
+import type { Database, DatabaseOptions } from '../shared/database-handle';
 import { guarded, guardedRepositories } from '../shared/driver-errors';
 import { migrationStatus } from '../shared/migration-status';
 import { SqliteAdminRepository } from './sqlite-admin.repository';

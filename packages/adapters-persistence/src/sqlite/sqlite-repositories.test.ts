@@ -3,7 +3,8 @@ import {
   describeUserRepositoryContract,
   type OpenRepositories,
 } from '@uas/domain/testing';
-import { openDatabase, type DatabaseOptions } from '../database';
+import { openDatabase } from '../database';
+import type { DatabaseOptions } from '../shared/database-handle';
 import { createTemporarySqliteFile } from '../testing/sqlite-test-database';
 
 const openSqlite =

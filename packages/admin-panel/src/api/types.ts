@@ -28,7 +28,7 @@ export interface UserWrite {
   app?: JsonObject;
 }
 
-export interface PageLinks {
+interface PageLinks {
   first: string | null;
   last: string | null;
   prev: string | null;

@@ -17,7 +17,7 @@ export function parseJsonObject(text: string): JsonObjectResult {
   return { ok: true, value };
 }
 
-export function isJsonObject(value: unknown): value is JsonObject {
+function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
 
-export interface AdminCredentials {
+interface AdminCredentials {
   email: string;
   password: string;
 }

@@ -17,7 +17,8 @@ import { throttleKeys, type ThrottlePolicy } from '../throttling/throttle.ts';
 import { normalizeEmail } from '../users/user.rules.ts';
 import { passwordMatches } from '../users/password-match.ts';
 import type { AccountDirectory, Principal, PrincipalSource } from './principal.ts';
-import { refreshTokenState, withinReuseGrace, type RefreshToken, type Session, type SubjectKind } from './session.ts';
+import type { Identity, SubjectKind } from '../shared/identity.ts';
+import { refreshTokenState, withinReuseGrace, type RefreshToken, type Session } from './session.ts';
 import type { SessionRepository } from './session.repository.ts';
 import type { PasswordRehashRepository } from './password-rehash.repository.ts';
 
@@ -50,13 +51,6 @@ export interface SessionGrant {
   accessToken: string;
   accessTokenExpires: Date;
   refreshToken: string;
-}
-
-/** Who an access token speaks for, once its signature and its session have been checked. */
-export interface Identity {
-  kind: SubjectKind;
-  subjectId: string;
-  sessionId: string;
 }
 
 const ACCESS_PURPOSE: Record<SubjectKind, TokenPurpose> = { admin: 'admin_access', user: 'user_access' };

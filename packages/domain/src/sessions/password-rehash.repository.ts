@@ -1,5 +1,5 @@
 import { token } from '../shared/token.ts';
-import type { SubjectKind } from './session.ts';
+import type { SubjectKind } from '../shared/identity.ts';
 
 /** Replaces a password hash by a fresh one after a login proved the password (a rehash). */
 export interface PasswordRehashRepository {

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../shared/json.ts';
-import type { SubjectKind } from './session.ts';
+import type { SubjectKind } from '../shared/identity.ts';
 import type { AdminRepository } from '../admins/admin.repository.ts';
 import type { Admin } from '../admins/admin.ts';
 import type { UserRepository } from '../users/user.repository.ts';

@@ -1,5 +1,6 @@
 import { token } from '../shared/token.ts';
-import type { RefreshToken, Session, SubjectKind } from './session.ts';
+import type { SubjectKind } from '../shared/identity.ts';
+import type { RefreshToken, Session } from './session.ts';
 
 /** What a login verified of the account: the session opens only if the account still has it. */
 export interface VerifiedAccount {

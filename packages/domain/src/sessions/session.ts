@@ -1,4 +1,4 @@
-export type SubjectKind = 'admin' | 'user';
+import type { SubjectKind } from '../shared/identity.ts';
 
 /** A login: the family of refresh tokens that descend from it, and the access tokens naming it. */
 export interface Session {

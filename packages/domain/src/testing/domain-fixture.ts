@@ -1,5 +1,6 @@
 import type { AdminCredentials } from '../admins/admin.ts';
-import type { AuthPolicy, AuthService, Identity, SessionGrant } from '../sessions/auth-service.ts';
+import type { AuthPolicy, AuthService, SessionGrant } from '../sessions/auth-service.ts';
+import type { Identity } from '../shared/identity.ts';
 import { InvalidCredentialsError, InvalidTokenError, ValidationError, type ProblemSource } from '../shared/errors.ts';
 import type { JsonObject } from '../shared/json.ts';
 import { DEFAULT_THROTTLE_POLICY } from '../throttling/throttle.ts';

@@ -1,7 +1,8 @@
 import { EmailTakenError } from '../shared/errors.ts';
 import type { Admin } from '../admins/admin.ts';
 import type { AdminRepository } from '../admins/admin.repository.ts';
-import type { RefreshToken, Session, SubjectKind } from '../sessions/session.ts';
+import type { SubjectKind } from '../shared/identity.ts';
+import type { RefreshToken, Session } from '../sessions/session.ts';
 import type { SessionRepository, VerifiedAccount } from '../sessions/session.repository.ts';
 import type { PasswordRehashRepository } from '../sessions/password-rehash.repository.ts';
 import type { FailureStats, LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';

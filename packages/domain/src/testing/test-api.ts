@@ -12,8 +12,8 @@ import { neutralVi, type Vi } from './harness/spy.ts';
 import { createCollector } from './harness/suite.ts';
 import { titleOf } from './harness/title.ts';
 
-export type { Assertion, Expect, Matchers } from './harness/expect.ts';
-export type { Spy, Vi } from './harness/spy.ts';
+export type { Expect } from './harness/expect.ts';
+export type { Vi } from './harness/spy.ts';
 export type { CollectedTest } from './harness/suite.ts';
 
 type Hook = () => unknown;

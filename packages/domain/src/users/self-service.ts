@@ -5,7 +5,7 @@ import type { LoginAttemptRepository } from '../throttling/login-attempt.reposit
 import { AttemptGate } from '../throttling/attempt-gate.ts';
 import type { ThrottlePolicy } from '../throttling/throttle.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
-import type { Identity } from '../sessions/auth-service.ts';
+import type { Identity } from '../shared/identity.ts';
 import type { User, UserPatch } from './user.ts';
 import type { UserService } from './user-service.ts';
 import { passwordMatches } from './password-match.ts';

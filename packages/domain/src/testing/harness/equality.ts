@@ -4,7 +4,7 @@ export interface AsymmetricMatcher {
   toString(): string;
 }
 
-export function isAsymmetric(value: unknown): value is AsymmetricMatcher {
+function isAsymmetric(value: unknown): value is AsymmetricMatcher {
   return (
     typeof value === 'object' && value !== null && typeof (value as AsymmetricMatcher).asymmetricMatch === 'function'
   );

@@ -4,7 +4,7 @@ import { isSpy } from './spy.ts';
 type Constructor = abstract new (...args: never[]) => unknown;
 
 /** The matchers the domain's suites use; a new one goes here, in the neutral `expect` and nowhere else. */
-export interface Matchers<R> {
+interface Matchers<R> {
   toBe(expected: unknown): R;
   toEqual(expected: unknown): R;
   toMatchObject(expected: object): R;
@@ -25,7 +25,7 @@ export interface Matchers<R> {
   toHaveBeenCalledWith(...args: unknown[]): R;
 }
 
-export interface Assertion extends Matchers<void> {
+interface Assertion extends Matchers<void> {
   not: Matchers<void>;
   resolves: Matchers<Promise<void>> & { not: Matchers<Promise<void>> };
   rejects: Matchers<Promise<void>> & { not: Matchers<Promise<void>> };

@@ -6,11 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The built release (`pnpm build`), which is what production runs: the process tests run it too. */
-export const RELEASE_DIR = fileURLToPath(new URL('../../../../release', import.meta.url));
-const PRELOAD = new URL('./exit-with-test-runner.mjs', import.meta.url).href;
+// Server processes of the built release, for the process tests, the panel's tests, the benchmark
+// and the release measurement alike: plain Node, no test runner in it.
 
-/** `node [the test runner's guard] <release>/<program>.mjs …args`, failing clearly when not built. */
+/** The built release (`pnpm build`), which is what production runs: the process tests run it too. */
+export const RELEASE_DIR = fileURLToPath(new URL('../release', import.meta.url));
+const PRELOAD = new URL('./exit-with-parent.mjs', import.meta.url).href;
+
+/** `node [the guard that ends it with its parent] <release>/<program>.mjs …args`, failing clearly when not built. */
 export function releaseCommand(program: string, args: readonly string[] = []): string[] {
   const file = join(RELEASE_DIR, `${program}.mjs`);
   if (!existsSync(file)) throw new Error(`${file} does not exist: run \`pnpm build\` first (\`pnpm test\` does).`);
@@ -22,7 +25,7 @@ export const START_TIMEOUT_MS = 30_000;
 /** Longest wait for a process to exit after SIGTERM before it is killed. */
 export const STOP_TIMEOUT_MS = 15_000;
 /** Longest any one request to a test server may take. */
-export const REQUEST_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 15_000;
 
 /** What every started process gets unless the test says otherwise: loopback only, cheap bcrypt. */
 const BASE_ENV = { HOST: '127.0.0.1', BCRYPT_COST: '4', LOG_LEVEL: 'info' };
