@@ -8,7 +8,12 @@ import { openDatabase } from '../database';
 import { parseDatabaseUrl } from '../database-url';
 import { createTestPostgresSchema, type TestPostgresSchema } from '../testing/postgres-test-database';
 import { connectionSettings } from './postgres-database';
-import { selectUserPage, selectUserPageWithTotal, selectUserTotal } from './postgres-user.repository';
+import {
+  selectMatchingIds,
+  selectUserPage,
+  selectUserPageWithTotal,
+  selectUserTotal,
+} from './postgres-user.repository';
 
 describeDatabaseContract('PostgreSQL', async () => {
   const schema = await createTestPostgresSchema();
@@ -85,6 +90,9 @@ describe('PostgreSQL database', () => {
       'Bitmap Index Scan on users_email_trgm_idx',
     );
     expect(await plan(selectUserTotal(drizzle(client), term))).toContain('Bitmap Index Scan on users_email_trgm_idx');
+    expect(await plan(selectMatchingIds(drizzle(client), term, 20_001))).toContain(
+      'Bitmap Index Scan on users_email_trgm_idx',
+    );
   });
 
   it("chooses a page by an index-only scan of (created, id) from either end, reading only the page's rows", async () => {

@@ -8,19 +8,23 @@ import { createTestPostgresSchema, type TestPostgresSchema } from '../testing/po
 // One migrated schema for the file; each test starts from empty tables.
 let schema: TestPostgresSchema;
 let database: Database;
+/** A second instance of the service over the same schema: its own pool and caches. */
+let another: Database;
 
 beforeAll(async () => {
   schema = await createTestPostgresSchema();
   database = await openDatabase(parseDatabaseUrl(schema.url), { schema: schema.schema, poolSize: 4 });
   await database.migrate();
+  another = await openDatabase(parseDatabaseUrl(schema.url), { schema: schema.schema, poolSize: 4 });
 });
 
 afterAll(async () => {
+  await another?.close();
   await database?.close();
   await schema?.drop();
 });
 
 describeRepositoryContracts('PostgreSQL', async () => {
   await schema.truncate();
-  return { repositories: database.repositories, close: async () => {} };
+  return { repositories: database.repositories, another: another.repositories, close: async () => {} };
 });

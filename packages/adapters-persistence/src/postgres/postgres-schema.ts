@@ -44,13 +44,16 @@ export const users = pgTable(
 /**
  * How many users there are: one row, kept exact by statement-level triggers on `users` in the
  * transaction of every insert, delete and truncate, so an unfiltered list reads its total here
- * instead of counting.
+ * instead of counting. Its `generation` takes the next value of a sequence with every insert,
+ * delete, truncate and change of an email or a `created`: what a cached search is valid for (see
+ * MatchCache).
  */
 export const userCount = pgTable(
   'user_count',
   {
     id: smallint('id').primaryKey(),
     users: bigint('users', { mode: 'number' }).notNull(),
+    generation: bigint('generation', { mode: 'number' }).notNull().default(0),
   },
   (t) => [check('user_count_single_row', sql`${t.id} = 1`)],
 );

@@ -1,14 +1,21 @@
-import { asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import type { User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
 import { liveSessionsOf } from '../shared/conditions';
 import { columnContains } from '../shared/like-pattern';
+import { idsOfWindow, MatchCache, matchesOf, type Matches } from '../shared/match-cache';
 import { pageWindow, type PageWindow } from '../shared/page-window';
 import type { PostgresDb, PostgresTx } from './postgres-db';
 import { sessions, userCount, users } from './postgres-schema';
 
 // The list returns every column but the password hash.
 const { passwordHash: _hash, ...listedColumns } = getTableColumns(users);
+
+/**
+ * A search with at most this many matches reads their ids in order once, keeping the first and
+ * last (see MatchCache); a larger one is counted, and keeps the first ids only.
+ */
+const MATCHES_HELD = 20_000;
 
 /** `search[email]`: a LIKE on the lower-cased emails, which the trigram index serves. */
 const emailFilter = (term: string | undefined): SQL | undefined =>
@@ -48,6 +55,29 @@ export function selectUserPageWithTotal(db: PostgresDb, offset: number, limit: n
     .orderBy(page.created, page.id);
 }
 
+/** The ids of a search's first `limit` matches, in (created, id) order. Exported for the query plan tests. */
+export function selectMatchingIds(db: PostgresDb, term: string, limit: number) {
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(emailFilter(term))
+    .orderBy(asc(users.created), asc(users.id))
+    .limit(limit);
+}
+
+/** The users with these ids, in (created, id) order: a page whose ids a cached search holds. */
+function selectUsersById(db: PostgresDb, ids: string[]) {
+  return db.select(listedColumns).from(users).where(inArray(users.id, ids)).orderBy(asc(users.created), asc(users.id));
+}
+
+/** The counter's generation, as text: what a cached search is valid for. */
+function selectGeneration(db: PostgresDb) {
+  return db
+    .select({ generation: sql<string>`${userCount.generation}::text` })
+    .from(userCount)
+    .where(eq(userCount.id, 1));
+}
+
 /** The total: the counter for everyone; the trigram index's matches for a search. */
 export function selectUserTotal(db: PostgresDb, term: string | undefined) {
   return term
@@ -56,6 +86,8 @@ export function selectUserTotal(db: PostgresDb, term: string | undefined) {
 }
 
 export class PostgresUserRepository implements UserRepository {
+  private readonly searches = new MatchCache();
+
   constructor(private readonly db: PostgresDb) {}
 
   async insert(user: User): Promise<void> {
@@ -91,16 +123,40 @@ export class PostgresUserRepository implements UserRepository {
     // each statement once per connection and reuses it (its `prepare` option, on by default).
     return this.db.transaction(
       async (tx) => {
-        const [counted] = await selectUserTotal(tx, emailContains);
-        const total = Number(counted?.total ?? 0);
+        if (!emailContains) {
+          const [counted] = await selectUserTotal(tx, undefined);
+          const total = Number(counted?.total ?? 0);
+          const window = pageWindow(total, page, size);
+          return { total, users: window ? await selectUserPage(tx, undefined, window) : [] };
+        }
+        const { total, ...matches } = await this.matches(tx, emailContains);
         const window = pageWindow(total, page, size);
         if (window === null) return { total, users: [] };
+        const ids = idsOfWindow({ total, ...matches }, window);
+        if (ids) return { total, users: await selectUsersById(tx, ids) };
         const rows = await selectUserPage(tx, emailContains, window);
         // A search read from the far end comes last first.
-        return { total, users: emailContains && window.descending ? rows.reverse() : rows };
+        return { total, users: window.descending ? rows.reverse() : rows };
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );
+  }
+
+  /** What `term` matches in the transaction's snapshot: cached for its generation, or read and cached. */
+  private async matches(tx: PostgresTx, emailContains: string): Promise<Matches> {
+    const term = emailContains.toLowerCase();
+    const [counter] = await selectGeneration(tx);
+    const generation = counter?.generation ?? '';
+    const cached = generation ? this.searches.get(term, generation) : undefined;
+    if (cached) return cached;
+    const held = (await selectMatchingIds(tx, term, MATCHES_HELD + 1)).map((row) => row.id);
+    let matches = matchesOf(held);
+    if (held.length > MATCHES_HELD) {
+      const [counted] = await selectUserTotal(tx, term);
+      matches = { total: Number(counted?.total ?? 0), head: matches.head, tail: [] };
+    }
+    if (generation) this.searches.set(term, generation, matches);
+    return matches;
   }
 
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {

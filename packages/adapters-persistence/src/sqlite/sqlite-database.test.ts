@@ -9,7 +9,7 @@ import { openDatabase } from '../database';
 import { parseDatabaseUrl } from '../database-url';
 import { createTemporarySqliteFile, type TemporarySqliteFile } from '../testing/sqlite-test-database';
 import { connectSqlite } from './sqlite-database';
-import { selectMatches, selectUserPage, selectUserTotal } from './sqlite-user-list';
+import { selectCounter, selectMatches, selectOrderedIds, selectUserPage, selectUserTotal } from './sqlite-user-list';
 
 describeDatabaseContract('SQLite', async () => {
   const file = createTemporarySqliteFile();
@@ -85,7 +85,7 @@ describe('SQLite database', () => {
     }
 
     it("chooses a page from the covering (created, id) index or the trigram matches, reading only the page's rows", () => {
-      for (const strategy of ['none', 'walk', 'sort', 'scan', 'walkListed', 'sortListed'] as const) {
+      for (const strategy of ['none', 'walk', 'sort', 'scan', 'listed'] as const) {
         for (const descending of [false, true]) {
           const steps = plan(selectUserPage(drizzle(client), strategy, descending).toSQL());
           // The outer query reads the page's rows by rowid, never by scanning the table.
@@ -95,12 +95,20 @@ describe('SQLite database', () => {
           if (strategy === 'walk' || strategy === 'sort')
             expect(steps, strategy).toContain('SCAN users_email_fts VIRTUAL TABLE');
           if (strategy === 'scan') expect(steps, strategy).toContain('SCAN users USING INDEX users_created_id_idx');
+          if (strategy === 'listed')
+            expect(steps, strategy).toMatch(/SEARCH users USING (COVERING )?INDEX \w+ \(id=\?\)/);
         }
       }
     });
 
+    it("puts a search's matches in order by reading each by its rowid", () => {
+      expect(plan(selectOrderedIds(drizzle(client)).toSQL()).split('\n')[0]).toBe(
+        'SEARCH users USING INTEGER PRIMARY KEY (rowid=?)',
+      );
+    });
+
     it("counts everyone from the counter, and a search's matches from the trigram index alone", () => {
-      expect(plan(selectUserTotal(drizzle(client), 'none').toSQL())).toBe(
+      expect(plan(selectCounter(drizzle(client)).toSQL())).toBe(
         'SEARCH user_count USING INTEGER PRIMARY KEY (rowid=?)',
       );
       expect(plan(selectUserTotal(drizzle(client), 'match').toSQL())).toMatch(

@@ -16,8 +16,7 @@ import { SqlitePasswordRehashRepository } from './sqlite-password-rehash.reposit
 import { SqliteUserImportRepository } from './sqlite-user-import.repository';
 import { withSqliteFileLock } from './sqlite-file-lock';
 import { MMAP_BYTES, SqliteReadWorkers } from './sqlite-read-workers';
-import { SqliteUserList } from './sqlite-user-list';
-import { SqliteUserRepository, type SqliteUserListReader } from './sqlite-user.repository';
+import { SqliteUserRepository } from './sqlite-user.repository';
 
 const MIGRATIONS = fileURLToPath(new URL('../../migrations/sqlite', import.meta.url));
 const BUSY_TIMEOUT_MS = 5000;
@@ -46,9 +45,9 @@ export function connectSqlite(path: string, mmapBytes = 0): BetterSqlite3.Databa
   }
 }
 
-function sqliteRepositories(db: SqliteDb, lists: SqliteUserListReader) {
+function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined) {
   return guardedRepositories({
-    users: new SqliteUserRepository(db, lists),
+    users: new SqliteUserRepository(db, workers),
     admins: new SqliteAdminRepository(db),
     sessions: new SqliteSessionRepository(db),
     attempts: new SqliteLoginAttemptRepository(db),
@@ -76,7 +75,7 @@ export async function openSqliteDatabase(
     : undefined;
   return {
     dialect: 'sqlite',
-    repositories: sqliteRepositories(db, workers ?? new SqliteUserList(db)),
+    repositories: sqliteRepositories(db, workers),
     migrate: () => guarded('database.migrate', () => migrate(db, { migrationsFolder: MIGRATIONS })),
     migrationStatus: () =>
       guarded('database.migrationStatus', () => {

@@ -16,7 +16,7 @@ const list = new SqliteUserList(drizzle(client));
 parentPort!.on('message', ({ id, query }: ReadRequest) => {
   let reply: ReadReply;
   try {
-    reply = { id, page: list.list(query) };
+    reply = { id, ...list.list(query)! };
   } catch (error) {
     // Only the driver's code travels: its message may quote the query and its values.
     const code = (error as { code?: unknown }).code;

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import type { UserListQuery, UserPage } from '@uas/domain';
-import type { SqliteUserListReader } from './sqlite-user.repository';
+import type { UserListQuery } from '@uas/domain';
+import type { ListReply } from './sqlite-user-list';
 
 /**
  * How much of the file a connection reads through a memory map rather than read() calls into its
@@ -18,7 +18,7 @@ export interface ReadRequest {
   id: number;
   query: UserListQuery;
 }
-export type ReadReply = { id: number } & ({ page: UserPage } | { failure: string });
+export type ReadReply = { id: number } & (ListReply | { failure: string });
 
 // The worker is TypeScript, like the rest of the service: its entry loads it through tsx.
 const WORKER = new URL('./sqlite-read-worker-entry.mjs', import.meta.url);
@@ -31,7 +31,7 @@ class ReadWorkerError extends Error {
 }
 
 interface Pending {
-  resolve(page: UserPage): void;
+  resolve(reply: ListReply): void;
   reject(error: Error): void;
 }
 
@@ -55,8 +55,8 @@ class ReadWorker {
       this.pending.delete(reply.id);
       this.answered = true;
       if (this.pending.size === 0) this.worker.unref();
-      if ('page' in reply) pending?.resolve(reply.page);
-      else pending?.reject(new ReadWorkerError(reply.failure));
+      if ('failure' in reply) pending?.reject(new ReadWorkerError(reply.failure));
+      else pending?.resolve(reply);
     });
     this.worker.on('error', () => {}); // 'exit' follows, and says all there is to say
     this.worker.on('exit', () => {
@@ -84,7 +84,7 @@ class ReadWorker {
  * start with the first list, not with the service: an instance that never lists users (one that
  * serves only end users, say) does not carry their memory.
  */
-export class SqliteReadWorkers implements SqliteUserListReader {
+export class SqliteReadWorkers {
   private readonly workers: ReadWorker[] = [];
   private nextId = 0;
   private started = false;
@@ -104,7 +104,7 @@ export class SqliteReadWorkers implements SqliteUserListReader {
     );
   }
 
-  list(query: UserListQuery): Promise<UserPage> {
+  list(query: UserListQuery): Promise<ListReply> {
     if (!this.started && !this.closed) {
       this.started = true;
       for (let i = 0; i < this.size; i++) this.spawn();

@@ -11,11 +11,16 @@ const openSqlite =
   (options: DatabaseOptions): OpenRepositories =>
   async () => {
     const file = createTemporarySqliteFile();
-    const database = await openDatabase({ dialect: 'sqlite', url: `sqlite:${file.path}`, path: file.path }, options);
+    const location = { dialect: 'sqlite', url: `sqlite:${file.path}`, path: file.path } as const;
+    const database = await openDatabase(location, options);
     await database.migrate();
+    // A second process's connections and caches over the same file.
+    const another = await openDatabase(location, options);
     return {
       repositories: database.repositories,
+      another: another.repositories,
       close: async () => {
+        await another.close();
         await database.close();
         file.remove();
       },

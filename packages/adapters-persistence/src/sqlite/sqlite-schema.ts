@@ -28,13 +28,16 @@ export const users = sqliteTable(
 
 /**
  * How many users there are: one row, kept exact by triggers on `users` in the transaction of
- * every insert and delete, so an unfiltered list reads its total here instead of counting.
+ * every insert and delete, so an unfiltered list reads its total here instead of counting. Its
+ * `generation` takes a new random value with every insert, delete and change of an email or a
+ * `created`: what a cached search is valid for (see MatchCache).
  */
 export const userCount = sqliteTable(
   'user_count',
   {
     id: integer('id').primaryKey(),
     users: integer('users').notNull(),
+    generation: integer('generation').notNull().default(0),
   },
   (t) => [check('user_count_single_row', sql`${t.id} = 1`)],
 );

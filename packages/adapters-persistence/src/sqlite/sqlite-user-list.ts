@@ -2,6 +2,7 @@ import { asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { ListedUser, UserListQuery, UserPage } from '@uas/domain';
 import { ftsPhrase, isTrigramSearchable } from '../shared/email-search';
 import { containsPattern } from '../shared/like-pattern';
+import { idsOfWindow, matchesOf, type MatchCache, type Matches } from '../shared/match-cache';
 import { pageWindow, type PageWindow } from '../shared/page-window';
 import type { SqliteDb } from './sqlite-db';
 import { userCount, users } from './sqlite-schema';
@@ -18,31 +19,37 @@ const WALK_PER_MATCH = 100;
 
 /**
  * A search with at most this many matches reads their rowids once (a few hundred kilobytes at
- * most) and chooses its page among them; a larger one is counted in the index and matched again
- * for its page. Matching costs what the doclists of the term's trigrams cost, so once is better.
+ * most) and puts them in order, keeping the ids of the first and last (see MatchCache); a larger
+ * one is counted in the index and matched again for its page.
  */
 const MATCHES_HELD = 20_000;
 
+/**
+ * An unfiltered page whose read steps over at most this many index entries (a tenth of a
+ * millisecond or so) is cheap enough to read where the request is served, without handing it to
+ * a read worker: the first and last pages, and those near them.
+ */
+const CHEAP_STEPS = 1_000;
+
 const ftsMatch = sql`users_email_fts match ${sql.placeholder('match')}`;
 const match = sql`select rowid from users_email_fts where ${ftsMatch}`;
-const listed = sql`select value from json_each(${sql.placeholder('rowids')})`;
+const listed = sql`select value from json_each(${sql.placeholder('listed')})`;
 
 /**
  * How a page's rowids are chosen: the first part of the index's order (`none`), among the
  * trigram index's matches by walking the index (`walk`) or by fetching and sorting them all
- * (`sort`); the same with the matches read already (`walkListed`, `sortListed`); or by a LIKE
- * on each row for a term too short for trigrams (`scan`).
+ * (`sort`); by a LIKE on each row for a term too short for trigrams (`scan`); or by their ids,
+ * known already (`listed`).
  */
-type Strategy = 'none' | 'walk' | 'sort' | 'scan' | 'walkListed' | 'sortListed';
+type Strategy = 'none' | 'walk' | 'sort' | 'scan' | 'listed';
 
 const filters: Record<Strategy, { from: SQL; where: SQL }> = {
   none: { from: sql`users indexed by users_created_id_idx`, where: sql`true` },
   // `+rowid` keeps the planner from turning the test into rowid look-ups, which the sort does.
   walk: { from: sql`users indexed by users_created_id_idx`, where: sql`+rowid in (${match})` },
   sort: { from: sql`users`, where: sql`rowid in (${match})` },
-  // The same two with the matches read already, as a JSON array of rowids.
-  walkListed: { from: sql`users indexed by users_created_id_idx`, where: sql`+rowid in (${listed})` },
-  sortListed: { from: sql`users`, where: sql`rowid in (${listed})` },
+  // The page's ids, as a JSON array: a look-up of each in the primary key.
+  listed: { from: sql`users`, where: sql`id in (${listed})` },
   // A short term has no index: each row is read and tested, in order (cost grows with the table).
   scan: {
     from: sql`users indexed by users_created_id_idx`,
@@ -77,9 +84,25 @@ export function selectMatches(db: SqliteDb) {
     .limit(sql.placeholder('limit'));
 }
 
-/** Totals: the counter for everyone; the trigram index's matches, read from the index alone; or a scan for a short term. */
-export function selectUserTotal(db: SqliteDb, strategy: 'none' | 'match' | 'scan') {
-  if (strategy === 'none') return db.select({ total: userCount.users }).from(userCount).where(eq(userCount.id, 1));
+/** The ids of the users with the rowids in a JSON array, in (created, id) order. */
+export function selectOrderedIds(db: SqliteDb) {
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`rowid in (${listed})`)
+    .orderBy(asc(users.created), asc(users.id));
+}
+
+/** The counter: everyone, and the generation (as text, so that all its 64 bits count). */
+export function selectCounter(db: SqliteDb) {
+  return db
+    .select({ total: userCount.users, generation: sql<string>`cast(${userCount.generation} as text)` })
+    .from(userCount)
+    .where(eq(userCount.id, 1));
+}
+
+/** A search's total: the trigram index's matches, read from the index alone; or a scan for a short term. */
+export function selectUserTotal(db: SqliteDb, strategy: 'match' | 'scan') {
   if (strategy === 'match')
     return db.select({ total: sql<number>`count(*)` }).from(sql`users_email_fts`).where(ftsMatch);
   return db.select({ total: sql<number>`count(*)` }).from(users).where(filters.scan.where);
@@ -96,16 +119,22 @@ function prepareListStatements(db: SqliteDb) {
       walk: pages('walk'),
       sort: pages('sort'),
       scan: pages('scan'),
-      walkListed: pages('walkListed'),
-      sortListed: pages('sortListed'),
+      listed: pages('listed'),
     },
     matches: selectMatches(db).prepare(),
+    orderedIds: selectOrderedIds(db).prepare(),
+    counter: selectCounter(db).prepare(),
     totals: {
-      none: selectUserTotal(db, 'none').prepare(),
       match: selectUserTotal(db, 'match').prepare(),
       scan: selectUserTotal(db, 'scan').prepare(),
     },
   };
+}
+
+/** A list's page, and the matches of its search when it read them (for the MatchCache). */
+export interface ListReply {
+  page: UserPage;
+  found?: { term: string; generation: string; matches: Matches };
 }
 
 /**
@@ -122,30 +151,58 @@ export class SqliteUserList {
     return (this.prepared ??= prepareListStatements(this.db));
   }
 
-  list({ page, size, emailContains }: UserListQuery): UserPage {
+  /**
+   * The page, using the searches in `cache` that are valid for the table's generation; with
+   * `cheapOnly`, undefined instead when the page costs more than a page of ids or a short walk of
+   * the index.
+   */
+  list(query: UserListQuery, cache?: MatchCache, cheapOnly = false): ListReply | undefined {
+    const { page, size, emailContains } = query;
     // One read transaction, so the page and the total describe the same moment.
     return this.db.transaction(() => {
-      const { pages, totals } = this.statements;
+      const { pages, totals, counter } = this.statements;
+      const { total: everyone, generation } = counter.get() ?? { total: 0, generation: '' };
       if (!emailContains) {
-        const total = totals.none.get()?.total ?? 0;
-        return { total, users: this.read(pages.none, pageWindow(total, page, size), {}) };
+        const window = pageWindow(everyone, page, size);
+        if (cheapOnly && window !== null && window.offset > CHEAP_STEPS) return undefined;
+        return { page: { total: everyone, users: this.read(pages.none, window, {}) } };
       }
       if (!isTrigramSearchable(emailContains)) {
+        if (cheapOnly) return undefined;
         const values = { pattern: containsPattern(emailContains) };
         const total = totals.scan.get(values)?.total ?? 0;
-        return { total, users: this.read(pages.scan, pageWindow(total, page, size), values) };
+        return { page: { total, users: this.read(pages.scan, pageWindow(total, page, size), values) } };
       }
-      const values = { match: ftsPhrase(emailContains) };
-      const everyone = totals.none.get()?.total ?? 0;
-      const held = this.statements.matches.all({ ...values, limit: MATCHES_HELD + 1 });
-      const all = held.length <= MATCHES_HELD;
-      const total = all ? held.length : (totals.match.get(values)?.total ?? 0);
-      const window = pageWindow(total, page, size);
-      const walk = window !== null && ((window.offset + window.limit) * everyone) / total <= WALK_PER_MATCH * total;
-      if (!all) return { total, users: this.read(walk ? pages.walk : pages.sort, window, values) };
-      const rowids = { rowids: JSON.stringify(held.map((found) => found.rowid)) };
-      return { total, users: this.read(walk ? pages.walkListed : pages.sortListed, window, rowids) };
+      const term = emailContains.toLowerCase();
+      const cached = cache?.get(term, generation);
+      if (cheapOnly && !cached) return undefined;
+      const values = { match: ftsPhrase(term) };
+      const matches = cached ?? this.matches(values);
+      const window = pageWindow(matches.total, page, size);
+      const ids = window && idsOfWindow(matches, window);
+      if (cheapOnly && window && !ids) return undefined;
+      const found = cached || !generation ? undefined : { term, generation, matches };
+      if (!window) return { page: { total: matches.total, users: [] }, found };
+      if (ids) {
+        const listed = { listed: JSON.stringify(ids) };
+        const all = { descending: false, offset: 0, limit: ids.length };
+        return { page: { total: matches.total, users: this.read(pages.listed, all, listed) }, found };
+      }
+      const walk = ((window.offset + window.limit) * everyone) / matches.total <= WALK_PER_MATCH * matches.total;
+      return {
+        page: { total: matches.total, users: this.read(walk ? pages.walk : pages.sort, window, values) },
+        found,
+      };
     });
+  }
+
+  /** What the term matches: its rowids read once and put in order, or counted when there are many. */
+  private matches(values: { match: string }): Matches {
+    const { matches, orderedIds, totals } = this.statements;
+    const held = matches.all({ ...values, limit: MATCHES_HELD + 1 });
+    if (held.length > MATCHES_HELD) return { total: totals.match.get(values)?.total ?? 0, head: [], tail: [] };
+    const listed = JSON.stringify(held.map((found) => found.rowid));
+    return matchesOf(orderedIds.all({ listed }).map((user) => user.id));
   }
 
   private read(

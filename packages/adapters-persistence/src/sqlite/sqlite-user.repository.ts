@@ -2,13 +2,11 @@ import { eq, sql } from 'drizzle-orm';
 import type { User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
 import { liveSessionsOf } from '../shared/conditions';
+import { MatchCache } from '../shared/match-cache';
 import type { SqliteDb } from './sqlite-db';
+import type { SqliteReadWorkers } from './sqlite-read-workers';
+import { SqliteUserList, type ListReply } from './sqlite-user-list';
 import { sessions, users } from './sqlite-schema';
-
-/** Where list queries run: SqliteUserList on this connection, or SqliteReadWorkers. */
-export interface SqliteUserListReader {
-  list(query: UserListQuery): UserPage | Promise<UserPage>;
-}
 
 function prepareStatements(db: SqliteDb) {
   return {
@@ -27,11 +25,16 @@ function prepareStatements(db: SqliteDb) {
 
 export class SqliteUserRepository implements UserRepository {
   private prepared: ReturnType<typeof prepareStatements> | undefined;
+  private readonly lists: SqliteUserList;
+  private readonly searches = new MatchCache();
 
+  /** With `workers`, lists that cost more than a few index entries or cached ids run on them. */
   constructor(
     private readonly db: SqliteDb,
-    private readonly reader: SqliteUserListReader,
-  ) {}
+    private readonly workers?: SqliteReadWorkers,
+  ) {
+    this.lists = new SqliteUserList(db);
+  }
 
   /** Prepared on first use, once the migrations have made the tables they read. */
   private get statements() {
@@ -58,7 +61,14 @@ export class SqliteUserRepository implements UserRepository {
   }
 
   async list(query: UserListQuery): Promise<UserPage> {
-    return this.reader.list(query);
+    const reply =
+      this.lists.list(query, this.searches, this.workers !== undefined) ?? (await this.workers!.list(query));
+    return this.remember(reply);
+  }
+
+  private remember({ page, found }: ListReply): UserPage {
+    if (found) this.searches.set(found.term, found.generation, found.matches);
+    return page;
   }
 
   // Each change is one IMMEDIATE transaction: it takes the database's write lock before it reads,

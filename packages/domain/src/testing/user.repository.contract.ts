@@ -31,7 +31,12 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
   describe(`UserRepository contract (${backend})`, () => {
     let users: UserRepository;
     let sessions: SessionRepository;
-    useFreshRepositories(open, (repositories) => ({ users, sessions } = repositories));
+    /** The same users through another instance (another process's connections and caches). */
+    let elsewhere: UserRepository;
+    useFreshRepositories(open, (repositories, another) => {
+      ({ users, sessions } = repositories);
+      elsewhere = another.users;
+    });
     const later = (user: User, seconds: number) => new Date(user.updated.getTime() + seconds * 1000);
     const rename = (name: string, at: Date) => (current: User) => ({ user: applyUserPatch(current, { name }, at) });
 
@@ -428,6 +433,52 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       }
       expect(lost).toEqual([]);
       expect((await users.list({ page: 1, size: 200 })).users.map((u) => u.id).sort()).toEqual([...alive].sort());
+    });
+
+    it('answers no search from before a write that changed its matches, on either instance, through rounds of racing writes', async () => {
+      const ROUNDS = 6;
+      const size = 4;
+      const matching = new Map<string, User>();
+      const seed = Array.from({ length: 30 }, (_, n) => sampleUser({ email: `cached${n}@search.example` }));
+      await users.insertMany(seed);
+      for (const user of seed) matching.set(user.id, user);
+      const order = (a: User, b: User) => a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : 1);
+      /** Both ends of the search and its total, through both instances: what a cache would serve. */
+      const look = () =>
+        Promise.all(
+          [users, elsewhere].flatMap((instance) =>
+            [1, Math.ceil(matching.size / size)].map((page) =>
+              instance.list({ page, size, emailContains: 'Cached' }).then((found) => ({ page, found })),
+            ),
+          ),
+        );
+      const stale: unknown[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        await look(); // fills the caches, if any
+        const [moved, gone] = [...matching.values()].slice(round * 2, round * 2 + 2) as [User, User];
+        const added = sampleUser({ email: `cached-new${round}@search.example` });
+        const [racing] = await Promise.all([
+          look(),
+          users.insert(added),
+          elsewhere.delete(gone.id, new Date()),
+          users.update(moved.id, (current) => ({ user: { ...current, email: `moved${round}@elsewhere.example` } })),
+          look(),
+        ]);
+        matching.set(added.id, added);
+        matching.delete(gone.id);
+        matching.delete(moved.id);
+        // A search racing the writes sees some moment: its page agrees with its total.
+        for (const { page, found } of racing)
+          if (found.users.length !== Math.max(0, Math.min(size, found.total - (page - 1) * size)))
+            stale.push({ round, racing: true, page, total: found.total, ids: found.users.map((u) => u.id) });
+        const expected = [...matching.values()].sort(order).map((u) => u.id);
+        for (const { page, found } of await look()) {
+          const ids = expected.slice((page - 1) * size, page * size);
+          if (found.total !== expected.length || found.users.map((u) => u.id).join() !== ids.join())
+            stale.push({ round, page, total: found.total, expected: expected.length });
+        }
+      }
+      expect(stale).toEqual([]);
     });
 
     it('keeps the search index in step through rounds of concurrent email changes', async () => {
