@@ -2,7 +2,9 @@ import { createHttpApp, type Logger } from '@uas/adapters-http';
 import { describeDatabaseLocation, openDatabase, type DatabaseLocation } from '@uas/adapters-persistence';
 import { ADMIN_PANEL_ROOT } from '@uas/admin-panel';
 import type { Config } from './config';
-import { buildContainer, resolve, Tokens, type ContainerOverrides } from './container';
+import type { DependencyContainer } from 'tsyringe';
+import { KeyRing } from './adapters/key-ring';
+import { buildContainer, systemContainer, useCasesOf } from './container';
 import { PrometheusMetrics } from './adapters/prometheus-metrics';
 import { Readiness } from './readiness';
 import { bootstrapAdmin } from './admin-bootstrap';
@@ -17,12 +19,13 @@ export interface Application {
 
 /**
  * Opens the database and brings it up to date, makes sure the admin and a signing key exist
- * (under a lock shared by every instance on the same database) and builds the HTTP app.
+ * (under a lock shared by every instance on the same database) and builds the HTTP app. Its
+ * container is a child of `parent`, whose registrations (a test's clock) it inherits.
  */
 export async function createApplication(
   config: Config,
   logger: Logger,
-  overrides: ContainerOverrides = {},
+  parent: DependencyContainer = systemContainer,
 ): Promise<Application> {
   const database = await openDatabase(config.database, {
     poolSize: config.databasePoolSize,
@@ -36,20 +39,21 @@ export async function createApplication(
     const metrics = config.metricsToken
       ? new PrometheusMetrics(database.dialect === 'postgres' ? config.databasePoolSize : 1)
       : null;
-    const container = buildContainer(config, database, overrides, metrics);
+    const container = buildContainer(config, database, metrics, parent);
+    const useCases = useCasesOf(container, config);
+    const keyRing = container.resolve(KeyRing);
     await database.withStartupLock(async () => {
       await database.migrate();
-      await bootstrapAdmin(resolve(container, Tokens.AdminService), config.adminKeyPath, config.adminEmail, logger);
-      await resolve(container, Tokens.KeyRing).ensureSigningKey();
+      await bootstrapAdmin(useCases.admins, config.adminKeyPath, config.adminEmail, logger);
+      await keyRing.ensureSigningKey();
     });
-    const keyRing = resolve(container, Tokens.KeyRing);
     const readiness = new Readiness({ database, keyRing, logger });
     const app = createHttpApp({
-      users: resolve(container, Tokens.UserService),
-      transfer: resolve(container, Tokens.UserTransferService),
-      self: resolve(container, Tokens.SelfService),
-      adminAuth: resolve(container, Tokens.AdminAuth),
-      userAuth: resolve(container, Tokens.UserAuth),
+      users: useCases.users,
+      transfer: useCases.transfer,
+      self: useCases.self,
+      adminAuth: useCases.adminAuth,
+      userAuth: useCases.userAuth,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
       metricsEndpoint: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,
@@ -57,7 +61,7 @@ export async function createApplication(
       trustedProxies: config.trustedProxies,
       panelRoot: ADMIN_PANEL_ROOT,
     });
-    const stopHousekeeping = scheduleHousekeeping(resolve(container, Tokens.Housekeeping), logger);
+    const stopHousekeeping = scheduleHousekeeping(useCases.housekeeping, logger);
     return {
       app,
       readiness,

@@ -31,3 +31,4 @@ export * from './transfer/user-import.repository.ts';
 export * from './transfer/user-transfer-service.ts';
 export * from './transfer/ndjson-records.ts';
 export * from './repositories.ts';
+export * from './use-cases.ts';

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Command } from 'commander';
-import { resolve, Tokens } from '../container';
 import { readAdminKeyFile, writeAdminKeyFile } from '../admin-key-file';
 import { withOperator } from './operator';
 
@@ -11,7 +10,7 @@ export function adminCommand(): Command {
     .command('reset-password')
     .description('give the admin a new random password, written to ADMIN_KEY_PATH (0600); every admin session ends')
     .action(async () => {
-      await withOperator(async ({ config, database, container }) => {
+      await withOperator(async ({ config, database, useCases }) => {
         const file = (await readAdminKeyFile(config.adminKeyPath))?.credentials;
         const stored = await database.repositories.admins.findFirst();
         const credentials = {
@@ -21,7 +20,7 @@ export function adminCommand(): Command {
         };
         // The file first: were the database write to fail, the next start applies the file.
         await writeAdminKeyFile(config.adminKeyPath, credentials);
-        await resolve(container, Tokens.AdminService).applyCredentials(credentials);
+        await useCases.admins.applyCredentials(credentials);
         process.stdout.write(`New admin credentials for ${credentials.email} are in ${config.adminKeyPath}.\n`);
       });
     });
@@ -35,8 +34,8 @@ export function keysCommand(): Command {
     .command('rotate')
     .description('sign new tokens with a new key; tokens signed with the previous key stay valid until they expire')
     .action(async () => {
-      await withOperator(async ({ container }) => {
-        const key = await resolve(container, Tokens.KeyRing).rotate();
+      await withOperator(async ({ keyRing }) => {
+        const key = await keyRing.rotate();
         process.stdout.write(
           `New signing key ${key.kid} (${key.algorithm}) is now in use; previous keys verify until their tokens expire.\n`,
         );

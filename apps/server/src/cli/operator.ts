@@ -1,16 +1,18 @@
 import { openDatabase, type Database } from '@uas/adapters-persistence';
-import type { DependencyContainer } from 'tsyringe';
+import type { UseCases } from '@uas/domain';
+import { KeyRing } from '../adapters/key-ring';
 import { loadConfig, type Config } from '../config';
-import { buildContainer } from '../container';
+import { buildContainer, useCasesOf } from '../container';
 
 export interface Operator {
   config: Config;
   database: Database;
-  container: DependencyContainer;
+  useCases: UseCases;
+  keyRing: KeyRing;
 }
 
 /**
- * The configuration the server would use (environment and `.env`), its database and container,
+ * The configuration the server would use (environment and `.env`), its database, use cases and key ring,
  * for the length of one command. Unless told otherwise the database is migrated first, under the
  * lock instances take at start, so a command may run before the first start.
  */
@@ -24,7 +26,13 @@ export async function withOperator<T>(work: (operator: Operator) => Promise<T>, 
   });
   try {
     if (migrate) await database.withStartupLock(() => database.migrate());
-    return await work({ config, database, container: buildContainer(config, database) });
+    const container = buildContainer(config, database);
+    return await work({
+      config,
+      database,
+      useCases: useCasesOf(container, config),
+      keyRing: container.resolve(KeyRing),
+    });
   } finally {
     await database.close();
   }

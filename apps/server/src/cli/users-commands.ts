@@ -8,7 +8,6 @@ import {
   type ConflictPolicy,
   type ImportReport,
 } from '@uas/domain';
-import { resolve, Tokens } from '../container';
 import { CliExit, EXIT } from './exit-codes';
 import { EXPORT_FORMATS, writeExport, type ExportFormat } from './export-output';
 import { IMPORT_FORMATS, openImportInput, type ImportFormat } from './import-input';
@@ -70,10 +69,10 @@ export function usersCommand(): Command {
           quiet: boolean;
         },
       ) => {
-        await withOperator(async ({ container }) => {
+        await withOperator(async ({ useCases }) => {
           const input = await openImportInput(file, options.format);
           const progress = createProgress(options.dryRun ? 'checked' : 'imported', process.stderr, options.quiet);
-          const report = await resolve(container, Tokens.UserTransferService).import(input.records, {
+          const report = await useCases.transfer.import(input.records, {
             onConflict: options.onConflict,
             dryRun: options.dryRun,
             batchSize: options.batchSize,
@@ -102,12 +101,10 @@ export function usersCommand(): Command {
         output: string;
         quiet: boolean;
       }) => {
-        await withOperator(async ({ container }) => {
-          const total = (
-            await resolve(container, Tokens.UserService).list({ page: 1, size: 1, emailContains: options.search })
-          ).total;
+        await withOperator(async ({ useCases }) => {
+          const total = (await useCases.users.list({ page: 1, size: 1, emailContains: options.search })).total;
           const progress = createProgress('exported', process.stderr, options.quiet);
-          const count = await writeExport(resolve(container, Tokens.UserTransferService).export(options.search), {
+          const count = await writeExport(useCases.transfer.export(options.search), {
             format: options.format,
             withPasswordHashes: options.withPasswordHashes,
             output: options.output,
@@ -137,9 +134,9 @@ export function usersCommand(): Command {
         inactive: boolean;
       }) => {
         const password = options.password ?? randomBytes(18).toString('base64url');
-        await withOperator(async ({ container }) => {
+        await withOperator(async ({ useCases }) => {
           try {
-            const user = await resolve(container, Tokens.UserService).create({
+            const user = await useCases.users.create({
               email: options.email,
               name: options.name,
               password,

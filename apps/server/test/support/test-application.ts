@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AdminCredentials } from '@uas/domain';
+import { type AdminCredentials, Clock } from '@uas/domain';
 import { ManualClock } from '@uas/domain/testing';
 import { createTestPostgresSchema } from '@uas/adapters-persistence/testing';
 import { loadConfig } from '../../src/config';
 import { createApplication, type Application } from '../../src/application';
+import { systemContainer } from '../../src/container';
 import { JsonLogger } from '../../src/adapters/json-logger';
 import { readAdminKeyFile } from './admin-api';
 
@@ -60,10 +61,13 @@ export async function startTestApplication(
   const config = loadConfig(fullEnv);
   const logs: string[] = [];
   const clock = new ManualClock(new Date());
+  // The application inherits the clock from its parent container.
+  const parent = systemContainer.createChildContainer();
+  parent.register(Clock, { useValue: clock });
   const { app, readiness, close } = await createApplication(
     config,
     new JsonLogger(config.logLevel, (line) => logs.push(line)),
-    { clock },
+    parent,
   );
   const admin = await readAdminKeyFile(config.adminKeyPath);
   return {

@@ -1,6 +1,12 @@
-import { DEFAULT_THROTTLE_POLICY, type AuthPolicy, type JsonObject, type NewUser, type User } from '@uas/domain';
 import {
   createUseCases,
+  DEFAULT_THROTTLE_POLICY,
+  type AuthPolicy,
+  type JsonObject,
+  type NewUser,
+  type User,
+} from '@uas/domain';
+import {
   FakeTokenSigner,
   inMemoryRepositories,
   ManualClock,

@@ -9,7 +9,7 @@ import type { NewUser, User } from '../users/user.ts';
 import { ManualClock, PlainTextHasher, SequentialIds } from './fake-ports.ts';
 import { FakeTokenSigner } from './fake-token-signer.ts';
 import { inMemoryRepositories } from './in-memory-repositories.ts';
-import { createUseCases } from './use-cases.ts';
+import { createUseCases } from '../use-cases.ts';
 
 /**
  * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one

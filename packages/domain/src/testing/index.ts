@@ -1,7 +1,6 @@
 export * from './fake-ports.ts';
 export * from './fake-token-signer.ts';
 export * from './in-memory-repositories.ts';
-export * from './use-cases.ts';
 export * from './contract-harness.ts';
 export * from './user.repository.contract.ts';
 export * from './admin.repository.contract.ts';

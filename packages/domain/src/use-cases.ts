@@ -1,15 +1,15 @@
-import { AdminService } from '../admins/admin-service.ts';
-import { AuthService, type AuthPolicy } from '../sessions/auth-service.ts';
-import { Housekeeping } from '../sessions/housekeeping.ts';
-import { accountDirectory, adminPrincipals, userPrincipals, type PrincipalSource } from '../sessions/principal.ts';
-import type { Clock } from '../shared/clock.ts';
-import type { IdGenerator } from '../shared/id-generator.ts';
-import type { PasswordHasher } from '../shared/password-hasher.ts';
-import type { TokenSigner } from '../tokens/token-signer.ts';
-import type { Repositories } from '../repositories.ts';
-import { SelfService } from '../users/self-service.ts';
-import { UserService } from '../users/user-service.ts';
-import { UserTransferService } from '../transfer/user-transfer-service.ts';
+import { AdminService } from './admins/admin-service.ts';
+import { AuthService, type AuthPolicy } from './sessions/auth-service.ts';
+import { Housekeeping } from './sessions/housekeeping.ts';
+import { accountDirectory, adminPrincipals, userPrincipals, type PrincipalSource } from './sessions/principal.ts';
+import type { Clock } from './shared/clock.ts';
+import type { IdGenerator } from './shared/id-generator.ts';
+import type { PasswordHasher } from './shared/password-hasher.ts';
+import type { TokenSigner } from './tokens/token-signer.ts';
+import type { Repositories } from './repositories.ts';
+import { SelfService } from './users/self-service.ts';
+import { UserService } from './users/user-service.ts';
+import { UserTransferService } from './transfer/user-transfer-service.ts';
 
 export interface UseCaseDeps {
   repositories: Repositories;
@@ -20,7 +20,12 @@ export interface UseCaseDeps {
   policy: AuthPolicy;
 }
 
-/** Every use case wired over the given ports, as tests of the domain and the HTTP adapter need them. */
+/**
+ * Every use case wired over the given ports: the one wiring of the graph, used by the server's
+ * composition root and by the tests of the domain and the HTTP adapter alike.
+ */
+export type UseCases = ReturnType<typeof createUseCases>;
+
 export function createUseCases({ repositories, hasher, signer, clock, ids, policy }: UseCaseDeps) {
   const { sessions, attempts } = repositories;
   const admins = adminPrincipals(repositories.admins);
