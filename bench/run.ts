@@ -16,7 +16,8 @@ import { HttpClient, measure, type Figures, type Load } from './load';
 import { figuresTable, memoryTable, type Row } from './report';
 import { scenarios, type Scenario, type Traffic } from './scenarios';
 import { seedUsers } from './seed';
-import { BenchServer, killAll } from './server-process';
+import { VARIABLES } from '../apps/server/src/config-variables';
+import { ServerProcesses } from '../scripts/release-process';
 
 /** Longest measurement of one scenario: the machine is shared, runs must stay short. */
 const MAX_DURATION_S = 20;
@@ -55,6 +56,10 @@ function readOptions(): Options {
     postgresUrl: process.env.BENCH_DATABASE_URL || (values.postgres ? LOCAL_POSTGRES_URL : undefined),
   };
 }
+
+/** The measured servers, killed on any way out of the benchmark. */
+const servers = new ServerProcesses();
+const killAll = () => servers.killNow();
 
 /** What to undo, last first, however the run ends: servers are killed before any of it. */
 const undo: (() => Promise<void>)[] = [];
@@ -126,7 +131,10 @@ async function measureAll(
   directory: string,
   users: { id: string; email: string }[],
 ) {
-  const server = await BenchServer.start(env, directory);
+  // Measured with the defaults production runs with, not the cheap bcrypt of the tests.
+  const defaults = { BCRYPT_COST: VARIABLES.BCRYPT_COST.default };
+  const logFile = join(directory, 'server.log');
+  const server = await servers.start({ ...defaults, ...env }, { cwd: directory, logFile });
   const admin = JSON.parse(await readFile(env.ADMIN_KEY_PATH!, 'utf8')) as Admin;
   const atStart = await server.memory();
   const client = new HttpClient(server.url, load.concurrency);
@@ -144,7 +152,10 @@ async function measureAll(
   client.close();
   probeClient.close();
   await server.stop();
-  return { ceiling, rows, atStart, afterLoad, errors: await server.errorLines() };
+  const log = await readFile(logFile, 'utf8');
+  // The log lines at level error (5xx answers and their causes), for a report of what went wrong.
+  const errors = log.split('\n').filter((line) => line.includes('"level":"error"'));
+  return { ceiling, rows, atStart, afterLoad, errors };
 }
 
 /** The measured server's first error log lines, if it logged any. */

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +35,11 @@ export interface SpawnOptions {
   cwd?: string;
   /** The port the process will listen on by its own configuration; PORT is then not set. */
   port?: number;
+  /**
+   * Its stdout (the log) goes straight to this file, as in production, without passing through
+   * this process: for a long run under load. `stdout` and `logLines()` stay empty then.
+   */
+  logFile?: string;
 }
 
 export interface Exit {
@@ -110,6 +115,13 @@ export class ServerProcess {
     return this.exited;
   }
 
+  /** Its resident memory now; fails once it has exited. */
+  async memory(): Promise<ProcessMemory> {
+    const memory = await processMemory(this.child.pid!);
+    if (!memory) throw new Error(`The server has exited.\n${this.describe()}`);
+    return memory;
+  }
+
   /** Exit status and output, for failure messages. */
   describe(): string {
     const status = this.running ? 'still running' : `exit code ${this.child.exitCode}, signal ${this.child.signalCode}`;
@@ -140,11 +152,13 @@ export class ServerProcesses {
    */
   async spawn(env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> {
     const port = options.port ?? (env.PORT && /^\d+$/.test(env.PORT) ? Number(env.PORT) : await freePort());
+    const log = options.logFile === undefined ? undefined : await open(options.logFile, 'w');
     const child = spawn(process.execPath, releaseCommand('server'), {
       cwd: options.cwd ?? (await this.tempDir()),
       env: { PATH: process.env.PATH ?? '', ...BASE_ENV, ...(options.port ? {} : { PORT: String(port) }), ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: ['pipe', log?.fd ?? 'pipe', 'pipe'],
     });
+    await log?.close();
     const server = new ServerProcess(child, port);
     this.processes.add(server);
     return server;
@@ -205,6 +219,11 @@ export class ServerProcesses {
       throw new Error(`The server did not exit within ${timeoutMs} ms.\n${server.describe()}`);
     }
     return Object.assign(server, { exit });
+  }
+
+  /** SIGKILLs every process still running, at once; synchronous, so it also works in an 'exit' handler. */
+  killNow(): void {
+    for (const server of this.processes) if (server.running) server.child.kill('SIGKILL');
   }
 
   /** Kills every process still running and removes every temporary directory. */

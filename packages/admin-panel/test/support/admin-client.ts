@@ -1,5 +1,5 @@
 import type { UserAttributes, UserResource, UserWrite } from '../../src/api/types';
-import type { RunningServer } from './server';
+import type { PanelServer } from './panel-server';
 
 const JSON_API = 'application/vnd.api+json';
 
@@ -11,7 +11,7 @@ export class AdminClient {
     private readonly token: string,
   ) {}
 
-  static async signIn(server: RunningServer): Promise<AdminClient> {
+  static async signIn(server: PanelServer): Promise<AdminClient> {
     const response = await fetch(`${server.baseUrl}/v1/admin/login`, {
       method: 'POST',
       headers: { 'Content-Type': JSON_API },

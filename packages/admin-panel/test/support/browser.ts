@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import type { RunningServer } from './server';
+import type { PanelServer } from './panel-server';
 
 /** Debian's chromium, as CI installs it; never a browser downloaded by playwright. */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -27,7 +27,7 @@ export interface PageWatch {
 
 export async function openPanel(
   browser: Browser,
-  server: RunningServer,
+  server: PanelServer,
 ): Promise<{
   context: BrowserContext;
   page: Page;
@@ -50,7 +50,7 @@ export async function openPanel(
 }
 
 /** Signs in through the login form and waits for the users page. */
-export async function signIn(page: Page, server: RunningServer, path = '/admin/'): Promise<void> {
+export async function signIn(page: Page, server: PanelServer, path = '/admin/'): Promise<void> {
   await page.goto(path);
   await page.waitForURL('**/admin/login');
   await page.getByLabel('Email', { exact: true }).fill(server.admin.email);
