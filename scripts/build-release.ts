@@ -36,6 +36,7 @@ const NATIVE = ['better-sqlite3', '@node-rs/bcrypt', '@node-rs/argon2'];
 const ASSETS: Record<string, string> = {
   'packages/adapters-persistence/migrations': 'migrations',
   'packages/admin-panel/dist': 'admin-panel',
+  'packages/adapters-http/node_modules/swagger-ui-dist': 'api-reference',
 };
 
 /**
@@ -99,7 +100,14 @@ async function main(): Promise<void> {
     logLevel: 'warning',
   });
 
-  for (const [from, to] of Object.entries(ASSETS)) await cp(join(ROOT, from), join(staging, to), { recursive: true });
+  // Through pnpm's links to the files; without source maps, which are most of a package's megabytes.
+  for (const [from, to] of Object.entries(ASSETS)) {
+    await cp(join(ROOT, from), join(staging, to), {
+      recursive: true,
+      dereference: true,
+      filter: (source) => !source.endsWith('.map'),
+    });
+  }
   const versions = await copyNativePackages(NATIVE, workspaceFolders(), join(staging, 'node_modules'));
 
   const rootManifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {

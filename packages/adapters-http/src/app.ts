@@ -11,11 +11,13 @@ import { clientInfo } from './network/client-info';
 import { adminPanelRoutes } from './routes/admin-panel.routes';
 import { adminSessionRoutes } from './routes/admin-session.routes';
 import { adminUsersRoutes } from './routes/admin-users.routes';
+import { apiReferenceRoutes } from './routes/api-reference.routes';
 import { adminUserTransferRoutes, IMPORT_PATH } from './routes/admin-user-transfer.routes';
 import { healthRoutes } from './routes/health.routes';
 import { jwksRoutes } from './routes/jwks.routes';
 import { meRoutes } from './routes/me.routes';
 import { metricsRoutes } from './routes/metrics.routes';
+import { openApiRoutes } from './routes/openapi.routes';
 import { readyRoutes } from './routes/ready.routes';
 import { userSessionRoutes } from './routes/user-session.routes';
 
@@ -43,6 +45,12 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', healthRoutes())
     .route('/', readyRoutes(deps));
   if (deps.metricsEndpoint !== null) app.route('/', metricsRoutes(deps.metricsEndpoint));
+  app
+    .route(
+      '/',
+      openApiRoutes(() => app.routes),
+    )
+    .route('/', apiReferenceRoutes());
   app.onError(errorHandler(deps.logger));
   app.notFound(notFoundHandler);
   return app;

@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AuthenticatedEnv } from '../app-env';
 import { missingToken } from '../errors/http-problem';
+import { withFragment } from '../openapi/route-description';
 
 /** The credentials of `Authorization: Bearer <token>`; any other scheme counts as none. */
 export function bearerToken(c: Context): string {
@@ -17,8 +18,12 @@ export function bearerToken(c: Context): string {
  * refuses invalid or revoked tokens (401) and tokens of the other kind (403).
  */
 export function bearerAuth(auth: AuthService) {
-  return createMiddleware<AuthenticatedEnv>(async (c, next) => {
+  const middleware = createMiddleware<AuthenticatedEnv>(async (c, next) => {
     c.set('identity', await auth.authenticate(bearerToken(c)));
     await next();
+  });
+  return withFragment(middleware, {
+    security: [{ bearer: [] }],
+    errors: ['missing_token', 'invalid_token', 'forbidden'],
   });
 }

@@ -1,15 +1,25 @@
 import type { UserPage } from '@uas/domain';
+import * as v from 'valibot';
 import type { ListQuery } from '../schemas/list-query.schemas';
-import { userResource } from './user.presenter';
+import { userResource, userResourceSchema } from './user.presenter';
 
 const USERS_PATH = '/v1/admin/users';
 
-export interface PageLinks {
-  first: string;
-  last: string;
-  prev: string | null;
-  next: string | null;
-}
+const link = () => v.pipe(v.string(), v.description('A relative URL that keeps the page size and the search.'));
+
+export const pageLinksSchema = v.object({
+  first: link(),
+  last: link(),
+  prev: v.nullable(link()),
+  next: v.nullable(link()),
+});
+export type PageLinks = v.InferOutput<typeof pageLinksSchema>;
+
+export const userListDocumentSchema = v.object({
+  data: v.array(userResourceSchema),
+  links: pageLinksSchema,
+  meta: v.object({ total: v.pipe(v.number(), v.integer(), v.description('How many users match.')) }),
+});
 
 /** Relative links that repeat the page size and the search term, so following them keeps both. */
 export function pageLinks({ page, size, search }: ListQuery, total: number): PageLinks {
@@ -25,7 +35,7 @@ export function pageLinks({ page, size, search }: ListQuery, total: number): Pag
   };
 }
 
-export function userListDocument(result: UserPage, query: ListQuery) {
+export function userListDocument(result: UserPage, query: ListQuery): v.InferOutput<typeof userListDocumentSchema> {
   return {
     data: result.users.map(userResource),
     links: pageLinks(query, result.total),

@@ -2,6 +2,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../app-env';
+import { pageRoute } from '../openapi/route-description';
 
 const PANEL_PATH = '/admin';
 
@@ -42,6 +43,6 @@ export function adminPanelRoutes(panelRoot: string) {
   return new Hono<AppEnv>()
     .use(PANEL_PATH, panelHeaders)
     .use(`${PANEL_PATH}/*`, panelHeaders)
-    .get(PANEL_PATH, (c) => c.redirect(`${PANEL_PATH}/`, 301))
-    .get(`${PANEL_PATH}/*`, files, async (c, next) => (looksLikeFile(c.req.path) ? next() : index(c, next)));
+    .get(PANEL_PATH, pageRoute, (c) => c.redirect(`${PANEL_PATH}/`, 301))
+    .get(`${PANEL_PATH}/*`, pageRoute, files, async (c, next) => (looksLikeFile(c.req.path) ? next() : index(c, next)));
 }

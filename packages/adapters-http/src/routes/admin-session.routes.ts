@@ -3,14 +3,53 @@ import { Hono } from 'hono';
 import { createFactory } from 'hono/factory';
 import type { AppEnv } from '../app-env';
 import { bearerAuth } from '../middleware/bearer-auth';
-import { sessionDocument } from '../presenters/session.presenter';
-import { parseLogin, parseRefreshTokenBody } from '../schemas/session.schemas';
+import { loginExample, sessionExample } from '../openapi/examples';
+import { describeRoute, type RouteDescription } from '../openapi/route-description';
+import { sessionDocument, sessionDocumentSchema } from '../presenters/session.presenter';
+import { loginDocument, parseLogin, parseRefreshTokenBody, refreshTokenBodySchema } from '../schemas/session.schemas';
 import { jsonBody } from '../schemas/validation';
 import { adminRefreshToken } from '../session/presented-refresh-token';
 import { clearRefreshCookie, refreshCookie, setRefreshCookie } from '../session/refresh-cookie';
 import { requireUuidParam } from './uuid-param';
 
 const factory = createFactory<AppEnv>();
+
+const TAGS = ['Admin session'];
+const session = {
+  description: 'The session record; the refresh token is also set in the session cookie.',
+  schema: sessionDocumentSchema,
+  headers: ['Set-Cookie'],
+  example: sessionExample,
+} as const;
+const tokenBody = (purpose: string) => ({
+  schema: refreshTokenBodySchema,
+  optional: true,
+  description: `The refresh token ${purpose}; without it, the session cookie's (from this origin only).`,
+});
+
+const refreshDescription = (operationId: string): RouteDescription => ({
+  operationId,
+  summary: 'Exchange a refresh token for a new session',
+  description:
+    'Rotation: the presented refresh token is retired. Presenting a retired token again revokes its whole session, except within a short grace window.',
+  tags: TAGS,
+  security: [{}, { refreshCookie: [] }],
+  body: tokenBody('to exchange'),
+  responses: { 200: session },
+  errors: ['missing_token', 'invalid_token', 'refresh_token_reused', 'cross_site_request'],
+});
+
+const revokeDescription = (operationId: string): RouteDescription => ({
+  operationId,
+  summary: 'Revoke a refresh token',
+  description: 'Revoking a token already revoked succeeds too.',
+  tags: TAGS,
+  body: tokenBody('to revoke'),
+  responses: {
+    204: { description: 'Revoked; the cookie is cleared when it held that token.', headers: ['Set-Cookie'] },
+  },
+  errors: ['cross_site_request'],
+});
 
 /** Admin login, refresh (two paths), revocation and logout, with the panel's session cookie. */
 export function adminSessionRoutes({ adminAuth }: { adminAuth: AuthService }) {
@@ -37,19 +76,45 @@ export function adminSessionRoutes({ adminAuth }: { adminAuth: AuthService }) {
   });
 
   return new Hono<AppEnv>()
-    .post('/v1/admin/login', jsonBody(parseLogin), async (c) => {
-      const { email, password } = c.req.valid('json');
-      const grant = await adminAuth.login(email, password, c.get('client').address);
-      setRefreshCookie(c, grant.refreshToken);
-      return c.json(sessionDocument(grant), 200);
-    })
-    .post('/v1/admin/refresh', ...refresh)
-    .post('/v1/admin/token/refresh', ...refresh)
-    .delete('/v1/admin/refresh', ...revoke)
-    .delete('/v1/admin/token/refresh', ...revoke)
-    .delete('/v1/admin/logout/:id', authenticated, requireUuidParam('account'), async (c) => {
-      await adminAuth.logout(c.get('identity'), c.req.param('id'));
-      clearRefreshCookie(c);
-      return c.body(null, 204);
-    });
+    .post(
+      '/v1/admin/login',
+      describeRoute({
+        operationId: 'adminLogin',
+        summary: 'Log in as an administrator',
+        description:
+          'Wrong email or password give the same answer, in similar time, whether or not the account exists.',
+        tags: TAGS,
+        body: { schema: loginDocument, example: loginExample },
+        responses: { 200: session },
+        errors: ['resource_conflict', 'invalid_credentials', 'account_inactive', 'too_many_attempts'],
+      }),
+      jsonBody(parseLogin),
+      async (c) => {
+        const { email, password } = c.req.valid('json');
+        const grant = await adminAuth.login(email, password, c.get('client').address);
+        setRefreshCookie(c, grant.refreshToken);
+        return c.json(sessionDocument(grant), 200);
+      },
+    )
+    .post('/v1/admin/refresh', describeRoute(refreshDescription('adminRefresh')), ...refresh)
+    .post('/v1/admin/token/refresh', describeRoute(refreshDescription('adminTokenRefresh')), ...refresh)
+    .delete('/v1/admin/refresh', describeRoute(revokeDescription('adminRevoke')), ...revoke)
+    .delete('/v1/admin/token/refresh', describeRoute(revokeDescription('adminTokenRevoke')), ...revoke)
+    .delete(
+      '/v1/admin/logout/:id',
+      describeRoute({
+        operationId: 'adminLogout',
+        summary: 'End every session of the calling administrator',
+        description: "Its refresh and access tokens stop working at once. Another account's id → 403.",
+        tags: TAGS,
+        responses: { 204: { description: 'Logged out; the session cookie is cleared.', headers: ['Set-Cookie'] } },
+      }),
+      authenticated,
+      requireUuidParam('account'),
+      async (c) => {
+        await adminAuth.logout(c.get('identity'), c.req.param('id'));
+        clearRefreshCookie(c);
+        return c.body(null, 204);
+      },
+    );
 }

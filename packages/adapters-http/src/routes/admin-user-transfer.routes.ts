@@ -8,10 +8,17 @@ import {
   type UserTransferService,
 } from '@uas/domain';
 import { Hono } from 'hono';
+import * as v from 'valibot';
 import type { AppEnv } from '../app-env';
 import { HttpProblem, payloadTooLarge } from '../errors/http-problem';
 import { bearerAuth } from '../middleware/bearer-auth';
-import { parseExportQuery, parseImportQuery } from '../schemas/transfer-query.schemas';
+import { describeRoute } from '../openapi/route-description';
+import {
+  EXPORT_QUERY_PARAMETERS,
+  IMPORT_QUERY_PARAMETERS,
+  parseExportQuery,
+  parseImportQuery,
+} from '../schemas/transfer-query.schemas';
 
 export const IMPORT_PATH = '/v1/admin/users/import';
 /** Largest import body: the CLI (`uas users import`) has no limit, for anything bigger. */
@@ -58,9 +65,30 @@ const unsupportedImportType = () =>
     },
   ]);
 
-const reportDocument = (report: ImportReport) => ({
+const rejectionSchema = v.object({ line: v.pipe(v.number(), v.integer()), reason: v.string() });
+const count = (what: string) => v.pipe(v.number(), v.integer(), v.description(what));
+
+const importReportSchema = v.object({
+  data: v.object({
+    type: v.literal('user-imports'),
+    attributes: v.object({
+      dry_run: v.boolean(),
+      created: count('Users created.'),
+      updated: count('Users updated (on_conflict=update).'),
+      skipped: count('Records skipped: email taken (on_conflict=skip), or written by an earlier run.'),
+      rejected: count('Records refused.'),
+      rejections: v.pipe(v.array(rejectionSchema), v.description('The first refusals, by input line.')),
+      failure: v.pipe(
+        v.nullable(rejectionSchema),
+        v.description('Under on_conflict=fail, the conflict that stopped the import.'),
+      ),
+    }),
+  }),
+});
+
+const reportDocument = (report: ImportReport): v.InferOutput<typeof importReportSchema> => ({
   data: {
-    type: 'user-imports',
+    type: 'user-imports' as const,
     attributes: {
       dry_run: report.dryRun,
       created: report.created,
@@ -83,37 +111,71 @@ export function adminUserTransferRoutes({
 }) {
   const authenticated = bearerAuth(adminAuth);
   return new Hono<AppEnv>()
-    .post(IMPORT_PATH, authenticated, async (c) => {
-      const query = parseImportQuery(c.req.url);
-      if (c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase() !== NDJSON_MEDIA_TYPE)
-        throw unsupportedImportType();
-      const declared = Number(c.req.header('content-length'));
-      if (declared > IMPORT_MAX_BODY_BYTES) throw payloadTooLarge(IMPORT_MAX_BODY_BYTES);
-      const report = await transfer.import(limitedRecords(readNdjson(limitedBody(c.req.raw.body))), query);
-      // The audit trail records the import here (who, when, the report's counts).
-      return c.json(reportDocument(report), 200);
-    })
-    .get('/v1/admin/users/export', authenticated, async (c) => {
-      const { withPasswordHashes, search } = parseExportQuery(c.req.url);
-      const users = transfer.export(search);
-      const encoder = new TextEncoder();
-      // Pulled a record at a time as the client reads, so memory stays flat whatever the count.
-      const body = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          const next = await users.next();
-          if (next.done) controller.close();
-          else controller.enqueue(encoder.encode(ndjsonLine(toTransferRecord(next.value, withPasswordHashes))));
+    .post(
+      IMPORT_PATH,
+      describeRoute({
+        operationId: 'importUsers',
+        summary: 'Import users from NDJSON',
+        description: `One user record per line, streamed; at most ${IMPORT_MAX_BODY_BYTES} bytes and ${IMPORT_MAX_RECORDS} records (the CLI has no limit). Sending the same input again skips what was written.`,
+        tags: ['Admin users'],
+        query: IMPORT_QUERY_PARAMETERS,
+        body: {
+          mediaType: NDJSON_MEDIA_TYPE,
+          description: 'One JSON user record per line, as the export writes them.',
         },
-        async cancel() {
-          await users.return(undefined);
+        responses: { 200: { description: 'What the import did.', schema: importReportSchema } },
+      }),
+      authenticated,
+      async (c) => {
+        const query = parseImportQuery(c.req.url);
+        if (c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase() !== NDJSON_MEDIA_TYPE)
+          throw unsupportedImportType();
+        const declared = Number(c.req.header('content-length'));
+        if (declared > IMPORT_MAX_BODY_BYTES) throw payloadTooLarge(IMPORT_MAX_BODY_BYTES);
+        const report = await transfer.import(limitedRecords(readNdjson(limitedBody(c.req.raw.body))), query);
+        // The audit trail records the import here (who, when, the report's counts).
+        return c.json(reportDocument(report), 200);
+      },
+    )
+    .get(
+      '/v1/admin/users/export',
+      describeRoute({
+        operationId: 'exportUsers',
+        summary: 'Export users as NDJSON',
+        description: 'Streamed one user record per line, oldest first; what the import reads.',
+        tags: ['Admin users'],
+        query: EXPORT_QUERY_PARAMETERS,
+        responses: {
+          200: {
+            description: 'One user record per line.',
+            mediaType: NDJSON_MEDIA_TYPE,
+            headers: ['Content-Disposition'],
+          },
         },
-      });
-      // The audit trail records the export here (who, when, with or without hashes).
-      const stamp = new Date().toISOString().slice(0, 10);
-      return c.body(body, 200, {
-        'Content-Type': NDJSON_MEDIA_TYPE,
-        'Content-Disposition': `attachment; filename="users-${stamp}.ndjson"`,
-        'Cache-Control': 'no-store',
-      });
-    });
+      }),
+      authenticated,
+      async (c) => {
+        const { withPasswordHashes, search } = parseExportQuery(c.req.url);
+        const users = transfer.export(search);
+        const encoder = new TextEncoder();
+        // Pulled a record at a time as the client reads, so memory stays flat whatever the count.
+        const body = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            const next = await users.next();
+            if (next.done) controller.close();
+            else controller.enqueue(encoder.encode(ndjsonLine(toTransferRecord(next.value, withPasswordHashes))));
+          },
+          async cancel() {
+            await users.return(undefined);
+          },
+        });
+        // The audit trail records the export here (who, when, with or without hashes).
+        const stamp = new Date().toISOString().slice(0, 10);
+        return c.body(body, 200, {
+          'Content-Type': NDJSON_MEDIA_TYPE,
+          'Content-Disposition': `attachment; filename="users-${stamp}.ndjson"`,
+          'Cache-Control': 'no-store',
+        });
+      },
+    );
 }

@@ -2,14 +2,20 @@ import type { AuthService, UserService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { bearerAuth } from '../middleware/bearer-auth';
-import { userListDocument } from '../presenters/user-list.presenter';
+import { userExample } from '../openapi/examples';
+import { describeRoute, IF_MATCH_HEADER } from '../openapi/route-description';
+import { userListDocument, userListDocumentSchema } from '../presenters/user-list.presenter';
 import { ifMatchVersions, userETag } from '../presenters/user-etag';
-import { userDocument, userLocation } from '../presenters/user.presenter';
-import { parseListQuery, type ListQueryInput } from '../schemas/list-query.schemas';
+import { userDocument, userDocumentSchema, userLocation } from '../presenters/user.presenter';
+import { LIST_QUERY_PARAMETERS, parseListQuery, type ListQueryInput } from '../schemas/list-query.schemas';
 import { decodeQueryString } from '../schemas/query-string';
-import { parseCreateUser, parseUpdateUser } from '../schemas/user.schemas';
+import { createUserDocument, parseCreateUser, parseUpdateUser, updateUserDocument } from '../schemas/user.schemas';
 import { jsonBody, queryParameters } from '../schemas/validation';
 import { requireUuidParam } from './uuid-param';
+
+const TAGS = ['Admin users'];
+const user = (description: string) =>
+  ({ description, schema: userDocumentSchema, headers: ['ETag'], example: userExample }) as const;
 
 /** User management with an admin access token. */
 export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adminAuth: AuthService }) {
@@ -18,6 +24,15 @@ export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adm
   return new Hono<AppEnv>()
     .get(
       '/v1/admin/users',
+      describeRoute({
+        operationId: 'listUsers',
+        summary: 'List users, oldest first, a page at a time',
+        tags: TAGS,
+        query: LIST_QUERY_PARAMETERS,
+        responses: {
+          200: { description: 'One page of users, with links to the others.', schema: userListDocumentSchema },
+        },
+      }),
       authenticated,
       queryParameters<ListQueryInput, ReturnType<typeof parseListQuery>>((c) =>
         parseListQuery(decodeQueryString(c.req.url)),
@@ -28,16 +43,57 @@ export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adm
         return c.json(userListDocument(page, query), 200);
       },
     )
-    .post('/v1/admin/users', authenticated, jsonBody(parseCreateUser), async (c) => {
-      const user = await users.create(c.req.valid('json'));
-      return c.json(userDocument(user), 201, { Location: userLocation(user), ETag: userETag(user) });
-    })
-    .get('/v1/admin/users/:id', authenticated, knownId, async (c) => {
-      const user = await users.get(c.req.param('id'));
-      return c.json(userDocument(user), 200, { ETag: userETag(user) });
-    })
+    .post(
+      '/v1/admin/users',
+      describeRoute({
+        operationId: 'createUser',
+        summary: 'Create a user',
+        description:
+          '`email` and `password` are required; `name` defaults to "", `metadata` and `app` to {}, `active` to 1.',
+        tags: TAGS,
+        body: {
+          schema: createUserDocument,
+          example: {
+            data: { type: 'users', attributes: { email: 'ada@example.com', password: 'correct horse battery' } },
+          },
+        },
+        responses: { 201: { ...user('The created user.'), headers: ['Location', 'ETag'] } },
+        errors: ['resource_conflict', 'email_taken'],
+      }),
+      authenticated,
+      jsonBody(parseCreateUser),
+      async (c) => {
+        const user = await users.create(c.req.valid('json'));
+        return c.json(userDocument(user), 201, { Location: userLocation(user), ETag: userETag(user) });
+      },
+    )
+    .get(
+      '/v1/admin/users/:id',
+      describeRoute({
+        operationId: 'getUser',
+        summary: 'Read a user',
+        tags: TAGS,
+        responses: { 200: user('The user.') },
+      }),
+      authenticated,
+      knownId,
+      async (c) => {
+        const user = await users.get(c.req.param('id'));
+        return c.json(userDocument(user), 200, { ETag: userETag(user) });
+      },
+    )
     .patch(
       '/v1/admin/users/:id',
+      describeRoute({
+        operationId: 'updateUser',
+        summary: 'Change some attributes of a user',
+        description: "An attribute left out keeps its value. A new password or `active: 0` ends the user's sessions.",
+        headers: [IF_MATCH_HEADER],
+        tags: TAGS,
+        body: { schema: updateUserDocument, example: { data: { type: 'users', attributes: { name: 'Ada King' } } } },
+        responses: { 200: user('The changed user.') },
+        errors: ['resource_conflict', 'email_taken', 'precondition_failed'],
+      }),
       authenticated,
       knownId,
       jsonBody((body, c) => parseUpdateUser(body, c.req.param('id') ?? '')),
@@ -47,8 +103,22 @@ export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adm
         return c.json(userDocument(user), 200, { ETag: userETag(user) });
       },
     )
-    .delete('/v1/admin/users/:id', authenticated, knownId, async (c) => {
-      await users.delete(c.req.param('id'), { ifVersion: ifMatchVersions(c.req.header('If-Match')) });
-      return c.body(null, 204);
-    });
+    .delete(
+      '/v1/admin/users/:id',
+      describeRoute({
+        operationId: 'deleteUser',
+        summary: 'Delete a user',
+        description: 'Its sessions end with it.',
+        headers: [IF_MATCH_HEADER],
+        tags: TAGS,
+        responses: { 204: { description: 'Deleted.' } },
+        errors: ['precondition_failed'],
+      }),
+      authenticated,
+      knownId,
+      async (c) => {
+        await users.delete(c.req.param('id'), { ifVersion: ifMatchVersions(c.req.header('If-Match')) });
+        return c.body(null, 204);
+      },
+    );
 }

@@ -2,24 +2,72 @@ import type { AuthService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { bearerAuth } from '../middleware/bearer-auth';
-import { sessionDocument } from '../presenters/session.presenter';
-import { parseLogin, parseRefreshTokenBody } from '../schemas/session.schemas';
+import { loginExample, sessionExample } from '../openapi/examples';
+import { describeRoute } from '../openapi/route-description';
+import { sessionDocument, sessionDocumentSchema } from '../presenters/session.presenter';
+import { loginDocument, parseLogin, parseRefreshTokenBody, refreshTokenBodySchema } from '../schemas/session.schemas';
 import { jsonBody } from '../schemas/validation';
 import { bodyRefreshToken } from '../session/presented-refresh-token';
+
+const TAGS = ['User session'];
+const session = { description: 'The session record.', schema: sessionDocumentSchema, example: sessionExample };
+const tokenBody = (purpose: string) => ({
+  schema: refreshTokenBodySchema,
+  description: `The refresh token ${purpose}.`,
+});
 
 /** End-user login, refresh and revocation: the admin rules without the panel's cookie. */
 export function userSessionRoutes({ userAuth }: { userAuth: AuthService }) {
   const refreshTokenBody = jsonBody(parseRefreshTokenBody);
   return new Hono<AppEnv>()
-    .post('/v1/login', jsonBody(parseLogin), async (c) => {
-      const { email, password } = c.req.valid('json');
-      return c.json(sessionDocument(await userAuth.login(email, password, c.get('client').address)), 200);
-    })
-    .post('/v1/refresh', refreshTokenBody, async (c) => {
-      return c.json(sessionDocument(await userAuth.refresh(bodyRefreshToken('refresh', c.req.valid('json')))), 200);
-    })
-    .delete('/v1/refresh', bearerAuth(userAuth), refreshTokenBody, async (c) => {
-      await userAuth.revoke(bodyRefreshToken('revoke', c.req.valid('json')), c.get('identity'));
-      return c.body(null, 204);
-    });
+    .post(
+      '/v1/login',
+      describeRoute({
+        operationId: 'userLogin',
+        summary: 'Log in as a user',
+        description:
+          'The access token carries the claims `sub`, `email`, `name`, `metadata`, `app`, `iat`, `exp`, `iss`, `sid`.',
+        tags: TAGS,
+        body: { schema: loginDocument, example: loginExample },
+        responses: { 200: session },
+        errors: ['resource_conflict', 'invalid_credentials', 'account_inactive', 'too_many_attempts'],
+      }),
+      jsonBody(parseLogin),
+      async (c) => {
+        const { email, password } = c.req.valid('json');
+        return c.json(sessionDocument(await userAuth.login(email, password, c.get('client').address)), 200);
+      },
+    )
+    .post(
+      '/v1/refresh',
+      describeRoute({
+        operationId: 'userRefresh',
+        summary: 'Exchange a refresh token for a new session',
+        description: 'Rotation and reuse detection as for administrators.',
+        tags: TAGS,
+        body: tokenBody('to exchange'),
+        responses: { 200: session },
+        errors: ['missing_token', 'invalid_token', 'refresh_token_reused'],
+      }),
+      refreshTokenBody,
+      async (c) => {
+        return c.json(sessionDocument(await userAuth.refresh(bodyRefreshToken('refresh', c.req.valid('json')))), 200);
+      },
+    )
+    .delete(
+      '/v1/refresh',
+      describeRoute({
+        operationId: 'userRevoke',
+        summary: 'Revoke a refresh token',
+        tags: TAGS,
+        body: tokenBody('to revoke'),
+        responses: { 204: { description: 'Revoked (also when it already was).' } },
+      }),
+      bearerAuth(userAuth),
+      refreshTokenBody,
+      async (c) => {
+        await userAuth.revoke(bodyRefreshToken('revoke', c.req.valid('json')), c.get('identity'));
+        return c.body(null, 204);
+      },
+    );
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_PAGE_SIZE, EMAIL_MAX_LENGTH, isStorableText, MAX_PAGE_SIZE, UNSTORABLE_TEXT } from '@uas/domain';
 import { invalidParameters, type ParameterProblem } from '../errors/http-problem';
+import type { QueryParameter } from '../openapi/route-description';
 import type { QueryLookup } from './query-string';
 
 /** Far beyond any real listing, and small enough that (page - 1) × size stays an exact integer. */
@@ -18,6 +19,27 @@ export interface ListQueryInput {
   'page[size]'?: string;
   'search[email]'?: string;
 }
+
+export const SEARCH_PARAMETER: QueryParameter = {
+  name: 'search[email]',
+  description: 'Only users whose email contains this text, in any case; `%`, `_` and `\\` are literal.',
+  schema: { type: 'string', maxLength: EMAIL_MAX_LENGTH },
+};
+
+/** The parameters parseListQuery reads, as the API document describes them. */
+export const LIST_QUERY_PARAMETERS: readonly QueryParameter[] = [
+  {
+    name: 'page[number]',
+    description: 'The page, from 1. Past the last page, the list is empty.',
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_NUMBER, default: 1 },
+  },
+  {
+    name: 'page[size]',
+    description: 'Users per page.',
+    schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+  },
+  SEARCH_PARAMETER,
+];
 
 /**
  * Reads `page[number]`, `page[size]` and `search[email]`. Every bad parameter is one 400 problem

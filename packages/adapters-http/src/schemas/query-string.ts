@@ -19,7 +19,7 @@ function decode(text: string): string | null {
  * `%ED%A0%80`) is a malformed query parameter, one 400 naming it, rather than a term searched
  * for literally; a stray `%` is taken literally.
  */
-export function decodeQueryString(url: string): QueryLookup {
+function decodeParameters(url: string): Map<string, string[]> {
   const start = url.indexOf('?');
   const parameters = new Map<string, string[]>();
   const problems: ParameterProblem[] = [];
@@ -36,5 +36,24 @@ export function decodeQueryString(url: string): QueryLookup {
     parameters.set(name, [...(parameters.get(name) ?? []), value]);
   }
   if (problems.length > 0) throw invalidParameters(problems);
+  return parameters;
+}
+
+export function decodeQueryString(url: string): QueryLookup {
+  const parameters = decodeParameters(url);
   return (name) => parameters.get(name);
+}
+
+/**
+ * 400 for each query parameter a route does not read: a misspelt `page[sise]` would otherwise be
+ * ignored without a word, and the client would never learn why its page has 20 users. JSON:API
+ * asks the same of parameters a server does not know.
+ */
+export function rejectUnknownParameters(url: string, known: ReadonlySet<string>): void {
+  const unknown = [...decodeParameters(url).keys()].filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    throw invalidParameters(
+      unknown.map((parameter) => ({ parameter, detail: `${parameter} is not a parameter of this endpoint` })),
+    );
+  }
 }

@@ -3,13 +3,13 @@ import { assertResourceIdentity, closedObject, openObject, resourceDocument, tex
 import { parseWith } from './validation';
 
 /** POST /v1/admin/login and /v1/login. The password is only compared, never validated here. */
-const loginDocument = resourceDocument(closedObject({ email: text(), password: text() }, 'attribute'));
+export const loginDocument = resourceDocument(closedObject({ email: text(), password: text() }, 'attribute'));
 
 /**
  * `{ "refreshToken": "<jwt>" }` on refresh and revoke. Optional on the wire because admin routes
  * may take the token from the session cookie instead; the route decides when it is missing.
  */
-const refreshTokenBody = openObject({ refreshToken: v.optional(text()) });
+export const refreshTokenBodySchema = openObject({ refreshToken: v.optional(text()) });
 
 /** Login credentials from a login document; 409 for another `data.type`, 422 for a bad shape. */
 export function parseLogin(body: unknown) {
@@ -17,4 +17,4 @@ export function parseLogin(body: unknown) {
   return parseWith(loginDocument, body).data.attributes;
 }
 
-export const parseRefreshTokenBody = (body: unknown) => parseWith(refreshTokenBody, body).refreshToken;
+export const parseRefreshTokenBody = (body: unknown) => parseWith(refreshTokenBodySchema, body).refreshToken;

@@ -1,6 +1,7 @@
 import { CONFLICT_POLICIES, type ConflictPolicy } from '@uas/domain';
 import { invalidParameters, type ParameterProblem } from '../errors/http-problem';
-import { parseListQuery } from './list-query.schemas';
+import type { QueryParameter } from '../openapi/route-description';
+import { parseListQuery, SEARCH_PARAMETER } from './list-query.schemas';
 import { decodeQueryString, type QueryLookup } from './query-string';
 
 /** The one value of an optional parameter among `allowed`, or a problem naming it. */
@@ -19,6 +20,22 @@ function choice<T extends string>(
 }
 
 const BOOLEAN = ['true', 'false'] as const;
+
+const choiceParameter = (name: string, allowed: readonly string[], fallback: string, description: string) => ({
+  name,
+  description,
+  schema: { type: 'string', enum: [...allowed], default: fallback },
+});
+
+export const IMPORT_QUERY_PARAMETERS: readonly QueryParameter[] = [
+  choiceParameter('on_conflict', CONFLICT_POLICIES, 'skip', 'What to do with a record whose email is taken.'),
+  choiceParameter('dry_run', BOOLEAN, 'false', 'Check everything and write nothing.'),
+];
+
+export const EXPORT_QUERY_PARAMETERS: readonly QueryParameter[] = [
+  choiceParameter('with_password_hashes', BOOLEAN, 'false', 'Include each password hash (PHC string).'),
+  SEARCH_PARAMETER,
+];
 
 export interface ImportQuery {
   onConflict: ConflictPolicy;

@@ -1,5 +1,10 @@
 import {
   adminOnlyAttributes,
+  CLAIMS_MAX_BYTES,
+  EMAIL_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  PASSWORD_MAX_BYTES,
+  PASSWORD_MIN_BYTES,
   isJsonObject,
   userAttributeIssues,
   type JsonObject,
@@ -31,18 +36,35 @@ const obeysDomainRule = <T>(attribute: keyof UserPatch) =>
 
 /** Each user attribute as the wire carries it, then the domain's rule for it. */
 const userAttributes = {
-  name: v.pipe(text(), obeysDomainRule<string>('name')),
-  email: v.pipe(text(), obeysDomainRule<string>('email')),
-  password: v.pipe(text(), obeysDomainRule<string>('password')),
-  metadata: v.pipe(jsonObject(), obeysDomainRule('metadata')),
-  app: v.pipe(jsonObject(), obeysDomainRule('app')),
-  active: v.pipe(numeric(), obeysDomainRule<number>('active')),
+  name: v.pipe(text(), obeysDomainRule<string>('name'), v.metadata({ maxLength: NAME_MAX_LENGTH })),
+  email: v.pipe(
+    text(),
+    obeysDomainRule<string>('email'),
+    v.metadata({ format: 'email', maxLength: EMAIL_MAX_LENGTH }),
+    v.description('Trimmed and stored lower-cased; unique whatever the case.'),
+  ),
+  password: v.pipe(
+    text(),
+    obeysDomainRule<string>('password'),
+    v.description(`${PASSWORD_MIN_BYTES} to ${PASSWORD_MAX_BYTES} bytes of UTF-8, never truncated.`),
+  ),
+  metadata: v.pipe(
+    jsonObject(),
+    obeysDomainRule('metadata'),
+    v.description(`A JSON object of at most ${CLAIMS_MAX_BYTES} bytes; replaces the whole previous one.`),
+  ),
+  app: v.pipe(
+    jsonObject(),
+    obeysDomainRule('app'),
+    v.description(`A JSON object of at most ${CLAIMS_MAX_BYTES} bytes; replaces the whole previous one.`),
+  ),
+  active: v.pipe(numeric(), obeysDomainRule<number>('active'), v.metadata({ enum: [0, 1] })),
 };
 
 const { name, email, password, metadata, app, active } = userAttributes;
 
 /** POST /v1/admin/users: email and password required; defaults are the domain's business. */
-const createUserDocument = resourceDocument(
+export const createUserDocument = resourceDocument(
   closedObject(
     {
       name: v.optional(name),
@@ -57,7 +79,7 @@ const createUserDocument = resourceDocument(
 );
 
 /** PATCH /v1/admin/users/:id: no defaults, so an absent attribute stays absent (and keeps its value). */
-const updateUserDocument = identifiedResourceDocument(
+export const updateUserDocument = identifiedResourceDocument(
   closedObject(
     {
       name: v.optional(name),
@@ -72,7 +94,7 @@ const updateUserDocument = identifiedResourceDocument(
 );
 
 /** PATCH /v1/users/me: what a user may change; admin-only attributes never reach this schema. */
-const selfUpdateDocument = identifiedResourceDocument(
+export const selfUpdateDocument = identifiedResourceDocument(
   closedObject(
     {
       name: v.optional(name),

@@ -1,0 +1,93 @@
+import { tmpdir } from 'node:os';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import type { HttpMetrics } from '../metrics/http-metrics';
+import { createTestApp } from '../testing';
+import { apiRoutes } from './openapi-document';
+
+/** The app with every optional part on (metrics, panel), so that every route it can serve is listed. */
+async function fullApp() {
+  const metrics: HttpMetrics = {
+    requestFinished: () => {},
+    loginFinished: () => {},
+    refreshTokenReused: () => {},
+    exposition: async () => ({ contentType: 'text/plain', body: '' }),
+  };
+  return (await createTestApp({ metricsEndpoint: { metrics, token: 'scrape-token' }, panelRoot: tmpdir() })).app;
+}
+
+async function servedDocument() {
+  const response = await (await fullApp()).request('/v1/openapi.json');
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  return (await response.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+}
+
+const documentedOperations = (paths: Record<string, Record<string, unknown>>) =>
+  Object.entries(paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+
+describe('GET /v1/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const document = await servedDocument();
+    expect(document.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(document);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+});
+
+describe('route coverage', () => {
+  it('describes every route the app serves, pages for browsers aside', async () => {
+    const undescribed = apiRoutes((await fullApp()).routes)
+      .filter((route) => !route.page && route.description === undefined)
+      .map((route) => `${route.method} ${route.path}`);
+    expect(
+      undescribed,
+      'give each route describeRoute({...}) as its first handler, as admin-users.routes.ts does',
+    ).toEqual([]);
+  });
+
+  it('describes no route the app does not serve, and leaves none out', async () => {
+    const app = await fullApp();
+    const served = apiRoutes(app.routes)
+      .filter((route) => !route.page)
+      .map((route) => `${route.method} ${route.path}`);
+    expect(documentedOperations((await servedDocument()).paths).sort()).toEqual(served.sort());
+  });
+
+  it('reaches a route, not the fallback, with every documented method and path', async () => {
+    const app = await fullApp();
+    const unrouted: string[] = [];
+    for (const operation of documentedOperations((await servedDocument()).paths)) {
+      const [method, path] = operation.split(' ') as [string, string];
+      const response = await app.request(path.replace('{id}', '00000000-0000-4000-8000-000000000000'), { method });
+      const body = response.status === 404 ? await response.json() : undefined;
+      if (body?.errors?.[0]?.code === 'route_not_found') unrouted.push(operation);
+    }
+    expect(unrouted).toEqual([]);
+  });
+});
+
+describe('query parameters', () => {
+  it('refuses one the endpoint does not list, on every documented endpoint alike, before authentication', async () => {
+    const app = await fullApp();
+    const answers = new Set<string>();
+    for (const operation of documentedOperations((await servedDocument()).paths)) {
+      const [method, path] = operation.split(' ') as [string, string];
+      const url = `${path.replace('{id}', '00000000-0000-4000-8000-000000000000')}?page[sise]=5`;
+      const response = await app.request(url, { method });
+      const body = await response.json();
+      answers.add(`${response.status} ${body.errors?.[0]?.code} ${body.errors?.[0]?.source?.parameter}`);
+    }
+    expect([...answers]).toEqual(['400 invalid_parameter page[sise]']);
+  });
+
+  it('still reads the ones it lists', async () => {
+    const t = await createTestApp();
+    const { accessToken } = await t.loginAdmin();
+    const response = await t.app.request('/v1/admin/users?page[size]=1&search[email]=admin', {
+      headers: { Authorization: `Bearer ${accessToken}` },
+    });
+    expect(response.status).toBe(200);
+  });
+});
