@@ -52,6 +52,6 @@ export function createHttpApp(deps: HttpAppDeps) {
     )
     .route('/', apiReferenceRoutes());
   app.onError(errorHandler(deps.logger));
-  app.notFound(notFoundHandler);
+  app.notFound(notFoundHandler(() => app.routes));
   return app;
 }

@@ -68,13 +68,21 @@ describe.each(BACKENDS)('wire rules of the admin API on %s', (backend) => {
     it.each([
       ['GET', '/v1/admin/nothing'],
       ['GET', '/v1/nothing'],
-      ['PUT', '/v1/admin/users'],
-      ['POST', `/v1/admin/users/${UNKNOWN_ID}`],
-      ['GET', '/v1/admin/logout/x'],
     ])('answer %s %s with a JSON 404', async (method, path) => {
       const response = await s.client.request(path, { method, headers: bearer(await s.client.adminToken()) });
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual(errorsLike([404, 'route_not_found']));
+    });
+
+    it.each([
+      ['PUT', '/v1/admin/users', 'GET, HEAD, POST'],
+      ['POST', `/v1/admin/users/${UNKNOWN_ID}`, 'DELETE, GET, HEAD, PATCH'],
+      ['GET', '/v1/admin/logout/x', 'DELETE'],
+    ])('answer %s %s, a path served with other methods, with 405 and Allow: %s', async (method, path, allow) => {
+      const response = await s.client.request(path, { method, headers: bearer(await s.client.adminToken()) });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe(allow);
+      expect(await response.json()).toEqual(errorsLike([405, 'method_not_allowed']));
     });
   });
 

@@ -7,6 +7,7 @@ export type HttpErrorCode =
   | 'invalid_parameter'
   | 'resource_conflict'
   | 'route_not_found'
+  | 'method_not_allowed'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'missing_token'
@@ -55,6 +56,7 @@ export const ERROR_CATALOGUE: Record<ApiErrorCode, ErrorRow> = {
   invalid_parameter: { status: 400, title: 'Invalid parameter' },
   resource_conflict: { status: 409, title: 'Resource conflict' },
   route_not_found: { status: 404, title: 'Route not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   missing_token: { status: 401, title: 'Missing token', challenge: BEARER },

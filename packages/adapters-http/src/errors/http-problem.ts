@@ -47,7 +47,13 @@ export const invalidParameters = (problems: readonly ParameterProblem[]) =>
 export const resourceConflict = (pointer: string, detail: string) =>
   new HttpProblem('resource_conflict', [{ detail, source: { pointer } }]);
 
-export const routeNotFound = () => single('route_not_found', 'No route matches this method and path.');
+export const routeNotFound = () => single('route_not_found', 'No route matches this path.');
+
+/** RFC 9110 §15.5.6: a 405 lists in Allow the methods the path does serve. */
+export const methodNotAllowed = (method: string, allowed: readonly string[]) =>
+  single('method_not_allowed', `This path does not serve ${method}; it serves ${allowed.join(', ')}.`, {
+    Allow: allowed.join(', '),
+  });
 
 // The connection is closed after a refused body: say so, or a keep-alive client sends its next
 // request into a socket that is about to close.

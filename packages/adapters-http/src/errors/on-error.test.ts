@@ -29,7 +29,7 @@ function appThrowing(error: unknown, logger = new RecordingLogger()) {
       throw error;
     });
   app.onError(errorHandler(logger));
-  app.notFound(notFoundHandler);
+  app.notFound(notFoundHandler(() => app.routes));
   return app;
 }
 

@@ -5,7 +5,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../app-env';
 import type { Logger } from '../logger';
 import { ERROR_CATALOGUE } from './error-catalogue';
-import { HttpProblem, routeNotFound } from './http-problem';
+import { HttpProblem, methodNotAllowed, routeNotFound } from './http-problem';
 import { errorDocument, type Problem } from './json-api-errors';
 
 function respond(
@@ -64,5 +64,47 @@ function problemResponse(c: Context<AppEnv>, problem: HttpProblem) {
   return respond(c, problem.status, problem.problems, problem.headers);
 }
 
-/** Unknown routes get a JSON:API 404 like every other error (the panel has its own fallback). */
-export const notFoundHandler: NotFoundHandler<AppEnv> = (c) => problemResponse(c, routeNotFound());
+/** A route as Hono lists it: `:name` and `*` in its path; `ALL` for middleware. */
+export interface RoutedPath {
+  method: string;
+  path: string;
+}
+
+/** Each routed path as a pattern, with the methods it serves (HEAD wherever GET: Hono answers it). */
+function servedMethods(routes: readonly RoutedPath[]): { pattern: RegExp; methods: Set<string> }[] {
+  const byPath = new Map<string, Set<string>>();
+  for (const { method, path } of routes) {
+    if (method === 'ALL') continue;
+    const methods = byPath.get(path) ?? new Set<string>();
+    methods.add(method);
+    if (method === 'GET') methods.add('HEAD');
+    byPath.set(path, methods);
+  }
+  return [...byPath].map(([path, methods]) => {
+    const source = path
+      .split('/')
+      .map((part) =>
+        part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      )
+      .join('/');
+    return { pattern: new RegExp(`^${source}$`), methods };
+  });
+}
+
+/**
+ * The fallback: 405 with `Allow` when the path is served with other methods, else a JSON:API 404
+ * like every other error (the panel has its own fallback). `routes` is read on the first miss,
+ * once the app has all its routes.
+ */
+export function notFoundHandler(routes: () => readonly RoutedPath[]): NotFoundHandler<AppEnv> {
+  let served: ReturnType<typeof servedMethods> | undefined;
+  return (c) => {
+    served ??= servedMethods(routes());
+    const allowed = new Set(
+      served.filter(({ pattern }) => pattern.test(c.req.path)).flatMap(({ methods }) => [...methods]),
+    );
+    // A served method that fell through (a missing file under a static route) is a plain 404.
+    if (allowed.size === 0 || allowed.has(c.req.method)) return problemResponse(c, routeNotFound());
+    return problemResponse(c, methodNotAllowed(c.req.method, [...allowed].sort()));
+  };
+}

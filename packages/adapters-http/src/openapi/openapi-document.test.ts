@@ -91,3 +91,37 @@ describe('query parameters', () => {
     expect(response.status).toBe(200);
   });
 });
+
+describe('methods', () => {
+  const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+  it('answers a method a documented path does not serve with 405 and an Allow header that lists what it serves', async () => {
+    const app = await fullApp();
+    const { paths } = await servedDocument();
+    const template = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`);
+    for (const path of Object.keys(paths)) {
+      // What every documented path that matches this one serves (/v1/admin/users/import is a {id} too).
+      const documented = Object.entries(paths)
+        .filter(([other]) => template(other).test(path))
+        .flatMap(([, item]) => Object.keys(item).map((method) => method.toUpperCase()));
+      if (documented.includes('GET')) documented.push('HEAD');
+      for (const method of METHODS.filter((name) => !documented.includes(name))) {
+        const response = await app.request(path.replace('{id}', '00000000-0000-4000-8000-000000000000'), { method });
+        expect(response.status, `${method} ${path}`).toBe(405);
+        if (method !== 'HEAD') expect((await response.json()).errors[0].code).toBe('method_not_allowed');
+        const allowed = response.headers.get('allow')?.split(', ') ?? [];
+        expect(allowed, `${method} ${path}`).toEqual(expect.arrayContaining(documented));
+        expect(allowed).not.toContain(method);
+      }
+    }
+  });
+
+  it('answers a path nobody serves with 404, whatever the method', async () => {
+    const app = await fullApp();
+    for (const method of METHODS) {
+      const response = await app.request('/v1/nothing-here', { method });
+      expect(response.status).toBe(404);
+      expect(response.headers.get('allow')).toBeNull();
+    }
+  });
+});
