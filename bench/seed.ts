@@ -49,6 +49,7 @@ export async function seedUsers(
           created,
           updated: created,
           version: 1,
+          lastLogin: null,
         };
         batch.push(user);
         if (n % every === 0) sample.push({ id: user.id, email: user.email });

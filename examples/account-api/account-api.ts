@@ -52,13 +52,14 @@ export async function createAccountApi(repositories: Repositories, secret: strin
     refreshReuseGraceSeconds: 10,
     throttle: DEFAULT_THROTTLE_POLICY,
   };
-  const users = new UserService({ users: userRepository, hasher, clock, ids });
+  const users = new UserService({ users: userRepository, attempts, throttle: policy.throttle, hasher, clock, ids });
   const self = new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle });
   const auth = new AuthService({
     principals: people,
     accounts: accountDirectory(adminPrincipals(admins), people),
     sessions,
     attempts,
+    activity: repositories.activity,
     rehash: repositories.rehash,
     hasher,
     signer,

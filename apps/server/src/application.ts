@@ -54,6 +54,7 @@ export async function createApplication(
       self: useCases.self,
       adminAuth: useCases.adminAuth,
       userAuth: useCases.userAuth,
+      overview: useCases.overview,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
       metricsEndpoint: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,

@@ -6,6 +6,7 @@ import {
   type InjectionToken,
 } from 'tsyringe';
 import {
+  ActivityRepository,
   AdminRepository,
   Clock,
   createUseCases,
@@ -44,6 +45,7 @@ const REPOSITORY_PORTS = {
   signingKeys: SigningKeyRepository,
   rehash: PasswordRehashRepository,
   imports: UserImportRepository,
+  activity: ActivityRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**

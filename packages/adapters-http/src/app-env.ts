@@ -9,6 +9,8 @@ export interface ClientInfo {
   secure: boolean;
   /** The origin (scheme://host) the client addressed, for same-origin checks. */
   origin: string;
+  /** The User-Agent header, cut to USER_AGENT_MAX_LENGTH; null when absent or not storable text. */
+  userAgent: string | null;
 }
 
 /**

@@ -10,11 +10,14 @@ import { securityHeaders } from './middleware/security-headers';
 import { clientInfo } from './network/client-info';
 import { adminPanelRoutes } from './routes/admin-panel.routes';
 import { adminSessionRoutes } from './routes/admin-session.routes';
+import { adminStatsRoutes } from './routes/admin-stats.routes';
+import { adminUserSessionsRoutes } from './routes/admin-user-sessions.routes';
 import { adminUsersRoutes } from './routes/admin-users.routes';
 import { apiReferenceRoutes } from './routes/api-reference.routes';
 import { adminUserTransferRoutes, IMPORT_PATH } from './routes/admin-user-transfer.routes';
 import { healthRoutes } from './routes/health.routes';
 import { jwksRoutes } from './routes/jwks.routes';
+import { meSessionsRoutes } from './routes/me-sessions.routes';
 import { meRoutes } from './routes/me.routes';
 import { metricsRoutes } from './routes/metrics.routes';
 import { openApiRoutes } from './routes/openapi.routes';
@@ -39,8 +42,11 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminSessionRoutes(deps))
     .route('/', adminUserTransferRoutes(deps))
     .route('/', adminUsersRoutes(deps))
+    .route('/', adminUserSessionsRoutes(deps))
+    .route('/', adminStatsRoutes(deps))
     .route('/', userSessionRoutes(deps))
     .route('/', meRoutes(deps))
+    .route('/', meSessionsRoutes(deps))
     .route('/', jwksRoutes(deps))
     .route('/', healthRoutes())
     .route('/', readyRoutes(deps));

@@ -1,4 +1,11 @@
-import type { AuthService, JsonObject, SelfService, UserService, UserTransferService } from '@uas/domain';
+import type {
+  AuthService,
+  JsonObject,
+  OverviewService,
+  SelfService,
+  UserService,
+  UserTransferService,
+} from '@uas/domain';
 import type { Logger } from './logger';
 import type { MetricsEndpoint } from './metrics/http-metrics';
 
@@ -9,6 +16,7 @@ export interface HttpAppDeps {
   self: SelfService;
   adminAuth: AuthService;
   userAuth: AuthService;
+  overview: OverviewService;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;
   /** Null when this instance is ready to serve; otherwise why not, in words fit for any client. */

@@ -5,6 +5,7 @@ import type { LoginAttemptRepository } from './throttling/login-attempt.reposito
 import type { SigningKeyRepository } from './tokens/signing-key.repository.ts';
 import type { UserRepository } from './users/user.repository.ts';
 import type { UserImportRepository } from './transfer/user-import.repository.ts';
+import type { ActivityRepository } from './stats/activity.repository.ts';
 
 /** Every repository port, as one storage backend provides them. */
 export interface Repositories {
@@ -15,4 +16,5 @@ export interface Repositories {
   signingKeys: SigningKeyRepository;
   rehash: PasswordRehashRepository;
   imports: UserImportRepository;
+  activity: ActivityRepository;
 }

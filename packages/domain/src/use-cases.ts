@@ -9,6 +9,7 @@ import type { TokenSigner } from './tokens/token-signer.ts';
 import type { Repositories } from './repositories.ts';
 import { SelfService } from './users/self-service.ts';
 import { UserService } from './users/user-service.ts';
+import { OverviewService } from './stats/overview-service.ts';
 import { UserTransferService } from './transfer/user-transfer-service.ts';
 
 export interface UseCaseDeps {
@@ -37,6 +38,7 @@ export function createUseCases({ repositories, hasher, signer, clock, ids, polic
       accounts,
       sessions,
       attempts,
+      activity: repositories.activity,
       rehash: repositories.rehash,
       hasher,
       signer,
@@ -44,7 +46,14 @@ export function createUseCases({ repositories, hasher, signer, clock, ids, polic
       ids,
       policy,
     });
-  const users = new UserService({ users: repositories.users, hasher, clock, ids });
+  const users = new UserService({
+    users: repositories.users,
+    attempts,
+    throttle: policy.throttle,
+    hasher,
+    clock,
+    ids,
+  });
   return {
     users,
     self: new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle }),
@@ -52,6 +61,7 @@ export function createUseCases({ repositories, hasher, signer, clock, ids, polic
     adminAuth: authFor(admins),
     userAuth: authFor(people),
     transfer: new UserTransferService({ imports: repositories.imports, hasher, clock, ids }),
+    overview: new OverviewService({ activity: repositories.activity, clock }),
     housekeeping: new Housekeeping({ sessions, attempts, clock, throttle: policy.throttle }),
   };
 }

@@ -126,6 +126,8 @@ describe.each(BACKENDS)('POST and GET /v1/admin/users on %s', (backend) => {
         active: 1,
         created: now,
         updated: now,
+        last_login: null,
+        recent_failed_logins: 0,
       },
     });
     expect(response.headers.get('location')).toBe(`${USERS}/${data.id}`);
@@ -146,6 +148,8 @@ describe.each(BACKENDS)('POST and GET /v1/admin/users on %s', (backend) => {
       ...attributes,
       created: expect.stringMatching(ISO_MS),
       updated: expect.stringMatching(ISO_MS),
+      last_login: null,
+      recent_failed_logins: 0,
     });
     expect(Object.keys(data.attributes)).not.toContain('password');
   });

@@ -60,6 +60,8 @@ export interface UserResource {
     active: number;
     created: string;
     updated: string;
+    last_login: string | null;
+    recent_failed_logins: number;
   };
 }
 

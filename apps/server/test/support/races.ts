@@ -313,6 +313,58 @@ function twoTabsRefreshRace(targets: RaceTargets): Promise<RaceResult> {
   });
 }
 
+/** The id of the session a user's access token belongs to, as the user's own listing shows it. */
+async function sessionIdOf(targets: RaceTargets, user: RaceUser): Promise<string> {
+  const { data } = (await json(
+    await targets.setup('/v1/users/me/sessions', { headers: bearer(user.accessToken) }),
+  )) as unknown as { data: { id: string }[] };
+  if (data.length !== 1) throw new Error(`expected one session, found ${data.length}`);
+  return data[0]!.id;
+}
+
+/**
+ * A refresh races the end of its session (`end` sends the ending request): whatever the refresh
+ * answered, once the end has answered no token of the session works, old or newly issued.
+ */
+function refreshEndRace(end: (targets: RaceTargets, user: RaceUser, sessionId: string) => Promise<Response>) {
+  return (targets: RaceTargets): Promise<RaceResult> =>
+    runRounds(targets, async (user) => {
+      const sessionId = await sessionIdOf(targets, user);
+      const [refreshed, ended] = await Promise.all([
+        refresh(targets.first, user.refreshToken),
+        end(targets, user, sessionId),
+      ]);
+      if (ended.status !== 204 || ![200, 401].includes(refreshed.status))
+        return { loss: `the end answered ${ended.status}, the refresh ${refreshed.status}` };
+      const tokens = [user];
+      if (refreshed.status === 200) {
+        const { data } = await json(refreshed);
+        tokens.push({
+          ...user,
+          accessToken: String(data.attributes.access_token),
+          refreshToken: String(data.attributes.refresh_token),
+        });
+      }
+      for (const token of tokens) {
+        if ((await targets.second('/v1/users/me', { headers: bearer(token.accessToken) })).status !== 401)
+          return { loss: 'an access token of the ended session still works' };
+        if ((await refresh(targets.first, token.refreshToken)).status !== 401)
+          return { loss: 'a refresh token of the ended session still works' };
+      }
+      return { loss: null };
+    });
+}
+
+const adminEndsSession = refreshEndRace(({ second, adminToken }, user, sessionId) =>
+  second(`/v1/admin/users/${user.id}/sessions/${sessionId}`, { method: 'DELETE', headers: bearer(adminToken) }),
+);
+const adminEndsAllSessions = refreshEndRace(({ second, adminToken }, user) =>
+  second(`/v1/admin/users/${user.id}/sessions`, { method: 'DELETE', headers: bearer(adminToken) }),
+);
+const userEndsOwnSession = refreshEndRace(({ second }, user, sessionId) =>
+  second(`/v1/users/me/sessions/${sessionId}`, { method: 'DELETE', headers: bearer(user.accessToken) }),
+);
+
 /** Every race, named for what must hold in each round. */
 export const RACES: [string, (targets: RaceTargets) => Promise<RaceResult>][] = [
   ['two PATCHes of different attributes both land', differentAttributesRace],
@@ -325,4 +377,7 @@ export const RACES: [string, (targets: RaceTargets) => Promise<RaceResult>][] = 
   ["a user's own PATCH and an admin's PATCH both land", selfServiceRace],
   ["a user's password change never undoes an admin's password reset", passwordResetRace],
   ['two tabs refreshing one token at once both stay signed in', twoTabsRefreshRace],
+  ["an admin ending a session racing its refresh leaves none of the session's tokens working", adminEndsSession],
+  ["an admin ending all sessions racing a refresh leaves none of the session's tokens working", adminEndsAllSessions],
+  ['a user ending their own session racing its refresh leaves none of its tokens working', userEndsOwnSession],
 ];

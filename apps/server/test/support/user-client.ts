@@ -65,9 +65,14 @@ export class UserClient {
     return this.client.login(email, password, {}, '/v1/login');
   }
 
-  /** Logs in and returns the session; the test fails unless login answers 200. */
-  loginAs(user: Pick<CreatedUser, 'email' | 'password'>): Promise<Session> {
-    return this.client.userSession(user.email, user.password);
+  /**
+   * Logs in and returns the session; the test fails unless login answers 200. A CreatedUser's
+   * `attributes` then show the login as the service does, in `last_login`.
+   */
+  async loginAs(user: Pick<CreatedUser, 'email' | 'password'> & Partial<CreatedUser>): Promise<Session> {
+    const session = await this.client.userSession(user.email, user.password);
+    if (user.attributes) user.attributes.last_login = this.client.t.clock.now().toISOString();
+    return session;
   }
 
   refresh(refreshToken: string): Promise<Response> {

@@ -1,4 +1,5 @@
 import { getConnInfo } from '@hono/node-server/conninfo';
+import { isStorableText } from '@uas/domain';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv, ClientInfo } from '../app-env';
 import { addressMatcher, normalizeAddress, type AddressMatcher } from './ip-address';
@@ -35,6 +36,14 @@ function forwardedClient(header: string | undefined, isTrusted: AddressMatcher):
   return hops[0];
 }
 
+/** The most of a User-Agent header a session keeps: enough to recognise a browser, bounded in size. */
+export const USER_AGENT_MAX_LENGTH = 256;
+
+function userAgentOf(c: Context<AppEnv>): string | null {
+  const header = c.req.header('user-agent')?.trim().slice(0, USER_AGENT_MAX_LENGTH);
+  return header && isStorableText(header) ? header : null;
+}
+
 /** Host names compare without a default port, as browsers write them in `Origin`. */
 function normalizedHost(scheme: string, host: string, fallback: string): string {
   try {
@@ -55,7 +64,12 @@ function describeClient(c: Context<AppEnv>, isTrusted: AddressMatcher): ClientIn
   const scheme = secure ? 'https' : 'http';
   const forwardedHost = viaProxy ? entries(c.req.header('x-forwarded-host')).at(-1) : undefined;
   const host = normalizedHost(scheme, forwardedHost ?? url.host, url.host);
-  return { address: normalizeAddress(forwarded ?? socket), secure, origin: `${scheme}://${host}`.toLowerCase() };
+  return {
+    address: normalizeAddress(forwarded ?? socket),
+    secure,
+    origin: `${scheme}://${host}`.toLowerCase(),
+    userAgent: userAgentOf(c),
+  };
 }
 
 /** Works out once per request who the client is; nothing but trusted proxies is believed. */

@@ -14,6 +14,36 @@ export const userExample = {
       active: 1,
       created: CREATED,
       updated: CREATED,
+      last_login: '2026-11-21T10:05:12.345Z',
+      recent_failed_logins: 0,
+    },
+  },
+};
+
+export const loginSessionsExample = {
+  data: [
+    {
+      type: 'sessions',
+      id: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e70',
+      attributes: {
+        created: CREATED,
+        last_used: '2026-11-21T10:14:00.000Z',
+        expires: '2026-12-21T10:14:00.000Z',
+        client_address: '203.0.113.7',
+        user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0',
+      },
+    },
+  ],
+  meta: { total: 1 },
+};
+
+export const overviewExample = {
+  data: {
+    type: 'stats',
+    id: 'overview',
+    attributes: {
+      users: { total: 1000, active: 950, deactivated: 50 },
+      days: [{ day: '2026-11-21', signups: 12, logins: 340, failed_logins: 9 }],
     },
   },
 };

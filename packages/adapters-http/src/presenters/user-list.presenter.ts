@@ -1,4 +1,4 @@
-import type { UserPage } from '@uas/domain';
+import type { ShownUserPage } from '@uas/domain';
 import * as v from 'valibot';
 import type { ListQuery } from '../schemas/list-query.schemas';
 import { userResource, userResourceSchema } from './user.presenter';
@@ -35,7 +35,10 @@ export function pageLinks({ page, size, search }: ListQuery, total: number): Pag
   };
 }
 
-export function userListDocument(result: UserPage, query: ListQuery): v.InferOutput<typeof userListDocumentSchema> {
+export function userListDocument(
+  result: ShownUserPage,
+  query: ListQuery,
+): v.InferOutput<typeof userListDocumentSchema> {
   return {
     data: result.users.map(userResource),
     links: pageLinks(query, result.total),

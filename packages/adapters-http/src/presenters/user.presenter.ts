@@ -1,8 +1,11 @@
-import type { ListedUser, User } from '@uas/domain';
+import type { ListedUser, ShownUser } from '@uas/domain';
 import * as v from 'valibot';
 
 /** ISO 8601 UTC with milliseconds and `Z`. */
 export const timestamp = (date: Date): string => date.toISOString();
+
+/** A timestamp that may be missing, as null. */
+const optionalTimestamp = (date: Date | null): string | null => (date === null ? null : timestamp(date));
 
 const isoTimestamp = () => v.pipe(v.string(), v.isoTimestamp());
 const claims = (what: string) =>
@@ -20,13 +23,22 @@ export const userResourceSchema = v.object({
     active: v.picklist([0, 1]),
     created: isoTimestamp(),
     updated: isoTimestamp(),
+    last_login: v.pipe(
+      v.nullable(isoTimestamp()),
+      v.description('When the user last logged in, or null. Not part of the version: a login leaves the ETag.'),
+    ),
+    recent_failed_logins: v.pipe(
+      v.number(),
+      v.integer(),
+      v.description("The account's failed logins within the throttling window, from any address."),
+    ),
   }),
 });
 export type UserResource = v.InferOutput<typeof userResourceSchema>;
 
 export const userDocumentSchema = v.object({ data: userResourceSchema });
 
-export function userResource(user: ListedUser): UserResource {
+export function userResource(user: ShownUser<ListedUser>): UserResource {
   return {
     type: 'users',
     id: user.id,
@@ -38,10 +50,14 @@ export function userResource(user: ListedUser): UserResource {
       active: user.active,
       created: timestamp(user.created),
       updated: timestamp(user.updated),
+      last_login: optionalTimestamp(user.lastLogin),
+      recent_failed_logins: user.recentFailedLogins,
     },
   };
 }
 
-export const userDocument = (user: User): v.InferOutput<typeof userDocumentSchema> => ({ data: userResource(user) });
+export const userDocument = (user: ShownUser): v.InferOutput<typeof userDocumentSchema> => ({
+  data: userResource(user),
+});
 
-export const userLocation = (user: User) => `/v1/admin/users/${user.id}`;
+export const userLocation = (user: ListedUser) => `/v1/admin/users/${user.id}`;

@@ -91,7 +91,8 @@ export function adminSessionRoutes({ adminAuth }: { adminAuth: AuthService }) {
       jsonBody(parseLogin),
       async (c) => {
         const { email, password } = c.req.valid('json');
-        const grant = await adminAuth.login(email, password, c.get('client').address);
+        const { address, userAgent } = c.get('client');
+        const grant = await adminAuth.login(email, password, address, userAgent);
         setRefreshCookie(c, grant.refreshToken);
         return c.json(sessionDocument(grant), 200);
       },

@@ -41,6 +41,8 @@ describe('POST /v1/admin/users', () => {
         active: 1,
         created: expect.stringMatching(ISO),
         updated: expect.stringMatching(ISO),
+        last_login: null,
+        recent_failed_logins: 0,
       },
     });
   });

@@ -35,7 +35,8 @@ export function userSessionRoutes({ userAuth }: { userAuth: AuthService }) {
       jsonBody(parseLogin),
       async (c) => {
         const { email, password } = c.req.valid('json');
-        return c.json(sessionDocument(await userAuth.login(email, password, c.get('client').address)), 200);
+        const { address, userAgent } = c.get('client');
+        return c.json(sessionDocument(await userAuth.login(email, password, address, userAgent)), 200);
       },
     )
     .post(

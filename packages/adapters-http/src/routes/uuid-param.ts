@@ -4,18 +4,18 @@ import type { AppEnv } from '../app-env';
 import { withFragment } from '../openapi/route-description';
 
 /**
- * 404 for an `:id` that is not a UUID: no such resource can exist, and the question never reaches
- * a database that might choke on it. Runs before the body is validated.
+ * 404 for an `:id` (or another path parameter) that is not a UUID: no such resource can exist,
+ * and the question never reaches a database that might choke on it. Runs before the body is validated.
  */
-export const requireUuidParam = (resource: string) =>
+export const requireUuidParam = (resource: string, param = 'id') =>
   withFragment(
     createMiddleware<AppEnv>(async (c, next) => {
-      if (!isUuid(c.req.param('id') ?? '')) throw new NotFoundError(resource);
+      if (!isUuid(c.req.param(param) ?? '')) throw new NotFoundError(resource);
       await next();
     }),
     {
       pathParameters: [
-        { name: 'id', description: `The ${resource}'s id.`, schema: { type: 'string', format: 'uuid' } },
+        { name: param, description: `The ${resource}'s id.`, schema: { type: 'string', format: 'uuid' } },
       ],
       errors: ['not_found'],
     },

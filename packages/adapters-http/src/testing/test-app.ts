@@ -37,7 +37,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
-  const { users, self, adminAuth, userAuth, admins, transfer } = createUseCases({
+  const { users, self, adminAuth, userAuth, admins, transfer, overview } = createUseCases({
     repositories,
     hasher,
     signer,
@@ -53,6 +53,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     self,
     adminAuth,
     userAuth,
+    overview,
     jwks: async () => TEST_JWKS,
     ready: async () => null,
     metricsEndpoint: null,

@@ -8,6 +8,8 @@ import { openDatabase } from '../database';
 import { parseDatabaseUrl } from '../database-url';
 import { createTestPostgresSchema, type TestPostgresSchema } from '../testing/postgres-test-database';
 import { connectionSettings } from './postgres-database';
+import { selectDays, selectUserTotals } from './postgres-activity.repository';
+import { selectFailureCounts } from './postgres-login-attempt.repository';
 import {
   selectMatchingIds,
   selectUserPage,
@@ -52,6 +54,15 @@ describe('PostgreSQL database', () => {
     // makes the statistics, and so the plans these tests pin, the same on every run.
     await client`alter table users alter column email set statistics 1000`;
     await client`vacuum analyze users`;
+    // Ten years of days, and failed logins of 10,000 accounts, for the overview's and the list's plans.
+    await client`
+      insert into daily_activity (day, logins)
+      select date '2016-01-01' + n, n from generate_series(0, 3650) as n on conflict (day) do nothing`;
+    await client`
+      insert into login_failures (attempt, key, at)
+      select md5(n::text), 'account:user:' || (n % 10000) || '@example.com', timestamptz '2026-01-01' + n * interval '1 second'
+      from generate_series(1, 50000) as n`;
+    await client`vacuum analyze daily_activity, login_failures`;
   });
 
   afterAll(async () => {
@@ -75,6 +86,7 @@ describe('PostgreSQL database', () => {
     expect(tables.map((table) => table.tablename)).toEqual([
       '__drizzle_migrations',
       'admins',
+      'daily_activity',
       'login_failures',
       'refresh_tokens',
       'sessions',
@@ -115,6 +127,30 @@ describe('PostgreSQL database', () => {
     const [counted] = await client`select count(*)::int as rows, (select users from user_count) as counter from users`;
     expect(Number(counted!.counter)).toBe(counted!.rows);
     expect(await plan(selectUserTotal(drizzle(client), undefined))).not.toContain('on users');
+  });
+
+  it("reads the overview from the counter's row and a range of the days' key, never from users", async () => {
+    const totals = await plan(selectUserTotals(drizzle(client)));
+    expect(totals).toContain('user_count');
+    expect(totals).not.toContain('on users');
+    expect(await plan(selectDays(drizzle(client), '2026-01-01', '2026-01-30'))).toContain(
+      'Index Scan using daily_activity_pkey',
+    );
+  });
+
+  it('keeps the active count in the counter through inserts, changes of active and deletes', async () => {
+    await client`update users set active = 0 where created < timestamptz '2026-01-01' + interval '100 seconds'`;
+    await client`delete from users where created < timestamptz '2026-01-01' + interval '10 seconds'`;
+    const [counted] = await client`
+      select count(*) filter (where active = 1)::int as active, (select active from user_count) as counter from users`;
+    expect(Number(counted!.counter)).toBe(counted!.active);
+  });
+
+  it("counts a page's recent failed logins from the (key, at) index", async () => {
+    const keys = Array.from({ length: 20 }, (_, index) => `account:user:${index}@example.com`);
+    const counting = await plan(selectFailureCounts(drizzle(client), keys, new Date('2026-01-01T10:00:00Z')));
+    expect(counting).toContain('login_failures_key_at_idx');
+    expect(counting).not.toContain('Seq Scan');
   });
 
   it('commits migrations that name no schema for its tables, so they land in the configured one', () => {

@@ -6,6 +6,7 @@ import type { Database, DatabaseOptions } from '../shared/database-handle';
 import { guarded, guardedRepositories } from '../shared/driver-errors';
 import { migrationStatus } from '../shared/migration-status';
 import { withAdvisoryLock, type ConnectionSettings } from './postgres-advisory-lock';
+import { PostgresActivityRepository } from './postgres-activity.repository';
 import { PostgresAdminRepository } from './postgres-admin.repository';
 import type { PostgresDb } from './postgres-db';
 import { PostgresLoginAttemptRepository } from './postgres-login-attempt.repository';
@@ -58,6 +59,7 @@ function postgresRepositories(db: PostgresDb) {
     signingKeys: new PostgresSigningKeyRepository(db),
     rehash: new PostgresPasswordRehashRepository(db),
     imports: new PostgresUserImportRepository(db),
+    activity: new PostgresActivityRepository(db),
   });
 }
 

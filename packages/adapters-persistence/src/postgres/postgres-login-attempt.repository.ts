@@ -1,8 +1,16 @@
 import { count, eq, lt, min } from 'drizzle-orm';
 import type { FailureStats, LoginAttemptRepository } from '@uas/domain';
-import { failuresOf } from '../shared/conditions';
+import { failuresOf, failuresOfKeys } from '../shared/conditions';
 import type { PostgresDb } from './postgres-db';
 import { loginFailures } from './postgres-schema';
+
+/** Failures per key: a range of the (key, at) index per key. Exported for the query plan tests. */
+export const selectFailureCounts = (db: PostgresDb, keys: readonly string[], since: Date) =>
+  db
+    .select({ key: loginFailures.key, count: count() })
+    .from(loginFailures)
+    .where(failuresOfKeys(loginFailures, keys, since))
+    .groupBy(loginFailures.key);
 
 export class PostgresLoginAttemptRepository implements LoginAttemptRepository {
   constructor(private readonly db: PostgresDb) {}
@@ -22,6 +30,11 @@ export class PostgresLoginAttemptRepository implements LoginAttemptRepository {
       .from(loginFailures)
       .where(failuresOf(loginFailures, key, since));
     return stats ?? { count: 0, oldest: null };
+  }
+
+  async failureCounts(keys: readonly string[], since: Date): Promise<Map<string, number>> {
+    const rows = await selectFailureCounts(this.db, keys, since);
+    return new Map(rows.map((row) => [row.key, row.count]));
   }
 
   async clear(key: string): Promise<void> {

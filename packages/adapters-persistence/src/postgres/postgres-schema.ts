@@ -3,6 +3,7 @@ import {
   bigint,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -36,16 +37,18 @@ export const users = pgTable(
     created: timestamp('created').notNull(),
     updated: timestamp('updated').notNull(),
     version: integer('version').notNull().default(1),
+    lastLogin: timestamp('last_login'),
   },
   // The trigram index on email needs pg_trgm and, like the counter's triggers, lives in a custom migration.
   (t) => [index('users_created_id_idx').on(t.created, t.id), check('users_active_flag', sql`${t.active} in (0, 1)`)],
 );
 
 /**
- * How many users there are: one row, kept exact by statement-level triggers on `users` in the
- * transaction of every insert, delete and truncate, so an unfiltered list reads its total here
- * instead of counting. Its `generation` takes the next value of a sequence with every insert,
- * delete, truncate and change of an email or a `created`: what a cached search is valid for (see
+ * How many users there are, and how many of them are active: one row, kept exact by
+ * statement-level triggers on `users` in the transaction of every insert, delete, truncate and
+ * change of `active`, so an unfiltered list and the overview read their totals here instead of
+ * counting. Its `generation` takes the next value of a sequence with every insert, delete,
+ * truncate and change of an email or a `created`: what a cached search is valid for (see
  * MatchCache).
  */
 export const userCount = pgTable(
@@ -54,6 +57,7 @@ export const userCount = pgTable(
     id: smallint('id').primaryKey(),
     users: bigint('users', { mode: 'number' }).notNull(),
     generation: bigint('generation', { mode: 'number' }).notNull().default(0),
+    active: bigint('active', { mode: 'number' }).notNull().default(0),
   },
   (t) => [check('user_count_single_row', sql`${t.id} = 1`)],
 );
@@ -79,6 +83,10 @@ export const sessions = pgTable(
     kind: text('kind').$type<SubjectKind>().notNull(),
     subjectId: identifier('subject_id').notNull(),
     created: timestamp('created').notNull(),
+    lastUsed: timestamp('last_used').notNull(),
+    expires: timestamp('expires').notNull(),
+    clientAddress: text('client_address'),
+    userAgent: text('user_agent'),
     revoked: timestamp('revoked'),
   },
   (t) => [
@@ -118,6 +126,18 @@ export const loginFailures = pgTable(
     index('login_failures_attempt_idx').on(t.attempt),
   ],
 );
+
+/**
+ * What happened on each UTC day, for the overview: sign-ups are counted by triggers on `users`,
+ * logins as each end user's session opens, failed logins as each is refused, every count in the
+ * transaction of what it counts.
+ */
+export const dailyActivity = pgTable('daily_activity', {
+  day: date('day', { mode: 'string' }).primaryKey(),
+  signups: integer('signups').notNull().default(0),
+  logins: integer('logins').notNull().default(0),
+  failedLogins: integer('failed_logins').notNull().default(0),
+});
 
 export const signingKeys = pgTable('signing_keys', {
   kid: identifier('kid').primaryKey(),

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import type { RefreshToken, Session, SessionRepository, SubjectKind, VerifiedAccount } from '@uas/domain';
 import {
   currentTokensOf,
@@ -7,8 +7,10 @@ import {
   liveSessionsOf,
   prunableSessions,
   stillVerified,
+  unexpiredSessionsOf,
   unrevoked,
 } from '../shared/conditions';
+import { countOnDay } from './postgres-activity.repository';
 import type { PostgresDb } from './postgres-db';
 import { admins, refreshTokens, sessions, users } from './postgres-schema';
 
@@ -16,9 +18,10 @@ export class PostgresSessionRepository implements SessionRepository {
   constructor(private readonly db: PostgresDb) {}
 
   async create(session: Session, firstToken: RefreshToken, verified: VerifiedAccount): Promise<boolean> {
-    // The account row is held FOR SHARE: a change to it (which locks it FOR UPDATE) either
-    // committed first, and this read sees the new row, or waits for this insert to commit and
-    // then ends the new session with the others.
+    // The account row is held: a change to it (which locks it FOR UPDATE) either committed
+    // first, and this read sees the new row, or waits for this insert to commit and then ends the
+    // new session with the others. A user's row is held FOR NO KEY UPDATE, since this writes its
+    // last login: two logins of one user queue here instead of deadlocking on that write.
     return this.db.transaction(async (tx) => {
       const id = session.subjectId;
       const [account] = await (session.kind === 'admin'
@@ -26,14 +29,20 @@ export class PostgresSessionRepository implements SessionRepository {
             .select({ id: admins.id })
             .from(admins)
             .where(stillVerified(admins, id, verified))
+            .for('share')
         : tx
             .select({ id: users.id })
             .from(users)
             .where(stillVerified(users, id, verified, eq(users.active, 1)))
-      ).for('share');
+            .for('no key update'));
       if (!account) return false;
       await tx.insert(sessions).values(session);
       await tx.insert(refreshTokens).values(firstToken);
+      if (session.kind === 'user') {
+        await tx.update(users).set({ lastLogin: session.created }).where(eq(users.id, id));
+        // Last: every login of the day queues on this row, so it is held only until the commit.
+        await countOnDay(tx, session.created, 'logins');
+      }
       return true;
     });
   }
@@ -60,15 +69,16 @@ export class PostgresSessionRepository implements SessionRepository {
   }
 
   async rotate(currentId: string, next: RefreshToken, at: Date): Promise<boolean> {
-    // The session row is held FOR SHARE: a change that ends the session (an UPDATE of that row)
-    // waits for this rotation to commit, or this rotation waits for it and then finds it ended.
-    // A concurrent rotation waits for the token row's lock, then finds it retired and updates nothing.
+    // The session row is held FOR NO KEY UPDATE (this rotation writes its last use): a change
+    // that ends the session (an UPDATE of that row) waits for this rotation to commit, or this
+    // rotation waits for it and then finds it ended. A concurrent rotation of the same session
+    // waits here, then finds the token retired and updates nothing.
     return this.db.transaction(async (tx) => {
       const [live] = await tx
         .select({ id: sessions.id })
         .from(sessions)
         .where(unrevoked(sessions, next.sessionId))
-        .for('share');
+        .for('no key update');
       if (!live) return false;
       const retired = await tx
         .update(refreshTokens)
@@ -77,6 +87,7 @@ export class PostgresSessionRepository implements SessionRepository {
         .returning({ id: refreshTokens.id });
       if (retired.length === 0) return false;
       await tx.insert(refreshTokens).values(next);
+      await tx.update(sessions).set({ lastUsed: at, expires: next.expires }).where(eq(sessions.id, next.sessionId));
       return true;
     });
   }
@@ -87,6 +98,24 @@ export class PostgresSessionRepository implements SessionRepository {
 
   async revokeSession(id: string, at: Date): Promise<void> {
     await this.db.update(sessions).set({ revoked: at }).where(unrevoked(sessions, id));
+  }
+
+  async listLive(kind: SubjectKind, subjectId: string, now: Date, limit: number): Promise<Session[]> {
+    return this.db
+      .select()
+      .from(sessions)
+      .where(unexpiredSessionsOf(sessions, kind, subjectId, now))
+      .orderBy(desc(sessions.lastUsed), asc(sessions.id))
+      .limit(limit);
+  }
+
+  async revokeSubjectSession(kind: SubjectKind, subjectId: string, sessionId: string, at: Date): Promise<boolean> {
+    const ended = await this.db
+      .update(sessions)
+      .set({ revoked: at })
+      .where(unexpiredSessionsOf(sessions, kind, subjectId, at, sessionId))
+      .returning({ id: sessions.id });
+    return ended.length > 0;
   }
 
   async revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { and, eq, gt, gte, isNull, lt, ne, or, sql, type Column, type SQL, type Table } from 'drizzle-orm';
+import { and, eq, gt, gte, inArray, isNull, lt, ne, or, sql, type Column, type SQL, type Table } from 'drizzle-orm';
 import type { SubjectKind, VerifiedAccount } from '@uas/domain';
 
 // The WHERE clauses of the ports, written once for both dialects: the tables of each dialect
@@ -46,6 +46,26 @@ export function liveSessionsOf(
     isNull(sessions.revoked),
     keepSessionId === undefined ? undefined : ne(sessions.id, keepSessionId),
   );
+}
+
+/** A subject's sessions that are neither ended nor expired at `now`; `sessionId` alone when given. */
+export function unexpiredSessionsOf(
+  sessions: { id: Column; kind: Column; subjectId: Column; revoked: Column; expires: Column },
+  kind: SubjectKind,
+  subjectId: string,
+  now: Date,
+  sessionId?: string,
+): SQL | undefined {
+  return and(
+    liveSessionsOf(sessions, kind, subjectId, undefined),
+    gt(sessions.expires, now),
+    sessionId === undefined ? undefined : eq(sessions.id, sessionId),
+  );
+}
+
+/** Failures of any of `keys` at or after `since`: a range of the (key, at) index per key. */
+export function failuresOfKeys(failures: { key: Column; at: Column }, keys: readonly string[], since: Date) {
+  return and(inArray(failures.key, [...keys]), gte(failures.at, since));
 }
 
 /** Failures of `key` at or after `since`. */

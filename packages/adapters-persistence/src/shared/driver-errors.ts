@@ -70,5 +70,6 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     signingKeys: guardedRepository('signingKeys', repositories.signingKeys),
     rehash: guardedRepository('rehash', repositories.rehash),
     imports: guardedRepository('imports', repositories.imports),
+    activity: guardedRepository('activity', repositories.activity),
   };
 }

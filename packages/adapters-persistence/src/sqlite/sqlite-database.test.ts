@@ -9,6 +9,8 @@ import { openDatabase } from '../database';
 import { parseDatabaseUrl } from '../database-url';
 import { createTemporarySqliteFile, type TemporarySqliteFile } from '../testing/sqlite-test-database';
 import { connectSqlite } from './sqlite-database';
+import { selectDays, selectUserTotals } from './sqlite-activity.repository';
+import { selectFailureCounts } from './sqlite-login-attempt.repository';
 import { selectCounter, selectMatches, selectOrderedIds, selectUserPage, selectUserTotal } from './sqlite-user-list';
 
 describeDatabaseContract('SQLite', async () => {
@@ -115,6 +117,22 @@ describe('SQLite database', () => {
         /^SCAN users_email_fts VIRTUAL TABLE INDEX \d+:M1$/,
       );
       expect(plan(selectMatches(drizzle(client)).toSQL())).toMatch(/^SCAN users_email_fts VIRTUAL TABLE INDEX \d+:M1$/);
+    });
+
+    it("reads the overview from the counter's row and a range of the days' key, never from users", () => {
+      expect(plan(selectUserTotals(drizzle(client)).toSQL())).toBe(
+        'SEARCH user_count USING INTEGER PRIMARY KEY (rowid=?)',
+      );
+      expect(plan(selectDays(drizzle(client), '2026-01-01', '2026-01-30').toSQL())).toBe(
+        'SEARCH daily_activity USING INDEX sqlite_autoindex_daily_activity_1 (day>? AND day<?)',
+      );
+    });
+
+    it("counts a page's recent failed logins from the (key, at) index", () => {
+      const keys = Array.from({ length: 20 }, (_, index) => `account:user:user${index}@example.com`);
+      const steps = plan(selectFailureCounts(drizzle(client), keys, new Date()).toSQL());
+      expect(steps).toContain('SEARCH login_failures USING COVERING INDEX login_failures_key_at_idx (key=? AND at>?)');
+      expect(steps).not.toMatch(/SCAN login_failures/);
     });
   });
 

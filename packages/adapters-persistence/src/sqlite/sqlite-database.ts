@@ -7,6 +7,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { Database, DatabaseOptions } from '../shared/database-handle';
 import { guarded, guardedRepositories } from '../shared/driver-errors';
 import { migrationStatus } from '../shared/migration-status';
+import { SqliteActivityRepository } from './sqlite-activity.repository';
 import { SqliteAdminRepository } from './sqlite-admin.repository';
 import type { SqliteDb } from './sqlite-db';
 import { SqliteLoginAttemptRepository } from './sqlite-login-attempt.repository';
@@ -54,6 +55,7 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     signingKeys: new SqliteSigningKeyRepository(db),
     rehash: new SqlitePasswordRehashRepository(db),
     imports: new SqliteUserImportRepository(db),
+    activity: new SqliteActivityRepository(db),
   });
 }
 

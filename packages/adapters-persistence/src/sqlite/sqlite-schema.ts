@@ -20,6 +20,7 @@ export const users = sqliteTable(
     created: timestamp('created').notNull(),
     updated: timestamp('updated').notNull(),
     version: integer('version').notNull().default(1),
+    lastLogin: timestamp('last_login'),
   },
   // The email trigram index (users_email_fts), the counter's triggers and their initial fill
   // live in a custom migration: Drizzle has no FTS5 tables or triggers.
@@ -27,10 +28,11 @@ export const users = sqliteTable(
 );
 
 /**
- * How many users there are: one row, kept exact by triggers on `users` in the transaction of
- * every insert and delete, so an unfiltered list reads its total here instead of counting. Its
- * `generation` takes a new random value with every insert, delete and change of an email or a
- * `created`: what a cached search is valid for (see MatchCache).
+ * How many users there are, and how many of them are active: one row, kept exact by triggers on
+ * `users` in the transaction of every insert, delete and change of `active`, so an unfiltered list
+ * and the overview read their totals here instead of counting. Its `generation` takes a new random
+ * value with every insert, delete and change of an email or a `created`: what a cached search is
+ * valid for (see MatchCache).
  */
 export const userCount = sqliteTable(
   'user_count',
@@ -38,6 +40,7 @@ export const userCount = sqliteTable(
     id: integer('id').primaryKey(),
     users: integer('users').notNull(),
     generation: integer('generation').notNull().default(0),
+    active: integer('active').notNull().default(0),
   },
   (t) => [check('user_count_single_row', sql`${t.id} = 1`)],
 );
@@ -63,6 +66,10 @@ export const sessions = sqliteTable(
     kind: text('kind').$type<SubjectKind>().notNull(),
     subjectId: text('subject_id').notNull(),
     created: timestamp('created').notNull(),
+    lastUsed: timestamp('last_used').notNull(),
+    expires: timestamp('expires').notNull(),
+    clientAddress: text('client_address'),
+    userAgent: text('user_agent'),
     revoked: timestamp('revoked'),
   },
   (t) => [
@@ -102,6 +109,18 @@ export const loginFailures = sqliteTable(
     index('login_failures_attempt_idx').on(t.attempt),
   ],
 );
+
+/**
+ * What happened on each UTC day (`YYYY-MM-DD`), for the overview: sign-ups are counted by triggers
+ * on `users`, logins as each end user's session opens, failed logins as each is refused, every
+ * count in the transaction of what it counts.
+ */
+export const dailyActivity = sqliteTable('daily_activity', {
+  day: text('day').primaryKey(),
+  signups: integer('signups').notNull().default(0),
+  logins: integer('logins').notNull().default(0),
+  failedLogins: integer('failed_logins').notNull().default(0),
+});
 
 export const signingKeys = sqliteTable('signing_keys', {
   kid: text('kid').primaryKey(),

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import type { RefreshToken, Session, SessionRepository, SubjectKind, VerifiedAccount } from '@uas/domain';
 import {
   currentTokensOf,
@@ -7,8 +7,10 @@ import {
   liveSessionsOf,
   prunableSessions,
   stillVerified,
+  unexpiredSessionsOf,
   unrevoked,
 } from '../shared/conditions';
+import { countOnDay } from './sqlite-activity.repository';
 import type { SqliteDb } from './sqlite-db';
 import { admins, refreshTokens, sessions, users } from './sqlite-schema';
 
@@ -37,6 +39,10 @@ export class SqliteSessionRepository implements SessionRepository {
         if (!account) return false;
         tx.insert(sessions).values(session).run();
         tx.insert(refreshTokens).values(firstToken).run();
+        if (session.kind === 'user') {
+          tx.update(users).set({ lastLogin: session.created }).where(eq(users.id, id)).run();
+          countOnDay(tx, session.created, 'logins');
+        }
         return true;
       },
       { behavior: 'immediate' },
@@ -76,6 +82,7 @@ export class SqliteSessionRepository implements SessionRepository {
           .run();
         if (retired.changes === 0) return false;
         tx.insert(refreshTokens).values(next).run();
+        tx.update(sessions).set({ lastUsed: at, expires: next.expires }).where(eq(sessions.id, next.sessionId)).run();
         return true;
       },
       { behavior: 'immediate' },
@@ -88,6 +95,25 @@ export class SqliteSessionRepository implements SessionRepository {
 
   async revokeSession(id: string, at: Date): Promise<void> {
     this.db.update(sessions).set({ revoked: at }).where(unrevoked(sessions, id)).run();
+  }
+
+  async listLive(kind: SubjectKind, subjectId: string, now: Date, limit: number): Promise<Session[]> {
+    return this.db
+      .select()
+      .from(sessions)
+      .where(unexpiredSessionsOf(sessions, kind, subjectId, now))
+      .orderBy(desc(sessions.lastUsed), asc(sessions.id))
+      .limit(limit)
+      .all();
+  }
+
+  async revokeSubjectSession(kind: SubjectKind, subjectId: string, sessionId: string, at: Date): Promise<boolean> {
+    const ended = this.db
+      .update(sessions)
+      .set({ revoked: at })
+      .where(unexpiredSessionsOf(sessions, kind, subjectId, at, sessionId))
+      .run();
+    return ended.changes > 0;
   }
 
   async revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void> {

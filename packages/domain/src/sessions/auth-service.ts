@@ -18,7 +18,8 @@ import { normalizeEmail } from '../users/user.rules.ts';
 import { passwordMatches } from '../users/password-match.ts';
 import type { AccountDirectory, Principal, PrincipalSource } from './principal.ts';
 import type { Identity, SubjectKind } from '../shared/identity.ts';
-import { refreshTokenState, withinReuseGrace, type RefreshToken, type Session } from './session.ts';
+import { refreshTokenState, withinReuseGrace, type LoginClient, type RefreshToken, type Session } from './session.ts';
+import type { ActivityRepository } from '../stats/activity.repository.ts';
 import type { SessionRepository } from './session.repository.ts';
 import type { PasswordRehashRepository } from './password-rehash.repository.ts';
 
@@ -36,6 +37,8 @@ export interface AuthServiceDeps {
   accounts: AccountDirectory;
   sessions: SessionRepository;
   attempts: LoginAttemptRepository;
+  /** Where the overview counts end users' failed logins; their logins count as their sessions open. */
+  activity: ActivityRepository;
   rehash: PasswordRehashRepository;
   hasher: PasswordHasher;
   signer: TokenSigner;
@@ -57,6 +60,9 @@ const ACCESS_PURPOSE: Record<SubjectKind, TokenPurpose> = { admin: 'admin_access
 /** The token a route of each kind refuses, as the refusal names it. */
 const OTHER_KIND_TOKEN: Record<SubjectKind, string> = { admin: 'A user token', user: 'An admin token' };
 
+/** The most sessions a listing shows, the most recently used: a real account has a handful. */
+export const MAX_LISTED_SESSIONS = 100;
+
 /**
  * Login, refresh-token rotation with reuse detection, revocation, logout and access-token checks
  * for one kind of account. Admins and users each get an instance over their own PrincipalSource.
@@ -73,7 +79,13 @@ export class AuthService {
     return this.deps.principals.kind;
   }
 
-  async login(email: string, password: string, clientAddress: string): Promise<SessionGrant> {
+  /** Checks the credentials and opens a session, remembering where the login came from. */
+  async login(
+    email: string,
+    password: string,
+    clientAddress: string,
+    userAgent: string | null = null,
+  ): Promise<SessionGrant> {
     const { principals, attempts, hasher, policy } = this.deps;
     const normalized = normalizeEmail(email);
     // No account has such an address (the rules refuse it), and PostgreSQL cannot even store it in
@@ -86,17 +98,21 @@ export class AuthService {
         [keys.address, policy.throttle.perAddress],
       ],
       'Too many failed login attempts; try again later.',
+      [keys.account],
     );
 
     const principal = await principals.findByEmail(normalized);
     // Verify against a throwaway hash when the email is unknown, so both cases take as long.
     const hash = principal?.passwordHash ?? (await this.hashForTiming());
     // A wrong password leaves the attempt recorded: that is the failure that counts.
-    if (!(await passwordMatches(hasher, password, hash)) || !principal) throw new InvalidCredentialsError();
+    if (!(await passwordMatches(hasher, password, hash)) || !principal) {
+      if (this.kind === 'user') await this.deps.activity.countFailedLogin(this.deps.clock.now());
+      throw new InvalidCredentialsError();
+    }
     await this.gate.succeeded(attempt);
     if (!principal.active) throw new AccountInactiveError();
     await attempts.clear(keys.accountAndAddress);
-    const grant = await this.startSession(principal);
+    const grant = await this.startSession(principal, { address: clientAddress, userAgent });
     if (!grant) return this.refuseChanged(principal);
     // Only now, with the session standing: the store's check compares the hash it verified.
     await this.rehashIfDue(principal, password);
@@ -181,6 +197,33 @@ export class AuthService {
     await this.deps.sessions.revokeSubjectSessions(this.kind, subjectId, this.deps.clock.now());
   }
 
+  /** The account's live sessions, most recently used first; NotFoundError for an unknown account. */
+  async sessionsOf(subjectId: string): Promise<Session[]> {
+    await this.requireAccount(subjectId);
+    return this.deps.sessions.listLive(this.kind, subjectId, this.deps.clock.now(), MAX_LISTED_SESSIONS);
+  }
+
+  /**
+   * Ends one session of the account: its refresh tokens and its access tokens stop working at
+   * once, as at logout. NotFoundError when the account has no such live session.
+   */
+  async endSession(subjectId: string, sessionId: string): Promise<void> {
+    await this.requireAccount(subjectId);
+    if (!(await this.deps.sessions.revokeSubjectSession(this.kind, subjectId, sessionId, this.deps.clock.now()))) {
+      throw new NotFoundError('session');
+    }
+  }
+
+  /** Ends every session of the account; NotFoundError for an unknown account. */
+  async endAllSessions(subjectId: string): Promise<void> {
+    await this.requireAccount(subjectId);
+    await this.deps.sessions.revokeSubjectSessions(this.kind, subjectId, this.deps.clock.now());
+  }
+
+  private async requireAccount(subjectId: string): Promise<void> {
+    if (!(await this.deps.principals.findById(subjectId))) throw new NotFoundError(this.kind);
+  }
+
   /**
    * Checks an access token: signature, issuer, audience, expiry, that its session is still open
    * and its account still active. The last closes the one gap the transactional change leaves: a
@@ -209,16 +252,21 @@ export class AuthService {
    * email changed, or it was deactivated or deleted, since it was read (the store checks that as it
    * opens the session, so a change committing meanwhile cannot leave it working).
    */
-  private async startSession(principal: Principal): Promise<SessionGrant | null> {
+  private async startSession(principal: Principal, client: LoginClient): Promise<SessionGrant | null> {
     const now = this.deps.clock.now();
+    const id = this.deps.ids.next();
+    const first = this.newRefreshToken(id, now);
     const session: Session = {
-      id: this.deps.ids.next(),
+      id,
       kind: this.kind,
       subjectId: principal.id,
       created: now,
+      lastUsed: now,
+      expires: first.expires,
+      clientAddress: client.address,
+      userAgent: client.userAgent,
       revoked: null,
     };
-    const first = this.newRefreshToken(session.id, now);
     if (!(await this.deps.sessions.create(session, first, principal))) return null;
     return this.grant(principal, session.id, first, now);
   }

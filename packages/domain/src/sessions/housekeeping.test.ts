@@ -1,5 +1,5 @@
 import { describe, expect, it } from '../testing/test-api.ts';
-import { inMemoryRepositories, ManualClock, sampleUser } from '../testing/index.ts';
+import { inMemoryRepositories, ManualClock, sampleSession, sampleUser } from '../testing/index.ts';
 import { Housekeeping } from './housekeeping.ts';
 
 describe('Housekeeping', () => {
@@ -11,7 +11,7 @@ describe('Housekeeping', () => {
     const start = clock.now();
     const expires = new Date(start.getTime() + 60_000);
     await sessions.create(
-      { id: 's1', kind: 'user', subjectId: 'u1', created: start, revoked: null },
+      sampleSession({ id: 's1', subjectId: 'u1', created: start, expires }),
       { id: 't1', sessionId: 's1', issued: start, expires, retired: null, revoked: null },
       user,
     );

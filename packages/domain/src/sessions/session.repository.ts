@@ -15,6 +15,8 @@ export interface SessionRepository {
    * session's kind and subject) that must still be active and carry `verified`'s email and password
    * hash; otherwise stores nothing and answers false. The account is held meanwhile, so a change to
    * it either commits first (and this sees it) or waits and then ends this session with the others.
+   * For a user, the same transaction sets the user's last login to the session's creation and
+   * counts the login in the day's activity (see ActivityRepository).
    */
   create(session: Session, firstToken: RefreshToken, verified: VerifiedAccount): Promise<boolean>;
   findSession(id: string): Promise<Session | null>;
@@ -27,13 +29,24 @@ export interface SessionRepository {
   /**
    * Atomically retires `currentId` and stores `next`, but only if `currentId` was neither retired
    * nor revoked and its session has not ended: of two concurrent rotations of one token exactly
-   * one returns true, and a rotation never lands after the session's end.
+   * one returns true, and a rotation never lands after the session's end. The session's last use
+   * becomes `at` and its expiry `next`'s.
    */
   rotate(currentId: string, next: RefreshToken, at: Date): Promise<boolean>;
   /** Marks one refresh token revoked; a token already revoked keeps its first revocation time. */
   revokeToken(id: string, at: Date): Promise<void>;
   /** Ends one session and with it every token of its family. */
   revokeSession(id: string, at: Date): Promise<void>;
+  /**
+   * A subject's live sessions at `now` (neither ended nor expired), most recently used first, at
+   * most `limit` of them.
+   */
+  listLive(kind: SubjectKind, subjectId: string, now: Date, limit: number): Promise<Session[]>;
+  /**
+   * Ends one session of a subject, as revokeSession does; false when the subject has no such
+   * session still live at `at` (unknown, another subject's, already ended or expired).
+   */
+  revokeSubjectSession(kind: SubjectKind, subjectId: string, sessionId: string, at: Date): Promise<boolean>;
   /** Ends every session of a subject, except `keepSessionId` when given. */
   revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void>;
   /**

@@ -1,9 +1,10 @@
 import { describe, expect, it } from '../testing/test-api.ts';
+import { sampleSession } from '../testing/session.repository.contract.ts';
 import { refreshTokenState, type RefreshToken, type Session } from './session.ts';
 
 const t0 = new Date('2026-01-01T00:00:00.000Z');
 const after = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
-const session: Session = { id: 's1', kind: 'user', subjectId: 'u1', created: t0, revoked: null };
+const session: Session = sampleSession({ id: 's1', subjectId: 'u1', created: t0 });
 const token: RefreshToken = {
   id: 't1',
   sessionId: 's1',

@@ -6,8 +6,24 @@ export interface Session {
   readonly kind: SubjectKind;
   readonly subjectId: string;
   readonly created: Date;
+  /** When its refresh token was last exchanged (its creation until then). */
+  readonly lastUsed: Date;
+  /** When its newest refresh token expires: past that, nothing of it works any more. */
+  readonly expires: Date;
+  /**
+   * The client address and user agent of the login that opened it, for the account's owner to
+   * recognise it; null for sessions opened before the service recorded them.
+   */
+  readonly clientAddress: string | null;
+  readonly userAgent: string | null;
   /** Set when the session ends (logout, reuse, password change...): every token of it dies. */
   readonly revoked: Date | null;
+}
+
+/** Where a login comes from, as the session remembers it. */
+export interface LoginClient {
+  readonly address: string;
+  readonly userAgent: string | null;
 }
 
 export interface RefreshToken {

@@ -91,10 +91,11 @@ export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
       return users.create({ email: `user${userCount}@example.com`, password: PASSWORD, ...overrides });
     },
 
-    /** Creates a user and logs it in: its record, first grant, and the identity of its access token. */
+    /** Creates a user and logs it in: its record once logged in, first grant, and the identity of its access token. */
     async signedInUser(overrides: Partial<NewUser> = {}) {
-      const user = await domain.createUser(overrides);
-      return { user, ...(await domain.logIn(userAuth, user.email, overrides.password ?? PASSWORD)) };
+      const created = await domain.createUser(overrides);
+      const session = await domain.logIn(userAuth, created.email, overrides.password ?? PASSWORD);
+      return { user: await users.get(created.id), ...session };
     },
 
     /** Bootstraps the admin from ADMIN and logs it in. */

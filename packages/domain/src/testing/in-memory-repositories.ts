@@ -13,6 +13,8 @@ import type { UserListQuery, UserPage, UserRepository, UserWrite } from '../user
 import type { Repositories } from '../repositories.ts';
 import type { ImportEntry, ImportPlan } from '../transfer/import-plan.ts';
 import type { ExportCursor, UserImportRepository } from '../transfer/user-import.repository.ts';
+import { dayOf, type Day, type DayActivity, type UserTotals } from '../stats/activity.ts';
+import type { ActivityRepository } from '../stats/activity.repository.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -53,8 +55,16 @@ class EmailKeyedStore<T extends { id: string; email: string; created: Date }> {
  * between, which is what a transaction holding the row gives the real stores.
  */
 export class InMemoryUserRepository extends EmailKeyedStore<User> implements UserRepository {
-  constructor(private readonly sessions: InMemorySessionRepository) {
+  constructor(
+    private readonly sessions: InMemorySessionRepository,
+    private readonly activity: InMemoryActivityRepository,
+  ) {
     super();
+  }
+
+  override async insert(user: User): Promise<void> {
+    await super.insert(user);
+    this.activity.count(user.created, 'signups');
   }
 
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
@@ -70,7 +80,10 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
     const emails = new Set(users.map((user) => user.email));
     if (emails.size < users.length || users.some((user) => this.emailOwner(user.email) !== undefined))
       throw new EmailTakenError();
-    for (const user of users) this.rows.set(user.id, structuredClone(user));
+    for (const user of users) {
+      this.rows.set(user.id, structuredClone(user));
+      this.activity.count(user.created, 'signups');
+    }
   }
   async list({ page, size, emailContains }: UserListQuery): Promise<UserPage> {
     const term = emailContains?.toLowerCase();
@@ -103,17 +116,24 @@ export class InMemoryAdminRepository extends EmailKeyedStore<Admin> implements A
 /** The stored account a session of `kind` belongs to, if it exists and is active. */
 export type ActiveAccountLookup = (kind: SubjectKind, id: string) => VerifiedAccount | undefined;
 
+/** What opening a session writes besides it: the user's last login, the day's logins. */
+export type LoginRecorder = (kind: SubjectKind, id: string, at: Date) => void;
+
 export class InMemorySessionRepository implements SessionRepository {
   private readonly sessions = new Map<string, Session>();
   private readonly tokens = new Map<string, RefreshToken>();
 
-  constructor(private readonly activeAccount: ActiveAccountLookup) {}
+  constructor(
+    private readonly activeAccount: ActiveAccountLookup,
+    private readonly loggedIn: LoginRecorder,
+  ) {}
 
   async create(session: Session, firstToken: RefreshToken, verified: VerifiedAccount): Promise<boolean> {
     const account = this.activeAccount(session.kind, session.subjectId);
     if (account?.email !== verified.email || account.passwordHash !== verified.passwordHash) return false;
     this.sessions.set(session.id, { ...session });
     this.tokens.set(firstToken.id, { ...firstToken });
+    this.loggedIn(session.kind, session.subjectId, session.created);
     return true;
   }
   async findSession(id: string): Promise<Session | null> {
@@ -140,7 +160,30 @@ export class InMemorySessionRepository implements SessionRepository {
       return false;
     this.tokens.set(currentId, { ...current, retired: at });
     this.tokens.set(next.id, { ...next });
+    const session = this.sessions.get(current.sessionId)!;
+    this.sessions.set(session.id, { ...session, lastUsed: at, expires: next.expires });
     return true;
+  }
+  async listLive(kind: SubjectKind, subjectId: string, now: Date, limit: number): Promise<Session[]> {
+    return [...this.sessions.values()]
+      .filter((session) => this.isLiveOf(session, kind, subjectId, now))
+      .sort((a, b) => b.lastUsed.getTime() - a.lastUsed.getTime() || (a.id < b.id ? -1 : 1))
+      .slice(0, limit)
+      .map((session) => ({ ...session }));
+  }
+  async revokeSubjectSession(kind: SubjectKind, subjectId: string, sessionId: string, at: Date): Promise<boolean> {
+    const session = this.sessions.get(sessionId);
+    if (!session || !this.isLiveOf(session, kind, subjectId, at)) return false;
+    this.sessions.set(sessionId, { ...session, revoked: at });
+    return true;
+  }
+  private isLiveOf(session: Session, kind: SubjectKind, subjectId: string, now: Date): boolean {
+    return (
+      session.kind === kind &&
+      session.subjectId === subjectId &&
+      !session.revoked &&
+      session.expires.getTime() > now.getTime()
+    );
   }
   async revokeToken(id: string, at: Date): Promise<void> {
     const token = this.tokens.get(id);
@@ -194,6 +237,13 @@ export class InMemoryLoginAttemptRepository implements LoginAttemptRepository {
       .map((failure) => failure.at.getTime());
     return { count: times.length, oldest: times.length ? new Date(Math.min(...times)) : null };
   }
+  async failureCounts(keys: readonly string[], since: Date): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const { key, at } of this.failures) {
+      if (keys.includes(key) && at.getTime() >= since.getTime()) counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return counts;
+  }
   async clear(key: string): Promise<void> {
     this.failures = this.failures.filter((failure) => failure.key !== key);
   }
@@ -236,6 +286,7 @@ export class InMemoryUserImportRepository implements UserImportRepository {
   constructor(
     private readonly users: InMemoryUserRepository,
     private readonly sessions: InMemorySessionRepository,
+    private readonly activity: InMemoryActivityRepository,
   ) {}
 
   async importBatch(
@@ -255,6 +306,7 @@ export class InMemoryUserImportRepository implements UserImportRepository {
     if (emailsAfter.size !== after.size) throw new EmailTakenError();
     this.users.rows.clear();
     for (const [id, user] of after) this.users.rows.set(id, user);
+    for (const user of plan.inserts) this.activity.count(user.created, 'signups');
     for (const id of plan.endSessions) await this.sessions.revokeSubjectSessions('user', id, options.now);
     return plan;
   }
@@ -269,17 +321,53 @@ export class InMemoryUserImportRepository implements UserImportRepository {
   }
 }
 
+type Counted = Exclude<keyof DayActivity, 'day'>;
+
+/** The activity counters, bumped by the other fakes as the real stores' writes bump theirs. */
+export class InMemoryActivityRepository implements ActivityRepository {
+  private readonly byDay = new Map<Day, DayActivity>();
+
+  constructor(private readonly users: () => Iterable<User>) {}
+
+  count(at: Date, what: Counted): void {
+    const day = dayOf(at);
+    const counted = this.byDay.get(day) ?? { day, signups: 0, logins: 0, failedLogins: 0 };
+    this.byDay.set(day, { ...counted, [what]: counted[what] + 1 });
+  }
+  async userTotals(): Promise<UserTotals> {
+    const all = [...this.users()];
+    return { total: all.length, active: all.filter((user) => user.active === 1).length };
+  }
+  async days(first: Day, last: Day): Promise<DayActivity[]> {
+    return [...this.byDay.values()]
+      .filter(({ day }) => day >= first && day <= last)
+      .sort((a, b) => (a.day < b.day ? -1 : 1))
+      .map((entry) => ({ ...entry }));
+  }
+  async countFailedLogin(at: Date): Promise<void> {
+    this.count(at, 'failedLogins');
+  }
+}
+
 export function inMemoryRepositories(): Repositories {
-  const sessions = new InMemorySessionRepository((kind, id): VerifiedAccount | undefined =>
-    kind === 'admin' ? admins.rows.get(id) : [users.rows.get(id)].find((user) => user?.active === 1),
+  const activity: InMemoryActivityRepository = new InMemoryActivityRepository(() => users.rows.values());
+  const sessions = new InMemorySessionRepository(
+    (kind, id): VerifiedAccount | undefined =>
+      kind === 'admin' ? admins.rows.get(id) : [users.rows.get(id)].find((user) => user?.active === 1),
+    (kind, id, at) => {
+      if (kind === 'admin') return;
+      users.rows.set(id, { ...users.rows.get(id)!, lastLogin: at });
+      activity.count(at, 'logins');
+    },
   );
-  const users = new InMemoryUserRepository(sessions);
+  const users: InMemoryUserRepository = new InMemoryUserRepository(sessions, activity);
   const admins = new InMemoryAdminRepository();
   return {
+    activity,
     users,
     admins,
     sessions,
-    imports: new InMemoryUserImportRepository(users, sessions),
+    imports: new InMemoryUserImportRepository(users, sessions, activity),
     attempts: new InMemoryLoginAttemptRepository(),
     signingKeys: new InMemorySigningKeyRepository(),
     rehash: new InMemoryPasswordRehashRepository({ user: users, admin: admins }),

@@ -9,6 +9,7 @@ export * from './login-attempt.repository.contract.ts';
 export * from './signing-key.repository.contract.ts';
 export * from './password-rehash.repository.contract.ts';
 export * from './user-import.repository.contract.ts';
+export * from './activity.repository.contract.ts';
 
 import type { OpenRepositories } from './contract-harness.ts';
 import { describeAdminRepositoryContract } from './admin.repository.contract.ts';
@@ -18,6 +19,7 @@ import { describeSigningKeyRepositoryContract } from './signing-key.repository.c
 import { describeUserRepositoryContract } from './user.repository.contract.ts';
 import { describePasswordRehashRepositoryContract } from './password-rehash.repository.contract.ts';
 import { describeUserImportRepositoryContract } from './user-import.repository.contract.ts';
+import { describeActivityRepositoryContract } from './activity.repository.contract.ts';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
@@ -28,6 +30,7 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeSigningKeyRepositoryContract(backend, open);
   describePasswordRehashRepositoryContract(backend, open);
   describeUserImportRepositoryContract(backend, open);
+  describeActivityRepositoryContract(backend, open);
 }
 // Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
 // case converts by changing its import line (relative imports carry .ts; the build refuses any

@@ -21,6 +21,22 @@ export function describeLoginAttemptRepositoryContract(backend: string, open: Op
       expect(await attempts.failuresSince('other', at(0))).toEqual({ count: 0, oldest: null });
     });
 
+    it('failureCounts() counts the failures of many keys since a time in one read, leaving out keys with none', async () => {
+      await attempts.record(attemptId(), ['acct', 'addr'], at(1));
+      await attempts.record(attemptId(), ['acct'], at(5));
+      const withdrawn = attemptId();
+      await attempts.record(withdrawn, ['acct'], at(6));
+      await attempts.withdraw(withdrawn);
+      await attempts.record(attemptId(), ['other'], at(5));
+      expect(await attempts.failureCounts(['acct', 'addr', 'none'], at(0))).toEqual(
+        new Map([
+          ['acct', 2],
+          ['addr', 1],
+        ]),
+      );
+      expect(await attempts.failureCounts(['acct', 'addr'], at(2))).toEqual(new Map([['acct', 1]]));
+    });
+
     it('counts every one of many concurrent failures', async () => {
       await Promise.all(Array.from({ length: 25 }, () => attempts.record(attemptId(), ['busy'], at(3))));
       expect((await attempts.failuresSince('busy', at(0))).count).toBe(25);

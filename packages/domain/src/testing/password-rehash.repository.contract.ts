@@ -15,6 +15,7 @@ const user: User = {
   created: at,
   updated: at,
   version: 1,
+  lastLogin: null,
 };
 const admin = {
   id: '00000000-0000-4000-8000-0000000000b1',

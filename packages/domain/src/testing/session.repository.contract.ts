@@ -11,8 +11,21 @@ const nextId = () => `10000000-0000-4000-8000-${(++sequence).toString(16).padSta
 const T0 = new Date('2026-01-01T00:00:00.000Z');
 const later = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
-function sampleSession(overrides: Partial<Session> = {}): Session {
-  return { id: nextId(), kind: 'user', subjectId: nextId(), created: T0, revoked: null, ...overrides };
+/** A session opened at `created` (T0 unless told) that lasts an hour unless told otherwise. */
+export function sampleSession(overrides: Partial<Session> = {}): Session {
+  const created = overrides.created ?? T0;
+  return {
+    id: nextId(),
+    kind: 'user',
+    subjectId: nextId(),
+    created,
+    lastUsed: created,
+    expires: new Date(created.getTime() + 3_600_000),
+    clientAddress: '203.0.113.7',
+    userAgent: 'Contract/1.0',
+    revoked: null,
+    ...overrides,
+  };
 }
 function sampleToken(sessionId: string, overrides: Partial<RefreshToken> = {}): RefreshToken {
   return { id: nextId(), sessionId, issued: T0, expires: later(3600), retired: null, revoked: null, ...overrides };
@@ -199,6 +212,73 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       expect((await sessions.findSession(stranger.session.id))?.revoked).toBeNull();
     });
 
+    it("create() of a user's session sets the user's last login and counts the day's login; an admin's neither", async () => {
+      const { session } = await started({ created: later(60) });
+      expect((await repositories.users.findById(session.subjectId))?.lastLogin).toEqual(later(60));
+      const admin = await started({ kind: 'admin', created: later(60) });
+      expect(await repositories.admins.findById(admin.session.subjectId)).not.toHaveProperty('lastLogin');
+      const [day] = await repositories.activity.days('2026-01-01', '2026-01-01');
+      expect(day).toMatchObject({ day: '2026-01-01', logins: 1 });
+    });
+
+    it("rotate() makes the rotation the session's last use and its new token's expiry the session's", async () => {
+      const { session, token } = await started();
+      const next = sampleToken(session.id, { issued: later(30), expires: later(7200) });
+      expect(await sessions.rotate(token.id, next, later(30))).toBe(true);
+      expect(await sessions.findSession(session.id)).toEqual({ ...session, lastUsed: later(30), expires: later(7200) });
+    });
+
+    it('listLive() answers the live sessions of one subject, most recently used first, at most `limit`', async () => {
+      const subjectId = nextId();
+      const older = await started({ subjectId });
+      const newer = await started({ subjectId, created: later(10) });
+      const ended = await started({ subjectId });
+      await sessions.revokeSession(ended.session.id, later(20));
+      const expired = await started({ subjectId, expires: later(15) });
+      await started({ subjectId, kind: 'admin' });
+      await started();
+      const live = await sessions.listLive('user', subjectId, later(20), 10);
+      expect(live).toEqual([newer.session, older.session]);
+      expect(live.map((session) => session.id)).not.toContain(expired.session.id);
+      expect(await sessions.listLive('user', subjectId, later(20), 1)).toEqual([newer.session]);
+      expect(await sessions.listLive('user', nextId(), later(20), 10)).toEqual([]);
+    });
+
+    it('revokeSubjectSession() ends one live session of the subject, and nothing of anyone else', async () => {
+      const subjectId = nextId();
+      const target = await started({ subjectId });
+      const sibling = await started({ subjectId });
+      const stranger = await started();
+      expect(await sessions.revokeSubjectSession('user', subjectId, stranger.session.id, later(5))).toBe(false);
+      expect(await sessions.revokeSubjectSession('admin', subjectId, target.session.id, later(5))).toBe(false);
+      expect(await sessions.revokeSubjectSession('user', subjectId, nextId(), later(5))).toBe(false);
+      expect(await sessions.revokeSubjectSession('user', subjectId, target.session.id, later(5))).toBe(true);
+      // Ending it again finds nothing live: the first end time stays.
+      expect(await sessions.revokeSubjectSession('user', subjectId, target.session.id, later(6))).toBe(false);
+      expect((await sessions.findSession(target.session.id))?.revoked).toEqual(later(5));
+      expect((await sessions.findSession(sibling.session.id))?.revoked).toBeNull();
+      expect((await sessions.findSession(stranger.session.id))?.revoked).toBeNull();
+      // An expired session is no longer live: there is nothing to end.
+      const expired = await started({ subjectId, expires: later(60) });
+      expect(await sessions.revokeSubjectSession('user', subjectId, expired.session.id, later(60))).toBe(false);
+    });
+
+    it('a session ended while its token rotates is never left live, however the two interleave', async () => {
+      for (let round = 0; round < 25; round += 1) {
+        const { session, token } = await started();
+        const next = sampleToken(session.id, { issued: later(1) });
+        const [rotated, ended] = await Promise.all([
+          sessions.rotate(token.id, next, later(1)),
+          sessions.revokeSubjectSession('user', session.subjectId, session.id, later(1)),
+        ]);
+        expect(ended).toBe(true);
+        expect((await sessions.findSession(session.id))?.revoked).toEqual(later(1));
+        // Whichever came first, no token of the session can be exchanged any more.
+        expect(await sessions.findCurrentToken(session.id, later(2))).toBeNull();
+        if (rotated) expect(await sessions.findToken(next.id)).toEqual(next);
+      }
+    });
+
     it('prune() forgets expired tokens, sessions revoked before the cut-off and sessions left without tokens', async () => {
       const live = await started();
       const rotated = sampleToken(live.session.id, { expires: later(9000) });
@@ -213,7 +293,11 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       await sessions.prune(later(4000));
       expect(await sessions.findToken(live.token.id)).toBeNull();
       expect(await sessions.findToken(rotated.id)).toEqual(rotated);
-      expect(await sessions.findSession(live.session.id)).toEqual(live.session);
+      expect(await sessions.findSession(live.session.id)).toEqual({
+        ...live.session,
+        lastUsed: later(1),
+        expires: later(9000),
+      });
       expect(await sessions.findSession(expired.session.id)).toBeNull();
       expect(await sessions.findSession(revokedEarly.session.id)).toBeNull();
       expect(await sessions.findToken(revokedEarly.token.id)).toBeNull();

@@ -5,6 +5,7 @@ import { planImport, type ImportEntry, type ImportPlan } from '../transfer/impor
 import type { User } from '../users/user.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 import { sampleUser } from './user.repository.contract.ts';
+import { sampleSession } from './session.repository.contract.ts';
 
 const NOW = new Date('2026-06-01T00:00:00.000Z');
 const entry = (user: User, line = 1): ImportEntry => ({
@@ -91,7 +92,7 @@ export function describeUserImportRepositoryContract(backend: string, open: Open
       for (const [i, user] of [changed, kept].entries()) {
         const sessionId = `00000000-0000-4000-9000-00000000000${i}`;
         await repositories.sessions.create(
-          { id: sessionId, kind: 'user', subjectId: user.id, created: opened, revoked: null },
+          sampleSession({ id: sessionId, subjectId: user.id, created: opened, expires: NOW }),
           {
             id: `00000000-0000-4000-a000-00000000000${i}`,
             sessionId,

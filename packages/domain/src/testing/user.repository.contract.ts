@@ -6,6 +6,7 @@ import type { User } from '../users/user.ts';
 import type { UserRepository } from '../users/user.repository.ts';
 import { applyUserPatch } from '../users/user.rules.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
+import { sampleSession } from './session.repository.contract.ts';
 
 let sequence = 0;
 export function sampleUser(overrides: Partial<User> = {}): User {
@@ -22,6 +23,7 @@ export function sampleUser(overrides: Partial<User> = {}): User {
     created,
     updated: created,
     version: 1,
+    lastLogin: null,
     ...overrides,
   };
 }
@@ -46,7 +48,7 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       const at = user.created;
       const expires = new Date(at.getTime() + 3_600_000);
       const opened = await sessions.create(
-        { id, kind: 'user', subjectId: user.id, created: at, revoked: null },
+        sampleSession({ id, subjectId: user.id, created: at, expires }),
         { id: crypto.randomUUID(), sessionId: id, issued: at, expires, retired: null, revoked: null },
         user,
       );
@@ -128,7 +130,7 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
         throw new PreconditionFailedError();
       });
       await expect(refused).rejects.toBeInstanceOf(PreconditionFailedError);
-      expect(await users.findById(user.id)).toEqual(user);
+      expect(await users.findById(user.id)).toEqual({ ...user, lastLogin: user.created });
       expect(await isLive(sessionId)).toBe(true);
     });
 
@@ -169,8 +171,10 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
         throw new PreconditionFailedError();
       });
       await expect(refused).rejects.toBeInstanceOf(PreconditionFailedError);
-      expect(seen).toEqual([user]);
-      expect(await users.findById(user.id)).toEqual(user);
+      // The session opened as the user logged in, which is all that changed.
+      const loggedIn = { ...user, lastLogin: user.created };
+      expect(seen).toEqual([loggedIn]);
+      expect(await users.findById(user.id)).toEqual(loggedIn);
       expect(await isLive(sessionId)).toBe(true);
     });
 

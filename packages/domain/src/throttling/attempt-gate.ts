@@ -22,18 +22,15 @@ export class AttemptGate {
   constructor(private readonly deps: AttemptGateDeps) {}
 
   /**
-   * Records an attempt under every key and resolves its id; refuses it (TooManyAttemptsError
-   * with the longest wait, nothing recorded) when a key already holds its limit of failures.
+   * Records an attempt under every key (those of `checks`, and `counted`, which no rule limits)
+   * and resolves its id; refuses it (TooManyAttemptsError with the longest wait, nothing recorded)
+   * when a key of `checks` already holds its limit of failures.
    */
-  async enter(checks: readonly ThrottleCheck[], refusal: string): Promise<string> {
+  async enter(checks: readonly ThrottleCheck[], refusal: string, counted: readonly string[] = []): Promise<string> {
     const { attempts, ids, clock } = this.deps;
     const id = ids.next();
     const now = clock.now();
-    await attempts.record(
-      id,
-      checks.map(([key]) => key),
-      now,
-    );
+    await attempts.record(id, [...checks.map(([key]) => key), ...counted], now);
     const waits = await Promise.all(
       checks.map(async ([key, rule]) => {
         const stats = await attempts.failuresSince(key, windowStart(rule, now));

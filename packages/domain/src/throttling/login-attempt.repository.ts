@@ -17,6 +17,11 @@ export interface LoginAttemptRepository {
   /** Takes attempt `id` back under every key; withdrawing an unknown id does nothing. */
   withdraw(id: string): Promise<void>;
   failuresSince(key: string, since: Date): Promise<FailureStats>;
+  /**
+   * How many failures each of `keys` has at or after `since`, in one read that the (key, time)
+   * index answers: a key with none is absent from the map.
+   */
+  failureCounts(keys: readonly string[], since: Date): Promise<Map<string, number>>;
   clear(key: string): Promise<void>;
   /** Forgets failures older than `before`; they no longer count toward any limit. */
   prune(before: Date): Promise<void>;

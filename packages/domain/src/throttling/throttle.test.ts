@@ -59,6 +59,7 @@ describe('throttleKeys', () => {
     expect(throttleKeys('user', 'alice@example.com', '203.0.113.7')).toEqual({
       accountAndAddress: 'user:alice@example.com|203.0.113.7',
       address: 'address:203.0.113.7',
+      account: 'account:user:alice@example.com',
     });
   });
 

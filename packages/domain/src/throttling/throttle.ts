@@ -34,6 +34,16 @@ export function retryAfterSeconds(stats: FailureStats, rule: ThrottleRule, now: 
   return Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000));
 }
 
+/**
+ * The keys a login attempt is recorded under: the two the policy limits, and the account alone,
+ * which no rule limits but which tells how many logins of an account failed lately, from anywhere.
+ */
 export function throttleKeys(kind: string, email: string, address: string) {
-  return { accountAndAddress: `${kind}:${email}|${address}`, address: `address:${address}` };
+  return {
+    accountAndAddress: `${kind}:${email}|${address}`,
+    address: `address:${address}`,
+    account: accountKey(kind, email),
+  };
 }
+
+export const accountKey = (kind: string, email: string): string => `account:${kind}:${email}`;

@@ -130,6 +130,8 @@ export function planImport(
       created: given.created ? user.created : slot.user.created,
       updated: given.updated ? user.updated : slot.user.updated,
       version: slot.user.version,
+      // An import carries no logins: a stored user keeps its own.
+      lastLogin: slot.user.lastLogin,
     };
     if (sameUser(merged, slot.user)) {
       outcomes.push({ line, result: 'skipped' });

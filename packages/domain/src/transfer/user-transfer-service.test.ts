@@ -62,6 +62,7 @@ describe('UserTransferService', () => {
       created: new Date('2020-01-02T03:04:05.678Z'),
       updated: new Date('2021-01-02T03:04:05.000Z'),
       version: 1,
+      lastLogin: null,
     });
   });
 
@@ -132,7 +133,8 @@ describe('UserTransferService', () => {
   describe('on conflict', () => {
     let existing: User;
     beforeEach(async () => {
-      existing = await domain.createUser({ email: 'person1@example.com', name: 'Before' });
+      const { id } = await domain.createUser({ email: 'person1@example.com', name: 'Before' });
+      existing = (await domain.repositories.users.findById(id))!;
     });
 
     it('skip leaves the existing user as it was', async () => {
@@ -142,6 +144,7 @@ describe('UserTransferService', () => {
 
     it('update replaces its attributes, keeps its id and created, and ends its sessions when the password changed', async () => {
       const grant = await domain.userAuth.login(existing.email, PASSWORD, ADDRESS);
+      const loggedIn = domain.clock.now();
       domain.clock.advance(60);
       expect(
         await run(sources(record(1, { name: 'After', app: { plan: 'pro' } })), { onConflict: 'update' }),
@@ -153,6 +156,7 @@ describe('UserTransferService', () => {
         passwordHash: 'legacy:secret-1-pw',
         updated: domain.clock.now(),
         version: existing.version + 1,
+        lastLogin: loggedIn,
       });
       expect((await domain.repositories.sessions.findSession(grant.sessionId))?.revoked).toEqual(domain.clock.now());
     });

@@ -167,6 +167,7 @@ export class UserTransferService {
       created: created ?? now,
       updated: updated ?? created ?? now,
       version: 1,
+      lastLogin: null,
     };
     return {
       line,

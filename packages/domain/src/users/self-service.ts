@@ -6,7 +6,7 @@ import { AttemptGate } from '../throttling/attempt-gate.ts';
 import type { ThrottlePolicy } from '../throttling/throttle.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
 import type { Identity } from '../shared/identity.ts';
-import type { User, UserPatch } from './user.ts';
+import type { ShownUser, User, UserPatch } from './user.ts';
 import type { UserService } from './user-service.ts';
 import { passwordMatches } from './password-match.ts';
 
@@ -47,7 +47,7 @@ export class SelfService {
     this.gate = new AttemptGate(deps);
   }
 
-  me(identity: Identity): Promise<User> {
+  me(identity: Identity): Promise<ShownUser> {
     return this.deps.users.get(identity.subjectId);
   }
 
@@ -59,7 +59,7 @@ export class SelfService {
     identity: Identity,
     patch: SelfPatch & Record<string, unknown>,
     ifVersion?: readonly number[],
-  ): Promise<User> {
+  ): Promise<ShownUser> {
     const forbidden = adminOnlyAttributes(patch);
     if (forbidden.length > 0) throw new ForbiddenError(`Only an administrator can change ${forbidden.join(', ')}.`);
     const { current_password, ...changes } = patch;

@@ -26,6 +26,8 @@ describe('UserService', () => {
         created: domain.clock.now(),
         updated: domain.clock.now(),
         version: 1,
+        lastLogin: null,
+        recentFailedLogins: 0,
       });
     });
 
@@ -49,7 +51,8 @@ describe('UserService', () => {
     it('stores the email trimmed and lower-cased', async () => {
       const user = await domain.users.create({ email: '  Alice@Example.COM ', password: PASSWORD });
       expect(user.email).toBe('alice@example.com');
-      expect(await domain.repositories.users.findByEmail('alice@example.com')).toEqual(user);
+      expect(await domain.users.get(user.id)).toEqual(user);
+      expect((await domain.repositories.users.findByEmail('alice@example.com'))?.id).toBe(user.id);
     });
 
     it('stores a hash, never the password', async () => {

@@ -2,7 +2,9 @@ import type { Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
 import { NotFoundError, PreconditionFailedError, ValidationError } from '../shared/errors.ts';
-import type { NewUser, User, UserPatch } from './user.ts';
+import type { ListedUser, NewUser, ShownUser, User, UserPatch } from './user.ts';
+import type { LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
+import { accountKey, windowStart, type ThrottlePolicy } from '../throttling/throttle.ts';
 import type { UserListQuery, UserPage, UserRepository } from './user.repository.ts';
 import {
   applyUserPatch,
@@ -19,9 +21,17 @@ export const MAX_PAGE_SIZE = 100;
 
 export interface UserServiceDeps {
   users: UserRepository;
+  /** Where the users' failed logins are counted, and the window they count in. */
+  attempts: LoginAttemptRepository;
+  throttle: ThrottlePolicy;
   hasher: PasswordHasher;
   clock: Clock;
   ids: IdGenerator;
+}
+
+export interface ShownUserPage {
+  users: ShownUser<ListedUser>[];
+  total: number;
 }
 
 /** How a change is made: the session it keeps, and the versions it is conditional on. */
@@ -42,7 +52,7 @@ function requireVersion(user: User, ifVersion: readonly number[] | undefined): v
 export class UserService {
   constructor(private readonly deps: UserServiceDeps) {}
 
-  async create(input: NewUser): Promise<User> {
+  async create(input: NewUser): Promise<ShownUser> {
     const issues = newUserIssues(input);
     if (issues.length > 0) throw new ValidationError(issues);
     const now = this.deps.clock.now();
@@ -57,20 +67,39 @@ export class UserService {
       created: now,
       updated: now,
       version: 1,
+      lastLogin: null,
     };
     await this.deps.users.insert(user);
-    return user;
+    return this.shownOne(user);
   }
 
-  async get(id: string): Promise<User> {
+  async get(id: string): Promise<ShownUser> {
     const user = await this.deps.users.findById(id);
     if (!user) throw new NotFoundError('user');
-    return user;
+    return this.shownOne(user);
   }
 
-  list(query: UserListQuery): Promise<UserPage> {
+  async list(query: UserListQuery): Promise<ShownUserPage> {
     const emailContains = query.emailContains?.trim().toLowerCase();
-    return this.deps.users.list({ ...query, emailContains: emailContains || undefined });
+    const page: UserPage = await this.deps.users.list({ ...query, emailContains: emailContains || undefined });
+    return { total: page.total, users: await this.shown(page.users) };
+  }
+
+  /**
+   * The users with their recent failed logins: one read of the login-attempt records for the
+   * whole page, by the account keys that every login attempt is recorded under.
+   */
+  private async shown<T extends ListedUser>(users: readonly T[]): Promise<ShownUser<T>[]> {
+    if (users.length === 0) return [];
+    const { attempts, throttle, clock } = this.deps;
+    const keys = users.map((user) => accountKey('user', user.email));
+    const counts = await attempts.failureCounts(keys, windowStart(throttle.perAccountAndAddress, clock.now()));
+    return users.map((user, index) => ({ ...user, recentFailedLogins: counts.get(keys[index]!) ?? 0 }));
+  }
+
+  private async shownOne<T extends ListedUser>(user: T): Promise<ShownUser<T>> {
+    const [shown] = await this.shown([user]);
+    return shown!;
   }
 
   /**
@@ -78,7 +107,11 @@ export class UserService {
    * the row meanwhile). A new password or email, or deactivation, ends the user's sessions in
    * the same transaction.
    */
-  async update(id: string, patch: UserPatch, { keepSessionId, ifVersion, check }: ChangeOptions = {}): Promise<User> {
+  async update(
+    id: string,
+    patch: UserPatch,
+    { keepSessionId, ifVersion, check }: ChangeOptions = {},
+  ): Promise<ShownUser> {
     const issues = userAttributeIssues(patch);
     if (issues.length > 0) throw new ValidationError(issues);
     const { password, active, ...rest } = patch;
@@ -94,7 +127,7 @@ export class UserService {
       return changesEndSessions(current, changes) ? { user, endSessions: { keepSessionId } } : { user };
     });
     if (!updated) throw new NotFoundError('user');
-    return updated;
+    return this.shownOne(updated);
   }
 
   /** Deletes the user and ends its sessions in one transaction. */

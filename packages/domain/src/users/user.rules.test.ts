@@ -187,7 +187,12 @@ describe('newUserIssues', () => {
 
 describe('applyUserPatch', () => {
   const now = new Date('2026-06-01T12:00:00.000Z');
-  const user: User = sampleUser({ name: 'Alice', metadata: { theme: 'dark', lang: 'en' }, app: { roles: ['reader'] } });
+  const user: User = sampleUser({
+    name: 'Alice',
+    metadata: { theme: 'dark', lang: 'en' },
+    app: { roles: ['reader'] },
+    lastLogin: new Date('2026-05-01T00:00:00.000Z'),
+  });
 
   it('keeps every attribute absent from the patch, never turning it into null', () => {
     const patched = applyUserPatch(user, {}, now);

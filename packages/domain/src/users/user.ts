@@ -19,10 +19,19 @@ export interface User {
    * can make a change conditional on the user being as it last saw it.
    */
   readonly version: number;
+  /**
+   * When the user last logged in, written in the transaction that opens the session. Not a change
+   * of the user: it leaves `updated` and `version` (so the ETag) as they are, and a login never
+   * makes an operator's conditional change fail.
+   */
+  readonly lastLogin: Date | null;
 }
 
 /** A user as a list shows it: everything but the password hash, which no list reads. */
 export type ListedUser = Omit<User, 'passwordHash'>;
+
+/** A user as the API shows it: with its failed logins within the throttling window, from any address. */
+export type ShownUser<T extends ListedUser = User> = T & { readonly recentFailedLogins: number };
 
 /** What a caller supplies to create a user. Only email and password are required. */
 export interface NewUser {
