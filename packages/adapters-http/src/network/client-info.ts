@@ -37,7 +37,7 @@ function forwardedClient(header: string | undefined, isTrusted: AddressMatcher):
 }
 
 /** The most of a User-Agent header a session keeps: enough to recognise a browser, bounded in size. */
-export const USER_AGENT_MAX_LENGTH = 256;
+const USER_AGENT_MAX_LENGTH = 256;
 
 function userAgentOf(c: Context<AppEnv>): string | null {
   const header = c.req.header('user-agent')?.trim().slice(0, USER_AGENT_MAX_LENGTH);

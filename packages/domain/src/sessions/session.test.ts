@@ -1,5 +1,5 @@
 import { describe, expect, it } from '../testing/test-api.ts';
-import { sampleSession } from '../testing/session.repository.contract.ts';
+import { sampleSession } from '../testing/sample-session.ts';
 import { refreshTokenState, type RefreshToken, type Session } from './session.ts';
 
 const t0 = new Date('2026-01-01T00:00:00.000Z');

@@ -5,6 +5,7 @@ export * from './contract-harness.ts';
 export * from './user.repository.contract.ts';
 export * from './admin.repository.contract.ts';
 export * from './session.repository.contract.ts';
+export * from './sample-session.ts';
 export * from './login-attempt.repository.contract.ts';
 export * from './signing-key.repository.contract.ts';
 export * from './password-rehash.repository.contract.ts';

@@ -5,28 +5,13 @@ import type { Repositories } from '../repositories.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 import { sampleAdmin } from './admin.repository.contract.ts';
 import { sampleUser } from './user.repository.contract.ts';
+import { sampleSession } from './sample-session.ts';
 
 let sequence = 0;
 const nextId = () => `10000000-0000-4000-8000-${(++sequence).toString(16).padStart(12, '0')}`;
 const T0 = new Date('2026-01-01T00:00:00.000Z');
 const later = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 
-/** A session opened at `created` (T0 unless told) that lasts an hour unless told otherwise. */
-export function sampleSession(overrides: Partial<Session> = {}): Session {
-  const created = overrides.created ?? T0;
-  return {
-    id: nextId(),
-    kind: 'user',
-    subjectId: nextId(),
-    created,
-    lastUsed: created,
-    expires: new Date(created.getTime() + 3_600_000),
-    clientAddress: '203.0.113.7',
-    userAgent: 'Contract/1.0',
-    revoked: null,
-    ...overrides,
-  };
-}
 function sampleToken(sessionId: string, overrides: Partial<RefreshToken> = {}): RefreshToken {
   return { id: nextId(), sessionId, issued: T0, expires: later(3600), retired: null, revoked: null, ...overrides };
 }

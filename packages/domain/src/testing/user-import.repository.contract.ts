@@ -5,7 +5,7 @@ import { planImport, type ImportEntry, type ImportPlan } from '../transfer/impor
 import type { User } from '../users/user.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 import { sampleUser } from './user.repository.contract.ts';
-import { sampleSession } from './session.repository.contract.ts';
+import { sampleSession } from './sample-session.ts';
 
 const NOW = new Date('2026-06-01T00:00:00.000Z');
 const entry = (user: User, line = 1): ImportEntry => ({

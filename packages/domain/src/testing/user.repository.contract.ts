@@ -6,7 +6,7 @@ import type { User } from '../users/user.ts';
 import type { UserRepository } from '../users/user.repository.ts';
 import { applyUserPatch } from '../users/user.rules.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
-import { sampleSession } from './session.repository.contract.ts';
+import { sampleSession } from './sample-session.ts';
 
 let sequence = 0;
 export function sampleUser(overrides: Partial<User> = {}): User {
