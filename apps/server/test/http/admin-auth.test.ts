@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
-import {
-  BEARER_CHALLENGE,
-  INVALID_TOKEN_CHALLENGE,
-  errorsLike,
-  jsonInit,
-  refreshBody,
-  scenarioApplication,
-  usersDocument,
-  type AdminClient,
-  type Session,
-  type UserResource,
-} from '../support/admin-client';
+import { BEARER_CHALLENGE, INVALID_TOKEN_CHALLENGE, refreshBody, type UserResource } from '../support/wire';
+import { errorsLike } from '../support/error-expectations';
+import { jsonInit, usersDocument } from '@uas/adapters-http/testing';
+import { scenarioApplication } from '../support/scenario';
+import type { AdminClient } from '../support/admin-client';
+import type { Session } from '../support/admin-api';
 
 /** What a route needs to be called: its target user, the admin's session and a fresh email. */
 interface RouteContext {

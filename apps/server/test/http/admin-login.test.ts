@@ -2,17 +2,10 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES, REFRESH_COOKIE } from '@uas/adapters-http';
 import { BACKENDS, type TestApplication } from '../support/test-application';
-import {
-  BEARER_CHALLENGE,
-  adminSessionRecord,
-  attribute,
-  errorsLike,
-  jsonInit,
-  loginDocument,
-  rawBody,
-  responseCookies,
-  scenarioApplication,
-} from '../support/admin-client';
+import { adminSessionRecord, BEARER_CHALLENGE, rawBody } from '../support/wire';
+import { attribute, errorsLike } from '../support/error-expectations';
+import { jsonInit, loginDocument, responseCookies } from '@uas/adapters-http/testing';
+import { scenarioApplication } from '../support/scenario';
 
 const LOGIN = '/v1/admin/login';
 const WRONG_PASSWORD = 'wrong-password-1';

@@ -1,23 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { REFRESH_COOKIE } from '@uas/adapters-http';
 import { BACKENDS } from '../support/test-application';
-import { expectError } from '../support/user-client';
+import { errorsLike, expectError } from '../support/error-expectations';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
+  adminSessionRecord,
   BEARER_CHALLENGE,
   CLOCK_TOLERANCE_SECONDS,
   REFRESH_REUSE_GRACE_SECONDS,
-  SAME_ORIGIN,
-  adminSessionRecord,
-  errorsLike,
-  jsonInit,
   refreshCookie,
-  responseCookies,
-  scenarioApplication,
-  sessionOf,
-  type AdminClient,
-  type Session,
-} from '../support/admin-client';
+  SAME_ORIGIN,
+} from '../support/wire';
+import { jsonInit, responseCookies } from '@uas/adapters-http/testing';
+import { scenarioApplication } from '../support/scenario';
+import { type Session, sessionOf } from '../support/admin-api';
+import type { AdminClient } from '../support/admin-client';
 
 const REFRESH_PATHS = ['/v1/admin/refresh', '/v1/admin/token/refresh'] as const;
 const REFRESH_TTL = 3600;

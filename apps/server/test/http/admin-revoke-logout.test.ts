@@ -2,18 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { REFRESH_COOKIE } from '@uas/adapters-http';
 import { BACKENDS } from '../support/test-application';
 import { insertSecondAdmin } from '../support/second-admin';
-import {
-  BEARER_CHALLENGE,
-  SAME_ORIGIN,
-  UNKNOWN_ID,
-  bearer,
-  errorsLike,
-  jsonInit,
-  refreshBody,
-  refreshCookie,
-  responseCookies,
-  scenarioApplication,
-} from '../support/admin-client';
+import { BEARER_CHALLENGE, refreshBody, refreshCookie, SAME_ORIGIN, UNKNOWN_ID } from '../support/wire';
+import { bearer, jsonInit, responseCookies } from '@uas/adapters-http/testing';
+import { errorsLike } from '../support/error-expectations';
+import { scenarioApplication } from '../support/scenario';
 
 const REVOKE_PATHS = ['/v1/admin/refresh', '/v1/admin/token/refresh'] as const;
 

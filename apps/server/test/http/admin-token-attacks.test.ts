@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { JWTPayload } from 'jose';
 import { BACKENDS, type TestApplication } from '../support/test-application';
-import { claimsOf, expectError, nowSeconds } from '../support/user-client';
+import { claimsOf, nowSeconds } from '../support/user-client';
+import { expectError } from '../support/error-expectations';
+import { UNKNOWN_ID } from '../support/wire';
+import { scenarioApplication } from '../support/scenario';
+import type { AdminClient } from '../support/admin-client';
+import type { Session } from '../support/admin-api';
 import {
   hmacSigned,
   publicKeyAsSecrets,
@@ -9,7 +14,6 @@ import {
   resignedWithForeignKey,
   unsigned,
 } from '../support/token-forgery';
-import { UNKNOWN_ID, scenarioApplication, type AdminClient, type Session } from '../support/admin-client';
 
 /**
  * Where a token is presented: as the Bearer access token of an admin route, or as a refresh

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
-import {
-  ISO_MS,
-  UNKNOWN_ID,
-  UUID,
-  attribute,
-  bearer,
-  errorsLike,
-  expectInvalidAttributes,
-  scenarioApplication,
-  usersDocument,
-} from '../support/admin-client';
+import { ISO_MS, UNKNOWN_ID, UUID } from '../support/wire';
+import { attribute, errorsLike, expectInvalidAttributes } from '../support/error-expectations';
+import { bearer, usersDocument } from '@uas/adapters-http/testing';
+import { scenarioApplication } from '../support/scenario';
 
 const USERS = '/v1/admin/users';
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
-import { UNKNOWN_ID, scenarioApplication, usersDocument } from '../support/admin-client';
-import { expectError } from '../support/user-client';
+import { UNKNOWN_ID } from '../support/wire';
+import { scenarioApplication } from '../support/scenario';
+import { usersDocument } from '@uas/adapters-http/testing';
+import { expectError } from '../support/error-expectations';
 
 const USERS = '/v1/admin/users';
 const STALE_DETAIL = 'The user has changed since you read it; read it again, then reapply your change.';

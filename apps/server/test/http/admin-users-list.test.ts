@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
-import { errorsLike, scenarioApplication, type UserResource } from '../support/admin-client';
+import { errorsLike } from '../support/error-expectations';
+import { scenarioApplication } from '../support/scenario';
+import type { UserResource } from '../support/wire';
 
 const USERS = '/v1/admin/users';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
-import { scenarioApplication } from '../support/admin-client';
+import { scenarioApplication } from '../support/scenario';
 import { RACES } from '../support/races';
 
 /** Truly concurrent requests through the real application: every round's two requests are in flight together. */

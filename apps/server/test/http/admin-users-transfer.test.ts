@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer } from '../support/admin-client';
+import { bearer } from '@uas/adapters-http/testing';
 import { BACKENDS, startTestApplication, type Backend, type TestApplication } from '../support/test-application';
 import { withApplicationDatabase } from '../support/token-forgery';
 

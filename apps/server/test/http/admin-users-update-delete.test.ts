@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
-import {
-  UNKNOWN_ID,
-  USER_PASSWORD,
-  attribute,
-  errorsLike,
-  expectInvalidAttributes,
-  scenarioApplication,
-  usersDocument,
-} from '../support/admin-client';
+import { UNKNOWN_ID, USER_PASSWORD } from '../support/wire';
+import { attribute, errorsLike, expectInvalidAttributes } from '../support/error-expectations';
+import { scenarioApplication } from '../support/scenario';
+import { usersDocument } from '@uas/adapters-http/testing';
 
 const USERS = '/v1/admin/users';
 const USER_REFRESH = '/v1/refresh';

@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '@uas/adapters-http';
 import { BACKENDS } from '../support/test-application';
-import {
-  BCRYPT_PREFIX,
-  UNKNOWN_ID,
-  USER_PASSWORD,
-  bearer,
-  errorsLike,
-  jsonInit,
-  rawBody,
-  scenarioApplication,
-  usersDocument,
-} from '../support/admin-client';
+import { BCRYPT_PREFIX, rawBody, UNKNOWN_ID, USER_PASSWORD } from '../support/wire';
+import { bearer, jsonInit, usersDocument } from '@uas/adapters-http/testing';
+import { errorsLike } from '../support/error-expectations';
+import { scenarioApplication } from '../support/scenario';
 
 const REQUEST_ID = 'client-chosen.id_42:x';
 

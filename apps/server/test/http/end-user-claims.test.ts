@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
-import { claimsOf, headerOf, nowSeconds, sessionOf, userScenario } from '../support/user-client';
+import { claimsOf, headerOf, nowSeconds, userScenario } from '../support/user-client';
+import { sessionOf } from '../support/admin-api';
 
 const ISSUER = 'https://accounts.example.test';
 const AUDIENCE = 'https://shop.example.test';

@@ -4,9 +4,10 @@ import { KeyRing } from '../../src/adapters/key-ring';
 import { RandomIdGenerator } from '../../src/adapters/random-id-generator';
 import { runRotateKeys } from '../support/rotate-keys-command';
 import { AdminClient } from '../support/admin-client';
+import { headerOf, UserClient, userScenario } from '../support/user-client';
+import { sessionOf } from '../support/admin-api';
 import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
 import { storedSigningKeys, withApplicationDatabase } from '../support/token-forgery';
-import { headerOf, sessionOf, UserClient, userScenario } from '../support/user-client';
 
 const ACCESS_TTL = 600;
 const REFRESH_TTL = 3600;

@@ -7,7 +7,9 @@ import {
   resignedWithForeignKey,
   unsigned,
 } from '../support/token-forgery';
-import { claimsOf, expectError, sessionOf, userScenario } from '../support/user-client';
+import { claimsOf, userScenario } from '../support/user-client';
+import { expectError } from '../support/error-expectations';
+import { sessionOf } from '../support/admin-api';
 
 const ACCESS_TTL = 300;
 const CLOCK_TOLERANCE = 5;

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
-import { claimsOf, expectError, sessionOf, USER_PASSWORD, userScenario } from '../support/user-client';
+import { claimsOf, userScenario } from '../support/user-client';
+import { expectError } from '../support/error-expectations';
+import { sessionOf } from '../support/admin-api';
+import { USER_PASSWORD } from '../support/wire';
 
 const NEW_PASSWORD = 'a brand new passphrase';
 const CURRENT_PASSWORD_POINTER = '/data/attributes/current_password';

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
-import { REFRESH_REUSE_GRACE_SECONDS } from '../support/admin-client';
-import { claimsOf, expectError, nowSeconds, sessionOf, userScenario } from '../support/user-client';
+import { REFRESH_REUSE_GRACE_SECONDS } from '../support/wire';
+import { claimsOf, nowSeconds, userScenario } from '../support/user-client';
+import { expectError } from '../support/error-expectations';
+import { sessionOf } from '../support/admin-api';
 
 const FAILURES_ALLOWED = 3;
 const WINDOW_SECONDS = 600;

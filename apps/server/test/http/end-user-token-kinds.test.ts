@@ -1,7 +1,9 @@
 import { bearer, jsonInit, usersDocument } from '@uas/adapters-http/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
-import { expectError, sessionOf, type Session, userScenario } from '../support/user-client';
+import { expectError } from '../support/error-expectations';
+import { type Session, sessionOf } from '../support/admin-api';
+import { userScenario } from '../support/user-client';
 
 /** A request with the given bearer token, about the user and the admin of the scene. */
 type Call = (token: string, scene: { user: string; admin: string; refreshToken: string }) => [string, RequestInit];

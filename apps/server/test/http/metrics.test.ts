@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS, type TestApplication } from '../support/test-application';
-import { errorsLike } from '../support/admin-client';
+import { errorsLike } from '../support/error-expectations';
 import { userScenario } from '../support/user-client';
 
 const TOKEN = 'a-metrics-token-that-is-long-enough-0123';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
-import { scenarioApplication } from '../support/admin-client';
+import { scenarioApplication } from '../support/scenario';
 
 describe.each(BACKENDS)('GET /health and GET /ready on %s', (backend) => {
   const s = scenarioApplication(backend, { fresh: 'each' });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
-import { UNKNOWN_ID } from '../support/admin-client';
-import { expectError, userScenario } from '../support/user-client';
+import { UNKNOWN_ID } from '../support/wire';
+import { expectError } from '../support/error-expectations';
+import { userScenario } from '../support/user-client';
 
 const FAILURE_WINDOW_SECONDS = 600;
 

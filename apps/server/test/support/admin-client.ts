@@ -1,5 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { REFRESH_COOKIE } from '@uas/adapters-http';
+import { expect } from 'vitest';
 import {
   bearer,
   expectNoSecrets,
@@ -9,104 +8,12 @@ import {
   usersDocument,
 } from '@uas/adapters-http/testing';
 import { sessionOf, type Session } from './admin-api';
-import { startTestApplication, type Backend, type TestApplication } from './test-application';
-
-export { bearer, jsonInit, loginDocument, sessionOf, usersDocument, type Session };
-export { responseCookies } from '@uas/adapters-http/testing';
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-/** ISO 8601 UTC with milliseconds and `Z`, as the contract writes every timestamp. */
-export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-/** What every bcrypt hash starts with: it may appear in no response and no log line. */
-export const BCRYPT_PREFIX = '$2';
-export const USER_PASSWORD = 'user-password-1';
-export const UNKNOWN_ID = '0b8e6c1e-5d3a-4f0e-9a51-8d6f1c2b3a4e';
-/** The origin `app.request()` serves relative paths from, as a browser would write it. */
-export const SAME_ORIGIN = 'http://localhost';
-export const BEARER_CHALLENGE = 'Bearer';
-export const INVALID_TOKEN_CHALLENGE = 'Bearer error="invalid_token"';
-/** The default ACCESS_TOKEN_TTL_SECONDS, and the leeway the service allows for clock skew. */
-export const ACCESS_TOKEN_TTL_SECONDS = 900;
-export const CLOCK_TOLERANCE_SECONDS = 5;
-/** The default REFRESH_REUSE_GRACE_SECONDS: how long a retired refresh token may come back without counting as reuse. */
-export const REFRESH_REUSE_GRACE_SECONDS = 10;
-
-/** The admin session record (spec 2.2) that login and refresh return at this moment of `t`'s clock. */
-export function adminSessionRecord(t: TestApplication, id: unknown = expect.stringMatching(UUID)) {
-  return {
-    data: {
-      type: 'users',
-      id,
-      attributes: {
-        name: 'Administrator',
-        email: t.admin.email,
-        created: expect.stringMatching(ISO_MS),
-        access_token: expect.any(String),
-        access_token_expiry: Math.floor(t.clock.now().getTime() / 1000) + ACCESS_TOKEN_TTL_SECONDS,
-        refresh_token: expect.any(String),
-      },
-    },
-  };
-}
-
-export interface UserResource {
-  type: 'users';
-  id: string;
-  attributes: {
-    name: string;
-    email: string;
-    metadata: object;
-    app: object;
-    active: number;
-    created: string;
-    updated: string;
-    last_login: string | null;
-    recent_failed_logins: number;
-  };
-}
+import type { TestApplication } from './test-application';
+import { BCRYPT_PREFIX, refreshBody, USER_PASSWORD, type UserResource } from './wire';
 
 export interface RequestOptions {
   /** The socket address the request comes from (default: no socket, read as 127.0.0.1). */
   address?: string;
-}
-
-export const refreshBody = (refreshToken: string) => ({ refreshToken });
-export const refreshCookie = (token: string) => ({ Cookie: `${REFRESH_COOKIE}=${encodeURIComponent(token)}` });
-export const rawBody = (method: string, body: string, contentType?: string): RequestInit => ({
-  method,
-  headers: contentType === undefined ? {} : { 'Content-Type': contentType },
-  body,
-});
-
-/** `{ errors: [...] }` with one error per `[status, code, source?]`, titles and details aside. */
-export function errorsLike(
-  ...problems: (readonly [status: number, code: string, source?: { pointer: string } | { parameter: string }])[]
-) {
-  return {
-    errors: problems.map(([status, code, source]) =>
-      expect.objectContaining({
-        status: String(status),
-        code,
-        title: expect.any(String),
-        detail: expect.any(String),
-        ...(source ? { source } : {}),
-      }),
-    ),
-  };
-}
-
-/** The pointer of one attribute, as validation errors name it. */
-export const attribute = (name: string) => ({ pointer: `/data/attributes/${name}` });
-
-/** A 422 with exactly one `invalid_attribute` error per named attribute, in any order. */
-export async function expectInvalidAttributes(response: Response, names: readonly string[]): Promise<void> {
-  expect(response.status).toBe(422);
-  const { errors } = (await response.json()) as { errors: { source?: { pointer?: string } }[] };
-  const inPointerOrder = errors.toSorted((a, b) => String(a.source?.pointer).localeCompare(String(b.source?.pointer)));
-  const expected = names.map(attribute).toSorted((a, b) => a.pointer.localeCompare(b.pointer));
-  expect({ errors: inPointerOrder }).toEqual(
-    errorsLike(...expected.map((source) => [422, 'invalid_attribute', source] as const)),
-  );
 }
 
 function passwordsIn(body: RequestInit['body']): string[] {
@@ -256,56 +163,4 @@ async function expectWireRules(response: Response, sentRequestId: string | null)
   } else {
     expect(response.headers.get('content-type')).toMatch(/^application\/json(;|$)/);
   }
-}
-
-export interface Scenario {
-  readonly t: TestApplication;
-  readonly client: AdminClient;
-}
-
-/**
- * The real application on `backend` for the tests of one `describe`: a fresh one for each test
- * (`fresh: 'each'`, for tests that count users or end sessions) or one for all of them. After
- * every test, no log line may hold a secret.
- */
-export function scenarioApplication(
-  backend: Backend,
-  { env = {}, fresh = 'all' }: { env?: Record<string, string>; fresh?: 'each' | 'all' } = {},
-): Scenario {
-  let current: Scenario | undefined;
-  const start = async () => {
-    const t = await startTestApplication(backend, env);
-    current = { t, client: new AdminClient(t) };
-  };
-  const stop = async () => {
-    const ending = current;
-    current = undefined;
-    await ending?.t.close();
-  };
-  if (fresh === 'each') {
-    beforeEach(start);
-    afterEach(async () => {
-      try {
-        current?.client.expectCleanLogs();
-      } finally {
-        await stop();
-      }
-    });
-  } else {
-    beforeAll(start);
-    afterEach(() => current?.client.expectCleanLogs());
-    afterAll(stop);
-  }
-  const live = () => {
-    if (!current) throw new Error('the application runs only inside a test');
-    return current;
-  };
-  return {
-    get t() {
-      return live().t;
-    },
-    get client() {
-      return live().client;
-    },
-  };
 }

@@ -1,17 +1,11 @@
 import { expect } from 'vitest';
 import { decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
-import { type ApiErrorCode, ERROR_CATALOGUE } from '@uas/adapters-http';
-import {
-  type AdminClient,
-  scenarioApplication,
-  sessionOf,
-  USER_PASSWORD,
-  usersDocument,
-  type Session,
-} from './admin-client';
+import type { AdminClient } from './admin-client';
+import { scenarioApplication } from './scenario';
+import type { Session } from './admin-api';
+import { USER_PASSWORD } from './wire';
+import { usersDocument } from '@uas/adapters-http/testing';
 import type { TestApplication } from './test-application';
-
-export { sessionOf, USER_PASSWORD, type Session };
 
 /** A user created through the admin API, with the password it logs in with. */
 export interface CreatedUser {
@@ -27,31 +21,6 @@ export const headerOf = (token: string) => decodeProtectedHeader(token);
 
 /** Unix time in seconds on the application's clock. */
 export const nowSeconds = (t: TestApplication): number => Math.floor(t.clock.now().getTime() / 1000);
-
-/**
- * The response is exactly one JSON:API error with this status and code (and this detail and
- * source when given); a 401 carries the Bearer challenge of its code.
- */
-export async function expectError(
-  response: Response,
-  status: number,
-  code: ApiErrorCode,
-  { detail, pointer }: { detail?: string; pointer?: string } = {},
-): Promise<void> {
-  expect(response.status).toBe(status);
-  if (status === 401) expect(response.headers.get('www-authenticate')).toBe(ERROR_CATALOGUE[code].challenge);
-  expect(await response.json()).toEqual({
-    errors: [
-      {
-        status: String(status),
-        code,
-        title: ERROR_CATALOGUE[code].title,
-        detail: detail ?? expect.any(String),
-        ...(pointer === undefined ? {} : { source: { pointer } }),
-      },
-    ],
-  });
-}
 
 /**
  * What an end user (or an application acting for one) does, and the admin calls that set the
