@@ -1,5 +1,5 @@
 import { ValidationError, type AdminService } from '@uas/domain';
-import type { Logger } from '@uas/adapters-http';
+import type { Logger } from '@uas/domain';
 import { AdminKeyFileError, createAdminKeyFile, readAdminKeyFile } from './admin-key-file';
 
 /**

@@ -1,4 +1,5 @@
-import { createHttpApp, type Logger } from '@uas/adapters-http';
+import { createHttpApp } from '@uas/adapters-http';
+import type { Logger } from '@uas/domain';
 import { describeDatabaseLocation, openDatabase, type DatabaseLocation } from '@uas/adapters-persistence';
 import { ADMIN_PANEL_ROOT } from '@uas/admin-panel';
 import type { Config } from './config';

@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import { constants } from 'node:os';
-import type { Logger } from '@uas/adapters-http';
+import type { Logger } from '@uas/domain';
 
 /**
  * How long a connection with no request in progress is kept after the stop begins: a request a

@@ -1,5 +1,5 @@
 import type { Housekeeping } from '@uas/domain';
-import type { Logger } from '@uas/adapters-http';
+import type { Logger } from '@uas/domain';
 
 /** How often expired sessions and old failed logins are removed. */
 const INTERVAL_MS = 10 * 60 * 1000;

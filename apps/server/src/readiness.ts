@@ -1,4 +1,4 @@
-import type { Logger } from '@uas/adapters-http';
+import type { Logger } from '@uas/domain';
 import type { Database } from '@uas/adapters-persistence';
 import type { KeyRing } from './adapters/key-ring';
 

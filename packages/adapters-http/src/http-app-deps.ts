@@ -1,12 +1,12 @@
 import type {
   AuthService,
   JsonObject,
+  Logger,
   OverviewService,
   SelfService,
   UserService,
   UserTransferService,
 } from '@uas/domain';
-import type { Logger } from './logger';
 import type { MetricsEndpoint } from './metrics/http-metrics';
 
 /** Everything the HTTP app needs, handed over by the composition root (apps/server). */

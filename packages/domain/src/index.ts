@@ -3,6 +3,7 @@ export * from './shared/json.ts';
 export * from './shared/clock.ts';
 export * from './shared/id-generator.ts';
 export * from './shared/identity.ts';
+export * from './shared/logger.ts';
 export * from './shared/password-hasher.ts';
 export * from './shared/errors.ts';
 export * from './users/user.ts';

@@ -57,7 +57,7 @@ export function createUseCases({ repositories, hasher, signer, clock, ids, polic
   return {
     users,
     self: new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle }),
-    admins: new AdminService({ admins: repositories.admins, sessions, hasher, clock, ids }),
+    admins: new AdminService({ admins: repositories.admins, hasher, clock, ids }),
     adminAuth: authFor(admins),
     userAuth: authFor(people),
     transfer: new UserTransferService({ imports: repositories.imports, hasher, clock, ids }),

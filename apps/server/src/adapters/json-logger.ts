@@ -1,4 +1,4 @@
-import type { Logger } from '@uas/adapters-http';
+import type { Logger } from '@uas/domain';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -3,7 +3,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../app-env';
-import type { Logger } from '../logger';
+import type { Logger } from '@uas/domain';
 import { ERROR_CATALOGUE } from './error-catalogue';
 import { HttpProblem, methodNotAllowed, routeNotFound } from './http-problem';
 import { errorDocument, type Problem } from './json-api-errors';

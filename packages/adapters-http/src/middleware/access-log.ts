@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
-import type { Logger } from '../logger';
+import type { Logger } from '@uas/domain';
 
 const MAX_LOGGED_PATH = 200;
 

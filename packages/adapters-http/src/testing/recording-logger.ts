@@ -1,4 +1,4 @@
-import type { LogFields, Logger } from '../logger';
+import type { LogFields, Logger } from '@uas/domain';
 
 export interface LogEntry {
   level: 'debug' | 'info' | 'warn' | 'error';

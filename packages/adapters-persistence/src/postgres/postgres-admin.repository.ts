@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Admin, AdminRepository } from '@uas/domain';
 import type { PostgresDb } from './postgres-db';
-import { admins } from './postgres-schema';
+import { liveSessionsOf } from '../shared/conditions';
+import { admins, sessions } from './postgres-schema';
 
 export class PostgresAdminRepository implements AdminRepository {
   constructor(private readonly db: PostgresDb) {}
@@ -25,8 +26,16 @@ export class PostgresAdminRepository implements AdminRepository {
     return admin ?? null;
   }
 
-  async update({ id, ...changes }: Admin): Promise<Admin | null> {
-    const [admin] = await this.db.update(admins).set(changes).where(eq(admins.id, id)).returning();
-    return admin ?? null;
+  async update({ id, ...changes }: Admin, { endSessions = false } = {}): Promise<Admin | null> {
+    return this.db.transaction(async (tx) => {
+      const [admin] = await tx.update(admins).set(changes).where(eq(admins.id, id)).returning();
+      if (admin && endSessions) {
+        await tx
+          .update(sessions)
+          .set({ revoked: changes.updated })
+          .where(liveSessionsOf(sessions, 'admin', id, undefined));
+      }
+      return admin ?? null;
+    });
   }
 }

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Admin, AdminRepository } from '@uas/domain';
 import type { SqliteDb } from './sqlite-db';
-import { admins } from './sqlite-schema';
+import { liveSessionsOf } from '../shared/conditions';
+import { admins, sessions } from './sqlite-schema';
 
 export class SqliteAdminRepository implements AdminRepository {
   constructor(private readonly db: SqliteDb) {}
@@ -22,7 +23,17 @@ export class SqliteAdminRepository implements AdminRepository {
     return this.db.select().from(admins).orderBy(admins.created, admins.id).limit(1).get() ?? null;
   }
 
-  async update({ id, ...changes }: Admin): Promise<Admin | null> {
-    return this.db.update(admins).set(changes).where(eq(admins.id, id)).returning().get() ?? null;
+  // One synchronous transaction, as better-sqlite3 requires.
+  async update({ id, ...changes }: Admin, { endSessions = false } = {}): Promise<Admin | null> {
+    return this.db.transaction((tx) => {
+      const admin = tx.update(admins).set(changes).where(eq(admins.id, id)).returning().get() ?? null;
+      if (admin && endSessions) {
+        tx.update(sessions)
+          .set({ revoked: changes.updated })
+          .where(liveSessionsOf(sessions, 'admin', id, undefined))
+          .run();
+      }
+      return admin;
+    });
   }
 }

@@ -2,7 +2,6 @@ import type { Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
 import { ValidationError } from '../shared/errors.ts';
-import type { SessionRepository } from '../sessions/session.repository.ts';
 import { normalizeEmail, userAttributeIssues } from '../users/user.rules.ts';
 import type { Admin, AdminCredentials } from './admin.ts';
 import type { AdminRepository } from './admin.repository.ts';
@@ -11,7 +10,6 @@ export const DEFAULT_ADMIN_NAME = 'Administrator';
 
 export interface AdminServiceDeps {
   admins: AdminRepository;
-  sessions: SessionRepository;
   hasher: PasswordHasher;
   clock: Clock;
   ids: IdGenerator;
@@ -28,7 +26,7 @@ export class AdminService {
    * which would cost a bcrypt verification on every start.
    */
   async applyCredentials(credentials: AdminCredentials, keyFileStamp: string | null = null): Promise<Admin> {
-    const { admins, sessions, hasher, clock, ids } = this.deps;
+    const { admins, hasher, clock, ids } = this.deps;
     const issues = userAttributeIssues({
       email: credentials.email,
       password: credentials.password,
@@ -67,8 +65,7 @@ export class AdminService {
       updated: now,
       keyFileStamp,
     };
-    await admins.update(updated);
-    if (!samePassword || current.email !== email) await sessions.revokeSubjectSessions('admin', current.id, now);
+    await admins.update(updated, { endSessions: !samePassword || current.email !== email });
     return updated;
   }
 }

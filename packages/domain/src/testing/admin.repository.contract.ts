@@ -2,7 +2,9 @@ import { describe, expect, it } from './test-api.ts';
 import { EmailTakenError } from '../shared/errors.ts';
 import type { Admin } from '../admins/admin.ts';
 import type { AdminRepository } from '../admins/admin.repository.ts';
+import type { SessionRepository } from '../sessions/session.repository.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
+import { sampleSession } from './sample-session.ts';
 
 let sequence = 0;
 export function sampleAdmin(overrides: Partial<Admin> = {}): Admin {
@@ -24,7 +26,30 @@ export function sampleAdmin(overrides: Partial<Admin> = {}): Admin {
 export function describeAdminRepositoryContract(backend: string, open: OpenRepositories): void {
   describe(`AdminRepository contract (${backend})`, () => {
     let admins: AdminRepository;
-    useFreshRepositories(open, (repositories) => (admins = repositories.admins));
+    let sessions: SessionRepository;
+    useFreshRepositories(open, (repositories) => {
+      admins = repositories.admins;
+      sessions = repositories.sessions;
+    });
+
+    /** A live session of `admin`, opened as a login would. */
+    async function sessionOf(admin: Admin, n: number): Promise<string> {
+      const session = sampleSession({
+        kind: 'admin',
+        subjectId: admin.id,
+        expires: new Date('2030-01-01T00:00:00.000Z'),
+      });
+      const token = {
+        id: `22000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
+        sessionId: session.id,
+        issued: session.created,
+        expires: session.expires,
+        retired: null,
+        revoked: null,
+      };
+      expect(await sessions.create(session, token, admin)).toBe(true);
+      return session.id;
+    }
 
     it('finds an inserted admin by id and email; null when absent', async () => {
       const admin = sampleAdmin();
@@ -59,6 +84,18 @@ export function describeAdminRepositoryContract(backend: string, open: OpenRepos
       expect(await admins.findById(admin.id)).toEqual(changed);
       await expect(admins.update({ ...other, email: 'new@example.com' })).rejects.toBeInstanceOf(EmailTakenError);
       await expect(admins.insert(sampleAdmin({ email: other.email }))).rejects.toBeInstanceOf(EmailTakenError);
+    });
+
+    it('update() with endSessions ends every live session of the admin at its update time; without, none', async () => {
+      const admin = sampleAdmin();
+      await admins.insert(admin);
+      const [first, second] = [await sessionOf(admin, 1), await sessionOf(admin, 2)];
+      const renamed = { ...admin, name: 'Renamed', updated: new Date('2027-01-01T00:00:00.000Z') };
+      await admins.update(renamed);
+      expect((await sessions.findSession(first))?.revoked).toBeNull();
+      const reset = { ...renamed, passwordHash: 'new-hash', updated: new Date('2027-02-01T00:00:00.000Z') };
+      expect(await admins.update(reset, { endSessions: true })).toEqual(reset);
+      for (const id of [first, second]) expect((await sessions.findSession(id))?.revoked).toEqual(reset.updated);
     });
   });
 }

@@ -104,8 +104,14 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
 }
 
 export class InMemoryAdminRepository extends EmailKeyedStore<Admin> implements AdminRepository {
-  update(admin: Admin): Promise<Admin | null> {
-    return this.replace(admin);
+  constructor(private readonly sessions: InMemorySessionRepository) {
+    super();
+  }
+
+  async update(admin: Admin, { endSessions = false } = {}): Promise<Admin | null> {
+    const stored = await this.replace(admin);
+    if (stored && endSessions) this.sessions.endSubjectSessions('admin', admin.id, admin.updated);
+    return stored;
   }
   async findFirst(): Promise<Admin | null> {
     const first = this.ordered()[0];
@@ -361,7 +367,7 @@ export function inMemoryRepositories(): Repositories {
     },
   );
   const users: InMemoryUserRepository = new InMemoryUserRepository(sessions, activity);
-  const admins = new InMemoryAdminRepository();
+  const admins = new InMemoryAdminRepository(sessions);
   return {
     activity,
     users,
