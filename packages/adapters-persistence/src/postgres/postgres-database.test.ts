@@ -8,9 +8,12 @@ import { openDatabase } from '../database';
 import { parseDatabaseUrl } from '../database-url';
 import { createTestPostgresSchema, type TestPostgresSchema } from '../testing/postgres-test-database';
 import { connectionSettings } from './postgres-database';
+import { pageWindow } from '../shared/page-window';
 import { selectDays, selectUserTotals } from './postgres-activity.repository';
 import { selectFailureCounts } from './postgres-login-attempt.repository';
 import {
+  PostgresUserRepository,
+  selectAnchors,
   selectMatchingIds,
   selectUserPage,
   selectUserPageWithTotal,
@@ -114,6 +117,36 @@ describe('PostgreSQL database', () => {
       expect(listing).toContain('Index Scan using users_pkey');
       expect(listing).not.toContain('Seq Scan');
     }
+  });
+
+  it('reads the anchors of deep pages in one index-only scan of (created, id)', async () => {
+    const listing = await plan(selectAnchors(drizzle(client)));
+    expect(listing).toContain('Index Only Scan using users_created_id_idx');
+    expect(listing).not.toContain('Seq Scan');
+  });
+
+  it('starts deep pages from anchors, giving the pages a walk of the index gives, and none from an older generation', async () => {
+    const db = drizzle(client);
+    const users = new PostgresUserRepository(db);
+    const walked = async (page: number) => {
+      const [counted] = await selectUserTotal(db, undefined);
+      const window = pageWindow(Number(counted!.total), page, 20);
+      return window ? (await selectUserPage(db, undefined, window)).map((user) => user.id) : [];
+    };
+    const differences: unknown[] = [];
+    for (const round of ['before anchors', 'from anchors', 'after a delete', 'after an insert']) {
+      if (round === 'after a delete')
+        await client`delete from users where id = (select id from users order by created, id offset 10000 limit 1)`;
+      if (round === 'after an insert')
+        await client`insert into users (id, name, email, password_hash, metadata, app, active, created, updated)
+          values ('anchor-test', 'New', 'anchor-test@example.com', 'hash', '{}', '{}', 1, timestamptz '2026-01-01 00:00:00.5', now())`;
+      for (const page of [51, 52, 777, 1250, 1251, 2000, 2499, 2500]) {
+        const listed = (await users.list({ page, size: 20 })).users.map((user) => user.id);
+        const expected = await walked(page);
+        if (listed.join() !== expected.join()) differences.push({ round, page, listed: listed.length });
+      }
+    }
+    expect(differences).toEqual([]);
   });
 
   it('reads a first-half page with the counter in one statement, from the (created, id) index', async () => {

@@ -17,6 +17,16 @@ const { passwordHash: _hash, ...listedColumns } = getTableColumns(users);
  */
 const MATCHES_HELD = 20_000;
 
+/**
+ * Deep pages start from anchors: every ANCHOR_STEP-th key of the order, read in one scan of the
+ * index (a few kilobytes per 1,000 users) and kept for one generation of the table, so a page
+ * steps over fewer than this many entries instead of up to half the table. The scan costs about
+ * as much as four deep pages, so it is made once that many have been read at one generation:
+ * where the users change between every few lists, paging costs what it did without anchors.
+ */
+const ANCHOR_STEP = 1_000;
+const DEEP_PAGES_BEFORE_ANCHORS = 4;
+
 /** `search[email]`: a LIKE on the lower-cased emails, which the trigram index serves. */
 const emailFilter = (term: string | undefined): SQL | undefined =>
   term ? columnContains(users.email, term) : undefined;
@@ -55,6 +65,48 @@ export function selectUserPageWithTotal(db: PostgresDb, offset: number, limit: n
     .orderBy(page.created, page.id);
 }
 
+/** A position in the (created, id) order. */
+interface Key {
+  created: Date;
+  id: string;
+}
+
+/**
+ * Every ANCHOR_STEP-th key of the (created, id) order, from one index-only scan of it: the
+ * anchors a deep page starts from. Exported for the query plan tests.
+ */
+export function selectAnchors(db: PostgresDb) {
+  const numbered = db
+    .select({
+      created: users.created,
+      id: users.id,
+      position: sql<number>`row_number() over (order by ${users.created}, ${users.id})`.as('position'),
+    })
+    .from(users)
+    .as('numbered');
+  return db
+    .select({ created: numbered.created, id: numbered.id })
+    .from(numbered)
+    .where(sql`${numbered.position} % ${ANCHOR_STEP} = 0`)
+    .orderBy(numbered.position);
+}
+
+/**
+ * The page of `limit` users `skip` entries after `anchor` in the (created, id) order: a deferred
+ * join over the index, which seeks to the anchor and steps over fewer than ANCHOR_STEP entries.
+ */
+function selectPageAfter(db: PostgresDb, anchor: Key, skip: number, limit: number) {
+  const order = sql`${users.created}, ${users.id}`;
+  return db
+    .select(listedColumns)
+    .from(users)
+    .where(
+      sql`${users.id} in (select id from ${users} where (${order}) > (${anchor.created.toISOString()}::timestamptz, ${anchor.id})
+        order by ${order} limit ${limit} offset ${skip})`,
+    )
+    .orderBy(asc(users.created), asc(users.id));
+}
+
 /** The ids of a search's first `limit` matches, in (created, id) order. Exported for the query plan tests. */
 export function selectMatchingIds(db: PostgresDb, term: string, limit: number) {
   return db
@@ -70,10 +122,10 @@ function selectUsersById(db: PostgresDb, ids: string[]) {
   return db.select(listedColumns).from(users).where(inArray(users.id, ids)).orderBy(asc(users.created), asc(users.id));
 }
 
-/** The counter's generation, as text: what a cached search is valid for. */
-function selectGeneration(db: PostgresDb) {
+/** The counter: everyone, and the generation (as text) that cached searches and anchors are valid for. */
+function selectCounter(db: PostgresDb) {
   return db
-    .select({ generation: sql<string>`${userCount.generation}::text` })
+    .select({ total: userCount.users, generation: sql<string>`${userCount.generation}::text` })
     .from(userCount)
     .where(eq(userCount.id, 1));
 }
@@ -87,6 +139,8 @@ export function selectUserTotal(db: PostgresDb, term: string | undefined) {
 
 export class PostgresUserRepository implements UserRepository {
   private readonly searches = new MatchCache();
+  /** The anchors of one generation (being read, or read), or how many deep pages it has seen. */
+  private anchors: { generation: string; keys?: Promise<Key[]>; deepPages: number } = { generation: '', deepPages: 0 };
 
   constructor(private readonly db: PostgresDb) {}
 
@@ -111,8 +165,8 @@ export class PostgresUserRepository implements UserRepository {
   }
 
   async list({ page, size, emailContains }: UserListQuery): Promise<UserPage> {
-    if (!emailContains) {
-      // Most pages lie in the first half, which is read from the start: try that first.
+    if (!emailContains && (page - 1) * size < ANCHOR_STEP) {
+      // The first pages are read from the start, with the counter, in one statement.
       const rows = await selectUserPageWithTotal(this.db, (page - 1) * size, size);
       const total = Number(rows[0]?.total ?? 0);
       const window = pageWindow(total, page, size);
@@ -124,10 +178,18 @@ export class PostgresUserRepository implements UserRepository {
     return this.db.transaction(
       async (tx) => {
         if (!emailContains) {
-          const [counted] = await selectUserTotal(tx, undefined);
-          const total = Number(counted?.total ?? 0);
+          const [counter] = await selectCounter(tx);
+          const total = Number(counter?.total ?? 0);
           const window = pageWindow(total, page, size);
-          return { total, users: window ? await selectUserPage(tx, undefined, window) : [] };
+          if (window === null) return { total, users: [] };
+          // The page's place from the start, and the last anchor before it.
+          const position = window.descending ? total - window.offset - window.limit : window.offset;
+          const before = Math.floor(position / ANCHOR_STEP) - 1;
+          const anchors = before >= 0 && counter ? await this.anchorsOf(tx, counter.generation) : undefined;
+          const anchor = anchors?.[before];
+          if (!anchor) return { total, users: await selectUserPage(tx, undefined, window) };
+          const skip = position - (before + 1) * ANCHOR_STEP;
+          return { total, users: await selectPageAfter(tx, anchor, skip, window.limit) };
         }
         const { total, ...matches } = await this.matches(tx, emailContains);
         const window = pageWindow(total, page, size);
@@ -142,10 +204,27 @@ export class PostgresUserRepository implements UserRepository {
     );
   }
 
+  /**
+   * The anchors of the order at `generation` (read in this transaction's snapshot, or by another
+   * at the same generation), once it has seen enough deep pages to pay for them.
+   */
+  private anchorsOf(tx: PostgresTx, generation: string): Promise<Key[]> | undefined {
+    if (this.anchors.generation !== generation) this.anchors = { generation, deepPages: 0 };
+    const anchors = this.anchors;
+    if (!anchors.keys && ++anchors.deepPages >= DEEP_PAGES_BEFORE_ANCHORS) {
+      anchors.keys = selectAnchors(tx).execute();
+      // A failed read is tried again by a later page; this one fails with it.
+      anchors.keys.catch(() => {
+        anchors.keys = undefined;
+      });
+    }
+    return anchors.keys;
+  }
+
   /** What `term` matches in the transaction's snapshot: cached for its generation, or read and cached. */
   private async matches(tx: PostgresTx, emailContains: string): Promise<Matches> {
     const term = emailContains.toLowerCase();
-    const [counter] = await selectGeneration(tx);
+    const [counter] = await selectCounter(tx);
     const generation = counter?.generation ?? '';
     const cached = generation ? this.searches.get(term, generation) : undefined;
     if (cached) return cached;
