@@ -47,7 +47,7 @@ export function apiRoutes(routes: readonly ListedRoute[]): ApiRoute[] {
 const JSON_MEDIA_TYPES = ['application/json', 'application/vnd.api+json'];
 
 function requestBody(body: NonNullable<RouteDescription['body']>) {
-  const schema = body.schema === undefined ? { type: 'string' } : jsonSchemaOf(body.schema);
+  const schema = body.schema === undefined ? { type: 'string', minLength: 1 } : jsonSchemaOf(body.schema);
   const mediaTypes = body.mediaType === undefined ? JSON_MEDIA_TYPES : [body.mediaType];
   const example = body.example === undefined ? {} : { example: body.example };
   return {

@@ -33,16 +33,19 @@ export const closedObject = <E extends v.ObjectEntries>(entries: E, what: string
 
 const RESOURCE_TYPE = 'users';
 
+/** Any string passes the shape check; the document names the one type that is not a conflict. */
+const resourceType = () => v.pipe(text(), v.metadata({ enum: [RESOURCE_TYPE] }));
+
 /**
  * `{ data: { type, id?, attributes } }`. Only the shape is checked here; a `type` other than
  * `users` or an `id` other than the path's is a conflict (409), found before validation.
  */
 export const resourceDocument = <A extends v.GenericSchema>(attributes: A) =>
-  openObject({ data: closedObject({ type: text(), attributes }, 'member of data') });
+  openObject({ data: closedObject({ type: resourceType(), attributes }, 'member of data') });
 
 /** The same, for an existing resource: `data.id` may repeat the path's id. */
 export const identifiedResourceDocument = <A extends v.GenericSchema>(attributes: A) =>
-  openObject({ data: closedObject({ type: text(), id: v.optional(text()), attributes }, 'member of data') });
+  openObject({ data: closedObject({ type: resourceType(), id: v.optional(text()), attributes }, 'member of data') });
 
 /** 409 when the document names another type, or another resource than the path does. */
 export function assertResourceIdentity(body: unknown, pathId?: string): void {
