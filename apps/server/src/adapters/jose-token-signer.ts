@@ -1,5 +1,6 @@
 import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import {
+  epochSeconds,
   InvalidTokenError,
   type Clock,
   type JsonObject,
@@ -40,8 +41,8 @@ export class JoseTokenSigner implements TokenSigner {
       .setProtectedHeader({ alg: key.record.algorithm, kid: key.record.kid, typ: 'JWT' })
       .setIssuer(this.options.issuer)
       .setAudience(this.audiences[purpose])
-      .setIssuedAt(Math.floor(issuedAt.getTime() / 1000))
-      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+      .setIssuedAt(epochSeconds(issuedAt))
+      .setExpirationTime(epochSeconds(expiresAt))
       .sign(key.privateKey);
   }
 

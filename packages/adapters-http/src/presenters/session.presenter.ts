@@ -1,9 +1,8 @@
-import type { SessionGrant } from '@uas/domain';
+import { epochSeconds, type SessionGrant } from '@uas/domain';
 import * as v from 'valibot';
 import { timestamp, userResourceSchema } from './user.presenter';
 
 /** Unix time in seconds, as the token's `exp` claim writes it. */
-const epochSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);
 
 /** The session record that login and refresh return (spec 2.2), for admins and users alike. */
 export const sessionDocumentSchema = v.object({

@@ -60,7 +60,7 @@ export function adminSessionRoutes({ adminAuth }: { adminAuth: AuthService }) {
     const presented = adminRefreshToken(c, 'refresh', c.req.valid('json'));
     try {
       const grant = await adminAuth.refresh(presented.token);
-      setRefreshCookie(c, grant.refreshToken);
+      setRefreshCookie(c, grant);
       return c.json(sessionDocument(grant), 200);
     } catch (error) {
       if (presented.fromCookie) clearRefreshCookie(c); // a dead cookie would only fail again
@@ -93,7 +93,7 @@ export function adminSessionRoutes({ adminAuth }: { adminAuth: AuthService }) {
         const { email, password } = c.req.valid('json');
         const { address, userAgent } = c.get('client');
         const grant = await adminAuth.login(email, password, address, userAgent);
-        setRefreshCookie(c, grant.refreshToken);
+        setRefreshCookie(c, grant);
         return c.json(sessionDocument(grant), 200);
       },
     )

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { CookieOptions } from 'hono/utils/cookie';
 import type { AppEnv } from '../app-env';
-import { tokenLifetimeSeconds } from './token-lifetime';
+import { epochSeconds, type SessionGrant } from '@uas/domain';
 
 /** The admin panel's session cookie: the refresh token, sent only to the admin API. */
 export const REFRESH_COOKIE = 'uas_admin_refresh';
@@ -12,10 +12,10 @@ function attributes<E extends AppEnv>(c: Context<E>): CookieOptions {
   return { httpOnly: true, sameSite: 'Strict', path: REFRESH_COOKIE_PATH, secure: c.get('client').secure };
 }
 
-/** Stores a new refresh token; the cookie lives exactly as long as the token. */
-export function setRefreshCookie<E extends AppEnv>(c: Context<E>, refreshToken: string): void {
-  const maxAge = tokenLifetimeSeconds(refreshToken);
-  setCookie(c, REFRESH_COOKIE, refreshToken, { ...attributes(c), ...(maxAge === undefined ? {} : { maxAge }) });
+/** Stores a grant's refresh token; the cookie lives exactly as long as the token (its `exp` − `iat`). */
+export function setRefreshCookie<E extends AppEnv>(c: Context<E>, grant: SessionGrant): void {
+  const maxAge = epochSeconds(grant.refreshTokenExpires) - epochSeconds(grant.issued);
+  setCookie(c, REFRESH_COOKIE, grant.refreshToken, { ...attributes(c), maxAge });
 }
 
 export function clearRefreshCookie<E extends AppEnv>(c: Context<E>): void {

@@ -51,9 +51,12 @@ export interface AuthServiceDeps {
 export interface SessionGrant {
   principal: Principal;
   sessionId: string;
+  /** When both tokens were signed: their `iat`. */
+  issued: Date;
   accessToken: string;
   accessTokenExpires: Date;
   refreshToken: string;
+  refreshTokenExpires: Date;
 }
 
 const ACCESS_PURPOSE: Record<SubjectKind, TokenPurpose> = { admin: 'admin_access', user: 'user_access' };
@@ -305,7 +308,15 @@ export class AuthService {
       ),
       signer.sign('refresh', { ...subject, jti: refresh.id }, now, refresh.expires),
     ]);
-    return { principal, sessionId, accessToken, accessTokenExpires, refreshToken };
+    return {
+      principal,
+      sessionId,
+      issued: now,
+      accessToken,
+      accessTokenExpires,
+      refreshToken,
+      refreshTokenExpires: refresh.expires,
+    };
   }
 
   private hashForTiming(): Promise<string> {
