@@ -222,8 +222,7 @@ export class PostgresUserRepository implements UserRepository {
   }
 
   /** What `term` matches in the transaction's snapshot: cached for its generation, or read and cached. */
-  private async matches(tx: PostgresTx, emailContains: string): Promise<Matches> {
-    const term = emailContains.toLowerCase();
+  private async matches(tx: PostgresTx, term: string): Promise<Matches> {
     const [counter] = await selectCounter(tx);
     const generation = counter?.generation ?? '';
     const cached = generation ? this.searches.get(term, generation) : undefined;

@@ -11,9 +11,8 @@ export function isTrigramSearchable(term: string): boolean {
 
 /**
  * An FTS5 query matching `term` as a substring: one phrase, in which FTS5 gives no character
- * but the double quote (doubled here) a meaning, so `%`, `_` and `\` stay literal. Lower-cased
- * because stored emails are.
+ * but the double quote (doubled here) a meaning, so `%`, `_` and `\` stay literal.
  */
 export function ftsPhrase(term: string): string {
-  return `"${term.toLowerCase().replaceAll('"', '""')}"`;
+  return `"${term.replaceAll('"', '""')}"`;
 }

@@ -1,11 +1,8 @@
 import { sql, type Column, type SQL } from 'drizzle-orm';
 
-/**
- * A LIKE pattern matching `term` anywhere, with `%`, `_` and `\` in it taken literally. The term
- * is lower-cased because stored emails are.
- */
+/** A LIKE pattern matching `term` anywhere, with `%`, `_` and `\` in it taken literally. */
 export function containsPattern(term: string): string {
-  return `%${term.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  return `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
 /**

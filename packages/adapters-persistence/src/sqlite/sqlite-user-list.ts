@@ -173,15 +173,14 @@ export class SqliteUserList {
         const total = totals.scan.get(values)?.total ?? 0;
         return { page: { total, users: this.read(pages.scan, pageWindow(total, page, size), values) } };
       }
-      const term = emailContains.toLowerCase();
-      const cached = cache?.get(term, generation);
+      const cached = cache?.get(emailContains, generation);
       if (cheapOnly && !cached) return undefined;
-      const values = { match: ftsPhrase(term) };
+      const values = { match: ftsPhrase(emailContains) };
       const matches = cached ?? this.matches(values);
       const window = pageWindow(matches.total, page, size);
       const ids = window && idsOfWindow(matches, window);
       if (cheapOnly && window && !ids) return undefined;
-      const found = cached || !generation ? undefined : { term, generation, matches };
+      const found = cached || !generation ? undefined : { term: emailContains, generation, matches };
       if (!window) return { page: { total: matches.total, users: [] }, found };
       if (ids) {
         const listed = { listed: JSON.stringify(ids) };

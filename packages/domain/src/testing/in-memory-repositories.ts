@@ -86,8 +86,7 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
     }
   }
   async list({ page, size, emailContains }: UserListQuery): Promise<UserPage> {
-    const term = emailContains?.toLowerCase();
-    const matching = this.ordered().filter((user) => !term || user.email.toLowerCase().includes(term));
+    const matching = this.ordered().filter((user) => !emailContains || user.email.includes(emailContains));
     const users = matching
       .slice((page - 1) * size, page * size)
       .map(({ passwordHash: _hash, ...listed }) => structuredClone(listed));

@@ -281,21 +281,20 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       expect(await users.list({ page: 3, size: 3 })).toEqual({ users: [], total: 4 });
     });
 
-    it('searches email by substring, case-insensitively', async () => {
+    it('searches email by substring (the term lower-cased, as the domain hands it over)', async () => {
       await users.insert(sampleUser({ email: 'alice@example.com' }));
       await users.insert(sampleUser({ email: 'malice@corp.io' }));
       await users.insert(sampleUser({ email: 'bob@example.com' }));
       const found = await users.list({ page: 1, size: 10, emailContains: 'alice' });
       expect(found.users.map((u) => u.email).sort()).toEqual(['alice@example.com', 'malice@corp.io']);
       expect(found.total).toBe(2);
-      expect((await users.list({ page: 1, size: 10, emailContains: 'ALICE@EX' })).total).toBe(1);
+      expect((await users.list({ page: 1, size: 10, emailContains: 'alice@ex' })).total).toBe(1);
     });
 
-    it('matches a term in any case beyond ASCII, by trigrams and by a short scan alike', async () => {
-      // Stored emails are lower-cased by the domain; the term is lower-cased to meet them.
+    it('matches a term beyond ASCII, by trigrams and by a short scan alike', async () => {
       await users.insert(sampleUser({ email: 'élodie@exemple.fr' }));
       await users.insert(sampleUser({ email: 'elodie@example.fr' }));
-      for (const term of ['ÉLODIE', 'Élo', 'É']) {
+      for (const term of ['élodie', 'élo', 'é']) {
         const found = await users.list({ page: 1, size: 10, emailContains: term });
         expect({ term, emails: found.users.map((u) => u.email), total: found.total }).toEqual({
           term,
@@ -373,7 +372,6 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       it('pages through a search the same way, for common, rare and too-short-for-trigrams terms', async () => {
         for (const term of [
           'odd.ex',
-          'ODD',
           'rare.example',
           'member11',
           'member7@',
@@ -384,7 +382,7 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
           'd.',
           'nobody',
         ]) {
-          const matching = ordered.filter((u) => u.email.includes(term.toLowerCase())).map((u) => u.id);
+          const matching = ordered.filter((u) => u.email.includes(term)).map((u) => u.id);
           for (const size of [3, 20]) {
             expect({ term, size, ...(await everyPage(size, term)) }).toEqual({
               term,
@@ -452,7 +450,7 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
         Promise.all(
           [users, elsewhere].flatMap((instance) =>
             [1, Math.ceil(matching.size / size)].map((page) =>
-              instance.list({ page, size, emailContains: 'Cached' }).then((found) => ({ page, found })),
+              instance.list({ page, size, emailContains: 'cached' }).then((found) => ({ page, found })),
             ),
           ),
         );

@@ -21,7 +21,10 @@ export interface UserImportRepository {
     decide: (stored: readonly User[]) => ImportPlan,
     options: { write: boolean; now: Date },
   ): Promise<ImportPlan>;
-  /** Up to `limit` users after `after` in (created, id) order, optionally only those whose email contains a term. */
+  /**
+   * Up to `limit` users after `after` in (created, id) order, optionally only those whose email
+   * contains a term (lower-cased already, as for `UserRepository.list`).
+   */
   exportPage(after: ExportCursor | null, limit: number, emailContains?: string): Promise<User[]>;
 }
 export const UserImportRepository = token<UserImportRepository>('UserImportRepository');

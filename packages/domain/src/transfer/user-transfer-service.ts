@@ -2,6 +2,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
 import type { User } from '../users/user.ts';
+import { emailSearchTerm } from '../users/user.rules.ts';
 import { EmailTakenError } from '../shared/errors.ts';
 import { planImport, type ConflictPolicy, type ImportEntry, type ImportPlan } from './import-plan.ts';
 import { readTransferRecord, type ImportDraft } from './transfer-record.ts';
@@ -123,7 +124,7 @@ export class UserTransferService {
 
   /** Every user (or those whose email contains a term), in (created, id) order, a page at a time. */
   async *export(emailContains?: string): AsyncGenerator<User> {
-    const term = emailContains?.trim().toLowerCase() || undefined;
+    const term = emailSearchTerm(emailContains);
     let after: ExportCursor | null = null;
     for (;;) {
       const page = await this.deps.imports.exportPage(after, EXPORT_PAGE_SIZE, term);

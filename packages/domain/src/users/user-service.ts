@@ -9,6 +9,7 @@ import type { UserListQuery, UserPage, UserRepository } from './user.repository.
 import {
   applyUserPatch,
   changesEndSessions,
+  emailSearchTerm,
   newUserIssues,
   normalizeEmail,
   userAttributeIssues,
@@ -80,8 +81,10 @@ export class UserService {
   }
 
   async list(query: UserListQuery): Promise<ShownUserPage> {
-    const emailContains = query.emailContains?.trim().toLowerCase();
-    const page: UserPage = await this.deps.users.list({ ...query, emailContains: emailContains || undefined });
+    const page: UserPage = await this.deps.users.list({
+      ...query,
+      emailContains: emailSearchTerm(query.emailContains),
+    });
     return { total: page.total, users: await this.shown(page.users) };
   }
 

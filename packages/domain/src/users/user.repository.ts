@@ -5,7 +5,10 @@ export interface UserListQuery {
   /** 1-based page number. */
   page: number;
   size: number;
-  /** Case-insensitive substring of the email; `%`, `_` and `\` are literal characters. */
+  /**
+   * Substring of the email, lower-cased already (`emailSearchTerm`), as stored emails are; `%`, `_`
+   * and `\` are literal characters.
+   */
   emailContains?: string;
 }
 

@@ -13,6 +13,14 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/**
+ * A search term as repositories take it: normalised as stored emails are, so a plain substring
+ * match finds it in any case; undefined when nothing is left to search for.
+ */
+export function emailSearchTerm(term: string | undefined): string | undefined {
+  return term === undefined ? undefined : normalizeEmail(term) || undefined;
+}
+
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
 const LOCAL_PART = /^[^\s@"(),:;<>[\\\]\u0000-\u001f\u007f]+$/;
 const DOMAIN_LABEL = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
