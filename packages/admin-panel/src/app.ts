@@ -1,76 +1,99 @@
+import { AccountApi } from './api/account-api';
 import { Session } from './api/session';
 import { UsersApi } from './api/users-api';
+import { paths, routeOf, sameScreen, type Route } from './state/routes';
 import { h } from './ui/dom';
+import { auditView } from './views/audit-view';
 import { loginView } from './views/login-view';
+import { overviewView } from './views/overview-view';
+import { userView } from './views/user-view';
 import { usersView } from './views/users-view';
-import type { View } from './views/view';
-
-const HOME = '/admin/';
-const LOGIN = '/admin/login';
-type Screen = 'login' | 'users';
+import type { ScreenContext, View } from './views/view';
 
 /** Decides what is on screen: nothing but the login form until a session exists. */
 export class App {
   readonly #session = new Session(() => this.#signedOut('Your session has ended. Please sign in again.'));
   readonly #users = new UsersApi(this.#session);
+  readonly #accounts = new AccountApi(this.#session);
   #view: View | null = null;
-  #screen: Screen | null = null;
+  #route: Route | null = null;
   #routing = 0;
-  /** Where to go after signing in: the list the admin asked for before being sent to log in. */
+  /** Where to go after signing in: the page the admin asked for before being sent to log in. */
   #returnTo = '';
 
   constructor(private readonly root: HTMLElement) {}
 
   start(): void {
     addEventListener('popstate', () => {
-      if (this.#screen === screenOf(location.pathname) && this.#view?.onLocationChange) this.#view.onLocationChange();
-      else void this.#route();
+      const route = routeOf(location.pathname);
+      if (this.#route && sameScreen(route, this.#route) && this.#view?.onLocationChange) this.#view.onLocationChange();
+      else void this.#show();
     });
-    void this.#route();
+    void this.#show();
   }
 
-  async #route(notice: string | null = null): Promise<void> {
+  /** Goes to a path of the panel, as a link would, keeping the session. */
+  readonly navigate = (path: string): void => {
+    if (path !== location.pathname + location.search) history.pushState(null, '', path);
+    void this.#show().then(() => this.root.querySelector<HTMLElement>('h1')?.focus());
+  };
+
+  async #show(notice: string | null = null): Promise<void> {
     const ticket = ++this.#routing;
-    const wanted = screenOf(location.pathname);
+    const wanted = routeOf(location.pathname);
     if (!this.#session.admin) {
-      this.#show(null, statusPage('Loading…'));
+      this.#display(null, statusPage('Loading…'));
       let restored: boolean;
       try {
         restored = await this.#session.refresh();
       } catch (error) {
-        if (ticket === this.#routing) this.#show(null, this.#unreachable(error));
+        if (ticket === this.#routing) this.#display(null, this.#unreachable(error));
         return;
       }
       if (ticket !== this.#routing) return;
       if (!restored) {
-        if (wanted === 'users') this.#returnTo = location.search;
+        if (wanted.screen !== 'login') this.#returnTo = location.pathname + location.search;
         this.#showLogin(notice);
         return;
       }
     }
-    if (location.pathname !== HOME) history.replaceState(null, '', HOME + (wanted === 'users' ? location.search : ''));
-    this.#show(
-      'users',
-      usersView({
-        session: this.#session,
-        users: this.#users,
-        onSignedOut: () => this.#signedOut('You have signed out.'),
-      }),
-    );
+    const route: Route = wanted.screen === 'login' ? { screen: 'overview' } : wanted;
+    if (wanted.screen === 'login') history.replaceState(null, '', paths.overview);
+    this.#display(route, this.#screen(route));
+  }
+
+  #screen(route: Route): View {
+    const context: ScreenContext = {
+      session: this.#session,
+      users: this.#users,
+      accounts: this.#accounts,
+      navigate: this.navigate,
+      onSignedOut: () => this.#signedOut('You have signed out.'),
+    };
+    switch (route.screen) {
+      case 'users':
+        return usersView(context);
+      case 'user':
+        return userView(context, route.id);
+      case 'audit':
+        return auditView(context);
+      default:
+        return overviewView(context);
+    }
   }
 
   #showLogin(notice: string | null): void {
-    if (location.pathname !== LOGIN) history.replaceState(null, '', LOGIN);
-    this.#show(
-      'login',
+    if (location.pathname !== paths.login) history.replaceState(null, '', paths.login);
+    this.#display(
+      { screen: 'login' },
       loginView({
         session: this.#session,
         notice,
         onSignedIn: () => {
-          history.replaceState(null, '', HOME + this.#returnTo);
+          history.replaceState(null, '', this.#returnTo || paths.overview);
           this.#returnTo = '';
           // Keyboard and screen-reader users start on the page's heading, not on a vanished form.
-          void this.#route().then(() => this.root.querySelector<HTMLElement>('h1')?.focus());
+          void this.#show().then(() => this.root.querySelector<HTMLElement>('h1')?.focus());
         },
       }),
     );
@@ -78,28 +101,24 @@ export class App {
 
   /** Leaves every signed-in screen, open dialogs included, for the login form. */
   #signedOut(notice: string): void {
-    if (this.#screen === 'login') return;
+    if (this.#route?.screen === 'login') return;
     this.#routing += 1;
     for (const dialog of document.querySelectorAll('dialog')) dialog.close();
     this.#showLogin(notice);
   }
 
-  #show(screen: Screen | null, view: View | HTMLElement): void {
+  #display(route: Route | null, view: View | HTMLElement): void {
     this.#view?.destroy?.();
     this.#view = view instanceof HTMLElement ? null : view;
-    this.#screen = screen;
+    this.#route = route;
     this.root.replaceChildren(view instanceof HTMLElement ? view : view.element);
   }
 
   #unreachable(error: unknown): HTMLElement {
     const retry = h('button', { type: 'button', class: 'button primary' }, 'Try again');
-    retry.addEventListener('click', () => void this.#route());
+    retry.addEventListener('click', () => void this.#show());
     return statusPage(`Could not restore the session: ${(error as Error).message}`, retry);
   }
-}
-
-function screenOf(pathname: string): Screen {
-  return pathname.replace(/\/+$/, '') === LOGIN ? 'login' : 'users';
 }
 
 function statusPage(message: string, ...extra: HTMLElement[]): HTMLElement {

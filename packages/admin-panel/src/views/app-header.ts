@@ -1,9 +1,18 @@
-import type { Session } from '../api/session';
+import { paths } from '../state/routes';
 import { h } from '../ui/dom';
+import type { ScreenContext } from './view';
+import { navLink } from '../ui/nav-link';
 import { toast } from '../ui/toast';
 
-/** The bar at the top of signed-in pages: who is signed in, and the way out. */
-export function appHeader(session: Session, onSignedOut: () => void): HTMLElement {
+const SECTIONS = [
+  ['overview', paths.overview, 'Overview'],
+  ['users', paths.users, 'Users'],
+  ['audit', paths.audit, 'Audit log'],
+] as const;
+export type Section = (typeof SECTIONS)[number][0];
+
+/** The bar at the top of signed-in pages: the sections, who is signed in, and the way out. */
+export function appHeader({ session, navigate, onSignedOut }: ScreenContext, current: Section): HTMLElement {
   const admin = session.admin;
   const logout = h('button', { type: 'button', class: 'button small ghost' }, 'Log out');
   logout.addEventListener('click', async () => {
@@ -20,6 +29,13 @@ export function appHeader(session: Session, onSignedOut: () => void): HTMLElemen
     'header',
     { class: 'topbar' },
     h('span', { class: 'brand' }, 'User accounts', h('span', { class: 'brand-tag' }, 'Admin')),
+    h(
+      'nav',
+      { class: 'sections', 'aria-label': 'Sections' },
+      ...SECTIONS.map(([section, path, label]) =>
+        navLink(navigate, path, { class: 'section-link', 'aria-current': section === current ? 'page' : null }, label),
+      ),
+    ),
     h(
       'div',
       { class: 'who' },

@@ -1,6 +1,8 @@
 import type { UserResource } from '../api/types';
+import { paths } from '../state/routes';
 import { h } from '../ui/dom';
 import { formatTimestamp } from '../ui/format';
+import { navLink, type Navigate } from '../ui/nav-link';
 
 export interface RowActions {
   edit(user: UserResource): void;
@@ -8,10 +10,13 @@ export interface RowActions {
   remove(user: UserResource): void;
 }
 
-const COLUMNS = ['Name', 'Email', 'Status', 'Created', 'Updated'] as const;
+const COLUMNS = ['Name', 'Email', 'Status', 'Last login', 'Failed logins', 'Created'] as const;
 
 /** The users table; on narrow screens the stylesheet turns each row into a card. */
-export function usersTable(): { element: HTMLTableElement; show(users: UserResource[], actions: RowActions): void } {
+export function usersTable(navigate: Navigate): {
+  element: HTMLTableElement;
+  show(users: UserResource[], actions: RowActions): void;
+} {
   const body = h('tbody');
   const element = h(
     'table',
@@ -33,7 +38,7 @@ export function usersTable(): { element: HTMLTableElement; show(users: UserResou
     element,
     show(users, actions) {
       const focused = focusedAction(body);
-      body.replaceChildren(...users.map((user) => row(user, actions)));
+      body.replaceChildren(...users.map((user) => row(user, actions, navigate)));
       if (focused) {
         const selector = `tr[data-user-id="${CSS.escape(focused.id)}"] [data-action="${focused.action}"]`;
         body.querySelector<HTMLElement>(selector)?.focus();
@@ -51,8 +56,8 @@ function focusedAction(body: HTMLElement): { id: string; action: string } | null
   return id && action ? { id, action } : null;
 }
 
-function row(user: UserResource, actions: RowActions): HTMLTableRowElement {
-  const { name, email, active, created, updated } = user.attributes;
+function row(user: UserResource, actions: RowActions, navigate: Navigate): HTMLTableRowElement {
+  const { name, email, active, created, last_login, recent_failed_logins } = user.attributes;
   const isActive = active === 1;
   const who = email || user.id;
   const toggle = h(
@@ -71,14 +76,19 @@ function row(user: UserResource, actions: RowActions): HTMLTableRowElement {
     'tr',
     { 'data-user-id': user.id },
     h('td', { 'data-label': 'Name', class: 'cell-name' }, name || h('span', { class: 'muted' }, '—')),
-    h('td', { 'data-label': 'Email', class: 'cell-email' }, email),
+    h('td', { 'data-label': 'Email', class: 'cell-email' }, navLink(navigate, paths.user(user.id), {}, email)),
     h(
       'td',
       { 'data-label': 'Status' },
       h('span', { class: `badge ${isActive ? 'on' : 'off'}` }, isActive ? 'Active' : 'Inactive'),
     ),
+    last_login ? timeCell('Last login', last_login) : h('td', { 'data-label': 'Last login', class: 'muted' }, 'Never'),
+    h(
+      'td',
+      { 'data-label': 'Failed logins', class: `cell-count${recent_failed_logins > 0 ? ' warn' : ''}` },
+      recent_failed_logins,
+    ),
     timeCell('Created', created),
-    timeCell('Updated', updated),
     h(
       'td',
       { class: 'cell-actions' },

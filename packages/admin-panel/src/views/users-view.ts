@@ -1,8 +1,6 @@
 import { ApiError } from '../api/api-error';
 import { isAbort } from '../api/http-client';
-import type { Session } from '../api/session';
 import type { UserPage, UserResource } from '../api/types';
-import type { UsersApi } from '../api/users-api';
 import {
   apiPathOf,
   locationSearchOf,
@@ -11,6 +9,7 @@ import {
   sameQuery,
   type ListQuery,
 } from '../state/list-query';
+import { paths } from '../state/routes';
 import { confirmAction } from '../ui/confirm-dialog';
 import { h } from '../ui/dom';
 import { toast } from '../ui/toast';
@@ -20,16 +19,11 @@ import { searchBox } from './search-box';
 import { openImportDialog } from './import-dialog';
 import { openUserForm } from './user-form-dialog';
 import { usersTable, type RowActions } from './users-table';
-import type { View } from './view';
-
-export interface UsersViewOptions {
-  session: Session;
-  users: UsersApi;
-  onSignedOut: () => void;
-}
+import type { ScreenContext, View } from './view';
 
 /** The users page: search, table, pagination, and the actions on each user. */
-export function usersView({ session, users, onSignedOut }: UsersViewOptions): View {
+export function usersView(context: ScreenContext): View {
+  const { users, navigate } = context;
   let query = queryFromLocation(location.search);
   let inFlight: AbortController | null = null;
 
@@ -43,7 +37,7 @@ export function usersView({ session, users, onSignedOut }: UsersViewOptions): Vi
   const importButton = h('button', { type: 'button', class: 'button' }, 'Import…');
   const search = searchBox(query.search, (term) => go({ ...query, search: term, page: 1 }, 'push'));
   const status = h('div', { class: 'list-status', role: 'status' });
-  const table = usersTable();
+  const table = usersTable(navigate);
   const pager = paginationBar({
     follow: (link, target) => go(target, 'push', link),
     resize: (size) => go({ ...query, size, page: 1 }, 'push'),
@@ -85,7 +79,7 @@ export function usersView({ session, users, onSignedOut }: UsersViewOptions): Vi
 
   function go(next: ListQuery, mode: 'push' | 'replace', apiPath?: string): void {
     query = next;
-    const url = `/admin/${locationSearchOf(next)}`;
+    const url = `${paths.users}${locationSearchOf(next)}`;
     if (url !== location.pathname + location.search) history[`${mode}State`](null, '', url);
     search.setValue(next.search);
     void load(apiPath);
@@ -197,7 +191,7 @@ export function usersView({ session, users, onSignedOut }: UsersViewOptions): Vi
   const element = h(
     'div',
     { class: 'shell' },
-    appHeader(session, onSignedOut),
+    appHeader(context, 'users'),
     h(
       'main',
       { class: 'page' },

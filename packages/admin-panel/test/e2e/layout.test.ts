@@ -23,7 +23,7 @@ describe('layout with the longest names and emails the API accepts', () => {
   ])('keeps the table, its buttons and the delete dialog within %s screen', async (_, width, height) => {
     const { page } = panel;
     await page.setViewportSize({ width, height });
-    await signIn(page, stack().server, '/admin/?search=bbbb');
+    await signIn(page, stack().server, '/admin/users?search=bbbb');
 
     // On a phone the rows are cards, no longer table cells: find the row by its text.
     await page.locator('tbody tr', { hasText: LONG_EMAIL }).waitFor();

@@ -21,7 +21,7 @@ describe('paging through users', () => {
       await stack().api.createUser({ name: `Pager ${n}`, email: emailOf(n), password: 'long enough' });
     }
     page = panel.page;
-    await signIn(page, stack().server, '/admin/?search=pager');
+    await signIn(page, stack().server, '/admin/users?search=pager');
   });
 
   it('shows the first page of 20 with the total from meta.total, the heading focused after sign-in', async () => {
@@ -36,12 +36,12 @@ describe('paging through users', () => {
 
   it('follows the next and last links, keeping the page in the URL', async () => {
     await pageButton('Next page').click();
-    await page.waitForURL('**/admin/?search=pager&page=2');
+    await page.waitForURL('**/admin/users?search=pager&page=2');
     await expect.poll(range).toBe(`Showing 21–40 of ${TOTAL}`);
     expect((await emails())[0]).toBe(emailOf(21));
 
     await pageButton('Last page').click();
-    await page.waitForURL('**/admin/?search=pager&page=3');
+    await page.waitForURL('**/admin/users?search=pager&page=3');
     await expect.poll(range).toBe(`Showing 41–45 of ${TOTAL}`);
     expect(await emails()).toEqual([41, 42, 43, 44, 45].map(emailOf));
     expect(await pageButton('Next page').isDisabled()).toBe(true);
@@ -50,7 +50,7 @@ describe('paging through users', () => {
 
   it('changes the page size and starts again from page 1', async () => {
     await page.getByLabel('Per page').selectOption('50');
-    await page.waitForURL('**/admin/?search=pager&size=50');
+    await page.waitForURL('**/admin/users?search=pager&size=50');
     await expect.poll(range).toBe(`Showing 1–45 of ${TOTAL}`);
     expect(await page.locator('tbody tr').count()).toBe(TOTAL);
     expect(await page.locator('.position').textContent()).toBe('Page 1 of 1');
@@ -58,16 +58,16 @@ describe('paging through users', () => {
 
   it('goes back and forward through the history, and a reload keeps the place', async () => {
     await page.goBack();
-    await page.waitForURL('**/admin/?search=pager&page=3');
+    await page.waitForURL('**/admin/users?search=pager&page=3');
     await expect.poll(range).toBe(`Showing 41–45 of ${TOTAL}`);
     expect(await page.getByLabel('Per page').inputValue()).toBe('20');
 
     await page.goBack();
-    await page.waitForURL('**/admin/?search=pager&page=2');
+    await page.waitForURL('**/admin/users?search=pager&page=2');
     await expect.poll(range).toBe(`Showing 21–40 of ${TOTAL}`);
 
     await page.goForward();
-    await page.waitForURL('**/admin/?search=pager&page=3');
+    await page.waitForURL('**/admin/users?search=pager&page=3');
     await expect.poll(range).toBe(`Showing 41–45 of ${TOTAL}`);
 
     await page.reload();
@@ -82,14 +82,14 @@ describe('paging through users', () => {
   });
 
   it('shows a newly created user where it lands: the last page of the unfiltered list', async () => {
-    await page.goto('/admin/?search=pager&page=1');
+    await page.goto('/admin/users?search=pager&page=1');
     await expect.poll(range).toBe(`Showing 1–20 of ${TOTAL}`);
     await page.getByRole('button', { name: 'New user' }).click();
     const form = page.getByRole('dialog', { name: 'New user' });
     await form.getByLabel('Email', { exact: true }).fill('newest@example.com');
     await form.getByLabel('Password', { exact: true }).fill('long enough');
     await form.getByLabel('Password', { exact: true }).press('Enter');
-    await page.waitForURL('**/admin/?page=3');
+    await page.waitForURL('**/admin/users?page=3');
     await expect.poll(emails).toContain('newest@example.com');
   });
 });

@@ -18,7 +18,7 @@ describe('safe rendering and the content security policy', () => {
       metadata: { note: HOSTILE_NOTE },
     });
     const { page, watch } = panel;
-    await signIn(page, stack().server, '/admin/?search=xss');
+    await signIn(page, stack().server, '/admin/users?search=xss');
 
     const row = userRow(page, 'xss@example.com');
     await row.waitFor();
@@ -35,26 +35,25 @@ describe('safe rendering and the content security policy', () => {
     expect(watch.dialogs).toEqual([]);
   });
 
-  it.each(['/admin/', '/admin/login', '/admin/some/deep/link'])(
-    'serves %s with a strict CSP and no inline script',
-    async (path) => {
-      const response = await fetch(`${stack().server.baseUrl}${path}`);
-      expect(response.status).toBe(200);
-      const csp = response.headers.get('content-security-policy') ?? '';
-      for (const directive of [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "frame-ancestors 'none'",
-      ]) {
-        expect(csp).toContain(directive);
-      }
-      expect(csp).not.toContain('unsafe-inline');
-      const html = await response.text();
-      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
-      expect(html).not.toMatch(/\sstyle=/);
-    },
-  );
+  it.each([
+    '/admin/',
+    '/admin/login',
+    '/admin/users',
+    '/admin/users/0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e6f',
+    '/admin/audit',
+    '/admin/some/deep/link',
+  ])('serves %s with a strict CSP and no inline script', async (path) => {
+    const response = await fetch(`${stack().server.baseUrl}${path}`);
+    expect(response.status).toBe(200);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    for (const directive of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'"]) {
+      expect(csp).toContain(directive);
+    }
+    expect(csp).not.toContain('unsafe-inline');
+    const html = await response.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/\sstyle=/);
+  });
 
   it('keeps 404s outside /admin/ as JSON: the panel fallback is scoped', async () => {
     const response = await fetch(`${stack().server.baseUrl}/no-such-page`);

@@ -25,7 +25,7 @@ describe('the admin session in the panel', () => {
       if (r.url().includes('/v1/admin/users')) userCalls.push(r.url());
     });
 
-    await page.goto('/admin/?search=private&page=2');
+    await page.goto('/admin/users?search=private&page=2');
 
     await page.waitForURL('**/admin/login');
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
@@ -88,7 +88,7 @@ describe('the admin session in the panel', () => {
 
     await page.reload();
     await page.getByRole('heading', { name: 'Users' }).waitFor();
-    expect(new URL(page.url()).pathname).toBe('/admin/');
+    expect(new URL(page.url()).pathname).toBe('/admin/users');
   });
 
   it('refreshes the access token before it expires, with no action from the admin', async () => {
@@ -108,7 +108,7 @@ describe('the admin session in the panel', () => {
     await page.getByLabel('Search by email').fill('example');
     expect((await list).status()).toBe(200);
     expect(statuses).not.toContain(401);
-    expect(new URL(page.url()).pathname).toBe('/admin/');
+    expect(new URL(page.url()).pathname).toBe('/admin/users');
   });
 
   it('logs out through the API; afterwards /admin/ shows no data and lands on the login page', async () => {

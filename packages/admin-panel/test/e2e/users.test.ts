@@ -125,7 +125,7 @@ describe('managing users in the panel', () => {
     });
     await page.getByLabel('Search by email').pressSequentially('grace.hop', { delay: 40 });
 
-    await page.waitForURL('**/admin/?search=grace.hop');
+    await page.waitForURL('**/admin/users?search=grace.hop');
     await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
     await userRow(page, email).waitFor();
     expect(lists.length).toBeLessThanOrEqual(2);
@@ -203,12 +203,12 @@ describe('managing users in the panel', () => {
       .toBe(`Activate ${email}`);
   });
 
-  it('lists every user with name, email, status, created and updated', async () => {
+  it('lists every user with name, email, status, last login, recent failed logins and created', async () => {
     await page.getByLabel('Search by email').fill('');
-    await page.waitForURL((url) => url.pathname === '/admin/' && url.search === '');
+    await page.waitForURL((url) => url.pathname === '/admin/users' && url.search === '');
     await expect.poll(() => page.locator('tbody tr').count()).toBe(TEAM.length + 1);
     const headers = await page.locator('thead th').allTextContents();
-    expect(headers.slice(0, 5)).toEqual(['Name', 'Email', 'Status', 'Created', 'Updated']);
+    expect(headers.slice(0, 6)).toEqual(['Name', 'Email', 'Status', 'Last login', 'Failed logins', 'Created']);
     await page.reload();
     await expect.poll(() => page.locator('tbody tr').count()).toBe(TEAM.length + 1);
     await saveScreenshot(page, 'users.png');

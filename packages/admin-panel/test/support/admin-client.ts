@@ -49,6 +49,37 @@ export class AdminClient {
     return ((await response.json()) as { data: UserResource[] }).data;
   }
 
+  /** Imports NDJSON records (a month of sign-ups, say); throws unless every one is created. */
+  async importUsers(records: readonly object[]): Promise<void> {
+    const body = records.map((record) => `${JSON.stringify(record)}\n`).join('');
+    const response = await fetch(`${this.baseUrl}/v1/admin/users/import?on_conflict=fail&dry_run=false`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${this.token}`, 'Content-Type': 'application/x-ndjson' },
+      body,
+    });
+    const report = (await response.json()) as { data: { attributes: { created: number } } };
+    if (response.status !== 200 || report.data.attributes.created !== records.length)
+      throw new Error(`import failed: ${response.status} ${JSON.stringify(report)}`);
+  }
+
+  /** A user's own login from a browser of `userAgent`; answers its status. */
+  async userLogin(email: string, password: string, userAgent: string): Promise<number> {
+    const response = await fetch(`${this.baseUrl}/v1/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': JSON_API, 'User-Agent': userAgent },
+      body: JSON.stringify({ data: { type: 'users', attributes: { email, password } } }),
+    });
+    await response.body?.cancel();
+    return response.status;
+  }
+
+  /** The ids of a user's live sessions. */
+  async sessionIds(userId: string): Promise<string[]> {
+    const response = await this.call('GET', `/v1/admin/users/${userId}/sessions`);
+    if (response.status !== 200) throw new Error(`sessions failed: ${response.status}`);
+    return ((await response.json()) as { data: { id: string }[] }).data.map((session) => session.id);
+  }
+
   /** Ends every session of the admin, the browser's included. */
   async logoutEverywhere(): Promise<number> {
     return (await this.call('DELETE', `/v1/admin/logout/${this.adminId}`)).status;

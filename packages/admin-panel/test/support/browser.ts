@@ -49,8 +49,8 @@ export async function openPanel(
   return { context, page, watch };
 }
 
-/** Signs in through the login form and waits for the users page. */
-export async function signIn(page: Page, server: PanelServer, path = '/admin/'): Promise<void> {
+/** Signs in through the login form (from `path`, the users page unless told) and waits for the users page. */
+export async function signIn(page: Page, server: PanelServer, path = '/admin/users'): Promise<void> {
   await page.goto(path);
   await page.waitForURL('**/admin/login');
   await page.getByLabel('Email', { exact: true }).fill(server.admin.email);

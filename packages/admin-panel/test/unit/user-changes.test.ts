@@ -10,6 +10,8 @@ const original: UserAttributes = {
   active: 1,
   created: '2026-01-01T00:00:00.000Z',
   updated: '2026-01-01T00:00:00.000Z',
+  last_login: null,
+  recent_failed_logins: 0,
 };
 const unchanged: UserFormValues = {
   name: 'Ann',

@@ -1,0 +1,30 @@
+/** The panel's screens and the paths that show them; anything else under /admin/ is the overview. */
+export type Route =
+  | { screen: 'login' }
+  | { screen: 'overview' }
+  | { screen: 'users' }
+  | { screen: 'user'; id: string }
+  | { screen: 'audit' };
+
+const PANEL = '/admin';
+export const paths = {
+  login: `${PANEL}/login`,
+  overview: `${PANEL}/`,
+  users: `${PANEL}/users`,
+  user: (id: string) => `${PANEL}/users/${encodeURIComponent(id)}`,
+  audit: `${PANEL}/audit`,
+} as const;
+
+export function routeOf(pathname: string): Route {
+  const path = pathname.replace(/\/+$/, '');
+  if (path === paths.login) return { screen: 'login' };
+  if (path === paths.users) return { screen: 'users' };
+  if (path === paths.audit) return { screen: 'audit' };
+  const user = /^\/admin\/users\/([^/]+)$/.exec(path);
+  if (user?.[1]) return { screen: 'user', id: decodeURIComponent(user[1]) };
+  return { screen: 'overview' };
+}
+
+/** Whether two routes show the same screen of the same thing (then only the query may differ). */
+export const sameScreen = (a: Route, b: Route): boolean =>
+  a.screen === b.screen && (a.screen !== 'user' || (b.screen === 'user' && a.id === b.id));

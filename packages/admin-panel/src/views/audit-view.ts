@@ -1,0 +1,176 @@
+import { ApiError } from '../api/api-error';
+import { isAbort } from '../api/http-client';
+import type { AuditEventPage } from '../api/types';
+import {
+  AUDIT_ACTIONS,
+  auditApiPathOf,
+  auditLocationSearchOf,
+  auditQueryFromApiLink,
+  auditQueryFromLocation,
+  sameAuditQuery,
+  type AuditQuery,
+} from '../state/audit-query';
+import { paths } from '../state/routes';
+import { h } from '../ui/dom';
+import { field } from '../ui/field';
+import { appHeader } from './app-header';
+import { auditTable } from './audit-table';
+import type { ScreenContext, View } from './view';
+
+/** `datetime-local` shows local time without a zone: these convert to and from the API's UTC. */
+const toLocalInput = (iso: string): string => {
+  const date = new Date(iso);
+  if (!iso || Number.isNaN(date.getTime())) return '';
+  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+const fromLocalInput = (value: string): string => (value ? new Date(value).toISOString() : '');
+
+/** The audit log: every recorded event, newest first, narrowed by the API's filters. */
+export function auditView(context: ScreenContext): View {
+  const { accounts, navigate } = context;
+  let query = auditQueryFromLocation(location.search);
+  let inFlight: AbortController | null = null;
+
+  const heading = h('h1', { tabindex: -1 }, 'Audit log');
+  const inputs = {
+    target: field(
+      'Target id',
+      h('input', { type: 'text', name: 'target', autocomplete: 'off', spellcheck: 'false' }),
+      'A user’s id',
+    ),
+    actor: field(
+      'Actor id',
+      h('input', { type: 'text', name: 'actor', autocomplete: 'off', spellcheck: 'false' }),
+      'An admin’s or a user’s id',
+    ),
+    action: field(
+      'Action',
+      h(
+        'select',
+        { name: 'action' },
+        h('option', { value: '' }, 'Any'),
+        ...AUDIT_ACTIONS.map((a) => h('option', { value: a }, a)),
+      ),
+    ),
+    since: field('Since', h('input', { type: 'datetime-local', name: 'since' })),
+    until: field('Until', h('input', { type: 'datetime-local', name: 'until' })),
+  };
+  const apply = h('button', { type: 'submit', class: 'button primary' }, 'Apply filters');
+  const clear = h('button', { type: 'button', class: 'button' }, 'Clear');
+  const form = h(
+    'form',
+    { class: 'filters', 'aria-label': 'Filters' },
+    h('div', { class: 'filter-grid' }, ...Object.values(inputs).map((f) => f.element)),
+    h('div', { class: 'filter-actions' }, clear, apply),
+  );
+  const status = h('div', { class: 'list-status', role: 'status' });
+  const results = h('section', { class: 'results', 'aria-labelledby': 'audit-title', hidden: true });
+  heading.id = 'audit-title';
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    go({
+      target: inputs.target.control.value.trim(),
+      actor: inputs.actor.control.value.trim(),
+      action: inputs.action.control.value,
+      since: fromLocalInput(inputs.since.control.value),
+      until: fromLocalInput(inputs.until.control.value),
+      page: 1,
+    });
+  });
+  clear.addEventListener('click', () => go(auditQueryFromLocation('')));
+
+  function fill(next: AuditQuery): void {
+    inputs.target.control.value = next.target;
+    inputs.actor.control.value = next.actor;
+    inputs.action.control.value = next.action;
+    inputs.since.control.value = toLocalInput(next.since);
+    inputs.until.control.value = toLocalInput(next.until);
+  }
+
+  function go(next: AuditQuery, apiPath?: string): void {
+    query = next;
+    const url = `${paths.audit}${auditLocationSearchOf(next)}`;
+    if (url !== location.pathname + location.search) history.pushState(null, '', url);
+    fill(next);
+    void load(apiPath);
+  }
+
+  async function load(apiPath = auditApiPathOf(query)): Promise<void> {
+    inFlight?.abort();
+    const mine = new AbortController();
+    inFlight = mine;
+    results.setAttribute('aria-busy', 'true');
+    if (results.hidden) status.replaceChildren(h('p', { class: 'loading' }, 'Loading events…'));
+    try {
+      const page = await accounts.auditEvents(apiPath, mine.signal);
+      if (inFlight === mine) show(page);
+    } catch (error) {
+      if (isAbort(error) || inFlight !== mine) return;
+      results.hidden = true;
+      const retry = h(
+        'button',
+        { type: 'button', class: 'button small', on: { click: () => void load() } },
+        'Try again',
+      );
+      const message = error instanceof ApiError ? error.message : 'Something went wrong.';
+      status.replaceChildren(
+        h('div', { class: 'error-state', role: 'alert' }, h('p', {}, `Could not load events: ${message}`), retry),
+      );
+    } finally {
+      if (inFlight === mine) results.setAttribute('aria-busy', 'false');
+    }
+  }
+
+  function show(page: AuditEventPage): void {
+    const total = page.meta.total;
+    results.hidden = total === 0;
+    status.replaceChildren(
+      ...(total === 0 ? [h('div', { class: 'empty' }, h('p', {}, 'No events match these filters.'))] : []),
+    );
+    const step = (label: string, link: string | null) => {
+      const target = auditQueryFromApiLink(link);
+      const button = h(
+        'button',
+        { type: 'button', class: 'button small', disabled: !target || target.page === query.page },
+        label,
+      );
+      button.addEventListener('click', () => target && link && go(target, link));
+      return button;
+    };
+    results.replaceChildren(
+      h('div', { class: 'table-wrap' }, auditTable(page.data, navigate)),
+      h(
+        'nav',
+        { class: 'pagination', 'aria-label': 'Pagination' },
+        h(
+          'p',
+          { class: 'range', 'aria-live': 'polite' },
+          `${total} ${total === 1 ? 'event' : 'events'} · page ${query.page}`,
+        ),
+        h('div', { class: 'pager' }, step('Newer', page.links.prev), step('Older', page.links.next)),
+      ),
+    );
+  }
+
+  fill(query);
+  void load();
+  return {
+    element: h(
+      'div',
+      { class: 'shell' },
+      appHeader(context, 'audit'),
+      h('main', { class: 'page' }, h('div', { class: 'page-head' }, heading), form, status, results),
+    ),
+    onLocationChange() {
+      const next = auditQueryFromLocation(location.search);
+      if (sameAuditQuery(next, query)) return;
+      query = next;
+      fill(next);
+      void load();
+    },
+    destroy() {
+      inFlight?.abort();
+    },
+  };
+}

@@ -1,0 +1,225 @@
+import { ApiError } from '../api/api-error';
+import { isAbort } from '../api/http-client';
+import type { LoginSessionResource, UserResource } from '../api/types';
+import { auditApiPathOf, auditLocationSearchOf, type AuditQuery } from '../state/audit-query';
+import { paths } from '../state/routes';
+import { confirmAction } from '../ui/confirm-dialog';
+import { h } from '../ui/dom';
+import { formatTimestamp } from '../ui/format';
+import { navLink } from '../ui/nav-link';
+import { toast } from '../ui/toast';
+import { appHeader } from './app-header';
+import { auditTable } from './audit-table';
+import { openUserForm } from './user-form-dialog';
+import type { ScreenContext, View } from './view';
+
+const TRAIL_SIZE = 10;
+
+/** One user: their attributes and an edit action, where they are signed in, and what happened to them. */
+export function userView(context: ScreenContext, userId: string): View {
+  const { users, accounts, navigate } = context;
+  const abort = new AbortController();
+  const heading = h('h1', { tabindex: -1 }, 'User');
+  const edit = h('button', { type: 'button', class: 'button primary', disabled: true }, 'Edit');
+  const details = h('section', { class: 'card', 'aria-labelledby': 'details-title', 'aria-busy': 'true' });
+  const sessions = h('section', { class: 'card', 'aria-labelledby': 'sessions-title', 'aria-busy': 'true' });
+  const trail = h('section', { class: 'card', 'aria-labelledby': 'trail-title', 'aria-busy': 'true' });
+  const trailQuery: AuditQuery = { target: userId, actor: '', action: '', since: '', until: '', page: 1 };
+
+  edit.addEventListener('click', () =>
+    openUserForm({
+      users,
+      userId,
+      onSaved: (user) => {
+        toast(`Saved ${user.attributes.email}.`);
+        void loadAll();
+      },
+    }),
+  );
+
+  async function loadAll(): Promise<void> {
+    await Promise.all([loadUser(), loadSessions(), loadTrail()]);
+  }
+
+  async function loadUser(): Promise<void> {
+    await section(details, 'details-title', 'Details', async () => {
+      const user = await users.get(userId);
+      heading.textContent = user.attributes.email;
+      document.title = `${user.attributes.email} · Admin`;
+      edit.disabled = false;
+      return [attributeList(user)];
+    });
+  }
+
+  async function loadSessions(): Promise<void> {
+    await section(sessions, 'sessions-title', 'Sessions', async () => {
+      const listed = await accounts.sessions(userId, abort.signal);
+      if (listed.length === 0) return [h('p', { class: 'muted' }, 'Not signed in anywhere.')];
+      const endAll = h('button', { type: 'button', class: 'button small danger' }, 'End all sessions');
+      endAll.addEventListener('click', () => void endAllSessions());
+      return [sessionTable(listed), h('div', { class: 'card-actions' }, endAll)];
+    });
+  }
+
+  async function loadTrail(): Promise<void> {
+    await section(trail, 'trail-title', 'Audit trail', async () => {
+      const page = await accounts.auditEvents(auditApiPathOf(trailQuery, TRAIL_SIZE), abort.signal);
+      const all = navLink(navigate, `${paths.audit}${auditLocationSearchOf(trailQuery)}`, {}, 'Open in the audit log');
+      if (page.data.length === 0) return [h('p', { class: 'muted' }, 'Nothing recorded yet.')];
+      const more = page.meta.total > page.data.length ? ` (latest ${page.data.length} of ${page.meta.total})` : '';
+      return [h('div', { class: 'table-wrap' }, auditTable(page.data, navigate)), h('p', {}, all, more)];
+    });
+  }
+
+  /** Fills a card: its heading, then what `load` answers, or the error with a way to try again. */
+  async function section(
+    card: HTMLElement,
+    id: string,
+    title: string,
+    load: () => Promise<(HTMLElement | string)[]>,
+  ): Promise<void> {
+    const titled = h('h2', { id, tabindex: -1 }, title);
+    card.setAttribute('aria-busy', 'true');
+    try {
+      card.replaceChildren(titled, ...(await load()));
+    } catch (error) {
+      if (isAbort(error)) return;
+      if (error instanceof ApiError && error.status === 404 && card === details) {
+        heading.textContent = 'User not found';
+        card.replaceChildren(
+          titled,
+          h('p', { role: 'alert' }, 'No user with this id exists; it may have been deleted.'),
+        );
+        return;
+      }
+      const retry = h('button', { type: 'button', class: 'button small' }, 'Try again');
+      retry.addEventListener('click', () => void section(card, id, title, load));
+      const message = error instanceof ApiError ? error.message : 'Something went wrong.';
+      card.replaceChildren(titled, h('div', { class: 'error-state', role: 'alert' }, h('p', {}, message), retry));
+    } finally {
+      card.setAttribute('aria-busy', 'false');
+    }
+  }
+
+  function sessionTable(listed: readonly LoginSessionResource[]): HTMLElement {
+    return h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        { class: 'sessions-table' },
+        h('caption', { class: 'visually-hidden' }, 'Live sessions'),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ...['Signed in', 'Last used', 'Expires', 'Address', 'Browser'].map((c) => h('th', { scope: 'col' }, c)),
+            h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+          ),
+        ),
+        h('tbody', {}, ...listed.map(sessionRow)),
+      ),
+    );
+  }
+
+  function sessionRow(session: LoginSessionResource): HTMLTableRowElement {
+    const { created, last_used, expires, client_address, user_agent } = session.attributes;
+    const end = h(
+      'button',
+      {
+        type: 'button',
+        class: 'button small danger-text',
+        'aria-label': `End the session from ${client_address ?? 'an unknown address'} signed in ${formatTimestamp(created).text}`,
+      },
+      'End session',
+    );
+    end.addEventListener('click', () => void endSession(session, end));
+    return h(
+      'tr',
+      { 'data-session-id': session.id },
+      time('Signed in', created),
+      time('Last used', last_used),
+      time('Expires', expires),
+      h('td', { 'data-label': 'Address' }, client_address ?? h('span', { class: 'muted' }, 'unknown')),
+      h(
+        'td',
+        { 'data-label': 'Browser', class: 'cell-agent', title: user_agent ?? '' },
+        user_agent ?? h('span', { class: 'muted' }, 'unknown'),
+      ),
+      h('td', { class: 'cell-actions' }, end),
+    );
+  }
+
+  async function endSession(session: LoginSessionResource, button: HTMLButtonElement): Promise<void> {
+    if (button.getAttribute('aria-disabled') === 'true') return;
+    button.setAttribute('aria-disabled', 'true');
+    try {
+      await accounts.endSession(userId, session.id);
+      toast('Session ended.');
+      await Promise.all([loadSessions(), loadTrail()]);
+      // The button is gone with its row: keyboard focus goes back to the section it was in.
+      sessions.querySelector<HTMLElement>('h2')?.focus();
+    } catch (error) {
+      toast((error as Error).message, 'error');
+      button.removeAttribute('aria-disabled');
+    }
+  }
+
+  async function endAllSessions(): Promise<void> {
+    const done = await confirmAction({
+      title: 'End all sessions?',
+      message: `${heading.textContent} will be signed out everywhere: every refresh and access token stops working at once.`,
+      confirmLabel: 'End all sessions',
+      action: () => accounts.endAllSessions(userId),
+    });
+    if (!done) return;
+    toast('Every session ended.');
+    await Promise.all([loadSessions(), loadTrail()]);
+  }
+
+  void loadAll();
+  return {
+    element: h(
+      'div',
+      { class: 'shell' },
+      appHeader(context, 'users'),
+      h(
+        'main',
+        { class: 'page' },
+        h('p', { class: 'breadcrumb' }, navLink(navigate, paths.users, {}, '← Users')),
+        h('div', { class: 'page-head' }, heading, h('div', { class: 'page-actions' }, edit)),
+        h('div', { class: 'user-page' }, details, sessions, trail),
+      ),
+    ),
+    destroy() {
+      abort.abort();
+    },
+  };
+}
+
+function attributeList(user: UserResource): HTMLElement {
+  const { name, email, active, metadata, app, created, updated, last_login, recent_failed_logins } = user.attributes;
+  const rows: [string, Node | string][] = [
+    ['Name', name || '—'],
+    ['Email', email],
+    ['Status', h('span', { class: `badge ${active === 1 ? 'on' : 'off'}` }, active === 1 ? 'Active' : 'Inactive')],
+    ['Last login', last_login ? stamp(last_login) : 'Never'],
+    ['Failed logins (recent)', String(recent_failed_logins)],
+    ['Created', stamp(created)],
+    ['Updated', stamp(updated)],
+    ['Id', h('code', {}, user.id)],
+    ['Metadata', h('pre', { class: 'json' }, JSON.stringify(metadata, null, 2))],
+    ['App', h('pre', { class: 'json' }, JSON.stringify(app, null, 2))],
+  ];
+  return h('dl', { class: 'attributes' }, ...rows.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]));
+}
+
+function stamp(iso: string): HTMLElement {
+  return h('time', { datetime: iso, title: iso }, formatTimestamp(iso).text);
+}
+
+function time(label: string, iso: string): HTMLTableCellElement {
+  return h('td', { 'data-label': label, class: 'cell-time' }, stamp(iso));
+}
