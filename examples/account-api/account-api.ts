@@ -1,12 +1,7 @@
 import {
-  accountDirectory,
-  adminPrincipals,
-  AuthService,
+  createUseCases,
   DEFAULT_THROTTLE_POLICY,
   DomainError,
-  SelfService,
-  UserService,
-  userPrincipals,
   type ErrorCode,
   type Repositories,
   type User,
@@ -44,29 +39,14 @@ export async function createAccountApi(repositories: Repositories, secret: strin
   const ids = { next: () => crypto.randomUUID() };
   const hasher = new WebCryptoPasswordHasher();
   const signer = await HmacTokenSigner.create(secret, 'uas-example', clock);
-  const { users: userRepository, admins, sessions, attempts } = repositories;
-  const people = userPrincipals(userRepository);
   const policy = {
     accessTokenSeconds: 15 * 60,
     refreshTokenSeconds: 30 * 24 * 3600,
     refreshReuseGraceSeconds: 10,
     throttle: DEFAULT_THROTTLE_POLICY,
   };
-  const users = new UserService({ users: userRepository, attempts, throttle: policy.throttle, hasher, clock, ids });
-  const self = new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle });
-  const auth = new AuthService({
-    principals: people,
-    accounts: accountDirectory(adminPrincipals(admins), people),
-    sessions,
-    attempts,
-    activity: repositories.activity,
-    rehash: repositories.rehash,
-    hasher,
-    signer,
-    clock,
-    ids,
-    policy,
-  });
+  // The domain wires its use cases; this API serves three of them.
+  const { users, self, userAuth: auth } = createUseCases({ repositories, hasher, signer, clock, ids, policy });
 
   const routes: Record<string, (request: Request, clientAddress: string) => Promise<Response>> = {
     'POST /signup': async (request) => {
