@@ -56,6 +56,7 @@ export async function createApplication(
       adminAuth: useCases.adminAuth,
       userAuth: useCases.userAuth,
       overview: useCases.overview,
+      audit: useCases.audit,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
       metricsEndpoint: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,

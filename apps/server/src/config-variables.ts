@@ -198,6 +198,11 @@ export const VARIABLES = {
     default: '900',
     doc: 'The throttling window.',
   }),
+  AUDIT_RETENTION_DAYS: variable({
+    schema: integer(0, 36_500),
+    default: '365',
+    doc: 'Days an audit event is kept; older ones are pruned by the housekeeping every instance runs, and the cut is recorded so the rest still verifies (`uas audit verify`). `0` keeps every event.',
+  }),
   SHUTDOWN_GRACE_SECONDS: variable({
     schema: integer(1, 600),
     default: '10',

@@ -73,6 +73,8 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
     loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
     loginFailureWindowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,
+    /** Days an audit event is kept before housekeeping prunes it; 0 keeps every event. */
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
     http: {
       /** Longest a client may take to send a request's headers. */

@@ -8,6 +8,7 @@ import {
 import {
   ActivityRepository,
   AdminRepository,
+  AuditTrail,
   Clock,
   createUseCases,
   IdGenerator,
@@ -46,6 +47,7 @@ const REPOSITORY_PORTS = {
   rehash: PasswordRehashRepository,
   imports: UserImportRepository,
   activity: ActivityRepository,
+  audit: AuditTrail,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**
@@ -126,5 +128,6 @@ export function useCasesOf(container: DependencyContainer, config: Config): UseC
       refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
       throttle,
     },
+    auditRetentionDays: config.auditRetentionDays,
   });
 }

@@ -8,6 +8,7 @@ import { requestMetrics } from './middleware/request-metrics';
 import { requestId } from './middleware/request-id';
 import { securityHeaders } from './middleware/security-headers';
 import { clientInfo } from './network/client-info';
+import { adminAuditRoutes } from './routes/admin-audit.routes';
 import { adminPanelRoutes } from './routes/admin-panel.routes';
 import { adminSessionRoutes } from './routes/admin-session.routes';
 import { adminStatsRoutes } from './routes/admin-stats.routes';
@@ -44,6 +45,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminUsersRoutes(deps))
     .route('/', adminUserSessionsRoutes(deps))
     .route('/', adminStatsRoutes(deps))
+    .route('/', adminAuditRoutes(deps))
     .route('/', userSessionRoutes(deps))
     .route('/', meRoutes(deps))
     .route('/', meSessionsRoutes(deps))

@@ -1,4 +1,5 @@
 import type {
+  AuditService,
   AuthService,
   JsonObject,
   Logger,
@@ -17,6 +18,7 @@ export interface HttpAppDeps {
   adminAuth: AuthService;
   userAuth: AuthService;
   overview: OverviewService;
+  audit: AuditService;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;
   /** Null when this instance is ready to serve; otherwise why not, in words fit for any client. */

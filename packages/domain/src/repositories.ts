@@ -1,4 +1,5 @@
 import type { AdminRepository } from './admins/admin.repository.ts';
+import type { AuditTrail } from './audit/audit-trail.ts';
 import type { SessionRepository } from './sessions/session.repository.ts';
 import type { PasswordRehashRepository } from './sessions/password-rehash.repository.ts';
 import type { LoginAttemptRepository } from './throttling/login-attempt.repository.ts';
@@ -17,4 +18,5 @@ export interface Repositories {
   rehash: PasswordRehashRepository;
   imports: UserImportRepository;
   activity: ActivityRepository;
+  audit: AuditTrail;
 }

@@ -1,4 +1,5 @@
 import { AdminService } from './admins/admin-service.ts';
+import { AuditService } from './audit/audit-service.ts';
 import { AuthService, type AuthPolicy } from './sessions/auth-service.ts';
 import { Housekeeping } from './sessions/housekeeping.ts';
 import { accountDirectory, adminPrincipals, userPrincipals, type PrincipalSource } from './sessions/principal.ts';
@@ -19,6 +20,8 @@ export interface UseCaseDeps {
   clock: Clock;
   ids: IdGenerator;
   policy: AuthPolicy;
+  /** Days an audit event is kept before housekeeping prunes it; 0 (the default) keeps every event. */
+  auditRetentionDays?: number;
 }
 
 /**
@@ -27,8 +30,16 @@ export interface UseCaseDeps {
  */
 export type UseCases = ReturnType<typeof createUseCases>;
 
-export function createUseCases({ repositories, hasher, signer, clock, ids, policy }: UseCaseDeps) {
-  const { sessions, attempts } = repositories;
+export function createUseCases({
+  repositories,
+  hasher,
+  signer,
+  clock,
+  ids,
+  policy,
+  auditRetentionDays = 0,
+}: UseCaseDeps) {
+  const { sessions, attempts, audit } = repositories;
   const admins = adminPrincipals(repositories.admins);
   const people = userPrincipals(repositories.users);
   const accounts = accountDirectory(admins, people);
@@ -40,6 +51,7 @@ export function createUseCases({ repositories, hasher, signer, clock, ids, polic
       attempts,
       activity: repositories.activity,
       rehash: repositories.rehash,
+      audit,
       hasher,
       signer,
       clock,
@@ -60,8 +72,9 @@ export function createUseCases({ repositories, hasher, signer, clock, ids, polic
     admins: new AdminService({ admins: repositories.admins, hasher, clock, ids }),
     adminAuth: authFor(admins),
     userAuth: authFor(people),
-    transfer: new UserTransferService({ imports: repositories.imports, hasher, clock, ids }),
+    transfer: new UserTransferService({ imports: repositories.imports, audit, hasher, clock, ids }),
     overview: new OverviewService({ activity: repositories.activity, clock }),
-    housekeeping: new Housekeeping({ sessions, attempts, clock, throttle: policy.throttle }),
+    housekeeping: new Housekeeping({ sessions, attempts, audit, clock, throttle: policy.throttle, auditRetentionDays }),
+    audit: new AuditService({ audit }),
   };
 }

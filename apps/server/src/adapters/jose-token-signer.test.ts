@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SignJWT, generateKeyPair, base64url, decodeProtectedHeader, decodeJwt } from 'jose';
 import { InvalidTokenError } from '@uas/domain';
-import { InMemorySigningKeyRepository, ManualClock, SequentialIds } from '@uas/domain/testing';
+import { InMemoryAuditTrail, InMemorySigningKeyRepository, ManualClock, SequentialIds } from '@uas/domain/testing';
 import { JoseTokenSigner, ADMIN_AUDIENCE } from './jose-token-signer';
 import { KeyRing, type SigningAlgorithm } from './key-ring';
 
@@ -9,7 +9,7 @@ const ISSUER = 'https://accounts.test';
 
 function setup(algorithm: SigningAlgorithm = 'ES256') {
   const clock = new ManualClock(new Date());
-  const keys = new InMemorySigningKeyRepository();
+  const keys = new InMemorySigningKeyRepository(new InMemoryAuditTrail());
   const keyRing = new KeyRing({ keys, clock, ids: new SequentialIds(), algorithm, retireAfterSeconds: 3600 });
   const signer = new JoseTokenSigner({
     keyRing,

@@ -1,6 +1,8 @@
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import {
   addSeconds,
+  auditRecord,
+  SYSTEM,
   type Clock,
   type IdGenerator,
   type JsonObject,
@@ -60,8 +62,8 @@ export class KeyRing {
       created: now,
       retires: null,
     };
-    await keys.insert(record);
-    await keys.retireOthers(record.kid, addSeconds(now, retireAfterSeconds));
+    const audit = auditRecord(ids.next(), now, SYSTEM, 'signing_key.rotated', { type: 'signing-keys', id: record.kid });
+    await keys.rotate(record, addSeconds(now, retireAfterSeconds), audit);
     await this.reload();
     return record;
   }

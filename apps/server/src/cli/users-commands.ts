@@ -104,12 +104,15 @@ export function usersCommand(): Command {
         await withOperator(async ({ useCases }) => {
           const total = (await useCases.users.list({ page: 1, size: 1, emailContains: options.search })).total;
           const progress = createProgress('exported', process.stderr, options.quiet);
-          const count = await writeExport(useCases.transfer.export(options.search), {
-            format: options.format,
-            withPasswordHashes: options.withPasswordHashes,
-            output: options.output,
-            onUser: (done) => progress.update(done, total ? done / total : undefined),
-          });
+          const count = await writeExport(
+            useCases.transfer.export({ emailContains: options.search, withPasswordHashes: options.withPasswordHashes }),
+            {
+              format: options.format,
+              withPasswordHashes: options.withPasswordHashes,
+              output: options.output,
+              onUser: (done) => progress.update(done, total ? done / total : undefined),
+            },
+          );
           progress.done(count);
         });
       },

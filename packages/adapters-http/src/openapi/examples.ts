@@ -66,3 +66,34 @@ export const sessionExample = {
 export const loginExample = {
   data: { type: 'users', attributes: { email: 'ada@example.com', password: 'correct horse battery' } },
 };
+
+export const auditEventsExample = {
+  data: [
+    {
+      type: 'audit-events',
+      id: '0192f3c4-6c7d-7e8f-9a0b-1c2d3e4f5a6b',
+      attributes: {
+        time: CREATED,
+        actor: { type: 'admin', id: '0192f3c4-0000-7000-8000-000000000001' },
+        action: 'user.updated',
+        target: { type: 'users', id: ID },
+        changes: {
+          name: { before: 'Ada', after: 'Ada Lovelace' },
+          password: { before: 'changed', after: 'changed' },
+        },
+        request_id: '5f0c6b1e-2a3d-4e5f-8a9b-0c1d2e3f4a5b',
+        client_address: '203.0.113.7',
+        user_agent: 'Mozilla/5.0',
+        hash: '9c1e5b0d3f2a4c6e8b0d1f3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a1c3e',
+        previous_hash: '4a7f2c9e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a5c7e9b1d3f5a',
+      },
+    },
+  ],
+  links: {
+    first: `/v1/admin/audit-events?page[number]=1&page[size]=20&filter[target]=${ID}`,
+    last: `/v1/admin/audit-events?page[number]=1&page[size]=20&filter[target]=${ID}`,
+    prev: null,
+    next: null,
+  },
+  meta: { total: 1 },
+};

@@ -2,7 +2,9 @@ import { type ConversionConfig, toJsonSchema, toJsonSchemaDefs } from '@valibot/
 import type { GenericSchema } from 'valibot';
 import { errorDocumentSchema, errorObjectSchema } from '../errors/json-api-errors';
 import { sessionDocumentSchema } from '../presenters/session.presenter';
-import { pageLinksSchema, userListDocumentSchema } from '../presenters/user-list.presenter';
+import { auditEventListDocumentSchema, auditEventResourceSchema } from '../presenters/audit-event.presenter';
+import { pageLinksSchema } from '../presenters/page-links';
+import { userListDocumentSchema } from '../presenters/user-list.presenter';
 import { userDocumentSchema, userResourceSchema } from '../presenters/user.presenter';
 import { loginDocument, refreshTokenBodySchema } from '../schemas/session.schemas';
 import { createUserDocument, selfUpdateDocument, updateUserDocument } from '../schemas/user.schemas';
@@ -15,6 +17,8 @@ const COMPONENTS: Record<string, GenericSchema> = {
   UserDocument: userDocumentSchema,
   PageLinks: pageLinksSchema,
   UserListDocument: userListDocumentSchema,
+  AuditEventResource: auditEventResourceSchema,
+  AuditEventListDocument: auditEventListDocumentSchema,
   SessionDocument: sessionDocumentSchema,
   ErrorObject: errorObjectSchema,
   ErrorDocument: errorDocumentSchema,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageLinks } from './user-list.presenter';
+import { userPageLinks as pageLinks } from './user-list.presenter';
 
 const link = (page: number, size: number, search = '') =>
   `/v1/admin/users?page[number]=${page}&page[size]=${size}${search}`;

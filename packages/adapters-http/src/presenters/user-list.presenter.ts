@@ -1,19 +1,10 @@
 import type { ShownUserPage } from '@uas/domain';
 import * as v from 'valibot';
 import type { ListQuery } from '../schemas/list-query.schemas';
+import { pageLinks, pageLinksSchema } from './page-links';
 import { userResource, userResourceSchema } from './user.presenter';
 
 const USERS_PATH = '/v1/admin/users';
-
-const link = () => v.pipe(v.string(), v.description('A relative URL that keeps the page size and the search.'));
-
-export const pageLinksSchema = v.object({
-  first: link(),
-  last: link(),
-  prev: v.nullable(link()),
-  next: v.nullable(link()),
-});
-export type PageLinks = v.InferOutput<typeof pageLinksSchema>;
 
 export const userListDocumentSchema = v.object({
   data: v.array(userResourceSchema),
@@ -21,19 +12,8 @@ export const userListDocumentSchema = v.object({
   meta: v.object({ total: v.pipe(v.number(), v.integer(), v.description('How many users match.')) }),
 });
 
-/** Relative links that repeat the page size and the search term, so following them keeps both. */
-export function pageLinks({ page, size, search }: ListQuery, total: number): PageLinks {
-  const last = Math.max(1, Math.ceil(total / size));
-  const searchPart = search === undefined ? '' : `&search[email]=${encodeURIComponent(search)}`;
-  const link = (number: number) => `${USERS_PATH}?page[number]=${number}&page[size]=${size}${searchPart}`;
-  return {
-    first: link(1),
-    last: link(last),
-    // Past the end, "previous" leads back to the last page that has users.
-    prev: page > 1 ? link(Math.min(page - 1, last)) : null,
-    next: page < last ? link(page + 1) : null,
-  };
-}
+export const userPageLinks = (query: ListQuery, total: number) =>
+  pageLinks(USERS_PATH, query, total, { 'search[email]': query.search });
 
 export function userListDocument(
   result: ShownUserPage,
@@ -41,7 +21,7 @@ export function userListDocument(
 ): v.InferOutput<typeof userListDocumentSchema> {
   return {
     data: result.users.map(userResource),
-    links: pageLinks(query, result.total),
+    links: userPageLinks(query, result.total),
     meta: { total: result.total },
   };
 }

@@ -7,7 +7,7 @@ export const timestamp = (date: Date): string => date.toISOString();
 /** A timestamp that may be missing, as null. */
 const optionalTimestamp = (date: Date | null): string | null => (date === null ? null : timestamp(date));
 
-const isoTimestamp = () => v.pipe(v.string(), v.isoTimestamp());
+export const isoTimestamp = () => v.pipe(v.string(), v.isoTimestamp());
 const claims = (what: string) =>
   v.pipe(v.record(v.string(), v.unknown()), v.description(`${what}: any JSON object, at most 8 KiB serialised.`));
 

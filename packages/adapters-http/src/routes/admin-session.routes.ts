@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { createFactory } from 'hono/factory';
 import type { AppEnv } from '../app-env';
 import { bearerAuth } from '../middleware/bearer-auth';
+import { requestContext } from '../network/request-context';
 import { loginExample, sessionExample } from '../openapi/examples';
 import { describeRoute, type RouteDescription } from '../openapi/route-description';
 import { sessionDocument, sessionDocumentSchema } from '../presenters/session.presenter';
@@ -59,7 +60,7 @@ export function adminSessionRoutes({ adminAuth }: { adminAuth: AuthService }) {
   const refresh = factory.createHandlers(refreshTokenBody, async (c) => {
     const presented = adminRefreshToken(c, 'refresh', c.req.valid('json'));
     try {
-      const grant = await adminAuth.refresh(presented.token);
+      const grant = await adminAuth.refresh(presented.token, requestContext(c));
       setRefreshCookie(c, grant);
       return c.json(sessionDocument(grant), 200);
     } catch (error) {
@@ -70,7 +71,7 @@ export function adminSessionRoutes({ adminAuth }: { adminAuth: AuthService }) {
 
   const revoke = factory.createHandlers(authenticated, refreshTokenBody, async (c) => {
     const presented = adminRefreshToken(c, 'revoke', c.req.valid('json'));
-    await adminAuth.revoke(presented.token, c.get('identity'));
+    await adminAuth.revoke(presented.token, c.get('identity'), requestContext(c));
     if (presented.token === refreshCookie(c)) clearRefreshCookie(c);
     return c.body(null, 204);
   });
@@ -91,8 +92,7 @@ export function adminSessionRoutes({ adminAuth }: { adminAuth: AuthService }) {
       jsonBody(parseLogin),
       async (c) => {
         const { email, password } = c.req.valid('json');
-        const { address, userAgent } = c.get('client');
-        const grant = await adminAuth.login(email, password, address, userAgent);
+        const grant = await adminAuth.login(email, password, c.get('client').address, requestContext(c));
         setRefreshCookie(c, grant);
         return c.json(sessionDocument(grant), 200);
       },
@@ -113,7 +113,7 @@ export function adminSessionRoutes({ adminAuth }: { adminAuth: AuthService }) {
       authenticated,
       requireUuidParam('account'),
       async (c) => {
-        await adminAuth.logout(c.get('identity'), c.req.param('id'));
+        await adminAuth.logout(c.get('identity'), c.req.param('id'), requestContext(c));
         clearRefreshCookie(c);
         return c.body(null, 204);
       },

@@ -12,6 +12,7 @@ import * as v from 'valibot';
 import type { AppEnv } from '../app-env';
 import { HttpProblem, payloadTooLarge } from '../errors/http-problem';
 import { bearerAuth } from '../middleware/bearer-auth';
+import { caller } from '../network/request-context';
 import { describeRoute } from '../openapi/route-description';
 import {
   EXPORT_QUERY_PARAMETERS,
@@ -132,8 +133,11 @@ export function adminUserTransferRoutes({
           throw unsupportedImportType();
         const declared = Number(c.req.header('content-length'));
         if (declared > IMPORT_MAX_BODY_BYTES) throw payloadTooLarge(IMPORT_MAX_BODY_BYTES);
-        const report = await transfer.import(limitedRecords(readNdjson(limitedBody(c.req.raw.body))), query);
-        // The audit trail records the import here (who, when, the report's counts).
+        // Each batch written is recorded in the audit trail with its counts, in the batch's transaction.
+        const report = await transfer.import(limitedRecords(readNdjson(limitedBody(c.req.raw.body))), {
+          ...query,
+          by: caller(c),
+        });
         return c.json(reportDocument(report), 200);
       },
     )
@@ -156,7 +160,8 @@ export function adminUserTransferRoutes({
       authenticated,
       async (c) => {
         const { withPasswordHashes, search } = parseExportQuery(c.req.url);
-        const users = transfer.export(search);
+        // The trail records the export (who, with or without hashes) as its first page is read.
+        const users = transfer.export({ emailContains: search, withPasswordHashes, by: caller(c) });
         const encoder = new TextEncoder();
         // Pulled a record at a time as the client reads, so memory stays flat whatever the count.
         const body = new ReadableStream<Uint8Array>({
@@ -169,7 +174,6 @@ export function adminUserTransferRoutes({
             await users.return(undefined);
           },
         });
-        // The audit trail records the export here (who, when, with or without hashes).
         const stamp = new Date().toISOString().slice(0, 10);
         return c.body(body, 200, {
           'Content-Type': NDJSON_MEDIA_TYPE,

@@ -2,6 +2,7 @@ import type { AuthService, UserService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { bearerAuth } from '../middleware/bearer-auth';
+import { caller } from '../network/request-context';
 import { userExample } from '../openapi/examples';
 import { describeRoute, IF_MATCH_HEADER } from '../openapi/route-description';
 import { userListDocument, userListDocumentSchema } from '../presenters/user-list.presenter';
@@ -63,7 +64,7 @@ export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adm
       authenticated,
       jsonBody(parseCreateUser),
       async (c) => {
-        const user = await users.create(c.req.valid('json'));
+        const user = await users.create(c.req.valid('json'), caller(c));
         return c.json(userDocument(user), 201, { Location: userLocation(user), ETag: userETag(user) });
       },
     )
@@ -99,7 +100,7 @@ export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adm
       jsonBody((body, c) => parseUpdateUser(body, c.req.param('id') ?? '')),
       async (c) => {
         const ifVersion = ifMatchVersions(c.req.header('If-Match'));
-        const user = await users.update(c.req.param('id'), c.req.valid('json'), { ifVersion });
+        const user = await users.update(c.req.param('id'), c.req.valid('json'), { ifVersion, by: caller(c) });
         return c.json(userDocument(user), 200, { ETag: userETag(user) });
       },
     )
@@ -117,7 +118,7 @@ export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adm
       authenticated,
       knownId,
       async (c) => {
-        await users.delete(c.req.param('id'), { ifVersion: ifMatchVersions(c.req.header('If-Match')) });
+        await users.delete(c.req.param('id'), { ifVersion: ifMatchVersions(c.req.header('If-Match')), by: caller(c) });
         return c.body(null, 204);
       },
     );

@@ -2,6 +2,7 @@ import type { AuthService, SelfService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv, AuthenticatedEnv } from '../app-env';
 import { bearerAuth } from '../middleware/bearer-auth';
+import { requestContext } from '../network/request-context';
 import { userExample } from '../openapi/examples';
 import { describeRoute, IF_MATCH_HEADER } from '../openapi/route-description';
 import { ifMatchVersions, userETag } from '../presenters/user-etag';
@@ -60,6 +61,7 @@ export function meRoutes({ self, userAuth }: { self: SelfService; userAuth: Auth
           c.get('identity'),
           c.req.valid('json'),
           ifMatchVersions(c.req.header('If-Match')),
+          requestContext(c),
         );
         return c.json(userDocument(user), 200, { ETag: userETag(user) });
       },

@@ -2,6 +2,7 @@ import type { AuthService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { bearerAuth } from '../middleware/bearer-auth';
+import { requestContext } from '../network/request-context';
 import { loginExample, sessionExample } from '../openapi/examples';
 import { describeRoute } from '../openapi/route-description';
 import { sessionDocument, sessionDocumentSchema } from '../presenters/session.presenter';
@@ -35,8 +36,8 @@ export function userSessionRoutes({ userAuth }: { userAuth: AuthService }) {
       jsonBody(parseLogin),
       async (c) => {
         const { email, password } = c.req.valid('json');
-        const { address, userAgent } = c.get('client');
-        return c.json(sessionDocument(await userAuth.login(email, password, address, userAgent)), 200);
+        const grant = await userAuth.login(email, password, c.get('client').address, requestContext(c));
+        return c.json(sessionDocument(grant), 200);
       },
     )
     .post(
@@ -52,7 +53,8 @@ export function userSessionRoutes({ userAuth }: { userAuth: AuthService }) {
       }),
       refreshTokenBody,
       async (c) => {
-        return c.json(sessionDocument(await userAuth.refresh(bodyRefreshToken('refresh', c.req.valid('json')))), 200);
+        const grant = await userAuth.refresh(bodyRefreshToken('refresh', c.req.valid('json')), requestContext(c));
+        return c.json(sessionDocument(grant), 200);
       },
     )
     .delete(
@@ -67,7 +69,7 @@ export function userSessionRoutes({ userAuth }: { userAuth: AuthService }) {
       bearerAuth(userAuth),
       refreshTokenBody,
       async (c) => {
-        await userAuth.revoke(bodyRefreshToken('revoke', c.req.valid('json')), c.get('identity'));
+        await userAuth.revoke(bodyRefreshToken('revoke', c.req.valid('json')), c.get('identity'), requestContext(c));
         return c.body(null, 204);
       },
     );

@@ -6,9 +6,13 @@ import type { QueryLookup } from './query-string';
 /** Far beyond any real listing, and small enough that (page - 1) × size stays an exact integer. */
 const MAX_PAGE_NUMBER = Math.floor(Number.MAX_SAFE_INTEGER / MAX_PAGE_SIZE);
 
-export interface ListQuery {
+/** `page[number]` and `page[size]`, as every paged list reads them. */
+export interface PageQuery {
   page: number;
   size: number;
+}
+
+export interface ListQuery extends PageQuery {
   /** The `search[email]` term as sent, when it holds more than blanks. */
   search?: string;
 }
@@ -26,8 +30,8 @@ export const SEARCH_PARAMETER: QueryParameter = {
   schema: { type: 'string', maxLength: EMAIL_MAX_LENGTH },
 };
 
-/** The parameters parseListQuery reads, as the API document describes them. */
-export const LIST_QUERY_PARAMETERS: readonly QueryParameter[] = [
+/** `page[number]` and `page[size]` of a list of `items`, as the API document describes them. */
+export const pageParameters = (items: string): QueryParameter[] => [
   {
     name: 'page[number]',
     description: 'The page, from 1. Past the last page, the list is empty.',
@@ -35,17 +39,20 @@ export const LIST_QUERY_PARAMETERS: readonly QueryParameter[] = [
   },
   {
     name: 'page[size]',
-    description: 'Users per page.',
+    description: `${items} per page.`,
     schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
   },
-  SEARCH_PARAMETER,
 ];
 
+/** The parameters parseListQuery reads, as the API document describes them. */
+export const LIST_QUERY_PARAMETERS: readonly QueryParameter[] = [...pageParameters('Users'), SEARCH_PARAMETER];
+
 /**
- * Reads `page[number]`, `page[size]` and `search[email]`. Every bad parameter is one 400 problem
+ * Reads a list's query parameters, gathering every problem: each bad parameter is one 400 problem
  * naming it in `source.parameter`; a repeated parameter is bad too (which one would count?).
+ * `done()` throws them all at once.
  */
-export function parseListQuery(queries: QueryLookup): ListQuery {
+export function parameterReader(queries: QueryLookup) {
   const problems: ParameterProblem[] = [];
   const single = (parameter: string): string | undefined => {
     const values = queries(parameter) ?? [];
@@ -61,17 +68,32 @@ export function parseListQuery(queries: QueryLookup): ListQuery {
     }
     return value;
   };
-  const page = positive('page[number]', 1, MAX_PAGE_NUMBER);
-  const size = positive('page[size]', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-  const search = single('search[email]');
+  return {
+    problems,
+    single,
+    page: (): PageQuery => ({
+      page: positive('page[number]', 1, MAX_PAGE_NUMBER),
+      size: positive('page[size]', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE),
+    }),
+    done(): void {
+      if (problems.length > 0) throw invalidParameters(problems);
+    },
+  };
+}
+
+/** Reads `page[number]`, `page[size]` and `search[email]`. */
+export function parseListQuery(queries: QueryLookup): ListQuery {
+  const reader = parameterReader(queries);
+  const page = reader.page();
+  const search = reader.single('search[email]');
   if (search !== undefined && search.length > EMAIL_MAX_LENGTH) {
-    problems.push({
+    reader.problems.push({
       parameter: 'search[email]',
       detail: `search[email] must be at most ${EMAIL_MAX_LENGTH} characters`,
     });
   } else if (search !== undefined && !isStorableText(search)) {
-    problems.push({ parameter: 'search[email]', detail: `search[email] ${UNSTORABLE_TEXT}` });
+    reader.problems.push({ parameter: 'search[email]', detail: `search[email] ${UNSTORABLE_TEXT}` });
   }
-  if (problems.length > 0) throw invalidParameters(problems);
-  return { page, size, ...(search?.trim() ? { search } : {}) };
+  reader.done();
+  return { ...page, ...(search?.trim() ? { search } : {}) };
 }

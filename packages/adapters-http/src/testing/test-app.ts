@@ -37,7 +37,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
-  const { users, self, adminAuth, userAuth, admins, transfer, overview } = createUseCases({
+  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit } = createUseCases({
     repositories,
     hasher,
     signer,
@@ -54,6 +54,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     adminAuth,
     userAuth,
     overview,
+    audit,
     jwks: async () => TEST_JWKS,
     ready: async () => null,
     metricsEndpoint: null,

@@ -19,6 +19,10 @@ import {
   selectUserPageWithTotal,
   selectUserTotal,
 } from './postgres-user.repository';
+import { selectAuditPage, selectAuditTotal, selectLastBefore } from './postgres-audit-trail';
+import { AUDIT_ACTIONS, type AuditFilters } from '@uas/domain';
+
+const COMMON_ACTIONS = AUDIT_ACTIONS.filter((action) => action !== 'signing_key.rotated');
 
 describeDatabaseContract('PostgreSQL', async () => {
   const schema = await createTestPostgresSchema();
@@ -66,6 +70,17 @@ describe('PostgreSQL database', () => {
       select md5(n::text), 'account:user:' || (n % 10000) || '@example.com', timestamptz '2026-01-01' + n * interval '1 second'
       from generate_series(1, 50000) as n`;
     await client`vacuum analyze daily_activity, login_failures`;
+    // A year of audit events, a few every hour: 2,000 targets and 50 admins; key rotations and the
+    // system's own events are rare, as they are in a real trail, and a filter for them must not walk it.
+    await client`
+      insert into audit_events (seq, id, time, actor_type, actor_id, action, target_type, target_id, hash)
+      select n, gen_random_uuid()::text, timestamptz '2026-01-01' + n * interval '20 minutes',
+             case when n % 1000 = 1 then 'system' else 'admin' end,
+             case when n % 1000 = 1 then null else 'admin-' || n % 50 end,
+             case when n % 1000 = 0 then 'signing_key.rotated' else (${COMMON_ACTIONS}::text[])[n % ${COMMON_ACTIONS.length} + 1] end,
+             'users', 'user-' || n % 2000, md5(n::text)
+      from generate_series(1, 30000) as n`;
+    await client`vacuum analyze audit_events`;
   });
 
   afterAll(async () => {
@@ -89,6 +104,8 @@ describe('PostgreSQL database', () => {
     expect(tables.map((table) => table.tablename)).toEqual([
       '__drizzle_migrations',
       'admins',
+      'audit_chain',
+      'audit_events',
       'daily_activity',
       'login_failures',
       'refresh_tokens',
@@ -184,6 +201,39 @@ describe('PostgreSQL database', () => {
     const counting = await plan(selectFailureCounts(drizzle(client), keys, new Date('2026-01-01T10:00:00Z')));
     expect(counting).toContain('login_failures_key_at_idx');
     expect(counting).not.toContain('Seq Scan');
+  });
+
+  it.each<[string, AuditFilters, string]>([
+    ['no filter', {}, 'audit_events_time_idx'],
+    ['filter[target]', { targetId: 'user-7' }, 'audit_events_target_idx'],
+    ['filter[actor]', { actorId: 'admin-7' }, 'audit_events_actor_idx'],
+    ['filter[actor]=system', { actorId: null }, 'audit_events_actor_idx'],
+    ['filter[action]', { action: 'signing_key.rotated' }, 'audit_events_action_idx'],
+    [
+      'filter[since] and filter[until]',
+      { since: new Date('2026-03-01'), until: new Date('2026-03-02') },
+      'audit_events_time_idx',
+    ],
+    [
+      'filter[target] and filter[since]',
+      { targetId: 'user-7', since: new Date('2026-03-01') },
+      'audit_events_target_idx',
+    ],
+  ])('reads the audit events of %s, their page and their count, from %s', async (_, filters, index) => {
+    const page = await plan(selectAuditPage(drizzle(client), filters, 40, 20));
+    expect(page).toContain(index);
+    expect(page).not.toContain('Seq Scan');
+    if (Object.keys(filters).length > 0) {
+      const total = await plan(selectAuditTotal(drizzle(client), filters));
+      expect(total).toContain(index);
+      expect(total).not.toContain('Seq Scan');
+    }
+  });
+
+  it('finds where pruning cuts the audit chain from the (time, seq) index', async () => {
+    expect(await plan(selectLastBefore(drizzle(client), new Date('2026-06-01')))).toContain(
+      'Index Scan Backward using audit_events_time_idx',
+    );
   });
 
   it('commits migrations that name no schema for its tables, so they land in the configured one', () => {

@@ -1,3 +1,4 @@
+import { PostgresAuditTrail } from './postgres-audit-trail';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { drizzle } from 'drizzle-orm/postgres-js';
@@ -60,6 +61,7 @@ function postgresRepositories(db: PostgresDb) {
     rehash: new PostgresPasswordRehashRepository(db),
     imports: new PostgresUserImportRepository(db),
     activity: new PostgresActivityRepository(db),
+    audit: new PostgresAuditTrail(db),
   });
 }
 

@@ -3,6 +3,7 @@ import { describeRepositoryContracts } from '@uas/domain/testing';
 import { openDatabase } from '../database';
 import type { Database } from '../shared/database-handle';
 import { parseDatabaseUrl } from '../database-url';
+import { sqlAuditTampering } from '../testing/audit-tampering';
 import { createTestPostgresSchema, type TestPostgresSchema } from '../testing/postgres-test-database';
 
 // One migrated schema for the file; each test starts from empty tables.
@@ -26,5 +27,10 @@ afterAll(async () => {
 
 describeRepositoryContracts('PostgreSQL', async () => {
   await schema.truncate();
-  return { repositories: database.repositories, another: another.repositories, close: async () => {} };
+  return {
+    repositories: database.repositories,
+    another: another.repositories,
+    tamper: sqlAuditTampering(schema),
+    close: async () => {},
+  };
 });

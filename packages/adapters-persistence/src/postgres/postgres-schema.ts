@@ -12,7 +12,7 @@ import {
   text,
   timestamp as pgTimestamp,
 } from 'drizzle-orm/pg-core';
-import type { ActiveFlag, JsonObject, SubjectKind } from '@uas/domain';
+import type { ActiveFlag, AuditAction, AuditActor, JsonObject, SubjectKind } from '@uas/domain';
 
 // Columns are named and typed so that a selected row is the domain record itself.
 const timestamp = (name: string) => pgTimestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
@@ -147,3 +147,50 @@ export const signingKeys = pgTable('signing_keys', {
   created: timestamp('created').notNull(),
   retires: timestamp('retires'),
 });
+
+/**
+ * The audit trail: one hash chain, in `seq` order. Each filter of the API reads an index that
+ * ends in the list's order (time, seq), so a page of the newest matches is a range scan.
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    seq: bigint('seq', { mode: 'number' }).primaryKey(),
+    id: identifier('id').notNull().unique(),
+    time: timestamp('time').notNull(),
+    actorType: text('actor_type').$type<AuditActor['type']>().notNull(),
+    actorId: identifier('actor_id'),
+    action: text('action').$type<AuditAction>().notNull(),
+    targetType: text('target_type'),
+    targetId: identifier('target_id'),
+    /** Canonical JSON text, kept as hashed (jsonb would reorder its keys). */
+    changes: text('changes'),
+    requestId: text('request_id'),
+    clientAddress: text('client_address'),
+    userAgent: text('user_agent'),
+    previousHash: text('previous_hash'),
+    hash: text('hash').notNull(),
+  },
+  (t) => [
+    index('audit_events_time_idx').on(t.time, t.seq),
+    index('audit_events_target_idx').on(t.targetId, t.time, t.seq),
+    index('audit_events_actor_idx').on(t.actorId, t.time, t.seq),
+    index('audit_events_action_idx').on(t.action, t.time, t.seq),
+  ],
+);
+
+/**
+ * The chain's one row: its head (the last event appended) and its cut (the last event pruned).
+ * Every append locks it until commit, which is what makes appends from every instance take turns.
+ */
+export const auditChain = pgTable(
+  'audit_chain',
+  {
+    id: smallint('id').primaryKey(),
+    headSeq: bigint('head_seq', { mode: 'number' }).notNull(),
+    headHash: text('head_hash'),
+    cutSeq: bigint('cut_seq', { mode: 'number' }).notNull(),
+    cutHash: text('cut_hash'),
+  },
+  (t) => [check('audit_chain_single_row', sql`${t.id} = 1`)],
+);

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
-import type { RefreshToken, Session, SessionRepository, SubjectKind, VerifiedAccount } from '@uas/domain';
+import type { AuditRecord, RefreshToken, Session, SessionRepository, SubjectKind, VerifiedAccount } from '@uas/domain';
 import {
   currentTokensOf,
   exchangeable,
@@ -11,13 +11,19 @@ import {
   unrevoked,
 } from '../shared/conditions';
 import { countOnDay } from './postgres-activity.repository';
+import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb } from './postgres-db';
 import { admins, refreshTokens, sessions, users } from './postgres-schema';
 
 export class PostgresSessionRepository implements SessionRepository {
   constructor(private readonly db: PostgresDb) {}
 
-  async create(session: Session, firstToken: RefreshToken, verified: VerifiedAccount): Promise<boolean> {
+  async create(
+    session: Session,
+    firstToken: RefreshToken,
+    verified: VerifiedAccount,
+    audit?: AuditRecord,
+  ): Promise<boolean> {
     // The account row is held: a change to it (which locks it FOR UPDATE) either committed
     // first, and this read sees the new row, or waits for this insert to commit and then ends the
     // new session with the others. A user's row is held FOR NO KEY UPDATE, since this writes its
@@ -43,6 +49,7 @@ export class PostgresSessionRepository implements SessionRepository {
         // Last: every login of the day queues on this row, so it is held only until the commit.
         await countOnDay(tx, session.created, 'logins');
       }
+      if (audit) await appendAuditEvent(tx, audit);
       return true;
     });
   }
@@ -92,12 +99,20 @@ export class PostgresSessionRepository implements SessionRepository {
     });
   }
 
-  async revokeToken(id: string, at: Date): Promise<void> {
-    await this.db.update(refreshTokens).set({ revoked: at }).where(unrevoked(refreshTokens, id));
+  async revokeToken(id: string, at: Date, audit?: AuditRecord): Promise<void> {
+    await writeWithAudit(
+      this.db,
+      audit,
+      async (tx) => (await tx.update(refreshTokens).set({ revoked: at }).where(unrevoked(refreshTokens, id))).count > 0,
+    );
   }
 
-  async revokeSession(id: string, at: Date): Promise<void> {
-    await this.db.update(sessions).set({ revoked: at }).where(unrevoked(sessions, id));
+  async revokeSession(id: string, at: Date, audit?: AuditRecord): Promise<void> {
+    await writeWithAudit(
+      this.db,
+      audit,
+      async (tx) => (await tx.update(sessions).set({ revoked: at }).where(unrevoked(sessions, id))).count > 0,
+    );
   }
 
   async listLive(kind: SubjectKind, subjectId: string, now: Date, limit: number): Promise<Session[]> {
@@ -118,11 +133,24 @@ export class PostgresSessionRepository implements SessionRepository {
     return ended.length > 0;
   }
 
-  async revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void> {
-    await this.db
-      .update(sessions)
-      .set({ revoked: at })
-      .where(liveSessionsOf(sessions, kind, subjectId, keepSessionId));
+  async revokeSubjectSessions(
+    kind: SubjectKind,
+    subjectId: string,
+    at: Date,
+    keepSessionId?: string,
+    audit?: AuditRecord,
+  ): Promise<void> {
+    await writeWithAudit(
+      this.db,
+      audit,
+      async (tx) =>
+        (
+          await tx
+            .update(sessions)
+            .set({ revoked: at })
+            .where(liveSessionsOf(sessions, kind, subjectId, keepSessionId))
+        ).count > 0,
+    );
   }
 
   async prune(before: Date): Promise<void> {

@@ -1,14 +1,19 @@
 import { desc } from 'drizzle-orm';
-import type { SigningKey, SigningKeyRepository } from '@uas/domain';
+import type { AuditRecord, SigningKey, SigningKeyRepository } from '@uas/domain';
 import { othersUndated, usableAt } from '../shared/conditions';
+import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresDb } from './postgres-db';
 import { signingKeys } from './postgres-schema';
 
 export class PostgresSigningKeyRepository implements SigningKeyRepository {
   constructor(private readonly db: PostgresDb) {}
 
-  async insert(key: SigningKey): Promise<void> {
-    await this.db.insert(signingKeys).values(key);
+  async rotate(key: SigningKey, retireOthers: Date, audit?: AuditRecord): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.insert(signingKeys).values(key);
+      await tx.update(signingKeys).set({ retires: retireOthers }).where(othersUndated(signingKeys, key.kid));
+      if (audit) await appendAuditEvent(tx, audit);
+    });
   }
 
   async listUsable(now: Date): Promise<SigningKey[]> {
@@ -17,9 +22,5 @@ export class PostgresSigningKeyRepository implements SigningKeyRepository {
       .from(signingKeys)
       .where(usableAt(signingKeys, now))
       .orderBy(desc(signingKeys.created), desc(signingKeys.kid));
-  }
-
-  async retireOthers(kid: string, retires: Date): Promise<void> {
-    await this.db.update(signingKeys).set({ retires }).where(othersUndated(signingKeys, kid));
   }
 }

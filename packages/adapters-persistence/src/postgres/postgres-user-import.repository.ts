@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
-import type { ExportCursor, ImportEntry, ImportPlan, User, UserImportRepository } from '@uas/domain';
+import type { AuditRecord, ExportCursor, ImportEntry, ImportPlan, User, UserImportRepository } from '@uas/domain';
 import { chunks, exportPageQuery, INSERT_CHUNK, liveSessionsOfUsers, sharingEmailOrId } from '../shared/user-import';
+import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresDb } from './postgres-db';
 import { sessions, users } from './postgres-schema';
 
@@ -13,7 +14,7 @@ export class PostgresUserImportRepository implements UserImportRepository {
   async importBatch(
     entries: readonly ImportEntry[],
     decide: (stored: readonly User[]) => ImportPlan,
-    { write, now }: { write: boolean; now: Date },
+    { write, now, audit }: { write: boolean; now: Date; audit?: (plan: ImportPlan) => AuditRecord | null },
   ): Promise<ImportPlan> {
     if (!write) return decide(await this.db.select().from(users).where(sharingEmailOrId(users, entries)));
     return this.db.transaction(async (tx) => {
@@ -27,6 +28,8 @@ export class PostgresUserImportRepository implements UserImportRepository {
       if (plan.endSessions.length > 0) {
         await tx.update(sessions).set({ revoked: now }).where(liveSessionsOfUsers(sessions, plan.endSessions));
       }
+      const event = audit?.(plan);
+      if (event) await appendAuditEvent(tx, event);
       return plan;
     });
   }

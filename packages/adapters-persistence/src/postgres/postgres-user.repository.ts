@@ -1,10 +1,11 @@
 import { asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
-import type { User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
+import type { AuditRecord, User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
 import { liveSessionsOf } from '../shared/conditions';
 import { columnContains } from '../shared/like-pattern';
 import { idsOfWindow, MatchCache, matchesOf, type Matches } from '../shared/match-cache';
 import { pageWindow, type PageWindow } from '../shared/page-window';
+import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
 import { sessions, userCount, users } from './postgres-schema';
 
@@ -144,8 +145,11 @@ export class PostgresUserRepository implements UserRepository {
 
   constructor(private readonly db: PostgresDb) {}
 
-  async insert(user: User): Promise<void> {
-    await this.db.insert(users).values(user);
+  async insert(user: User, audit?: AuditRecord): Promise<void> {
+    await writeWithAudit(this.db, audit, async (tx) => {
+      await tx.insert(users).values(user);
+      return true;
+    });
   }
 
   async insertMany(batch: readonly User[]): Promise<void> {
@@ -241,21 +245,23 @@ export class PostgresUserRepository implements UserRepository {
     return this.db.transaction(async (tx) => {
       const current = await lockedUser(tx, id);
       if (!current) return null;
-      const { user, endSessions } = change(current);
+      const { user, endSessions, audit } = change(current);
       const { id: _, ...columns } = user;
       const [stored] = await tx.update(users).set(columns).where(eq(users.id, id)).returning();
       if (endSessions) await endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
+      if (audit) await appendAuditEvent(tx, audit);
       return stored ?? null;
     });
   }
 
-  async delete(id: string, at: Date, check?: (current: User) => void): Promise<boolean> {
+  async delete(id: string, at: Date, check?: (current: User) => AuditRecord | undefined): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       const current = await lockedUser(tx, id);
       if (!current) return false;
-      check?.(current);
+      const audit = check?.(current);
       await tx.delete(users).where(eq(users.id, id));
       await endUserSessions(tx, id, at);
+      if (audit) await appendAuditEvent(tx, audit);
       return true;
     });
   }

@@ -71,5 +71,6 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     rehash: guardedRepository('rehash', repositories.rehash),
     imports: guardedRepository('imports', repositories.imports),
     activity: guardedRepository('activity', repositories.activity),
+    audit: guardedRepository('audit', repositories.audit),
   };
 }

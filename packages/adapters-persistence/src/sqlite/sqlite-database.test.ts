@@ -12,6 +12,10 @@ import { connectSqlite } from './sqlite-database';
 import { selectDays, selectUserTotals } from './sqlite-activity.repository';
 import { selectFailureCounts } from './sqlite-login-attempt.repository';
 import { selectCounter, selectMatches, selectOrderedIds, selectUserPage, selectUserTotal } from './sqlite-user-list';
+import { selectAuditPage, selectAuditTotal, selectLastBefore } from './sqlite-audit-trail';
+import { AUDIT_ACTIONS, type AuditFilters } from '@uas/domain';
+
+const COMMON_ACTIONS = AUDIT_ACTIONS.filter((action) => action !== 'signing_key.rotated');
 
 describeDatabaseContract('SQLite', async () => {
   const file = createTemporarySqliteFile();
@@ -133,6 +137,71 @@ describe('SQLite database', () => {
       const steps = plan(selectFailureCounts(drizzle(client), keys, new Date()).toSQL());
       expect(steps).toContain('SEARCH login_failures USING COVERING INDEX login_failures_key_at_idx (key=? AND at>?)');
       expect(steps).not.toMatch(/SCAN login_failures/);
+    });
+  });
+
+  describe('query plans of the audit trail', () => {
+    let client: ReturnType<typeof connectSqlite>;
+    beforeEach(async () => {
+      file = createTemporarySqliteFile();
+      const database = await openDatabase(parseDatabaseUrl(`sqlite:${file.path}`));
+      await database.migrate();
+      await database.close();
+      client = connectSqlite(file.path);
+      // A year of audit events, a few every hour: 2,000 targets and 50 admins; key rotations and the
+      // system's own events are rare, as they are in a real trail, and a filter for them must not walk it.
+      client
+        .prepare(
+          `with recursive n(n) as (select 1 union all select n + 1 from n where n < 30000)
+           insert into audit_events (seq, id, time, actor_type, actor_id, action, target_type, target_id, hash)
+           select n, 'event-' || n, ${Date.UTC(2026, 0, 1)} + n * 1200000,
+                  case when n % 1000 = 1 then 'system' else 'admin' end,
+                  case when n % 1000 = 1 then null else 'admin-' || n % 50 end,
+                  case when n % 1000 = 0 then 'signing_key.rotated' else json_extract(?, '$[' || (n % ${COMMON_ACTIONS.length}) || ']') end,
+                  'users', 'user-' || n % 2000, hex(n)
+           from n`,
+        )
+        .run(JSON.stringify(COMMON_ACTIONS));
+      client.exec('analyze');
+    });
+    afterEach(() => client.close());
+
+    function plan({ sql, params }: { sql: string; params: unknown[] }): string {
+      return client
+        .prepare(`explain query plan ${sql}`)
+        .all(...params.map((param) => (param instanceof Date ? param.getTime() : param)))
+        .map((step) => (step as { detail: string }).detail)
+        .join('\n');
+    }
+
+    it.each<[string, AuditFilters, string]>([
+      ['no filter', {}, 'audit_events_time_idx'],
+      ['filter[target]', { targetId: 'user-7' }, 'audit_events_target_idx'],
+      ['filter[actor]', { actorId: 'admin-7' }, 'audit_events_actor_idx'],
+      ['filter[actor]=system', { actorId: null }, 'audit_events_actor_idx'],
+      ['filter[action]', { action: 'signing_key.rotated' }, 'audit_events_action_idx'],
+      [
+        'filter[since] and filter[until]',
+        { since: new Date('2026-03-01'), until: new Date('2026-03-02') },
+        'audit_events_time_idx',
+      ],
+      [
+        'filter[target] and filter[since]',
+        { targetId: 'user-7', since: new Date('2026-03-01') },
+        'audit_events_target_idx',
+      ],
+    ])('reads the audit events of %s, their page and their count, from %s', (_, filters, index) => {
+      const page = plan(selectAuditPage(drizzle(client), filters, 40, 20).toSQL());
+      expect(page).toContain(index);
+      expect(page).not.toContain('USE TEMP B-TREE');
+      if (Object.keys(filters).length > 0)
+        expect(plan(selectAuditTotal(drizzle(client), filters).toSQL())).toContain(index);
+    });
+
+    it('finds where pruning cuts the audit chain from the (time, seq) index', () => {
+      expect(plan(selectLastBefore(drizzle(client), new Date('2026-06-01')).toSQL())).toContain(
+        'audit_events_time_idx',
+      );
     });
   });
 

@@ -1,3 +1,4 @@
+import { SqliteAuditTrail } from './sqlite-audit-trail';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +57,7 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     rehash: new SqlitePasswordRehashRepository(db),
     imports: new SqliteUserImportRepository(db),
     activity: new SqliteActivityRepository(db),
+    audit: new SqliteAuditTrail(db),
   });
 }
 

@@ -5,6 +5,7 @@ import {
 } from '@uas/domain/testing';
 import { openDatabase } from '../database';
 import type { DatabaseOptions } from '../shared/database-handle';
+import { sqlAuditTampering } from '../testing/audit-tampering';
 import { createTemporarySqliteFile } from '../testing/sqlite-test-database';
 
 const openSqlite =
@@ -19,6 +20,7 @@ const openSqlite =
     return {
       repositories: database.repositories,
       another: another.repositories,
+      tamper: sqlAuditTampering({ url: `sqlite:${file.path}` }),
       close: async () => {
         await another.close();
         await database.close();

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import type { ActiveFlag, JsonObject, SubjectKind } from '@uas/domain';
+import type { ActiveFlag, AuditAction, AuditActor, JsonObject, SubjectKind } from '@uas/domain';
 
 // Columns are named and typed so that a selected row is the domain record itself: timestamps
 // are integer epoch milliseconds (read back as Dates), JSON is text.
@@ -130,3 +130,50 @@ export const signingKeys = sqliteTable('signing_keys', {
   created: timestamp('created').notNull(),
   retires: timestamp('retires'),
 });
+
+/**
+ * The audit trail: one hash chain, in `seq` order. Each filter of the API reads an index that
+ * ends in the list's order (time, seq), so a page of the newest matches is a range scan.
+ */
+export const auditEvents = sqliteTable(
+  'audit_events',
+  {
+    seq: integer('seq').primaryKey(),
+    id: text('id').notNull().unique(),
+    time: timestamp('time').notNull(),
+    actorType: text('actor_type').$type<AuditActor['type']>().notNull(),
+    actorId: text('actor_id'),
+    action: text('action').$type<AuditAction>().notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    /** Canonical JSON text, kept as hashed. */
+    changes: text('changes'),
+    requestId: text('request_id'),
+    clientAddress: text('client_address'),
+    userAgent: text('user_agent'),
+    previousHash: text('previous_hash'),
+    hash: text('hash').notNull(),
+  },
+  (t) => [
+    index('audit_events_time_idx').on(t.time, t.seq),
+    index('audit_events_target_idx').on(t.targetId, t.time, t.seq),
+    index('audit_events_actor_idx').on(t.actorId, t.time, t.seq),
+    index('audit_events_action_idx').on(t.action, t.time, t.seq),
+  ],
+);
+
+/**
+ * The chain's one row: its head (the last event appended) and its cut (the last event pruned).
+ * Every append updates it, which is what makes appends take turns.
+ */
+export const auditChain = sqliteTable(
+  'audit_chain',
+  {
+    id: integer('id').primaryKey(),
+    headSeq: integer('head_seq').notNull(),
+    headHash: text('head_hash'),
+    cutSeq: integer('cut_seq').notNull(),
+    cutHash: text('cut_hash'),
+  },
+  (t) => [check('audit_chain_single_row', sql`${t.id} = 1`)],
+);

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
-import type { RefreshToken, Session, SessionRepository, SubjectKind, VerifiedAccount } from '@uas/domain';
+import type { AuditRecord, RefreshToken, Session, SessionRepository, SubjectKind, VerifiedAccount } from '@uas/domain';
 import {
   currentTokensOf,
   exchangeable,
@@ -11,6 +11,7 @@ import {
   unrevoked,
 } from '../shared/conditions';
 import { countOnDay } from './sqlite-activity.repository';
+import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { admins, refreshTokens, sessions, users } from './sqlite-schema';
 
@@ -18,7 +19,12 @@ import { admins, refreshTokens, sessions, users } from './sqlite-schema';
 export class SqliteSessionRepository implements SessionRepository {
   constructor(private readonly db: SqliteDb) {}
 
-  async create(session: Session, firstToken: RefreshToken, verified: VerifiedAccount): Promise<boolean> {
+  async create(
+    session: Session,
+    firstToken: RefreshToken,
+    verified: VerifiedAccount,
+    audit?: AuditRecord,
+  ): Promise<boolean> {
     // IMMEDIATE: the account is read under the write lock, so a change to it, which ends its
     // sessions under that lock too, commits either before this read or after this insert.
     return this.db.transaction(
@@ -43,6 +49,7 @@ export class SqliteSessionRepository implements SessionRepository {
           tx.update(users).set({ lastLogin: session.created }).where(eq(users.id, id)).run();
           countOnDay(tx, session.created, 'logins');
         }
+        if (audit) appendAuditEvent(tx, audit);
         return true;
       },
       { behavior: 'immediate' },
@@ -89,12 +96,20 @@ export class SqliteSessionRepository implements SessionRepository {
     );
   }
 
-  async revokeToken(id: string, at: Date): Promise<void> {
-    this.db.update(refreshTokens).set({ revoked: at }).where(unrevoked(refreshTokens, id)).run();
+  async revokeToken(id: string, at: Date, audit?: AuditRecord): Promise<void> {
+    writeWithAudit(
+      this.db,
+      audit,
+      (tx) => tx.update(refreshTokens).set({ revoked: at }).where(unrevoked(refreshTokens, id)).run().changes > 0,
+    );
   }
 
-  async revokeSession(id: string, at: Date): Promise<void> {
-    this.db.update(sessions).set({ revoked: at }).where(unrevoked(sessions, id)).run();
+  async revokeSession(id: string, at: Date, audit?: AuditRecord): Promise<void> {
+    writeWithAudit(
+      this.db,
+      audit,
+      (tx) => tx.update(sessions).set({ revoked: at }).where(unrevoked(sessions, id)).run().changes > 0,
+    );
   }
 
   async listLive(kind: SubjectKind, subjectId: string, now: Date, limit: number): Promise<Session[]> {
@@ -116,12 +131,23 @@ export class SqliteSessionRepository implements SessionRepository {
     return ended.changes > 0;
   }
 
-  async revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void> {
-    this.db
-      .update(sessions)
-      .set({ revoked: at })
-      .where(liveSessionsOf(sessions, kind, subjectId, keepSessionId))
-      .run();
+  async revokeSubjectSessions(
+    kind: SubjectKind,
+    subjectId: string,
+    at: Date,
+    keepSessionId?: string,
+    audit?: AuditRecord,
+  ): Promise<void> {
+    writeWithAudit(
+      this.db,
+      audit,
+      (tx) =>
+        tx
+          .update(sessions)
+          .set({ revoked: at })
+          .where(liveSessionsOf(sessions, kind, subjectId, keepSessionId))
+          .run().changes > 0,
+    );
   }
 
   async prune(before: Date): Promise<void> {

@@ -1,14 +1,22 @@
 import { desc } from 'drizzle-orm';
-import type { SigningKey, SigningKeyRepository } from '@uas/domain';
+import type { AuditRecord, SigningKey, SigningKeyRepository } from '@uas/domain';
 import { othersUndated, usableAt } from '../shared/conditions';
+import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { signingKeys } from './sqlite-schema';
 
 export class SqliteSigningKeyRepository implements SigningKeyRepository {
   constructor(private readonly db: SqliteDb) {}
 
-  async insert(key: SigningKey): Promise<void> {
-    this.db.insert(signingKeys).values(key).run();
+  async rotate(key: SigningKey, retireOthers: Date, audit?: AuditRecord): Promise<void> {
+    this.db.transaction(
+      (tx) => {
+        tx.insert(signingKeys).values(key).run();
+        tx.update(signingKeys).set({ retires: retireOthers }).where(othersUndated(signingKeys, key.kid)).run();
+        if (audit) appendAuditEvent(tx, audit);
+      },
+      { behavior: 'immediate' },
+    );
   }
 
   async listUsable(now: Date): Promise<SigningKey[]> {
@@ -18,9 +26,5 @@ export class SqliteSigningKeyRepository implements SigningKeyRepository {
       .where(usableAt(signingKeys, now))
       .orderBy(desc(signingKeys.created), desc(signingKeys.kid))
       .all();
-  }
-
-  async retireOthers(kid: string, retires: Date): Promise<void> {
-    this.db.update(signingKeys).set({ retires }).where(othersUndated(signingKeys, kid)).run();
   }
 }

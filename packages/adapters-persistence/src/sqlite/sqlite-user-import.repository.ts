@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
-import type { ExportCursor, ImportEntry, ImportPlan, User, UserImportRepository } from '@uas/domain';
+import type { AuditRecord, ExportCursor, ImportEntry, ImportPlan, User, UserImportRepository } from '@uas/domain';
 import { exportPageQuery, liveSessionsOfUsers, sharingEmailOrId } from '../shared/user-import';
+import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { sessions, users } from './sqlite-schema';
 
@@ -42,7 +43,7 @@ export class SqliteUserImportRepository implements UserImportRepository {
   async importBatch(
     entries: readonly ImportEntry[],
     decide: (stored: readonly User[]) => ImportPlan,
-    { write, now }: { write: boolean; now: Date },
+    { write, now, audit }: { write: boolean; now: Date; audit?: (plan: ImportPlan) => AuditRecord | null },
   ): Promise<ImportPlan> {
     // Synchronous and IMMEDIATE: the write lock is taken before the read, so no other writer
     // (another process included) can slip a user in between what the plan saw and what it writes.
@@ -56,6 +57,8 @@ export class SqliteUserImportRepository implements UserImportRepository {
         if (plan.endSessions.length > 0) {
           tx.update(sessions).set({ revoked: now }).where(liveSessionsOfUsers(sessions, plan.endSessions)).run();
         }
+        const event = audit?.(plan);
+        if (event) appendAuditEvent(tx, event);
         return plan;
       },
       { behavior: 'immediate' },

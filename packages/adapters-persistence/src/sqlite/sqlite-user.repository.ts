@@ -1,8 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import type { User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
+import type { AuditRecord, User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
 import { liveSessionsOf } from '../shared/conditions';
 import { MatchCache } from '../shared/match-cache';
+import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import type { SqliteReadWorkers } from './sqlite-read-workers';
 import { SqliteUserList, type ListReply } from './sqlite-user-list';
@@ -41,8 +42,8 @@ export class SqliteUserRepository implements UserRepository {
     return (this.prepared ??= prepareStatements(this.db));
   }
 
-  async insert(user: User): Promise<void> {
-    this.db.insert(users).values(user).run();
+  async insert(user: User, audit?: AuditRecord): Promise<void> {
+    writeWithAudit(this.db, audit, (tx) => tx.insert(users).values(user).run().changes > 0);
   }
 
   async insertMany(batch: readonly User[]): Promise<void> {
@@ -79,24 +80,26 @@ export class SqliteUserRepository implements UserRepository {
       (tx) => {
         const current = tx.select().from(users).where(eq(users.id, id)).get();
         if (!current) return null;
-        const { user, endSessions } = change(current);
+        const { user, endSessions, audit } = change(current);
         const { id: _, ...columns } = user;
         const stored = tx.update(users).set(columns).where(eq(users.id, id)).returning().get() ?? null;
         if (endSessions) endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
+        if (audit) appendAuditEvent(tx, audit);
         return stored;
       },
       { behavior: 'immediate' },
     );
   }
 
-  async delete(id: string, at: Date, check?: (current: User) => void): Promise<boolean> {
+  async delete(id: string, at: Date, check?: (current: User) => AuditRecord | undefined): Promise<boolean> {
     return this.db.transaction(
       (tx) => {
         const current = tx.select().from(users).where(eq(users.id, id)).get();
         if (!current) return false;
-        check?.(current);
+        const audit = check?.(current);
         tx.delete(users).where(eq(users.id, id)).run();
         endUserSessions(tx, id, at);
+        if (audit) appendAuditEvent(tx, audit);
         return true;
       },
       { behavior: 'immediate' },

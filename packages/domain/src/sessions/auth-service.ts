@@ -1,3 +1,15 @@
+import { auditRecord } from '../audit/audit-records.ts';
+import {
+  NO_REQUEST,
+  SYSTEM_ACTOR,
+  type AuditAction,
+  type AuditChanges,
+  type AuditRecord,
+  type AuditTarget,
+  type Initiator,
+  type RequestContext,
+} from '../audit/audit-event.ts';
+import type { AuditTrail } from '../audit/audit-trail.ts';
 import { addSeconds, type Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import { isStorableText } from '../shared/json.ts';
@@ -18,7 +30,7 @@ import { normalizeEmail } from '../users/user.rules.ts';
 import { passwordMatches } from '../users/password-match.ts';
 import type { AccountDirectory, Principal, PrincipalSource } from './principal.ts';
 import type { Identity, SubjectKind } from '../shared/identity.ts';
-import { refreshTokenState, withinReuseGrace, type LoginClient, type RefreshToken, type Session } from './session.ts';
+import { refreshTokenState, withinReuseGrace, type RefreshToken, type Session } from './session.ts';
 import type { ActivityRepository } from '../stats/activity.repository.ts';
 import type { SessionRepository } from './session.repository.ts';
 import type { PasswordRehashRepository } from './password-rehash.repository.ts';
@@ -40,6 +52,7 @@ export interface AuthServiceDeps {
   /** Where the overview counts end users' failed logins; their logins count as their sessions open. */
   activity: ActivityRepository;
   rehash: PasswordRehashRepository;
+  audit: AuditTrail;
   hasher: PasswordHasher;
   signer: TokenSigner;
   clock: Clock;
@@ -60,6 +73,17 @@ export interface SessionGrant {
 }
 
 const ACCESS_PURPOSE: Record<SubjectKind, TokenPurpose> = { admin: 'admin_access', user: 'user_access' };
+/** How the audit trail types an account of each kind, as actor and as target. */
+const ACCOUNT_TARGET: Record<SubjectKind, string> = { admin: 'admins', user: 'users' };
+
+const accountTarget = (kind: SubjectKind, id: string): AuditTarget => ({ type: ACCOUNT_TARGET[kind], id });
+/** One session opening or ending, as the audit trail shows it beside the account. */
+const sessionChange = (before: string | null, after: string | null): AuditChanges => ({ session: { before, after } });
+
+/** The caller of a request made with an access token, as the audit trail records it. */
+export function initiatorOf(identity: Identity, request: RequestContext): Initiator {
+  return { actor: { type: identity.kind, id: identity.subjectId }, request };
+}
 /** The token a route of each kind refuses, as the refusal names it. */
 const OTHER_KIND_TOKEN: Record<SubjectKind, string> = { admin: 'A user token', user: 'An admin token' };
 
@@ -82,12 +106,16 @@ export class AuthService {
     return this.deps.principals.kind;
   }
 
-  /** Checks the credentials and opens a session, remembering where the login came from. */
+  /**
+   * Checks the credentials and opens a session, remembering where the login came from. For admins
+   * the audit trail records each login and each failed one; for users, the failure that starts the
+   * throttling of their logins.
+   */
   async login(
     email: string,
     password: string,
     clientAddress: string,
-    userAgent: string | null = null,
+    request: RequestContext = { requestId: null, clientAddress, userAgent: null },
   ): Promise<SessionGrant> {
     const { principals, attempts, hasher, policy } = this.deps;
     const normalized = normalizeEmail(email);
@@ -110,16 +138,40 @@ export class AuthService {
     // A wrong password leaves the attempt recorded: that is the failure that counts.
     if (!(await passwordMatches(hasher, password, hash)) || !principal) {
       if (this.kind === 'user') await this.deps.activity.countFailedLogin(this.deps.clock.now());
+      await this.recordFailedLogin(principal, attempt.failureThrottles, request);
       throw new InvalidCredentialsError();
     }
     await this.gate.succeeded(attempt);
     if (!principal.active) throw new AccountInactiveError();
     await attempts.clear(keys.accountAndAddress);
-    const grant = await this.startSession(principal, { address: clientAddress, userAgent });
+    const grant = await this.startSession(principal, request);
     if (!grant) return this.refuseChanged(principal);
     // Only now, with the session standing: the store's check compares the hash it verified.
     await this.rehashIfDue(principal, password);
     return grant;
+  }
+
+  private async recordFailedLogin(
+    principal: Principal | null,
+    throttles: boolean,
+    request: RequestContext,
+  ): Promise<void> {
+    const target = principal && accountTarget(this.kind, principal.id);
+    if (this.kind === 'admin') {
+      const actor = { type: 'admin', id: principal?.id ?? null } as const;
+      await this.deps.audit.append(this.record({ actor, request }, 'admin.login_failed', target));
+    } else if (throttles) {
+      await this.deps.audit.append(this.record({ actor: SYSTEM_ACTOR, request }, 'user.login_throttled', target));
+    }
+  }
+
+  private record(
+    by: Initiator,
+    action: AuditAction,
+    target: AuditTarget | null,
+    changes: AuditChanges | null = null,
+  ): AuditRecord {
+    return auditRecord(this.deps.ids.next(), this.deps.clock.now(), by, action, target, changes);
   }
 
   /** The answer to a login whose account changed before its session could open. */
@@ -143,19 +195,21 @@ export class AuthService {
    * Exchanges a current refresh token for new tokens. A retired one presented again ends the
    * session (reuse), unless within the grace window after its rotation (see withinReuseGrace).
    */
-  async refresh(refreshToken: string): Promise<SessionGrant> {
+  async refresh(refreshToken: string, request: RequestContext = NO_REQUEST): Promise<SessionGrant> {
     const { sessions, clock } = this.deps;
     const now = clock.now();
     const { record, session } = await this.resolveRefreshToken(refreshToken);
     const state = refreshTokenState(record, session, now);
-    if (state === 'retired') return this.presentedAgain(record, session, now);
+    if (state === 'retired') return this.presentedAgain(record, session, now, request);
     if (state !== 'current') throw new InvalidTokenError();
     const principal = await this.activePrincipal(session, now);
     const next = this.newRefreshToken(session.id, now);
     if (await sessions.rotate(record.id, next, now)) return this.grant(principal, session.id, next, now);
     // Another request exchanged this token first (a second tab), or the session ended meanwhile.
     const { record: after, session: sessionAfter } = await this.resolveRefreshToken(refreshToken);
-    if (refreshTokenState(after, sessionAfter, now) === 'retired') return this.presentedAgain(after, sessionAfter, now);
+    if (refreshTokenState(after, sessionAfter, now) === 'retired') {
+      return this.presentedAgain(after, sessionAfter, now, request);
+    }
     throw new InvalidTokenError();
   }
 
@@ -164,13 +218,25 @@ export class AuthService {
    * current refresh token (so both holders end up with the same one, and no new branch of the
    * family is made); otherwise reuse, which ends the session.
    */
-  private async presentedAgain(record: RefreshToken, session: Session, now: Date): Promise<SessionGrant> {
+  private async presentedAgain(
+    record: RefreshToken,
+    session: Session,
+    now: Date,
+    request: RequestContext,
+  ): Promise<SessionGrant> {
     const { sessions, policy } = this.deps;
     const current =
       withinReuseGrace(record, now, policy.refreshReuseGraceSeconds) &&
       (await sessions.findCurrentToken(session.id, now));
     if (current) return this.grant(await this.activePrincipal(session, now), session.id, current, now);
-    await sessions.revokeSession(session.id, now);
+    // The service ends the session; who presented the token is not known (it may be a thief).
+    const target = accountTarget(session.kind, session.subjectId);
+    const changes = sessionChange(session.id, null);
+    await sessions.revokeSession(
+      session.id,
+      now,
+      this.record({ actor: SYSTEM_ACTOR, request }, 'session.reuse_detected', target, changes),
+    );
     throw new RefreshTokenReusedError();
   }
 
@@ -183,21 +249,24 @@ export class AuthService {
   }
 
   /** Revokes one refresh token of the caller. Revoking it again is not an error. */
-  async revoke(refreshToken: string, caller: Identity): Promise<void> {
+  async revoke(refreshToken: string, caller: Identity, request: RequestContext = NO_REQUEST): Promise<void> {
     const { record, session } = await this.resolveRefreshToken(refreshToken);
     if (session.subjectId !== caller.subjectId) {
       throw new ForbiddenError('This refresh token belongs to another account.');
     }
-    await this.deps.sessions.revokeToken(record.id, this.deps.clock.now());
+    const target = accountTarget(session.kind, session.subjectId);
+    const audit = this.record(initiatorOf(caller, request), 'session.revoked', target, sessionChange(session.id, null));
+    await this.deps.sessions.revokeToken(record.id, audit.time, audit);
   }
 
   /** Ends every session of the caller, access tokens included. Only the caller's own id is allowed. */
-  async logout(caller: Identity, subjectId: string): Promise<void> {
+  async logout(caller: Identity, subjectId: string, request: RequestContext = NO_REQUEST): Promise<void> {
     if (subjectId !== caller.subjectId) {
       if (!(await this.deps.accounts.exists(subjectId))) throw new NotFoundError('account');
       throw new ForbiddenError('An account can only log itself out.');
     }
-    await this.deps.sessions.revokeSubjectSessions(this.kind, subjectId, this.deps.clock.now());
+    const audit = this.record(initiatorOf(caller, request), 'session.logout', accountTarget(this.kind, subjectId));
+    await this.deps.sessions.revokeSubjectSessions(this.kind, subjectId, audit.time, undefined, audit);
   }
 
   /** The account's live sessions, most recently used first; NotFoundError for an unknown account. */
@@ -255,7 +324,7 @@ export class AuthService {
    * email changed, or it was deactivated or deleted, since it was read (the store checks that as it
    * opens the session, so a change committing meanwhile cannot leave it working).
    */
-  private async startSession(principal: Principal, client: LoginClient): Promise<SessionGrant | null> {
+  private async startSession(principal: Principal, request: RequestContext): Promise<SessionGrant | null> {
     const now = this.deps.clock.now();
     const id = this.deps.ids.next();
     const first = this.newRefreshToken(id, now);
@@ -266,11 +335,20 @@ export class AuthService {
       created: now,
       lastUsed: now,
       expires: first.expires,
-      clientAddress: client.address,
-      userAgent: client.userAgent,
+      clientAddress: request.clientAddress,
+      userAgent: request.userAgent,
       revoked: null,
     };
-    if (!(await this.deps.sessions.create(session, first, principal))) return null;
+    const audit =
+      this.kind === 'admin'
+        ? this.record(
+            { actor: { type: 'admin', id: principal.id }, request },
+            'admin.login',
+            accountTarget('admin', principal.id),
+            sessionChange(null, session.id),
+          )
+        : undefined;
+    if (!(await this.deps.sessions.create(session, first, principal, audit))) return null;
     return this.grant(principal, session.id, first, now);
   }
 

@@ -5,7 +5,7 @@ import { Housekeeping } from './housekeeping.ts';
 describe('Housekeeping', () => {
   it('run() forgets expired sessions and failures outside the longest throttling window', async () => {
     const clock = new ManualClock(new Date('2026-01-01T00:00:00.000Z'));
-    const { users, sessions, attempts } = inMemoryRepositories();
+    const { users, sessions, attempts, audit } = inMemoryRepositories();
     const user = sampleUser({ id: 'u1' });
     await users.insert(user);
     const start = clock.now();
@@ -19,8 +19,10 @@ describe('Housekeeping', () => {
     const housekeeping = new Housekeeping({
       sessions,
       attempts,
+      audit,
       clock,
       throttle: { perAccountAndAddress: { limit: 1, windowSeconds: 60 }, perAddress: { limit: 1, windowSeconds: 120 } },
+      auditRetentionDays: 0,
     });
 
     clock.advance(90);

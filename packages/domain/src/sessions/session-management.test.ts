@@ -18,9 +18,13 @@ describe('AuthService session management', () => {
 
   it('sessionsOf() lists where the account is signed in, most recently used first', async () => {
     const user = await domain.createUser();
-    const first = await domain.userAuth.login(user.email, PASSWORD, ADDRESS, 'Firefox/140');
+    const first = await domain.userAuth.login(user.email, PASSWORD, ADDRESS, {
+      requestId: null,
+      clientAddress: ADDRESS,
+      userAgent: 'Firefox/140',
+    });
     domain.clock.advance(60);
-    const second = await domain.userAuth.login(user.email, PASSWORD, OTHER_ADDRESS, null);
+    const second = await domain.userAuth.login(user.email, PASSWORD, OTHER_ADDRESS);
     domain.clock.advance(60);
     await domain.userAuth.refresh(first.refreshToken);
     const sessions = await domain.userAuth.sessionsOf(user.id);

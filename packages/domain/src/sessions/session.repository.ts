@@ -1,3 +1,4 @@
+import type { AuditRecord } from '../audit/audit-event.ts';
 import { token } from '../shared/token.ts';
 import type { SubjectKind } from '../shared/identity.ts';
 import type { RefreshToken, Session } from './session.ts';
@@ -8,7 +9,11 @@ export interface VerifiedAccount {
   readonly passwordHash: string;
 }
 
-/** Stores sessions and their refresh-token families. "Not found" is `null`. */
+/**
+ * Stores sessions and their refresh-token families. "Not found" is `null`. A write given an audit
+ * record appends it in its own transaction, and only when it changes something: a revocation of
+ * what was revoked already records nothing.
+ */
 export interface SessionRepository {
   /**
    * Stores a session and its first token, in one transaction with a read of the account (of the
@@ -18,7 +23,7 @@ export interface SessionRepository {
    * For a user, the same transaction sets the user's last login to the session's creation and
    * counts the login in the day's activity (see ActivityRepository).
    */
-  create(session: Session, firstToken: RefreshToken, verified: VerifiedAccount): Promise<boolean>;
+  create(session: Session, firstToken: RefreshToken, verified: VerifiedAccount, audit?: AuditRecord): Promise<boolean>;
   findSession(id: string): Promise<Session | null>;
   findToken(id: string): Promise<RefreshToken | null>;
   /**
@@ -34,9 +39,9 @@ export interface SessionRepository {
    */
   rotate(currentId: string, next: RefreshToken, at: Date): Promise<boolean>;
   /** Marks one refresh token revoked; a token already revoked keeps its first revocation time. */
-  revokeToken(id: string, at: Date): Promise<void>;
+  revokeToken(id: string, at: Date, audit?: AuditRecord): Promise<void>;
   /** Ends one session and with it every token of its family. */
-  revokeSession(id: string, at: Date): Promise<void>;
+  revokeSession(id: string, at: Date, audit?: AuditRecord): Promise<void>;
   /**
    * A subject's live sessions at `now` (neither ended nor expired), most recently used first, at
    * most `limit` of them.
@@ -48,7 +53,13 @@ export interface SessionRepository {
    */
   revokeSubjectSession(kind: SubjectKind, subjectId: string, sessionId: string, at: Date): Promise<boolean>;
   /** Ends every session of a subject, except `keepSessionId` when given. */
-  revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void>;
+  revokeSubjectSessions(
+    kind: SubjectKind,
+    subjectId: string,
+    at: Date,
+    keepSessionId?: string,
+    audit?: AuditRecord,
+  ): Promise<void>;
   /**
    * Forgets what can no longer matter at `before`: refresh tokens that expired, sessions revoked
    * earlier, and sessions left with no refresh token. Keeps the tables from growing forever.

@@ -1,6 +1,17 @@
 import { afterEach, beforeEach } from './test-api.ts';
 import type { Repositories } from '../repositories.ts';
 
+/**
+ * Changes to stored audit events made behind the trail's back, as someone with write access to
+ * the database could: what verification must detect.
+ */
+export interface AuditTampering {
+  setClientAddress(seq: number, address: string): Promise<void>;
+  remove(seq: number): Promise<void>;
+  /** Swaps the places of two events in the chain. */
+  swap(a: number, b: number): Promise<void>;
+}
+
 /** A fresh, empty set of repositories over one backend, and how to let go of it. */
 export interface RepositoryHarness {
   repositories: Repositories;
@@ -9,6 +20,7 @@ export interface RepositoryHarness {
    * process of the service would have; none means `repositories` itself (the in-memory fake).
    */
   another?: Repositories;
+  tamper: AuditTampering;
   close(): Promise<void>;
 }
 
@@ -18,12 +30,12 @@ export type OpenRepositories = () => Promise<RepositoryHarness>;
 /** Opens an empty backend before each test (handing its repositories to `use`) and closes it after. */
 export function useFreshRepositories(
   open: OpenRepositories,
-  use: (repositories: Repositories, another: Repositories) => void,
+  use: (repositories: Repositories, another: Repositories, harness: RepositoryHarness) => void,
 ): void {
   let harness: RepositoryHarness | undefined;
   beforeEach(async () => {
     harness = await open();
-    use(harness.repositories, harness.another ?? harness.repositories);
+    use(harness.repositories, harness.another ?? harness.repositories, harness);
   });
   afterEach(async () => harness?.close());
 }

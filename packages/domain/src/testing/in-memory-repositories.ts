@@ -1,3 +1,4 @@
+import type { AuditRecord } from '../audit/audit-event.ts';
 import { EmailTakenError } from '../shared/errors.ts';
 import type { Admin } from '../admins/admin.ts';
 import type { AdminRepository } from '../admins/admin.repository.ts';
@@ -15,6 +16,7 @@ import type { ImportEntry, ImportPlan } from '../transfer/import-plan.ts';
 import type { ExportCursor, UserImportRepository } from '../transfer/user-import.repository.ts';
 import { dayOf, type Day, type DayActivity, type UserTotals } from '../stats/activity.ts';
 import type { ActivityRepository } from '../stats/activity.repository.ts';
+import { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -58,21 +60,24 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
   constructor(
     private readonly sessions: InMemorySessionRepository,
     private readonly activity: InMemoryActivityRepository,
+    private readonly audit: InMemoryAuditTrail,
   ) {
     super();
   }
 
-  override async insert(user: User): Promise<void> {
+  override async insert(user: User, audit?: AuditRecord): Promise<void> {
     await super.insert(user);
     this.activity.count(user.created, 'signups');
+    if (audit) this.audit.appendNow(audit);
   }
 
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
     const current = this.rows.get(id);
     if (!current) return null;
-    const { user, endSessions } = change(structuredClone(current));
+    const { user, endSessions, audit } = change(structuredClone(current));
     const stored = await this.replace(user);
     if (endSessions) this.sessions.endSubjectSessions('user', id, user.updated, endSessions.keepSessionId);
+    if (audit) this.audit.appendNow(audit);
     return stored;
   }
 
@@ -92,12 +97,13 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
       .map(({ passwordHash: _hash, ...listed }) => structuredClone(listed));
     return { users, total: matching.length };
   }
-  async delete(id: string, at: Date, check?: (current: User) => void): Promise<boolean> {
+  async delete(id: string, at: Date, check?: (current: User) => AuditRecord | undefined): Promise<boolean> {
     const current = this.rows.get(id);
     if (!current) return false;
-    check?.(structuredClone(current));
+    const audit = check?.(structuredClone(current));
     this.rows.delete(id);
     this.sessions.endSubjectSessions('user', id, at);
+    if (audit) this.audit.appendNow(audit);
     return true;
   }
 }
@@ -131,14 +137,21 @@ export class InMemorySessionRepository implements SessionRepository {
   constructor(
     private readonly activeAccount: ActiveAccountLookup,
     private readonly loggedIn: LoginRecorder,
+    private readonly audit: InMemoryAuditTrail,
   ) {}
 
-  async create(session: Session, firstToken: RefreshToken, verified: VerifiedAccount): Promise<boolean> {
+  async create(
+    session: Session,
+    firstToken: RefreshToken,
+    verified: VerifiedAccount,
+    audit?: AuditRecord,
+  ): Promise<boolean> {
     const account = this.activeAccount(session.kind, session.subjectId);
     if (account?.email !== verified.email || account.passwordHash !== verified.passwordHash) return false;
     this.sessions.set(session.id, { ...session });
     this.tokens.set(firstToken.id, { ...firstToken });
     this.loggedIn(session.kind, session.subjectId, session.created);
+    if (audit) this.audit.appendNow(audit);
     return true;
   }
   async findSession(id: string): Promise<Session | null> {
@@ -190,19 +203,30 @@ export class InMemorySessionRepository implements SessionRepository {
       session.expires.getTime() > now.getTime()
     );
   }
-  async revokeToken(id: string, at: Date): Promise<void> {
+  async revokeToken(id: string, at: Date, audit?: AuditRecord): Promise<void> {
     const token = this.tokens.get(id);
-    if (token && !token.revoked) this.tokens.set(id, { ...token, revoked: at });
+    if (!token || token.revoked) return;
+    this.tokens.set(id, { ...token, revoked: at });
+    if (audit) this.audit.appendNow(audit);
   }
-  async revokeSession(id: string, at: Date): Promise<void> {
+  async revokeSession(id: string, at: Date, audit?: AuditRecord): Promise<void> {
     const session = this.sessions.get(id);
-    if (session && !session.revoked) this.sessions.set(id, { ...session, revoked: at });
+    if (!session || session.revoked) return;
+    this.sessions.set(id, { ...session, revoked: at });
+    if (audit) this.audit.appendNow(audit);
   }
-  async revokeSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): Promise<void> {
-    this.endSubjectSessions(kind, subjectId, at, keepSessionId);
+  async revokeSubjectSessions(
+    kind: SubjectKind,
+    subjectId: string,
+    at: Date,
+    keepSessionId?: string,
+    audit?: AuditRecord,
+  ): Promise<void> {
+    if (this.endSubjectSessions(kind, subjectId, at, keepSessionId) > 0 && audit) this.audit.appendNow(audit);
   }
-  /** revokeSubjectSessions at once, for a change of the user store that commits with it. */
-  endSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): void {
+  /** revokeSubjectSessions at once, for a change of the user store that commits with it; answers how many ended. */
+  endSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): number {
+    let ended = 0;
     for (const session of this.sessions.values()) {
       if (
         session.kind === kind &&
@@ -211,8 +235,10 @@ export class InMemorySessionRepository implements SessionRepository {
         !session.revoked
       ) {
         this.sessions.set(session.id, { ...session, revoked: at });
+        ended += 1;
       }
     }
+    return ended;
   }
   async prune(before: Date): Promise<void> {
     for (const token of this.tokens.values()) {
@@ -260,19 +286,20 @@ export class InMemoryLoginAttemptRepository implements LoginAttemptRepository {
 export class InMemorySigningKeyRepository implements SigningKeyRepository {
   private readonly keys = new Map<string, SigningKey>();
 
-  async insert(key: SigningKey): Promise<void> {
+  constructor(private readonly audit: InMemoryAuditTrail) {}
+
+  async rotate(key: SigningKey, retireOthers: Date, audit?: AuditRecord): Promise<void> {
+    for (const other of this.keys.values()) {
+      if (!other.retires) this.keys.set(other.kid, { ...other, retires: retireOthers });
+    }
     this.keys.set(key.kid, structuredClone(key));
+    if (audit) this.audit.appendNow(audit);
   }
   async listUsable(now: Date): Promise<SigningKey[]> {
     return [...this.keys.values()]
       .filter((key) => !key.retires || key.retires.getTime() > now.getTime())
       .sort((a, b) => b.created.getTime() - a.created.getTime() || (a.kid < b.kid ? 1 : -1))
       .map((key) => structuredClone(key));
-  }
-  async retireOthers(kid: string, retires: Date): Promise<void> {
-    for (const key of this.keys.values()) {
-      if (key.kid !== kid && !key.retires) this.keys.set(key.kid, { ...key, retires });
-    }
   }
 }
 
@@ -292,12 +319,13 @@ export class InMemoryUserImportRepository implements UserImportRepository {
     private readonly users: InMemoryUserRepository,
     private readonly sessions: InMemorySessionRepository,
     private readonly activity: InMemoryActivityRepository,
+    private readonly audit: InMemoryAuditTrail,
   ) {}
 
   async importBatch(
     entries: readonly ImportEntry[],
     decide: (stored: readonly User[]) => ImportPlan,
-    options: { write: boolean; now: Date },
+    options: { write: boolean; now: Date; audit?: (plan: ImportPlan) => AuditRecord | null },
   ): Promise<ImportPlan> {
     const emails = new Set(entries.map((entry) => entry.user.email));
     const ids = new Set(entries.map((entry) => entry.user.id));
@@ -312,7 +340,9 @@ export class InMemoryUserImportRepository implements UserImportRepository {
     this.users.rows.clear();
     for (const [id, user] of after) this.users.rows.set(id, user);
     for (const user of plan.inserts) this.activity.count(user.created, 'signups');
-    for (const id of plan.endSessions) await this.sessions.revokeSubjectSessions('user', id, options.now);
+    for (const id of plan.endSessions) this.sessions.endSubjectSessions('user', id, options.now);
+    const audit = options.audit?.(plan);
+    if (audit) this.audit.appendNow(audit);
     return plan;
   }
 
@@ -354,7 +384,8 @@ export class InMemoryActivityRepository implements ActivityRepository {
   }
 }
 
-export function inMemoryRepositories(): Repositories {
+export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTrail } {
+  const audit = new InMemoryAuditTrail();
   const activity: InMemoryActivityRepository = new InMemoryActivityRepository(() => users.rows.values());
   const sessions = new InMemorySessionRepository(
     (kind, id): VerifiedAccount | undefined =>
@@ -364,17 +395,19 @@ export function inMemoryRepositories(): Repositories {
       users.rows.set(id, { ...users.rows.get(id)!, lastLogin: at });
       activity.count(at, 'logins');
     },
+    audit,
   );
-  const users: InMemoryUserRepository = new InMemoryUserRepository(sessions, activity);
+  const users: InMemoryUserRepository = new InMemoryUserRepository(sessions, activity, audit);
   const admins = new InMemoryAdminRepository(sessions);
   return {
     activity,
     users,
     admins,
     sessions,
-    imports: new InMemoryUserImportRepository(users, sessions, activity),
+    imports: new InMemoryUserImportRepository(users, sessions, activity, audit),
     attempts: new InMemoryLoginAttemptRepository(),
-    signingKeys: new InMemorySigningKeyRepository(),
+    signingKeys: new InMemorySigningKeyRepository(audit),
     rehash: new InMemoryPasswordRehashRepository({ user: users, admin: admins }),
+    audit,
   };
 }

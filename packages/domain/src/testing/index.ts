@@ -1,6 +1,7 @@
 export * from './fake-ports.ts';
 export * from './fake-token-signer.ts';
 export * from './in-memory-repositories.ts';
+export * from './in-memory-audit-trail.ts';
 export * from './contract-harness.ts';
 export * from './user.repository.contract.ts';
 export * from './admin.repository.contract.ts';
@@ -11,6 +12,7 @@ export * from './signing-key.repository.contract.ts';
 export * from './password-rehash.repository.contract.ts';
 export * from './user-import.repository.contract.ts';
 export * from './activity.repository.contract.ts';
+export * from './audit-trail.contract.ts';
 
 import type { OpenRepositories } from './contract-harness.ts';
 import { describeAdminRepositoryContract } from './admin.repository.contract.ts';
@@ -21,6 +23,7 @@ import { describeUserRepositoryContract } from './user.repository.contract.ts';
 import { describePasswordRehashRepositoryContract } from './password-rehash.repository.contract.ts';
 import { describeUserImportRepositoryContract } from './user-import.repository.contract.ts';
 import { describeActivityRepositoryContract } from './activity.repository.contract.ts';
+import { describeAuditTrailContract } from './audit-trail.contract.ts';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
@@ -32,6 +35,7 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describePasswordRehashRepositoryContract(backend, open);
   describeUserImportRepositoryContract(backend, open);
   describeActivityRepositoryContract(backend, open);
+  describeAuditTrailContract(backend, open);
 }
 // Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
 // case converts by changing its import line (relative imports carry .ts; the build refuses any

@@ -24,17 +24,15 @@ export function describeSigningKeyRepositoryContract(backend: string, open: Open
     it('lists usable keys newest first, unchanged', async () => {
       const old = sampleKey('old', day(1));
       const fresh = sampleKey('new', day(2));
-      await keys.insert(old);
-      await keys.insert(fresh);
-      expect(await keys.listUsable(day(3))).toEqual([fresh, old]);
+      await keys.rotate(old, day(100));
+      await keys.rotate(fresh, day(100));
+      expect(await keys.listUsable(day(3))).toEqual([fresh, { ...old, retires: day(100) }]);
     });
 
-    it('retireOthers() dates every other key once, and listUsable() drops keys past retirement', async () => {
-      await keys.insert(sampleKey('a', day(1)));
-      await keys.insert(sampleKey('b', day(2)));
-      await keys.retireOthers('b', day(10));
-      await keys.insert(sampleKey('c', day(3)));
-      await keys.retireOthers('c', day(20));
+    it('rotate() dates every other key once, and listUsable() drops keys past retirement', async () => {
+      await keys.rotate(sampleKey('a', day(1)), day(5));
+      await keys.rotate(sampleKey('b', day(2)), day(10));
+      await keys.rotate(sampleKey('c', day(3)), day(20));
       const usable = await keys.listUsable(day(4));
       expect(usable.map((k) => [k.kid, k.retires])).toEqual([
         ['c', null],

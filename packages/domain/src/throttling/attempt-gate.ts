@@ -10,6 +10,13 @@ export interface AttemptGateDeps {
   clock: Clock;
 }
 
+/** An attempt let through: its id, and whether its failure would fill a key to its limit. */
+export interface Attempt {
+  readonly id: string;
+  /** Failing, this attempt is the one that starts the throttling of one of its keys. */
+  readonly failureThrottles: boolean;
+}
+
 /** A key to count an attempt under, and the limit it is held to. */
 export type ThrottleCheck = readonly [key: string, rule: ThrottleRule];
 
@@ -23,31 +30,32 @@ export class AttemptGate {
 
   /**
    * Records an attempt under every key (those of `checks`, and `counted`, which no rule limits)
-   * and resolves its id; refuses it (TooManyAttemptsError with the longest wait, nothing recorded)
+   * and resolves it; refuses it (TooManyAttemptsError with the longest wait, nothing recorded)
    * when a key of `checks` already holds its limit of failures.
    */
-  async enter(checks: readonly ThrottleCheck[], refusal: string, counted: readonly string[] = []): Promise<string> {
+  async enter(checks: readonly ThrottleCheck[], refusal: string, counted: readonly string[] = []): Promise<Attempt> {
     const { attempts, ids, clock } = this.deps;
     const id = ids.next();
     const now = clock.now();
     await attempts.record(id, [...checks.map(([key]) => key), ...counted], now);
-    const waits = await Promise.all(
+    const judged = await Promise.all(
       checks.map(async ([key, rule]) => {
         const stats = await attempts.failuresSince(key, windowStart(rule, now));
         // The count includes this attempt: the key is full when the others reach the limit.
-        return retryAfterSeconds({ ...stats, count: stats.count - 1 }, rule, now) ?? 0;
+        const wait = retryAfterSeconds({ ...stats, count: stats.count - 1 }, rule, now) ?? 0;
+        return { wait, fills: stats.count >= rule.limit };
       }),
     );
-    const longest = Math.max(0, ...waits);
+    const longest = Math.max(0, ...judged.map(({ wait }) => wait));
     if (longest > 0) {
       await attempts.withdraw(id);
       throw new TooManyAttemptsError(longest, refusal);
     }
-    return id;
+    return { id, failureThrottles: judged.some(({ fills }) => fills) };
   }
 
   /** The attempt proved right: it no longer counts as a failure. */
-  succeeded(id: string): Promise<void> {
-    return this.deps.attempts.withdraw(id);
+  succeeded(attempt: Attempt): Promise<void> {
+    return this.deps.attempts.withdraw(attempt.id);
   }
 }

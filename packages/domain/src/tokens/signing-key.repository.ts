@@ -1,12 +1,15 @@
+import type { AuditRecord } from '../audit/audit-event.ts';
 import { token } from '../shared/token.ts';
 import type { SigningKey } from './signing-key.ts';
 
 /** Stores the signing keys, so that every instance signs and verifies with the same ones. */
 export interface SigningKeyRepository {
-  insert(key: SigningKey): Promise<void>;
+  /**
+   * Stores `key` and gives every other key the retirement time `retireOthers` (if it has none
+   * yet), in one transaction with the rotation's audit event.
+   */
+  rotate(key: SigningKey, retireOthers: Date, audit?: AuditRecord): Promise<void>;
   /** Keys not yet retired at `now`, newest first: the first one with `retires` null signs. */
   listUsable(now: Date): Promise<SigningKey[]>;
-  /** Gives every signing key except `kid` the retirement time `retires` (if it has none yet). */
-  retireOthers(kid: string, retires: Date): Promise<void>;
 }
 export const SigningKeyRepository = token<SigningKeyRepository>('SigningKeyRepository');

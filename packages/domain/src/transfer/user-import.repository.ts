@@ -1,3 +1,4 @@
+import type { AuditRecord } from '../audit/audit-event.ts';
 import { token } from '../shared/token.ts';
 import type { User } from '../users/user.ts';
 import type { ImportEntry, ImportPlan } from './import-plan.ts';
@@ -13,13 +14,14 @@ export interface UserImportRepository {
   /**
    * In one transaction: reads every stored user that shares an email or an id with an entry,
    * lets `decide` plan the batch, and (when `write`) carries the plan out: its inserts, its
-   * updates, and the end of the sessions it names, revoked at `now`. A plan with a failure
-   * writes nothing. Concurrent imports and API writes never leave a batch half-written.
+   * updates, and the end of the sessions it names, revoked at `now`, with the audit event
+   * `audit` makes of the plan (none when it answers null). A plan with a failure writes nothing.
+   * Concurrent imports and API writes never leave a batch half-written.
    */
   importBatch(
     entries: readonly ImportEntry[],
     decide: (stored: readonly User[]) => ImportPlan,
-    options: { write: boolean; now: Date },
+    options: { write: boolean; now: Date; audit?: (plan: ImportPlan) => AuditRecord | null },
   ): Promise<ImportPlan>;
   /**
    * Up to `limit` users after `after` in (created, id) order, optionally only those whose email

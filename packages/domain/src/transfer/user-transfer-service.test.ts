@@ -227,7 +227,7 @@ describe('UserTransferService', () => {
     expect(users).toHaveLength(2100);
     expect(new Set(users.map((user) => user.id)).size).toBe(2100);
     const matching = [];
-    for await (const user of domain.transfer.export(' PERSON209')) matching.push(user.email);
+    for await (const user of domain.transfer.export({ emailContains: ' PERSON209' })) matching.push(user.email);
     expect(matching.sort()).toEqual(
       ['person209@example.com', ...Array.from({ length: 10 }, (_, i) => `person209${i}@example.com`)].sort(),
     );

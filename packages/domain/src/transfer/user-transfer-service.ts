@@ -1,3 +1,6 @@
+import { SYSTEM, type AuditChanges, type Initiator } from '../audit/audit-event.ts';
+import { auditRecord } from '../audit/audit-records.ts';
+import type { AuditTrail } from '../audit/audit-trail.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
@@ -37,7 +40,21 @@ export interface ImportOptions {
   onRejected?(rejection: Rejection): void;
   /** Called after every batch with the report so far. */
   onProgress?(report: Readonly<ImportReport>): void;
+  /** Who imports, as the audit event of each batch written records it; the system when not given. */
+  by?: Initiator;
 }
+
+export interface ExportOptions {
+  /** Only users whose email contains this term. */
+  emailContains?: string;
+  /** Whether the records carry password hashes, as the export's audit event records. */
+  withPasswordHashes?: boolean;
+  by?: Initiator;
+}
+
+/** What a batch, or an export, did, as its audit event shows it: counts and options, never users. */
+const figures = (values: Record<string, number | boolean | string>): AuditChanges =>
+  Object.fromEntries(Object.entries(values).map(([name, after]) => [name, { before: null, after }]));
 
 export const DEFAULT_IMPORT_BATCH_SIZE = 1000;
 export const REPORT_MAX_REJECTIONS = 10_000;
@@ -48,6 +65,7 @@ const UNHASHED = '';
 
 export interface UserTransferServiceDeps {
   imports: UserImportRepository;
+  audit: AuditTrail;
   hasher: PasswordHasher;
   clock: Clock;
   ids: IdGenerator;
@@ -122,9 +140,15 @@ export class UserTransferService {
     return report;
   }
 
-  /** Every user (or those whose email contains a term), in (created, id) order, a page at a time. */
-  async *export(emailContains?: string): AsyncGenerator<User> {
+  /**
+   * Every user (or those whose email contains a term), in (created, id) order, a page at a time.
+   * The trail records the export as its first page is read: an export no one reads leaves no event.
+   */
+  async *export({ emailContains, withPasswordHashes = false, by = SYSTEM }: ExportOptions = {}): AsyncGenerator<User> {
     const term = emailSearchTerm(emailContains);
+    const { audit, ids, clock } = this.deps;
+    const options = { password_hashes: withPasswordHashes, ...(term ? { search: term } : {}) };
+    await audit.append(auditRecord(ids.next(), clock.now(), by, 'users.exported', null, figures(options)));
     let after: ExportCursor | null = null;
     for (;;) {
       const page = await this.deps.imports.exportPage(after, EXPORT_PAGE_SIZE, term);
@@ -149,6 +173,17 @@ export class UserTransferService {
           {
             write: !options.dryRun,
             now,
+            audit: (plan) =>
+              plan.inserts.length + plan.updates.length === 0
+                ? null
+                : auditRecord(
+                    this.deps.ids.next(),
+                    now,
+                    options.by ?? SYSTEM,
+                    'users.imported',
+                    null,
+                    figures({ created: plan.inserts.length, updated: plan.updates.length }),
+                  ),
           },
         );
       } catch (error) {

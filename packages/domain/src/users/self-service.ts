@@ -1,3 +1,4 @@
+import { NO_REQUEST, type RequestContext } from '../audit/audit-event.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ForbiddenError, ValidationError } from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
@@ -59,6 +60,7 @@ export class SelfService {
     identity: Identity,
     patch: SelfPatch & Record<string, unknown>,
     ifVersion?: readonly number[],
+    request: RequestContext = NO_REQUEST,
   ): Promise<ShownUser> {
     const forbidden = adminOnlyAttributes(patch);
     if (forbidden.length > 0) throw new ForbiddenError(`Only an administrator can change ${forbidden.join(', ')}.`);
@@ -73,7 +75,12 @@ export class SelfService {
         : (current: User) => {
             if (current.passwordHash !== proved) throw wrongCurrentPassword();
           };
-    return this.deps.users.update(identity.subjectId, changes, { keepSessionId: identity.sessionId, ifVersion, check });
+    return this.deps.users.update(identity.subjectId, changes, {
+      keepSessionId: identity.sessionId,
+      ifVersion,
+      check,
+      by: { actor: { type: 'user', id: identity.subjectId }, request },
+    });
   }
 
   /** Checks `current_password` against the stored hash, and answers that hash. */

@@ -1,3 +1,5 @@
+import { auditRecord, userChanges, userTarget, userUpdateAction } from '../audit/audit-records.ts';
+import { SYSTEM, type AuditAction, type AuditChanges, type Initiator } from '../audit/audit-event.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
@@ -43,6 +45,8 @@ export interface ChangeOptions {
   ifVersion?: readonly number[];
   /** Refuses the change by throwing, seeing the user as it is when written (in the transaction). */
   check?: (current: User) => void;
+  /** Who asks, as the audit trail records it; the system when not given. */
+  by?: Initiator;
 }
 
 function requireVersion(user: User, ifVersion: readonly number[] | undefined): void {
@@ -53,7 +57,7 @@ function requireVersion(user: User, ifVersion: readonly number[] | undefined): v
 export class UserService {
   constructor(private readonly deps: UserServiceDeps) {}
 
-  async create(input: NewUser): Promise<ShownUser> {
+  async create(input: NewUser, by: Initiator = SYSTEM): Promise<ShownUser> {
     const issues = newUserIssues(input);
     if (issues.length > 0) throw new ValidationError(issues);
     const now = this.deps.clock.now();
@@ -70,7 +74,7 @@ export class UserService {
       version: 1,
       lastLogin: null,
     };
-    await this.deps.users.insert(user);
+    await this.deps.users.insert(user, this.record(by, 'user.created', user.id, userChanges(null, user), now));
     return this.shownOne(user);
   }
 
@@ -113,7 +117,7 @@ export class UserService {
   async update(
     id: string,
     patch: UserPatch,
-    { keepSessionId, ifVersion, check }: ChangeOptions = {},
+    { keepSessionId, ifVersion, check, by = SYSTEM }: ChangeOptions = {},
   ): Promise<ShownUser> {
     const issues = userAttributeIssues(patch);
     if (issues.length > 0) throw new ValidationError(issues);
@@ -127,17 +131,24 @@ export class UserService {
       requireVersion(current, ifVersion);
       check?.(current);
       const user = applyUserPatch(current, changes, now);
-      return changesEndSessions(current, changes) ? { user, endSessions: { keepSessionId } } : { user };
+      const audit = this.record(by, userUpdateAction(current, user), id, userChanges(current, user), now);
+      return changesEndSessions(current, changes) ? { user, endSessions: { keepSessionId }, audit } : { user, audit };
     });
     if (!updated) throw new NotFoundError('user');
     return this.shownOne(updated);
   }
 
   /** Deletes the user and ends its sessions in one transaction. */
-  async delete(id: string, { ifVersion }: Pick<ChangeOptions, 'ifVersion'> = {}): Promise<void> {
-    const deleted = await this.deps.users.delete(id, this.deps.clock.now(), (current) =>
-      requireVersion(current, ifVersion),
-    );
+  async delete(id: string, { ifVersion, by = SYSTEM }: Pick<ChangeOptions, 'ifVersion' | 'by'> = {}): Promise<void> {
+    const now = this.deps.clock.now();
+    const deleted = await this.deps.users.delete(id, now, (current) => {
+      requireVersion(current, ifVersion);
+      return this.record(by, 'user.deleted', id, userChanges(current, null), now);
+    });
     if (!deleted) throw new NotFoundError('user');
+  }
+
+  private record(by: Initiator, action: AuditAction, userId: string, changes: AuditChanges, time?: Date) {
+    return auditRecord(this.deps.ids.next(), time ?? this.deps.clock.now(), by, action, userTarget(userId), changes);
   }
 }

@@ -1,3 +1,4 @@
+import type { AuditRecord } from '../audit/audit-event.ts';
 import { token } from '../shared/token.ts';
 import type { ListedUser, User } from './user.ts';
 
@@ -23,6 +24,8 @@ export interface UserWrite {
   user: User;
   /** Also ends every session of the user (but the one kept), in the same transaction. */
   endSessions?: { keepSessionId?: string };
+  /** The audit event of the change, appended to the trail in the same transaction. */
+  audit?: AuditRecord;
 }
 
 /**
@@ -30,7 +33,8 @@ export interface UserWrite {
  * email (EmailTakenError), also under concurrent writes. "Not found" is `null` or `false`.
  */
 export interface UserRepository {
-  insert(user: User): Promise<void>;
+  /** Stores a new user and, in the same transaction, its audit event. */
+  insert(user: User, audit?: AuditRecord): Promise<void>;
   /** Inserts every user or, when one is refused (EmailTakenError), none: the bulk path. */
   insertMany(users: readonly User[]): Promise<void>;
   findById(id: string): Promise<User | null>;
@@ -49,8 +53,9 @@ export interface UserRepository {
   update(id: string, change: (current: User) => UserWrite): Promise<User | null>;
   /**
    * Deletes the user and ends every session of it at `at`, in one transaction; `check` sees the
-   * row first and may refuse by throwing. False when there is no such user.
+   * row first and may refuse by throwing, or answer the deletion's audit event, which is appended
+   * in that transaction. False when there is no such user.
    */
-  delete(id: string, at: Date, check?: (current: User) => void): Promise<boolean>;
+  delete(id: string, at: Date, check?: (current: User) => AuditRecord | undefined): Promise<boolean>;
 }
 export const UserRepository = token<UserRepository>('UserRepository');

@@ -1,0 +1,46 @@
+import BetterSqlite3 from 'better-sqlite3';
+import postgres from 'postgres';
+import type { AuditTampering } from '@uas/domain/testing';
+import { parseDatabaseUrl } from '../database-url';
+
+type Statement = readonly [sql: string, params: readonly (string | number)[]];
+
+/** Runs statements in one transaction straight against the database, behind the repositories' back. */
+async function runDirectly({ url, schema }: { url: string; schema?: string }, statements: Statement[]) {
+  const location = parseDatabaseUrl(url);
+  if (location.dialect === 'sqlite') {
+    const client = new BetterSqlite3(location.path ?? '', { fileMustExist: true });
+    try {
+      // Each `$n` of the shared text appears once and in order: a plain `?` to SQLite.
+      client.transaction(() => {
+        for (const [sql, params] of statements) client.prepare(sql.replace(/\$\d+/g, '?')).run(...params);
+      })();
+    } finally {
+      client.close();
+    }
+    return;
+  }
+  const client = postgres(url, { max: 1, onnotice: () => {}, connection: schema ? { search_path: schema } : {} });
+  try {
+    await client.begin(async (tx) => {
+      for (const [sql, params] of statements) await tx.unsafe(sql, params as string[]);
+    });
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+/** Tampering with stored audit events the way someone with database access could, for the contract suite. */
+export function sqlAuditTampering(database: { url: string; schema?: string }): AuditTampering {
+  return {
+    setClientAddress: (seq, address) =>
+      runDirectly(database, [['update audit_events set client_address = $1 where seq = $2', [address, seq]]]),
+    remove: (seq) => runDirectly(database, [['delete from audit_events where seq = $1', [seq]]]),
+    swap: (a, b) =>
+      runDirectly(database, [
+        ['update audit_events set seq = -1 where seq = $1', [a]],
+        ['update audit_events set seq = $1 where seq = $2', [a, b]],
+        ['update audit_events set seq = $1 where seq = -1', [b]],
+      ]),
+  };
+}

@@ -1,0 +1,81 @@
+import type { JsonValue } from '../shared/json.ts';
+
+/** Every action the audit trail records, as the API names it. */
+export const AUDIT_ACTIONS = [
+  'admin.login',
+  'admin.login_failed',
+  'session.reuse_detected',
+  'session.logout',
+  'session.revoked',
+  'user.created',
+  'user.updated',
+  'user.deactivated',
+  'user.deleted',
+  'user.login_throttled',
+  'signing_key.rotated',
+  'users.imported',
+  'users.exported',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export function isAuditAction(value: string): value is AuditAction {
+  return (AUDIT_ACTIONS as readonly string[]).includes(value);
+}
+
+/** Who did it: an admin, a user, or the service itself (the operator CLI, a rule it enforced). */
+export interface AuditActor {
+  readonly type: 'admin' | 'user' | 'system';
+  /** The account's id; null for `system`, and for an admin login that named no admin. */
+  readonly id: string | null;
+}
+
+/** What it was done to, as the API types its resources (`users`, `admins`, `signing-keys`). */
+export interface AuditTarget {
+  readonly type: string;
+  readonly id: string;
+}
+
+/** Each attribute that changed, as it was and as it became. A password is only ever `changed`. */
+export type AuditChanges = Readonly<Record<string, { readonly before: JsonValue; readonly after: JsonValue }>>;
+
+/** Where a request came from, as the HTTP layer saw it; all null for the operator CLI. */
+export interface RequestContext {
+  readonly requestId: string | null;
+  readonly clientAddress: string | null;
+  readonly userAgent: string | null;
+}
+
+/** Who asks for a change and through which request: what an audit event records beside the change. */
+export interface Initiator {
+  readonly actor: AuditActor;
+  readonly request: RequestContext;
+}
+
+export const NO_REQUEST: RequestContext = { requestId: null, clientAddress: null, userAgent: null };
+export const SYSTEM_ACTOR: AuditActor = { type: 'system', id: null };
+/** The service itself, or its operator on the machine (the CLI). */
+export const SYSTEM: Initiator = { actor: SYSTEM_ACTOR, request: NO_REQUEST };
+
+/** An event as a use case records it, before the trail gives it its place in the chain. */
+export interface AuditRecord {
+  readonly id: string;
+  readonly time: Date;
+  readonly actor: AuditActor;
+  readonly action: AuditAction;
+  readonly target: AuditTarget | null;
+  readonly changes: AuditChanges | null;
+  readonly request: RequestContext;
+}
+
+/** A stored event: its record, its place in the chain, and the hashes that link it there. */
+export interface AuditEvent extends AuditRecord {
+  /** 1 for the first event ever appended, one more for each after it. */
+  readonly seq: number;
+  /** SHA-256 (hex) over the event's canonical content, `previousHash` included. */
+  readonly hash: string;
+  /** The hash of the event before it; null for the very first event. */
+  readonly previousHash: string | null;
+}
+
+/** The password is recorded as this, before and after: never a hash. */
+export const CHANGED = 'changed';

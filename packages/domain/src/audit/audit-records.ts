@@ -1,0 +1,49 @@
+import type { JsonValue } from '../shared/json.ts';
+import type { User } from '../users/user.ts';
+import {
+  CHANGED,
+  type AuditAction,
+  type AuditChanges,
+  type AuditRecord,
+  type AuditTarget,
+  type Initiator,
+} from './audit-event.ts';
+
+/** An event of `action` by `by`, with an id and a time of the caller's ids and clock. */
+export function auditRecord(
+  id: string,
+  time: Date,
+  by: Initiator,
+  action: AuditAction,
+  target: AuditTarget | null,
+  changes: AuditChanges | null = null,
+): AuditRecord {
+  return { id, time, actor: by.actor, action, target, changes, request: by.request };
+}
+
+export const userTarget = (id: string): AuditTarget => ({ type: 'users', id });
+
+/** The attributes of a user an event shows (never the hash; a new one shows as `changed`). */
+const USER_ATTRIBUTES = ['name', 'email', 'metadata', 'app', 'active'] as const;
+
+/**
+ * What changed from `before` to `after` (null on either side: the user did not exist). Attributes
+ * compare by value; a new password hash is recorded as `changed`.
+ */
+export function userChanges(before: User | null, after: User | null): AuditChanges {
+  const changes: Record<string, { before: JsonValue; after: JsonValue }> = {};
+  for (const name of USER_ATTRIBUTES) {
+    const was = before?.[name] ?? null;
+    const is = after?.[name] ?? null;
+    if (JSON.stringify(was) !== JSON.stringify(is)) changes[name] = { before: was, after: is };
+  }
+  if (before && after && before.passwordHash !== after.passwordHash) {
+    changes.password = { before: CHANGED, after: CHANGED };
+  }
+  return changes;
+}
+
+/** An update that deactivates an active user is recorded as a deactivation, whatever else it changes. */
+export function userUpdateAction(before: User, after: User): AuditAction {
+  return before.active === 1 && after.active === 0 ? 'user.deactivated' : 'user.updated';
+}
