@@ -9,6 +9,8 @@ export const EXIT = {
   rejected: 3,
   /** An import with `--on-conflict fail` stopped at an existing user. */
   conflict: 4,
+  /** `audit verify` found the audit trail changed: an event edited, removed or moved. */
+  tampered: 5,
 } as const;
 
 /** Ends the command with a message on stderr and a given exit code. */

@@ -4,7 +4,7 @@ import { BACKENDS, type TestApplication } from '../support/test-application';
 import { jsonInit, loginDocument, usersDocument } from '@uas/adapters-http/testing';
 import { sessionOf } from '../support/admin-api';
 import { errorsLike } from '../support/error-expectations';
-import { scenarioApplication } from '../support/scenario';
+import { scenarioApplication, type Scenario } from '../support/scenario';
 import { ISO_MS, USER_PASSWORD, UUID } from '../support/wire';
 import { withApplicationDatabase } from '../support/token-forgery';
 
@@ -38,14 +38,16 @@ interface EventsDocument {
 const verifyChain = (t: TestApplication) =>
   withApplicationDatabase(t, (database) => new AuditService({ audit: database.repositories.audit }).verify());
 
+/** The events the API lists for `query`; fails the test unless 200. */
+async function listEvents(s: Scenario, query = '?page[size]=100', token?: string): Promise<EventsDocument> {
+  const response = await s.client.get(`${EVENTS}${query}`, token ?? (await s.client.adminToken()));
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as EventsDocument;
+}
+
 describe.each(BACKENDS)('GET /v1/admin/audit-events on %s', (backend) => {
   const s = scenarioApplication(backend, { fresh: 'each' });
-
-  async function events(query = '?page[size]=100', token?: string): Promise<EventsDocument> {
-    const response = await s.client.get(`${EVENTS}${query}`, token ?? (await s.client.adminToken()));
-    expect(response.status, await response.clone().text()).toBe(200);
-    return (await response.json()) as EventsDocument;
-  }
+  const events = (query?: string, token?: string) => listEvents(s, query, token);
   const actionsOf = (document: EventsDocument) => document.data.map((event) => event.attributes.action);
   /** The newest event with `action`; fails the test when there is none. */
   async function latest(action: string): Promise<AuditEventResource['attributes']> {
@@ -281,5 +283,59 @@ describe.each(BACKENDS)('GET /v1/admin/audit-events on %s', (backend) => {
       actor: { type: 'admin' },
       changes: { password_hashes: { before: null, after: true } },
     });
+  });
+});
+
+/** Truly concurrent requests through the real application, round after round, counting what was lost. */
+describe.each(BACKENDS)('the audit chain under concurrent changes on %s', (backend) => {
+  const s = scenarioApplication(backend);
+  const ROUNDS = 20;
+
+  it(`keeps one valid chain and an event for every change that landed, over ${ROUNDS} rounds`, {
+    timeout: 120_000,
+  }, async () => {
+    const token = await s.client.adminToken();
+    const landed: Record<string, number> = {};
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const user = await s.client.createUser({ email: `round${round}@example.com` });
+      const doomed = await s.client.createUser({ email: `doomed${round}@example.com` });
+      const path = `/v1/admin/users/${user.id}`;
+      // Six requests in flight together: two changes of one user, a refused one, a create, a delete, a failed login.
+      const requests: [string, Promise<Response>][] = [
+        ['user.updated', s.client.send('PATCH', path, usersDocument({ name: `n${round}` }, { id: user.id }), token)],
+        ['user.updated', s.client.send('PATCH', path, usersDocument({ metadata: { round } }, { id: user.id }), token)],
+        [
+          'none',
+          s.client.send('PATCH', path, usersDocument({ name: 'x' }, { id: user.id }), token, { 'If-Match': '"0"' }),
+        ],
+        [
+          'user.created',
+          s.client.send(
+            'POST',
+            '/v1/admin/users',
+            usersDocument({ email: `extra${round}@example.com`, password: USER_PASSWORD }),
+            token,
+          ),
+        ],
+        ['user.deleted', s.client.delete(`/v1/admin/users/${doomed.id}`, token)],
+        ['admin.login_failed', s.client.login(s.t.admin.email, 'wrong-password-1', { address: `192.0.2.${round}` })],
+      ];
+      landed['user.created'] = (landed['user.created'] ?? 0) + 2;
+      for (const [action, pending] of requests) {
+        const response = await pending;
+        if (response.status < 300) landed[action] = (landed[action] ?? 0) + 1;
+        else if (action === 'admin.login_failed' && response.status === 401) landed[action] = (landed[action] ?? 0) + 1;
+      }
+    }
+    const report = await verifyChain(s.t);
+    expect(report.broken).toBeNull();
+    expect(report.checked).toBe(report.state.head.seq);
+    const lost: string[] = [];
+    for (const [action, count] of Object.entries(landed)) {
+      const recorded = (await listEvents(s, `?filter[action]=${action}`)).meta.total;
+      if (recorded !== count) lost.push(`${action}: ${count} landed, ${recorded} recorded`);
+    }
+    expect(lost).toEqual([]);
+    expect(landed.none).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AdminCredentials } from '@uas/domain';
+import { AuditService, type AdminCredentials } from '@uas/domain';
+import { openDatabase, parseDatabaseUrl, type Database } from '@uas/adapters-persistence';
 import {
   createTestPostgresSchema,
   queryTestDatabase,
@@ -58,6 +59,14 @@ describe('two instances on one PostgreSQL', { timeout: 60_000 }, () => {
   });
 
   const query = (sql: string) => queryTestDatabase(database, sql);
+  async function withDatabase<T>(schema: TestPostgresSchema, use: (opened: Database) => Promise<T>): Promise<T> {
+    const opened = await openDatabase(parseDatabaseUrl(schema.url), { poolSize: 1, schema: schema.schema });
+    try {
+      return await use(opened);
+    } finally {
+      await opened.close();
+    }
+  }
 
   it('started together on an empty schema, migrated it once and made exactly one admin, whom both know', async () => {
     expect(await query('select count(*)::int as admins from admins')).toEqual([{ admins: 1 }]);
@@ -159,6 +168,25 @@ describe('two instances on one PostgreSQL', { timeout: 60_000 }, () => {
       expect(result.losses, `${result.losses.length} of ${result.rounds} rounds lost something`).toEqual([]);
     },
   );
+
+  it('keep one audit chain: 60 concurrent changes spread over both each leave their event, and the chain verifies', async () => {
+    const token = (await loginAsAdmin(a, admin)).accessToken;
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        createUser(i % 2 === 0 ? a : b, token, { email: `chain${i}@example.com`, password: 'chain-password-1' }),
+      ),
+    );
+    expect(responses.map((response) => response.status)).toEqual(responses.map(() => 201));
+    const [created] = await query(
+      "select count(*)::int as events from audit_events where action = 'user.created' and target_id in (select id from users where email like 'chain%')",
+    );
+    expect(created).toEqual({ events: 60 });
+    const report = await withDatabase(database, (opened) =>
+      new AuditService({ audit: opened.repositories.audit }).verify(),
+    );
+    expect(report.broken).toBeNull();
+    expect(report.checked).toBe(report.state.head.seq);
+  });
 
   it('never write a password to their logs, and stop cleanly on SIGTERM', async () => {
     for (const server of [a, b]) {

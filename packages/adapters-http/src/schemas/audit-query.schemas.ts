@@ -6,7 +6,7 @@ import type { QueryLookup } from './query-string';
 /** Longest id `filter[target]` and `filter[actor]` accept: far beyond any id the service makes. */
 const FILTER_ID_MAX_LENGTH = 200;
 /** What `filter[actor]` says for events of the service itself. */
-export const SYSTEM_ACTOR_FILTER = 'system';
+const SYSTEM_ACTOR_FILTER = 'system';
 
 /**
  * ISO 8601: a date, or a date and time (seconds and fraction optional) with `Z` or an offset.
