@@ -13,9 +13,7 @@ import { selectDays, selectUserTotals } from './sqlite-activity.repository';
 import { selectFailureCounts } from './sqlite-login-attempt.repository';
 import { selectCounter, selectMatches, selectOrderedIds, selectUserPage, selectUserTotal } from './sqlite-user-list';
 import { selectAuditPage, selectAuditTotal, selectLastBefore } from './sqlite-audit-trail';
-import { AUDIT_ACTIONS, type AuditFilters } from '@uas/domain';
-
-const COMMON_ACTIONS = AUDIT_ACTIONS.filter((action) => action !== 'signing_key.rotated');
+import { AUDIT_PLAN_CASES, COMMON_ACTIONS } from '../testing/audit-plan-cases';
 
 describeDatabaseContract('SQLite', async () => {
   const file = createTemporarySqliteFile();
@@ -25,6 +23,15 @@ describeDatabaseContract('SQLite', async () => {
 describe('SQLite database', () => {
   let file: TemporarySqliteFile | undefined;
   afterEach(() => file?.remove());
+
+  /** A connection to a fresh, migrated database file, for the query plan tests. */
+  async function migratedClient(): Promise<ReturnType<typeof connectSqlite>> {
+    file = createTemporarySqliteFile();
+    const database = await openDatabase(parseDatabaseUrl(`sqlite:${file.path}`));
+    await database.migrate();
+    await database.close();
+    return connectSqlite(file.path);
+  }
 
   it('runs in WAL mode, syncs every commit and enforces foreign keys', () => {
     file = createTemporarySqliteFile();
@@ -66,11 +73,7 @@ describe('SQLite database', () => {
   describe('query plans of the list', () => {
     let client: ReturnType<typeof connectSqlite>;
     beforeEach(async () => {
-      file = createTemporarySqliteFile();
-      const database = await openDatabase(parseDatabaseUrl(`sqlite:${file.path}`));
-      await database.migrate();
-      await database.close();
-      client = connectSqlite(file.path);
+      client = await migratedClient();
     });
     afterEach(() => client.close());
 
@@ -143,13 +146,8 @@ describe('SQLite database', () => {
   describe('query plans of the audit trail', () => {
     let client: ReturnType<typeof connectSqlite>;
     beforeEach(async () => {
-      file = createTemporarySqliteFile();
-      const database = await openDatabase(parseDatabaseUrl(`sqlite:${file.path}`));
-      await database.migrate();
-      await database.close();
-      client = connectSqlite(file.path);
-      // A year of audit events, a few every hour: 2,000 targets and 50 admins; key rotations and the
-      // system's own events are rare, as they are in a real trail, and a filter for them must not walk it.
+      client = await migratedClient();
+      // A year of audit events, a few every hour: 2,000 targets, 50 admins, the rare ones rarely.
       client
         .prepare(
           `with recursive n(n) as (select 1 union all select n + 1 from n where n < 30000)
@@ -174,29 +172,16 @@ describe('SQLite database', () => {
         .join('\n');
     }
 
-    it.each<[string, AuditFilters, string]>([
-      ['no filter', {}, 'audit_events_time_idx'],
-      ['filter[target]', { targetId: 'user-7' }, 'audit_events_target_idx'],
-      ['filter[actor]', { actorId: 'admin-7' }, 'audit_events_actor_idx'],
-      ['filter[actor]=system', { actorId: null }, 'audit_events_actor_idx'],
-      ['filter[action]', { action: 'signing_key.rotated' }, 'audit_events_action_idx'],
-      [
-        'filter[since] and filter[until]',
-        { since: new Date('2026-03-01'), until: new Date('2026-03-02') },
-        'audit_events_time_idx',
-      ],
-      [
-        'filter[target] and filter[since]',
-        { targetId: 'user-7', since: new Date('2026-03-01') },
-        'audit_events_target_idx',
-      ],
-    ])('reads the audit events of %s, their page and their count, from %s', (_, filters, index) => {
-      const page = plan(selectAuditPage(drizzle(client), filters, 40, 20).toSQL());
-      expect(page).toContain(index);
-      expect(page).not.toContain('USE TEMP B-TREE');
-      if (Object.keys(filters).length > 0)
-        expect(plan(selectAuditTotal(drizzle(client), filters).toSQL())).toContain(index);
-    });
+    it.each(AUDIT_PLAN_CASES)(
+      'reads the audit events of %s, their page and their count, from %s',
+      (_, filters, index) => {
+        const page = plan(selectAuditPage(drizzle(client), filters, 40, 20).toSQL());
+        expect(page).toContain(index);
+        expect(page).not.toContain('USE TEMP B-TREE');
+        if (Object.keys(filters).length > 0)
+          expect(plan(selectAuditTotal(drizzle(client), filters).toSQL())).toContain(index);
+      },
+    );
 
     it('finds where pruning cuts the audit chain from the (time, seq) index', () => {
       expect(plan(selectLastBefore(drizzle(client), new Date('2026-06-01')).toSQL())).toContain(
