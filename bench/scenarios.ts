@@ -92,6 +92,12 @@ export function scenarios({ client, probeClient, adminToken, count, users }: Tar
       prepare: async () => search(() => `${random(10)}@`),
     },
     {
+      name: 'GET /v1/admin/stats',
+      note: "the overview: user totals and 30 days' activity, from counters",
+      expected: 200,
+      prepare: async () => async () => (await client.send('GET', '/v1/admin/stats', admin)).status,
+    },
+    {
       name: 'GET /v1/admin/users/{id}',
       note: 'a random seeded user',
       expected: 200,

@@ -1,4 +1,3 @@
-import { ApiError } from '../api/api-error';
 import { isAbort } from '../api/http-client';
 import type { AuditEventPage } from '../api/types';
 import {
@@ -12,6 +11,7 @@ import {
 } from '../state/audit-query';
 import { paths } from '../state/routes';
 import { h } from '../ui/dom';
+import { errorState } from '../ui/error-state';
 import { field } from '../ui/field';
 import { appHeader } from './app-header';
 import { auditTable } from './audit-table';
@@ -108,15 +108,7 @@ export function auditView(context: ScreenContext): View {
     } catch (error) {
       if (isAbort(error) || inFlight !== mine) return;
       results.hidden = true;
-      const retry = h(
-        'button',
-        { type: 'button', class: 'button small', on: { click: () => void load() } },
-        'Try again',
-      );
-      const message = error instanceof ApiError ? error.message : 'Something went wrong.';
-      status.replaceChildren(
-        h('div', { class: 'error-state', role: 'alert' }, h('p', {}, `Could not load events: ${message}`), retry),
-      );
+      status.replaceChildren(errorState('Could not load events', error, () => void load()));
     } finally {
       if (inFlight === mine) results.setAttribute('aria-busy', 'false');
     }

@@ -1,8 +1,8 @@
-import { ApiError } from '../api/api-error';
 import { isAbort } from '../api/http-client';
 import type { Overview } from '../api/types';
 import { dailyChart, type DailyChart } from '../ui/daily-chart';
 import { h } from '../ui/dom';
+import { errorState } from '../ui/error-state';
 import { appHeader } from './app-header';
 import type { ScreenContext, View } from './view';
 
@@ -25,15 +25,7 @@ export function overviewView(context: ScreenContext): View {
       show(await context.accounts.overview(abort.signal));
     } catch (error) {
       if (isAbort(error)) return;
-      const retry = h(
-        'button',
-        { type: 'button', class: 'button small', on: { click: () => void load() } },
-        'Try again',
-      );
-      const message = error instanceof ApiError ? error.message : 'Something went wrong.';
-      body.replaceChildren(
-        h('div', { class: 'error-state', role: 'alert' }, h('p', {}, `Could not load: ${message}`), retry),
-      );
+      body.replaceChildren(errorState('Could not load the overview', error, () => void load()));
     } finally {
       body.setAttribute('aria-busy', 'false');
     }

@@ -5,6 +5,7 @@ import { auditApiPathOf, auditLocationSearchOf, type AuditQuery } from '../state
 import { paths } from '../state/routes';
 import { confirmAction } from '../ui/confirm-dialog';
 import { h } from '../ui/dom';
+import { errorState } from '../ui/error-state';
 import { formatTimestamp } from '../ui/format';
 import { navLink } from '../ui/nav-link';
 import { toast } from '../ui/toast';
@@ -92,10 +93,10 @@ export function userView(context: ScreenContext, userId: string): View {
         );
         return;
       }
-      const retry = h('button', { type: 'button', class: 'button small' }, 'Try again');
-      retry.addEventListener('click', () => void section(card, id, title, load));
-      const message = error instanceof ApiError ? error.message : 'Something went wrong.';
-      card.replaceChildren(titled, h('div', { class: 'error-state', role: 'alert' }, h('p', {}, message), retry));
+      card.replaceChildren(
+        titled,
+        errorState(`Could not load the ${title.toLowerCase()}`, error, () => void section(card, id, title, load)),
+      );
     } finally {
       card.setAttribute('aria-busy', 'false');
     }

@@ -1,4 +1,3 @@
-import { ApiError } from '../api/api-error';
 import { isAbort } from '../api/http-client';
 import type { UserPage, UserResource } from '../api/types';
 import {
@@ -12,6 +11,7 @@ import {
 import { paths } from '../state/routes';
 import { confirmAction } from '../ui/confirm-dialog';
 import { h } from '../ui/dom';
+import { errorState } from '../ui/error-state';
 import { toast } from '../ui/toast';
 import { appHeader } from './app-header';
 import { paginationBar } from './pagination-bar';
@@ -132,12 +132,7 @@ export function usersView(context: ScreenContext): View {
 
   function showError(error: unknown): void {
     results.hidden = true;
-    const retry = h('button', { type: 'button', class: 'button small' }, 'Try again');
-    retry.addEventListener('click', () => void load());
-    const message = error instanceof ApiError ? error.message : 'Something went wrong.';
-    status.replaceChildren(
-      h('div', { class: 'error-state', role: 'alert' }, h('p', {}, `Could not load users: ${message}`), retry),
-    );
+    status.replaceChildren(errorState('Could not load users', error, () => void load()));
   }
 
   function saved(verb: string): (user: UserResource) => void {
