@@ -6,6 +6,7 @@ import { idsOfWindow, matchesOf, type MatchCache, type Matches } from '../shared
 import { pageWindow, type PageWindow } from '../shared/page-window';
 import type { SqliteDb } from './sqlite-db';
 import { userCount, users } from './sqlite-schema';
+import { TrigramSample } from './trigram-sample';
 
 // The list returns every column but the password hash.
 const { passwordHash: _hash, ...listedColumns } = getTableColumns(users);
@@ -84,6 +85,28 @@ export function selectMatches(db: SqliteDb) {
     .limit(sql.placeholder('limit'));
 }
 
+/**
+ * The first `limit` rowids of the users whose email holds the pattern, among the trigram index's
+ * matches of a query of some of its trigrams (see TrigramSample).
+ */
+function selectCheckedMatches(db: SqliteDb) {
+  return db
+    .select({ rowid: sql<number>`rowid` })
+    .from(users)
+    .where(sql`rowid in (${match}) and ${filters.scan.where}`)
+    .limit(sql.placeholder('limit'));
+}
+
+/** The emails of the users with the rowids in a JSON array (those that exist). */
+function selectEmails(db: SqliteDb) {
+  return db.select({ email: users.email }).from(users).where(sql`rowid in (${listed})`);
+}
+
+/** The largest rowid: rowids are given in increasing order, so the sample draws from 1 to it. */
+function selectLastRowid(db: SqliteDb) {
+  return db.select({ rowid: sql<number>`coalesce(max(rowid), 0)` }).from(users);
+}
+
 /** The ids of the users with the rowids in a JSON array, in (created, id) order. */
 export function selectOrderedIds(db: SqliteDb) {
   return db
@@ -122,6 +145,9 @@ function prepareListStatements(db: SqliteDb) {
       listed: pages('listed'),
     },
     matches: selectMatches(db).prepare(),
+    checkedMatches: selectCheckedMatches(db).prepare(),
+    emails: selectEmails(db).prepare(),
+    lastRowid: selectLastRowid(db).prepare(),
     orderedIds: selectOrderedIds(db).prepare(),
     counter: selectCounter(db).prepare(),
     totals: {
@@ -143,6 +169,7 @@ export interface ListReply {
  */
 export class SqliteUserList {
   private prepared: ReturnType<typeof prepareListStatements> | undefined;
+  private readonly sample = new TrigramSample();
 
   constructor(private readonly db: SqliteDb) {}
 
@@ -176,7 +203,7 @@ export class SqliteUserList {
       const cached = cache?.get(emailContains, generation);
       if (cheapOnly && !cached) return undefined;
       const values = { match: ftsPhrase(emailContains) };
-      const matches = cached ?? this.matches(values);
+      const matches = cached ?? this.matches(emailContains, everyone);
       const window = pageWindow(matches.total, page, size);
       const ids = window && idsOfWindow(matches, window);
       if (cheapOnly && window && !ids) return undefined;
@@ -195,13 +222,32 @@ export class SqliteUserList {
     });
   }
 
-  /** What the term matches: its rowids read once and put in order, or counted when there are many. */
-  private matches(values: { match: string }): Matches {
-    const { matches, orderedIds, totals } = this.statements;
-    const held = matches.all({ ...values, limit: MATCHES_HELD + 1 });
-    if (held.length > MATCHES_HELD) return { total: totals.match.get(values)?.total ?? 0, head: [], tail: [] };
+  /**
+   * What the term matches: its rowids read once and put in order, or counted in the index when
+   * there are many. They are read through the term's rare trigrams and checked with LIKE where it
+   * has some, else as the whole phrase.
+   */
+  private matches(term: string, everyone: number): Matches {
+    const { matches, checkedMatches, orderedIds, totals } = this.statements;
+    const phrase = { match: ftsPhrase(term) };
+    this.sample.refresh(everyone, (size) => this.sampleEmails(size));
+    const rare = this.sample.rareQuery(term);
+    const limit = MATCHES_HELD + 1;
+    const held = rare
+      ? checkedMatches.all({ match: rare, pattern: containsPattern(term), limit })
+      : matches.all({ ...phrase, limit });
+    if (held.length > MATCHES_HELD) return { total: totals.match.get(phrase)?.total ?? 0, head: [], tail: [] };
     const listed = JSON.stringify(held.map((found) => found.rowid));
     return matchesOf(orderedIds.all({ listed }).map((user) => user.id));
+  }
+
+  /** The emails of up to `size` users at random rowids (all of them in a table that small). */
+  private sampleEmails(size: number): string[] {
+    const { emails, lastRowid } = this.statements;
+    const last = lastRowid.get()?.rowid ?? 0;
+    const rowids = last <= size ? Array.from({ length: last }, (_, at) => at + 1) : [];
+    while (rowids.length < Math.min(size, last)) rowids.push(1 + Math.floor(Math.random() * last));
+    return emails.all({ listed: JSON.stringify(rowids) }).map((user) => user.email);
   }
 
   private read(
