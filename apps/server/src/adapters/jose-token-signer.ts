@@ -8,7 +8,8 @@ import {
   type TokenSigner,
   type VerifiedToken,
 } from '@uas/domain';
-import type { KeyRing } from './key-ring';
+import type { KeyRing, LoadedKey } from './key-ring';
+import { VerifiedTokens } from './verified-tokens';
 
 /** Audiences of the tokens only this service consumes; applications never accept them. */
 export const ADMIN_AUDIENCE = 'urn:user-account-service:admin';
@@ -30,6 +31,7 @@ export interface JoseTokenSignerOptions {
  */
 export class JoseTokenSigner implements TokenSigner {
   private readonly audiences: Record<TokenPurpose, string>;
+  private readonly verified = new VerifiedTokens();
 
   constructor(private readonly options: JoseTokenSignerOptions) {
     this.audiences = { admin_access: ADMIN_AUDIENCE, user_access: options.userAudience, refresh: REFRESH_AUDIENCE };
@@ -47,26 +49,39 @@ export class JoseTokenSigner implements TokenSigner {
   }
 
   async verify(token: string, purposes: readonly TokenPurpose[]): Promise<VerifiedToken> {
-    const audiences = purposes.map((purpose) => this.audiences[purpose]);
     try {
       const { kid } = decodeProtectedHeader(token);
       const key = typeof kid === 'string' ? await this.options.keyRing.verificationKey(kid) : null;
-      if (!key) throw new InvalidTokenError();
-      const { payload } = await jwtVerify(token, key.publicKey, {
-        algorithms: [key.record.algorithm],
-        issuer: this.options.issuer,
-        audience: audiences,
-        clockTolerance: this.options.clockToleranceSeconds,
-        currentDate: this.options.clock.now(),
-        requiredClaims: ['sub', 'exp', 'iat'],
-      });
-      const aud = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+      if (!key || typeof kid !== 'string') throw new InvalidTokenError();
+      let claims = this.verified.claims(token, kid);
+      if (!claims) {
+        claims = await this.verifySignature(token, key, purposes);
+        this.verified.remember(token, kid, claims);
+      }
+      const now = epochSeconds(this.options.clock.now());
+      // jose's own expiry rule: expired once `exp` is at or before now less the tolerance.
+      if (typeof claims.exp !== 'number' || claims.exp <= now - this.options.clockToleranceSeconds)
+        throw new InvalidTokenError();
+      const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
       const purpose = purposes.find((candidate) => aud.includes(this.audiences[candidate]));
       if (!purpose) throw new InvalidTokenError();
-      return { purpose, claims: payload as JsonObject };
+      return { purpose, claims };
     } catch (error) {
       if (error instanceof InvalidTokenError) throw error;
       throw new InvalidTokenError();
     }
+  }
+
+  /** The full check: signature, algorithm, issuer, audience among `purposes`, and time claims. */
+  private async verifySignature(token: string, key: LoadedKey, purposes: readonly TokenPurpose[]): Promise<JsonObject> {
+    const { payload } = await jwtVerify(token, key.publicKey, {
+      algorithms: [key.record.algorithm],
+      issuer: this.options.issuer,
+      audience: purposes.map((purpose) => this.audiences[purpose]),
+      clockTolerance: this.options.clockToleranceSeconds,
+      currentDate: this.options.clock.now(),
+      requiredClaims: ['sub', 'exp', 'iat'],
+    });
+    return payload as JsonObject;
   }
 }

@@ -13,7 +13,7 @@ import {
 export const SIGNING_ALGORITHMS = ['ES256', 'EdDSA', 'RS256'] as const;
 export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number];
 
-interface LoadedKey {
+export interface LoadedKey {
   record: SigningKey;
   privateKey: CryptoKey;
   publicKey: CryptoKey;
