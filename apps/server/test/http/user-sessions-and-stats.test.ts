@@ -54,6 +54,18 @@ describe.each(BACKENDS)('sessions, last login and the overview on %s', (backend)
     await expectError(await api.me(second.accessToken), 401, 'invalid_token');
     expect((await api.refresh(second.refreshToken)).status).toBe(401);
     await expectError(await api.asAdmin('DELETE', `/v1/admin/users/${user.id}/sessions/${secondId}`), 404, 'not_found');
+    // The end is one session.revoked event, by the admin, about the user; the refused second end is none.
+    const trail = await api.asAdmin(
+      'GET',
+      `/v1/admin/audit-events?filter[action]=session.revoked&filter[target]=${user.id}`,
+    );
+    const [event, ...others] = (await trail.json()).data;
+    expect(others).toEqual([]);
+    expect(event.attributes).toMatchObject({
+      actor: { type: 'admin' },
+      target: { type: 'users', id: user.id },
+      changes: { session: { before: secondId, after: null } },
+    });
 
     const { data } = await refreshed.json();
     const current = String(data.attributes.access_token);

@@ -1,8 +1,9 @@
-import type { AuthService } from '@uas/domain';
+import { initiatorOf, type AuthService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { bearerAuth } from '../middleware/bearer-auth';
 import { loginSessionsExample } from '../openapi/examples';
+import { requestContext } from '../network/request-context';
 import { describeRoute } from '../openapi/route-description';
 import { loginSessionListDocument, loginSessionListDocumentSchema } from '../presenters/login-session.presenter';
 import { requireUuidParam } from './uuid-param';
@@ -45,7 +46,7 @@ export function adminUserSessionsRoutes({ adminAuth, userAuth }: { adminAuth: Au
       authenticated,
       knownUser,
       async (c) => {
-        await userAuth.endAllSessions(c.req.param('id'));
+        await userAuth.endAllSessions(c.req.param('id'), initiatorOf(c.get('identity'), requestContext(c)));
         return c.body(null, 204);
       },
     )
@@ -62,7 +63,11 @@ export function adminUserSessionsRoutes({ adminAuth, userAuth }: { adminAuth: Au
       knownUser,
       requireUuidParam('session', 'sessionId'),
       async (c) => {
-        await userAuth.endSession(c.req.param('id'), c.req.param('sessionId'));
+        await userAuth.endSession(
+          c.req.param('id'),
+          c.req.param('sessionId'),
+          initiatorOf(c.get('identity'), requestContext(c)),
+        );
         return c.body(null, 204);
       },
     );

@@ -1,8 +1,9 @@
-import type { AuthService } from '@uas/domain';
+import { initiatorOf, type AuthService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { bearerAuth } from '../middleware/bearer-auth';
 import { loginSessionsExample } from '../openapi/examples';
+import { requestContext } from '../network/request-context';
 import { describeRoute } from '../openapi/route-description';
 import { loginSessionListDocument, loginSessionListDocumentSchema } from '../presenters/login-session.presenter';
 import { requireUuidParam } from './uuid-param';
@@ -42,7 +43,12 @@ export function meSessionsRoutes({ userAuth }: { userAuth: AuthService }) {
       authenticated,
       requireUuidParam('session', 'sessionId'),
       async (c) => {
-        await userAuth.endSession(c.get('identity').subjectId, c.req.param('sessionId'));
+        const identity = c.get('identity');
+        await userAuth.endSession(
+          identity.subjectId,
+          c.req.param('sessionId'),
+          initiatorOf(identity, requestContext(c)),
+        );
         return c.body(null, 204);
       },
     );

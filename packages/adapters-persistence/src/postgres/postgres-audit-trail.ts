@@ -44,13 +44,12 @@ export async function writeWithAudit(
   db: PostgresDb,
   audit: AuditRecord | undefined,
   write: (tx: PostgresTx | PostgresDb) => Promise<boolean>,
-): Promise<void> {
-  if (!audit) {
-    await write(db);
-    return;
-  }
-  await db.transaction(async (tx) => {
-    if (await write(tx)) await appendAuditEvent(tx, audit);
+): Promise<boolean> {
+  if (!audit) return write(db);
+  return db.transaction(async (tx) => {
+    const wrote = await write(tx);
+    if (wrote) await appendAuditEvent(tx, audit);
+    return wrote;
   });
 }
 

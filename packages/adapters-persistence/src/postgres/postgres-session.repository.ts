@@ -124,13 +124,24 @@ export class PostgresSessionRepository implements SessionRepository {
       .limit(limit);
   }
 
-  async revokeSubjectSession(kind: SubjectKind, subjectId: string, sessionId: string, at: Date): Promise<boolean> {
-    const ended = await this.db
-      .update(sessions)
-      .set({ revoked: at })
-      .where(unexpiredSessionsOf(sessions, kind, subjectId, at, sessionId))
-      .returning({ id: sessions.id });
-    return ended.length > 0;
+  async revokeSubjectSession(
+    kind: SubjectKind,
+    subjectId: string,
+    sessionId: string,
+    at: Date,
+    audit?: AuditRecord,
+  ): Promise<boolean> {
+    return writeWithAudit(
+      this.db,
+      audit,
+      async (tx) =>
+        (
+          await tx
+            .update(sessions)
+            .set({ revoked: at })
+            .where(unexpiredSessionsOf(sessions, kind, subjectId, at, sessionId))
+        ).count > 0,
+    );
   }
 
   async revokeSubjectSessions(

@@ -40,14 +40,17 @@ export function appendAuditEvent(tx: SqliteDb, record: AuditRecord): AuditEvent 
 }
 
 /** Runs `write` in an IMMEDIATE transaction and appends `audit` when `write` says it changed something. */
-export function writeWithAudit(db: SqliteDb, audit: AuditRecord | undefined, write: (tx: SqliteDb) => boolean): void {
-  if (!audit) {
-    write(db);
-    return;
-  }
-  db.transaction(
+export function writeWithAudit(
+  db: SqliteDb,
+  audit: AuditRecord | undefined,
+  write: (tx: SqliteDb) => boolean,
+): boolean {
+  if (!audit) return write(db);
+  return db.transaction(
     (tx) => {
-      if (write(tx)) appendAuditEvent(tx, audit);
+      const wrote = write(tx);
+      if (wrote) appendAuditEvent(tx, audit);
+      return wrote;
     },
     { behavior: 'immediate' },
   );

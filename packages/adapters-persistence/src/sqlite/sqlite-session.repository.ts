@@ -122,13 +122,23 @@ export class SqliteSessionRepository implements SessionRepository {
       .all();
   }
 
-  async revokeSubjectSession(kind: SubjectKind, subjectId: string, sessionId: string, at: Date): Promise<boolean> {
-    const ended = this.db
-      .update(sessions)
-      .set({ revoked: at })
-      .where(unexpiredSessionsOf(sessions, kind, subjectId, at, sessionId))
-      .run();
-    return ended.changes > 0;
+  async revokeSubjectSession(
+    kind: SubjectKind,
+    subjectId: string,
+    sessionId: string,
+    at: Date,
+    audit?: AuditRecord,
+  ): Promise<boolean> {
+    return writeWithAudit(
+      this.db,
+      audit,
+      (tx) =>
+        tx
+          .update(sessions)
+          .set({ revoked: at })
+          .where(unexpiredSessionsOf(sessions, kind, subjectId, at, sessionId))
+          .run().changes > 0,
+    );
   }
 
   async revokeSubjectSessions(

@@ -279,17 +279,20 @@ export class AuthService {
    * Ends one session of the account: its refresh tokens and its access tokens stop working at
    * once, as at logout. NotFoundError when the account has no such live session.
    */
-  async endSession(subjectId: string, sessionId: string): Promise<void> {
+  async endSession(subjectId: string, sessionId: string, by: Initiator): Promise<void> {
     await this.requireAccount(subjectId);
-    if (!(await this.deps.sessions.revokeSubjectSession(this.kind, subjectId, sessionId, this.deps.clock.now()))) {
+    const target = accountTarget(this.kind, subjectId);
+    const audit = this.record(by, 'session.revoked', target, sessionChange(sessionId, null));
+    if (!(await this.deps.sessions.revokeSubjectSession(this.kind, subjectId, sessionId, audit.time, audit))) {
       throw new NotFoundError('session');
     }
   }
 
-  /** Ends every session of the account; NotFoundError for an unknown account. */
-  async endAllSessions(subjectId: string): Promise<void> {
+  /** Ends every session of the account, as one `session.revoked` event; NotFoundError for an unknown account. */
+  async endAllSessions(subjectId: string, by: Initiator): Promise<void> {
     await this.requireAccount(subjectId);
-    await this.deps.sessions.revokeSubjectSessions(this.kind, subjectId, this.deps.clock.now());
+    const audit = this.record(by, 'session.revoked', accountTarget(this.kind, subjectId));
+    await this.deps.sessions.revokeSubjectSessions(this.kind, subjectId, audit.time, undefined, audit);
   }
 
   private async requireAccount(subjectId: string): Promise<void> {

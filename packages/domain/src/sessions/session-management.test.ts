@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from '../testing/test-api.ts';
+import { SYSTEM } from '../audit/audit-event.ts';
 import { InvalidTokenError, NotFoundError } from '../shared/errors.ts';
 import {
   ADDRESS,
@@ -41,7 +42,7 @@ describe('AuthService session management', () => {
   it("endSession() stops that session's access and refresh tokens at once, and leaves the others", async () => {
     const { user, grant } = await domain.signedInUser();
     const other = await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
-    await domain.userAuth.endSession(user.id, grant.sessionId);
+    await domain.userAuth.endSession(user.id, grant.sessionId, SYSTEM);
     expect(await domain.isOpen(grant.accessToken)).toBe(false);
     await rejectionOf(domain.userAuth.refresh(grant.refreshToken), InvalidTokenError);
     expect(await domain.isOpen(other.accessToken)).toBe(true);
@@ -51,17 +52,41 @@ describe('AuthService session management', () => {
   it("endSession() of a session that is not the account's, or not live, is NotFoundError", async () => {
     const { user, grant } = await domain.signedInUser();
     const stranger = await domain.signedInUser();
-    await rejectionOf(domain.userAuth.endSession(user.id, stranger.grant.sessionId), NotFoundError);
+    await rejectionOf(domain.userAuth.endSession(user.id, stranger.grant.sessionId, SYSTEM), NotFoundError);
     expect(await domain.isOpen(stranger.grant.accessToken)).toBe(true);
-    await domain.userAuth.endSession(user.id, grant.sessionId);
-    await rejectionOf(domain.userAuth.endSession(user.id, grant.sessionId), NotFoundError);
+    await domain.userAuth.endSession(user.id, grant.sessionId, SYSTEM);
+    await rejectionOf(domain.userAuth.endSession(user.id, grant.sessionId, SYSTEM), NotFoundError);
+  });
+
+  it('endSession() records one session.revoked event, with who ended it, in its write; a refused one records nothing', async () => {
+    const { user, grant } = await domain.signedInUser();
+    const request = { requestId: 'r1', clientAddress: ADDRESS, userAgent: 'UA' };
+    const by = { actor: { type: 'admin', id: 'an-admin' }, request } as const;
+    const revoked = async () =>
+      (await domain.repositories.audit.list({ page: 1, size: 10, action: 'session.revoked' })).events;
+    await rejectionOf(domain.userAuth.endSession(user.id, '00000000-0000-4000-8000-00000000dead', by), NotFoundError);
+    expect(await revoked()).toEqual([]);
+    await domain.userAuth.endSession(user.id, grant.sessionId, by);
+    const [event] = await revoked();
+    expect(event).toMatchObject({
+      actor: by.actor,
+      action: 'session.revoked',
+      target: { type: 'users', id: user.id },
+      changes: { session: { before: grant.sessionId, after: null } },
+    });
+    // Ending all when none is left ends nothing, and records nothing; with one live, one event.
+    await domain.userAuth.endAllSessions(user.id, by);
+    expect(await revoked()).toHaveLength(1);
+    await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
+    await domain.userAuth.endAllSessions(user.id, by);
+    expect(await revoked()).toHaveLength(2);
   });
 
   it("endAllSessions() ends every session of the account and no one else's", async () => {
     const { user, grant } = await domain.signedInUser();
     const again = await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
     const stranger = await domain.signedInUser();
-    await domain.userAuth.endAllSessions(user.id);
+    await domain.userAuth.endAllSessions(user.id, SYSTEM);
     expect(await domain.isOpen(grant.accessToken)).toBe(false);
     expect(await domain.isOpen(again.accessToken)).toBe(false);
     expect(await domain.userAuth.sessionsOf(user.id)).toEqual([]);
@@ -72,7 +97,7 @@ describe('AuthService session management', () => {
     const { admin } = await domain.signedInAdmin();
     for (const id of ['00000000-0000-4000-8000-00000000dead', admin.id]) {
       await rejectionOf(domain.userAuth.sessionsOf(id), NotFoundError);
-      await rejectionOf(domain.userAuth.endAllSessions(id), NotFoundError);
+      await rejectionOf(domain.userAuth.endAllSessions(id, SYSTEM), NotFoundError);
     }
   });
 

@@ -51,7 +51,13 @@ export interface SessionRepository {
    * Ends one session of a subject, as revokeSession does; false when the subject has no such
    * session still live at `at` (unknown, another subject's, already ended or expired).
    */
-  revokeSubjectSession(kind: SubjectKind, subjectId: string, sessionId: string, at: Date): Promise<boolean>;
+  revokeSubjectSession(
+    kind: SubjectKind,
+    subjectId: string,
+    sessionId: string,
+    at: Date,
+    audit?: AuditRecord,
+  ): Promise<boolean>;
   /** Ends every session of a subject, except `keepSessionId` when given. */
   revokeSubjectSessions(
     kind: SubjectKind,

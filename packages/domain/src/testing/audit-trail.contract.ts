@@ -111,6 +111,13 @@ export function describeAuditTrailContract(backend: string, open: OpenRepositori
       expect(await sessions.create(session, token, user, record('admin.login', 3))).toBe(true);
       await sessions.revokeToken(token.id, at(4), record('session.revoked', 4));
       await sessions.revokeSession(session.id, at(5), record('session.reuse_detected', 5));
+      const another = sampleSession({ subjectId: user.id, created: at(5), expires: at(9999) });
+      expect(await sessions.create(another, { ...token, id: crypto.randomUUID(), sessionId: another.id }, user)).toBe(
+        true,
+      );
+      expect(await sessions.revokeSubjectSession('user', user.id, another.id, at(5), record('session.logout', 5))).toBe(
+        true,
+      );
       await signingKeys.rotate(
         { kid: 'k1', algorithm: 'ES256', privateJwk: {}, publicJwk: {}, created: at(6), retires: null },
         at(100),
@@ -126,6 +133,7 @@ export function describeAuditTrailContract(backend: string, open: OpenRepositori
       expect(await actions()).toEqual(
         [
           'admin.login',
+          'session.logout',
           'session.revoked',
           'session.reuse_detected',
           'signing_key.rotated',
@@ -178,6 +186,9 @@ export function describeAuditTrailContract(backend: string, open: OpenRepositori
       await sessions.revokeToken('no-such-token', at(5), record('session.revoked', 5));
       await sessions.revokeSession('no-such-session', at(5), record('session.reuse_detected', 5));
       await sessions.revokeSubjectSessions('user', user.id, at(5), undefined, record('session.logout', 5));
+      expect(
+        await sessions.revokeSubjectSession('user', user.id, session.id, at(5), record('session.revoked', 5)),
+      ).toBe(false);
       // An import batch whose plan failed, and one whose write is refused whole.
       const clash = sampleUser({ email: other.email });
       const entries = [{ line: 1, user: clash, given: { id: true, created: true, updated: true } }];

@@ -189,10 +189,17 @@ export class InMemorySessionRepository implements SessionRepository {
       .slice(0, limit)
       .map((session) => ({ ...session }));
   }
-  async revokeSubjectSession(kind: SubjectKind, subjectId: string, sessionId: string, at: Date): Promise<boolean> {
+  async revokeSubjectSession(
+    kind: SubjectKind,
+    subjectId: string,
+    sessionId: string,
+    at: Date,
+    audit?: AuditRecord,
+  ): Promise<boolean> {
     const session = this.sessions.get(sessionId);
     if (!session || !this.isLiveOf(session, kind, subjectId, at)) return false;
     this.sessions.set(sessionId, { ...session, revoked: at });
+    if (audit) this.audit.appendNow(audit);
     return true;
   }
   private isLiveOf(session: Session, kind: SubjectKind, subjectId: string, now: Date): boolean {
