@@ -1,10 +1,20 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Admin, AdminRepository } from '@uas/domain';
 import type { SqliteDb } from './sqlite-db';
 import { liveSessionsOf } from '../shared/conditions';
 import { admins, sessions } from './sqlite-schema';
+import { preparedOnUse } from './prepared-on-use';
 
 export class SqliteAdminRepository implements AdminRepository {
+  // Every admin request looks its admin up.
+  private readonly byId = preparedOnUse(() =>
+    this.db
+      .select()
+      .from(admins)
+      .where(eq(admins.id, sql.placeholder('id')))
+      .prepare(),
+  );
+
   constructor(private readonly db: SqliteDb) {}
 
   async insert(admin: Admin): Promise<void> {
@@ -12,7 +22,7 @@ export class SqliteAdminRepository implements AdminRepository {
   }
 
   async findById(id: string): Promise<Admin | null> {
-    return this.db.select().from(admins).where(eq(admins.id, id)).get() ?? null;
+    return this.byId().get({ id }) ?? null;
   }
 
   async findByEmail(email: string): Promise<Admin | null> {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { AuditRecord, RefreshToken, Session, SessionRepository, SubjectKind, VerifiedAccount } from '@uas/domain';
 import {
   currentTokensOf,
@@ -14,9 +14,19 @@ import { countOnDay } from './sqlite-activity.repository';
 import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { admins, refreshTokens, sessions, users } from './sqlite-schema';
+import { preparedOnUse } from './prepared-on-use';
 
 // better-sqlite3 runs a transaction synchronously: its callbacks must never await.
 export class SqliteSessionRepository implements SessionRepository {
+  // Every request with an access token looks its session up.
+  private readonly sessionById = preparedOnUse(() =>
+    this.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sql.placeholder('id')))
+      .prepare(),
+  );
+
   constructor(private readonly db: SqliteDb) {}
 
   async create(
@@ -57,7 +67,7 @@ export class SqliteSessionRepository implements SessionRepository {
   }
 
   async findSession(id: string): Promise<Session | null> {
-    return this.db.select().from(sessions).where(eq(sessions.id, id)).get() ?? null;
+    return this.sessionById().get({ id }) ?? null;
   }
 
   async findToken(id: string): Promise<RefreshToken | null> {
