@@ -1,3 +1,4 @@
+import './heap-flags';
 import { ConfigError, loadConfig } from './config';
 import { createApplication } from './application';
 import { JsonLogger } from './adapters/json-logger';
