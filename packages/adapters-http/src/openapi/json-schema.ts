@@ -36,7 +36,8 @@ const CONVERSION: ConversionConfig = {
   // The domain's rules (checks) have no JSON Schema form; their words are in the descriptions.
   ignoreActions: ['check', 'raw_check'],
   // Every custom schema on the wire is a JSON-object check (valibot's object schemas accept arrays).
-  overrideSchema: ({ valibotSchema }) => (valibotSchema.type === 'custom' ? { type: 'object' } : undefined),
+  overrideSchema: ({ valibotSchema }) =>
+    valibotSchema.type === 'custom' ? { type: 'object', additionalProperties: true } : undefined,
   overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
 };
 
