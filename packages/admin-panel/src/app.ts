@@ -1,5 +1,5 @@
 import { AccountApi } from './api/account-api';
-import { Session } from './api/session';
+import { createSession } from './api/session';
 import { UsersApi } from './api/users-api';
 import { paths, routeOf, sameScreen, type Route } from './state/routes';
 import { h } from './ui/dom';
@@ -12,7 +12,7 @@ import type { ScreenContext, View } from './views/view';
 
 /** Decides what is on screen: nothing but the login form until a session exists. */
 export class App {
-  readonly #session = new Session(() => this.#signedOut('Your session has ended. Please sign in again.'));
+  readonly #session = createSession(() => this.#signedOut('Your session has ended. Please sign in again.'));
   readonly #users = new UsersApi(this.#session);
   readonly #accounts = new AccountApi(this.#session);
   #view: View | null = null;

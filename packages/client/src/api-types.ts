@@ -240,6 +240,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit events, newest first, a page at a time
+         * @description Every change to a user, a session or a signing key, every admin login and failed one, throttling, imports and exports. Each event carries the hash of its content and of the event before it.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/login": {
         parameters: {
             query?: never;
@@ -473,9 +493,9 @@ export interface components {
             data: components["schemas"]["UserResource"];
         };
         PageLinks: {
-            /** @description A relative URL that keeps the page size and the search. */
+            /** @description A relative URL that keeps the page size and the search or filters. */
             first: string;
-            /** @description A relative URL that keeps the page size and the search. */
+            /** @description A relative URL that keeps the page size and the search or filters. */
             last: string;
             prev: string | null;
             next: string | null;
@@ -485,6 +505,52 @@ export interface components {
             links: components["schemas"]["PageLinks"];
             meta: {
                 /** @description How many users match. */
+                total: number;
+            };
+        };
+        AuditEventResource: {
+            /** @constant */
+            type: "audit-events";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                /** Format: date-time */
+                time: string;
+                actor: {
+                    /** @enum {string} */
+                    type: "admin" | "user" | "system";
+                    /** @description The account's id; null for the system, and for a failed admin login that named no admin. */
+                    id: string | null;
+                };
+                /** @enum {string} */
+                action: "admin.login" | "admin.login_failed" | "session.reuse_detected" | "session.logout" | "session.revoked" | "user.created" | "user.updated" | "user.deactivated" | "user.deleted" | "user.login_throttled" | "signing_key.rotated" | "users.imported" | "users.exported";
+                target: {
+                    type: string;
+                    id: string;
+                } | null;
+                /** @description Each attribute that changed, before and after; a password only as "changed". */
+                changes: {
+                    [key: string]: {
+                        before: unknown;
+                        after: unknown;
+                    };
+                } | null;
+                /** @description The X-Request-Id of the request that made the change; null for the CLI. */
+                request_id: string | null;
+                /** @description The client address of that request. */
+                client_address: string | null;
+                /** @description Its User-Agent, at most 512 characters. */
+                user_agent: string | null;
+                /** @description SHA-256 of the event's canonical content and previous_hash. */
+                hash: string;
+                previous_hash: string | null;
+            };
+        };
+        AuditEventListDocument: {
+            data: components["schemas"]["AuditEventResource"][];
+            links: components["schemas"]["PageLinks"];
+            meta: {
+                /** @description How many events match. */
                 total: number;
             };
         };
@@ -3394,6 +3460,197 @@ export interface operations {
                             };
                         };
                     };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1. Past the last page, the list is empty. */
+                "page[number]"?: number;
+                /** @description Events per page. */
+                "page[size]"?: number;
+                /** @description Only events whose target has this id (a user, an admin, a signing key). */
+                "filter[target]"?: string;
+                /** @description Only events by the account with this id; `system` for the service's own. */
+                "filter[actor]"?: string;
+                /** @description Only events of this action. */
+                "filter[action]"?: "admin.login" | "admin.login_failed" | "session.reuse_detected" | "session.logout" | "session.revoked" | "user.created" | "user.updated" | "user.deactivated" | "user.deleted" | "user.login_throttled" | "signing_key.rotated" | "users.imported" | "users.exported";
+                /** @description Only events at or after this instant. ISO 8601: a date (2026-11-21, midnight UTC) or a time with a zone (2026-11-21T10:00:00Z). */
+                "filter[since]"?: string;
+                /** @description Only events before this instant. ISO 8601: a date (2026-11-21, midnight UTC) or a time with a zone (2026-11-21T10:00:00Z). */
+                "filter[until]"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events, with links to the others. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "type": "audit-events",
+                     *           "id": "0192f3c4-6c7d-7e8f-9a0b-1c2d3e4f5a6b",
+                     *           "attributes": {
+                     *             "time": "2026-11-21T10:00:00.000Z",
+                     *             "actor": {
+                     *               "type": "admin",
+                     *               "id": "0192f3c4-0000-7000-8000-000000000001"
+                     *             },
+                     *             "action": "user.updated",
+                     *             "target": {
+                     *               "type": "users",
+                     *               "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e6f"
+                     *             },
+                     *             "changes": {
+                     *               "name": {
+                     *                 "before": "Ada",
+                     *                 "after": "Ada Lovelace"
+                     *               },
+                     *               "password": {
+                     *                 "before": "changed",
+                     *                 "after": "changed"
+                     *               }
+                     *             },
+                     *             "request_id": "5f0c6b1e-2a3d-4e5f-8a9b-0c1d2e3f4a5b",
+                     *             "client_address": "203.0.113.7",
+                     *             "user_agent": "Mozilla/5.0",
+                     *             "hash": "9c1e5b0d3f2a4c6e8b0d1f3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a1c3e",
+                     *             "previous_hash": "4a7f2c9e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a5c7e9b1d3f5a"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "first": "/v1/admin/audit-events?page[number]=1&page[size]=20&filter[target]=0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e6f",
+                     *         "last": "/v1/admin/audit-events?page[number]=1&page[size]=20&filter[target]=0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e6f",
+                     *         "prev": null,
+                     *         "next": null
+                     *       },
+                     *       "meta": {
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditEventListDocument"];
                 };
             };
             /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */

@@ -1,34 +1,50 @@
-import type { Session } from './session';
-import type { AuditEventPage, LoginSessionResource, Overview } from './types';
+import { type AdminSession, type components, type operations, type paths, unwrap } from '@uas/client';
 
-const usersPath = (id: string) => `/v1/admin/users/${encodeURIComponent(id)}`;
+type Ok<P extends keyof paths, M extends 'get'> =
+  NonNullable<paths[P][M]> extends {
+    responses: { 200: { content: { 'application/json': infer Body } } };
+  }
+    ? Body
+    : never;
+
+/** One live session of a user, as `GET /v1/admin/users/{id}/sessions` lists it. */
+export type LoginSessionResource = Ok<'/v1/admin/users/{id}/sessions', 'get'>['data'][number];
+
+/** `GET /v1/admin/stats`: user totals and the last 30 days, oldest first. */
+export type Overview = Ok<'/v1/admin/stats', 'get'>['data']['attributes'];
+
+/** One audit event, as `GET /v1/admin/audit-events` lists them (newest first). */
+export type AuditEventResource = components['schemas']['AuditEventResource'];
+export type AuditEventPage = components['schemas']['AuditEventListDocument'];
+type AuditQuery = NonNullable<operations['listAuditEvents']['parameters']['query']>;
 
 /** What the panel reads about accounts besides the users themselves: sessions, audit trail, overview. */
 export class AccountApi {
-  constructor(private readonly session: Session) {}
+  constructor(private readonly session: AdminSession) {}
 
-  async sessions(userId: string, signal?: AbortSignal): Promise<LoginSessionResource[]> {
-    const options = signal ? { signal } : {};
-    return (await this.session.call<{ data: LoginSessionResource[] }>(`${usersPath(userId)}/sessions`, options)).data;
+  async sessions(id: string, signal?: AbortSignal): Promise<LoginSessionResource[]> {
+    const call = this.session.api.GET('/v1/admin/users/{id}/sessions', { params: { path: { id } }, signal });
+    return (await unwrap(call)).data.data;
   }
 
-  async endSession(userId: string, sessionId: string): Promise<void> {
-    await this.session.call<undefined>(`${usersPath(userId)}/sessions/${encodeURIComponent(sessionId)}`, {
-      method: 'DELETE',
-    });
+  async endSession(id: string, sessionId: string): Promise<void> {
+    await unwrap(
+      this.session.api.DELETE('/v1/admin/users/{id}/sessions/{sessionId}', { params: { path: { id, sessionId } } }),
+    );
   }
 
-  async endAllSessions(userId: string): Promise<void> {
-    await this.session.call<undefined>(`${usersPath(userId)}/sessions`, { method: 'DELETE' });
+  async endAllSessions(id: string): Promise<void> {
+    await unwrap(this.session.api.DELETE('/v1/admin/users/{id}/sessions', { params: { path: { id } } }));
   }
 
   /** @param path an audit list path, as built by `auditApiPathOf` or taken from the API's `links`. */
-  auditEvents(path: string, signal?: AbortSignal): Promise<AuditEventPage> {
-    return this.session.call<AuditEventPage>(path, signal ? { signal } : {});
+  async auditEvents(path: string, signal?: AbortSignal): Promise<AuditEventPage> {
+    // The path's parameters as the panel or the API's links wrote them; the server checks each.
+    const query = Object.fromEntries(new URLSearchParams(path.split('?')[1] ?? '')) as AuditQuery;
+    return (await unwrap(this.session.api.GET('/v1/admin/audit-events', { params: { query }, signal }))).data;
   }
 
   async overview(signal?: AbortSignal): Promise<Overview> {
-    const options = signal ? { signal } : {};
-    return (await this.session.call<{ data: { attributes: Overview } }>('/v1/admin/stats', options)).data.attributes;
+    return (await unwrap(this.session.api.GET('/v1/admin/stats', { signal }))).data.data.attributes;
   }
 }

@@ -1,15 +1,38 @@
-import type { Session } from './session';
-import type { ConflictPolicy, ImportReport, UserPage, UserResource, UserWrite } from './types';
+import {
+  type AdminSession,
+  type ConflictPolicy,
+  type ImportReport,
+  type UserCreate,
+  type UserListDocument,
+  type UserResource,
+  type UserWrite,
+  unwrap,
+} from '@uas/client';
 
-const USERS = '/v1/admin/users';
+const NDJSON = 'application/x-ndjson';
+
+/** The list query of a path such as the API's own `links` give (`/v1/admin/users?page[number]=2&…`). */
+function listQuery(path: string) {
+  const parameters = new URLSearchParams(path.split('?')[1] ?? '');
+  const number = parameters.get('page[number]');
+  const size = parameters.get('page[size]');
+  const search = parameters.get('search[email]');
+  return {
+    ...(number === null ? {} : { 'page[number]': Number(number) }),
+    ...(size === null ? {} : { 'page[size]': Number(size) }),
+    ...(search === null ? {} : { 'search[email]': search }),
+  };
+}
 
 /** The admin API's user operations, each carried by the admin's session. */
 export class UsersApi {
-  constructor(private readonly session: Session) {}
+  constructor(private readonly session: AdminSession) {}
 
   /** @param path a list path, as built by `apiPathOf` or taken from the API's own `links`. */
-  list(path: string, signal?: AbortSignal): Promise<UserPage> {
-    return this.session.call<UserPage>(path, signal ? { signal } : {});
+  async list(path: string, signal?: AbortSignal): Promise<UserListDocument> {
+    const query = listQuery(path);
+    return (await unwrap(this.session.api.GET('/v1/admin/users', { params: { query }, ...(signal ? { signal } : {}) })))
+      .data;
   }
 
   async get(id: string): Promise<UserResource> {
@@ -18,41 +41,49 @@ export class UsersApi {
 
   /** The user and its ETag, for an edit that must not overwrite a change made elsewhere. */
   async getTagged(id: string): Promise<{ user: UserResource; etag: string | null }> {
-    const { body, etag } = await this.session.callTagged<{ data: UserResource }>(userPath(id));
-    return { user: body.data, etag };
+    const { data, response } = await unwrap(this.session.api.GET('/v1/admin/users/{id}', { params: { path: { id } } }));
+    return { user: data.data, etag: response.headers.get('ETag') };
   }
 
   async create(attributes: UserWrite): Promise<UserResource> {
-    const body = { data: { type: 'users', attributes } };
-    return (await this.session.call<{ data: UserResource }>(USERS, { method: 'POST', body })).data;
+    const body = { data: { type: 'users' as const, attributes: attributes as UserCreate } };
+    return (await unwrap(this.session.api.POST('/v1/admin/users', { body }))).data.data;
   }
 
   /** With `ifMatch` (the ETag read), a user changed since answers 412 instead of being overwritten. */
   async update(id: string, attributes: UserWrite, ifMatch?: string | null): Promise<UserResource> {
-    const body = { data: { type: 'users', id, attributes } };
-    const options = { method: 'PATCH' as const, body, ...(ifMatch ? { ifMatch } : {}) };
-    return (await this.session.call<{ data: UserResource }>(userPath(id), options)).data;
+    const body = { data: { type: 'users' as const, id, attributes } };
+    const headers = ifMatch ? { 'If-Match': ifMatch } : {};
+    return (
+      await unwrap(this.session.api.PATCH('/v1/admin/users/{id}', { params: { path: { id }, header: headers }, body }))
+    ).data.data;
   }
 
   async remove(id: string): Promise<void> {
-    await this.session.call<undefined>(userPath(id), { method: 'DELETE' });
+    await unwrap(this.session.api.DELETE('/v1/admin/users/{id}', { params: { path: { id } } }));
   }
 
   /** Every user (or those whose email contains `search`) as an NDJSON file, without password hashes. */
-  exportFile(search: string): Promise<{ blob: Blob; filename: string | null }> {
-    const query = search ? `?search[email]=${encodeURIComponent(search)}` : '';
-    return this.session.download(`${USERS}/export${query}`);
+  async exportFile(search: string): Promise<{ blob: Blob; filename: string | null }> {
+    const query = search ? { 'search[email]': search } : {};
+    const { data, response } = await unwrap(
+      this.session.api.GET('/v1/admin/users/export', { params: { query }, parseAs: 'blob' }),
+    );
+    const filename = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? null;
+    return { blob: data as Blob, filename };
   }
 
   /** Sends an NDJSON file of user records; answers the import's report. */
   async importFile(file: Blob, onConflict: ConflictPolicy, dryRun: boolean): Promise<ImportReport> {
-    const path = `${USERS}/import?on_conflict=${onConflict}&dry_run=${dryRun}`;
-    const upload = { content: file, type: 'application/x-ndjson' };
-    return (await this.session.call<{ data: { attributes: ImportReport } }>(path, { method: 'POST', upload })).data
-      .attributes;
+    const { data } = await unwrap(
+      this.session.api.POST('/v1/admin/users/import', {
+        params: { query: { on_conflict: onConflict, dry_run: String(dryRun) as 'true' | 'false' } },
+        // The file goes as it is: its bytes are the body, not a JSON string of them.
+        body: file as unknown as string,
+        bodySerializer: (body) => body,
+        headers: { 'Content-Type': NDJSON },
+      }),
+    );
+    return data.data.attributes;
   }
-}
-
-function userPath(id: string): string {
-  return `${USERS}/${encodeURIComponent(id)}`;
 }

@@ -1,4 +1,6 @@
-import type { JsonObject } from '../api/types';
+import type { UserAttributes } from '@uas/client';
+
+type JsonObject = UserAttributes['metadata'];
 
 export type JsonObjectResult = { ok: true; value: JsonObject } | { ok: false; problem: string };
 

@@ -1,4 +1,4 @@
-import type { UserAttributes, UserWrite } from '../api/types';
+import type { UserAttributes, UserWrite } from '@uas/client';
 import { jsonEqual } from './json-object';
 
 /** What the user form holds once its JSON fields have been parsed. */

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/api-error';
+import { ApiError } from '@uas/client';
 import { h } from './dom';
 
 /** What a failed load says, in the API's words when it gave some, with a way to try again. */

@@ -1,5 +1,4 @@
-import { ApiError } from '../api/api-error';
-import type { ApiErrorObject } from '../api/types';
+import { ApiError, type ApiErrorObject } from '@uas/client';
 import { h } from './dom';
 import type { Field } from './field';
 
@@ -56,7 +55,8 @@ export class FormErrors {
 }
 
 function attributeOf(item: ApiErrorObject): string | null {
-  const match = /^\/data\/attributes\/([^/]+)/.exec(item.source?.pointer ?? '');
+  const pointer = item.source && 'pointer' in item.source ? item.source.pointer : '';
+  const match = /^\/data\/attributes\/([^/]+)/.exec(pointer);
   return match?.[1] ?? null;
 }
 

@@ -1,4 +1,4 @@
-import type { AuditEventResource } from '../api/types';
+import type { AuditEventResource } from '../api/account-api';
 import { paths } from '../state/routes';
 import { h } from '../ui/dom';
 import { formatTimestamp } from '../ui/format';

@@ -1,5 +1,5 @@
-import { isAbort } from '../api/http-client';
-import type { AuditEventPage } from '../api/types';
+import { isAbort } from '@uas/client';
+import type { AuditEventPage } from '../api/account-api';
 import {
   AUDIT_ACTIONS,
   auditApiPathOf,

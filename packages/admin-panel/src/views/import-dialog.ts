@@ -1,4 +1,4 @@
-import type { ConflictPolicy, ImportReport } from '../api/types';
+import type { ConflictPolicy, ImportReport } from '@uas/client';
 import type { UsersApi } from '../api/users-api';
 import { h } from '../ui/dom';
 import { field } from '../ui/field';

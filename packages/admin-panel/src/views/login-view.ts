@@ -1,5 +1,4 @@
-import { ApiError } from '../api/api-error';
-import type { Session } from '../api/session';
+import { type AdminSession as Session, ApiError } from '@uas/client';
 import { h } from '../ui/dom';
 import { field } from '../ui/field';
 import { FormErrors } from '../ui/form-errors';

@@ -1,5 +1,5 @@
-import { isAbort } from '../api/http-client';
-import type { Overview } from '../api/types';
+import { isAbort } from '@uas/client';
+import type { Overview } from '../api/account-api';
 import { dailyChart, type DailyChart } from '../ui/daily-chart';
 import { h } from '../ui/dom';
 import { errorState } from '../ui/error-state';

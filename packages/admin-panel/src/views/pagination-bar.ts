@@ -1,4 +1,4 @@
-import type { UserPage } from '../api/types';
+import type { UserListDocument as UserPage } from '@uas/client';
 import { PAGE_SIZES, queryFromApiLink, type ListQuery, type PageSize } from '../state/list-query';
 import { h } from '../ui/dom';
 

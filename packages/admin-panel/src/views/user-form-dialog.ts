@@ -1,5 +1,4 @@
-import { ApiError } from '../api/api-error';
-import type { UserAttributes, UserResource } from '../api/types';
+import { ApiError, type UserAttributes, type UserResource } from '@uas/client';
 import type { UsersApi } from '../api/users-api';
 import { formatJson, parseJsonObject } from '../state/json-object';
 import { changedAttributes, createAttributes, type UserFormValues } from '../state/user-changes';

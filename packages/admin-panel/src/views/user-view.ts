@@ -1,6 +1,5 @@
-import { ApiError } from '../api/api-error';
-import { isAbort } from '../api/http-client';
-import type { LoginSessionResource, UserResource } from '../api/types';
+import { ApiError, isAbort, type UserResource } from '@uas/client';
+import type { LoginSessionResource } from '../api/account-api';
 import { auditApiPathOf, auditLocationSearchOf, type AuditQuery } from '../state/audit-query';
 import { paths } from '../state/routes';
 import { confirmAction } from '../ui/confirm-dialog';

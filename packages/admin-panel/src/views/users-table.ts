@@ -1,4 +1,4 @@
-import type { UserResource } from '../api/types';
+import type { UserResource } from '@uas/client';
 import { paths } from '../state/routes';
 import { h } from '../ui/dom';
 import { formatTimestamp } from '../ui/format';

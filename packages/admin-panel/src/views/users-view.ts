@@ -1,5 +1,4 @@
-import { isAbort } from '../api/http-client';
-import type { UserPage, UserResource } from '../api/types';
+import { isAbort, type UserListDocument as UserPage, type UserResource } from '@uas/client';
 import {
   apiPathOf,
   locationSearchOf,

@@ -1,5 +1,5 @@
 import type { AccountApi } from '../api/account-api';
-import type { Session } from '../api/session';
+import type { AdminSession as Session } from '@uas/client';
 import type { UsersApi } from '../api/users-api';
 
 /** A screen of the panel: its root element, and what to undo when it is replaced. */

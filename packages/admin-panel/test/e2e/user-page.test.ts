@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { UserResource } from '../../src/api/types';
+import type { UserResource } from '@uas/client';
 import { responseTo, saveScreenshot, userRow } from '../support/browser';
 import { usePanel } from '../support/panel';
 import { useStack } from '../support/stack';

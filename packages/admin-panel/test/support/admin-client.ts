@@ -1,4 +1,4 @@
-import type { UserAttributes, UserResource, UserWrite } from '../../src/api/types';
+import type { UserAttributes, UserResource, UserWrite } from '@uas/client';
 import type { PanelServer } from './panel-server';
 
 const JSON_API = 'application/vnd.api+json';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UserAttributes } from '../../src/api/types';
+import type { UserAttributes } from '@uas/client';
 import { changedAttributes, createAttributes, type UserFormValues } from '../../src/state/user-changes';
 
 const original: UserAttributes = {
