@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
-import { BEARER_CHALLENGE, INVALID_TOKEN_CHALLENGE, refreshBody, type UserResource } from '../support/wire';
+import type { UserResource } from '@uas/client';
+import { BEARER_CHALLENGE, INVALID_TOKEN_CHALLENGE, refreshBody } from '../support/wire';
 import { errorsLike } from '../support/error-expectations';
 import { jsonInit, usersDocument } from '@uas/adapters-http/testing';
 import { scenarioApplication } from '../support/scenario';

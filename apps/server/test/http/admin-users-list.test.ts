@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
 import { errorsLike } from '../support/error-expectations';
 import { scenarioApplication } from '../support/scenario';
-import type { UserResource } from '../support/wire';
+import type { UserResource } from '@uas/client';
 
 const USERS = '/v1/admin/users';
 

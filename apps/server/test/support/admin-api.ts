@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import type { SessionDocument, UserListDocument } from '@uas/client';
 import { expect } from 'vitest';
 import type { AdminCredentials } from '@uas/domain';
 import { bearer, jsonInit, loginDocument, usersDocument } from '@uas/adapters-http/testing';
@@ -35,12 +36,12 @@ export async function loginAsAdmin(server: Server, credentials: AdminCredentials
 /** The tokens of a 200 login or refresh response; fails the test on any other answer. */
 export async function sessionOf(response: Response): Promise<Session> {
   expect(response.status, await response.clone().text()).toBe(200);
-  const { data } = (await response.json()) as { data: { id: string; attributes: Record<string, unknown> } };
+  const { data } = (await response.json()) as SessionDocument;
   return {
     id: data.id,
-    accessToken: String(data.attributes.access_token),
-    refreshToken: String(data.attributes.refresh_token),
-    accessTokenExpiry: Number(data.attributes.access_token_expiry),
+    accessToken: data.attributes.access_token,
+    refreshToken: data.attributes.refresh_token,
+    accessTokenExpiry: data.attributes.access_token_expiry,
   };
 }
 
@@ -70,7 +71,7 @@ export async function listUserEmails(
       headers: bearer(accessToken),
     });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { data: { attributes: { email: string } }[]; meta: { total: number } };
+    const body = (await response.json()) as UserListDocument;
     emails.push(...body.data.map((user) => user.attributes.email));
     if (body.data.length < 100) return { emails, total: body.meta.total };
   }

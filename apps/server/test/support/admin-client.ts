@@ -9,7 +9,8 @@ import {
 } from '@uas/adapters-http/testing';
 import { sessionOf, type Session } from './admin-api';
 import type { TestApplication } from './test-application';
-import { BCRYPT_PREFIX, refreshBody, USER_PASSWORD, type UserResource } from './wire';
+import type { UserResource } from '@uas/client';
+import { BCRYPT_PREFIX, refreshBody, USER_PASSWORD } from './wire';
 
 export interface RequestOptions {
   /** The socket address the request comes from (default: no socket, read as 127.0.0.1). */

@@ -1,3 +1,4 @@
+import type { ErrorObject } from '@uas/client';
 import { expect } from 'vitest';
 import { type ApiErrorCode, ERROR_CATALOGUE } from '@uas/adapters-http';
 
@@ -26,8 +27,9 @@ export const attribute = (name: string) => ({ pointer: `/data/attributes/${name}
 /** A 422 with exactly one `invalid_attribute` error per named attribute, in any order. */
 export async function expectInvalidAttributes(response: Response, names: readonly string[]): Promise<void> {
   expect(response.status).toBe(422);
-  const { errors } = (await response.json()) as { errors: { source?: { pointer?: string } }[] };
-  const inPointerOrder = errors.toSorted((a, b) => String(a.source?.pointer).localeCompare(String(b.source?.pointer)));
+  const { errors } = (await response.json()) as { errors: ErrorObject[] };
+  const pointer = ({ source }: ErrorObject) => (source && 'pointer' in source ? source.pointer : '');
+  const inPointerOrder = errors.toSorted((a, b) => pointer(a).localeCompare(pointer(b)));
   const expected = names.map(attribute).toSorted((a, b) => a.pointer.localeCompare(b.pointer));
   expect({ errors: inPointerOrder }).toEqual(
     errorsLike(...expected.map((source) => [422, 'invalid_attribute', source] as const)),

@@ -39,22 +39,6 @@ export function adminSessionRecord(t: TestApplication, id: unknown = expect.stri
   };
 }
 
-export interface UserResource {
-  type: 'users';
-  id: string;
-  attributes: {
-    name: string;
-    email: string;
-    metadata: object;
-    app: object;
-    active: number;
-    created: string;
-    updated: string;
-    last_login: string | null;
-    recent_failed_logins: number;
-  };
-}
-
 export const refreshBody = (refreshToken: string) => ({ refreshToken });
 export const refreshCookie = (token: string) => ({ Cookie: `${REFRESH_COOKIE}=${encodeURIComponent(token)}` });
 export const rawBody = (method: string, body: string, contentType?: string): RequestInit => ({
