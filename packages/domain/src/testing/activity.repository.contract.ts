@@ -45,6 +45,41 @@ export function describeActivityRepositoryContract(backend: string, open: OpenRe
       ]);
     });
 
+    it('loses no user count or sign-up under rounds of concurrent creates, imports, deletes and changes of active', async () => {
+      const { users, imports, activity } = repositories;
+      const created = day('2026-05-01');
+      const alive = new Map<string, 0 | 1>();
+      let signups = 0;
+      for (let round = 0; round < 5; round++) {
+        const fresh = Array.from({ length: 18 }, (_, n) => sampleUser({ created, active: n % 3 === 0 ? 0 : 1 }));
+        const [one, many, imported] = [fresh.slice(0, 6), fresh.slice(6, 12), fresh.slice(12)];
+        const doomed = [...alive.keys()].slice(0, 6);
+        const flipped = [...alive.keys()].slice(6, 9);
+        await Promise.all([
+          ...one.map((user) => users.insert(user)),
+          users.insertMany(many),
+          imports.importBatch(
+            imported.map((user, line) => ({ line, user, given: { id: true, created: true, updated: true } })),
+            () => ({ outcomes: [], inserts: imported, updates: [], endSessions: [], failure: null }),
+            { write: true, now: created },
+          ),
+          ...doomed.map((id) => users.delete(id, created)),
+          ...flipped.map((id) =>
+            users.update(id, (current) => ({ user: { ...current, active: current.active ? 0 : 1 } })),
+          ),
+        ]);
+        for (const id of doomed) alive.delete(id);
+        for (const id of flipped) alive.set(id, alive.get(id) ? 0 : 1);
+        for (const user of fresh) alive.set(user.id, user.active);
+        signups += fresh.length;
+        const active = [...alive.values()].filter((flag) => flag === 1).length;
+        expect(await activity.userTotals()).toEqual({ total: alive.size, active });
+      }
+      expect(await activity.days('2026-05-01', '2026-05-01')).toEqual([
+        { day: '2026-05-01', signups, logins: 0, failedLogins: 0 },
+      ]);
+    });
+
     it('loses no count under concurrent failed logins', async () => {
       const at = day('2026-04-01');
       await Promise.all(Array.from({ length: 40 }, () => repositories.activity.countFailedLogin(at)));
