@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import type { AuditRecord, RefreshToken, Session, SessionRepository, SubjectKind, VerifiedAccount } from '@uas/domain';
 import {
   currentTokensOf,
@@ -108,11 +108,7 @@ export class PostgresSessionRepository implements SessionRepository {
   }
 
   async revokeSession(id: string, at: Date, audit?: AuditRecord): Promise<void> {
-    await writeWithAudit(
-      this.db,
-      audit,
-      async (tx) => (await tx.update(sessions).set({ revoked: at }).where(unrevoked(sessions, id))).count > 0,
-    );
+    await this.revokeSessionsWhere(unrevoked(sessions, id), at, audit);
   }
 
   async listLive(kind: SubjectKind, subjectId: string, now: Date, limit: number): Promise<Session[]> {
@@ -131,17 +127,7 @@ export class PostgresSessionRepository implements SessionRepository {
     at: Date,
     audit?: AuditRecord,
   ): Promise<boolean> {
-    return writeWithAudit(
-      this.db,
-      audit,
-      async (tx) =>
-        (
-          await tx
-            .update(sessions)
-            .set({ revoked: at })
-            .where(unexpiredSessionsOf(sessions, kind, subjectId, at, sessionId))
-        ).count > 0,
-    );
+    return this.revokeSessionsWhere(unexpiredSessionsOf(sessions, kind, subjectId, at, sessionId), at, audit);
   }
 
   async revokeSubjectSessions(
@@ -151,16 +137,15 @@ export class PostgresSessionRepository implements SessionRepository {
     keepSessionId?: string,
     audit?: AuditRecord,
   ): Promise<void> {
-    await writeWithAudit(
+    await this.revokeSessionsWhere(liveSessionsOf(sessions, kind, subjectId, keepSessionId), at, audit);
+  }
+
+  /** Ends the sessions `where` picks at `at`; true, and `audit` appended, when any was live. */
+  private revokeSessionsWhere(where: SQL | undefined, at: Date, audit: AuditRecord | undefined): Promise<boolean> {
+    return writeWithAudit(
       this.db,
       audit,
-      async (tx) =>
-        (
-          await tx
-            .update(sessions)
-            .set({ revoked: at })
-            .where(liveSessionsOf(sessions, kind, subjectId, keepSessionId))
-        ).count > 0,
+      async (tx) => (await tx.update(sessions).set({ revoked: at }).where(where)).count > 0,
     );
   }
 

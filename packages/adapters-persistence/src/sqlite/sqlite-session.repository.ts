@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { AuditRecord, RefreshToken, Session, SessionRepository, SubjectKind, VerifiedAccount } from '@uas/domain';
 import {
   currentTokensOf,
@@ -115,11 +115,7 @@ export class SqliteSessionRepository implements SessionRepository {
   }
 
   async revokeSession(id: string, at: Date, audit?: AuditRecord): Promise<void> {
-    writeWithAudit(
-      this.db,
-      audit,
-      (tx) => tx.update(sessions).set({ revoked: at }).where(unrevoked(sessions, id)).run().changes > 0,
-    );
+    this.revokeSessionsWhere(unrevoked(sessions, id), at, audit);
   }
 
   async listLive(kind: SubjectKind, subjectId: string, now: Date, limit: number): Promise<Session[]> {
@@ -139,16 +135,7 @@ export class SqliteSessionRepository implements SessionRepository {
     at: Date,
     audit?: AuditRecord,
   ): Promise<boolean> {
-    return writeWithAudit(
-      this.db,
-      audit,
-      (tx) =>
-        tx
-          .update(sessions)
-          .set({ revoked: at })
-          .where(unexpiredSessionsOf(sessions, kind, subjectId, at, sessionId))
-          .run().changes > 0,
-    );
+    return this.revokeSessionsWhere(unexpiredSessionsOf(sessions, kind, subjectId, at, sessionId), at, audit);
   }
 
   async revokeSubjectSessions(
@@ -158,15 +145,15 @@ export class SqliteSessionRepository implements SessionRepository {
     keepSessionId?: string,
     audit?: AuditRecord,
   ): Promise<void> {
-    writeWithAudit(
+    this.revokeSessionsWhere(liveSessionsOf(sessions, kind, subjectId, keepSessionId), at, audit);
+  }
+
+  /** Ends the sessions `where` picks at `at`; true, and `audit` appended, when any was live. */
+  private revokeSessionsWhere(where: SQL | undefined, at: Date, audit: AuditRecord | undefined): boolean {
+    return writeWithAudit(
       this.db,
       audit,
-      (tx) =>
-        tx
-          .update(sessions)
-          .set({ revoked: at })
-          .where(liveSessionsOf(sessions, kind, subjectId, keepSessionId))
-          .run().changes > 0,
+      (tx) => tx.update(sessions).set({ revoked: at }).where(where).run().changes > 0,
     );
   }
 
