@@ -7,9 +7,15 @@ export type ApiClient = Client<paths>;
 type Schemas = components['schemas'];
 export type UserResource = Schemas['UserResource'];
 export type UserAttributes = UserResource['attributes'];
+export type UserDocument = Schemas['UserDocument'];
 export type UserListDocument = Schemas['UserListDocument'];
 export type SessionDocument = Schemas['SessionDocument'];
+/** A user's live sessions, as the user's own listing and an admin's listing of them show them. */
+export type SessionListDocument = operations['listOwnSessions']['responses'][200]['content']['application/json'];
 export type ErrorObject = Schemas['ErrorObject'];
+export type ErrorDocument = Schemas['ErrorDocument'];
+export type RefreshTokenBody = Schemas['RefreshTokenBody'];
+export type JsonWebKeySet = operations['jwks']['responses'][200]['content']['application/json'];
 /** What an admin may send when creating or changing a user. */
 export type UserWrite = Schemas['UpdateUserDocument']['data']['attributes'];
 export type UserCreate = Schemas['CreateUserDocument']['data']['attributes'];

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminCredentials } from '@uas/domain';
+import type { ErrorDocument } from '@uas/client';
 import {
   type Credentials,
   documentedCodes,
@@ -266,7 +267,7 @@ describe.each(BACKENDS)('the OpenAPI document against the running service on %s'
         expect(documents(documented.operation, response.status), what).toBe(true);
         expect(response.headers.get('content-type'), what).toMatch(/^application\/json/);
         expect(responseViolations(response), what).toEqual([]);
-        const codes = (JSON.parse(text) as { errors: { code: string }[] }).errors.map((error) => error.code);
+        const codes = (JSON.parse(text) as ErrorDocument).errors.map((error) => error.code);
         expect(documentedCodes(documented.operation, response.status), what).toEqual(expect.arrayContaining(codes));
       }),
       { numRuns: GENERATED_RUNS, interruptAfterTimeLimit: TIME_LIMIT_MS },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { UserDocument } from '@uas/client';
 import { BACKENDS } from '../support/test-application';
 import { UNKNOWN_ID } from '../support/wire';
 import { scenarioApplication } from '../support/scenario';
@@ -37,7 +38,7 @@ describe.each(BACKENDS)('ETag and If-Match on users, on %s', (backend) => {
       await token(),
     );
     expect(response.status).toBe(201);
-    return { id: ((await response.json()) as { data: { id: string } }).data.id, etag: response.headers.get('etag') };
+    return { id: ((await response.json()) as UserDocument).data.id, etag: response.headers.get('etag') };
   };
 
   it('POST, GET and PATCH carry one strong ETag, stable while the user is unchanged and new after each change', async () => {

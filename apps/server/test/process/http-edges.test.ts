@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ErrorDocument } from '@uas/client';
 import { delay, ServerProcesses, type ServerProcess } from '../../../../scripts/release-process';
 
 /** Sends raw bytes and reads the whole answer: fetch cannot send a request Node would refuse. */
@@ -22,7 +23,7 @@ function parse(answer: string) {
   return {
     status: Number(statusLine.split(' ')[1]),
     headers,
-    body: JSON.parse(body) as { errors: { status: string; code: string }[] },
+    body: JSON.parse(body) as ErrorDocument,
   };
 }
 

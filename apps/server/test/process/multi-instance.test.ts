@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditService, type AdminCredentials } from '@uas/domain';
+import type { JsonWebKeySet, UserDocument } from '@uas/client';
 import { openDatabase, parseDatabaseUrl, type Database } from '@uas/adapters-persistence';
 import {
   createTestPostgresSchema,
@@ -79,7 +80,7 @@ describe('two instances on one PostgreSQL', { timeout: 60_000 }, () => {
     const [jwksA, jwksB] = await Promise.all(
       [a, b].map(async (server) => (await server.fetch('/.well-known/jwks.json')).json()),
     );
-    expect((jwksA as { keys: unknown[] }).keys).not.toHaveLength(0);
+    expect((jwksA as JsonWebKeySet).keys).not.toHaveLength(0);
     expect(jwksB).toEqual(jwksA);
 
     const { accessToken } = await loginAsAdmin(a, admin);
@@ -90,7 +91,7 @@ describe('two instances on one PostgreSQL', { timeout: 60_000 }, () => {
     const { accessToken } = await loginAsAdmin(a, admin);
     const created = await createUser(a, accessToken, { email: 'carol@example.com', password: 'carol-password' });
     expect(created.status).toBe(201);
-    const { data } = (await created.json()) as { data: { id: string } };
+    const { data } = (await created.json()) as UserDocument;
     expect((await sessionOf(await userLogin(b, { email: 'carol@example.com', password: 'carol-password' }))).id).toBe(
       data.id,
     );

@@ -9,7 +9,7 @@ import {
 } from '@uas/adapters-http/testing';
 import { sessionOf, type Session } from './admin-api';
 import type { TestApplication } from './test-application';
-import type { UserResource } from '@uas/client';
+import type { components, RefreshTokenBody, SessionDocument, UserDocument, UserResource } from '@uas/client';
 import { BCRYPT_PREFIX, refreshBody, USER_PASSWORD } from './wire';
 
 export interface RequestOptions {
@@ -20,9 +20,10 @@ export interface RequestOptions {
 function passwordsIn(body: RequestInit['body']): string[] {
   if (typeof body !== 'string') return [];
   try {
-    const attributes =
-      (JSON.parse(body) as { data?: { attributes?: Record<string, unknown> } })?.data?.attributes ?? {};
-    return [attributes.password, attributes.current_password].filter(
+    // Any body a request may carry: the self-update's names both passwords a body can hold.
+    const attributes = (JSON.parse(body) as Partial<components['schemas']['SelfUpdateDocument']> | null)?.data
+      ?.attributes;
+    return [attributes?.password, attributes?.current_password].filter(
       (value): value is string => typeof value === 'string' && value.length > 0,
     );
   } catch {
@@ -36,7 +37,7 @@ function tokensSent(init: RequestInit): string[] {
   let bodyToken: unknown;
   try {
     bodyToken =
-      typeof init.body === 'string' ? (JSON.parse(init.body) as { refreshToken?: unknown })?.refreshToken : undefined;
+      typeof init.body === 'string' ? (JSON.parse(init.body) as RefreshTokenBody | null)?.refreshToken : undefined;
   } catch {
     bodyToken = undefined;
   }
@@ -48,8 +49,8 @@ function tokensSent(init: RequestInit): string[] {
 }
 
 function tokensReceived(body: unknown): string[] {
-  const attributes = (body as { data?: { attributes?: Record<string, unknown> } } | undefined)?.data?.attributes ?? {};
-  return [attributes.access_token, attributes.refresh_token].filter(
+  const attributes = (body as Partial<SessionDocument> | undefined)?.data?.attributes;
+  return [attributes?.access_token, attributes?.refresh_token].filter(
     (value): value is string => typeof value === 'string',
   );
 }
@@ -141,7 +142,7 @@ export class AdminClient {
       token ?? (await this.adminToken()),
     );
     expect(response.status, await response.clone().text()).toBe(201);
-    return ((await response.json()) as { data: UserResource }).data;
+    return ((await response.json()) as UserDocument).data;
   }
 
   /** No log line written so far holds a password sent, a token seen or a bcrypt hash. */

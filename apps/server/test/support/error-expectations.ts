@@ -1,4 +1,4 @@
-import type { ErrorObject } from '@uas/client';
+import type { ErrorDocument, ErrorObject } from '@uas/client';
 import { expect } from 'vitest';
 import { type ApiErrorCode, ERROR_CATALOGUE } from '@uas/adapters-http';
 
@@ -27,7 +27,7 @@ export const attribute = (name: string) => ({ pointer: `/data/attributes/${name}
 /** A 422 with exactly one `invalid_attribute` error per named attribute, in any order. */
 export async function expectInvalidAttributes(response: Response, names: readonly string[]): Promise<void> {
   expect(response.status).toBe(422);
-  const { errors } = (await response.json()) as { errors: ErrorObject[] };
+  const { errors } = (await response.json()) as ErrorDocument;
   const pointer = ({ source }: ErrorObject) => (source && 'pointer' in source ? source.pointer : '');
   const inPointerOrder = errors.toSorted((a, b) => pointer(a).localeCompare(pointer(b)));
   const expected = names.map(attribute).toSorted((a, b) => a.pointer.localeCompare(b.pointer));

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
 import { bearer, jsonInit, loginDocument, usersDocument } from '@uas/adapters-http/testing';
+import type { SessionDocument, SessionListDocument, UserDocument } from '@uas/client';
 
 /** One way to send a request: the application in-process, or one server process among several. */
 type Send = (path: string, init?: RequestInit) => Promise<Response>;
@@ -61,10 +62,14 @@ async function runRounds(
   return { rounds: ROUNDS, losses };
 }
 
-async function json(response: Response): Promise<{ data: { id: string; attributes: Record<string, unknown> } }> {
+/** The body of a response that must have succeeded, read as the document the API describes for it. */
+async function json<Document>(response: Response): Promise<Document> {
   expect(response.status, await response.clone().text()).toBeLessThan(300);
   return response.json();
 }
+
+const userOf = (response: Response) => json<UserDocument>(response);
+const sessionOf = (response: Response) => json<SessionDocument>(response);
 
 async function signedInUser({ setup, adminToken }: RaceTargets, index: number): Promise<RaceUser> {
   const email = `race-${index}-${crypto.randomUUID()}@example.com`;
@@ -76,13 +81,13 @@ async function signedInUser({ setup, adminToken }: RaceTargets, index: number): 
       bearer(adminToken),
     ),
   );
-  const { data } = await json(created);
-  const session = await json(await setup('/v1/login', jsonInit('POST', loginDocument(email, PASSWORD))));
+  const { data } = await userOf(created);
+  const session = await sessionOf(await setup('/v1/login', jsonInit('POST', loginDocument(email, PASSWORD))));
   return {
     id: data.id,
     email,
-    accessToken: String(session.data.attributes.access_token),
-    refreshToken: String(session.data.attributes.refresh_token),
+    accessToken: session.data.attributes.access_token,
+    refreshToken: session.data.attributes.refresh_token,
   };
 }
 
@@ -110,10 +115,10 @@ function renameAndMetadataRace(
       rename(user, name).then((r) => r.status),
       adminPatch(targets.second, targets.adminToken, user.id, { metadata: { v: index + 1 } }).then((r) => r.status),
     ]);
-    const { attributes } = (await json(await stored(targets, user.id))).data;
+    const { attributes } = (await userOf(await stored(targets, user.id))).data;
     if (statuses.some((status) => status !== 200)) return { loss: `statuses ${statuses.join(', ')}` };
     if (attributes.name !== name) return { loss: `${whose} name was lost` };
-    if ((attributes.metadata as { v?: number }).v !== index + 1) return { loss: "the admin's metadata was lost" };
+    if (attributes.metadata.v !== index + 1) return { loss: "the admin's metadata was lost" };
     return { loss: null };
   });
 }
@@ -145,11 +150,11 @@ function sameAttributesRace(targets: RaceTargets): Promise<RaceResult> {
       adminPatch(targets.first, targets.adminToken, user.id, change('a')).then((r) => r.status),
       adminPatch(targets.second, targets.adminToken, user.id, change('b')).then((r) => r.status),
     ]);
-    const { attributes } = (await json(await stored(targets, user.id))).data;
+    const { attributes } = (await userOf(await stored(targets, user.id))).data;
     if (statuses.some((status) => status !== 200)) return { loss: `statuses ${statuses.join(', ')}` };
-    const winner = change(String((attributes.metadata as { who?: string }).who));
+    const winner = change(String(attributes.metadata.who));
     if (attributes.name !== winner.name || !isDeepStrictEqual(attributes.metadata, winner.metadata)) {
-      return { loss: `a mix: ${String(attributes.name)} with ${JSON.stringify(attributes.metadata)}` };
+      return { loss: `a mix: ${attributes.name} with ${JSON.stringify(attributes.metadata)}` };
     }
     return { loss: null };
   });
@@ -165,7 +170,7 @@ function deactivationRace(targets: RaceTargets): Promise<RaceResult> {
       adminPatch(targets.first, targets.adminToken, user.id, { active: 0 }),
       adminPatch(targets.second, targets.adminToken, user.id, { name: `Renamed ${index}` }),
     ]);
-    const { attributes } = (await json(await stored(targets, user.id))).data;
+    const { attributes } = (await userOf(await stored(targets, user.id))).data;
     if (attributes.active !== 0) return { loss: 'the account is active again' };
     if (attributes.name !== `Renamed ${index}`) return { loss: 'the name was lost' };
     if ((await refresh(targets.first, user.refreshToken)).status !== 401)
@@ -193,9 +198,9 @@ function loginDeactivationRace(targets: RaceTargets): Promise<RaceResult> {
     const sessions = [
       user,
       ...(login.status === 200
-        ? [await json(login)].map(({ data }) => ({
-            accessToken: String(data.attributes.access_token),
-            refreshToken: String(data.attributes.refresh_token),
+        ? [await sessionOf(login)].map(({ data }) => ({
+            accessToken: data.attributes.access_token,
+            refreshToken: data.attributes.refresh_token,
           }))
         : []),
     ];
@@ -226,13 +231,11 @@ function loginCredentialChangeRace(change: (index: number) => Record<string, unk
       if (changed.status !== 200 || ![200, 401].includes(login.status))
         return { loss: `statuses ${login.status}, ${changed.status}` };
       if (login.status !== 200) return { loss: null };
-      const { data } = await json(login);
-      if (
-        (await targets.second('/v1/users/me', { headers: bearer(String(data.attributes.access_token)) })).status !== 401
-      ) {
+      const { data } = await sessionOf(login);
+      if ((await targets.second('/v1/users/me', { headers: bearer(data.attributes.access_token) })).status !== 401) {
         return { loss: 'a session opened with the old credentials still works' };
       }
-      if ((await refresh(targets.first, String(data.attributes.refresh_token))).status !== 401) {
+      if ((await refresh(targets.first, data.attributes.refresh_token)).status !== 401) {
         return { loss: 'a refresh token issued for the old credentials still works' };
       }
       return { loss: null };
@@ -302,9 +305,9 @@ function twoTabsRefreshRace(targets: RaceTargets): Promise<RaceResult> {
     ]);
     const statuses = responses.map((response) => response.status);
     if (statuses.some((status) => status !== 200)) return { loss: `refreshes answered ${statuses.join(', ')}` };
-    const sessions = await Promise.all(responses.map(json));
+    const sessions = await Promise.all(responses.map(sessionOf));
     for (const { data } of sessions) {
-      const me = await targets.setup('/v1/users/me', { headers: bearer(String(data.attributes.access_token)) });
+      const me = await targets.setup('/v1/users/me', { headers: bearer(data.attributes.access_token) });
       if (me.status !== 200) return { loss: `a tab's new access token answered ${me.status}` };
     }
     const next = await refresh(targets.first, String(sessions[0]?.data.attributes.refresh_token));
@@ -315,9 +318,9 @@ function twoTabsRefreshRace(targets: RaceTargets): Promise<RaceResult> {
 
 /** The id of the session a user's access token belongs to, as the user's own listing shows it. */
 async function sessionIdOf(targets: RaceTargets, user: RaceUser): Promise<string> {
-  const { data } = (await json(
+  const { data } = await json<SessionListDocument>(
     await targets.setup('/v1/users/me/sessions', { headers: bearer(user.accessToken) }),
-  )) as unknown as { data: { id: string }[] };
+  );
   if (data.length !== 1) throw new Error(`expected one session, found ${data.length}`);
   return data[0]!.id;
 }
@@ -338,11 +341,11 @@ function refreshEndRace(end: (targets: RaceTargets, user: RaceUser, sessionId: s
         return { loss: `the end answered ${ended.status}, the refresh ${refreshed.status}` };
       const tokens = [user];
       if (refreshed.status === 200) {
-        const { data } = await json(refreshed);
+        const { data } = await sessionOf(refreshed);
         tokens.push({
           ...user,
-          accessToken: String(data.attributes.access_token),
-          refreshToken: String(data.attributes.refresh_token),
+          accessToken: data.attributes.access_token,
+          refreshToken: data.attributes.refresh_token,
         });
       }
       for (const token of tokens) {
