@@ -1,4 +1,4 @@
-import { and, eq, gte, isNull, lt, type Column, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, lt, type Column, type SQL } from 'drizzle-orm';
 import {
   canonicalChanges,
   EMPTY_CHAIN,
@@ -96,6 +96,14 @@ export function auditFilter(events: AuditColumns, query: AuditFilters): SQL | un
     query.since === undefined ? undefined : gte(events.time, query.since),
     query.until === undefined ? undefined : lt(events.time, query.until),
   );
+}
+
+/**
+ * Newest first: every audit index ends in (time, seq), so a filtered page comes off the index in
+ * this order (a deep page steps over the entries before it).
+ */
+export function newestFirst(events: { time: Column; seq: Column }): SQL[] {
+  return [desc(events.time), desc(events.seq)];
 }
 
 /** Whether a listing filters at all: without a filter its total is the chain's length. */

@@ -1,4 +1,4 @@
-import { asc, count, desc, eq, gt, lt, lte } from 'drizzle-orm';
+import { asc, count, eq, gt, lt, lte } from 'drizzle-orm';
 import {
   chainLength,
   sealAuditEvent,
@@ -17,6 +17,7 @@ import {
   auditFilter,
   isUnfiltered,
   NEW_AUDIT_CHAIN,
+  newestFirst,
 } from '../shared/audit-rows';
 import type { SqliteDb } from './sqlite-db';
 import { auditChain, auditEvents } from './sqlite-schema';
@@ -105,17 +106,13 @@ export class SqliteAuditTrail implements AuditTrail {
   }
 }
 
-/**
- * A page of the newest matching events: each filter is an equality or range on the leading
- * columns of an index that ends in (time, seq), so the page comes off that index in order (a deep
- * page steps over the entries before it). Exported for the query plan tests.
- */
+/** A page of the newest matching events. Exported for the query plan tests. */
 export function selectAuditPage(db: SqliteDb, filters: AuditFilters, offset: number, limit: number) {
   return db
     .select()
     .from(auditEvents)
     .where(auditFilter(auditEvents, filters))
-    .orderBy(desc(auditEvents.time), desc(auditEvents.seq))
+    .orderBy(...newestFirst(auditEvents))
     .limit(limit)
     .offset(offset);
 }
@@ -125,15 +122,12 @@ export function selectAuditTotal(db: SqliteDb, filters: AuditFilters) {
   return db.select({ total: count() }).from(auditEvents).where(auditFilter(auditEvents, filters));
 }
 
-/**
- * The newest event older than `before`, found in the (time, seq) index: pruning removes it and
- * every event before it in the chain. Exported for the query plan tests.
- */
+/** The newest event older than `before`: pruning removes it and every event before it. Exported for the plan tests. */
 export function selectLastBefore(db: SqliteDb, before: Date) {
   return db
     .select({ seq: auditEvents.seq, hash: auditEvents.hash })
     .from(auditEvents)
     .where(lt(auditEvents.time, before))
-    .orderBy(desc(auditEvents.time), desc(auditEvents.seq))
+    .orderBy(...newestFirst(auditEvents))
     .limit(1);
 }
