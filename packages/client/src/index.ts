@@ -1,4 +1,6 @@
 export type { components, operations, paths } from './api-types';
+/** Every action the audit trail records, as the document enumerates them. */
+export { auditEventResourceAttributesActionValues as AUDIT_ACTIONS } from './api-types';
 export {
   type ApiClient,
   type ApiClientOptions,

@@ -11,22 +11,6 @@ export interface AuditQuery {
   page: number;
 }
 
-export const AUDIT_ACTIONS = [
-  'admin.login',
-  'admin.login_failed',
-  'session.reuse_detected',
-  'session.logout',
-  'session.revoked',
-  'user.created',
-  'user.updated',
-  'user.deactivated',
-  'user.deleted',
-  'user.login_throttled',
-  'signing_key.rotated',
-  'users.imported',
-  'users.exported',
-] as const;
-
 const AUDIT_PAGE_SIZE = 20;
 const AUDIT_PATH = '/v1/admin/audit-events';
 const FILTERS = ['target', 'actor', 'action', 'since', 'until'] as const;

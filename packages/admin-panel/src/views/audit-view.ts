@@ -1,7 +1,6 @@
-import { isAbort } from '@uas/client';
+import { AUDIT_ACTIONS, isAbort } from '@uas/client';
 import type { AuditEventPage } from '../api/account-api';
 import {
-  AUDIT_ACTIONS,
   auditApiPathOf,
   auditLocationSearchOf,
   auditQueryFromApiLink,
