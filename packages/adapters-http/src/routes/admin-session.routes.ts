@@ -4,11 +4,12 @@ import { createFactory } from 'hono/factory';
 import type { AppEnv } from '../app-env';
 import { bearerAuth } from '../middleware/bearer-auth';
 import { requestContext } from '../network/request-context';
-import { loginExample, sessionExample } from '../openapi/examples';
+import { sessionExample } from '../openapi/examples';
 import { describeRoute, type RouteDescription } from '../openapi/route-description';
 import { sessionDocument, sessionDocumentSchema } from '../presenters/session.presenter';
-import { loginDocument, parseLogin, parseRefreshTokenBody, refreshTokenBodySchema } from '../schemas/session.schemas';
+import { parseLogin, parseRefreshTokenBody, refreshTokenBodySchema } from '../schemas/session.schemas';
 import { jsonBody } from '../schemas/validation';
+import { LOGIN_ROUTE, logIn } from '../session/login';
 import { adminRefreshToken } from '../session/presented-refresh-token';
 import { clearRefreshCookie, refreshCookie, setRefreshCookie } from '../session/refresh-cookie';
 import { requireUuidParam } from './uuid-param';
@@ -85,14 +86,12 @@ export function adminSessionRoutes({ adminAuth }: { adminAuth: AuthService }) {
         description:
           'Wrong email or password give the same answer, in similar time, whether or not the account exists.',
         tags: TAGS,
-        body: { schema: loginDocument, example: loginExample },
+        ...LOGIN_ROUTE,
         responses: { 200: session },
-        errors: ['resource_conflict', 'invalid_credentials', 'account_inactive', 'too_many_attempts'],
       }),
       jsonBody(parseLogin),
       async (c) => {
-        const { email, password } = c.req.valid('json');
-        const grant = await adminAuth.login(email, password, c.get('client').address, requestContext(c));
+        const grant = await logIn(adminAuth, c, c.req.valid('json'));
         setRefreshCookie(c, grant);
         return c.json(sessionDocument(grant), 200);
       },

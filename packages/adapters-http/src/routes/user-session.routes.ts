@@ -3,11 +3,12 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { bearerAuth } from '../middleware/bearer-auth';
 import { requestContext } from '../network/request-context';
-import { loginExample, sessionExample } from '../openapi/examples';
+import { sessionExample } from '../openapi/examples';
 import { describeRoute } from '../openapi/route-description';
 import { sessionDocument, sessionDocumentSchema } from '../presenters/session.presenter';
-import { loginDocument, parseLogin, parseRefreshTokenBody, refreshTokenBodySchema } from '../schemas/session.schemas';
+import { parseLogin, parseRefreshTokenBody, refreshTokenBodySchema } from '../schemas/session.schemas';
 import { jsonBody } from '../schemas/validation';
+import { LOGIN_ROUTE, logIn } from '../session/login';
 import { bodyRefreshToken } from '../session/presented-refresh-token';
 
 const TAGS = ['User session'];
@@ -29,14 +30,12 @@ export function userSessionRoutes({ userAuth }: { userAuth: AuthService }) {
         description:
           'The access token carries the claims `sub`, `email`, `name`, `metadata`, `app`, `iat`, `exp`, `iss`, `sid`.',
         tags: TAGS,
-        body: { schema: loginDocument, example: loginExample },
+        ...LOGIN_ROUTE,
         responses: { 200: session },
-        errors: ['resource_conflict', 'invalid_credentials', 'account_inactive', 'too_many_attempts'],
       }),
       jsonBody(parseLogin),
       async (c) => {
-        const { email, password } = c.req.valid('json');
-        const grant = await userAuth.login(email, password, c.get('client').address, requestContext(c));
+        const grant = await logIn(userAuth, c, c.req.valid('json'));
         return c.json(sessionDocument(grant), 200);
       },
     )
