@@ -4,7 +4,7 @@ import type { Admin } from '../admins/admin.ts';
 import type { AdminRepository } from '../admins/admin.repository.ts';
 import type { SessionRepository } from '../sessions/session.repository.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
-import { sampleSession } from './sample-session.ts';
+import { firstTokenOf, sampleSession } from './sample-session.ts';
 
 let sequence = 0;
 export function sampleAdmin(overrides: Partial<Admin> = {}): Admin {
@@ -33,21 +33,13 @@ export function describeAdminRepositoryContract(backend: string, open: OpenRepos
     });
 
     /** A live session of `admin`, opened as a login would. */
-    async function sessionOf(admin: Admin, n: number): Promise<string> {
+    async function sessionOf(admin: Admin): Promise<string> {
       const session = sampleSession({
         kind: 'admin',
         subjectId: admin.id,
         expires: new Date('2030-01-01T00:00:00.000Z'),
       });
-      const token = {
-        id: `22000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
-        sessionId: session.id,
-        issued: session.created,
-        expires: session.expires,
-        retired: null,
-        revoked: null,
-      };
-      expect(await sessions.create(session, token, admin)).toBe(true);
+      expect(await sessions.create(session, firstTokenOf(session), admin)).toBe(true);
       return session.id;
     }
 
@@ -89,7 +81,7 @@ export function describeAdminRepositoryContract(backend: string, open: OpenRepos
     it('update() with endSessions ends every live session of the admin at its update time; without, none', async () => {
       const admin = sampleAdmin();
       await admins.insert(admin);
-      const [first, second] = [await sessionOf(admin, 1), await sessionOf(admin, 2)];
+      const [first, second] = [await sessionOf(admin), await sessionOf(admin)];
       const renamed = { ...admin, name: 'Renamed', updated: new Date('2027-01-01T00:00:00.000Z') };
       await admins.update(renamed);
       expect((await sessions.findSession(first))?.revoked).toBeNull();

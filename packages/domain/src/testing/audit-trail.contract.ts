@@ -8,7 +8,7 @@ import { EmailTakenError, PreconditionFailedError } from '../shared/errors.ts';
 import type { User } from '../users/user.ts';
 import { applyUserPatch } from '../users/user.rules.ts';
 import { useFreshRepositories, type AuditTampering, type OpenRepositories } from './contract-harness.ts';
-import { sampleSession } from './sample-session.ts';
+import { firstTokenOf, sampleSession } from './sample-session.ts';
 import { sampleUser } from './user.repository.contract.ts';
 
 const T0 = Date.UTC(2026, 5, 1);
@@ -100,14 +100,7 @@ export function describeAuditTrailContract(backend: string, open: OpenRepositori
         audit: record('user.updated', 2),
       }));
       const session = sampleSession({ subjectId: user.id, created: at(3), expires: at(9999) });
-      const token = {
-        id: crypto.randomUUID(),
-        sessionId: session.id,
-        issued: at(3),
-        expires: at(9999),
-        retired: null,
-        revoked: null,
-      };
+      const token = firstTokenOf(session);
       expect(await sessions.create(session, token, user, record('admin.login', 3))).toBe(true);
       await sessions.revokeToken(token.id, at(4), record('session.revoked', 4));
       await sessions.revokeSession(session.id, at(5), record('session.reuse_detected', 5));
@@ -173,14 +166,7 @@ export function describeAuditTrailContract(backend: string, open: OpenRepositori
       ).rejects.toBeInstanceOf(PreconditionFailedError);
       // A login whose account changed meanwhile; revocations of what is revoked already.
       const session = sampleSession({ subjectId: user.id, created: at(4), expires: at(9999) });
-      const token = {
-        id: crypto.randomUUID(),
-        sessionId: session.id,
-        issued: at(4),
-        expires: at(9999),
-        retired: null,
-        revoked: null,
-      };
+      const token = firstTokenOf(session);
       const stale = { email: user.email, passwordHash: 'not-the-stored-hash' };
       expect(await sessions.create(session, token, stale, record('admin.login', 4))).toBe(false);
       await sessions.revokeToken('no-such-token', at(5), record('session.revoked', 5));

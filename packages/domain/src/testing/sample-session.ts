@@ -1,4 +1,4 @@
-import type { Session } from '../sessions/session.ts';
+import type { RefreshToken, Session } from '../sessions/session.ts';
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');
 let sequence = 0;
@@ -19,4 +19,10 @@ export function sampleSession(overrides: Partial<Session> = {}): Session {
     revoked: null,
     ...overrides,
   };
+}
+
+/** The refresh token a login hands out with `session`: issued as it opens, lasting as long. */
+export function firstTokenOf(session: Session): RefreshToken {
+  const { id: sessionId, created: issued, expires } = session;
+  return { id: crypto.randomUUID(), sessionId, issued, expires, retired: null, revoked: null };
 }

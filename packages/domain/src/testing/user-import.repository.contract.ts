@@ -5,7 +5,7 @@ import { planImport, type ImportEntry, type ImportPlan } from '../transfer/impor
 import type { User } from '../users/user.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 import { sampleUser } from './user.repository.contract.ts';
-import { sampleSession } from './sample-session.ts';
+import { firstTokenOf, sampleSession } from './sample-session.ts';
 
 const NOW = new Date('2026-06-01T00:00:00.000Z');
 const entry = (user: User, line = 1): ImportEntry => ({
@@ -91,18 +91,8 @@ export function describeUserImportRepositoryContract(backend: string, open: Open
       const opened = new Date('2026-05-01T00:00:00.000Z');
       for (const [i, user] of [changed, kept].entries()) {
         const sessionId = `00000000-0000-4000-9000-00000000000${i}`;
-        await repositories.sessions.create(
-          sampleSession({ id: sessionId, subjectId: user.id, created: opened, expires: NOW }),
-          {
-            id: `00000000-0000-4000-a000-00000000000${i}`,
-            sessionId,
-            issued: opened,
-            expires: NOW,
-            retired: null,
-            revoked: null,
-          },
-          user,
-        );
+        const session = sampleSession({ id: sessionId, subjectId: user.id, created: opened, expires: NOW });
+        await repositories.sessions.create(session, firstTokenOf(session), user);
       }
       const update = { ...changed, passwordHash: '$2b$04$another' };
       await repositories.imports.importBatch(

@@ -6,7 +6,7 @@ import type { User } from '../users/user.ts';
 import type { UserRepository } from '../users/user.repository.ts';
 import { applyUserPatch } from '../users/user.rules.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
-import { sampleSession } from './sample-session.ts';
+import { firstTokenOf, sampleSession } from './sample-session.ts';
 
 let sequence = 0;
 export function sampleUser(overrides: Partial<User> = {}): User {
@@ -47,11 +47,8 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       const id = crypto.randomUUID();
       const at = user.created;
       const expires = new Date(at.getTime() + 3_600_000);
-      const opened = await sessions.create(
-        sampleSession({ id, subjectId: user.id, created: at, expires }),
-        { id: crypto.randomUUID(), sessionId: id, issued: at, expires, retired: null, revoked: null },
-        user,
-      );
+      const session = sampleSession({ id, subjectId: user.id, created: at, expires });
+      const opened = await sessions.create(session, firstTokenOf(session), user);
       expect(opened).toBe(true);
       return id;
     }
