@@ -19,8 +19,8 @@ export type JsonWebKeySet = operations['jwks']['responses'][200]['content']['app
 /** What an admin may send when creating or changing a user. */
 export type UserWrite = Schemas['UpdateUserDocument']['data']['attributes'];
 export type UserCreate = Schemas['CreateUserDocument']['data']['attributes'];
-export type ImportReport =
-  operations['importUsers']['responses'][200]['content']['application/json']['data']['attributes'];
+export type ImportReportDocument = operations['importUsers']['responses'][200]['content']['application/json'];
+export type ImportReport = ImportReportDocument['data']['attributes'];
 export type ConflictPolicy = NonNullable<NonNullable<operations['importUsers']['parameters']['query']>['on_conflict']>;
 
 export interface ApiClientOptions {

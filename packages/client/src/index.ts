@@ -10,6 +10,7 @@ export {
   type ErrorObject,
   type JsonWebKeySet,
   type ImportReport,
+  type ImportReportDocument,
   type RefreshTokenBody,
   type SessionDocument,
   type SessionListDocument,

@@ -1,4 +1,5 @@
 import type { Page, Response } from 'playwright-core';
+import type { ErrorDocument } from '@uas/client';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { formatWait } from '../../src/ui/format';
 import { AdminClient } from '../support/admin-client';
@@ -43,7 +44,7 @@ describe('the admin session in the panel', () => {
 
     const response = await login;
     expect(response.status()).toBe(401);
-    const { errors } = (await response.json()) as { errors: { detail?: string; title?: string }[] };
+    const { errors } = (await response.json()) as ErrorDocument;
     const message = errors[0]?.detail ?? errors[0]?.title ?? '';
     expect(message).not.toBe('');
     await expect.poll(() => page.getByRole('alert').textContent()).toContain(message);

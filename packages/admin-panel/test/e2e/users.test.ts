@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import type { ErrorDocument, UserDocument } from '@uas/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { responseTo, saveScreenshot, signIn, userRow } from '../support/browser';
 import { usePanel } from '../support/panel';
@@ -46,7 +47,7 @@ describe('managing users in the panel', () => {
 
     const response = await created;
     expect(response.status()).toBe(201);
-    userId = ((await response.json()) as { data: { id: string } }).data.id;
+    userId = ((await response.json()) as UserDocument).data.id;
     await form.waitFor({ state: 'detached' });
     await userRow(page, email).waitFor();
     expect(await stack().api.user(userId)).toMatchObject({
@@ -69,7 +70,7 @@ describe('managing users in the panel', () => {
 
     const response = await created;
     expect(response.status()).toBe(409);
-    const { errors } = (await response.json()) as { errors: { detail?: string; title?: string }[] };
+    const { errors } = (await response.json()) as ErrorDocument;
     await expect.poll(() => fieldError(form, 'Email').textContent()).toBe(errors[0]?.detail ?? errors[0]?.title);
     expect(await form.getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).toBe('true');
 
@@ -88,9 +89,10 @@ describe('managing users in the panel', () => {
 
     const response = await created;
     expect(response.status()).toBe(422);
-    const { errors } = (await response.json()) as { errors: { detail: string; source: { pointer: string } }[] };
+    const { errors } = (await response.json()) as ErrorDocument;
     const detailAt = (attribute: string) =>
-      errors.find((e) => e.source.pointer === `/data/attributes/${attribute}`)?.detail;
+      errors.find(({ source }) => source && 'pointer' in source && source.pointer === `/data/attributes/${attribute}`)
+        ?.detail;
     await expect.poll(() => fieldError(form, 'Email').textContent()).toBe(detailAt('email'));
     expect(await fieldError(form, 'Password').textContent()).toBe(detailAt('password'));
     expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');

@@ -1,4 +1,13 @@
-import type { UserAttributes, UserResource, UserWrite } from '@uas/client';
+import type {
+  ImportReportDocument,
+  SessionDocument,
+  SessionListDocument,
+  UserAttributes,
+  UserDocument,
+  UserListDocument,
+  UserResource,
+  UserWrite,
+} from '@uas/client';
 import type { PanelServer } from './panel-server';
 
 const JSON_API = 'application/vnd.api+json';
@@ -18,14 +27,14 @@ export class AdminClient {
       body: JSON.stringify({ data: { type: 'users', attributes: server.admin } }),
     });
     if (response.status !== 200) throw new Error(`admin login failed: ${response.status} ${await response.text()}`);
-    const { data } = (await response.json()) as { data: { id: string; attributes: { access_token: string } } };
+    const { data } = (await response.json()) as SessionDocument;
     return new AdminClient(server.baseUrl, data.id, data.attributes.access_token);
   }
 
   async createUser(attributes: UserWrite): Promise<UserResource> {
     const response = await this.call('POST', '/v1/admin/users', { data: { type: 'users', attributes } });
     if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
-    return ((await response.json()) as { data: UserResource }).data;
+    return ((await response.json()) as UserDocument).data;
   }
 
   /** A change made by another admin, behind the browser's back. */
@@ -39,14 +48,14 @@ export class AdminClient {
     const response = await this.call('GET', `/v1/admin/users/${id}`);
     if (response.status === 404) return null;
     if (response.status !== 200) throw new Error(`get failed: ${response.status}`);
-    return ((await response.json()) as { data: UserResource }).data.attributes;
+    return ((await response.json()) as UserDocument).data.attributes;
   }
 
   /** The users whose email contains `term` (first page). */
   async usersMatching(term: string): Promise<UserResource[]> {
     const response = await this.call('GET', `/v1/admin/users?page[size]=100&search[email]=${encodeURIComponent(term)}`);
     if (response.status !== 200) throw new Error(`list failed: ${response.status}`);
-    return ((await response.json()) as { data: UserResource[] }).data;
+    return ((await response.json()) as UserListDocument).data;
   }
 
   /** Imports NDJSON records (a month of sign-ups, say); throws unless every one is created. */
@@ -57,7 +66,7 @@ export class AdminClient {
       headers: { Authorization: `Bearer ${this.token}`, 'Content-Type': 'application/x-ndjson' },
       body,
     });
-    const report = (await response.json()) as { data: { attributes: { created: number } } };
+    const report = (await response.json()) as ImportReportDocument;
     if (response.status !== 200 || report.data.attributes.created !== records.length)
       throw new Error(`import failed: ${response.status} ${JSON.stringify(report)}`);
   }
@@ -77,7 +86,7 @@ export class AdminClient {
   async sessionIds(userId: string): Promise<string[]> {
     const response = await this.call('GET', `/v1/admin/users/${userId}/sessions`);
     if (response.status !== 200) throw new Error(`sessions failed: ${response.status}`);
-    return ((await response.json()) as { data: { id: string }[] }).data.map((session) => session.id);
+    return ((await response.json()) as SessionListDocument).data.map((session) => session.id);
   }
 
   /** Ends every session of the admin, the browser's included. */
