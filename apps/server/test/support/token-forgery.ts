@@ -3,7 +3,8 @@ import { openDatabase, type Database } from '@uas/adapters-persistence';
 import type { SigningKey } from '@uas/domain';
 import { loadConfig } from '../../src/config';
 import type { TestApplication } from './test-application';
-import { claimsOf, headerOf } from './user-client';
+import { claimsOf, headerOf, nowSeconds } from './user-client';
+import { UNKNOWN_ID } from './wire';
 
 /** Opens the test application's database as a second process would, for the length of `use`. */
 export async function withApplicationDatabase<T>(
@@ -77,3 +78,50 @@ export async function publicKeyAsSecrets(t: TestApplication): Promise<string[]> 
   const pem = await exportSPKI((await importJWK(key.publicJwk as JWK, key.algorithm)) as CryptoKey);
   return [JSON.stringify(key.publicJwk), JSON.stringify(published), pem];
 }
+
+/** The genuine token with its claims changed and its signature kept. */
+function tampered(genuine: string, changes: JWTPayload): string {
+  const [header, , signature] = genuine.split('.');
+  return `${header}.${encodePart({ ...claimsOf(genuine), ...changes })}.${signature}`;
+}
+
+type Forge = (genuine: string, t: TestApplication) => Promise<string | string[]> | string;
+
+/** Forgeries made from a genuine token: what an attacker can make, and what only a key thief could. */
+export const FORGERIES: [name: string, forge: Forge][] = [
+  ['alg: none with the claims of a genuine token', (genuine) => unsigned(genuine)],
+  [
+    'HS256 signed with the public key as the secret (stored JWK, published JWK, PEM)',
+    async (genuine, t) => Promise.all((await publicKeyAsSecrets(t)).map((secret) => hmacSigned(genuine, secret))),
+  ],
+  [
+    'a tampered payload (expiry a year later) under the genuine signature',
+    (genuine, t) => tampered(genuine, { exp: nowSeconds(t) + 365 * 86_400 }),
+  ],
+  [
+    'a tampered payload (another subject) under the genuine signature',
+    (genuine) => tampered(genuine, { sub: UNKNOWN_ID }),
+  ],
+  ['the genuine token with its signature cut off', (genuine) => `${genuine.split('.').slice(0, 2).join('.')}.`],
+  ["the service's kid on a signature by a key the service never made", (genuine) => resignedWithForeignKey(genuine)],
+  [
+    'an unknown kid, even over a signature by the service key',
+    (genuine, t) => resignedByService(t, genuine, { header: { kid: UNKNOWN_ID } }),
+  ],
+  [
+    'no kid, over a signature by the service key',
+    (genuine, t) => resignedByService(t, genuine, { header: { kid: undefined } }),
+  ],
+  [
+    'another issuer, signed by the service key',
+    (genuine, t) => resignedByService(t, genuine, { claims: { iss: 'https://elsewhere.example' } }),
+  ],
+  [
+    'another audience, signed by the service key',
+    (genuine, t) => resignedByService(t, genuine, { claims: { aud: 'https://elsewhere.example' } }),
+  ],
+  [
+    'an expiry in the past, signed by the service key',
+    (genuine, t) => resignedByService(t, genuine, { claims: { exp: nowSeconds(t) - 60 } }),
+  ],
+];
