@@ -1,9 +1,14 @@
 import type { User } from '@uas/domain';
+import type * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { loginSessionListDocumentSchema } from '../presenters/login-session.presenter';
 import { bearer, createTestApp, expectNoSecrets, fromAddress, jsonInit, loginDocument, type TestApp } from '../testing';
 
 const PASSWORD = 'user-password-1';
 const UNKNOWN = '00000000-0000-4000-8000-00000000dead';
+
+/** A session listing as the API describes it, the admin's and the user's own alike. */
+type SessionList = v.InferOutput<typeof loginSessionListDocumentSchema>;
 
 let t: TestApp;
 let user: User;
@@ -68,10 +73,7 @@ describe('DELETE /v1/admin/users/{id}/sessions/{sessionId}', () => {
   it('ends that session: its access token gets 401 at once, its refresh token too; the other lives', async () => {
     const ending = await annLogsIn('203.0.113.7', 'Ending');
     const staying = await annLogsIn('203.0.113.7', 'Staying');
-    const listed = (await (await sessionsOf(user.id)).json()).data as {
-      id: string;
-      attributes: { user_agent: string };
-    }[];
+    const listed = ((await (await sessionsOf(user.id)).json()) as SessionList).data;
     const endingId = listed.find((session) => session.attributes.user_agent === 'Ending')!.id;
     const response = await t.app.request(`/v1/admin/users/${user.id}/sessions/${endingId}`, {
       method: 'DELETE',
@@ -93,7 +95,7 @@ describe('DELETE /v1/admin/users/{id}/sessions/{sessionId}', () => {
   it("404s for another user's session, an unknown one or a malformed id, and ends nothing", async () => {
     const other = await t.createUser({ email: 'bob@example.com' });
     const bobs = await t.loginUser('bob@example.com', PASSWORD);
-    const [bobSession] = (await (await sessionsOf(other.id)).json()).data as { id: string }[];
+    const [bobSession] = ((await (await sessionsOf(other.id)).json()) as SessionList).data;
     for (const sessionId of [bobSession!.id, UNKNOWN, 'nope']) {
       const response = await t.app.request(`/v1/admin/users/${user.id}/sessions/${sessionId}`, {
         method: 'DELETE',
@@ -131,7 +133,7 @@ describe('GET and DELETE /v1/users/me/sessions', () => {
     const listing = await t.app.request('/v1/users/me/sessions', { headers: bearer(laptop.access) });
     expect(listing.status).toBe(200);
     await expectNoSecrets(listing, [phone.access, phone.refresh, laptop.access, laptop.refresh]);
-    const sessions = (await listing.json()).data as { id: string; attributes: { user_agent: string } }[];
+    const sessions = ((await listing.json()) as SessionList).data;
     expect(sessions.map((s) => s.attributes.user_agent).sort()).toEqual(['Laptop', 'Phone']);
     const phoneId = sessions.find((s) => s.attributes.user_agent === 'Phone')!.id;
 

@@ -1,4 +1,6 @@
+import type * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { errorDocumentSchema } from '../errors/json-api-errors';
 import { bearer, createTestApp, expectNoSecrets, jsonInit, usersDocument, type TestApp } from '../testing';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -19,8 +21,7 @@ const patch = (id: string, attributes: Record<string, unknown>, extra: Record<st
   t.app.request(`/v1/admin/users/${id}`, jsonInit('PATCH', usersDocument(attributes, extra), auth));
 
 async function errorsOf(response: Response) {
-  return ((await response.json()) as { errors: { status: string; code: string; detail: string; source?: object }[] })
-    .errors;
+  return ((await response.json()) as v.InferOutput<typeof errorDocumentSchema>).errors;
 }
 
 describe('POST /v1/admin/users', () => {
