@@ -52,12 +52,12 @@ export async function resignedWithForeignKey(token: string): Promise<string> {
 const encodePart = (value: object) => base64url.encode(JSON.stringify(value));
 
 /** The same claims with `alg: none` and an empty signature. */
-export function unsigned(token: string): string {
+function unsigned(token: string): string {
   return `${encodePart({ ...headerOf(token), alg: 'none' })}.${encodePart(claimsOf(token))}.`;
 }
 
 /** The same claims, HS256-signed with `secret` (the classic "public key as HMAC secret" attack). */
-export async function hmacSigned(token: string, secret: string): Promise<string> {
+async function hmacSigned(token: string, secret: string): Promise<string> {
   const input = `${encodePart({ ...headerOf(token), alg: 'HS256' })}.${encodePart(claimsOf(token))}`;
   const key = await crypto.subtle.importKey(
     'raw',
@@ -71,7 +71,7 @@ export async function hmacSigned(token: string, secret: string): Promise<string>
 }
 
 /** Every spelling of the service's public key an attacker might use as an HMAC secret. */
-export async function publicKeyAsSecrets(t: TestApplication): Promise<string[]> {
+async function publicKeyAsSecrets(t: TestApplication): Promise<string[]> {
   const [key] = await storedSigningKeys(t);
   if (!key) throw new Error('The service has no signing key.');
   const published = (await (await t.app.request('/.well-known/jwks.json')).json()).keys[0];
