@@ -4,6 +4,17 @@ import { MAX_BODY_BYTES, MAX_DISCARDED_BODY_BYTES, isJsonContentType } from './b
 
 const login = JSON.stringify(loginDocument('nobody@example.com', 'wrong-password'));
 
+/** POSTs a streamed JSON body, as a client still sending it would. */
+function postStream(
+  app: { request(path: string, init: RequestInit): Response | Promise<Response> },
+  path: string,
+  body: ReadableStream<Uint8Array>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const init = { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body, duplex: 'half' };
+  return Promise.resolve(app.request(path, init as RequestInit));
+}
+
 describe('request bodies', () => {
   it.each([
     ['application/json', true],
@@ -38,12 +49,7 @@ describe('request bodies', () => {
         controller.error(new Error('aborted'));
       },
     });
-    const response = await app.request('/v1/refresh', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body,
-      duplex: 'half',
-    } as RequestInit);
+    const response = await postStream(app, '/v1/refresh', body);
     expect(response.status).toBe(400);
     expect((await response.json()).errors[0]).toMatchObject({ status: '400', code: 'malformed_request' });
     expect(logger.entries.filter((entry) => entry.level === 'error')).toEqual([]);
@@ -112,12 +118,7 @@ describe('request bodies', () => {
   it('reads an oversized body to its end before the 413, so a client still writing it gets the answer', async () => {
     const { app } = await createTestApp();
     const { body, counter } = countedBody(2 * MAX_BODY_BYTES);
-    const response = await app.request('/v1/admin/login', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body,
-      duplex: 'half',
-    } as RequestInit);
+    const response = await postStream(app, '/v1/admin/login', body);
     expect(response.status).toBe(413);
     expect(counter.pulled).toBe(2 * MAX_BODY_BYTES);
   });
@@ -125,22 +126,14 @@ describe('request bodies', () => {
   it('stops reading past the discard bound, and refuses a declared length past it unread', async () => {
     const { app } = await createTestApp();
     const { body, counter } = countedBody(4 * MAX_DISCARDED_BODY_BYTES);
-    const streamed = await app.request('/v1/admin/login', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body,
-      duplex: 'half',
-    } as RequestInit);
+    const streamed = await postStream(app, '/v1/admin/login', body);
     expect(streamed.status).toBe(413);
     expect(counter.pulled).toBeLessThan(MAX_DISCARDED_BODY_BYTES + 256 * 1024);
 
     const declared = countedBody(MAX_DISCARDED_BODY_BYTES + 1);
-    const response = await app.request('/v1/admin/login', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Content-Length': String(MAX_DISCARDED_BODY_BYTES + 1) },
-      body: declared.body,
-      duplex: 'half',
-    } as RequestInit);
+    const response = await postStream(app, '/v1/admin/login', declared.body, {
+      'Content-Length': String(MAX_DISCARDED_BODY_BYTES + 1),
+    });
     expect(response.status).toBe(413);
     expect(declared.counter.pulled).toBeLessThanOrEqual(64 * 1024); // at most what the stream buffers up front
   });
