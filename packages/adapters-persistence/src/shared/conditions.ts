@@ -48,7 +48,7 @@ export function liveSessionsOf(
   );
 }
 
-/** A subject's sessions that are neither ended nor expired at `now`; `sessionId` alone when given. */
+/** A subject's sessions live at `now` (the domain's isSessionLive); `sessionId` alone when given. */
 export function unexpiredSessionsOf(
   sessions: { id: Column; kind: Column; subjectId: Column; revoked: Column; expires: Column },
   kind: SubjectKind,

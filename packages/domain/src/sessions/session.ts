@@ -47,6 +47,11 @@ export function withinReuseGrace(token: RefreshToken, now: Date, graceSeconds: n
   return token.retired !== null && graceSeconds > 0 && now.getTime() - token.retired.getTime() <= graceSeconds * 1000;
 }
 
+/** Whether the session still works at `now`: neither ended nor past its expiry. */
+export function isSessionLive(session: Session, now: Date): boolean {
+  return !session.revoked && session.expires.getTime() > now.getTime();
+}
+
 export type RefreshTokenState = 'current' | 'retired' | 'revoked' | 'expired';
 
 /** What presenting a refresh token means now. Only a `current` token may be exchanged. */

@@ -3,7 +3,7 @@ import { EmailTakenError } from '../shared/errors.ts';
 import type { Admin } from '../admins/admin.ts';
 import type { AdminRepository } from '../admins/admin.repository.ts';
 import type { SubjectKind } from '../shared/identity.ts';
-import type { RefreshToken, Session } from '../sessions/session.ts';
+import { isSessionLive, type RefreshToken, type Session } from '../sessions/session.ts';
 import type { SessionRepository, VerifiedAccount } from '../sessions/session.repository.ts';
 import type { PasswordRehashRepository } from '../sessions/password-rehash.repository.ts';
 import type { FailureStats, LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
@@ -203,12 +203,7 @@ export class InMemorySessionRepository implements SessionRepository {
     return true;
   }
   private isLiveOf(session: Session, kind: SubjectKind, subjectId: string, now: Date): boolean {
-    return (
-      session.kind === kind &&
-      session.subjectId === subjectId &&
-      !session.revoked &&
-      session.expires.getTime() > now.getTime()
-    );
+    return session.kind === kind && session.subjectId === subjectId && isSessionLive(session, now);
   }
   async revokeToken(id: string, at: Date, audit?: AuditRecord): Promise<void> {
     const token = this.tokens.get(id);
