@@ -13,6 +13,7 @@ export type SessionDocument = Schemas['SessionDocument'];
 /** A user's live sessions, as the user's own listing and an admin's listing of them show them. */
 export type SessionListDocument = operations['listOwnSessions']['responses'][200]['content']['application/json'];
 export type ErrorObject = Schemas['ErrorObject'];
+export type AuditEventListDocument = Schemas['AuditEventListDocument'];
 export type ErrorDocument = Schemas['ErrorDocument'];
 export type RefreshTokenBody = Schemas['RefreshTokenBody'];
 export type JsonWebKeySet = operations['jwks']['responses'][200]['content']['application/json'];

@@ -4,6 +4,7 @@ export { auditEventResourceAttributesActionValues as AUDIT_ACTIONS } from './api
 export {
   type ApiClient,
   type ApiClientOptions,
+  type AuditEventListDocument,
   type ConflictPolicy,
   createApiClient,
   type ErrorDocument,

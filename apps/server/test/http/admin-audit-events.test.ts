@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AuditEventListDocument } from '@uas/client';
 import { AuditService } from '@uas/domain';
 import { BACKENDS, type TestApplication } from '../support/test-application';
 import { jsonInit, loginDocument, usersDocument } from '@uas/adapters-http/testing';
@@ -11,46 +12,23 @@ import { withApplicationDatabase } from '../support/token-forgery';
 const EVENTS = '/v1/admin/audit-events';
 const HASH = /^[0-9a-f]{64}$/;
 
-interface AuditEventResource {
-  type: 'audit-events';
-  id: string;
-  attributes: {
-    time: string;
-    actor: { type: 'admin' | 'user' | 'system'; id: string | null };
-    action: string;
-    target: { type: string; id: string } | null;
-    changes: Record<string, { before: unknown; after: unknown }> | null;
-    request_id: string | null;
-    client_address: string | null;
-    user_agent: string | null;
-    hash: string;
-    previous_hash: string | null;
-  };
-}
-
-interface EventsDocument {
-  data: AuditEventResource[];
-  links: { first: string; last: string; prev: string | null; next: string | null };
-  meta: { total: number };
-}
-
 /** The whole chain as it stands, verified straight in the database the application writes to. */
 const verifyChain = (t: TestApplication) =>
   withApplicationDatabase(t, (database) => new AuditService({ audit: database.repositories.audit }).verify());
 
 /** The events the API lists for `query`; fails the test unless 200. */
-async function listEvents(s: Scenario, query = '?page[size]=100', token?: string): Promise<EventsDocument> {
+async function listEvents(s: Scenario, query = '?page[size]=100', token?: string): Promise<AuditEventListDocument> {
   const response = await s.client.get(`${EVENTS}${query}`, token ?? (await s.client.adminToken()));
   expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as EventsDocument;
+  return (await response.json()) as AuditEventListDocument;
 }
 
 describe.each(BACKENDS)('GET /v1/admin/audit-events on %s', (backend) => {
   const s = scenarioApplication(backend, { fresh: 'each' });
   const events = (query?: string, token?: string) => listEvents(s, query, token);
-  const actionsOf = (document: EventsDocument) => document.data.map((event) => event.attributes.action);
+  const actionsOf = (document: AuditEventListDocument) => document.data.map((event) => event.attributes.action);
   /** The newest event with `action`; fails the test when there is none. */
-  async function latest(action: string): Promise<AuditEventResource['attributes']> {
+  async function latest(action: string): Promise<AuditEventListDocument['data'][number]['attributes']> {
     const found = (await events(`?filter[action]=${action}`)).data[0];
     expect(found, `an event ${action}`).toBeDefined();
     return found!.attributes;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
 import { errorsLike } from '../support/error-expectations';
 import { scenarioApplication } from '../support/scenario';
-import type { UserResource } from '@uas/client';
+import type { UserListDocument, UserResource } from '@uas/client';
 
 const USERS = '/v1/admin/users';
 
@@ -12,21 +12,15 @@ const link = (page: number, size: number, search?: string) =>
 
 const searchFor = (term: string, query = '') => `${USERS}?search[email]=${encodeURIComponent(term)}${query}`;
 
-interface ListDocument {
-  data: UserResource[];
-  links: { first: string; last: string; prev: string | null; next: string | null };
-  meta: { total: number };
-}
-
-const emailsOf = (document: ListDocument) => document.data.map((user) => user.attributes.email);
+const emailsOf = (document: UserListDocument) => document.data.map((user) => user.attributes.email);
 
 describe.each(BACKENDS)('GET /v1/admin/users on %s', (backend) => {
   const s = scenarioApplication(backend, { fresh: 'each' });
 
-  async function list(path: string): Promise<ListDocument> {
+  async function list(path: string): Promise<UserListDocument> {
     const response = await s.client.get(path, await s.client.adminToken());
     expect(response.status, await response.clone().text()).toBe(200);
-    return (await response.json()) as ListDocument;
+    return (await response.json()) as UserListDocument;
   }
 
   /** Creates users one after another, a second apart, so `created` orders them. */

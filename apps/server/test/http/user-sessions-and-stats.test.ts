@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { SessionListDocument } from '@uas/client';
 import { BACKENDS } from '../support/test-application';
 import { UNKNOWN_ID } from '../support/wire';
 import { expectError } from '../support/error-expectations';
@@ -6,16 +7,7 @@ import { userScenario } from '../support/user-client';
 
 const FAILURE_WINDOW_SECONDS = 600;
 
-interface ListedSession {
-  id: string;
-  attributes: {
-    created: string;
-    last_used: string;
-    expires: string;
-    client_address: string | null;
-    user_agent: string | null;
-  };
-}
+type ListedSession = SessionListDocument['data'][number];
 
 describe.each(BACKENDS)('sessions, last login and the overview on %s', (backend) => {
   const scenario = userScenario(backend, {

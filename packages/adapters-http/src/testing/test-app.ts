@@ -13,8 +13,10 @@ import {
   PlainTextHasher,
   SequentialIds,
 } from '@uas/domain/testing';
+import type * as v from 'valibot';
 import { createHttpApp } from '../app';
 import type { HttpAppDeps } from '../http-app-deps';
+import type { sessionDocumentSchema } from '../presenters/session.presenter';
 import { RecordingLogger } from './recording-logger';
 import { jsonInit, loginDocument } from './requests';
 
@@ -68,7 +70,8 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
   /** Logs in through the API; returns the session record's attributes and the response. */
   async function login(path: '/v1/admin/login' | '/v1/login', email: string, password: string) {
     const response = await app.request(path, jsonInit('POST', loginDocument(email, password)));
-    const body = (await response.clone().json()) as { data: { attributes: Record<string, string | number> } };
+    // A refused login answers an error document: no data, so the tokens read as 'undefined'.
+    const body = (await response.clone().json()) as Partial<v.InferOutput<typeof sessionDocumentSchema>>;
     return {
       response,
       accessToken: String(body.data?.attributes.access_token),
