@@ -41,12 +41,9 @@ describe('GET /v1/admin/users/{id}/sessions', () => {
     const response = await sessionsOf(user.id);
     expect(response.status).toBe(200);
     await expectNoSecrets(response, [first.access, first.refresh, PASSWORD, user.passwordHash]);
-    const body = await response.json();
+    const body = (await response.json()) as SessionList;
     expect(body.meta).toEqual({ total: 2 });
-    expect(body.data.map((s: { attributes: { user_agent: string } }) => s.attributes.user_agent)).toEqual([
-      'curl/8.0',
-      'Firefox/140',
-    ]);
+    expect(body.data.map((s) => s.attributes.user_agent)).toEqual(['curl/8.0', 'Firefox/140']);
     expect(body.data[1]).toEqual({
       type: 'sessions',
       id: expect.any(String),

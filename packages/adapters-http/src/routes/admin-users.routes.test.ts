@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { errorDocumentSchema } from '../errors/json-api-errors';
+import type { userListDocumentSchema } from '../presenters/user-list.presenter';
 import { bearer, createTestApp, expectNoSecrets, jsonInit, usersDocument, type TestApp } from '../testing';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -221,11 +222,8 @@ describe('GET /v1/admin/users', () => {
     }
     const response = await list('?page[number]=2&page[size]=2');
     expect(response.status).toBe(200);
-    const body = await response.json();
-    expect(body.data.map((user: { attributes: { email: string } }) => user.attributes.email)).toEqual([
-      'u2@example.com',
-      'u3@example.com',
-    ]);
+    const body = (await response.json()) as v.InferOutput<typeof userListDocumentSchema>;
+    expect(body.data.map((user) => user.attributes.email)).toEqual(['u2@example.com', 'u3@example.com']);
     expect(body.links).toEqual({
       first: '/v1/admin/users?page[number]=1&page[size]=2',
       last: '/v1/admin/users?page[number]=3&page[size]=2',
