@@ -1,3 +1,4 @@
+import type { SessionDocument } from '@uas/client';
 import type { HttpClient, Reply } from './load';
 
 /** The password of every user the benchmark creates. */
@@ -29,8 +30,6 @@ export function expectJson<T>(reply: Reply, expected: number, what: string): T {
   if (reply.status !== expected) throw new Error(`${what}: ${reply.status} ${reply.body.slice(0, 300)}`);
   return JSON.parse(reply.body) as T;
 }
-
-type SessionDocument = { data: { attributes: { access_token: string; refresh_token: string } } };
 
 /** The tokens of a 200 session record (login, refresh). */
 export function tokensOf(reply: Reply, what: string): Tokens {

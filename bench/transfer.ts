@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { ImportReport } from '@uas/domain';
 import { processMemory, RELEASE_DIR } from '../scripts/release-process';
 import { LOCAL_POSTGRES_URL, postgresDatabase, sqliteDatabase, type BenchDatabase } from './database';
 
@@ -115,7 +116,7 @@ async function main(): Promise<void> {
 
     process.stderr.write('Importing…\n');
     const imported = await measured([...cli, 'users', 'import', input, '--quiet'], env);
-    const report = JSON.parse(imported.stdout) as { created: number; rejected: number };
+    const report = JSON.parse(imported.stdout) as ImportReport;
     const reportedLines = imported.stderr
       .split('\n')
       .flatMap((line) => /^line (\d+):/.exec(line)?.[1] ?? [])
