@@ -13,6 +13,7 @@ import type { PostgresDb } from './postgres-db';
 import { PostgresLoginAttemptRepository } from './postgres-login-attempt.repository';
 import { PostgresSessionRepository } from './postgres-session.repository';
 import { PostgresSigningKeyRepository } from './postgres-signing-key.repository';
+import { preparingClient } from './postgres-prepared-client';
 import { PostgresPasswordRehashRepository } from './postgres-password-rehash.repository';
 import { PostgresUserImportRepository } from './postgres-user-import.repository';
 import { PostgresUserRepository } from './postgres-user.repository';
@@ -45,6 +46,9 @@ export function connectionSettings(url: string, options: DatabaseOptions): Conne
       connection: {
         application_name: 'user-account-service',
         statement_timeout: options.statementTimeoutMs ?? 5000,
+        // Statements are prepared (see preparingClient) but planned for each call's parameters,
+        // as unprepared ones were: a generic plan would serve every search term with one plan.
+        plan_cache_mode: 'force_custom_plan',
         ...(schema === undefined ? {} : { search_path: schema }),
       },
     },
@@ -72,7 +76,7 @@ export async function openPostgresDatabase(url: string, options: DatabaseOptions
   let closing: Promise<void> | undefined;
   return {
     dialect: 'postgres',
-    repositories: postgresRepositories(drizzle(client)),
+    repositories: postgresRepositories(drizzle(preparingClient(client))),
     migrate: () =>
       guarded('database.migrate', () =>
         withAdvisoryLock(settings, MIGRATION_LOCK, (connection) =>
