@@ -18,6 +18,7 @@ import {
   selectUserPage,
   selectUserPageWithTotal,
   selectUserTotal,
+  selectUsersByIdWithGeneration,
 } from './postgres-user.repository';
 import { selectAuditPage, selectAuditTotal, selectLastBefore } from './postgres-audit-trail';
 import { AUDIT_PLAN_CASES, COMMON_ACTIONS } from '../testing/audit-plan-cases';
@@ -91,9 +92,11 @@ describe('PostgreSQL database', () => {
     return rows.map((row) => row['QUERY PLAN']).join('\n');
   }
 
-  it('connects with the statement timeout, and keeps to the schema it was given', async () => {
-    const [settings] = await client`select current_setting('statement_timeout') as timeout, current_schema() as schema`;
-    expect(settings).toEqual({ timeout: '45s', schema: schema.schema });
+  it('connects with the statement timeout and custom plans, and keeps to the schema it was given', async () => {
+    const [settings] = await client`
+      select current_setting('statement_timeout') as timeout, current_schema() as schema,
+             current_setting('plan_cache_mode') as plans`;
+    expect(settings).toEqual({ timeout: '45s', schema: schema.schema, plans: 'force_custom_plan' });
   });
 
   it("keeps every table, and the migrations' bookkeeping, in that schema", async () => {
@@ -166,6 +169,14 @@ describe('PostgreSQL database', () => {
   it('reads a first-half page with the counter in one statement, from the (created, id) index', async () => {
     const listing = await plan(selectUserPageWithTotal(drizzle(client), 20, 20));
     expect(listing).toContain('Index Only Scan using users_created_id_idx');
+    expect(listing).toContain('user_count');
+    expect(listing).not.toContain('Seq Scan on users');
+  });
+
+  it("reads a cached search's page with the generation in one statement, by primary key", async () => {
+    const ids = Array.from({ length: 20 }, (_, index) => `id-${index}`);
+    const listing = await plan(selectUsersByIdWithGeneration(drizzle(client), ids));
+    expect(listing).toContain('users_pkey');
     expect(listing).toContain('user_count');
     expect(listing).not.toContain('Seq Scan on users');
   });

@@ -123,6 +123,21 @@ function selectUsersById(db: PostgresDb, ids: string[]) {
   return db.select(listedColumns).from(users).where(inArray(users.id, ids)).orderBy(asc(users.created), asc(users.id));
 }
 
+/**
+ * The generation and the users with these ids, in (created, id) order, in one statement (so one
+ * snapshot): a page of a cached search, which holds when the generation is the cache's.
+ * Exported for the query plan tests.
+ */
+export function selectUsersByIdWithGeneration(db: PostgresDb, ids: string[]) {
+  const page = selectUsersById(db, ids).as('page');
+  return db
+    .select({ generation: sql<string>`${userCount.generation}::text`, user: page._.selectedFields })
+    .from(userCount)
+    .leftJoin(page, sql`true`)
+    .where(eq(userCount.id, 1))
+    .orderBy(page.created, page.id);
+}
+
 /** The counter: everyone, and the generation (as text) that cached searches and anchors are valid for. */
 function selectCounter(db: PostgresDb) {
   return db
@@ -140,6 +155,10 @@ export function selectUserTotal(db: PostgresDb, term: string | undefined) {
 
 export class PostgresUserRepository implements UserRepository {
   private readonly searches = new MatchCache();
+  /** The matches being read, by generation and term: concurrent searches for one term share a read. */
+  private readonly reading = new Map<string, Promise<Matches>>();
+  /** The generation last read: a cached search of it is tried in one statement first. */
+  private generation = '';
   /** The anchors of one generation (being read, or read), or how many deep pages it has seen. */
   private anchors: { generation: string; keys?: Promise<Key[]>; deepPages: number } = { generation: '', deepPages: 0 };
 
@@ -176,6 +195,10 @@ export class PostgresUserRepository implements UserRepository {
       const window = pageWindow(total, page, size);
       if (window === null) return { total, users: [] };
       if (!window.descending) return { total, users: rows.flatMap(({ user }) => (user ? [user] : [])) };
+    }
+    if (emailContains) {
+      const cached = await this.cachedSearchPage(emailContains, page, size);
+      if (cached) return cached;
     }
     // One snapshot, so the page and the total describe the same moment. postgres.js prepares
     // each statement once per connection and reuses it (its `prepare` option, on by default).
@@ -225,20 +248,51 @@ export class PostgresUserRepository implements UserRepository {
     return anchors.keys;
   }
 
-  /** What `term` matches in the transaction's snapshot: cached for its generation, or read and cached. */
+  /**
+   * A page of a search cached at the generation last read, in one statement with the generation
+   * (one round trip instead of a transaction's five); undefined when the search is not cached,
+   * its page is not among the ids held, or the generation has moved since.
+   */
+  private async cachedSearchPage(term: string, page: number, size: number): Promise<UserPage | undefined> {
+    const generation = this.generation;
+    const matches = generation ? this.searches.get(term, generation) : undefined;
+    if (!matches) return undefined;
+    const window = pageWindow(matches.total, page, size);
+    const ids = window ? idsOfWindow(matches, window) : [];
+    if (!ids) return undefined;
+    const rows = await selectUsersByIdWithGeneration(this.db, ids);
+    const read = rows[0]?.generation ?? '';
+    if (read !== generation) {
+      this.generation = read;
+      return undefined;
+    }
+    return { total: matches.total, users: rows.flatMap(({ user }) => (user ? [user] : [])) };
+  }
+
+  /**
+   * What `term` matches in the transaction's snapshot: cached for its generation, or read and
+   * cached. Searches for one term at one generation share one read (the matches of a generation
+   * are the same in every snapshot that sees it), so a term searched by many at once is read once.
+   */
   private async matches(tx: PostgresTx, term: string): Promise<Matches> {
     const [counter] = await selectCounter(tx);
     const generation = counter?.generation ?? '';
-    const cached = generation ? this.searches.get(term, generation) : undefined;
+    if (!generation) return readMatches(tx, term);
+    this.generation = generation;
+    const cached = this.searches.get(term, generation);
     if (cached) return cached;
-    const held = (await selectMatchingIds(tx, term, MATCHES_HELD + 1)).map((row) => row.id);
-    let matches = matchesOf(held);
-    if (held.length > MATCHES_HELD) {
-      const [counted] = await selectUserTotal(tx, term);
-      matches = { total: Number(counted?.total ?? 0), head: matches.head, tail: [] };
+    const key = `${generation}:${term}`;
+    let reading = this.reading.get(key);
+    if (!reading) {
+      reading = readMatches(tx, term).then((matches) => {
+        this.searches.set(term, generation, matches);
+        return matches;
+      });
+      this.reading.set(key, reading);
+      const done = () => void this.reading.delete(key);
+      reading.then(done, done);
     }
-    if (generation) this.searches.set(term, generation, matches);
-    return matches;
+    return reading;
   }
 
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
@@ -265,6 +319,15 @@ export class PostgresUserRepository implements UserRepository {
       return true;
     });
   }
+}
+
+/** What `term` matches in the transaction's snapshot. */
+async function readMatches(tx: PostgresTx, term: string): Promise<Matches> {
+  const held = (await selectMatchingIds(tx, term, MATCHES_HELD + 1)).map((row) => row.id);
+  const matches = matchesOf(held);
+  if (held.length <= MATCHES_HELD) return matches;
+  const [counted] = await selectUserTotal(tx, term);
+  return { total: Number(counted?.total ?? 0), head: matches.head, tail: [] };
 }
 
 async function lockedUser(tx: PostgresTx, id: string): Promise<User | undefined> {
