@@ -1,18 +1,27 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Admin, AdminRepository } from '@uas/domain';
 import type { PostgresDb } from './postgres-db';
 import { liveSessionsOf } from '../shared/conditions';
 import { admins, sessions } from './postgres-schema';
 
 export class PostgresAdminRepository implements AdminRepository {
-  constructor(private readonly db: PostgresDb) {}
+  /** Prepared once: every admin request's bearer check reads the admin by id. */
+  private readonly adminById;
+
+  constructor(private readonly db: PostgresDb) {
+    this.adminById = db
+      .select()
+      .from(admins)
+      .where(eq(admins.id, sql.placeholder('id')))
+      .prepare('admin_by_id');
+  }
 
   async insert(admin: Admin): Promise<void> {
     await this.db.insert(admins).values(admin);
   }
 
   async findById(id: string): Promise<Admin | null> {
-    const [admin] = await this.db.select().from(admins).where(eq(admins.id, id));
+    const [admin] = await this.adminById.execute({ id });
     return admin ?? null;
   }
 

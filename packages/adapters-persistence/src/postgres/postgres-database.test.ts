@@ -11,6 +11,7 @@ import { connectionSettings } from './postgres-database';
 import { pageWindow } from '../shared/page-window';
 import { selectDays, selectUserTotals } from './postgres-activity.repository';
 import { selectFailureCounts } from './postgres-login-attempt.repository';
+import { selectSessionWithAccount } from './postgres-session.repository';
 import {
   PostgresUserRepository,
   selectAnchors,
@@ -202,6 +203,13 @@ describe('PostgreSQL database', () => {
     const [counted] = await client`
       select count(*) filter (where active = 1)::int as active, (select active from user_count) as counter from users`;
     expect(Number(counted!.counter)).toBe(counted!.active);
+  });
+
+  it("checks a session and its account's state in one statement, by primary keys", async () => {
+    const checking = await plan(selectSessionWithAccount(drizzle(client), 'some-session'));
+    expect(checking).toContain('sessions_pkey');
+    expect(checking).toContain('users_pkey');
+    expect(checking).not.toContain('Seq Scan on users');
   });
 
   it("counts a page's recent failed logins from the (key, at) index", async () => {

@@ -1,5 +1,13 @@
-import { and, asc, desc, eq, isNull, type SQL } from 'drizzle-orm';
-import type { AuditRecord, RefreshToken, Session, SessionRepository, SubjectKind, VerifiedAccount } from '@uas/domain';
+import { and, asc, desc, eq, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type {
+  AuditRecord,
+  RefreshToken,
+  Session,
+  SessionRepository,
+  SessionWithAccount,
+  SubjectKind,
+  VerifiedAccount,
+} from '@uas/domain';
 import {
   currentTokensOf,
   exchangeable,
@@ -15,8 +23,36 @@ import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb } from './postgres-db';
 import { admins, refreshTokens, sessions, users } from './postgres-schema';
 
+/**
+ * A session, and whether its account (in the table of the session's kind) exists and is active:
+ * the check of every access token, in one statement. Exported for the query plan tests.
+ */
+export function selectSessionWithAccount(db: PostgresDb, id: string | Placeholder) {
+  return db
+    .select({
+      session: sessions,
+      accountActive: sql<boolean>`case when ${sessions.kind} = 'admin'
+        then exists (select 1 from ${admins} where ${admins.id} = ${sessions.subjectId})
+        else exists (select 1 from ${users} where ${users.id} = ${sessions.subjectId} and ${users.active} = 1) end`,
+    })
+    .from(sessions)
+    .where(eq(sessions.id, id));
+}
+
 export class PostgresSessionRepository implements SessionRepository {
-  constructor(private readonly db: PostgresDb) {}
+  // Prepared once: the statements every authenticated request runs, built without Drizzle's
+  // query builder at each call.
+  private readonly sessionById;
+  private readonly sessionWithAccount;
+
+  constructor(private readonly db: PostgresDb) {
+    this.sessionById = db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, sql.placeholder('id')))
+      .prepare('session_by_id');
+    this.sessionWithAccount = selectSessionWithAccount(db, sql.placeholder('id')).prepare('session_with_account');
+  }
 
   async create(
     session: Session,
@@ -55,8 +91,13 @@ export class PostgresSessionRepository implements SessionRepository {
   }
 
   async findSession(id: string): Promise<Session | null> {
-    const [session] = await this.db.select().from(sessions).where(eq(sessions.id, id));
+    const [session] = await this.sessionById.execute({ id });
     return session ?? null;
+  }
+
+  async findSessionWithAccount(id: string): Promise<SessionWithAccount | null> {
+    const [found] = await this.sessionWithAccount.execute({ id });
+    return found ?? null;
   }
 
   async findToken(id: string): Promise<RefreshToken | null> {

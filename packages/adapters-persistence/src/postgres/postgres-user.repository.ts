@@ -1,4 +1,4 @@
-import { asc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import { asc, eq, getTableColumns, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AuditRecord, User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
 import { liveSessionsOf } from '../shared/conditions';
@@ -40,7 +40,11 @@ const emailFilter = (term: string | undefined): SQL | undefined =>
  * (created, id) index holds no email), so it selects the page directly and lets the planner
  * choose between the two indexes. Exported for the query plan tests.
  */
-export function selectUserPage(db: PostgresDb, term: string | undefined, { descending, offset, limit }: PageWindow) {
+export function selectUserPage(
+  db: PostgresDb,
+  term: string | undefined,
+  { descending, offset, limit }: PageWindow | PreparedWindow,
+) {
   const direction = sql.raw(descending ? 'desc' : 'asc');
   const order = sql`${users.created} ${direction}, ${users.id} ${direction}`;
   if (term)
@@ -52,11 +56,18 @@ export function selectUserPage(db: PostgresDb, term: string | undefined, { desce
     .orderBy(asc(users.created), asc(users.id));
 }
 
+/** A page window whose offset and limit a prepared statement is given at each call. */
+interface PreparedWindow {
+  descending: boolean;
+  offset: number | Placeholder;
+  limit: number | Placeholder;
+}
+
 /**
  * The counter and, read from the start, the page at `offset`: one statement, so one snapshot and
  * one round trip instead of a transaction's four. Exported for the query plan tests.
  */
-export function selectUserPageWithTotal(db: PostgresDb, offset: number, limit: number) {
+export function selectUserPageWithTotal(db: PostgresDb, offset: number | Placeholder, limit: number | Placeholder) {
   const page = selectUserPage(db, undefined, { descending: false, offset, limit }).as('page');
   return db
     .select({ total: userCount.users, user: page._.selectedFields })
@@ -162,7 +173,21 @@ export class PostgresUserRepository implements UserRepository {
   /** The anchors of one generation (being read, or read), or how many deep pages it has seen. */
   private anchors: { generation: string; keys?: Promise<Key[]>; deepPages: number } = { generation: '', deepPages: 0 };
 
-  constructor(private readonly db: PostgresDb) {}
+  // Prepared once: the statements of every user read and first page, built without Drizzle's
+  // query builder at each call.
+  private readonly userById;
+  private readonly firstPages;
+
+  constructor(private readonly db: PostgresDb) {
+    this.userById = db
+      .select()
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .prepare('user_by_id');
+    this.firstPages = selectUserPageWithTotal(db, sql.placeholder('offset'), sql.placeholder('limit')).prepare(
+      'user_page_with_total',
+    );
+  }
 
   async insert(user: User, audit?: AuditRecord): Promise<void> {
     await writeWithAudit(this.db, audit, async (tx) => {
@@ -178,7 +203,7 @@ export class PostgresUserRepository implements UserRepository {
   }
 
   async findById(id: string): Promise<User | null> {
-    const [user] = await this.db.select().from(users).where(eq(users.id, id));
+    const [user] = await this.userById.execute({ id });
     return user ?? null;
   }
 
@@ -190,7 +215,7 @@ export class PostgresUserRepository implements UserRepository {
   async list({ page, size, emailContains }: UserListQuery): Promise<UserPage> {
     if (!emailContains && (page - 1) * size < ANCHOR_STEP) {
       // The first pages are read from the start, with the counter, in one statement.
-      const rows = await selectUserPageWithTotal(this.db, (page - 1) * size, size);
+      const rows = await this.firstPages.execute({ offset: (page - 1) * size, limit: size });
       const total = Number(rows[0]?.total ?? 0);
       const window = pageWindow(total, page, size);
       if (window === null) return { total, users: [] };

@@ -244,6 +244,11 @@ export class AuthService {
   private async activePrincipal(session: Session, now: Date): Promise<Principal> {
     const principal = await this.deps.principals.findById(session.subjectId);
     if (principal?.active) return principal;
+    return this.refuseEnded(session, now);
+  }
+
+  /** Ends a session whose account is gone or inactive, and refuses its token. */
+  private async refuseEnded(session: Session, now: Date): Promise<never> {
     await this.deps.sessions.revokeSession(session.id, now);
     throw new InvalidTokenError();
   }
@@ -314,11 +319,13 @@ export class AuthService {
     }
     const { sub, sid } = verified.claims;
     if (typeof sub !== 'string' || typeof sid !== 'string') throw new InvalidTokenError();
-    const session = await sessions.findSession(sid);
+    const read = sessions.findSessionWithAccount ? await sessions.findSessionWithAccount(sid) : undefined;
+    const session = read === undefined ? await sessions.findSession(sid) : (read?.session ?? null);
     if (!session || session.revoked || session.kind !== this.kind || session.subjectId !== sub) {
       throw new InvalidTokenError();
     }
-    await this.activePrincipal(session, this.deps.clock.now());
+    if (read === undefined) await this.activePrincipal(session, this.deps.clock.now());
+    else if (!read?.accountActive) await this.refuseEnded(session, this.deps.clock.now());
     return { kind: this.kind, subjectId: sub, sessionId: sid };
   }
 

@@ -9,6 +9,12 @@ export interface VerifiedAccount {
   readonly passwordHash: string;
 }
 
+/** A session, and whether its account (of the session's kind) still exists and is active. */
+export interface SessionWithAccount {
+  readonly session: Session;
+  readonly accountActive: boolean;
+}
+
 /**
  * Stores sessions and their refresh-token families. "Not found" is `null`. A write given an audit
  * record appends it in its own transaction, and only when it changes something: a revocation of
@@ -25,6 +31,12 @@ export interface SessionRepository {
    */
   create(session: Session, firstToken: RefreshToken, verified: VerifiedAccount, audit?: AuditRecord): Promise<boolean>;
   findSession(id: string): Promise<Session | null>;
+  /**
+   * The session and whether its account is active, read together (one snapshot): the check every
+   * access token gets, in one read where the store can join the two. Optional: without it, the
+   * session is read and then its account.
+   */
+  findSessionWithAccount?(id: string): Promise<SessionWithAccount | null>;
   findToken(id: string): Promise<RefreshToken | null>;
   /**
    * The session's refresh token that may be exchanged now (neither retired, revoked nor expired),

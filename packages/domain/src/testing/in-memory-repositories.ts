@@ -4,7 +4,7 @@ import type { Admin } from '../admins/admin.ts';
 import type { AdminRepository } from '../admins/admin.repository.ts';
 import type { SubjectKind } from '../shared/identity.ts';
 import { isSessionLive, type RefreshToken, type Session } from '../sessions/session.ts';
-import type { SessionRepository, VerifiedAccount } from '../sessions/session.repository.ts';
+import type { SessionRepository, SessionWithAccount, VerifiedAccount } from '../sessions/session.repository.ts';
 import type { PasswordRehashRepository } from '../sessions/password-rehash.repository.ts';
 import type { FailureStats, LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
 import type { SigningKey } from '../tokens/signing-key.ts';
@@ -157,6 +157,14 @@ export class InMemorySessionRepository implements SessionRepository {
   async findSession(id: string): Promise<Session | null> {
     const session = this.sessions.get(id);
     return session ? { ...session } : null;
+  }
+  async findSessionWithAccount(id: string): Promise<SessionWithAccount | null> {
+    const session = this.sessions.get(id);
+    if (!session) return null;
+    return {
+      session: { ...session },
+      accountActive: this.activeAccount(session.kind, session.subjectId) !== undefined,
+    };
   }
   async findToken(id: string): Promise<RefreshToken | null> {
     const token = this.tokens.get(id);

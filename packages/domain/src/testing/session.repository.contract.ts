@@ -97,6 +97,25 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       expect(lost).toEqual([]);
     });
 
+    it('findSessionWithAccount(), where a store has it, reads a session with whether its account is still active', async () => {
+      const withAccount = sessions.findSessionWithAccount?.bind(sessions);
+      if (!withAccount) return;
+      const { session: ofUser } = await started();
+      const { session: ofAdmin } = await started({ kind: 'admin' });
+      expect(await withAccount(ofUser.id)).toEqual({ session: ofUser, accountActive: true });
+      expect(await withAccount(ofAdmin.id)).toEqual({ session: ofAdmin, accountActive: true });
+      expect(await withAccount(nextId())).toBeNull();
+      // Deactivated without ending its sessions, as a login racing the deactivation leaves one.
+      await repositories.users.update(ofUser.subjectId, (current) => ({ user: { ...current, active: 0 } }));
+      expect(await withAccount(ofUser.id)).toEqual({ session: ofUser, accountActive: false });
+      const { session: ofDeleted } = await started();
+      await repositories.users.delete(ofDeleted.subjectId, later(5));
+      expect(await withAccount(ofDeleted.id)).toEqual({
+        session: { ...ofDeleted, revoked: later(5) },
+        accountActive: false,
+      });
+    });
+
     it('answers null for unknown sessions and tokens', async () => {
       expect(await sessions.findSession(nextId())).toBeNull();
       expect(await sessions.findToken(nextId())).toBeNull();
