@@ -15,7 +15,7 @@ import { selectSessionWithAccount } from './postgres-session.repository';
 import {
   PostgresUserRepository,
   selectAnchors,
-  selectMatchingIds,
+  selectMatchEnds,
   selectUserPage,
   selectUserPageWithTotal,
   selectUserTotal,
@@ -123,7 +123,7 @@ describe('PostgreSQL database', () => {
       'Bitmap Index Scan on users_email_trgm_idx',
     );
     expect(await plan(selectUserTotal(drizzle(client), term))).toContain('Bitmap Index Scan on users_email_trgm_idx');
-    expect(await plan(selectMatchingIds(drizzle(client), term, 20_001))).toContain(
+    expect(await plan(selectMatchEnds(drizzle(client), term, 20_001))).toContain(
       'Bitmap Index Scan on users_email_trgm_idx',
     );
   });

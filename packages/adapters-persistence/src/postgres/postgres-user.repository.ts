@@ -3,7 +3,7 @@ import type { AuditRecord, User, UserListQuery, UserPage, UserRepository, UserWr
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
 import { liveSessionsOf } from '../shared/conditions';
 import { columnContains } from '../shared/like-pattern';
-import { idsOfWindow, MatchCache, matchesOf, type Matches } from '../shared/match-cache';
+import { ENDS_HELD, idsOfWindow, MatchCache, type Matches } from '../shared/match-cache';
 import { pageWindow, type PageWindow } from '../shared/page-window';
 import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
@@ -119,14 +119,30 @@ function selectPageAfter(db: PostgresDb, anchor: Key, skip: number, limit: numbe
     .orderBy(asc(users.created), asc(users.id));
 }
 
-/** The ids of a search's first `limit` matches, in (created, id) order. Exported for the query plan tests. */
-export function selectMatchingIds(db: PostgresDb, term: string, limit: number) {
-  return db
-    .select({ id: users.id })
+/**
+ * A search's first `limit` matches in (created, id) order, as one row: how many they are, and
+ * the ids of the first and the last ENDS_HELD of them (the last ones last first). The ids between
+ * stay in the database: parsing 10,000 rows of ids for one email domain of 100 cost the server
+ * more than the rest of the search. Exported for the query plan tests.
+ */
+export function selectMatchEnds(db: PostgresDb, term: string, limit: number) {
+  const matched = db
+    .select({ id: users.id, created: users.created })
     .from(users)
     .where(emailFilter(term))
     .orderBy(asc(users.created), asc(users.id))
-    .limit(limit);
+    .limit(limit)
+    .as('matched');
+  const ends = sql.raw(String(ENDS_HELD));
+  return db
+    .select({
+      total: sql<number>`count(*)::int`,
+      head: sql<string[] | null>`(array_agg(${matched.id} order by ${matched.created}, ${matched.id}))[1:${ends}]`,
+      lastFirst: sql<
+        string[] | null
+      >`(array_agg(${matched.id} order by ${matched.created} desc, ${matched.id} desc))[1:${ends}]`,
+    })
+    .from(matched);
 }
 
 /** The users with these ids, in (created, id) order: a page whose ids a cached search holds. */
@@ -348,11 +364,13 @@ export class PostgresUserRepository implements UserRepository {
 
 /** What `term` matches in the transaction's snapshot. */
 async function readMatches(tx: PostgresTx, term: string): Promise<Matches> {
-  const held = (await selectMatchingIds(tx, term, MATCHES_HELD + 1)).map((row) => row.id);
-  const matches = matchesOf(held);
-  if (held.length <= MATCHES_HELD) return matches;
+  const [ends] = await selectMatchEnds(tx, term, MATCHES_HELD + 1);
+  const held = ends?.total ?? 0;
+  const head = ends?.head ?? [];
+  if (held <= MATCHES_HELD)
+    return { total: held, head, tail: held <= ENDS_HELD ? head : (ends?.lastFirst ?? []).reverse() };
   const [counted] = await selectUserTotal(tx, term);
-  return { total: Number(counted?.total ?? 0), head: matches.head, tail: [] };
+  return { total: Number(counted?.total ?? 0), head, tail: [] };
 }
 
 async function lockedUser(tx: PostgresTx, id: string): Promise<User | undefined> {
