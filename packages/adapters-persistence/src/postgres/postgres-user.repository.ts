@@ -120,6 +120,20 @@ function selectPageAfter(db: PostgresDb, anchor: Key, skip: number, limit: numbe
 }
 
 /**
+ * The generation and, in one statement (one snapshot), the page `skip` entries after `anchor`:
+ * a deep page whose anchors are known, which holds when the generation is theirs.
+ */
+function selectPageAfterWithGeneration(db: PostgresDb, anchor: Key, skip: number, limit: number) {
+  const page = selectPageAfter(db, anchor, skip, limit).as('page');
+  return db
+    .select({ generation: sql<string>`${userCount.generation}::text`, user: page._.selectedFields })
+    .from(userCount)
+    .leftJoin(page, sql`true`)
+    .where(eq(userCount.id, 1))
+    .orderBy(page.created, page.id);
+}
+
+/**
  * A search's first `limit` matches in (created, id) order, as one row: how many they are, and
  * the ids of the first and the last ENDS_HELD of them (the last ones last first). The ids between
  * stay in the database: parsing 10,000 rows of ids for one email domain of 100 cost the server
@@ -187,7 +201,12 @@ export class PostgresUserRepository implements UserRepository {
   /** The generation last read: a cached search of it is tried in one statement first. */
   private generation = '';
   /** The anchors of one generation (being read, or read), or how many deep pages it has seen. */
-  private anchors: { generation: string; keys?: Promise<Key[]>; deepPages: number } = { generation: '', deepPages: 0 };
+  private anchors: { generation: string; keys?: Promise<Key[]>; read?: Key[]; deepPages: number } = {
+    generation: '',
+    deepPages: 0,
+  };
+  /** The counter as last read: the total of its generation. */
+  private counted = { generation: '', total: 0 };
 
   // Prepared once: the statements of every user read and first page, built without Drizzle's
   // query builder at each call.
@@ -237,10 +256,10 @@ export class PostgresUserRepository implements UserRepository {
       if (window === null) return { total, users: [] };
       if (!window.descending) return { total, users: rows.flatMap(({ user }) => (user ? [user] : [])) };
     }
-    if (emailContains) {
-      const cached = await this.cachedSearchPage(emailContains, page, size);
-      if (cached) return cached;
-    }
+    const known = emailContains
+      ? await this.cachedSearchPage(emailContains, page, size)
+      : await this.anchoredPage(page, size);
+    if (known) return known;
     // One snapshot, so the page and the total describe the same moment. postgres.js prepares
     // each statement once per connection and reuses it (its `prepare` option, on by default).
     return this.db.transaction(
@@ -248,6 +267,7 @@ export class PostgresUserRepository implements UserRepository {
         if (!emailContains) {
           const [counter] = await selectCounter(tx);
           const total = Number(counter?.total ?? 0);
+          if (counter) this.counted = { generation: counter.generation, total };
           const window = pageWindow(total, page, size);
           if (window === null) return { total, users: [] };
           // The page's place from the start, and the last anchor before it.
@@ -282,11 +302,36 @@ export class PostgresUserRepository implements UserRepository {
     if (!anchors.keys && ++anchors.deepPages >= DEEP_PAGES_BEFORE_ANCHORS) {
       anchors.keys = selectAnchors(tx).execute();
       // A failed read is tried again by a later page; this one fails with it.
-      anchors.keys.catch(() => {
-        anchors.keys = undefined;
-      });
+      anchors.keys.then(
+        (keys) => {
+          anchors.read = keys;
+        },
+        () => {
+          anchors.keys = undefined;
+        },
+      );
     }
     return anchors.keys;
+  }
+
+  /**
+   * A deep page, when the anchors of the generation last read are known: the page after its
+   * anchor with the generation in one statement (one round trip instead of a transaction's five);
+   * undefined when no anchor serves the page or the generation has moved since.
+   */
+  private async anchoredPage(page: number, size: number): Promise<UserPage | undefined> {
+    const { generation, total } = this.counted;
+    const keys = this.anchors.generation === generation ? this.anchors.read : undefined;
+    const window = keys ? pageWindow(total, page, size) : null;
+    if (!keys || !window) return undefined;
+    const position = window.descending ? total - window.offset - window.limit : window.offset;
+    const before = Math.floor(position / ANCHOR_STEP) - 1;
+    const anchor = keys[before];
+    if (!anchor) return undefined;
+    const skip = position - (before + 1) * ANCHOR_STEP;
+    const rows = await selectPageAfterWithGeneration(this.db, anchor, skip, window.limit);
+    if (rows[0]?.generation !== generation) return undefined;
+    return { total, users: rows.flatMap(({ user }) => (user ? [user] : [])) };
   }
 
   /**
