@@ -15,6 +15,15 @@ describe('TrigramSample', () => {
     expect(sampled(emails).rareQuery('@org42.')).toBe('"g42" AND "42."');
   });
 
+  it('looks up the pair of rare trigrams that do not overlap, else the two rarest', () => {
+    const more = (...extra: string[]) => [...emails, ...extra];
+    // `234` is the rarest, but overlaps every other trigram of `123456`: `123` and `456` do not.
+    const sample = sampled(more('x123@a.b', 'x123@a.c', 'x234@a.b', 'x345@a.b', 'x345@a.c', 'x456@a.b', 'x456@a.c'));
+    expect(sample.rareQuery('123456')).toBe('"123" AND "456"');
+    // In `12345` every trigram overlaps the others.
+    expect(sample.rareQuery('12345')).toBe('"123" AND "234"');
+  });
+
   it('leaves a term whose every trigram is common to the whole phrase', () => {
     expect(sampled(emails).rareQuery('user00')).toBeUndefined();
   });

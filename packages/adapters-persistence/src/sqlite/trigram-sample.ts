@@ -47,9 +47,45 @@ export class TrigramSample {
    * none is rare and the whole phrase is the cheaper query.
    */
   rareQuery(term: string): string | undefined {
-    const rare = [...trigramsOf(term)].filter(
-      (trigram) => (this.counts.get(trigram) ?? 0) <= this.sampled * RARE_SHARE,
-    );
-    return rare.length === 0 ? undefined : rare.map(ftsPhrase).join(' AND ');
+    const chars = [...term];
+    const rare: Rare[] = [];
+    for (let at = 0; at + 3 <= chars.length; at++) {
+      const trigram = chars.slice(at, at + 3).join('');
+      const count = this.counts.get(trigram) ?? 0;
+      if (count <= this.sampled * RARE_SHARE && !rare.some((seen) => seen.trigram === trigram))
+        rare.push({ trigram, at, count });
+    }
+    return rare.length === 0
+      ? undefined
+      : lookedUp(rare)
+          .map(({ trigram }) => ftsPhrase(trigram))
+          .join(' AND ');
   }
+}
+
+interface Rare {
+  trigram: string;
+  /** Where it starts in the term, in code points. */
+  at: number;
+  /** In how many sampled emails. */
+  count: number;
+}
+
+/**
+ * Which of a term's rare trigrams to look up, in the term's order: two at most. FTS5 reads the
+ * whole list of each (a rare one still holds over ten thousand rows at a million users), while
+ * two that do not overlap leave a few dozen candidates, which the LIKE checks for less than one
+ * more list costs. So: the pair that do not overlap with the fewest sampled emails between them
+ * (two overlapping trigrams are nearly one longer run, and leave many more candidates), else the
+ * two rarest.
+ */
+function lookedUp(rare: readonly Rare[]): Rare[] {
+  if (rare.length <= 2) return [...rare];
+  let best: [Rare, Rare] | undefined;
+  for (const [index, first] of rare.entries())
+    for (const second of rare.slice(index + 1))
+      if (Math.abs(first.at - second.at) >= 3 && (!best || first.count * second.count < best[0].count * best[1].count))
+        best = [first, second];
+  const pair = best ?? [...rare].sort((a, b) => a.count - b.count || a.at - b.at).slice(0, 2);
+  return pair.sort((a, b) => a.at - b.at);
 }
