@@ -2,6 +2,7 @@ import { and, count, eq, gte, lt, min, sql } from 'drizzle-orm';
 import type { FailureStats, LoginAttemptRepository } from '@uas/domain';
 import { failuresOf } from '../shared/conditions';
 import { preparedOnUse } from './prepared-on-use';
+import { ChangeStamp } from './sqlite-change-stamp';
 import type { SqliteDb } from './sqlite-db';
 import { loginFailures } from './sqlite-schema';
 
@@ -22,11 +23,22 @@ export const selectFailureCounts = (db: SqliteDb) =>
     )
     .groupBy(loginFailures.key);
 
+/** Sets of keys remembered to have had no failures, at most (a page of keys each). */
+const NONE_HELD = 64;
+
 export class SqliteLoginAttemptRepository implements LoginAttemptRepository {
   // Every page of the user list counts its users' failures: prepared once, not built per call.
   private readonly failureCountsOf = preparedOnUse(() => selectFailureCounts(this.db).prepare());
+  private readonly stamp: ChangeStamp;
+  /**
+   * Keys (a JSON array) that had no failures at or after a time, while the file was as `stamp`
+   * says: nor have they any at or after a later time, until something is written.
+   */
+  private none = { stamp: '', since: new Map<string, number>() };
 
-  constructor(private readonly db: SqliteDb) {}
+  constructor(private readonly db: SqliteDb) {
+    this.stamp = new ChangeStamp(db);
+  }
 
   async record(id: string, keys: readonly string[], at: Date): Promise<void> {
     if (keys.length === 0) return;
@@ -51,7 +63,13 @@ export class SqliteLoginAttemptRepository implements LoginAttemptRepository {
 
   async failureCounts(keys: readonly string[], since: Date): Promise<Map<string, number>> {
     if (keys.length === 0) return new Map();
-    const rows = this.failureCountsOf().all({ keys: JSON.stringify(keys), since: since.getTime() });
+    const stamp = this.stamp.now();
+    if (stamp !== this.none.stamp) this.none = { stamp, since: new Map() };
+    const listed = JSON.stringify(keys);
+    const noneSince = this.none.since.get(listed);
+    if (noneSince !== undefined && noneSince <= since.getTime()) return new Map();
+    const rows = this.failureCountsOf().all({ keys: listed, since: since.getTime() });
+    if (rows.length === 0 && this.none.since.size < NONE_HELD) this.none.since.set(listed, since.getTime());
     return new Map(rows.map((row) => [row.key, row.count]));
   }
 

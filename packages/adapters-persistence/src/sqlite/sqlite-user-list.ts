@@ -4,6 +4,7 @@ import { ftsPhrase, isTrigramSearchable } from '../shared/email-search';
 import { containsPattern } from '../shared/like-pattern';
 import { idsOfWindow, matchesOf, type MatchCache, type Matches } from '../shared/match-cache';
 import { pageWindow, type PageWindow } from '../shared/page-window';
+import { ChangeStamp } from './sqlite-change-stamp';
 import type { SqliteDb } from './sqlite-db';
 import { userCount, users } from './sqlite-schema';
 import { TrigramSample } from './trigram-sample';
@@ -31,6 +32,12 @@ const MATCHES_HELD = 20_000;
  * a read worker: the first and last pages, and those near them.
  */
 const CHEAP_STEPS = 1_000;
+
+/**
+ * Lists answered from memory at most, until anything in the file changes: the first page (the
+ * list's landing page, asked for by every admin who opens it) and the few others read again.
+ */
+const REPLIES_HELD = 64;
 
 const ftsMatch = sql`users_email_fts match ${sql.placeholder('match')}`;
 const match = sql`select rowid from users_email_fts where ${ftsMatch}`;
@@ -170,8 +177,13 @@ export interface ListReply {
 export class SqliteUserList {
   private prepared: ReturnType<typeof prepareListStatements> | undefined;
   private readonly sample = new TrigramSample();
+  private readonly stamp: ChangeStamp;
+  /** Lists read while the file was as `stamp` says, by query. */
+  private held = { stamp: '', replies: new Map<string, ListReply>() };
 
-  constructor(private readonly db: SqliteDb) {}
+  constructor(private readonly db: SqliteDb) {
+    this.stamp = new ChangeStamp(db);
+  }
 
   /** Prepared on first use, once the migrations have made the tables they read. */
   private get statements() {
@@ -184,6 +196,18 @@ export class SqliteUserList {
    * the index.
    */
   list(query: UserListQuery, cache?: MatchCache, cheapOnly = false): ListReply | undefined {
+    // A list read since the last change to the file is still exact: the same again, from memory.
+    const stamp = this.stamp.now();
+    if (stamp !== this.held.stamp) this.held = { stamp, replies: new Map() };
+    const key = JSON.stringify([query.page, query.size, query.emailContains]);
+    const held = this.held.replies.get(key);
+    if (held) return held;
+    const reply = this.read(query, cache, cheapOnly);
+    if (reply && this.held.replies.size < REPLIES_HELD) this.held.replies.set(key, freeze(reply));
+    return reply;
+  }
+
+  private read(query: UserListQuery, cache: MatchCache | undefined, cheapOnly: boolean): ListReply | undefined {
     const { page, size, emailContains } = query;
     // One read transaction, so the page and the total describe the same moment.
     return this.db.transaction(() => {
@@ -192,13 +216,13 @@ export class SqliteUserList {
       if (!emailContains) {
         const window = pageWindow(everyone, page, size);
         if (cheapOnly && window !== null && window.offset > CHEAP_STEPS) return undefined;
-        return { page: { total: everyone, users: this.read(pages.none, window, {}) } };
+        return { page: { total: everyone, users: this.readPage(pages.none, window, {}) } };
       }
       if (!isTrigramSearchable(emailContains)) {
         if (cheapOnly) return undefined;
         const values = { pattern: containsPattern(emailContains) };
         const total = totals.scan.get(values)?.total ?? 0;
-        return { page: { total, users: this.read(pages.scan, pageWindow(total, page, size), values) } };
+        return { page: { total, users: this.readPage(pages.scan, pageWindow(total, page, size), values) } };
       }
       const cached = cache?.get(emailContains, generation);
       if (cheapOnly && !cached) return undefined;
@@ -212,11 +236,11 @@ export class SqliteUserList {
       if (ids) {
         const listed = { listed: JSON.stringify(ids) };
         const all = { descending: false, offset: 0, limit: ids.length };
-        return { page: { total: matches.total, users: this.read(pages.listed, all, listed) }, found };
+        return { page: { total: matches.total, users: this.readPage(pages.listed, all, listed) }, found };
       }
       const walk = ((window.offset + window.limit) * everyone) / matches.total <= WALK_PER_MATCH * matches.total;
       return {
-        page: { total: matches.total, users: this.read(walk ? pages.walk : pages.sort, window, values) },
+        page: { total: matches.total, users: this.readPage(walk ? pages.walk : pages.sort, window, values) },
         found,
       };
     });
@@ -250,7 +274,7 @@ export class SqliteUserList {
     return emails.all({ listed: JSON.stringify(rowids) }).map((user) => user.email);
   }
 
-  private read(
+  private readPage(
     statements: {
       asc: { all(values: Record<string, unknown>): ListedUser[] };
       desc: { all(values: Record<string, unknown>): ListedUser[] };
@@ -262,4 +286,12 @@ export class SqliteUserList {
     const { descending, offset, limit } = window;
     return (descending ? statements.desc : statements.asc).all({ ...values, offset, limit });
   }
+}
+
+/** A held reply, shared by every request that gets it: none may change it. */
+function freeze(reply: ListReply): ListReply {
+  for (const user of reply.page.users) Object.freeze(user);
+  Object.freeze(reply.page.users);
+  Object.freeze(reply.page);
+  return Object.freeze(reply);
 }
