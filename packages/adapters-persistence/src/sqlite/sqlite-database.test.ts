@@ -11,7 +11,14 @@ import { createTemporarySqliteFile, type TemporarySqliteFile } from '../testing/
 import { connectSqlite } from './sqlite-database';
 import { selectDays, selectUserTotals } from './sqlite-activity.repository';
 import { selectFailureCounts } from './sqlite-login-attempt.repository';
-import { selectCounter, selectMatches, selectOrderedIds, selectUserPage, selectUserTotal } from './sqlite-user-list';
+import {
+  selectCounter,
+  selectMatches,
+  selectOrderedIds,
+  selectOrderedUsers,
+  selectUserPage,
+  selectUserTotal,
+} from './sqlite-user-list';
 import { selectAuditPage, selectAuditTotal, selectLastBefore } from './sqlite-audit-trail';
 import { AUDIT_PLAN_CASES, COMMON_ACTIONS } from '../testing/audit-plan-cases';
 
@@ -111,9 +118,10 @@ describe('SQLite database', () => {
     });
 
     it("puts a search's matches in order by reading each by its rowid", () => {
-      expect(plan(selectOrderedIds(drizzle(client)).toSQL()).split('\n')[0]).toBe(
-        'SEARCH users USING INTEGER PRIMARY KEY (rowid=?)',
-      );
+      for (const select of [selectOrderedIds, selectOrderedUsers])
+        expect(plan(select(drizzle(client)).toSQL()).split('\n')[0]).toBe(
+          'SEARCH users USING INTEGER PRIMARY KEY (rowid=?)',
+        );
     });
 
     it("counts everyone from the counter, and a search's matches from the trigram index alone", () => {

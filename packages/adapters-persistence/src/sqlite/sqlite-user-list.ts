@@ -34,6 +34,12 @@ const MATCHES_HELD = 20_000;
 const CHEAP_STEPS = 1_000;
 
 /**
+ * A search with at most this many matches reads their whole rows at once, in order, rather than
+ * their ids and then the page's rows by id: a handful of matches costs one read of each row.
+ */
+const ROWS_READ_WHOLE = 100;
+
+/**
  * Lists answered from memory at most, until anything in the file changes: the first page (the
  * list's landing page, asked for by every admin who opens it) and the few others read again.
  */
@@ -123,6 +129,15 @@ export function selectOrderedIds(db: SqliteDb) {
     .orderBy(asc(users.created), asc(users.id));
 }
 
+/** The users with the rowids in a JSON array, in (created, id) order. */
+export function selectOrderedUsers(db: SqliteDb) {
+  return db
+    .select(listedColumns)
+    .from(users)
+    .where(sql`rowid in (${listed})`)
+    .orderBy(asc(users.created), asc(users.id));
+}
+
 /** The counter: everyone, and the generation (as text, so that all its 64 bits count). */
 export function selectCounter(db: SqliteDb) {
   return db
@@ -156,6 +171,7 @@ function prepareListStatements(db: SqliteDb) {
     emails: selectEmails(db).prepare(),
     lastRowid: selectLastRowid(db).prepare(),
     orderedIds: selectOrderedIds(db).prepare(),
+    orderedUsers: selectOrderedUsers(db).prepare(),
     counter: selectCounter(db).prepare(),
     totals: {
       match: selectUserTotal(db, 'match').prepare(),
@@ -227,12 +243,17 @@ export class SqliteUserList {
       const cached = cache?.get(emailContains, generation);
       if (cheapOnly && !cached) return undefined;
       const values = { match: ftsPhrase(emailContains) };
-      const matches = cached ?? this.matches(emailContains, everyone);
+      const fresh = cached ? undefined : this.matches(emailContains, everyone);
+      const matches = cached ?? fresh!.matches;
       const window = pageWindow(matches.total, page, size);
       const ids = window && idsOfWindow(matches, window);
       if (cheapOnly && window && !ids) return undefined;
       const found = cached || !generation ? undefined : { term: emailContains, generation, matches };
       if (!window) return { page: { total: matches.total, users: [] }, found };
+      if (ids && fresh?.users) {
+        const byId = new Map(fresh.users.map((user) => [user.id, user]));
+        return { page: { total: matches.total, users: ids.map((id) => byId.get(id)!) }, found };
+      }
       if (ids) {
         const listed = { listed: JSON.stringify(ids) };
         const all = { descending: false, offset: 0, limit: ids.length };
@@ -249,10 +270,10 @@ export class SqliteUserList {
   /**
    * What the term matches: its rowids read once and put in order, or counted in the index when
    * there are many. They are read through the term's rare trigrams and checked with LIKE where it
-   * has some, else as the whole phrase.
+   * has some, else as the whole phrase. A few matches come with their rows, in order.
    */
-  private matches(term: string, everyone: number): Matches {
-    const { matches, checkedMatches, orderedIds, totals } = this.statements;
+  private matches(term: string, everyone: number): { matches: Matches; users?: ListedUser[] } {
+    const { matches, checkedMatches, orderedIds, orderedUsers, totals } = this.statements;
     const phrase = { match: ftsPhrase(term) };
     this.sample.refresh(everyone, (size) => this.sampleEmails(size));
     const rare = this.sample.rareQuery(term);
@@ -260,9 +281,14 @@ export class SqliteUserList {
     const held = rare
       ? checkedMatches.all({ match: rare, pattern: containsPattern(term), limit })
       : matches.all({ ...phrase, limit });
-    if (held.length > MATCHES_HELD) return { total: totals.match.get(phrase)?.total ?? 0, head: [], tail: [] };
+    if (held.length > MATCHES_HELD)
+      return { matches: { total: totals.match.get(phrase)?.total ?? 0, head: [], tail: [] } };
     const listed = JSON.stringify(held.map((found) => found.rowid));
-    return matchesOf(orderedIds.all({ listed }).map((user) => user.id));
+    if (held.length <= ROWS_READ_WHOLE) {
+      const users = orderedUsers.all({ listed });
+      return { matches: matchesOf(users.map((user) => user.id)), users };
+    }
+    return { matches: matchesOf(orderedIds.all({ listed }).map((user) => user.id)) };
   }
 
   /** The emails of up to `size` users at random rowids (all of them in a table that small). */
