@@ -11,6 +11,8 @@ describe('MatchCache', () => {
     expect(cache.get('term', '7')).toBe(matches);
     expect(cache.get('term', '8')).toBeUndefined();
     expect(cache.get('other', '7')).toBeUndefined();
+    // Whether it holds a term at all, whatever the generation: a search it lacks is read afresh.
+    expect([cache.has('term'), cache.has('other')]).toEqual([true, false]);
   });
 
   it('lets the least recently used terms go once it holds too many ids', () => {

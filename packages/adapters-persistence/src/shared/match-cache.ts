@@ -44,6 +44,11 @@ export class MatchCache {
   private readonly entries = new Map<string, { generation: string; matches: Matches }>();
   private held = 0;
 
+  /** Whether it holds the term's matches at some generation (perhaps not the current one). */
+  has(term: string): boolean {
+    return this.entries.has(term);
+  }
+
   get(term: string, generation: string): Matches | undefined {
     const entry = this.entries.get(term);
     if (entry?.generation !== generation) return undefined;

@@ -225,6 +225,9 @@ export class SqliteUserList {
 
   private read(query: UserListQuery, cache: MatchCache | undefined, cheapOnly: boolean): ListReply | undefined {
     const { page, size, emailContains } = query;
+    // A search that is not cached is never cheap: no need to read the counter to know it.
+    if (cheapOnly && emailContains && !(isTrigramSearchable(emailContains) && cache?.has(emailContains)))
+      return undefined;
     // One read transaction, so the page and the total describe the same moment.
     return this.db.transaction(() => {
       const { pages, totals, counter } = this.statements;
