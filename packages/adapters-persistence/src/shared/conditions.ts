@@ -1,4 +1,4 @@
-import { and, eq, gt, gte, inArray, isNull, lt, ne, or, sql, type Column, type SQL, type Table } from 'drizzle-orm';
+import { and, eq, gt, gte, isNull, lt, ne, or, sql, type Column, type SQL, type Table } from 'drizzle-orm';
 import type { SubjectKind, VerifiedAccount } from '@uas/domain';
 
 // The WHERE clauses of the ports, written once for both dialects: the tables of each dialect
@@ -61,11 +61,6 @@ export function unexpiredSessionsOf(
     gt(sessions.expires, now),
     sessionId === undefined ? undefined : eq(sessions.id, sessionId),
   );
-}
-
-/** Failures of any of `keys` at or after `since`: a range of the (key, at) index per key. */
-export function failuresOfKeys(failures: { key: Column; at: Column }, keys: readonly string[], since: Date) {
-  return and(inArray(failures.key, [...keys]), gte(failures.at, since));
 }
 
 /** Failures of `key` at or after `since`. */
