@@ -97,7 +97,7 @@ export const VARIABLES = {
   SQLITE_READ_WORKERS: variable({
     schema: integer(0, 64),
     default: '2',
-    doc: 'SQLite: worker threads that run user lists and searches, each on its own read-only connection, so a slow one never holds up other requests; `0` runs them on the event loop.',
+    doc: 'SQLite: at most this many worker threads run user lists and searches, each on its own read-only connection, so a slow one never holds up other requests. One starts with the first list, another only while those running are busy at least half the time, and one is stopped after 30 s in which the others could have answered alone (each holds about 10 MiB); `0` runs them on the event loop.',
   }),
   ADMIN_KEY_PATH: variable({
     schema: text,
