@@ -18,7 +18,11 @@ export interface ClientInfo {
  * `{ incoming: { socket: { remoteAddress } } }` to simulate a client address.
  */
 interface NodeBindings {
-  incoming?: { socket?: { remoteAddress?: string; remotePort?: number; remoteFamily?: string } };
+  incoming?: {
+    socket?: { remoteAddress?: string; remotePort?: number; remoteFamily?: string };
+    /** The request head as Node parsed it: lower-case names. */
+    headers?: Readonly<Record<string, string | string[] | undefined>>;
+  };
 }
 
 export interface AppEnv {

@@ -22,10 +22,26 @@ export function isJsonContentType(header: string | undefined): boolean {
  */
 export const MAX_DISCARDED_BODY_BYTES = 16 * MAX_BODY_BYTES;
 
+const NO_BYTES = new Uint8Array(0);
+
+/**
+ * Whether the request certainly has no body, known without asking for it: a GET or HEAD (whose
+ * body the server never passes on), or a request whose head declares neither a length nor a
+ * chunked body. Asking for the body builds the whole fetch `Request` behind the lightweight one
+ * the server hands over, a cost every GET would pay for nothing.
+ */
+function hasNoBody(c: Context<AppEnv>): boolean {
+  const { method } = c.req;
+  if (method === 'GET' || method === 'HEAD') return true;
+  const head = c.env?.incoming?.headers;
+  return head !== undefined && head['content-length'] === undefined && head['transfer-encoding'] === undefined;
+}
+
 /** The request's body bytes (empty when it has none), or 413 once an oversized body has been read. */
 async function readBody(c: Context<AppEnv>): Promise<Uint8Array> {
+  if (hasNoBody(c)) return NO_BYTES;
   const body = c.req.raw.body;
-  if (body === null) return new Uint8Array(0);
+  if (body === null) return NO_BYTES;
   if (Number(c.req.header('content-length')) > MAX_DISCARDED_BODY_BYTES) throw payloadTooLarge(MAX_BODY_BYTES);
   const reader = body.getReader();
   // A body stream fails when the client goes mid-body or breaks its chunked encoding: the client's
