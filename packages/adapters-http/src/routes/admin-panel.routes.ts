@@ -23,7 +23,8 @@ const panelHeaders = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   c.header('Content-Security-Policy', PANEL_CONTENT_SECURITY_POLICY);
   c.header('X-Frame-Options', 'DENY');
-  if (c.res.ok && !c.res.headers.has('cache-control')) {
+  // The files never choose their own caching: what is there is the API's default, `no-store`.
+  if (c.res.ok) {
     const immutable = c.req.path.startsWith(`${PANEL_PATH}/assets/`);
     c.header('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
   }
