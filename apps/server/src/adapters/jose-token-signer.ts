@@ -50,10 +50,12 @@ export class JoseTokenSigner implements TokenSigner {
 
   async verify(token: string, purposes: readonly TokenPurpose[]): Promise<VerifiedToken> {
     try {
-      const { kid } = decodeProtectedHeader(token);
+      // A token verified before names its key in the header that verification read.
+      const known = this.verified.find(token);
+      const kid = known ? known.kid : decodeProtectedHeader(token).kid;
       const key = typeof kid === 'string' ? await this.options.keyRing.verificationKey(kid) : null;
       if (!key || typeof kid !== 'string') throw new InvalidTokenError();
-      let claims = this.verified.claims(token, kid);
+      let claims = known?.claims;
       if (!claims) {
         claims = await this.verifySignature(token, key, purposes);
         this.verified.remember(token, kid, claims);

@@ -53,9 +53,8 @@ function normalizedHost(scheme: string, host: string, fallback: string): string 
   }
 }
 
-function describeClient(c: Context<AppEnv>, isTrusted: AddressMatcher): ClientInfo {
+function describeClient(c: Context<AppEnv>, socket: string, isTrusted: AddressMatcher): ClientInfo {
   const url = new URL(c.req.url);
-  const socket = socketAddress(c) ?? NO_SOCKET_ADDRESS;
   const viaProxy = isTrusted(socket);
   const forwarded = viaProxy ? forwardedClient(c.req.header('x-forwarded-for'), isTrusted) : undefined;
   // The nearest proxy writes the last entry; anything before it may come from the client.
@@ -72,11 +71,54 @@ function describeClient(c: Context<AppEnv>, isTrusted: AddressMatcher): ClientIn
   };
 }
 
+/**
+ * The client info of a request, worked out when first read: most requests (every read of a list
+ * or an account) never ask, and would pay for parsing the URL and the addresses for nothing. The
+ * socket address is taken at once, while the connection is surely open.
+ */
+class ClientOnDemand implements ClientInfo {
+  readonly #c: Context<AppEnv>;
+  readonly #socket: string;
+  readonly #isTrusted: AddressMatcher;
+  #described: ClientInfo | undefined;
+
+  constructor(c: Context<AppEnv>, isTrusted: AddressMatcher) {
+    this.#c = c;
+    this.#socket = socketAddress(c) ?? NO_SOCKET_ADDRESS;
+    this.#isTrusted = isTrusted;
+  }
+
+  get address(): string {
+    return this.#info().address;
+  }
+
+  get secure(): boolean {
+    return this.#info().secure;
+  }
+
+  get origin(): string {
+    return this.#info().origin;
+  }
+
+  get userAgent(): string | null {
+    return this.#info().userAgent;
+  }
+
+  toJSON(): ClientInfo {
+    return this.#info();
+  }
+
+  #info(): ClientInfo {
+    this.#described ??= describeClient(this.#c, this.#socket, this.#isTrusted);
+    return this.#described;
+  }
+}
+
 /** Works out once per request who the client is; nothing but trusted proxies is believed. */
 export function clientInfo(trustedProxies: readonly string[]): MiddlewareHandler<AppEnv> {
   const isTrusted = addressMatcher(trustedProxies);
   return async (c, next) => {
-    c.set('client', describeClient(c, isTrusted));
+    c.set('client', new ClientOnDemand(c, isTrusted));
     await next();
   };
 }

@@ -50,6 +50,7 @@ export function decodeQueryString(url: string): QueryLookup {
  * asks the same of parameters a server does not know.
  */
 export function rejectUnknownParameters(url: string, known: ReadonlySet<string>): void {
+  if (!url.includes('?')) return;
   const unknown = [...decodeParameters(url).keys()].filter((name) => !known.has(name));
   if (unknown.length > 0) {
     throw invalidParameters(
