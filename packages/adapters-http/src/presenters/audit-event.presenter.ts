@@ -2,7 +2,8 @@ import { AUDIT_ACTIONS, type AuditEvent, type AuditPage } from '@uas/domain';
 import * as v from 'valibot';
 import type { AuditListQuery } from '../schemas/audit-query.schemas';
 import { pageLinks, pageLinksSchema } from './page-links';
-import { isoTimestamp, timestamp } from './user.presenter';
+import { timestamp } from './timestamp';
+import { isoTimestamp } from './user.presenter';
 
 export const AUDIT_EVENTS_PATH = '/v1/admin/audit-events';
 

@@ -1,6 +1,6 @@
 import type { Session } from '@uas/domain';
 import * as v from 'valibot';
-import { timestamp } from './user.presenter';
+import { timestamp } from './timestamp';
 
 const isoTimestamp = (description: string) => v.pipe(v.string(), v.isoTimestamp(), v.description(description));
 

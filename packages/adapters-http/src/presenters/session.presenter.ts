@@ -1,6 +1,7 @@
 import { epochSeconds, type SessionGrant } from '@uas/domain';
 import * as v from 'valibot';
-import { timestamp, userResourceSchema } from './user.presenter';
+import { timestamp } from './timestamp';
+import { userResourceSchema } from './user.presenter';
 
 /** Unix time in seconds, as the token's `exp` claim writes it. */
 

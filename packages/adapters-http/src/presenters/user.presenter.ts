@@ -1,8 +1,6 @@
 import type { ListedUser, ShownUser } from '@uas/domain';
 import * as v from 'valibot';
-
-/** ISO 8601 UTC with milliseconds and `Z`. */
-export const timestamp = (date: Date): string => date.toISOString();
+import { timestamp } from './timestamp';
 
 /** A timestamp that may be missing, as null. */
 const optionalTimestamp = (date: Date | null): string | null => (date === null ? null : timestamp(date));
