@@ -1,4 +1,5 @@
 import { asc, eq, getTableColumns, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { AuditRecord, User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
 import { liveSessionsOf } from '../shared/conditions';
@@ -68,14 +69,29 @@ interface PreparedWindow {
  * one round trip instead of a transaction's four. Exported for the query plan tests.
  */
 export function selectUserPageWithTotal(db: PostgresDb, offset: number | Placeholder, limit: number | Placeholder) {
-  const page = selectUserPage(db, undefined, { descending: false, offset, limit }).as('page');
+  return besideCounter(
+    db,
+    { total: userCount.users },
+    selectUserPage(db, undefined, { descending: false, offset, limit }),
+  );
+}
+
+/** What the counter row holds (the total, the generation) with a page of users, in one statement: one snapshot. */
+function besideCounter<C extends Record<string, SQL | typeof userCount.users>>(
+  db: PostgresDb,
+  counter: C,
+  pageQuery: { as(alias: 'page'): SubqueryWithSelection<typeof listedColumns, 'page'> },
+) {
+  const page = pageQuery.as('page');
   return db
-    .select({ total: userCount.users, user: page._.selectedFields })
+    .select({ ...counter, user: page._.selectedFields })
     .from(userCount)
     .leftJoin(page, sql`true`)
     .where(eq(userCount.id, 1))
     .orderBy(page.created, page.id);
 }
+
+const generation = { generation: sql<string>`${userCount.generation}::text` };
 
 /** A position in the (created, id) order. */
 interface Key {
@@ -124,13 +140,7 @@ function selectPageAfter(db: PostgresDb, anchor: Key, skip: number, limit: numbe
  * a deep page whose anchors are known, which holds when the generation is theirs.
  */
 function selectPageAfterWithGeneration(db: PostgresDb, anchor: Key, skip: number, limit: number) {
-  const page = selectPageAfter(db, anchor, skip, limit).as('page');
-  return db
-    .select({ generation: sql<string>`${userCount.generation}::text`, user: page._.selectedFields })
-    .from(userCount)
-    .leftJoin(page, sql`true`)
-    .where(eq(userCount.id, 1))
-    .orderBy(page.created, page.id);
+  return besideCounter(db, generation, selectPageAfter(db, anchor, skip, limit));
 }
 
 /**
@@ -170,13 +180,7 @@ function selectUsersById(db: PostgresDb, ids: string[]) {
  * Exported for the query plan tests.
  */
 export function selectUsersByIdWithGeneration(db: PostgresDb, ids: string[]) {
-  const page = selectUsersById(db, ids).as('page');
-  return db
-    .select({ generation: sql<string>`${userCount.generation}::text`, user: page._.selectedFields })
-    .from(userCount)
-    .leftJoin(page, sql`true`)
-    .where(eq(userCount.id, 1))
-    .orderBy(page.created, page.id);
+  return besideCounter(db, generation, selectUsersById(db, ids));
 }
 
 /** The counter: everyone, and the generation (as text) that cached searches and anchors are valid for. */
