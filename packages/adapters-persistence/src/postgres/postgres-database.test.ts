@@ -8,6 +8,7 @@ import { openDatabase } from '../database';
 import { parseDatabaseUrl } from '../database-url';
 import { createTestPostgresSchema, type TestPostgresSchema } from '../testing/postgres-test-database';
 import { connectionSettings } from './postgres-database';
+import { preparingClient } from './postgres-prepared-client';
 import { pageWindow } from '../shared/page-window';
 import { selectDays, selectUserTotals } from './postgres-activity.repository';
 import { selectFailureCounts } from './postgres-login-attempt.repository';
@@ -93,11 +94,32 @@ describe('PostgreSQL database', () => {
     return rows.map((row) => row['QUERY PLAN']).join('\n');
   }
 
-  it('connects with the statement timeout and custom plans, and keeps to the schema it was given', async () => {
+  it('connects with the statement timeout and keeps to the schema it was given', async () => {
     const [settings] = await client`
       select current_setting('statement_timeout') as timeout, current_schema() as schema,
              current_setting('plan_cache_mode') as plans`;
-    expect(settings).toEqual({ timeout: '45s', schema: schema.schema, plans: 'force_custom_plan' });
+    expect(settings).toEqual({ timeout: '45s', schema: schema.schema, plans: 'auto' });
+  });
+
+  it('plans a lookup once per connection, and a search for each of its terms', async () => {
+    const connection = postgres(schema.url, {
+      ...connectionSettings(schema.url, { schema: schema.schema, statementTimeoutMs: 45_000 }).options,
+      max: 1,
+    });
+    try {
+      const users = new PostgresUserRepository(drizzle(preparingClient(connection)));
+      const [someone] = await client<{ id: string }[]>`select id from users limit 1`;
+      for (let call = 0; call < 8; call++) expect(await users.findById(someone!.id)).not.toBeNull();
+      for (const term of ['example1', 'example2', '@example3', 'a0'])
+        await users.list({ page: 2, size: 20, emailContains: term });
+      const prepared = await connection<{ statement: string; generic: number }[]>`
+        select statement, generic_plans::int as generic from pg_prepared_statements`;
+      const byId = prepared.find(({ statement }) => / from "users" where "users"."id" = \$1$/.test(statement));
+      expect(byId?.generic).toBeGreaterThan(0);
+      expect(prepared.filter(({ statement }) => / like /i.test(statement))).toEqual([]);
+    } finally {
+      await connection.end();
+    }
   });
 
   it("keeps every table, and the migrations' bookkeeping, in that schema", async () => {

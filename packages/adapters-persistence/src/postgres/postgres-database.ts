@@ -46,9 +46,6 @@ export function connectionSettings(url: string, options: DatabaseOptions): Conne
       connection: {
         application_name: 'user-account-service',
         statement_timeout: options.statementTimeoutMs ?? 5000,
-        // Statements are prepared (see preparingClient) but planned for each call's parameters,
-        // as unprepared ones were: a generic plan would serve every search term with one plan.
-        plan_cache_mode: 'force_custom_plan',
         ...(schema === undefined ? {} : { search_path: schema }),
       },
     },
