@@ -6,7 +6,7 @@ import type { Database } from '../shared/database-handle';
 import { createTemporarySqliteFile, type TemporarySqliteFile } from '../testing/sqlite-test-database';
 
 // Lists and failure counts read again are answered from memory while nothing in the file has
-// changed (see ChangeStamp): these prove that any write, of any column, through this instance or
+// changed (see HeldWhileUnchanged): these prove that any write, of any column, through this instance or
 // another, is seen by the next read.
 describe.each([
   ['on the event loop', 0],

@@ -2,7 +2,7 @@ import { and, count, eq, gte, lt, min, sql } from 'drizzle-orm';
 import type { FailureStats, LoginAttemptRepository } from '@uas/domain';
 import { failuresOf } from '../shared/conditions';
 import { preparedOnUse } from './prepared-on-use';
-import { ChangeStamp } from './sqlite-change-stamp';
+import { HeldWhileUnchanged } from './sqlite-change-stamp';
 import type { SqliteDb } from './sqlite-db';
 import { loginFailures } from './sqlite-schema';
 
@@ -29,15 +29,14 @@ const NONE_HELD = 64;
 export class SqliteLoginAttemptRepository implements LoginAttemptRepository {
   // Every page of the user list counts its users' failures: prepared once, not built per call.
   private readonly failureCountsOf = preparedOnUse(() => selectFailureCounts(this.db).prepare());
-  private readonly stamp: ChangeStamp;
   /**
-   * Keys (a JSON array) that had no failures at or after a time, while the file was as `stamp`
-   * says: nor have they any at or after a later time, until something is written.
+   * Keys (a JSON array) found with no failures at or after a time (epoch milliseconds), since the
+   * file last changed: nor have they any at or after a later time, until something is written.
    */
-  private none = { stamp: '', since: new Map<string, number>() };
+  private readonly noneSince: HeldWhileUnchanged<number>;
 
   constructor(private readonly db: SqliteDb) {
-    this.stamp = new ChangeStamp(db);
+    this.noneSince = new HeldWhileUnchanged(db, NONE_HELD);
   }
 
   async record(id: string, keys: readonly string[], at: Date): Promise<void> {
@@ -63,13 +62,12 @@ export class SqliteLoginAttemptRepository implements LoginAttemptRepository {
 
   async failureCounts(keys: readonly string[], since: Date): Promise<Map<string, number>> {
     if (keys.length === 0) return new Map();
-    const stamp = this.stamp.now();
-    if (stamp !== this.none.stamp) this.none = { stamp, since: new Map() };
+    const noneSince = this.noneSince.now();
     const listed = JSON.stringify(keys);
-    const noneSince = this.none.since.get(listed);
-    if (noneSince !== undefined && noneSince <= since.getTime()) return new Map();
+    const none = noneSince.get(listed);
+    if (none !== undefined && none <= since.getTime()) return new Map();
     const rows = this.failureCountsOf().all({ keys: listed, since: since.getTime() });
-    if (rows.length === 0 && this.none.since.size < NONE_HELD) this.none.since.set(listed, since.getTime());
+    if (rows.length === 0) noneSince.add(listed, since.getTime());
     return new Map(rows.map((row) => [row.key, row.count]));
   }
 

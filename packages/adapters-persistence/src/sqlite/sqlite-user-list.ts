@@ -4,7 +4,7 @@ import { ftsPhrase, isTrigramSearchable } from '../shared/email-search';
 import { containsPattern } from '../shared/like-pattern';
 import { idsOfWindow, matchesOf, type MatchCache, type Matches } from '../shared/match-cache';
 import { pageWindow, type PageWindow } from '../shared/page-window';
-import { ChangeStamp } from './sqlite-change-stamp';
+import { HeldWhileUnchanged } from './sqlite-change-stamp';
 import type { SqliteDb } from './sqlite-db';
 import { userCount, users } from './sqlite-schema';
 import { TrigramSample } from './trigram-sample';
@@ -193,12 +193,11 @@ export interface ListReply {
 export class SqliteUserList {
   private prepared: ReturnType<typeof prepareListStatements> | undefined;
   private readonly sample = new TrigramSample();
-  private readonly stamp: ChangeStamp;
-  /** Lists read while the file was as `stamp` says, by query. */
-  private held = { stamp: '', replies: new Map<string, ListReply>() };
+  /** Lists read since the file last changed, by query. */
+  private readonly replies: HeldWhileUnchanged<ListReply>;
 
   constructor(private readonly db: SqliteDb) {
-    this.stamp = new ChangeStamp(db);
+    this.replies = new HeldWhileUnchanged(db, REPLIES_HELD);
   }
 
   /** Prepared on first use, once the migrations have made the tables they read. */
@@ -213,13 +212,12 @@ export class SqliteUserList {
    */
   list(query: UserListQuery, cache?: MatchCache, cheapOnly = false): ListReply | undefined {
     // A list read since the last change to the file is still exact: the same again, from memory.
-    const stamp = this.stamp.now();
-    if (stamp !== this.held.stamp) this.held = { stamp, replies: new Map() };
+    const replies = this.replies.now();
     const key = JSON.stringify([query.page, query.size, query.emailContains]);
-    const held = this.held.replies.get(key);
+    const held = replies.get(key);
     if (held) return held;
     const reply = this.read(query, cache, cheapOnly);
-    if (reply && this.held.replies.size < REPLIES_HELD) this.held.replies.set(key, freeze(reply));
+    if (reply) replies.add(key, freeze(reply));
     return reply;
   }
 
