@@ -9,6 +9,7 @@ import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { copyNativePackages } from './native-packages';
+import { ensureNativeModules, NATIVE, NATIVE_WORKSPACE_FOLDERS } from './native-modules';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'release');
@@ -28,9 +29,6 @@ const ENTRY_POINTS: { name: string; source: string; bin?: string; loadedAs?: str
     loadedAs: 'packages/adapters-persistence/src/sqlite/sqlite-read-worker-entry.mjs',
   },
 ];
-
-/** Packages with compiled code: left out of the bundle and shipped as installed. */
-const NATIVE = ['better-sqlite3', '@node-rs/bcrypt', '@node-rs/argon2'];
 
 /** Folders the code reads at run time (repository path → path in the release). */
 const ASSETS: Record<string, string> = {
@@ -72,6 +70,8 @@ const assetUrls: Plugin = {
 
 async function main(): Promise<void> {
   const started = performance.now();
+  // The release ships the native binaries as installed: they must be this Node.js's.
+  ensureNativeModules();
   // Built beside the old release and swapped in at the end, so a failed build leaves it intact.
   const staging = `${OUT}.staging`;
   await rm(staging, { recursive: true, force: true });
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     format: 'esm',
     // The workspace's packages are bundled from their TypeScript source, as every tool here reads them.
     conditions: ['source'],
-    external: NATIVE,
+    external: [...NATIVE],
     plugins: [assetUrls],
     // Bundled CommonJS packages call require(); an ES module has none until it is made.
     banner: {
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
       filter: (source) => !source.endsWith('.map'),
     });
   }
-  const versions = await copyNativePackages(NATIVE, workspaceFolders(), join(staging, 'node_modules'));
+  const versions = await copyNativePackages(NATIVE, NATIVE_WORKSPACE_FOLDERS, join(staging, 'node_modules'));
 
   const rootManifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
     name: string;
@@ -132,9 +132,6 @@ async function main(): Promise<void> {
     `Built ${basename(OUT)}/ in ${seconds} s: ${ENTRY_POINTS.map(({ name }) => `${name}.mjs`).join(', ')}\n`,
   );
 }
-
-/** Where the native packages are declared: pnpm links each only into its own workspace package. */
-const workspaceFolders = () => ['apps/server', 'packages/adapters-persistence'].map((folder) => join(ROOT, folder));
 
 main().catch((error: unknown) => {
   process.stderr.write(`The release build failed: ${(error as Error)?.message ?? error}\n`);
