@@ -1,10 +1,11 @@
 /**
  * The packages with compiled code, and a check that each loads and works in the Node.js that runs
- * this script. better-sqlite3 is compiled against one Node.js ABI (NODE_MODULE_VERSION): installed
- * with one Node.js and run with another (nvm, a CI image, an upgrade, a package store shared by
- * both) it fails with ERR_DLOPEN_FAILED. `ensureNativeModules()` rebuilds it for the running
- * Node.js against that Node.js's own headers; the install (`prepare`) and `pnpm build` call it, so
- * neither the tests nor the release ever see a binary of another version.
+ * this script. better-sqlite3 12, the SQLite driver of Node.js 20 (see sqlite-driver.ts), is
+ * compiled against one Node.js ABI (NODE_MODULE_VERSION): installed with one Node.js and run with
+ * another (nvm, a CI image, an upgrade, a package store shared by both) it fails with
+ * ERR_DLOPEN_FAILED. `ensureNativeModules()` rebuilds it for the running Node.js against that
+ * Node.js's own headers; the install (`prepare`) and `pnpm build` call it, so neither the tests
+ * nor the release ever see a binary of another version.
  *
  * Run as a program (`tsx scripts/native-modules.ts`) it does the same and exits non-zero, naming
  * what to do, if a package still cannot be loaded.
@@ -13,23 +14,27 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SQLITE_DRIVER } from '../packages/adapters-persistence/src/sqlite/sqlite-driver';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
 /** Packages with compiled code: left out of the release bundle and shipped as installed. */
-export const NATIVE = ['better-sqlite3', '@node-rs/bcrypt', '@node-rs/argon2'] as const;
+export const NATIVE = ['better-sqlite3', 'better-sqlite3-node20', '@node-rs/bcrypt', '@node-rs/argon2'] as const;
 
 /** Where the native packages are declared: pnpm links each only into its own workspace package. */
 export const NATIVE_WORKSPACE_FOLDERS = ['apps/server', 'packages/adapters-persistence'].map((folder) =>
   join(ROOT, folder),
 );
 
-/** Compiled by node-gyp against one Node.js ABI, so rebuilt when Node.js changes; the others are N-API prebuilds. */
-const COMPILED_PER_ABI = new Set<string>(['better-sqlite3']);
+/**
+ * Compiled by node-gyp against one Node.js ABI, so rebuilt when Node.js changes, by the name pnpm
+ * knows the package by; the others are Node-API prebuilds that any Node.js loads.
+ */
+const COMPILED_PER_ABI: Record<string, string> = { 'better-sqlite3-node20': 'better-sqlite3' };
 
 /** A use of each package that touches its binary (loading alone does not, for better-sqlite3). */
-const PROBES: Record<(typeof NATIVE)[number], string> = {
-  'better-sqlite3': "new (load('better-sqlite3'))(':memory:').prepare('select 1').get()",
+const PROBES: Record<string, string> = {
+  [SQLITE_DRIVER]: `new (load('${SQLITE_DRIVER}'))(':memory:').prepare('select 1').get()`,
   '@node-rs/bcrypt': "load('@node-rs/bcrypt').hashSync('x', { cost: 4 })",
   '@node-rs/argon2': "load('@node-rs/argon2').hashSync('x', { memoryCost: 1024, timeCost: 1 })",
 };
@@ -41,17 +46,20 @@ export interface NativeProblem {
   otherAbi: boolean;
 }
 
-/** Runs each probe in a fresh process (a binary that failed to load stays failed in this one). */
-export function nativeProblems(names: readonly string[] = NATIVE): NativeProblem[] {
+/**
+ * Runs each probe in a fresh process (a binary that failed to load stays failed in this one): the
+ * SQLite driver this Node.js loads, and the hashers.
+ */
+export function nativeProblems(): NativeProblem[] {
   const problems: NativeProblem[] = [];
-  for (const name of names) {
+  for (const name of Object.keys(PROBES)) {
     const program = `const { createRequire } = require('node:module');
 const folders = ${JSON.stringify(NATIVE_WORKSPACE_FOLDERS)};
 const load = (id) => {
   for (const folder of folders) { try { return createRequire(folder + '/package.json')(id); } catch (e) { if (e.code !== 'MODULE_NOT_FOUND') throw e; } }
   throw new Error(id + ' is not installed');
 };
-${PROBES[name as keyof typeof PROBES]};`;
+${PROBES[name]};`;
     const run = spawnSync(process.execPath, ['-e', program], { encoding: 'utf8' });
     if (run.status === 0) continue;
     const message = (run.stderr.split('\n').find((line) => /Error/.test(line)) ?? run.stderr).trim();
@@ -93,10 +101,10 @@ export const REBUILD_HINT =
  * throws, naming the package and the fix, if any package still fails.
  */
 export function ensureNativeModules(): void {
-  const stale = nativeProblems().filter((problem) => problem.otherAbi && COMPILED_PER_ABI.has(problem.name));
+  const stale = nativeProblems().filter((problem) => problem.otherAbi && problem.name in COMPILED_PER_ABI);
   if (stale.length > 0) {
     const headers = nodeHeadersFor(process.execPath, process.version);
-    const names = stale.map(({ name }) => name);
+    const names = stale.map(({ name }) => COMPILED_PER_ABI[name]!);
     say(
       `${names.join(', ')}: built for another Node.js; rebuilding for this one (${process.version}, ABI ${process.versions.modules})` +
         `${headers ? ` against the headers in ${headers}` : ''}, about two minutes…`,

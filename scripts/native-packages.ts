@@ -9,6 +9,15 @@ const INSTALL_TIME_ONLY = new Set(['prebuild-install']);
 const UNNEEDED =
   /(^|[\\/])(deps|src|obj|obj\.target|test|docs?)([\\/]|$)|\.(a|c|cc|cpp|h|hpp|gyp|gypi|mk|md|d\.ts|map)$|[\\/]test_[^\\/]*$/;
 
+/**
+ * A prebuilt binary a package ships for every platform (`prebuilds/<platform>-<arch>.node`) that
+ * is not this machine's: eight of better-sqlite3 13's nine megabytes.
+ */
+const otherPlatformsPrebuild = (path: string): boolean => {
+  const target = /[\\/]prebuilds[\\/]([^\\/]+)\.node$/.exec(path)?.[1];
+  return target !== undefined && !(target.startsWith(process.platform) && target.endsWith(`-${process.arch}`));
+};
+
 interface Manifest {
   name: string;
   version: string;
@@ -42,12 +51,15 @@ export async function copyNativePackages(
       throw new Error(`${name} is not installed; run the install first.`);
     }
     const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as Manifest;
-    copied.set(name, manifest.version);
+    // An alias (`better-sqlite3-node20`) is installed again as one: `npm:<package>@<version>`.
+    copied.set(name, manifest.name === name ? manifest.version : `npm:${manifest.name}@${manifest.version}`);
     await cp(folder, join(target, name), {
       recursive: true,
       dereference: true,
       filter: (path) =>
-        !UNNEEDED.test(path.slice(folder.length)) && !path.slice(folder.length).includes(`${sep}node_modules`),
+        !UNNEEDED.test(path.slice(folder.length)) &&
+        !path.slice(folder.length).includes(`${sep}node_modules`) &&
+        !otherPlatformsPrebuild(path),
     });
     // pnpm keeps a package's own dependencies beside it, in the node_modules that holds it.
     const siblings = [join(folder, ...name.split('/').map(() => '..'), '..')];

@@ -14,8 +14,8 @@ export const RELEASE_DIR = fileURLToPath(new URL('../release', import.meta.url))
 const PRELOAD = new URL('./exit-with-parent.mjs', import.meta.url).href;
 
 /** `node [the guard that ends it with its parent] <release>/<program>.mjs …args`, failing clearly when not built. */
-export function releaseCommand(program: string, args: readonly string[] = []): string[] {
-  const file = join(RELEASE_DIR, `${program}.mjs`);
+export function releaseCommand(program: string, args: readonly string[] = [], releaseDir = RELEASE_DIR): string[] {
+  const file = join(releaseDir, `${program}.mjs`);
   if (!existsSync(file)) throw new Error(`${file} does not exist: run \`pnpm build\` first (\`pnpm test\` does).`);
   return ['--import', PRELOAD, file, ...args];
 }
@@ -139,6 +139,14 @@ export class ServerProcesses {
   private readonly processes = new Set<ServerProcess>();
   private readonly directories: string[] = [];
 
+  /** The Node.js binary that runs the servers, and the release folder they run from. */
+  constructor(
+    private readonly runtime: { node: string; releaseDir: string } = {
+      node: process.execPath,
+      releaseDir: RELEASE_DIR,
+    },
+  ) {}
+
   async tempDir(): Promise<string> {
     const directory = await mkdtemp(join(tmpdir(), 'uas-process-'));
     this.directories.push(directory);
@@ -153,7 +161,7 @@ export class ServerProcesses {
   async spawn(env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> {
     const port = options.port ?? (env.PORT && /^\d+$/.test(env.PORT) ? Number(env.PORT) : await freePort());
     const log = options.logFile === undefined ? undefined : await open(options.logFile, 'w');
-    const child = spawn(process.execPath, releaseCommand('server'), {
+    const child = spawn(this.runtime.node, releaseCommand('server', [], this.runtime.releaseDir), {
       cwd: options.cwd ?? (await this.tempDir()),
       env: { PATH: process.env.PATH ?? '', ...BASE_ENV, ...(options.port ? {} : { PORT: String(port) }), ...env },
       stdio: ['pipe', log?.fd ?? 'pipe', 'pipe'],

@@ -19,7 +19,12 @@ describe('the release folder, on its own', { timeout: 60_000 }, () => {
       dependencies: Record<string, string>;
       type: string;
     };
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@node-rs/argon2', '@node-rs/bcrypt', 'better-sqlite3']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual([
+      '@node-rs/argon2',
+      '@node-rs/bcrypt',
+      'better-sqlite3',
+      'better-sqlite3-node20',
+    ]);
     expect(manifest.type).toBe('module');
     const entries = await readdir(RELEASE_DIR);
     expect(entries).toEqual(

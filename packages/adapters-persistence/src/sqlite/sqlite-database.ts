@@ -2,7 +2,7 @@ import { SqliteAuditTrail } from './sqlite-audit-trail';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import BetterSqlite3 from 'better-sqlite3';
+import { SqliteConnection } from './sqlite-driver';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { Database, DatabaseOptions } from '../shared/database-handle';
@@ -25,14 +25,14 @@ const BUSY_TIMEOUT_MS = 5000;
 const IN_MEMORY = ':memory:';
 
 /** A better-sqlite3 connection configured for durability; exported for its tests. */
-export function connectSqlite(path: string, mmapBytes = 0): BetterSqlite3.Database {
+export function connectSqlite(path: string, mmapBytes = 0): SqliteConnection {
   if (path !== IN_MEMORY) {
     // The file holds password hashes and the private signing keys: only the service's user may
     // read it. SQLite gives the -wal and -shm files the mode of the database file.
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     closeSync(openSync(path, 'a', 0o600));
   }
-  const client = new BetterSqlite3(path, { timeout: BUSY_TIMEOUT_MS });
+  const client = new SqliteConnection(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     // WAL lets readers run beside the writer. In WAL mode synchronous=NORMAL may lose the last
     // commits on power loss; FULL syncs every commit, so an acknowledged write survives a kill.

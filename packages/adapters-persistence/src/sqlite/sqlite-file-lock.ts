@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import BetterSqlite3 from 'better-sqlite3';
+import { SqliteConnection } from './sqlite-driver';
 import { toDomainError } from '../shared/driver-errors';
 
 const POLL_MS = 50;
@@ -10,7 +10,7 @@ const POLL_MS = 50;
  * polls rather than waiting in busy_timeout, which would block the event loop meanwhile.
  */
 export async function withSqliteFileLock<T>(lockPath: string, fn: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
-  const lock = new BetterSqlite3(lockPath, { timeout: 0 });
+  const lock = new SqliteConnection(lockPath, { timeout: 0 });
   try {
     await acquire(lock, Date.now() + timeoutMs);
     return await fn();
@@ -19,7 +19,7 @@ export async function withSqliteFileLock<T>(lockPath: string, fn: () => Promise<
   }
 }
 
-async function acquire(lock: BetterSqlite3.Database, deadline: number): Promise<void> {
+async function acquire(lock: SqliteConnection, deadline: number): Promise<void> {
   for (;;) {
     try {
       lock.exec('BEGIN EXCLUSIVE');

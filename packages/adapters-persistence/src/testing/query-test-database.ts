@@ -1,4 +1,4 @@
-import BetterSqlite3 from 'better-sqlite3';
+import { SqliteConnection } from '../sqlite/sqlite-driver';
 import postgres from 'postgres';
 import { parseDatabaseUrl } from '../database-url';
 
@@ -13,7 +13,7 @@ export async function queryTestDatabase<Row extends Record<string, unknown>>(
 ): Promise<Row[]> {
   const location = parseDatabaseUrl(url);
   if (location.dialect === 'sqlite') {
-    const client = new BetterSqlite3(location.path ?? '', { readonly: true, fileMustExist: true });
+    const client = new SqliteConnection(location.path ?? '', { readonly: true, fileMustExist: true });
     try {
       return client.prepare(sql).all() as Row[];
     } finally {
