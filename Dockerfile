@@ -1,7 +1,7 @@
 # The release, in a container. No logic of its own: the build stage runs the same `pnpm build`
 # that CI runs and tests, and the image runs the folder it produces with plain node.
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 # better-sqlite3 compiles from source when no prebuilt binary matches the platform.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
@@ -9,7 +9,7 @@ WORKDIR /src
 COPY . .
 RUN npx -y pnpm@10 install --frozen-lockfile && npx -y pnpm@10 build
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3002 \
