@@ -90,12 +90,12 @@ const unreachable =
   };
 
 /**
- * better-sqlite3's binary is compiled for one Node.js ABI; a release built with another Node.js
- * (or an install made with one and run with another) fails to load it. Says what rebuilds it.
+ * Node.js 20's SQLite driver is compiled for one Node.js version; a release built with another
+ * (or an install made with one and run with another) cannot load it: says what rebuilds it.
  */
 const otherNodeHint = (message: string): string =>
-  /NODE_MODULE_VERSION/.test(message)
-    ? `\nThe SQLite driver was built for another Node.js version than this one (${process.version}, module version ${process.versions.modules}). ` +
+  /ERR_DLOPEN_FAILED|NODE_MODULE_VERSION/.test(message)
+    ? `\nThe SQLite driver was built for another Node.js version or platform than this one (Node.js ${process.version}, module version ${process.versions.modules}). ` +
       'Build the release with the Node.js that runs it: `npx -y pnpm@10 install && npx -y pnpm@10 build` in the repository ' +
       'rebuilds the driver first; in a release folder on its own, `rm -rf node_modules && npm install` fetches and builds it.'
     : '';
