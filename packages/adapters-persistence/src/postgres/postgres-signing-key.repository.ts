@@ -1,6 +1,6 @@
 import { desc } from 'drizzle-orm';
 import type { AuditRecord, SigningKey, SigningKeyRepository } from '@uas/domain';
-import { othersUndated, usableAt } from '../shared/conditions';
+import { activatingAfter, othersUndated, usableAt } from '../shared/conditions';
 import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresDb } from './postgres-db';
 import { signingKeys } from './postgres-schema';
@@ -10,6 +10,7 @@ export class PostgresSigningKeyRepository implements SigningKeyRepository {
 
   async rotate(key: SigningKey, retireOthers: Date, audit?: AuditRecord): Promise<void> {
     await this.db.transaction(async (tx) => {
+      await tx.delete(signingKeys).where(activatingAfter(signingKeys, key.activates));
       await tx.insert(signingKeys).values(key);
       await tx.update(signingKeys).set({ retires: retireOthers }).where(othersUndated(signingKeys, key.kid));
       if (audit) await appendAuditEvent(tx, audit);
