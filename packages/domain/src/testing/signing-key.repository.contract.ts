@@ -54,6 +54,14 @@ export function describeSigningKeyRepositoryContract(backend: string, open: Open
       ]);
     });
 
+    it('of concurrent rotations, every key is stored and only the last one stays undated: no key is left published for good', async () => {
+      const rotations = Array.from({ length: 24 }, (_, i) => sampleKey(`k${i}`, day(1), day(2)));
+      await Promise.all(rotations.map((key, i) => keys.rotate(key, day(10 + i))));
+      const usable = await keys.listUsable(day(3));
+      expect(usable.map((k) => k.kid).sort()).toEqual(rotations.map((k) => k.kid).sort());
+      expect(usable.filter((k) => k.retires === null)).toHaveLength(1);
+    });
+
     it('rotate() keeps a key that activates at the same time or before the new one', async () => {
       await keys.rotate(sampleKey('a', day(1), day(5)), day(50));
       await keys.rotate(sampleKey('b', day(2), day(5)), day(40));
