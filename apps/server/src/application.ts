@@ -62,6 +62,7 @@ export async function createApplication(
       metricsEndpoint: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,
       logger,
       trustedProxies: config.trustedProxies,
+      corsOrigins: config.corsOrigins,
       panelRoot: ADMIN_PANEL_ROOT,
     });
     const stopHousekeeping = scheduleHousekeeping(useCases.housekeeping, logger);

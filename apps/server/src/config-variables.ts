@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { isPostgresSchemaName, parseDatabaseUrl } from '@uas/adapters-persistence';
-import { addressMatcher } from '@uas/adapters-http';
+import { addressMatcher, corsOrigins } from '@uas/adapters-http';
 import { isValidEmail, normalizeEmail } from '@uas/domain';
 import { LOG_LEVELS } from './adapters/json-logger';
 import { SIGNING_ALGORITHMS } from './adapters/key-ring';
@@ -33,14 +33,18 @@ const parsed = <T>(parse: (value: string) => T) =>
     }),
   );
 const databaseUrl = parsed(parseDatabaseUrl);
-const addressList = parsed((value) => {
-  const entries = value
+/** A comma-separated list, blanks around and between entries ignored. */
+const entriesOf = (value: string) =>
+  value
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+const addressList = parsed((value) => {
+  const entries = entriesOf(value);
   addressMatcher(entries);
   return entries;
 });
+const originList = parsed((value) => corsOrigins(entriesOf(value)));
 
 /** One environment variable: how its text is checked and read, its default, and its line in the README. */
 interface Variable<TSchema extends v.GenericSchema<string, unknown>> {
@@ -182,6 +186,11 @@ export const VARIABLES = {
     schema: addressList,
     default: '',
     doc: 'Comma-separated addresses of reverse proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are believed.',
+  }),
+  CORS_ORIGINS: variable({
+    schema: originList,
+    default: '',
+    doc: 'Comma-separated origins (`scheme://host[:port]`, exactly as the browser sends them, e.g. `https://app.example.com,http://localhost:5173`) whose web apps may call the end-user and public endpoints from the browser (CORS). The admin API and panel stay same-origin. None: no CORS ([docs/API.md, 1.1](docs/API.md#11-wire-format-and-content-types)).',
   }),
   LOGIN_FAILURES_PER_ACCOUNT: variable({
     schema: integer(1, 1_000_000),

@@ -67,6 +67,25 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, fd00::/8' }).trustedProxies).toEqual(['10.0.0.0/8', 'fd00::/8']);
   });
 
+  it('reads CORS_ORIGINS as exact origins (none by default) and names it for anything that is not one', () => {
+    expect(loadConfig({}).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
+    for (const bad of [
+      '*',
+      'app.example.com',
+      'https://app.example.com/',
+      'https://app.example.com/path',
+      'https://App.example.com',
+      'https://app.example.com:443',
+      'ftp://files.example.com',
+    ]) {
+      expect(() => loadConfig({ CORS_ORIGINS: `https://ok.example.com,${bad}` })).toThrowError(/CORS_ORIGINS/);
+    }
+  });
+
   it('keeps a database password out of the error', () => {
     expect(() => loadConfig({ DATABASE_URL: 'redis://user:hunter2secret@host' })).toThrowError(
       /^(?![\s\S]*hunter2secret)/,

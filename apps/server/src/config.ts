@@ -70,6 +70,8 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
     },
     logLevel: e.LOG_LEVEL,
     trustedProxies: e.TRUSTED_PROXIES,
+    /** Origins whose browser apps may call the end-user and public routes. */
+    corsOrigins: e.CORS_ORIGINS,
     loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
     loginFailureWindowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,

@@ -24,6 +24,7 @@ import {
   UserRepository,
   type UseCases,
 } from '@uas/domain';
+import { JWKS_MAX_AGE_SECONDS } from '@uas/adapters-http';
 import type { Database } from '@uas/adapters-persistence';
 import type { Config } from './config';
 import { BcryptPasswordHasher } from './adapters/bcrypt-password-hasher';
@@ -92,6 +93,8 @@ export function buildContainer(
         ids: resolve(r, IdGenerator),
         algorithm: config.jwtAlgorithm,
         retireAfterSeconds: Math.max(config.accessTokenSeconds, config.refreshTokenSeconds) + CLOCK_TOLERANCE_SECONDS,
+        jwksMaxAgeSeconds: JWKS_MAX_AGE_SECONDS,
+        clockToleranceSeconds: CLOCK_TOLERANCE_SECONDS,
       }),
   );
   single(

@@ -1,9 +1,10 @@
 import { runOperatorProgram } from './cli/program';
 
 /**
- * `pnpm rotate-keys`, and the release's rotate-keys.mjs: `uas keys rotate` under its old name.
- * New tokens are signed with a new key from now on; older ones verify until they expire.
+ * `pnpm rotate-keys [--now]`, and the release's rotate-keys.mjs: `uas keys rotate` under its old
+ * name. The new key is published at once and signs once every cached JWKS lists it (with
+ * `--now`, at once); older keys verify until their tokens expire.
  */
-runOperatorProgram(['keys', 'rotate']).then((code) => {
+runOperatorProgram(['keys', 'rotate', ...process.argv.slice(2)]).then((code) => {
   process.exitCode = code;
 });

@@ -4,6 +4,7 @@ import { errorHandler, notFoundHandler } from './errors/on-error';
 import type { HttpAppDeps } from './http-app-deps';
 import { accessLog } from './middleware/access-log';
 import { bodyGuard } from './middleware/body-guard';
+import { cors } from './middleware/cors';
 import { requestMetrics } from './middleware/request-metrics';
 import { requestId } from './middleware/request-id';
 import { securityHeaders } from './middleware/security-headers';
@@ -35,6 +36,8 @@ export function createHttpApp(deps: HttpAppDeps) {
   if (deps.metricsEndpoint !== null) app.use(requestMetrics(deps.metricsEndpoint.metrics));
   app
     .use(securityHeaders())
+    // Before anything that may refuse the request, so that a refusal is readable by an allowed origin.
+    .use(cors(deps.corsOrigins))
     .use(clientInfo(deps.trustedProxies))
     // The import streams a body of its own kind and size; its route checks both.
     .use(bodyGuard({ streamedPaths: [IMPORT_PATH] }));

@@ -31,6 +31,8 @@ export interface HttpAppDeps {
    * X-Forwarded-Proto are believed. Empty: believe none, the socket address is the client.
    */
   trustedProxies: readonly string[];
+  /** Origins whose browser apps may call the end-user and public routes (CORS); empty: none. */
+  corsOrigins: readonly string[];
   /** Absolute directory of the built admin panel (index.html + assets), served at /admin/; or null. */
   panelRoot: string | null;
 }

@@ -371,7 +371,7 @@ export interface paths {
         };
         /**
          * The public keys that verify every token
-         * @description A JWK Set (RFC 7517). Each token names its key in the header's `kid`; a rotated-out key stays until its tokens expire.
+         * @description A JWK Set (RFC 7517). Each token names its key in the header's `kid`. A new key is listed before it signs (longer ahead than the `max-age` a verifier may cache this set); a rotated-out key stays until its tokens expire.
          */
         get: operations["jwks"];
         put?: never;

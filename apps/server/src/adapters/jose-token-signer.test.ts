@@ -10,7 +10,15 @@ const ISSUER = 'https://accounts.test';
 function setup(algorithm: SigningAlgorithm = 'ES256') {
   const clock = new ManualClock(new Date());
   const keys = new InMemorySigningKeyRepository(new InMemoryAuditTrail());
-  const keyRing = new KeyRing({ keys, clock, ids: new SequentialIds(), algorithm, retireAfterSeconds: 3600 });
+  const keyRing = new KeyRing({
+    keys,
+    clock,
+    ids: new SequentialIds(),
+    algorithm,
+    retireAfterSeconds: 3600,
+    jwksMaxAgeSeconds: 300,
+    clockToleranceSeconds: 5,
+  });
   const signer = new JoseTokenSigner({
     keyRing,
     clock,
@@ -124,20 +132,34 @@ describe('JoseTokenSigner', () => {
     await refused(ours.verify(await userToken(other, clock), ['user_access']));
   });
 
-  it('after rotation signs with the new key, still verifies the old one until it retires, and publishes both', async () => {
+  it('after a rotation publishes both keys at once, signs with the old one until the activation, then with the new one; the old one verifies until it retires', async () => {
     const { clock, keyRing, signer } = setup();
     await keyRing.ensureSigningKey();
     const before = await userToken(signer, clock, 3000);
-    await keyRing.rotate();
-    const after = await userToken(signer, clock, 3000);
-    expect(decodeProtectedHeader(after).kid).not.toBe(decodeProtectedHeader(before).kid);
-    expect((await signer.verify(before, ['user_access'])).claims.sub).toBe('u1');
-    expect((await keyRing.jwks()).keys.map((key) => key.kid)).toEqual([
-      decodeProtectedHeader(after).kid,
-      decodeProtectedHeader(before).kid,
-    ]);
-    clock.advance(3601);
-    await refused(signer.verify(before, ['user_access']));
+    const oldKid = decodeProtectedHeader(before).kid;
+    const rotated = await keyRing.rotate();
+    expect((await keyRing.jwks()).keys.map((key) => key.kid)).toEqual([rotated.kid, oldKid]);
+    clock.advance(keyRing.activationLeadSeconds - 1);
+    // Longer-lived than the ring allows for, so that only the key's retirement can refuse it.
+    const last = await userToken(signer, clock, 7200);
+    expect(decodeProtectedHeader(last).kid).toBe(oldKid);
+    clock.advance(1);
+    expect(decodeProtectedHeader(await userToken(signer, clock, 3000)).kid).toBe(rotated.kid);
+    clock.advance(3599); // retires at the activation + 3600 s
+    expect((await signer.verify(last, ['user_access'])).claims.sub).toBe('u1');
+    clock.advance(2);
+    await refused(signer.verify(last, ['user_access']));
+  });
+
+  it('an immediate rotation signs with the new key at once', async () => {
+    const { clock, keyRing, signer } = setup();
+    await keyRing.ensureSigningKey();
+    const rotated = await keyRing.rotate('immediate');
+    expect(decodeProtectedHeader(await userToken(signer, clock)).kid).toBe(rotated.kid);
+  });
+
+  it('the activation lead outlasts a JWKS cached for its max-age, plus the reload period and the clock tolerance', () => {
+    expect(setup().keyRing.activationLeadSeconds).toBe(300 + 60 + 5);
   });
 
   it('publishes public keys only', async () => {

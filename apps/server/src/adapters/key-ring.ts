@@ -5,6 +5,7 @@ import {
   SYSTEM,
   type Clock,
   type IdGenerator,
+  signingKeyAt,
   type JsonObject,
   type SigningKey,
   type SigningKeyRepository,
@@ -24,15 +25,27 @@ export interface KeyRingOptions {
   clock: Clock;
   ids: IdGenerator;
   algorithm: SigningAlgorithm;
-  /** How long a replaced key keeps verifying: the longest token lifetime plus clock tolerance. */
+  /**
+   * How long a replaced key keeps verifying after the newer key's activation: the longest token
+   * lifetime plus clock tolerance.
+   */
   retireAfterSeconds: number;
+  /** How long a verifier may cache the published JWKS (its `max-age`). */
+  jwksMaxAgeSeconds: number;
+  /** How far the clocks of the instances (and of the host that rotates) may differ. */
+  clockToleranceSeconds: number;
   /** How often the stored keys are read again, so a rotation on another instance is picked up. */
   reloadSeconds?: number;
 }
 
+/** A rotation's new key: one that signs once every cached JWKS lists it, or at once. */
+export type RotationTiming = 'scheduled' | 'immediate';
+
 /**
  * The signing keys, kept in the database so every instance signs and verifies alike, with an
  * in-process cache that is read again every `reloadSeconds` and when an unknown `kid` appears.
+ * Every instance signs with the key `signingKeyAt` picks from the stored keys at the current
+ * time, so all of them switch to a new key at its stored activation time.
  */
 export class KeyRing {
   private loaded: LoadedKey[] = [];
@@ -41,37 +54,61 @@ export class KeyRing {
   private lookedUpAt = -Infinity;
   private loading: Promise<void> | undefined;
 
-  constructor(private readonly options: KeyRingOptions) {}
+  /**
+   * How long before it signs a scheduled key is published: a verifier's cached JWKS expires
+   * (`jwksMaxAgeSeconds`), every instance reads the stored keys again (so the JWKS it serves
+   * lists the key), and the clocks may differ by the tolerance, all before then.
+   */
+  readonly activationLeadSeconds: number;
 
-  /** Creates the first signing key unless one exists already. Run under the startup lock. */
-  async ensureSigningKey(): Promise<void> {
-    await this.reload();
-    if (!this.loaded.some((key) => key.record.retires === null)) await this.rotate();
+  constructor(private readonly options: KeyRingOptions) {
+    this.activationLeadSeconds = options.jwksMaxAgeSeconds + this.reloadSeconds + options.clockToleranceSeconds;
   }
 
-  /** Starts signing with a new key; older keys keep verifying until their tokens have expired. */
-  async rotate(): Promise<SigningKey> {
+  /**
+   * Creates the first signing key unless one exists already, signing at once: no verifier holds
+   * a key set yet. Run under the startup lock.
+   */
+  async ensureSigningKey(): Promise<void> {
+    await this.reload();
+    if (!this.loaded.some((key) => key.record.retires === null)) await this.rotate('immediate');
+  }
+
+  /**
+   * Stores a new key, published at once. Scheduled, it signs `activationLeadSeconds` from now,
+   * so no verifier's cached JWKS lacks it; immediate (a compromised key), it signs from now on
+   * and a verifier caching the JWKS refuses its tokens until it fetches the set again. Every
+   * older key keeps verifying until the tokens it signed up to the new key's activation expire;
+   * a scheduled key not yet active is replaced.
+   */
+  async rotate(timing: RotationTiming = 'scheduled'): Promise<SigningKey> {
     const { keys, clock, ids, algorithm, retireAfterSeconds } = this.options;
     const pair = await generateKeyPair(algorithm, { extractable: true });
     const now = clock.now();
+    const activates = timing === 'immediate' ? now : addSeconds(now, this.activationLeadSeconds);
     const record: SigningKey = {
       kid: ids.next(),
       algorithm,
       privateJwk: (await exportJWK(pair.privateKey)) as JsonObject,
       publicJwk: (await exportJWK(pair.publicKey)) as JsonObject,
       created: now,
+      activates,
       retires: null,
     };
     const audit = auditRecord(ids.next(), now, SYSTEM, 'signing_key.rotated', { type: 'signing-keys', id: record.kid });
-    await keys.rotate(record, addSeconds(now, retireAfterSeconds), audit);
+    await keys.rotate(record, addSeconds(activates, retireAfterSeconds), audit);
     await this.reload();
     return record;
   }
 
   async signingKey(): Promise<LoadedKey> {
     await this.refreshIfStale();
-    const current = this.loaded.find((key) => key.record.retires === null) ?? this.loaded[0];
-    if (!current) throw new Error('No signing key is stored; the service did not finish starting.');
+    const signing = signingKeyAt(
+      this.loaded.map(({ record }) => record),
+      this.options.clock.now(),
+    );
+    const current = this.loaded.find(({ record }) => record === signing);
+    if (!current) throw new Error('No signing key is active; the service did not finish starting.');
     return current;
   }
 
@@ -113,7 +150,11 @@ export class KeyRing {
   }
 
   private async refreshIfStale(): Promise<void> {
-    if (this.elapsedMs(this.loadedAt) > (this.options.reloadSeconds ?? 60) * 1000) await this.reload();
+    if (this.elapsedMs(this.loadedAt) > this.reloadSeconds * 1000) await this.reload();
+  }
+
+  private get reloadSeconds(): number {
+    return this.options.reloadSeconds ?? 60;
   }
 
   /** Cache ages run on the injected clock, like every other time rule of the service. */

@@ -27,17 +27,26 @@ export function adminCommand(): Command {
   return admin;
 }
 
-/** `keys rotate`: what `pnpm rotate-keys` did. */
+/** `keys rotate [--now]`: what `pnpm rotate-keys` does. */
 export function keysCommand(): Command {
   const keys = new Command('keys').description('the keys that sign tokens');
   keys
     .command('rotate')
-    .description('sign new tokens with a new key; tokens signed with the previous key stay valid until they expire')
-    .action(async () => {
+    .description(
+      'publish a new signing key now and sign new tokens with it once every cached JWKS lists it; tokens signed with the previous key stay valid until they expire',
+    )
+    .option(
+      '--now',
+      'sign with the new key at once (a compromised key): verifiers that cached the JWKS refuse new tokens until they fetch it again',
+    )
+    .action(async ({ now }: { now?: boolean }) => {
       await withOperator(async ({ keyRing }) => {
-        const key = await keyRing.rotate();
+        const key = await keyRing.rotate(now ? 'immediate' : 'scheduled');
+        const signs = now
+          ? 'signs new tokens from now on; a verifier holding a cached JWKS refuses them until it fetches the JWKS again'
+          : `is published now and signs new tokens from ${key.activates.toISOString()} (in ${keyRing.activationLeadSeconds} s, once every cached JWKS lists it)`;
         process.stdout.write(
-          `New signing key ${key.kid} (${key.algorithm}) is now in use; previous keys verify until their tokens expire.\n`,
+          `New signing key ${key.kid} (${key.algorithm}) ${signs}; previous keys verify until their tokens expire.\n`,
         );
       });
     });

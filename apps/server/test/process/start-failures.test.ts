@@ -42,6 +42,7 @@ describe('a start that must fail', { timeout: 60_000 }, () => {
     ['PORT', { PORT: 'abc' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://app:hunter2@db.example.com/app' }],
     ['BCRYPT_COST', { BCRYPT_COST: '99' }],
+    ['CORS_ORIGINS (a path after the origin)', { CORS_ORIGINS: 'https://app.example.com/login' }],
     ['PORT and LOG_LEVEL, both at once', { PORT: '70000', LOG_LEVEL: 'loud' }],
   ])('stops on an invalid %s, naming the variable, before touching any file', async (_, invalid) => {
     const { dir, env } = await sqliteEnv();

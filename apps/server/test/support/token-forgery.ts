@@ -1,6 +1,6 @@
 import { base64url, exportSPKI, generateKeyPair, importJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
 import { openDatabase, type Database } from '@uas/adapters-persistence';
-import type { SigningKey } from '@uas/domain';
+import { signingKeyAt, type SigningKey } from '@uas/domain';
 import { loadConfig } from '../../src/config';
 import type { TestApplication } from './test-application';
 import { claimsOf, headerOf, nowSeconds } from './user-client';
@@ -35,7 +35,7 @@ export async function resignedByService(
   token: string,
   changes: { claims?: JWTPayload; header?: Record<string, unknown> } = {},
 ): Promise<string> {
-  const [key] = await storedSigningKeys(t);
+  const key = signingKeyAt(await storedSigningKeys(t), t.clock.now());
   if (!key) throw new Error('The service has no signing key.');
   return new SignJWT({ ...claimsOf(token), ...changes.claims })
     .setProtectedHeader({ ...headerOf(token), ...changes.header } as Header)

@@ -4,7 +4,7 @@ import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../app-env';
 import { pageRoute } from '../openapi/route-description';
 
-const PANEL_PATH = '/admin';
+export const PANEL_PATH = '/admin';
 
 /** The panel loads nothing from elsewhere and runs no inline code; nobody may frame it. */
 export const PANEL_CONTENT_SECURITY_POLICY = [

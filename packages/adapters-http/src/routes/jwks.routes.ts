@@ -5,10 +5,12 @@ import type { HttpAppDeps } from '../http-app-deps';
 import { describeRoute } from '../openapi/route-description';
 
 /**
- * Short enough that a rotated-in key is picked up within minutes (the previous key keeps verifying
- * until its tokens expire), long enough that verifiers do not fetch on every token.
+ * How long a verifier may keep the JWKS: long enough that verifiers do not fetch on every token.
+ * A rotation publishes the new key at least this long before it signs (the key ring's
+ * activation lead derives from it), so no cached copy ever lacks the key of a token.
  */
-export const JWKS_CACHE_CONTROL = 'public, max-age=300';
+export const JWKS_MAX_AGE_SECONDS = 300;
+export const JWKS_CACHE_CONTROL = `public, max-age=${JWKS_MAX_AGE_SECONDS}`;
 
 export function jwksRoutes({ jwks }: Pick<HttpAppDeps, 'jwks'>) {
   return new Hono<AppEnv>().get(
@@ -17,7 +19,7 @@ export function jwksRoutes({ jwks }: Pick<HttpAppDeps, 'jwks'>) {
       operationId: 'jwks',
       summary: 'The public keys that verify every token',
       description:
-        "A JWK Set (RFC 7517). Each token names its key in the header's `kid`; a rotated-out key stays until its tokens expire.",
+        "A JWK Set (RFC 7517). Each token names its key in the header's `kid`. A new key is listed before it signs (longer ahead than the `max-age` a verifier may cache this set); a rotated-out key stays until its tokens expire.",
       tags: ['Operations'],
       responses: {
         200: {

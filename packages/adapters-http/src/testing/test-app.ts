@@ -62,6 +62,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     metricsEndpoint: null,
     logger,
     trustedProxies: [],
+    corsOrigins: [],
     panelRoot: null,
     ...overrides,
   };

@@ -1,5 +1,12 @@
+import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { toDomainError } from '../shared/driver-errors';
+import type { PostgresTx } from './postgres-db';
+
+/** Makes transactions that take the lock `name` take turns: it is held until `tx` ends. */
+export async function takeTurns(tx: PostgresTx, name: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${name}))`);
+}
 
 export interface ConnectionSettings {
   url: string;

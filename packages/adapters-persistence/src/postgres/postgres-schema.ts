@@ -145,6 +145,7 @@ export const signingKeys = pgTable('signing_keys', {
   privateJwk: json('private_jwk').notNull(),
   publicJwk: json('public_jwk').notNull(),
   created: timestamp('created').notNull(),
+  activates: timestamp('activates').notNull(),
   retires: timestamp('retires'),
 });
 

@@ -1,6 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { AuditRecord, ExportCursor, ImportEntry, ImportPlan, User, UserImportRepository } from '@uas/domain';
 import { chunks, exportPageQuery, INSERT_CHUNK, liveSessionsOfUsers, sharingEmailOrId } from '../shared/user-import';
+import { takeTurns } from './postgres-advisory-lock';
 import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresDb } from './postgres-db';
 import { sessions, users } from './postgres-schema';
@@ -18,7 +19,7 @@ export class PostgresUserImportRepository implements UserImportRepository {
   ): Promise<ImportPlan> {
     if (!write) return decide(await this.db.select().from(users).where(sharingEmailOrId(users, entries)));
     return this.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${IMPORT_LOCK}))`);
+      await takeTurns(tx, IMPORT_LOCK);
       // Rows the plan may change are locked, so an API update cannot interleave with it; an API
       // create of the same email makes the insert fail (EmailTakenError), and the batch with it.
       const plan = decide(await tx.select().from(users).where(sharingEmailOrId(users, entries)).for('update'));

@@ -78,6 +78,11 @@ export function othersUndated(keys: { kid: Column; retires: Column }, kid: strin
   return and(ne(keys.kid, kid), isNull(keys.retires));
 }
 
+/** Signing keys that would start signing after `activates`: a rotation to a key activating then replaces them. */
+export function activatingAfter(keys: { activates: Column }, activates: Date): SQL {
+  return gt(keys.activates, activates);
+}
+
 /** Refresh tokens that expired before `before`. */
 export function expiredBefore(tokens: { expires: Column }, before: Date): SQL {
   return lt(tokens.expires, before);

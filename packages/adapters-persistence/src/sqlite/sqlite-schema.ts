@@ -128,6 +128,7 @@ export const signingKeys = sqliteTable('signing_keys', {
   privateJwk: json('private_jwk').notNull(),
   publicJwk: json('public_jwk').notNull(),
   created: timestamp('created').notNull(),
+  activates: timestamp('activates').notNull(),
   retires: timestamp('retires'),
 });
 

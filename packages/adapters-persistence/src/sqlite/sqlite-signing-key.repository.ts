@@ -1,6 +1,6 @@
 import { desc } from 'drizzle-orm';
 import type { AuditRecord, SigningKey, SigningKeyRepository } from '@uas/domain';
-import { othersUndated, usableAt } from '../shared/conditions';
+import { activatingAfter, othersUndated, usableAt } from '../shared/conditions';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { signingKeys } from './sqlite-schema';
@@ -11,6 +11,7 @@ export class SqliteSigningKeyRepository implements SigningKeyRepository {
   async rotate(key: SigningKey, retireOthers: Date, audit?: AuditRecord): Promise<void> {
     this.db.transaction(
       (tx) => {
+        tx.delete(signingKeys).where(activatingAfter(signingKeys, key.activates)).run();
         tx.insert(signingKeys).values(key).run();
         tx.update(signingKeys).set({ retires: retireOthers }).where(othersUndated(signingKeys, key.kid)).run();
         if (audit) appendAuditEvent(tx, audit);

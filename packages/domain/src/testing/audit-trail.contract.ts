@@ -112,7 +112,15 @@ export function describeAuditTrailContract(backend: string, open: OpenRepositori
         true,
       );
       await signingKeys.rotate(
-        { kid: 'k1', algorithm: 'ES256', privateJwk: {}, publicJwk: {}, created: at(6), retires: null },
+        {
+          kid: 'k1',
+          algorithm: 'ES256',
+          privateJwk: {},
+          publicJwk: {},
+          created: at(6),
+          activates: at(6),
+          retires: null,
+        },
         at(100),
         record('signing_key.rotated', 6),
       );

@@ -300,7 +300,8 @@ export class InMemorySigningKeyRepository implements SigningKeyRepository {
 
   async rotate(key: SigningKey, retireOthers: Date, audit?: AuditRecord): Promise<void> {
     for (const other of this.keys.values()) {
-      if (!other.retires) this.keys.set(other.kid, { ...other, retires: retireOthers });
+      if (other.activates.getTime() > key.activates.getTime()) this.keys.delete(other.kid);
+      else if (!other.retires) this.keys.set(other.kid, { ...other, retires: retireOthers });
     }
     this.keys.set(key.kid, structuredClone(key));
     if (audit) this.audit.appendNow(audit);

@@ -6,10 +6,11 @@ import type { SigningKey } from './signing-key.ts';
 export interface SigningKeyRepository {
   /**
    * Stores `key` and gives every other key the retirement time `retireOthers` (if it has none
-   * yet), in one transaction with the rotation's audit event.
+   * yet), in one transaction with the rotation's audit event. A key that would activate after
+   * `key` is deleted instead: it has not signed anything, and `key` replaces it.
    */
   rotate(key: SigningKey, retireOthers: Date, audit?: AuditRecord): Promise<void>;
-  /** Keys not yet retired at `now`, newest first: the first one with `retires` null signs. */
+  /** Keys not yet retired at `now`, newest first, those still waiting for their activation included. */
   listUsable(now: Date): Promise<SigningKey[]>;
 }
 export const SigningKeyRepository = token<SigningKeyRepository>('SigningKeyRepository');
