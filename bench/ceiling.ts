@@ -10,9 +10,12 @@ export interface Ceiling {
   stop(): void;
 }
 
-/** Starts bench/ceiling-server.ts answering the body in `bodyPath`; it ends with this process (its stdin closes). */
-export function startCeiling(bodyPath: string): Promise<Ceiling> {
-  const child = spawn(process.execPath, ['--import', TSX, SCRIPT, bodyPath], { stdio: ['pipe', 'pipe', 'inherit'] });
+/**
+ * Starts bench/ceiling-server.ts answering the body in `bodyPath`, on the Node.js binary `node`;
+ * it ends with this process (its stdin closes).
+ */
+export function startCeiling(bodyPath: string, node = process.execPath): Promise<Ceiling> {
+  const child = spawn(node, ['--import', TSX, SCRIPT, bodyPath], { stdio: ['pipe', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`The ceiling server exited (${code}) before it listened.`)));

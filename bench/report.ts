@@ -63,3 +63,59 @@ export function memoryTable(moments: [string, ProcessMemory][]): string {
     moments.map(([moment, memory]) => [moment, mib(memory.rssMiB), mib(memory.fileMiB), mib(memory.peakMiB)]),
   );
 }
+
+/**
+ * The same request types measured on two runtimes, side by side: requests/s, share of that
+ * runtime's own ceiling, and p99, then the ratio of the first's requests/s to the second's.
+ */
+export function comparisonTable(runs: [ComparedRun, ComparedRun]): string {
+  const [a, b] = runs;
+  const cells = (row: Row | undefined, ceiling: Figures) =>
+    row && 'figures' in row
+      ? [
+          row.figures.perSecond.toFixed(0),
+          row.probe ? '–' : percent((100 * row.figures.perSecond) / ceiling.perSecond),
+          ms(row.figures.p99),
+        ]
+      : ['–', '–', '–'];
+  const ratio = (x: Row | undefined, y: Row | undefined) =>
+    x && y && 'figures' in x && 'figures' in y ? `${(x.figures.perSecond / y.figures.perSecond).toFixed(2)}×` : '–';
+  const ceilingRow = ['ceiling (bare Hono)', a.ceiling.perSecond.toFixed(0), '100 %', ms(a.ceiling.p99)];
+  return table(
+    [
+      'Request',
+      `${a.label} req/s`,
+      'of its ceiling',
+      'p99 ms',
+      `${b.label} req/s`,
+      'of its ceiling',
+      'p99 ms',
+      `${a.label} ÷ ${b.label}`,
+    ],
+    [
+      [
+        ...ceilingRow,
+        b.ceiling.perSecond.toFixed(0),
+        '100 %',
+        ms(b.ceiling.p99),
+        `${(a.ceiling.perSecond / b.ceiling.perSecond).toFixed(2)}×`,
+      ],
+      ...a.rows.map((row, index) => {
+        const other = b.rows[index];
+        return [
+          `\`${row.name}\`${row.probe ? ' (probe)' : ''}`,
+          ...cells(row, a.ceiling),
+          ...cells(other, b.ceiling),
+          ratio(row, other),
+        ];
+      }),
+    ],
+  );
+}
+
+/** One runtime's measurements, for comparisonTable. */
+export interface ComparedRun {
+  label: string;
+  ceiling: Figures;
+  rows: Row[];
+}

@@ -1,9 +1,12 @@
 /**
- * `pnpm bench [--postgres] [--users N] [--concurrency N] [--duration S]`: seeds a fresh database
- * with N users through the user repository's bulk path, starts the real server on 127.0.0.1
- * against it and prints, as Markdown, requests/s and latency percentiles of the main endpoints,
- * each beside a bare Hono server's requests/s measured in the same run, and the server's memory.
- * PostgreSQL with --postgres (postgres://postgres@127.0.0.1:5432/test) or BENCH_DATABASE_URL.
+ * `pnpm bench [--postgres] [--users N] [--concurrency N] [--duration S] [--compare-node PATH]`:
+ * seeds a fresh database with N users through the user repository's bulk path, starts the real
+ * server on 127.0.0.1 against it and prints, as Markdown, requests/s and latency percentiles of
+ * the main endpoints, each beside a bare Hono server's requests/s measured in the same run, and
+ * the server's memory. PostgreSQL with --postgres (postgres://postgres@127.0.0.1:5432/test) or
+ * BENCH_DATABASE_URL. With --compare-node, the same scenarios then run on the release installed
+ * for that other Node.js binary, against the same database, with its own ceiling on that Node.js,
+ * and a table sets the two side by side.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -13,7 +16,8 @@ import { expectJson, logIn } from './api';
 import { startCeiling } from './ceiling';
 import { LOCAL_POSTGRES_URL, postgresDatabase, sqliteDatabase } from './database';
 import { HttpClient, measure, type Figures, type Load } from './load';
-import { figuresTable, memoryTable, type Row } from './report';
+import { currentRuntime, runtimeFor, type NodeRuntime } from './node-runtime';
+import { comparisonTable, figuresTable, memoryTable, type Row } from './report';
 import { scenarios, type Scenario, type Traffic } from './scenarios';
 import { seedUsers } from './seed';
 import { VARIABLES } from '../apps/server/src/config-variables';
@@ -29,6 +33,8 @@ interface Options {
   load: Load;
   /** PostgreSQL's URL; none means SQLite. */
   postgresUrl: string | undefined;
+  /** Another Node.js binary to run the same scenarios on, after the current one. */
+  compareNode: string | undefined;
 }
 
 function readOptions(): Options {
@@ -38,6 +44,7 @@ function readOptions(): Options {
       users: { type: 'string', default: '10000' },
       concurrency: { type: 'string', default: '16' },
       duration: { type: 'string', default: '10' },
+      'compare-node': { type: 'string' },
     },
   });
   const wholeNumber = (name: 'users' | 'concurrency' | 'duration', min: number, max: number): number => {
@@ -54,12 +61,15 @@ function readOptions(): Options {
       warmUpMs: WARM_UP_MS,
     },
     postgresUrl: process.env.BENCH_DATABASE_URL || (values.postgres ? LOCAL_POSTGRES_URL : undefined),
+    compareNode: values['compare-node'],
   };
 }
 
-/** The measured servers, killed on any way out of the benchmark. */
-const servers = new ServerProcesses();
-const killAll = () => servers.killNow();
+/** The measured servers (one set per Node.js), killed on any way out of the benchmark. */
+const serverSets: ServerProcesses[] = [];
+const killAll = () => {
+  for (const servers of serverSets) servers.killNow();
+};
 
 /** What to undo, last first, however the run ends: servers are killed before any of it. */
 const undo: (() => Promise<void>)[] = [];
@@ -93,13 +103,13 @@ const adminToken = async (client: HttpClient, admin: Admin) =>
  * The ceiling: a bare Hono server answering the measured server's first page of users from
  * memory, loaded as the scenarios are. Every figure is printed as a share of it.
  */
-async function measureCeiling(load: Load, directory: string, firstPage: string): Promise<Figures> {
+async function measureCeiling(load: Load, directory: string, firstPage: string, node: string): Promise<Figures> {
   const bodyPath = join(directory, 'ceiling-body.json');
   await writeFile(bodyPath, firstPage);
-  const ceiling = await startCeiling(bodyPath);
+  const ceiling = await startCeiling(bodyPath, node);
   const client = new HttpClient(ceiling.url, load.concurrency);
   try {
-    progress(`ceiling (bare Hono, same body): ${load.durationMs / 1000} s…`);
+    progress(`ceiling (bare Hono, same body, same Node.js): ${load.durationMs / 1000} s…`);
     return await measure(load, 200, async () => async () => (await client.send('GET', '/v1/admin/users')).status);
   } finally {
     client.close();
@@ -130,7 +140,10 @@ async function measureAll(
   env: Record<string, string>,
   directory: string,
   users: { id: string; email: string }[],
+  runtime: NodeRuntime,
 ) {
+  const servers = new ServerProcesses(runtime);
+  serverSets.push(servers);
   // Measured with the defaults production runs with, not the cheap bcrypt of the tests.
   const defaults = { BCRYPT_COST: VARIABLES.BCRYPT_COST.default };
   const logFile = join(directory, 'server.log');
@@ -142,7 +155,7 @@ async function measureAll(
   const token = await adminToken(client, admin);
   const firstPage = await client.send('GET', '/v1/admin/users', { token });
   expectJson(firstPage, 200, 'GET /v1/admin/users');
-  const ceiling = await measureCeiling(load, directory, firstPage.body);
+  const ceiling = await measureCeiling(load, directory, firstPage.body, runtime.node);
   const rows: Row[] = [];
   for (const scenario of scenarios({ client, probeClient, adminToken: token, count, users })) {
     progress(`${scenario.name}: ${load.durationMs / 1000} s…`);
@@ -180,17 +193,23 @@ async function main(): Promise<void> {
   const seedSeconds = (performance.now() - started) / 1000;
   progress(`seeded in ${seedSeconds.toFixed(1)} s`);
   await database.analyze();
-  const measured = await measureAll(options, env, directory, users);
+  const runtimes = [currentRuntime()];
+  if (options.compareNode) {
+    progress(`installing the release's native packages for ${options.compareNode}…`);
+    runtimes.push(await runtimeFor(options.compareNode, directory));
+  }
+  const runs: { runtime: NodeRuntime; measured: Awaited<ReturnType<typeof measureAll>> }[] = [];
+  for (const runtime of runtimes) {
+    progress(`Node.js ${runtime.version}:`);
+    runs.push({ runtime, measured: await measureAll(options, env, directory, users, runtime) });
+  }
 
   const cpu = cpus();
-  console.log(`### ${database.label}, ${options.users.toLocaleString('en')} users, ${new Date().toISOString().slice(0, 10)}
-
-Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), **shared with other work** (load average ${loadBefore.toFixed(1)} before the run, ${loadavg()[0]!.toFixed(1)} after);
-the load generator runs on the same cores. Node ${process.version}. Figures are indicative, not a capacity promise.
-${database.notes}
-${options.users} users seeded through \`UserRepository.insertMany\` (batches of 10,000, one bcrypt hash of cost 10 shared) in ${seedSeconds.toFixed(1)} s.
-The measured server runs with its defaults (BCRYPT_COST=10, LOG_LEVEL=info, request logs to a file). ${load.concurrency} concurrent keep-alive clients,
-${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up. **Ceiling**: a bare Hono server answering the first page's body from memory,
+  const sections = runs.map(
+    ({
+      runtime,
+      measured,
+    }) => `${runs.length > 1 ? `#### Node.js ${runtime.version}\n\n` : ''}**Ceiling**: a bare Hono server on Node.js ${runtime.version} answering the first page's body from memory,
 ${measured.ceiling.perSecond.toFixed(0)} req/s (p99 ${measured.ceiling.p99.toFixed(1)} ms) in this run; "of ceiling" is each figure's share of it.
 
 ${figuresTable(measured.rows, measured.ceiling)}
@@ -198,7 +217,26 @@ ${figuresTable(measured.rows, measured.ceiling)}
 ${memoryTable([
   ['measured server, at start', measured.atStart],
   ['measured server, after the load', measured.afterLoad],
-])}${serverErrors(measured.errors)}`);
+])}${serverErrors(measured.errors)}`,
+  );
+  const [first, second] = runs;
+  const comparison =
+    first && second
+      ? `\n\n#### Side by side\n\n${comparisonTable([
+          { label: `Node.js ${first.runtime.version}`, ...first.measured },
+          { label: `Node.js ${second.runtime.version}`, ...second.measured },
+        ])}`
+      : '';
+  console.log(`### ${database.label}, ${options.users.toLocaleString('en')} users, ${new Date().toISOString().slice(0, 10)}
+
+Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), **shared with other work** (load average ${loadBefore.toFixed(1)} before the run, ${loadavg()[0]!.toFixed(1)} after);
+the load generator runs on the same cores (Node.js ${process.version}). Figures are indicative, not a capacity promise.
+${database.notes}
+${options.users} users seeded through \`UserRepository.insertMany\` (batches of 10,000, one bcrypt hash of cost 10 shared) in ${seedSeconds.toFixed(1)} s.
+The measured server runs with its defaults (BCRYPT_COST=10, LOG_LEVEL=info, request logs to a file). ${load.concurrency} concurrent keep-alive clients,
+${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up.${runs.length > 1 ? ' Each Node.js is measured in turn on the same database.' : ''}
+
+${sections.join('\n\n')}${comparison}`);
 }
 
 main()
