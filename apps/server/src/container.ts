@@ -13,9 +13,11 @@ import {
   createUseCases,
   IdGenerator,
   LoginAttemptRepository,
+  MailQueue,
   PasswordHasher,
   PasswordRehashRepository,
   type Repositories,
+  SecretRepository,
   SessionRepository,
   SigningKeyRepository,
   type Token,
@@ -48,6 +50,8 @@ const REPOSITORY_PORTS = {
   imports: UserImportRepository,
   activity: ActivityRepository,
   audit: AuditTrail,
+  secrets: SecretRepository,
+  mail: MailQueue,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**
