@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lte, sql, type Column, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, lte, sql, type Column, type SQL } from 'drizzle-orm';
 import {
   settledColumns,
   type ClaimedMail,
@@ -69,12 +69,17 @@ export function settledRow(attempt: number, outcome: MailOutcome): Partial<MailR
   return 'body' in columns ? { ...columns, bodyKey: null } : columns;
 }
 
-/** Messages a sender may claim at `now`: queued and due, or sending past their lease (the due index). */
+/**
+ * Messages a sender may claim at `now`: queued and due, or sending past their lease. The statuses
+ * are written as literals, as in the partial due index's predicate: as bound parameters, neither
+ * SQLite nor a generic PostgreSQL plan could tell that the index holds every row they name.
+ */
 export function dueAt(table: MailColumns, now: Date): SQL | undefined {
-  return and(inArray(table.status, ['queued', 'sending']), lte(table.nextAttemptAt, now));
+  return and(sql`${table.status} in ('queued', 'sending')`, lte(table.nextAttemptAt, now));
 }
 
-export const oldestDueFirst = (table: MailColumns) => [asc(table.nextAttemptAt), asc(table.id)];
+/** The due index's order: the longest due first (ties in any order). */
+export const oldestDueFirst = (table: MailColumns) => [asc(table.nextAttemptAt)];
 export const newestFirst = (table: MailColumns) => [desc(table.created), desc(table.id)];
 
 /** The message while `claim` still holds it: no later claim has taken it over. */

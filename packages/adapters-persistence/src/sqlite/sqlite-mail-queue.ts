@@ -24,6 +24,16 @@ function insertMail(tx: SqliteDb, message: NewMail): void {
   tx.insert(mailMessages).values(newMailRow(message)).run();
 }
 
+/** The ids of up to `limit` messages due at `now`, longest due first: what a claim takes. */
+export function selectDue(db: SqliteDb, now: Date, limit: number) {
+  return db
+    .select({ id: mailMessages.id })
+    .from(mailMessages)
+    .where(dueAt(mailMessages, now))
+    .orderBy(...oldestDueFirst(mailMessages))
+    .limit(limit);
+}
+
 export class SqliteMailQueue implements MailQueue {
   constructor(private readonly db: SqliteDb) {}
 
@@ -33,16 +43,10 @@ export class SqliteMailQueue implements MailQueue {
 
   /** One UPDATE … RETURNING: SQLite runs one writer at a time, so no two claims share a row. */
   async claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMail[]> {
-    const due = this.db
-      .select({ id: mailMessages.id })
-      .from(mailMessages)
-      .where(dueAt(mailMessages, now))
-      .orderBy(...oldestDueFirst(mailMessages))
-      .limit(limit);
     const rows = this.db
       .update(mailMessages)
       .set(claimedColumns(mailMessages, leaseUntil))
-      .where(inArray(mailMessages.id, due))
+      .where(inArray(mailMessages.id, selectDue(this.db, now, limit)))
       .returning()
       .all();
     return rows.map(claimedMail);

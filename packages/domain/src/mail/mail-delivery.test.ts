@@ -94,6 +94,14 @@ describe('MailDelivery', () => {
     expect(await delivery.deliverDue(10)).toEqual({ claimed: 1, delivered: 1, unreachable: false });
   });
 
+  it('reads a body that no longer opens as none, saying so in the log', async () => {
+    const { queue, service, lines } = setUp();
+    const { id, body, ...rest } = await service.compose('test', 'ann@example.com', { recipient: 'ann@example.com' });
+    await queue.enqueue({ id, ...rest, body: { ...body, keyId: 'gone' } });
+    expect((await service.read(id)).content).toBeNull();
+    expect(lines.join('\n')).toContain('a mail body does not open');
+  });
+
   it('refuses to queue a test message to something that is not an address', async () => {
     const { service } = setUp();
     let thrown: unknown;

@@ -58,14 +58,22 @@ export class MailService {
     return this.deps.queue.list(query);
   }
 
-  /** The message with its content opened, while it still has one; NotFoundError when there is none. */
+  /**
+   * The message with its content opened, while it still has one; NotFoundError when there is none.
+   * A body that no longer opens (its secret gone, its bytes changed) shows as none, and is logged.
+   */
   async read(id: string): Promise<MailView> {
     const stored = await this.deps.queue.findById(id);
     if (!stored) throw new NotFoundError('mail message');
     const { body, ...message } = stored;
     if (!body) return { message, content: null };
-    const opened = JSON.parse(await this.deps.box.open('mail-body', body, id)) as MailBody;
-    return { message, content: { subject: message.subject, text: opened.text, html: opened.html } };
+    try {
+      const opened = JSON.parse(await this.deps.box.open('mail-body', body, id)) as MailBody;
+      return { message, content: { subject: message.subject, text: opened.text, html: opened.html } };
+    } catch (error) {
+      this.deps.logger.warn('a mail body does not open', { mailId: id, error: (error as Error)?.message });
+      return { message, content: null };
+    }
   }
 
   /** Says that a message waits, by id and kind only: its body holds links with tokens. */
