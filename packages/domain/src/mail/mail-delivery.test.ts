@@ -3,6 +3,7 @@ import { FakeSecretBox, RecordingMailer } from '../testing/fake-mail-ports.ts';
 import { ManualClock, SequentialIds } from '../testing/fake-ports.ts';
 import { InMemoryMailQueue } from '../testing/in-memory-mail.ts';
 import type { Logger } from '../shared/logger.ts';
+import { ValidationError } from '../shared/errors.ts';
 import { MailDelivery } from './mail-delivery.ts';
 import { DEFAULT_MAIL_RETRY, retryDelaySeconds } from './mail-message.ts';
 import { MailService } from './mail-service.ts';
@@ -106,6 +107,6 @@ describe('MailDelivery', () => {
     const { service } = setUp();
     let thrown: unknown;
     await service.sendTest('not an address').catch((error: unknown) => (thrown = error));
-    expect(thrown).toMatchObject({ code: 'invalid_attribute' });
+    expect(thrown).toBeInstanceOf(ValidationError);
   });
 });
