@@ -46,7 +46,7 @@ export function startMailSender({
 
   const waitForServer = async () => {
     logger.warn('the mail server is unreachable; messages stay queued until it answers');
-    for (let wait = 1_000; !stopped; wait = Math.min(wait * 2, probeMaxMs)) {
+    for (let wait = Math.min(1_000, probeMaxMs); !stopped; wait = Math.min(wait * 2, probeMaxMs)) {
       await pause(wait);
       if (stopped) return;
       try {
