@@ -5,7 +5,9 @@ import { ADMIN_PANEL_ROOT } from '@uas/admin-panel';
 import type { Config } from './config';
 import type { DependencyContainer } from 'tsyringe';
 import { KeyRing } from './adapters/key-ring';
-import { buildContainer, systemContainer, useCasesOf } from './container';
+import { SecretKeyRing } from './adapters/secret-key-ring';
+import { buildContainer, mailOf, systemContainer, useCasesOf } from './container';
+import { startMailSender } from './mail-sender';
 import { PrometheusMetrics } from './adapters/prometheus-metrics';
 import { Readiness } from './readiness';
 import { bootstrapAdmin } from './admin-bootstrap';
@@ -47,7 +49,9 @@ export async function createApplication(
       await database.migrate();
       await bootstrapAdmin(useCases.admins, config.adminKeyPath, config.adminEmail, logger);
       await keyRing.ensureSigningKey();
+      await container.resolve(SecretKeyRing).ensureSecrets();
     });
+    const mail = mailOf(container, config, logger);
     const readiness = new Readiness({ database, keyRing, logger });
     const app = createHttpApp({
       users: useCases.users,
@@ -57,6 +61,7 @@ export async function createApplication(
       userAuth: useCases.userAuth,
       overview: useCases.overview,
       audit: useCases.audit,
+      mail: mail.service,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
       metricsEndpoint: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,
@@ -66,11 +71,14 @@ export async function createApplication(
       panelRoot: ADMIN_PANEL_ROOT,
     });
     const stopHousekeeping = scheduleHousekeeping(useCases.housekeeping, logger);
+    const sender = mail.sending && startMailSender({ ...mail.sending, logger });
+    if (!sender) logger.info('no SMTP_URL: mail stays queued in the outbox (GET /v1/admin/mail)');
     return {
       app,
       readiness,
       async close() {
         stopHousekeeping();
+        await sender?.stop(config.shutdownGraceMs);
         await database.close();
       },
     };

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { isPostgresSchemaName, parseDatabaseUrl } from '@uas/adapters-persistence';
 import { addressMatcher, corsOrigins } from '@uas/adapters-http';
 import { isValidEmail, normalizeEmail } from '@uas/domain';
+import { mailTemplatesFrom } from './adapters/folder-mail-templates';
 import { LOG_LEVELS } from './adapters/json-logger';
 import { SIGNING_ALGORITHMS } from './adapters/key-ring';
 import { ADMIN_AUDIENCE, REFRESH_AUDIENCE } from './adapters/jose-token-signer';
@@ -45,6 +46,26 @@ const addressList = parsed((value) => {
   return entries;
 });
 const originList = parsed((value) => corsOrigins(entriesOf(value)));
+
+const SMTP_URL_FORM = 'must be smtp://user:pass@host:port or smtps://user:pass@host:port';
+/** The URL, or null for none. Its text is never repeated in the message: it holds a password. */
+const smtpUrl = parsed((value): URL | null => {
+  if (value === '') return null;
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new Error(SMTP_URL_FORM);
+  }
+  return url;
+});
+/** `address` or `Name <address>`. */
+const mailFrom = v.pipe(
+  v.string(),
+  v.trim(),
+  v.check((value) => {
+    const address = /<([^<>]+)>$/.exec(value)?.[1] ?? value;
+    return value === '' || isValidEmail(normalizeEmail(address));
+  }, 'must be an address or Name <address>'),
+);
 
 /** One environment variable: how its text is checked and read, its default, and its line in the README. */
 interface Variable<TSchema extends v.GenericSchema<string, unknown>> {
@@ -233,6 +254,21 @@ export const VARIABLES = {
     schema: integer(1, 3_600),
     default: '75',
     doc: "How long an idle keep-alive connection stays open. Keep it above the idle timeout of the load balancer in front (60 s for AWS ALB and nginx; 600 s for Google Cloud's: set 620 there).",
+  }),
+  SMTP_URL: variable({
+    schema: smtpUrl,
+    default: '',
+    doc: 'The mail server: `smtp://user:pass@host:port` (STARTTLS when the server offers it; port 587 unless given) or `smtps://user:pass@host:port` (TLS from the start; port 465 unless given); escape `@`, `:` and `/` in the password as `%40`, `%3A`, `%2F`. None: mail is not sent but stays queued in the outbox (`GET /v1/admin/mail`), and the log says each time one is queued (its id and kind; never its body).',
+  }),
+  MAIL_FROM: variable({
+    schema: mailFrom,
+    default: '',
+    doc: 'The `From` of every message: `accounts@example.com` or `Accounts <accounts@example.com>`. Needed with `SMTP_URL`.',
+  }),
+  MAIL_TEMPLATES_DIR: variable({
+    schema: parsed(mailTemplatesFrom),
+    default: '',
+    doc: 'A folder of your own mail templates, read at start: `<kind>.subject.txt`, `<kind>.txt` and `<kind>.html` (kinds: `test`); a file missing there keeps the default. `{{recipient}}` and the like stand for values, HTML-escaped in the `.html`.',
   }),
   METRICS_TOKEN: variable({
     schema: v.pipe(

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_MAIL_TEMPLATES } from '@uas/domain';
 import { README, withConfigurationTable } from '../../../scripts/config-table';
 import { loadConfig } from './config';
 
@@ -123,6 +126,55 @@ describe('loadConfig', () => {
     expect(loadConfig({}).metricsToken).toBeUndefined();
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrowError(/METRICS_TOKEN must be at least 32 characters/);
     expect(loadConfig({ METRICS_TOKEN: 'm'.repeat(32) }).metricsToken).toBe('m'.repeat(32));
+  });
+});
+
+describe('loadConfig: mail', () => {
+  it('sends no mail without SMTP_URL, and reads smtp:// and smtps:// URLs with MAIL_FROM', () => {
+    expect(loadConfig({}).smtp).toBeNull();
+    const config = loadConfig({
+      SMTP_URL: 'smtps://mailer:s3cr%40t@mail.example.com',
+      MAIL_FROM: 'Accounts <a@example.com>',
+    });
+    expect(config.smtp?.url.hostname).toBe('mail.example.com');
+    expect(config.smtp?.from).toBe('Accounts <a@example.com>');
+  });
+
+  it('names SMTP_URL when it is not an smtp(s) URL, and keeps its password out of the error', () => {
+    for (const url of ['http://u:hunter2pass@mail.example.com', 'mail.example.com:587', 'smtp://u:hunter2pass@']) {
+      expect(() => loadConfig({ SMTP_URL: url, MAIL_FROM: 'a@example.com' })).toThrowError(
+        /SMTP_URL must be smtp:\/\//,
+      );
+      expect(() => loadConfig({ SMTP_URL: url, MAIL_FROM: 'a@example.com' })).not.toThrowError(/hunter2pass/);
+    }
+  });
+
+  it('needs MAIL_FROM, an address or Name <address>, with SMTP_URL', () => {
+    expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example.com' })).toThrowError(
+      /MAIL_FROM must be set when SMTP_URL is/,
+    );
+    expect(() => loadConfig({ MAIL_FROM: 'Accounts <nope>' })).toThrowError(
+      /MAIL_FROM must be an address or Name <address>/,
+    );
+  });
+
+  it('reads MAIL_TEMPLATES_DIR at start, naming a missing folder or a file with a placeholder its kind lacks', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'uas-templates-'));
+    try {
+      writeFileSync(join(dir, 'test.subject.txt'), 'Hello {{recipient}}');
+      const templates = loadConfig({ MAIL_TEMPLATES_DIR: dir }).mailTemplates.of('test');
+      expect(templates.subject).toBe('Hello {{recipient}}');
+      expect(templates.text).toBe(DEFAULT_MAIL_TEMPLATES.test.text);
+      writeFileSync(join(dir, 'test.html'), '<a href="{{link}}">go</a>');
+      expect(() => loadConfig({ MAIL_TEMPLATES_DIR: dir })).toThrowError(
+        /MAIL_TEMPLATES_DIR .*test\.html names \{\{link\}\}/,
+      );
+      expect(() => loadConfig({ MAIL_TEMPLATES_DIR: join(dir, 'none') })).toThrowError(
+        /MAIL_TEMPLATES_DIR must be a directory/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -16,6 +16,14 @@ const schema = v.pipe(
     ),
     ['HTTP_REQUEST_TIMEOUT_SECONDS'],
   ),
+  v.forward(
+    v.partialCheck(
+      [['SMTP_URL'], ['MAIL_FROM']],
+      (input) => input.SMTP_URL === null || input.MAIL_FROM !== '',
+      'must be set when SMTP_URL is',
+    ),
+    ['MAIL_FROM'],
+  ),
 );
 
 export class ConfigError extends Error {}
@@ -86,6 +94,9 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
       /** How long an idle keep-alive connection stays open. */
       keepAliveMs: e.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     },
+    /** Where mail is sent; null: it stays queued in the outbox. */
+    smtp: e.SMTP_URL && { url: e.SMTP_URL, from: e.MAIL_FROM },
+    mailTemplates: e.MAIL_TEMPLATES_DIR,
     /** The bearer token that reads GET /metrics; undefined: no metrics endpoint. */
     metricsToken: e.METRICS_TOKEN || undefined,
   };

@@ -13,9 +13,15 @@ import {
   createUseCases,
   IdGenerator,
   LoginAttemptRepository,
+  type Logger,
+  MailDelivery,
+  Mailer,
+  MailQueue,
+  MailService,
   PasswordHasher,
   PasswordRehashRepository,
   type Repositories,
+  SecretRepository,
   SessionRepository,
   SigningKeyRepository,
   type Token,
@@ -31,6 +37,8 @@ import { BcryptPasswordHasher } from './adapters/bcrypt-password-hasher';
 import { JoseTokenSigner } from './adapters/jose-token-signer';
 import { instrumentRepository } from './adapters/instrumented-repository';
 import { KeyRing } from './adapters/key-ring';
+import { SecretKeyRing } from './adapters/secret-key-ring';
+import { SmtpMailer } from './adapters/smtp-mailer';
 import type { PrometheusMetrics } from './adapters/prometheus-metrics';
 import { RandomIdGenerator } from './adapters/random-id-generator';
 import { SystemClock } from './adapters/system-clock';
@@ -49,6 +57,8 @@ const REPOSITORY_PORTS = {
   imports: UserImportRepository,
   activity: ActivityRepository,
   audit: AuditTrail,
+  secrets: SecretRepository,
+  mail: MailQueue,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**
@@ -98,6 +108,17 @@ export function buildContainer(
       }),
   );
   single(
+    SecretKeyRing,
+    (r) =>
+      new SecretKeyRing({
+        secrets: resolve(r, SecretRepository),
+        clock: resolve(r, Clock),
+        ids: resolve(r, IdGenerator),
+      }),
+  );
+  const { smtp } = config;
+  if (smtp) single(Mailer, () => new SmtpMailer(smtp));
+  single(
     TokenSigner,
     (r) =>
       new JoseTokenSigner({
@@ -133,4 +154,22 @@ export function useCasesOf(container: DependencyContainer, config: Config): UseC
     },
     auditRetentionDays: config.auditRetentionDays,
   });
+}
+
+/**
+ * The outbox over the ports `container` provides: what queues and reads messages, and, when a
+ * mail server is configured (SMTP_URL), the mailer and what delivers with it; null without one.
+ */
+export function mailOf(container: DependencyContainer, config: Config, logger: Logger) {
+  const common = {
+    queue: resolve(container, MailQueue),
+    box: container.resolve(SecretKeyRing),
+    clock: resolve(container, Clock),
+    logger,
+  };
+  const mailer = container.isRegistered(Mailer, true) ? resolve(container, Mailer) : null;
+  return {
+    service: new MailService({ ...common, templates: config.mailTemplates, ids: resolve(container, IdGenerator) }),
+    sending: mailer && { mailer, delivery: new MailDelivery({ ...common, mailer }) },
+  };
 }

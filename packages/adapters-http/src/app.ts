@@ -10,6 +10,7 @@ import { requestId } from './middleware/request-id';
 import { securityHeaders } from './middleware/security-headers';
 import { clientInfo } from './network/client-info';
 import { adminAuditRoutes } from './routes/admin-audit.routes';
+import { adminMailRoutes } from './routes/admin-mail.routes';
 import { adminPanelRoutes } from './routes/admin-panel.routes';
 import { adminSessionRoutes } from './routes/admin-session.routes';
 import { adminStatsRoutes } from './routes/admin-stats.routes';
@@ -49,6 +50,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminUserSessionsRoutes(deps))
     .route('/', adminStatsRoutes(deps))
     .route('/', adminAuditRoutes(deps))
+    .route('/', adminMailRoutes(deps))
     .route('/', userSessionRoutes(deps))
     .route('/', meRoutes(deps))
     .route('/', meSessionsRoutes(deps))

@@ -3,6 +3,7 @@ import type {
   AuthService,
   JsonObject,
   Logger,
+  MailService,
   OverviewService,
   SelfService,
   UserService,
@@ -19,6 +20,7 @@ export interface HttpAppDeps {
   userAuth: AuthService;
   overview: OverviewService;
   audit: AuditService;
+  mail: MailService;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;
   /** Null when this instance is ready to serve; otherwise why not, in words fit for any client. */

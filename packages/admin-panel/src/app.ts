@@ -5,6 +5,7 @@ import { paths, routeOf, sameScreen, type Route } from './state/routes';
 import { h } from './ui/dom';
 import { auditView } from './views/audit-view';
 import { loginView } from './views/login-view';
+import { mailView } from './views/mail-view';
 import { overviewView } from './views/overview-view';
 import { userView } from './views/user-view';
 import { usersView } from './views/users-view';
@@ -77,6 +78,8 @@ export class App {
         return userView(context, route.id);
       case 'audit':
         return auditView(context);
+      case 'mail':
+        return mailView(context);
       default:
         return overviewView(context);
     }

@@ -7,6 +7,8 @@ import type { SigningKeyRepository } from './tokens/signing-key.repository.ts';
 import type { UserRepository } from './users/user.repository.ts';
 import type { UserImportRepository } from './transfer/user-import.repository.ts';
 import type { ActivityRepository } from './stats/activity.repository.ts';
+import type { MailQueue } from './mail/mail-queue.ts';
+import type { SecretRepository } from './secrets/secret.repository.ts';
 
 /** Every repository port, as one storage backend provides them. */
 export interface Repositories {
@@ -19,4 +21,6 @@ export interface Repositories {
   imports: UserImportRepository;
   activity: ActivityRepository;
   audit: AuditTrail;
+  secrets: SecretRepository;
+  mail: MailQueue;
 }

@@ -1,14 +1,19 @@
 import { openDatabase, type Database } from '@uas/adapters-persistence';
 import type { UseCases } from '@uas/domain';
 import { KeyRing } from '../adapters/key-ring';
+import { SecretKeyRing } from '../adapters/secret-key-ring';
+import { JsonLogger } from '../adapters/json-logger';
 import { loadConfig, type Config } from '../config';
-import { buildContainer, useCasesOf } from '../container';
+import { buildContainer, mailOf, useCasesOf } from '../container';
+import type { MailService } from '@uas/domain';
 
 export interface Operator {
   config: Config;
   database: Database;
   useCases: UseCases;
   keyRing: KeyRing;
+  secretKeyRing: SecretKeyRing;
+  mail: MailService;
 }
 
 /**
@@ -32,6 +37,9 @@ export async function withOperator<T>(work: (operator: Operator) => Promise<T>, 
       database,
       useCases: useCasesOf(container, config),
       keyRing: container.resolve(KeyRing),
+      secretKeyRing: container.resolve(SecretKeyRing),
+      // The command says what it queued itself.
+      mail: mailOf(container, config, new JsonLogger('silent')).service,
     });
   } finally {
     await database.close();

@@ -3,6 +3,7 @@ import { ConfigError } from '../config';
 import { AdminKeyFileError } from '../admin-key-file';
 import { CliExit, EXIT } from './exit-codes';
 import { auditCommand } from './audit-commands';
+import { mailCommand, secretsCommand } from './mail-commands';
 import { adminCommand, dbCommand, keysCommand } from './operator-commands';
 import { usersCommand } from './users-commands';
 
@@ -11,7 +12,15 @@ function operatorProgram(): Command {
     .description('operator commands of the user-account service; configured like the server (environment and .env)')
     .showHelpAfterError()
     .exitOverride();
-  for (const command of [usersCommand(), adminCommand(), keysCommand(), auditCommand(), dbCommand()]) {
+  for (const command of [
+    usersCommand(),
+    adminCommand(),
+    keysCommand(),
+    secretsCommand(),
+    mailCommand(),
+    auditCommand(),
+    dbCommand(),
+  ]) {
     program.addCommand(command.exitOverride().showHelpAfterError());
   }
   for (const group of program.commands) for (const command of group.commands) command.exitOverride();

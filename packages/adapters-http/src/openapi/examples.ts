@@ -97,3 +97,41 @@ export const auditEventsExample = {
   },
   meta: { total: 1 },
 };
+
+const MAIL_ID = '0192f3c4-7a8b-7c9d-8e0f-1a2b3c4d5e6f';
+const mailAttributes = {
+  kind: 'test',
+  recipient: ADA.email,
+  subject: 'Test message from the user-account service',
+  status: 'queued',
+  attempts: 1,
+  created: CREATED,
+  next_attempt_at: '2026-11-21T10:00:05.000Z',
+  last_error: 'ECONNECTION: connect ECONNREFUSED 127.0.0.1:587',
+  delivered_at: null,
+} as const;
+
+export const mailMessagesExample = {
+  data: [{ type: 'mail-messages', id: MAIL_ID, attributes: mailAttributes }],
+  links: {
+    first: '/v1/admin/mail?page[number]=1&page[size]=20',
+    last: '/v1/admin/mail?page[number]=1&page[size]=20',
+    prev: null,
+    next: null,
+  },
+  meta: { total: 1 },
+};
+
+export const mailMessageExample = {
+  data: {
+    type: 'mail-messages',
+    id: MAIL_ID,
+    attributes: {
+      ...mailAttributes,
+      body: {
+        text: `This is a test message to ${ADA.email}.\n\nIf you can read it, the service can send mail.\n`,
+        html: `<p>This is a test message to <strong>${ADA.email}</strong>.</p>\n<p>If you can read it, the service can send mail.</p>\n`,
+      },
+    },
+  },
+};

@@ -145,6 +145,7 @@ export function openApiDocument(routes: readonly ListedRoute[], { version }: Doc
         description: 'Administrator login, refresh and logout; the panel keeps the refresh token in a cookie.',
       },
       { name: 'Admin users', description: 'User management with an admin access token.' },
+      { name: 'Mail', description: 'The outbox: messages the service has queued, and their delivery.' },
       { name: 'User session', description: 'End-user login, refresh and revocation.' },
       { name: 'Own account', description: "A user's own account, with a user access token." },
       { name: 'Operations', description: 'Keys, health, readiness, metrics and this document.' },

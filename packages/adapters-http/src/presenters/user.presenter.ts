@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { timestamp } from './timestamp';
 
 /** A timestamp that may be missing, as null. */
-const optionalTimestamp = (date: Date | null): string | null => (date === null ? null : timestamp(date));
+export const optionalTimestamp = (date: Date | null): string | null => (date === null ? null : timestamp(date));
 
 export const isoTimestamp = () => v.pipe(v.string(), v.isoTimestamp());
 const claims = (what: string) =>

@@ -17,10 +17,14 @@ export interface ListQuery extends PageQuery {
   search?: string;
 }
 
-/** The query string of GET /v1/admin/users as the typed client sends it. */
-export interface ListQueryInput {
+/** The query string of a paged list as the typed client sends it. */
+export interface PageQueryInput {
   'page[number]'?: string;
   'page[size]'?: string;
+}
+
+/** The query string of GET /v1/admin/users as the typed client sends it. */
+export interface ListQueryInput extends PageQueryInput {
   'search[email]'?: string;
 }
 
@@ -79,6 +83,14 @@ export function parameterReader(queries: QueryLookup) {
       if (problems.length > 0) throw invalidParameters(problems);
     },
   };
+}
+
+/** Reads `page[number]` and `page[size]` of a list that has nothing else to ask. */
+export function parsePageQuery(queries: QueryLookup): PageQuery {
+  const reader = parameterReader(queries);
+  const page = reader.page();
+  reader.done();
+  return page;
 }
 
 /** Reads `page[number]`, `page[size]` and `search[email]`. */

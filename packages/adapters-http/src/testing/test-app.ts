@@ -1,12 +1,15 @@
 import {
   createUseCases,
+  DEFAULT_MAIL_TEMPLATES,
   DEFAULT_THROTTLE_POLICY,
+  MailService,
   type AuthPolicy,
   type JsonObject,
   type NewUser,
   type User,
 } from '@uas/domain';
 import {
+  FakeSecretBox,
   FakeTokenSigner,
   inMemoryRepositories,
   ManualClock,
@@ -49,6 +52,8 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
   });
   const admin = await admins.applyCredentials(ADMIN);
   const logger = new RecordingLogger();
+  const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
+  const mail = new MailService({ queue: repositories.mail, box: new FakeSecretBox(), templates, clock, ids, logger });
   const deps: HttpAppDeps = {
     users,
     transfer,
@@ -57,6 +62,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     userAuth,
     overview,
     audit,
+    mail,
     jwks: async () => TEST_JWKS,
     ready: async () => null,
     metricsEndpoint: null,

@@ -13,6 +13,8 @@ import type { PostgresDb } from './postgres-db';
 import { PostgresLoginAttemptRepository } from './postgres-login-attempt.repository';
 import { PostgresSessionRepository } from './postgres-session.repository';
 import { PostgresSigningKeyRepository } from './postgres-signing-key.repository';
+import { PostgresSecretRepository } from './postgres-secret.repository';
+import { PostgresMailQueue } from './postgres-mail-queue';
 import { preparingClient } from './postgres-prepared-client';
 import { PostgresPasswordRehashRepository } from './postgres-password-rehash.repository';
 import { PostgresUserImportRepository } from './postgres-user-import.repository';
@@ -62,6 +64,8 @@ function postgresRepositories(db: PostgresDb) {
     rehash: new PostgresPasswordRehashRepository(db),
     imports: new PostgresUserImportRepository(db),
     activity: new PostgresActivityRepository(db),
+    secrets: new PostgresSecretRepository(db),
+    mail: new PostgresMailQueue(db),
     audit: new PostgresAuditTrail(db),
   });
 }

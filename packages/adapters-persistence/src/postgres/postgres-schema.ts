@@ -11,8 +11,18 @@ import {
   smallint,
   text,
   timestamp as pgTimestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { ActiveFlag, AuditAction, AuditActor, JsonObject, SubjectKind } from '@uas/domain';
+import type {
+  ActiveFlag,
+  AuditAction,
+  AuditActor,
+  JsonObject,
+  MailKind,
+  MailStatus,
+  SecretPurpose,
+  SubjectKind,
+} from '@uas/domain';
 
 // Columns are named and typed so that a selected row is the domain record itself.
 const timestamp = (name: string) => pgTimestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
@@ -194,4 +204,48 @@ export const auditChain = pgTable(
     cutHash: text('cut_hash'),
   },
   (t) => [check('audit_chain_single_row', sql`${t.id} = 1`)],
+);
+
+/**
+ * The key ring's secrets, by purpose. The partial unique index allows one current secret per
+ * purpose, which is what makes racing rotations safe (see rotate()).
+ */
+export const secrets = pgTable(
+  'secrets',
+  {
+    id: identifier('id').primaryKey(),
+    purpose: text('purpose').$type<SecretPurpose>().notNull(),
+    material: text('material').notNull(),
+    created: timestamp('created').notNull(),
+    retired: timestamp('retired'),
+  },
+  (t) => [uniqueIndex('secrets_current_idx').on(t.purpose).where(sql`${t.retired} is null`)],
+);
+
+/**
+ * The outbox. `body` is the ciphertext of the text and HTML (sealed under the secret `body_key`
+ * names), cleared once the message is delivered or failed. Senders find due messages through the
+ * partial index, which holds only those still to send; the admin's list reads (created, id).
+ */
+export const mailMessages = pgTable(
+  'mail_messages',
+  {
+    id: identifier('id').primaryKey(),
+    kind: text('kind').$type<MailKind>().notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    bodyKey: text('body_key'),
+    body: text('body'),
+    created: timestamp('created').notNull(),
+    status: text('status').$type<MailStatus>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at'),
+    lastError: text('last_error'),
+    deliveredAt: timestamp('delivered_at'),
+  },
+  (t) => [
+    index('mail_messages_created_id_idx').on(t.created, t.id),
+    index('mail_messages_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('queued', 'sending')`),
+    check('mail_messages_status', sql`${t.status} in ('queued', 'sending', 'delivered', 'failed')`),
+  ],
 );

@@ -72,5 +72,7 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     imports: guardedRepository('imports', repositories.imports),
     activity: guardedRepository('activity', repositories.activity),
     audit: guardedRepository('audit', repositories.audit),
+    secrets: guardedRepository('secrets', repositories.secrets),
+    mail: guardedRepository('mail', repositories.mail),
   };
 }

@@ -20,6 +20,7 @@ import {
   selectUserTotal,
 } from './sqlite-user-list';
 import { selectAuditPage, selectAuditTotal, selectLastBefore } from './sqlite-audit-trail';
+import { selectDue } from './sqlite-mail-queue';
 import { AUDIT_PLAN_CASES, COMMON_ACTIONS } from '../testing/audit-plan-cases';
 
 describeDatabaseContract('SQLite', async () => {
@@ -39,6 +40,32 @@ describe('SQLite database', () => {
     await database.close();
     return connectSqlite(file.path);
   }
+
+  it('finds the due mail from the partial due index, whatever the outbox has delivered', async () => {
+    const client = await migratedClient();
+    try {
+      client
+        .prepare(
+          `with recursive n(n) as (select 1 union all select n + 1 from n where n < 20000)
+           insert into mail_messages (id, kind, recipient, subject, created, status, attempts, next_attempt_at)
+           select 'mail-' || n, 'test', 'a@example.com', 's', n, case when n % 1000 = 0 then 'queued' else 'delivered' end,
+                  1, case when n % 1000 = 0 then n else null end
+           from n`,
+        )
+        .run();
+      client.exec('analyze');
+      const { sql, params } = selectDue(drizzle(client), new Date(30_000), 4).toSQL();
+      const plan = client
+        .prepare(`explain query plan ${sql}`)
+        .all(...params.map((param) => (param instanceof Date ? param.getTime() : param)))
+        .map((step) => (step as { detail: string }).detail)
+        .join('\n');
+      expect(plan).toContain('mail_messages_due_idx');
+      expect(plan).not.toContain('USE TEMP B-TREE');
+    } finally {
+      client.close();
+    }
+  });
 
   it('runs in WAL mode, syncs every commit and enforces foreign keys', () => {
     file = createTemporarySqliteFile();

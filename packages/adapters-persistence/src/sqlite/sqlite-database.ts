@@ -14,6 +14,8 @@ import type { SqliteDb } from './sqlite-db';
 import { SqliteLoginAttemptRepository } from './sqlite-login-attempt.repository';
 import { SqliteSessionRepository } from './sqlite-session.repository';
 import { SqliteSigningKeyRepository } from './sqlite-signing-key.repository';
+import { SqliteSecretRepository } from './sqlite-secret.repository';
+import { SqliteMailQueue } from './sqlite-mail-queue';
 import { SqlitePasswordRehashRepository } from './sqlite-password-rehash.repository';
 import { SqliteUserImportRepository } from './sqlite-user-import.repository';
 import { withSqliteFileLock } from './sqlite-file-lock';
@@ -57,6 +59,8 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     rehash: new SqlitePasswordRehashRepository(db),
     imports: new SqliteUserImportRepository(db),
     activity: new SqliteActivityRepository(db),
+    secrets: new SqliteSecretRepository(db),
+    mail: new SqliteMailQueue(db),
     audit: new SqliteAuditTrail(db),
   });
 }

@@ -18,7 +18,12 @@ export type AuditEventResource = components['schemas']['AuditEventResource'];
 export type AuditEventPage = components['schemas']['AuditEventListDocument'];
 type AuditQuery = NonNullable<operations['listAuditEvents']['parameters']['query']>;
 
-/** What the panel reads about accounts besides the users themselves: sessions, audit trail, overview. */
+/** A page of the outbox, newest first, without bodies. */
+export type MailMessagePage = Ok<'/v1/admin/mail', 'get'>;
+/** One message of the outbox, with its body while it is still to be sent. */
+export type MailMessageResource = Ok<'/v1/admin/mail/{id}', 'get'>['data'];
+
+/** What the panel reads besides the users themselves: sessions, audit trail, overview, the mail outbox. */
 export class AccountApi {
   constructor(private readonly session: AdminSession) {}
 
@@ -42,6 +47,16 @@ export class AccountApi {
     // The path's parameters as the panel or the API's links wrote them; the server checks each.
     const query = Object.fromEntries(new URLSearchParams(path.split('?')[1] ?? '')) as AuditQuery;
     return (await unwrap(this.session.api.GET('/v1/admin/audit-events', { params: { query }, signal }))).data;
+  }
+
+  async mailMessages(page: number, signal?: AbortSignal): Promise<MailMessagePage> {
+    return (
+      await unwrap(this.session.api.GET('/v1/admin/mail', { params: { query: { 'page[number]': page } }, signal }))
+    ).data;
+  }
+
+  async mailMessage(id: string, signal?: AbortSignal): Promise<MailMessageResource> {
+    return (await unwrap(this.session.api.GET('/v1/admin/mail/{id}', { params: { path: { id } }, signal }))).data.data;
   }
 
   async overview(signal?: AbortSignal): Promise<Overview> {

@@ -4,7 +4,8 @@ export type Route =
   | { screen: 'overview' }
   | { screen: 'users' }
   | { screen: 'user'; id: string }
-  | { screen: 'audit' };
+  | { screen: 'audit' }
+  | { screen: 'mail' };
 
 const PANEL = '/admin';
 export const paths = {
@@ -13,6 +14,7 @@ export const paths = {
   users: `${PANEL}/users`,
   user: (id: string) => `${PANEL}/users/${encodeURIComponent(id)}`,
   audit: `${PANEL}/audit`,
+  mail: `${PANEL}/mail`,
 } as const;
 
 export function routeOf(pathname: string): Route {
@@ -20,6 +22,7 @@ export function routeOf(pathname: string): Route {
   if (path === paths.login) return { screen: 'login' };
   if (path === paths.users) return { screen: 'users' };
   if (path === paths.audit) return { screen: 'audit' };
+  if (path === paths.mail) return { screen: 'mail' };
   const user = /^\/admin\/users\/([^/]+)$/.exec(path);
   if (user?.[1]) return { screen: 'user', id: decodeURIComponent(user[1]) };
   return { screen: 'overview' };

@@ -8,6 +8,7 @@ const SECTIONS = [
   ['overview', paths.overview, 'Overview'],
   ['users', paths.users, 'Users'],
   ['audit', paths.audit, 'Audit log'],
+  ['mail', paths.mail, 'Mail'],
 ] as const;
 export type Section = (typeof SECTIONS)[number][0];
 

@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'user.deleted',
   'user.login_throttled',
   'signing_key.rotated',
+  'secret.rotated',
   'users.imported',
   'users.exported',
 ] as const;

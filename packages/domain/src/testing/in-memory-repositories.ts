@@ -17,6 +17,7 @@ import type { ExportCursor, UserImportRepository } from '../transfer/user-import
 import { dayOf, type Day, type DayActivity, type UserTotals } from '../stats/activity.ts';
 import type { ActivityRepository } from '../stats/activity.repository.ts';
 import { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
+import { InMemoryMailQueue, InMemorySecretRepository } from './in-memory-mail.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -420,5 +421,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     signingKeys: new InMemorySigningKeyRepository(audit),
     rehash: new InMemoryPasswordRehashRepository({ user: users, admin: admins }),
     audit,
+    secrets: new InMemorySecretRepository(audit),
+    mail: new InMemoryMailQueue(),
   };
 }

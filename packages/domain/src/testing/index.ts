@@ -13,6 +13,10 @@ export * from './password-rehash.repository.contract.ts';
 export * from './user-import.repository.contract.ts';
 export * from './activity.repository.contract.ts';
 export * from './audit-trail.contract.ts';
+export * from './in-memory-mail.ts';
+export * from './fake-mail-ports.ts';
+export * from './mail-queue.contract.ts';
+export * from './secret.repository.contract.ts';
 
 import type { OpenRepositories } from './contract-harness.ts';
 import { describeAdminRepositoryContract } from './admin.repository.contract.ts';
@@ -24,6 +28,8 @@ import { describePasswordRehashRepositoryContract } from './password-rehash.repo
 import { describeUserImportRepositoryContract } from './user-import.repository.contract.ts';
 import { describeActivityRepositoryContract } from './activity.repository.contract.ts';
 import { describeAuditTrailContract } from './audit-trail.contract.ts';
+import { describeMailQueueContract } from './mail-queue.contract.ts';
+import { describeSecretRepositoryContract } from './secret.repository.contract.ts';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
@@ -36,6 +42,8 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeUserImportRepositoryContract(backend, open);
   describeActivityRepositoryContract(backend, open);
   describeAuditTrailContract(backend, open);
+  describeSecretRepositoryContract(backend, open);
+  describeMailQueueContract(backend, open);
 }
 // Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
 // case converts by changing its import line (relative imports carry .ts; the build refuses any

@@ -1,0 +1,106 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import {
+  auditRecord,
+  SECRET_PURPOSES,
+  SYSTEM,
+  type Clock,
+  type IdGenerator,
+  type SealedText,
+  type Secret,
+  type SecretBox,
+  type SecretPurpose,
+  type SecretRepository,
+} from '@uas/domain';
+
+const KEY_BYTES = 32;
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+/** How often the stored secrets are read again, so a rotation on another instance is picked up. */
+const RELOAD_MS = 60_000;
+
+export interface SecretKeyRingOptions {
+  secrets: SecretRepository;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+/**
+ * The secrets of every purpose, kept in the database (created on first start, like the signing
+ * keys) so every instance seals and opens alike, and AES-256-GCM over them: a random 96-bit nonce
+ * per message, and the purpose and context as associated data, so a ciphertext opens only where
+ * it was sealed. Each ciphertext names its secret, so a retired secret still opens what it sealed.
+ *
+ * The secrets live beside what they seal: this keeps tokens out of the database file, its
+ * backups and its logs as plain text, not from someone who can read the secrets table too.
+ */
+export class SecretKeyRing implements SecretBox {
+  private readonly loaded = new Map<SecretPurpose, { secrets: Secret[]; at: number }>();
+
+  constructor(private readonly options: SecretKeyRingOptions) {}
+
+  /** Creates the first secret of every purpose that has none. Run under the startup lock. */
+  async ensureSecrets(): Promise<void> {
+    for (const purpose of SECRET_PURPOSES) {
+      if ((await this.reload(purpose)).length === 0) await this.rotate(purpose);
+    }
+  }
+
+  /** Starts sealing `purpose` with a new secret; the older ones keep opening what they sealed. */
+  async rotate(purpose: SecretPurpose): Promise<Secret> {
+    const { secrets, clock, ids } = this.options;
+    const now = clock.now();
+    const secret: Secret = {
+      id: ids.next(),
+      purpose,
+      material: randomBytes(KEY_BYTES).toString('base64url'),
+      created: now,
+      retired: null,
+    };
+    await secrets.rotate(
+      secret,
+      auditRecord(ids.next(), now, SYSTEM, 'secret.rotated', { type: 'secrets', id: secret.id }),
+    );
+    await this.reload(purpose);
+    return secret;
+  }
+
+  async seal(purpose: SecretPurpose, plaintext: string, context: string): Promise<SealedText> {
+    const current = (await this.secretsOf(purpose)).find((secret) => secret.retired === null);
+    if (!current) throw new Error(`No ${purpose} secret is stored; the service did not finish starting.`);
+    const nonce = randomBytes(NONCE_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', keyOf(current), nonce).setAAD(associatedData(purpose, context));
+    const sealed = Buffer.concat([nonce, cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+    return { keyId: current.id, ciphertext: sealed.toString('base64url') };
+  }
+
+  async open(purpose: SecretPurpose, sealed: SealedText, context: string): Promise<string> {
+    const find = (secrets: Secret[]) => secrets.find((secret) => secret.id === sealed.keyId);
+    // A secret another instance has just started sealing with is not cached yet: look once more.
+    const secret = find(await this.secretsOf(purpose)) ?? find(await this.reload(purpose));
+    if (!secret) throw new Error(`The ${purpose} secret ${sealed.keyId} is not in the key ring.`);
+    const bytes = Buffer.from(sealed.ciphertext, 'base64url');
+    if (bytes.length < NONCE_BYTES + TAG_BYTES) throw new Error('The sealed text is too short.');
+    const decipher = createDecipheriv('aes-256-gcm', keyOf(secret), bytes.subarray(0, NONCE_BYTES))
+      .setAAD(associatedData(purpose, context))
+      .setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+    return Buffer.concat([
+      decipher.update(bytes.subarray(NONCE_BYTES, bytes.length - TAG_BYTES)),
+      decipher.final(),
+    ]).toString('utf8');
+  }
+
+  private async secretsOf(purpose: SecretPurpose): Promise<Secret[]> {
+    const cached = this.loaded.get(purpose);
+    const fresh = cached && this.options.clock.now().getTime() - cached.at < RELOAD_MS;
+    return fresh ? cached.secrets : this.reload(purpose);
+  }
+
+  private async reload(purpose: SecretPurpose): Promise<Secret[]> {
+    const secrets = await this.options.secrets.list(purpose);
+    this.loaded.set(purpose, { secrets, at: this.options.clock.now().getTime() });
+    return secrets;
+  }
+}
+
+const keyOf = (secret: Secret) => Buffer.from(secret.material, 'base64url');
+const associatedData = (purpose: SecretPurpose, context: string) => Buffer.from(`${purpose}\n${context}`, 'utf8');

@@ -1,0 +1,84 @@
+import type { Logger, MailDelivery, Mailer } from '@uas/domain';
+
+/** Messages attempted at once: one round claims this many, and sends them concurrently. */
+const SEND_CONCURRENCY = 4;
+
+export interface MailSenderOptions {
+  delivery: MailDelivery;
+  mailer: Mailer;
+  logger: Logger;
+  /** How long to wait for due messages after a round that found fewer than it could take. */
+  pollMs?: number;
+  /** Longest wait between checks while the mail server is unreachable (they start at a second). */
+  probeMaxMs?: number;
+}
+
+export interface MailSender {
+  /** Lets the attempts in progress finish (at most `graceMs`), then stops claiming. */
+  stop(graceMs: number): Promise<void>;
+}
+
+/**
+ * The sender every instance runs when SMTP_URL is set: it claims due messages, delivers them and
+ * records each attempt, over and over. While the mail server is unreachable it claims nothing and
+ * checks the server instead, at most `probeMaxMs` apart, so the queue goes out within that long
+ * of the server's return. Claims never share a message, so each goes out once however many
+ * instances run (a sender that dies holding one leaves it to another after the lease).
+ */
+export function startMailSender({
+  delivery,
+  mailer,
+  logger,
+  pollMs = 2_000,
+  probeMaxMs = 30_000,
+}: MailSenderOptions): MailSender {
+  let stopped = false;
+  let wake = () => {};
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      timer.unref();
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const waitForServer = async () => {
+    logger.warn('the mail server is unreachable; messages stay queued until it answers');
+    for (let wait = Math.min(1_000, probeMaxMs); !stopped; wait = Math.min(wait * 2, probeMaxMs)) {
+      await pause(wait);
+      if (stopped) return;
+      try {
+        await mailer.check();
+        logger.info('the mail server answers again');
+        return;
+      } catch {
+        // Still down: wait longer, up to probeMaxMs.
+      }
+    }
+  };
+
+  const running = (async () => {
+    while (!stopped) {
+      try {
+        const round = await delivery.deliverDue(SEND_CONCURRENCY);
+        if (round.unreachable) await waitForServer();
+        else if (round.claimed < SEND_CONCURRENCY) await pause(pollMs);
+      } catch (error) {
+        logger.warn('the mail sender could not read the queue', { error: (error as Error)?.message });
+        await pause(pollMs);
+      }
+    }
+  })();
+
+  return {
+    async stop(graceMs) {
+      stopped = true;
+      wake();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([running, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import type { AuthService, MailService } from '@uas/domain';
+import { Hono } from 'hono';
+import type { AppEnv } from '../app-env';
+import { bearerAuth } from '../middleware/bearer-auth';
+import { mailMessageExample, mailMessagesExample } from '../openapi/examples';
+import { describeRoute } from '../openapi/route-description';
+import {
+  MAIL_PATH,
+  mailMessageDocument,
+  mailMessageDocumentSchema,
+  mailMessageListDocument,
+  mailMessageListDocumentSchema,
+} from '../presenters/mail-message.presenter';
+import { pageParameters, parsePageQuery, type PageQueryInput } from '../schemas/list-query.schemas';
+import { decodeQueryString } from '../schemas/query-string';
+import { queryParameters } from '../schemas/validation';
+import { requireUuidParam } from './uuid-param';
+
+const TAGS = ['Mail'];
+
+/** The outbox: every message the service has queued, with an admin access token. */
+export function adminMailRoutes({ mail, adminAuth }: { mail: MailService; adminAuth: AuthService }) {
+  const authenticated = bearerAuth(adminAuth);
+  return new Hono<AppEnv>()
+    .get(
+      MAIL_PATH,
+      describeRoute({
+        operationId: 'listMailMessages',
+        summary: 'List mail messages, newest first, a page at a time',
+        description:
+          'Every message the service has queued, with its status and attempts; without SMTP_URL, nothing is sent and this is where messages wait. Bodies are not listed.',
+        tags: TAGS,
+        query: pageParameters('Messages'),
+        responses: {
+          200: {
+            description: 'One page of messages, with links to the others.',
+            schema: mailMessageListDocumentSchema,
+            example: mailMessagesExample,
+          },
+        },
+      }),
+      authenticated,
+      queryParameters<PageQueryInput, ReturnType<typeof parsePageQuery>>((c) =>
+        parsePageQuery(decodeQueryString(c.req.url)),
+      ),
+      async (c) => {
+        const query = c.req.valid('query');
+        return c.json(mailMessageListDocument(await mail.list(query), query), 200);
+      },
+    )
+    .get(
+      `${MAIL_PATH}/:id`,
+      describeRoute({
+        operationId: 'getMailMessage',
+        summary: 'Read a mail message, with its body while it is still to be delivered',
+        tags: TAGS,
+        responses: {
+          200: { description: 'The message.', schema: mailMessageDocumentSchema, example: mailMessageExample },
+        },
+      }),
+      authenticated,
+      requireUuidParam('mail message'),
+      async (c) => c.json(mailMessageDocument(await mail.read(c.req.param('id'))), 200),
+    );
+}

@@ -1,0 +1,88 @@
+import { addSeconds, type Clock } from '../shared/clock.ts';
+import type { Logger } from '../shared/logger.ts';
+import type { SecretBox } from '../secrets/secret-box.ts';
+import {
+  DEFAULT_MAIL_RETRY,
+  failedAttempt,
+  MAIL_ERROR_MAX_LENGTH,
+  MAIL_LEASE_SECONDS,
+  type ClaimedMail,
+  type MailBody,
+  type MailOutcome,
+  type MailRetryPolicy,
+} from './mail-message.ts';
+import type { MailQueue } from './mail-queue.ts';
+import { MailDeliveryError, type Mailer } from './mailer.ts';
+
+export interface MailDeliveryDeps {
+  queue: MailQueue;
+  box: SecretBox;
+  mailer: Mailer;
+  clock: Clock;
+  logger: Logger;
+  retry?: MailRetryPolicy;
+}
+
+/** What one round of deliveries did. */
+export interface DeliveryRound {
+  claimed: number;
+  delivered: number;
+  /** Some attempt found the mail server unreachable: wait until it answers before the next round. */
+  unreachable: boolean;
+}
+
+/** One sender's work: claim the messages that are due, deliver them at once, record each attempt. */
+export class MailDelivery {
+  constructor(private readonly deps: MailDeliveryDeps) {}
+
+  /** Claims up to `limit` due messages and attempts them concurrently; each outcome is recorded. */
+  async deliverDue(limit: number): Promise<DeliveryRound> {
+    const now = this.deps.clock.now();
+    const claimed = await this.deps.queue.claim(now, addSeconds(now, MAIL_LEASE_SECONDS), limit);
+    const outcomes = await Promise.all(claimed.map((claim) => this.attempt(claim)));
+    return {
+      claimed: claimed.length,
+      delivered: outcomes.filter((outcome) => outcome.status === 'delivered').length,
+      unreachable: outcomes.some((outcome) => outcome.status === 'queued' && !outcome.counted),
+    };
+  }
+
+  private async attempt(claim: ClaimedMail): Promise<MailOutcome> {
+    const { queue, box, mailer, clock, logger } = this.deps;
+    let outcome: MailOutcome;
+    try {
+      const body = JSON.parse(await box.open('mail-body', claim.body, claim.id)) as MailBody;
+      await mailer.deliver({ id: claim.id, to: claim.recipient, subject: claim.subject, ...body });
+      outcome = { status: 'delivered', at: clock.now() };
+    } catch (error) {
+      outcome = this.failure(claim, error);
+    }
+    const fields = { mailId: claim.id, kind: claim.kind, attempt: claim.attempt };
+    if (!(await queue.settle(claim, outcome))) {
+      logger.warn('mail attempt outlived its lease; another sender took the message over', fields);
+    } else if (outcome.status === 'delivered') {
+      logger.info('mail delivered', fields);
+    } else if (outcome.status === 'queued') {
+      logger.warn('mail attempt failed; will retry', {
+        ...fields,
+        error: outcome.error,
+        nextAttemptAt: outcome.nextAttemptAt,
+      });
+    } else {
+      logger.error('mail failed for good', { ...fields, error: outcome.error });
+    }
+    return outcome;
+  }
+
+  private failure(claim: ClaimedMail, error: unknown): MailOutcome {
+    const now = this.deps.clock.now();
+    const known = error instanceof MailDeliveryError ? error : null;
+    const reason = known?.message ?? `unexpected: ${(error as Error)?.message ?? String(error)}`;
+    if (known?.failure === 'unreachable') {
+      // Not the message's fault: due again at once, and the sender waits for the server instead.
+      return { status: 'queued', nextAttemptAt: now, error: reason.slice(0, MAIL_ERROR_MAX_LENGTH), counted: false };
+    }
+    const permanent = known?.failure === 'permanent';
+    return failedAttempt(claim.attempt, { permanent, error: reason }, now, this.deps.retry ?? DEFAULT_MAIL_RETRY);
+  }
+}

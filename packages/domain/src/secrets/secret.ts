@@ -1,0 +1,27 @@
+/**
+ * What a secret of the key ring serves. Each purpose has its own current secret and rotates on
+ * its own; `mail-body` seals queued mail (the HMAC key of single-use tokens joins it later).
+ */
+export const SECRET_PURPOSES = ['mail-body'] as const;
+export type SecretPurpose = (typeof SECRET_PURPOSES)[number];
+
+/**
+ * A symmetric secret, stored so that every instance seals and opens alike, like the signing
+ * keys. What was sealed names the secret's id, so a retired secret still opens it.
+ */
+export interface Secret {
+  readonly id: string;
+  readonly purpose: SecretPurpose;
+  /** The key bytes, base64url: 32 random bytes. */
+  readonly material: string;
+  readonly created: Date;
+  /** Null for the secret that seals now; set when a newer one of its purpose replaces it. */
+  readonly retired: Date | null;
+}
+
+/** Something sealed under a secret of the key ring: the secret's id beside the ciphertext. */
+export interface SealedText {
+  readonly keyId: string;
+  /** base64url of the nonce, the ciphertext and its authentication tag. */
+  readonly ciphertext: string;
+}
