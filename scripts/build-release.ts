@@ -8,8 +8,14 @@
 import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { build, type Plugin } from 'esbuild';
-import { copyNativePackages } from './native-packages';
-import { ensureNativeModules, NATIVE, NATIVE_WORKSPACE_FOLDERS } from './native-modules';
+import { copyNativePackages, installedSpec } from './native-packages';
+import {
+  ensureNativeModules,
+  NATIVE,
+  NATIVE_WORKSPACE_FOLDERS,
+  OPTIONAL_NATIVE,
+  RELEASE_NATIVE,
+} from './native-modules';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'release');
@@ -108,7 +114,12 @@ async function main(): Promise<void> {
       filter: (source) => !source.endsWith('.map'),
     });
   }
-  const versions = await copyNativePackages(NATIVE, NATIVE_WORKSPACE_FOLDERS, join(staging, 'node_modules'));
+  const versions = await copyNativePackages(RELEASE_NATIVE, NATIVE_WORKSPACE_FOLDERS, join(staging, 'node_modules'));
+  const optional: Record<string, string> = {};
+  for (const name of OPTIONAL_NATIVE) {
+    optional[name] = await installedSpec(name, NATIVE_WORKSPACE_FOLDERS);
+    delete versions[name];
+  }
 
   const rootManifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
     name: string;
@@ -122,6 +133,7 @@ async function main(): Promise<void> {
     bin: Object.fromEntries(ENTRY_POINTS.flatMap(({ name, bin }) => (bin ? [[bin, `./${name}.mjs`]] : []))),
     scripts: { start: 'node server.mjs' },
     dependencies: versions,
+    optionalDependencies: optional,
   };
   await writeFile(join(staging, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 

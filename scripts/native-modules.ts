@@ -21,6 +21,19 @@ const ROOT = resolve(import.meta.dirname, '..');
 /** Packages with compiled code: left out of the release bundle and shipped as installed. */
 export const NATIVE = ['better-sqlite3', 'better-sqlite3-node20', '@node-rs/bcrypt', '@node-rs/argon2'] as const;
 
+/**
+ * What a release built with this Node.js ships: Node.js 20's driver only when built with Node.js
+ * 20, as it is compiled for the Node.js of the build and no other loads it. A release built with
+ * Node.js 22 or later runs on 22 and later, and on Node.js 20 says its driver is missing.
+ */
+export const RELEASE_NATIVE = NATIVE.filter((name) => name !== 'better-sqlite3-node20' || SQLITE_DRIVER === name);
+
+/**
+ * Named as optional in the release's package.json, whether shipped or not: `npm install` in a
+ * release folder then builds it on Node.js 20, and does without it (and a compiler) elsewhere.
+ */
+export const OPTIONAL_NATIVE = ['better-sqlite3-node20'] as const;
+
 /** Where the native packages are declared: pnpm links each only into its own workspace package. */
 export const NATIVE_WORKSPACE_FOLDERS = ['apps/server', 'packages/adapters-persistence'].map((folder) =>
   join(ROOT, folder),

@@ -31,6 +31,20 @@ async function installedFolder(name: string, from: string): Promise<string | nul
   return existsSync(join(folder, 'package.json')) ? realpath(folder) : null;
 }
 
+/** What npm installs `name` from: its version, or for an alias (`better-sqlite3-node20`) `npm:<package>@<version>`. */
+const specOf = (name: string, manifest: Manifest) =>
+  manifest.name === name ? manifest.version : `npm:${manifest.name}@${manifest.version}`;
+
+/** The spec of `name` as installed in the first of `workspaceFolders` that has it. */
+export async function installedSpec(name: string, workspaceFolders: readonly string[]): Promise<string> {
+  for (const from of workspaceFolders) {
+    const folder = await installedFolder(name, from);
+    if (folder !== null)
+      return specOf(name, JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as Manifest);
+  }
+  throw new Error(`${name} is not installed; run the install first.`);
+}
+
 /**
  * Copies `names` and what they need at run time (their dependencies, and the optional ones that
  * are installed: the binary for this platform) from the workspace into `target`, flat, as npm
@@ -51,8 +65,7 @@ export async function copyNativePackages(
       throw new Error(`${name} is not installed; run the install first.`);
     }
     const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as Manifest;
-    // An alias (`better-sqlite3-node20`) is installed again as one: `npm:<package>@<version>`.
-    copied.set(name, manifest.name === name ? manifest.version : `npm:${manifest.name}@${manifest.version}`);
+    copied.set(name, specOf(name, manifest));
     await cp(folder, join(target, name), {
       recursive: true,
       dereference: true,

@@ -4,13 +4,15 @@
  * embedded SQLite file and, when TEST_DATABASE_URL is set, on PostgreSQL in a schema of its own:
  * start, /ready, the admin's login, a user created and logged in, /v1/users/me, a clean stop.
  *
- * `--refused` instead expects a release built with another Node.js to refuse to start, saying
- * how to rebuild it (the message an operator who switched Node.js versions meets).
+ * `--refused` instead expects a release built with Node.js 22 or later, which has no driver for
+ * Node.js 20, to refuse to start on Node.js 20, saying how to build one (the message an operator
+ * who moved a release to an older Node.js meets).
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import postgres from 'postgres';
+import { SQLITE_DRIVER } from '../packages/adapters-persistence/src/sqlite/sqlite-driver';
 import { ServerProcesses, type ServerProcess } from './release-process';
 
 const servers = new ServerProcesses();
@@ -76,8 +78,12 @@ async function smoke(): Promise<void> {
 }
 
 async function refused(): Promise<void> {
+  if (SQLITE_DRIVER !== 'better-sqlite3-node20') {
+    say(`skipped: Node.js ${process.version} loads the Node-API driver, which every release ships`);
+    return;
+  }
   const server = await servers.runToExit({ DATABASE_URL: `sqlite:${join(await servers.tempDir(), 'app.db')}` });
-  if (server.exit.code === 0 || !/built for another Node\.js version[\s\S]*npm install/.test(server.stderr))
+  if (server.exit.code === 0 || !/no SQLite driver that loads in this Node\.js[\s\S]*npm install/.test(server.stderr))
     throw new Error(`Expected a refusal that says how to rebuild the driver.\n${server.describe()}`);
   say(`ok: a release built with another Node.js refuses to start on ${process.version} and says how to rebuild it`);
 }

@@ -2,8 +2,9 @@
 # The README's test command. On a fresh Debian machine it installs what the tests need (Chromium,
 # a PostgreSQL server, Node.js 24 LTS from the npm registry), runs every test on Node.js 24, and
 # then, when the machine's own Node.js is another version, proves the release on that one too:
-# the binary built for Node.js 24 is refused with a message saying how to rebuild it, the install
-# rebuilds it, the native packages pass their tests and the release passes a smoke run.
+# on Node.js 20 the release built with 24 (which has no driver for 20) is refused with a message
+# saying how to build one; the install builds Node.js 20's driver for it; the native packages pass
+# their tests and the release built with it passes a smoke run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/test-prerequisites.sh

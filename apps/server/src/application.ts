@@ -99,12 +99,13 @@ const unreachable =
   };
 
 /**
- * Node.js 20's SQLite driver is compiled for one Node.js version; a release built with another
- * (or an install made with one and run with another) cannot load it: says what rebuilds it.
+ * Node.js 20's SQLite driver is compiled for one Node.js version, and only a release built with
+ * Node.js 20 ships it: a release started on another Node.js than the one it was built for may
+ * find its driver missing or unloadable. Says what builds the right one.
  */
 const otherNodeHint = (message: string): string =>
-  /ERR_DLOPEN_FAILED|NODE_MODULE_VERSION/.test(message)
-    ? `\nThe SQLite driver was built for another Node.js version or platform than this one (Node.js ${process.version}, module version ${process.versions.modules}). ` +
-      'Build the release with the Node.js that runs it: `npx -y pnpm@10 install && npx -y pnpm@10 build` in the repository ' +
-      'rebuilds the driver first; in a release folder on its own, `rm -rf node_modules && npm install` fetches and builds it.'
+  /ERR_DLOPEN_FAILED|NODE_MODULE_VERSION|MODULE_NOT_FOUND/.test(message)
+    ? `\nThis release has no SQLite driver that loads in this Node.js (${process.version}, module version ${process.versions.modules}): it was built with another Node.js version. ` +
+      'Build the release with the Node.js that runs it: `npx -y pnpm@10 install && npx -y pnpm@10 build` in the repository; ' +
+      'in a release folder on its own, `rm -rf node_modules && npm install` fetches and builds it.'
     : '';

@@ -1,4 +1,4 @@
-import { SqliteConnection } from './sqlite/sqlite-driver';
+import { openSqliteConnection } from './sqlite/sqlite-driver';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './database';
@@ -18,7 +18,7 @@ const SQLITE_ONLY_TABLE = /^users_email_fts(_|$)/;
 const POSTGRES_ONLY_INDEXES = new Set(['users_email_trgm_idx']);
 
 function sqliteCatalogue(path: string): Catalogue {
-  const client = new SqliteConnection(path, { readonly: true });
+  const client = openSqliteConnection(path, { readonly: true });
   try {
     const tables = client
       .prepare<[], { name: string }>(

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { delay, freePort, RELEASE_DIR, ServerProcess, ServerProcesses } from '../../../../scripts/release-process';
+import { NATIVE, OPTIONAL_NATIVE, RELEASE_NATIVE } from '../../../../scripts/native-modules';
+
+const isOptional = (name: string) => (OPTIONAL_NATIVE as readonly string[]).includes(name);
 
 /**
  * The release folder is all production needs: copied away from the repository (so nothing can be
@@ -17,14 +20,16 @@ describe('the release folder, on its own', { timeout: 60_000 }, () => {
   it('names only native packages in its package.json, and ships them, the migrations and the panel', async () => {
     const manifest = JSON.parse(await readFile(join(RELEASE_DIR, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
+      optionalDependencies: Record<string, string>;
       type: string;
     };
-    expect(Object.keys(manifest.dependencies).sort()).toEqual([
-      '@node-rs/argon2',
-      '@node-rs/bcrypt',
-      'better-sqlite3',
-      'better-sqlite3-node20',
-    ]);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(NATIVE.filter((name) => !isOptional(name)).sort());
+    expect(Object.keys(manifest.optionalDependencies)).toEqual([...OPTIONAL_NATIVE]);
+    // Node.js 20's driver only in a release built with Node.js 20, where it is compiled for it.
+    const shipped = await readdir(join(RELEASE_DIR, 'node_modules'), { recursive: true });
+    expect(shipped.filter((path) => (NATIVE as readonly string[]).includes(path)).sort()).toEqual(
+      [...RELEASE_NATIVE].sort(),
+    );
     expect(manifest.type).toBe('module');
     const entries = await readdir(RELEASE_DIR);
     expect(entries).toEqual(

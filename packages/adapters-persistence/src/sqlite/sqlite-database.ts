@@ -2,7 +2,7 @@ import { SqliteAuditTrail } from './sqlite-audit-trail';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SqliteConnection } from './sqlite-driver';
+import { openSqliteConnection, type SqliteConnection } from './sqlite-driver';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import type { Database, DatabaseOptions } from '../shared/database-handle';
@@ -34,7 +34,7 @@ export function connectSqlite(path: string, mmapBytes = 0): SqliteConnection {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     closeSync(openSync(path, 'a', 0o600));
   }
-  const client = new SqliteConnection(path, { timeout: BUSY_TIMEOUT_MS });
+  const client = openSqliteConnection(path, { timeout: BUSY_TIMEOUT_MS });
   try {
     // WAL lets readers run beside the writer. In WAL mode synchronous=NORMAL may lose the last
     // commits on power loss; FULL syncs every commit, so an acknowledged write survives a kill.

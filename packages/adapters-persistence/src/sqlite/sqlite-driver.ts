@@ -12,5 +12,16 @@ import type BetterSqlite3 from 'better-sqlite3';
 export const SQLITE_DRIVER =
   Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20';
 
-export const SqliteConnection: typeof BetterSqlite3 = createRequire(import.meta.url)(SQLITE_DRIVER);
 export type SqliteConnection = BetterSqlite3.Database;
+
+let driver: typeof BetterSqlite3 | undefined;
+
+/**
+ * A connection through the driver of this Node.js, loaded at the first one: a driver that is
+ * missing or built for another Node.js then fails the opening of the database, which says so,
+ * rather than the loading of the program.
+ */
+export function openSqliteConnection(path: string, options?: BetterSqlite3.Options): SqliteConnection {
+  driver ??= createRequire(import.meta.url)(SQLITE_DRIVER) as typeof BetterSqlite3;
+  return new driver(path, options);
+}

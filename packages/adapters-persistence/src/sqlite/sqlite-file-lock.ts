@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SqliteConnection } from './sqlite-driver';
+import { openSqliteConnection, type SqliteConnection } from './sqlite-driver';
 import { toDomainError } from '../shared/driver-errors';
 
 const POLL_MS = 50;
@@ -10,7 +10,7 @@ const POLL_MS = 50;
  * polls rather than waiting in busy_timeout, which would block the event loop meanwhile.
  */
 export async function withSqliteFileLock<T>(lockPath: string, fn: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
-  const lock = new SqliteConnection(lockPath, { timeout: 0 });
+  const lock = openSqliteConnection(lockPath, { timeout: 0 });
   try {
     await acquire(lock, Date.now() + timeoutMs);
     return await fn();

@@ -3,13 +3,13 @@
  * file, answering list queries one at a time.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { SqliteConnection } from './sqlite-driver';
+import { openSqliteConnection } from './sqlite-driver';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { SqliteUserList } from './sqlite-user-list';
 import type { ReadReply, ReadRequest, ReadWorkerData } from './sqlite-read-workers';
 
 const { path, busyTimeoutMs, mmapBytes } = workerData as ReadWorkerData;
-const client = new SqliteConnection(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
+const client = openSqliteConnection(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
 client.pragma(`mmap_size = ${mmapBytes}`);
 const list = new SqliteUserList(drizzle(client));
 

@@ -1,4 +1,4 @@
-import { SqliteConnection } from '../sqlite/sqlite-driver';
+import { openSqliteConnection } from '../sqlite/sqlite-driver';
 import postgres from 'postgres';
 import type { AuditTampering } from '@uas/domain/testing';
 import { parseDatabaseUrl } from '../database-url';
@@ -9,7 +9,7 @@ type Statement = readonly [sql: string, params: readonly (string | number)[]];
 async function runDirectly({ url, schema }: { url: string; schema?: string }, statements: Statement[]) {
   const location = parseDatabaseUrl(url);
   if (location.dialect === 'sqlite') {
-    const client = new SqliteConnection(location.path ?? '', { fileMustExist: true });
+    const client = openSqliteConnection(location.path ?? '', { fileMustExist: true });
     try {
       // Each `$n` of the shared text appears once and in order: a plain `?` to SQLite.
       client.transaction(() => {

@@ -1,4 +1,4 @@
-import { SqliteConnection } from '../sqlite/sqlite-driver';
+import { openSqliteConnection } from '../sqlite/sqlite-driver';
 import postgres from 'postgres';
 import { parseDatabaseUrl } from '../database-url';
 
@@ -13,7 +13,7 @@ export async function queryTestDatabase<Row extends Record<string, unknown>>(
 ): Promise<Row[]> {
   const location = parseDatabaseUrl(url);
   if (location.dialect === 'sqlite') {
-    const client = new SqliteConnection(location.path ?? '', { readonly: true, fileMustExist: true });
+    const client = openSqliteConnection(location.path ?? '', { readonly: true, fileMustExist: true });
     try {
       return client.prepare(sql).all() as Row[];
     } finally {
