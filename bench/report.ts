@@ -76,20 +76,25 @@ export function comparisonTable(runs: [ComparedRun, ComparedRun]): string {
           row.figures.perSecond.toFixed(0),
           row.probe ? '–' : percent((100 * row.figures.perSecond) / ceiling.perSecond),
           ms(row.figures.p99),
+          String(count(row.figures)),
         ]
-      : ['–', '–', '–'];
+      : ['–', '–', '–', 'failed'];
   const ratio = (x: Row | undefined, y: Row | undefined) =>
-    x && y && 'figures' in x && 'figures' in y ? `${(x.figures.perSecond / y.figures.perSecond).toFixed(2)}×` : '–';
-  const ceilingRow = ['ceiling (bare Hono)', a.ceiling.perSecond.toFixed(0), '100 %', ms(a.ceiling.p99)];
+    x && y && 'figures' in x && 'figures' in y && count(x.figures) + count(y.figures) === 0
+      ? `${(x.figures.perSecond / y.figures.perSecond).toFixed(2)}×`
+      : '–';
+  const ceilingRow = ['ceiling (bare Hono)', a.ceiling.perSecond.toFixed(0), '100 %', ms(a.ceiling.p99), '–'];
   return table(
     [
       'Request',
       `${a.label} req/s`,
       'of its ceiling',
       'p99 ms',
+      'errors',
       `${b.label} req/s`,
       'of its ceiling',
       'p99 ms',
+      'errors',
       `${a.label} ÷ ${b.label}`,
     ],
     [
@@ -98,6 +103,7 @@ export function comparisonTable(runs: [ComparedRun, ComparedRun]): string {
         b.ceiling.perSecond.toFixed(0),
         '100 %',
         ms(b.ceiling.p99),
+        '–',
         `${(a.ceiling.perSecond / b.ceiling.perSecond).toFixed(2)}×`,
       ],
       ...a.rows.map((row, index) => {

@@ -134,19 +134,20 @@ async function measureScenario(load: Load, scenario: Scenario): Promise<Row[]> {
   ]);
 }
 
-/** Every scenario against a server with the default configuration, and its memory before and after. */
-async function measureAll(
+/** A started server of one runtime, with its clients and its scenarios. */
+async function startTarget(
   { load, users: count }: Options,
   env: Record<string, string>,
   directory: string,
   users: { id: string; email: string }[],
   runtime: NodeRuntime,
+  tag: string,
 ) {
   const servers = new ServerProcesses(runtime);
   serverSets.push(servers);
   // Measured with the defaults production runs with, not the cheap bcrypt of the tests.
   const defaults = { BCRYPT_COST: VARIABLES.BCRYPT_COST.default };
-  const logFile = join(directory, 'server.log');
+  const logFile = join(directory, `server-${runtime.version}.log`);
   const server = await servers.start({ ...defaults, ...env }, { cwd: directory, logFile });
   const admin = JSON.parse(await readFile(env.ADMIN_KEY_PATH!, 'utf8')) as Admin;
   const atStart = await server.memory();
@@ -155,20 +156,57 @@ async function measureAll(
   const token = await adminToken(client, admin);
   const firstPage = await client.send('GET', '/v1/admin/users', { token });
   expectJson(firstPage, 200, 'GET /v1/admin/users');
-  const ceiling = await measureCeiling(load, directory, firstPage.body, runtime.node);
-  const rows: Row[] = [];
-  for (const scenario of scenarios({ client, probeClient, adminToken: token, count, users })) {
-    progress(`${scenario.name}: ${load.durationMs / 1000} s…`);
-    rows.push(...(await measureScenario(load, scenario)));
+  return {
+    runtime,
+    atStart,
+    firstPage: firstPage.body,
+    scenarios: scenarios({ client, probeClient, adminToken: token, count, users, tag }),
+    /** Its memory after the load, and the log lines at level error (5xx answers and their causes). */
+    async finish() {
+      const afterLoad = await server.memory();
+      client.close();
+      probeClient.close();
+      await server.stop();
+      const log = await readFile(logFile, 'utf8');
+      return { afterLoad, errors: log.split('\n').filter((line) => line.includes('"level":"error"')) };
+    },
+  };
+}
+
+/**
+ * Every scenario against a server with the default configuration per runtime, and its memory
+ * before and after. With two runtimes both servers run at once and each measurement alternates
+ * between them (ceilings, then every scenario on one and then the other), so a change in what
+ * else the machine does falls on both alike rather than on whichever ran second.
+ */
+async function measureAll(
+  options: Options,
+  env: Record<string, string>,
+  directory: string,
+  users: { id: string; email: string }[],
+  runtimes: NodeRuntime[],
+) {
+  const targets = [];
+  for (const [index, runtime] of runtimes.entries())
+    targets.push(await startTarget(options, env, directory, users, runtime, String.fromCharCode(97 + index)));
+  const ceilings: Figures[] = [];
+  for (const target of targets) {
+    progress(`Node.js ${target.runtime.version}:`);
+    ceilings.push(await measureCeiling(options.load, directory, target.firstPage, target.runtime.node));
   }
-  const afterLoad = await server.memory();
-  client.close();
-  probeClient.close();
-  await server.stop();
-  const log = await readFile(logFile, 'utf8');
-  // The log lines at level error (5xx answers and their causes), for a report of what went wrong.
-  const errors = log.split('\n').filter((line) => line.includes('"level":"error"'));
-  return { ceiling, rows, atStart, afterLoad, errors };
+  const rows: Row[][] = targets.map(() => []);
+  for (const [index, scenario] of targets[0]!.scenarios.entries())
+    for (const [which, target] of targets.entries()) {
+      progress(`${scenario.name}, Node.js ${target.runtime.version}: ${options.load.durationMs / 1000} s…`);
+      rows[which]!.push(...(await measureScenario(options.load, target.scenarios[index]!)));
+    }
+  const runs = [];
+  for (const [which, target] of targets.entries())
+    runs.push({
+      runtime: target.runtime,
+      measured: { ceiling: ceilings[which]!, rows: rows[which]!, atStart: target.atStart, ...(await target.finish()) },
+    });
+  return runs;
 }
 
 /** The measured server's first error log lines, if it logged any. */
@@ -198,11 +236,7 @@ async function main(): Promise<void> {
     progress(`installing the release's native packages for ${options.compareNode}…`);
     runtimes.push(await runtimeFor(options.compareNode, directory));
   }
-  const runs: { runtime: NodeRuntime; measured: Awaited<ReturnType<typeof measureAll>> }[] = [];
-  for (const runtime of runtimes) {
-    progress(`Node.js ${runtime.version}:`);
-    runs.push({ runtime, measured: await measureAll(options, env, directory, users, runtime) });
-  }
+  const runs = await measureAll(options, env, directory, users, runtimes);
 
   const cpu = cpus();
   const sections = runs.map(
@@ -234,7 +268,7 @@ the load generator runs on the same cores (Node.js ${process.version}). Figures 
 ${database.notes}
 ${options.users} users seeded through \`UserRepository.insertMany\` (batches of 10,000, one bcrypt hash of cost 10 shared) in ${seedSeconds.toFixed(1)} s.
 The measured server runs with its defaults (BCRYPT_COST=10, LOG_LEVEL=info, request logs to a file). ${load.concurrency} concurrent keep-alive clients,
-${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up.${runs.length > 1 ? ' Each Node.js is measured in turn on the same database.' : ''}
+${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up.${runs.length > 1 ? ' Both Node.js servers run at once on the same database; each measurement alternates between them.' : ''}
 
 ${sections.join('\n\n')}${comparison}`);
 }

@@ -12,6 +12,8 @@ export interface Target {
   count: number;
   /** A sample of them, spread over the whole table. */
   users: readonly SeededUser[];
+  /** Set apart the users this target creates from another's on the same database (`a`, `b`, …). */
+  tag: string;
 }
 
 /** One request type, sent by every worker in turn. */
@@ -37,7 +39,7 @@ const PAGE_SIZE = 20;
  * The scenarios, in the order they run. Seeded emails are `user0001234@org34.example`: a domain
  * (`@org34.`) matches 1 % of the users, a 6-digit prefix (`user000123`) 10 of them.
  */
-export function scenarios({ client, probeClient, adminToken, count, users }: Target): Scenario[] {
+export function scenarios({ client, probeClient, adminToken, count, users, tag }: Target): Scenario[] {
   const admin = { token: adminToken };
   const someUser = () => pick(users);
   const userToken = async (worker: number) => logIn(client, users[worker % users.length]!.email, PASSWORD);
@@ -150,7 +152,7 @@ export function scenarios({ client, probeClient, adminToken, count, users }: Tar
           return (
             await client.send('POST', '/v1/admin/users', {
               ...admin,
-              json: usersDocument(userAttributes(`new${worker}x`, n++)),
+              json: usersDocument(userAttributes(`new${tag}${worker}x`, n++)),
             })
           ).status;
         };
