@@ -1734,6 +1734,8 @@ export interface operations {
                                 dry_run: boolean;
                                 /** @description Users created. */
                                 created: number;
+                                /** @description Of those created, the users whose record had neither password nor password_hash: no password logs them in until one is set. */
+                                created_without_password: number;
                                 /** @description Users updated (on_conflict=update). */
                                 updated: number;
                                 /** @description Records skipped: email taken (on_conflict=skip), or written by an earlier run. */
