@@ -1,5 +1,7 @@
 import { writeFile } from 'node:fs/promises';
-import { API_TYPES_FILE, apiTypesSource } from './api-types-source';
+import { API_TYPES_TARGETS, apiTypesSource } from './api-types-source';
 
-await writeFile(API_TYPES_FILE, await apiTypesSource());
-process.stdout.write(`Wrote ${API_TYPES_FILE.pathname}\n`);
+for (const target of API_TYPES_TARGETS) {
+  await writeFile(target.file, await apiTypesSource(target));
+  process.stdout.write(`Wrote ${target.file.pathname}\n`);
+}
