@@ -94,9 +94,27 @@ const unreachable =
   (error: unknown): never => {
     const message = (error as Error)?.message ?? String(error);
     throw new Error(
-      `Cannot open the database (${describeDatabaseLocation(location)}): ${message}${otherNodeHint(message)}`,
+      `Cannot open the database (${describeDatabaseLocation(location)}): ${message}${databaseHint(error)}${otherNodeHint(message)}`,
     );
   };
+
+/** What the operator can do, by the driver's code, about a PostgreSQL server that refuses the start. */
+const DATABASE_HINTS: Record<string, string> = {
+  '3D000':
+    'That database does not exist on the server: create it (`createdb <name>`, or CREATE DATABASE <name>), or correct its name in DATABASE_URL.',
+  '28P01': 'The server refused the user name or password in DATABASE_URL: correct them there.',
+  ECONNREFUSED:
+    'Nothing accepts connections at that host and port: start PostgreSQL there, or correct the host and port in DATABASE_URL.',
+  ENOTFOUND: 'The host name in DATABASE_URL cannot be resolved: correct it there.',
+  EAI_AGAIN: 'The host name in DATABASE_URL cannot be resolved now (DNS did not answer): check it, and the DNS.',
+};
+
+/** The driver's code travels as a persistence error's `driverCode`, or as the error's own `code`. */
+const databaseHint = (error: unknown): string => {
+  const { driverCode, code } = (error ?? {}) as { driverCode?: unknown; code?: unknown };
+  const hint = DATABASE_HINTS[String(driverCode ?? code)];
+  return hint ? `\n${hint}` : '';
+};
 
 /**
  * Node.js 20's SQLite driver is compiled for one Node.js version, and only a release built with

@@ -85,3 +85,29 @@ export function createHttpServer(fetch: Parameters<typeof getRequestListener>[0]
   });
   return server;
 }
+
+/**
+ * The service's address as someone on this machine can open it: a wildcard host (every
+ * interface) is reached as localhost, which `http://0.0.0.0:3002` is not in every browser.
+ */
+export function openableUrl(address: string, port: number): string {
+  const host = address === '0.0.0.0' || address === '::' ? 'localhost' : address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** What stops the server listening, by Node's code, as the setting to change and how. */
+const LISTEN_HINTS: Record<string, (host: string, port: number) => string> = {
+  EADDRINUSE: (host, port) =>
+    `port ${port} on ${host} is already in use by another process: stop it, or set PORT to a free port`,
+  EACCES: (_, port) => `port ${port} needs privileges this process lacks: set PORT to 1024 or above`,
+  EADDRNOTAVAIL: (host) =>
+    `${host} is not an address of this machine: set HOST to one of its addresses, or to 0.0.0.0 for all of them`,
+  ENOTFOUND: (host) => `${host} is not a host name this machine can resolve: set HOST to one of its addresses`,
+};
+
+/** The sentence an operator gets when the server cannot listen: the cause, the setting, the remedy. */
+export function listenFailure(error: NodeJS.ErrnoException, host: string, port: number): string {
+  const hint = LISTEN_HINTS[error.code ?? '']?.(host, port);
+  const cause = error.code ?? error.message;
+  return `The service could not listen on ${host}:${port} (${cause})${hint ? `: ${hint}.` : '.'}`;
+}

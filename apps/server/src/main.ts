@@ -1,10 +1,11 @@
 import './heap-flags';
+import { API_REFERENCE_PATH, PANEL_PATH } from '@uas/adapters-http';
 import { ConfigError, loadConfig } from './config';
 import { createApplication } from './application';
 import { JsonLogger } from './adapters/json-logger';
 import { AdminKeyFileError } from './admin-key-file';
 import { stopGracefullyOnSignals } from './graceful-stop';
-import { createHttpServer } from './http-server';
+import { createHttpServer, listenFailure, openableUrl } from './http-server';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -13,9 +14,7 @@ async function main(): Promise<void> {
   const server = createHttpServer(app.fetch, config.http);
   server.once('error', (error: NodeJS.ErrnoException) => {
     // A port in use is the operator's to fix: say so plainly, without a stack trace.
-    process.stderr.write(
-      `The service could not listen on ${config.host}:${config.port}: ${error.code ?? error.message}\n`,
-    );
+    process.stderr.write(`${listenFailure(error, config.host, config.port)}\n`);
     void close().finally(() => process.exit(1));
   });
   stopGracefullyOnSignals(server, {
@@ -26,7 +25,8 @@ async function main(): Promise<void> {
   });
   server.listen(config.port, config.host, () => {
     const { address, port } = server.address() as { address: string; port: number };
-    logger.info('listening', { url: `http://${address.includes(':') ? `[${address}]` : address}:${port}` });
+    const url = openableUrl(address, port);
+    logger.info('listening', { url, panel: `${url}${PANEL_PATH}/`, docs: `${url}${API_REFERENCE_PATH}` });
   });
 }
 

@@ -18,6 +18,7 @@ import { adminUserSessionsRoutes } from './routes/admin-user-sessions.routes';
 import { adminUsersRoutes } from './routes/admin-users.routes';
 import { apiReferenceRoutes } from './routes/api-reference.routes';
 import { adminUserTransferRoutes, IMPORT_PATH } from './routes/admin-user-transfer.routes';
+import { landingRoutes } from './routes/landing.routes';
 import { healthRoutes } from './routes/health.routes';
 import { jwksRoutes } from './routes/jwks.routes';
 import { meSessionsRoutes } from './routes/me-sessions.routes';
@@ -63,7 +64,8 @@ export function createHttpApp(deps: HttpAppDeps) {
       '/',
       openApiRoutes(() => app.routes),
     )
-    .route('/', apiReferenceRoutes());
+    .route('/', apiReferenceRoutes())
+    .route('/', landingRoutes(deps.panelRoot !== null));
   app.onError(errorHandler(deps.logger));
   app.notFound(notFoundHandler(() => app.routes));
   return app;

@@ -8,3 +8,5 @@ export { JWKS_MAX_AGE_SECONDS } from './routes/jwks.routes';
 export { errorDocument } from './errors/json-api-errors';
 export { ERROR_CATALOGUE, type ApiErrorCode, type ErrorRow } from './errors/error-catalogue';
 export { LOGIN_OUTCOMES, type HttpMetrics, type LoginOutcome, type MetricsEndpoint } from './metrics/http-metrics';
+export { PANEL_PATH } from './routes/admin-panel.routes';
+export { API_REFERENCE_PATH } from './routes/api-reference.routes';

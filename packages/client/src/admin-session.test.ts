@@ -1,7 +1,7 @@
 import { ADMIN, createTestApp, TEST_POLICY } from '@uas/adapters-http/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AdminSession } from './admin-session';
-import { ApiError, unwrap } from './api-error';
+import { ApiError, unwrap } from '@uas/app-client';
 
 /** The client over the real HTTP app (in-memory ports, a manual clock), with the browser's timers faked to follow it. */
 async function setUp() {

@@ -1,7 +1,5 @@
-import type { Middleware } from 'openapi-fetch';
+import { ApiError, BearerSession, grantOf, memoryStore, type SessionGrant, unwrap } from '@uas/app-client';
 import { type ApiClient, type ApiClientOptions, createApiClient, type SessionDocument } from './api-client';
-import { ApiError, unwrap } from './api-error';
-import { REFRESH_RETRY_MS, refreshDelayMs } from './refresh-schedule';
 
 export interface AdminIdentity {
   id: string;
@@ -30,29 +28,37 @@ export class AdminSession {
   /** The API, authorised by this session. */
   readonly api: ApiClient;
   readonly #anonymous: ApiClient;
-  #token: string | null = null;
-  #refreshToken: string | null = null;
+  readonly #session: BearerSession;
   #admin: AdminIdentity | null = null;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  #refreshing: Promise<boolean> | null = null;
 
-  constructor(private readonly options: AdminSessionOptions) {
+  constructor(options: AdminSessionOptions) {
     this.#anonymous = createApiClient(options);
+    this.#session = new BearerSession({
+      store: options.refreshToken === 'memory' ? memoryStore() : null,
+      exchange: async (refreshToken) =>
+        this.#granted(
+          (await unwrap(this.#anonymous.POST('/v1/admin/refresh', refreshToken ? { body: { refreshToken } } : {})))
+            .data,
+        ),
+      onEnded: options.onEnded,
+      exclusive: options.exclusive,
+    });
     this.api = createApiClient(options);
-    this.api.use(this.#authorization());
+    this.api.use(this.#session.middleware());
   }
 
+  /** The signed-in admin; null once the session has ended (its token forgotten). */
   get admin(): AdminIdentity | null {
-    return this.#admin;
+    return this.#session.accessToken === null ? null : this.#admin;
   }
 
   get accessToken(): string | null {
-    return this.#token;
+    return this.#session.accessToken;
   }
 
   async login(email: string, password: string): Promise<void> {
     const body = { data: { type: 'users' as const, attributes: { email, password } } };
-    this.#adopt((await unwrap(this.#anonymous.POST('/v1/admin/login', { body }))).data);
+    await this.#session.adopt(this.#granted((await unwrap(this.#anonymous.POST('/v1/admin/login', { body }))).data));
   }
 
   /**
@@ -62,65 +68,7 @@ export class AdminSession {
    * callers share one request.
    */
   refresh(): Promise<boolean> {
-    const exclusive = this.options.exclusive ?? ((task) => task());
-    this.#refreshing ??= exclusive(() => this.#refreshNow()).finally(() => {
-      this.#refreshing = null;
-    });
-    return this.#refreshing;
-  }
-
-  async #refreshNow(): Promise<boolean> {
-    if (this.options.refreshToken === 'memory' && this.#refreshToken === null) return false;
-    const body = this.#refreshToken === null ? undefined : { refreshToken: this.#refreshToken };
-    try {
-      this.#adopt((await unwrap(this.#anonymous.POST('/v1/admin/refresh', body ? { body } : {}))).data);
-      return true;
-    } catch (error) {
-      if (error instanceof ApiError && isSessionRefused(error.status)) {
-        this.#forget();
-        return false;
-      }
-      throw error;
-    }
-  }
-
-  /**
-   * Adds the access token to every call, and after a 401 refreshes once and sends the call again.
-   * The body is read into bytes first: a request sent with a stream body (as a clone would be)
-   * cannot be sent twice, and browsers and their tools see such an upload as a stream, not data.
-   */
-  #authorization(): Middleware {
-    const sent = new Map<string, () => Request>();
-    return {
-      onRequest: async ({ request, id }) => {
-        if (!this.#token) await this.#refreshOrEnd();
-        const body = request.body === null ? null : await request.arrayBuffer();
-        const { url, method, signal, credentials, cache } = request;
-        const build = () => {
-          const headers = new Headers(request.headers);
-          headers.set('Authorization', `Bearer ${this.#token}`);
-          return new Request(url, { method, headers, body, signal, credentials, cache });
-        };
-        sent.set(id, build);
-        return build();
-      },
-      onResponse: async ({ response, id, options }) => {
-        const again = sent.get(id);
-        sent.delete(id);
-        if (response.status !== 401 || again === undefined) return response;
-        await this.#refreshOrEnd();
-        return options.fetch(again());
-      },
-      onError: ({ id }) => {
-        sent.delete(id);
-      },
-    };
-  }
-
-  async #refreshOrEnd(): Promise<void> {
-    if (await this.refresh()) return;
-    this.options.onEnded?.();
-    throw new ApiError(401, [{ title: 'Your session has ended. Please sign in again.' }]);
+    return this.#session.refresh();
   }
 
   /**
@@ -135,38 +83,13 @@ export class AdminSession {
       const ended = error instanceof ApiError && [401, 403, 404].includes(error.status);
       if (!ended) throw error;
     }
-    this.#forget();
-  }
-
-  #adopt({ data }: SessionDocument): void {
-    const { id, attributes } = data;
-    this.#admin = { id, name: attributes.name, email: attributes.email };
-    this.#token = attributes.access_token;
-    if (this.options.refreshToken === 'memory') this.#refreshToken = attributes.refresh_token;
-    this.#schedule(refreshDelayMs(attributes.access_token_expiry));
-  }
-
-  #schedule(delay: number): void {
-    clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.#scheduledRefresh(), delay);
-  }
-
-  async #scheduledRefresh(): Promise<void> {
-    try {
-      if (!(await this.refresh())) this.options.onEnded?.();
-    } catch {
-      if (this.#token) this.#schedule(REFRESH_RETRY_MS);
-    }
-  }
-
-  #forget(): void {
-    clearTimeout(this.#timer);
-    this.#token = null;
-    this.#refreshToken = null;
     this.#admin = null;
+    await this.#session.forget();
   }
-}
 
-function isSessionRefused(status: number): boolean {
-  return status >= 400 && status < 500 && status !== 408 && status !== 429;
+  #granted(document: SessionDocument): SessionGrant {
+    const { id, attributes } = document.data;
+    this.#admin = { id, name: attributes.name, email: attributes.email };
+    return grantOf(document);
+  }
 }

@@ -23,5 +23,4 @@ export {
   type UserWrite,
 } from './api-client';
 export { type AdminIdentity, AdminSession, type AdminSessionOptions } from './admin-session';
-export { ApiError, type ApiErrorObject, isAbort, parseRetryAfter, unwrap } from './api-error';
-export { REFRESH_RETRY_MS, refreshDelayMs } from './refresh-schedule';
+export { ApiError, type ApiErrorObject, isAbort, unwrap } from '@uas/app-client';

@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { ndjsonLine, toTransferRecord, TRANSFER_FIELDS, type TransferRecord, type User } from '@uas/domain';
@@ -17,12 +17,22 @@ function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/**
+ * A file only its owner may read, emptied: `mode` applies only to a file it creates, so one that
+ * was there (an earlier export, world-readable) is narrowed before anything is written to it.
+ */
+async function ownerOnlyFile(path: string): Promise<Writable> {
+  const file = await open(path, 'w', 0o600);
+  await file.chmod(0o600);
+  return file.createWriteStream();
+}
+
 /** Writes users in `format` to `output` (a path, or stdout for `-`), waiting whenever it is full. */
 export async function writeExport(
   users: AsyncIterable<User>,
   options: { format: ExportFormat; withPasswordHashes: boolean; output: string; onUser?(count: number): void },
 ): Promise<number> {
-  const stream: Writable = options.output === '-' ? process.stdout : createWriteStream(options.output, { mode: 0o600 });
+  const stream: Writable = options.output === '-' ? process.stdout : await ownerOnlyFile(options.output);
   // Lines are gathered into chunks: a write per user would cost more than the user's query.
   let pending = '';
   const flush = async () => {

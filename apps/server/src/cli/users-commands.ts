@@ -46,7 +46,7 @@ export function usersCommand(): Command {
   users
     .command('import')
     .description(
-      'import users from NDJSON, a JSON array or CSV; each record has name, email, metadata, app, active, and password or password_hash',
+      'import users from NDJSON, a JSON array or CSV; each record has name, email, metadata, app, active, and password, password_hash or neither (no password until one is set)',
     )
     .argument('<file>', 'the input file, or - for stdin')
     .addOption(new Option('--format <format>', 'the input format (detected when absent)').choices(IMPORT_FORMATS))

@@ -90,6 +90,26 @@ describe.each(BACKENDS)('the operator CLI on %s', { timeout: 120_000 }, (backend
     expect(await exported(csvTarget, '--with-password-hashes')).toBe(original);
   });
 
+  it.each(['ndjson', 'csv'])(
+    'export without hashes (%s) over a world-readable file leaves it 0600, and imports elsewhere: users without a password, counted',
+    async (format) => {
+      const source = await freshEnv();
+      expect((await runCli(['users', 'import', '-', '--quiet'], source, ndjson([1, 2, 3].map(record)))).code).toBe(0);
+      const file = join(await dirs.tempDir(), `users.${format}`);
+      await writeFile(file, 'an earlier export', { mode: 0o644 });
+      const written = await runCli(['users', 'export', '--format', format, '--quiet', '--output', file], source);
+      expect(written.code, written.stderr).toBe(0);
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+
+      const target = await freshEnv();
+      const imported = await runCli(['users', 'import', file, '--on-conflict', 'fail', '--quiet'], target);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(JSON.parse(imported.stdout)).toMatchObject({ created: 3, createdWithoutPassword: 3, rejected: 0 });
+      const { password_hash: _, ...withoutHash } = record(1);
+      expect(JSON.parse((await exported(target)).split('\n')[0]!)).toEqual(withoutHash);
+    },
+  );
+
   it('--on-conflict fail stops with exit 4 at the existing user; update and skip exit 0', async () => {
     const env = await freshEnv();
     await runCli(['users', 'import', '-', '--quiet'], env, ndjson([record(1)]));

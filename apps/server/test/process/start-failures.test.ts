@@ -1,7 +1,18 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createTestPostgresSchema } from '@uas/adapters-persistence/testing';
 import { ServerProcesses } from '../../../../scripts/release-process';
+
+/** A database name on the tests' PostgreSQL server that no database has. */
+async function missingDatabaseUrl(): Promise<string> {
+  const { url, drop } = await createTestPostgresSchema();
+  await drop();
+  const missing = new URL(url);
+  missing.pathname = `/uas_missing_${process.pid}`;
+  return missing.toString();
+}
 
 /** No start failure may show a stack trace; the operator gets a sentence, not the service's insides. */
 const STACK_FRAME = /^\s+at /m;
@@ -69,7 +80,58 @@ describe('a start that must fail', { timeout: 60_000 }, () => {
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(stderr).toContain('127.0.0.1:1');
     expect(stderr).toContain('ECONNREFUSED');
+    expect(stderr).toContain('start PostgreSQL there, or correct the host and port in DATABASE_URL');
     expect(stderr).not.toMatch(STACK_FRAME);
     expect(`${stdout}${stderr}`).not.toContain('pg-secret-pw');
+  });
+
+  it.each([
+    [
+      'a database missing on a running PostgreSQL',
+      missingDatabaseUrl,
+      'That database does not exist on the server: create it (`createdb <name>`',
+    ],
+    [
+      'a PostgreSQL host name that does not resolve',
+      async () => 'postgres://uas@no-such-host.invalid/uas',
+      'The host name in DATABASE_URL cannot be resolved',
+    ],
+  ])('stops on %s, naming DATABASE_URL and what to do', async (_, url, hint) => {
+    const { env } = await sqliteEnv();
+
+    const { exit, stderr } = await servers.runToExit({ ...env, DATABASE_URL: await url() });
+
+    expect(exit.code).not.toBe(0);
+    expect(stderr).toContain(hint);
+    expect(stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it('stops when its port is taken, naming PORT and what to do', async () => {
+    const { env } = await sqliteEnv();
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const { exit, stderr } = await servers.runToExit({ ...env, PORT: String(port) });
+
+      expect(exit.code).not.toBe(0);
+      expect(stderr).toContain(
+        `The service could not listen on 127.0.0.1:${port} (EADDRINUSE): port ${port} on 127.0.0.1 is already in use by another process: stop it, or set PORT to a free port.`,
+      );
+      expect(stderr).not.toMatch(STACK_FRAME);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('stops when HOST is not an address of this machine, naming HOST', async () => {
+    const { env } = await sqliteEnv();
+
+    // 192.0.2.1 is TEST-NET-1: documentation only, never assigned to a machine.
+    const { exit, stderr } = await servers.runToExit({ ...env, HOST: '192.0.2.1' });
+
+    expect(exit.code).not.toBe(0);
+    expect(stderr).toContain('(EADDRNOTAVAIL): 192.0.2.1 is not an address of this machine: set HOST');
+    expect(stderr).not.toMatch(STACK_FRAME);
   });
 });

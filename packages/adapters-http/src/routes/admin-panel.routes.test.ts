@@ -70,7 +70,7 @@ describe('the admin panel at /admin/', () => {
   );
 
   it('leaves API 404s as JSON', async () => {
-    for (const path of ['/v1/nowhere', '/v1/admin/nowhere', '/administrator', '/']) {
+    for (const path of ['/v1/nowhere', '/v1/admin/nowhere', '/administrator', '/index.html', '/docs/nowhere']) {
       const response = await t.app.request(path);
       expect(response.status).toBe(404);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -78,10 +78,29 @@ describe('the admin panel at /admin/', () => {
     }
   });
 
-  it('is absent when there is no panel to serve', async () => {
+  it('is absent when there is no panel to serve, and the landing page does not link to it', async () => {
     const bare = await createTestApp({ panelRoot: null });
     const response = await bare.app.request('/admin/');
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await (await bare.app.request('/')).text()).not.toContain('/admin/');
+  });
+});
+
+describe('the landing page at / and the way to the reference', () => {
+  it('links / to the panel, the API reference and the OpenAPI document, under the panel CSP', async () => {
+    const response = await t.app.request('/');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.headers.get('content-security-policy')).toBe(PANEL_CONTENT_SECURITY_POLICY);
+    const html = await response.text();
+    for (const href of ['/admin/', '/docs', '/v1/openapi.json']) expect(html).toContain(`href="${href}"`);
+  });
+
+  it('redirects /docs/ to /docs, where the reference is served', async () => {
+    const response = await t.app.request('/docs/');
+    expect(response.status).toBe(301);
+    expect(response.headers.get('location')).toBe('/docs');
+    expect((await t.app.request('/docs')).status).toBe(200);
   });
 });

@@ -33,6 +33,7 @@ describe('POST /v1/admin/users/import and GET /v1/admin/users/export', () => {
         attributes: {
           dry_run: false,
           created: 2,
+          created_without_password: 0,
           updated: 0,
           skipped: 0,
           rejected: 2,
@@ -132,5 +133,23 @@ describe('POST /v1/admin/users/import and GET /v1/admin/users/export', () => {
     const withHashes = await (await exporting('?with_password_hashes=true&search[email]=ADA')).text();
     expect(JSON.parse(withHashes)).toMatchObject({ email: 'ada@example.com', password_hash: ada.passwordHash });
     expect((await exporting('?with_password_hashes=yes')).status).toBe(400);
+  });
+
+  it('an export without hashes imports elsewhere: the users, counted as without a password, none able to log in', async () => {
+    await t.createUser({ email: 'ada@example.com', password: PASSWORD });
+    const exported = await (await exporting()).text();
+    const target = await createTestApp();
+    const response = await target.app.request('/v1/admin/users/import', {
+      method: 'POST',
+      body: exported,
+      headers: { 'Content-Type': NDJSON, ...bearer((await target.loginAdmin()).accessToken) },
+    });
+    expect((await response.json()).data.attributes).toMatchObject({
+      created: 1,
+      created_without_password: 1,
+      rejected: 0,
+    });
+    const login = await target.loginUser('ada@example.com', PASSWORD);
+    expect(login.response.status).toBe(401);
   });
 });

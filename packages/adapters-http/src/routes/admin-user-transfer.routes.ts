@@ -75,6 +75,9 @@ const importReportSchema = v.object({
     attributes: v.object({
       dry_run: v.boolean(),
       created: count('Users created.'),
+      created_without_password: count(
+        'Of those created, the users whose record had neither password nor password_hash: no password logs them in until one is set.',
+      ),
       updated: count('Users updated (on_conflict=update).'),
       skipped: count('Records skipped: email taken (on_conflict=skip), or written by an earlier run.'),
       rejected: count('Records refused.'),
@@ -93,6 +96,7 @@ const reportDocument = (report: ImportReport): v.InferOutput<typeof importReport
     attributes: {
       dry_run: report.dryRun,
       created: report.created,
+      created_without_password: report.createdWithoutPassword,
       updated: report.updated,
       skipped: report.skipped,
       rejected: report.rejected,

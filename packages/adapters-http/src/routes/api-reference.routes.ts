@@ -7,7 +7,7 @@ import { pageRoute } from '../openapi/route-description';
 import { PANEL_CONTENT_SECURITY_POLICY } from './admin-panel.routes';
 import { OPENAPI_PATH } from './openapi.routes';
 
-const API_REFERENCE_PATH = '/docs';
+export const API_REFERENCE_PATH = '/docs';
 
 /** Swagger UI's prebuilt script and style, served as they ship. */
 const SWAGGER_UI_ROOT = fileURLToPath(new URL('../../node_modules/swagger-ui-dist', import.meta.url));
@@ -33,7 +33,8 @@ const PAGE = `<!doctype html>
 /** validatorUrl null: the page would otherwise send the document to a validator on the internet. */
 const START = `SwaggerUIBundle({ url: ${JSON.stringify(OPENAPI_PATH)}, dom_id: '#reference', validatorUrl: null, deepLinking: true });\n`;
 
-const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
+/** The panel's CSP and framing rule for a page served beside it, revalidated on every visit. */
+export const pageHeaders = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   c.header('Content-Security-Policy', PANEL_CONTENT_SECURITY_POLICY);
   c.header('X-Frame-Options', 'DENY');
@@ -50,6 +51,8 @@ export function apiReferenceRoutes() {
     .use(API_REFERENCE_PATH, pageHeaders)
     .use(`${API_REFERENCE_PATH}/*`, pageHeaders)
     .get(API_REFERENCE_PATH, pageRoute, (c) => c.html(PAGE))
+    // The reference has one address; the slash a hand adds leads to it.
+    .get(`${API_REFERENCE_PATH}/`, pageRoute, (c) => c.redirect(API_REFERENCE_PATH, 301))
     .get(`${API_REFERENCE_PATH}/start.js`, pageRoute, (c) =>
       c.body(START, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }),
     );

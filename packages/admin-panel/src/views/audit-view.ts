@@ -12,6 +12,7 @@ import { paths } from '../state/routes';
 import { h } from '../ui/dom';
 import { errorState } from '../ui/error-state';
 import { field } from '../ui/field';
+import { accountPicker } from './account-picker';
 import { appHeader } from './app-header';
 import { auditTable } from './audit-table';
 import type { ScreenContext, View } from './view';
@@ -26,22 +27,30 @@ const fromLocalInput = (value: string): string => (value ? new Date(value).toISO
 
 /** The audit log: every recorded event, newest first, narrowed by the API's filters. */
 export function auditView(context: ScreenContext): View {
-  const { accounts, navigate } = context;
+  const { accounts, navigate, users, session } = context;
   let query = auditQueryFromLocation(location.search);
   let inFlight: AbortController | null = null;
 
   const heading = h('h1', { tabindex: -1 }, 'Audit log');
+  const pickers = {
+    target: accountPicker({
+      label: 'Target',
+      hint: 'A user’s email or id',
+      name: 'target',
+      users,
+      admin: session.admin,
+    }),
+    actor: accountPicker({
+      label: 'Actor',
+      hint: 'An admin’s or a user’s email or id',
+      name: 'actor',
+      users,
+      admin: session.admin,
+    }),
+  };
   const inputs = {
-    target: field(
-      'Target id',
-      h('input', { type: 'text', name: 'target', autocomplete: 'off', spellcheck: 'false' }),
-      'A user’s id',
-    ),
-    actor: field(
-      'Actor id',
-      h('input', { type: 'text', name: 'actor', autocomplete: 'off', spellcheck: 'false' }),
-      'An admin’s or a user’s id',
-    ),
+    target: pickers.target.field,
+    actor: pickers.actor.field,
     action: field(
       'Action',
       h(
@@ -68,20 +77,30 @@ export function auditView(context: ScreenContext): View {
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
+    void submit();
+  });
+  async function submit(): Promise<void> {
+    const [target, actor] = await Promise.all([pickers.target.resolve(), pickers.actor.resolve()]);
+    for (const [name, id] of [
+      ['target', target],
+      ['actor', actor],
+    ] as const)
+      pickers[name].field.setError(id === null ? 'No user has this email.' : null);
+    if (target === null || actor === null) return;
     go({
-      target: inputs.target.control.value.trim(),
-      actor: inputs.actor.control.value.trim(),
+      target,
+      actor,
       action: inputs.action.control.value,
       since: fromLocalInput(inputs.since.control.value),
       until: fromLocalInput(inputs.until.control.value),
       page: 1,
     });
-  });
+  }
   clear.addEventListener('click', () => go(auditQueryFromLocation('')));
 
   function fill(next: AuditQuery): void {
-    inputs.target.control.value = next.target;
-    inputs.actor.control.value = next.actor;
+    pickers.target.show(next.target);
+    pickers.actor.show(next.actor);
     inputs.action.control.value = next.action;
     inputs.since.control.value = toLocalInput(next.since);
     inputs.until.control.value = toLocalInput(next.until);
@@ -162,6 +181,8 @@ export function auditView(context: ScreenContext): View {
     },
     destroy() {
       inFlight?.abort();
+      pickers.target.destroy();
+      pickers.actor.destroy();
     },
   };
 }

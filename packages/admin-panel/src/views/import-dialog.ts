@@ -20,7 +20,7 @@ export async function openImportDialog({ users, onImported }: ImportDialogOption
     file: field(
       'File',
       h('input', { type: 'file', name: 'file', accept: '.ndjson,.jsonl,application/x-ndjson', required: true }),
-      'NDJSON: one user per line, as the export writes it, with password or password_hash.',
+      'NDJSON: one user per line, as the export writes it, with password, password_hash or neither (no password until one is set).',
     ),
     onConflict: field(
       'When the email exists',
@@ -94,6 +94,15 @@ export async function openImportDialog({ users, onImported }: ImportDialogOption
         { class: 'import-counts' },
         `${result.created} ${verb} created, ${result.updated} updated, ${result.skipped} skipped, ${result.rejected} rejected.`,
       ),
+      ...(result.created_without_password
+        ? [
+            h(
+              'p',
+              {},
+              `${result.created_without_password} of them without a password: none can log in until an admin sets one.`,
+            ),
+          ]
+        : []),
       ...(result.failure
         ? [h('p', { class: 'form-error' }, `Stopped at line ${result.failure.line}: ${result.failure.reason}.`)]
         : []),

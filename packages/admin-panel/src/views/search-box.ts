@@ -1,6 +1,6 @@
 import { h } from '../ui/dom';
 
-const DEBOUNCE_MS = 250;
+export const DEBOUNCE_MS = 250;
 
 /** Search by email as you type: reports the trimmed term once typing pauses, or on Enter. */
 export function searchBox(

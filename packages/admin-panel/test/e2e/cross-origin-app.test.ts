@@ -1,11 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ServerProcesses } from '../../../../scripts/release-process';
-import { AdminClient } from '../support/admin-client';
-import { launchChromium } from '../support/browser';
-import { startPanelServer, type PanelServer } from '../support/panel-server';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useCrossOriginApp } from '../support/cross-origin-app';
 
 const USER = { email: 'cross-origin@example.com', password: 'cross-origin-password-1', name: 'Ada' };
 
@@ -45,34 +40,14 @@ interface CallOptions {
   credentials?: RequestCredentials;
 }
 
-let appServer: Server;
-let appPort: number;
-const processes = new ServerProcesses();
-let server: PanelServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  appServer = createServer((_, response) => {
-    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(APP_PAGE);
-  });
-  await new Promise<void>((resolve) => appServer.listen(0, '127.0.0.1', resolve));
-  appPort = (appServer.address() as AddressInfo).port;
-  server = await startPanelServer(processes, { CORS_ORIGINS: `http://127.0.0.1:${appPort}` });
-  await (await AdminClient.signIn(server)).createUser(USER);
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await processes.cleanup();
-  await new Promise((resolve) => appServer?.close(resolve));
-});
+const app = useCrossOriginApp(() => ({ '/': { type: 'text/html; charset=utf-8', body: APP_PAGE } }), USER);
 
 let context: BrowserContext;
 let page: Page;
 /** What Chromium itself said about the page's requests (a CORS refusal is reported here). */
 let consoleLines: string[];
 beforeEach(async () => {
-  context = await browser.newContext();
+  context = await app().browser.newContext();
   page = await context.newPage();
   consoleLines = [];
   page.on('console', (message) => consoleLines.push(message.text()));
@@ -83,10 +58,10 @@ afterEach(async () => {
 
 /** Opens the app on `host` and makes one call from it to the service. */
 async function openApp(host: '127.0.0.1' | 'localhost') {
-  await page.goto(`http://${host}:${appPort}/`);
+  await page.goto(`http://${host}:${app().appPort}/`);
   return (method: string, path: string, options: CallOptions = {}): Promise<Outcome> =>
     page.evaluate(([api, method, path, options]) => (window as unknown as AppWindow).call(api, method, path, options), [
-      server.baseUrl,
+      app().server.baseUrl,
       method,
       path,
       options,

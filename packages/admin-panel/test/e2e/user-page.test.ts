@@ -156,12 +156,12 @@ describe('the overview and the user page', () => {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Audit log' }).click();
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
     await page.getByLabel('Action').selectOption('session.revoked');
-    await page.getByLabel('Target id').fill(ada.id);
+    await page.getByLabel('Target').fill(ada.id);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(`**/admin/audit?target=${ada.id}&action=session.revoked`);
     await page.reload();
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
-    expect(await page.getByLabel('Target id').inputValue()).toBe(ada.id);
+    expect(await page.getByLabel('Target').inputValue()).toBe(ada.id);
     expect(await page.getByLabel('Action').inputValue()).toBe('session.revoked');
   });
 

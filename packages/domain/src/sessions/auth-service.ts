@@ -27,7 +27,7 @@ import type { LoginAttemptRepository } from '../throttling/login-attempt.reposit
 import { AttemptGate } from '../throttling/attempt-gate.ts';
 import { throttleKeys, type ThrottlePolicy } from '../throttling/throttle.ts';
 import { normalizeEmail } from '../users/user.rules.ts';
-import { passwordMatches } from '../users/password-match.ts';
+import { hasPassword, passwordMatches } from '../users/password-match.ts';
 import type { AccountDirectory, Principal, PrincipalSource } from './principal.ts';
 import type { Identity, SubjectKind } from '../shared/identity.ts';
 import { refreshTokenState, withinReuseGrace, type RefreshToken, type Session } from './session.ts';
@@ -133,10 +133,11 @@ export class AuthService {
     );
 
     const principal = await principals.findByEmail(normalized);
-    // Verify against a throwaway hash when the email is unknown, so both cases take as long.
-    const hash = principal?.passwordHash ?? (await this.hashForTiming());
+    // Verify against a throwaway hash when the email is unknown or its account has no password,
+    // so every refusal takes as long.
+    const hash = principal && hasPassword(principal.passwordHash) ? principal.passwordHash : null;
     // A wrong password leaves the attempt recorded: that is the failure that counts.
-    if (!(await passwordMatches(hasher, password, hash)) || !principal) {
+    if (!(await passwordMatches(hasher, password, hash ?? (await this.hashForTiming()))) || !principal || !hash) {
       if (this.kind === 'user') await this.deps.activity.countFailedLogin(this.deps.clock.now());
       await this.recordFailedLogin(principal, attempt.failureThrottles, request);
       throw new InvalidCredentialsError();

@@ -59,7 +59,11 @@ export function describeActivityRepositoryContract(backend: string, open: OpenRe
           ...one.map((user) => users.insert(user)),
           users.insertMany(many),
           imports.importBatch(
-            imported.map((user, line) => ({ line, user, given: { id: true, created: true, updated: true } })),
+            imported.map((user, line) => ({
+              line,
+              user,
+              given: { id: true, created: true, updated: true, password: true },
+            })),
             () => ({ outcomes: [], inserts: imported, updates: [], endSessions: [], failure: null }),
             { write: true, now: created },
           ),

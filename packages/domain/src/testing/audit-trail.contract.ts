@@ -126,7 +126,7 @@ export function describeAuditTrailContract(backend: string, open: OpenRepositori
       );
       const imported = sampleUser();
       await imports.importBatch(
-        [{ line: 1, user: imported, given: { id: true, created: true, updated: true } }],
+        [{ line: 1, user: imported, given: { id: true, created: true, updated: true, password: true } }],
         () => ({ outcomes: [], inserts: [imported], updates: [], endSessions: [], failure: null }),
         { write: true, now: at(7), audit: () => record('users.imported', 7) },
       );
@@ -185,7 +185,7 @@ export function describeAuditTrailContract(backend: string, open: OpenRepositori
       ).toBe(false);
       // An import batch whose plan failed, and one whose write is refused whole.
       const clash = sampleUser({ email: other.email });
-      const entries = [{ line: 1, user: clash, given: { id: true, created: true, updated: true } }];
+      const entries = [{ line: 1, user: clash, given: { id: true, created: true, updated: true, password: true } }];
       await imports.importBatch(
         entries,
         () => ({ outcomes: [], inserts: [], updates: [], endSessions: [], failure: { line: 1, reason: 'conflict' } }),

@@ -11,7 +11,7 @@ const NOW = new Date('2026-06-01T00:00:00.000Z');
 const entry = (user: User, line = 1): ImportEntry => ({
   line,
   user,
-  given: { id: true, created: true, updated: true },
+  given: { id: true, created: true, updated: true, password: true },
 });
 const plan = (overrides: Partial<ImportPlan>): ImportPlan => ({
   outcomes: [],
@@ -132,7 +132,7 @@ export function describeUserImportRepositoryContract(backend: string, open: Open
             const entries = emails.map((email, line) => ({
               line,
               user: { ...sampleUser(), email },
-              given: { id: false, created: false, updated: false },
+              given: { id: false, created: false, updated: false, password: true },
             }));
             return repositories.imports.importBatch(entries, (users) => planImport(entries, users, 'skip', NOW), {
               write: true,

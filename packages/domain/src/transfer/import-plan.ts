@@ -10,7 +10,7 @@ export interface ImportEntry {
   line: number;
   user: User;
   /** Which of id, created and updated the record gave: an update keeps the stored ones otherwise. */
-  given: { id: boolean; created: boolean; updated: boolean };
+  given: { id: boolean; created: boolean; updated: boolean; password: boolean };
 }
 
 export type EntryOutcome =
@@ -129,6 +129,8 @@ export function planImport(
       id: slot.user.id,
       created: given.created ? user.created : slot.user.created,
       updated: given.updated ? user.updated : slot.user.updated,
+      // A record without a password or hash leaves a stored user's password as it is.
+      passwordHash: given.password ? user.passwordHash : slot.user.passwordHash,
       version: slot.user.version,
       // An import carries no logins: a stored user keeps its own.
       lastLogin: slot.user.lastLogin,

@@ -105,8 +105,9 @@ export function readTransferRecord(
   if (reasons.length > 0) return { reasons };
   const record = raw as Partial<TransferRecord> & { password?: string };
   if (record.email === undefined) reasons.push('email is required');
-  if ((record.password === undefined) === (record.password_hash === undefined)) {
-    reasons.push('either password or password_hash is required, and not both');
+  // With neither, the user has no password until one is set (an export without hashes reads back so).
+  if (record.password !== undefined && record.password_hash !== undefined) {
+    reasons.push('password and password_hash exclude each other');
   }
   const { name, email, metadata, app, active, password } = record;
   reasons.push(...userAttributeIssues({ name, email, metadata, app, active, password }).map((issue) => issue.detail));

@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, it } from '../testing/test-api.ts';
-import { ADDRESS, buildDomain, PASSWORD, type Domain } from '../testing/domain-fixture.ts';
+import { ADDRESS, buildDomain, OTHER_ADDRESS, PASSWORD, type Domain } from '../testing/domain-fixture.ts';
+import { InvalidCredentialsError } from '../shared/errors.ts';
+import { NO_PASSWORD_HASH } from '../users/password-match.ts';
 import type { User } from '../users/user.ts';
 import { toTransferRecord } from './transfer-record.ts';
 import type { ImportOptions, ImportSource } from './user-transfer-service.ts';
@@ -66,13 +68,37 @@ describe('UserTransferService', () => {
     });
   });
 
+  it('creates a user from a record without password or hash, with no password any login matches, and counts it', async () => {
+    const report = await run(sources({ email: 'nopass@example.com' }, record(2)));
+    expect(report).toMatchObject({ created: 2, createdWithoutPassword: 1, rejected: 0 });
+    const user = (await domain.repositories.users.findByEmail('nopass@example.com'))!;
+    expect(user.passwordHash).toBe(NO_PASSWORD_HASH);
+    // Not the stored hash, nor the password the login verifies unknown emails against.
+    for (const password of [NO_PASSWORD_HASH, 'timing-equaliser-password', PASSWORD]) {
+      await expect(domain.userAuth.login(user.email, password, OTHER_ADDRESS)).rejects.toBeInstanceOf(
+        InvalidCredentialsError,
+      );
+    }
+  });
+
+  it('an export without hashes reads back: every user again, each without a password', async () => {
+    await domain.createUser({ name: 'Ada' });
+    await domain.createUser();
+    const records = (await allUsers()).map((user) => toTransferRecord(user, false));
+    const target = buildDomain();
+    const report = await target.transfer.import(sources(...records), { onConflict: 'fail', dryRun: false });
+    expect(report).toMatchObject({ created: 2, createdWithoutPassword: 2, rejected: 0 });
+    const copied: User[] = [];
+    for await (const user of target.transfer.export()) copied.push(user);
+    expect(copied).toEqual((await allUsers()).map((user) => ({ ...user, passwordHash: NO_PASSWORD_HASH })));
+  });
+
   it.each([
     ['a record that is not an object', ['ada@example.com'], /must be a JSON object/],
     ['an unknown attribute', [record(1, { role: 'admin' })], /role is not an attribute/],
     ['a missing email', [{ password: 'correct horse' }], /email is required/],
     ['an invalid email', [record(1, { email: 'not-an-email' })], /email must be a valid email address/],
-    ['both a password and a hash', [record(1, { password: 'correct horse' })], /either password or password_hash/],
-    ['neither a password nor a hash', [{ email: 'a@example.com' }], /either password or password_hash/],
+    ['both a password and a hash', [record(1, { password: 'correct horse' })], /password and password_hash exclude/],
     ['a short password', [{ email: 'a@example.com', password: 'short' }], /password must be at least 8 bytes/],
     [
       'a hash over the cost ceiling',
@@ -159,6 +185,18 @@ describe('UserTransferService', () => {
         lastLogin: loggedIn,
       });
       expect((await domain.repositories.sessions.findSession(grant.sessionId))?.revoked).toEqual(domain.clock.now());
+    });
+
+    it('update with a record without password or hash keeps the stored password, and its sessions', async () => {
+      const grant = await domain.userAuth.login(existing.email, PASSWORD, ADDRESS);
+      const { password_hash: _, ...withoutHash } = toTransferRecord(existing, true);
+      const report = await run(sources({ ...withoutHash, name: 'After' }), { onConflict: 'update' });
+      expect(report).toMatchObject({ updated: 1, createdWithoutPassword: 0 });
+      expect(await domain.repositories.users.findById(existing.id)).toMatchObject({
+        name: 'After',
+        passwordHash: existing.passwordHash,
+      });
+      expect((await domain.repositories.sessions.findSession(grant.sessionId))?.revoked).toBeNull();
     });
 
     it('update skips a record that would change nothing, so a re-run changes nothing', async () => {

@@ -6,6 +6,7 @@ import type { IdGenerator } from '../shared/id-generator.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
 import type { User } from '../users/user.ts';
 import { emailSearchTerm } from '../users/user.rules.ts';
+import { NO_PASSWORD_HASH } from '../users/password-match.ts';
 import { EmailTakenError } from '../shared/errors.ts';
 import { planImport, type ConflictPolicy, type ImportEntry, type ImportPlan } from './import-plan.ts';
 import { readTransferRecord, type ImportDraft } from './transfer-record.ts';
@@ -22,6 +23,8 @@ export interface Rejection {
 export interface ImportReport {
   dryRun: boolean;
   created: number;
+  /** Of those created, the users without a password (records with neither password nor hash). */
+  createdWithoutPassword: number;
   updated: number;
   skipped: number;
   rejected: number;
@@ -87,6 +90,7 @@ export class UserTransferService {
     const report: ImportReport = {
       dryRun: options.dryRun,
       created: 0,
+      createdWithoutPassword: 0,
       updated: 0,
       skipped: 0,
       rejected: 0,
@@ -111,9 +115,11 @@ export class UserTransferService {
         report.failure = plan.failure;
         return;
       }
+      const withoutPassword = new Set(entries.filter((entry) => !entry.given.password).map((entry) => entry.line));
       for (const outcome of plan.outcomes) {
         if (outcome.result === 'rejected') reject({ line: outcome.line, reason: outcome.reason });
         else report[outcome.result] += 1;
+        if (outcome.result === 'created' && withoutPassword.has(outcome.line)) report.createdWithoutPassword += 1;
       }
       if (plan.failure) {
         // A dry run goes on past a conflict under `fail`, to show every one.
@@ -195,7 +201,9 @@ export class UserTransferService {
   private async entry(line: number, draft: ImportDraft, dryRun: boolean): Promise<ImportEntry> {
     const now = this.deps.clock.now();
     const { password, passwordHash, id, created, updated, ...attributes } = draft;
-    const hash = passwordHash ?? (dryRun ? UNHASHED : await this.deps.hasher.hash(password!));
+    const hash =
+      passwordHash ??
+      (password === undefined ? NO_PASSWORD_HASH : dryRun ? UNHASHED : await this.deps.hasher.hash(password));
     const user: User = {
       ...attributes,
       id: id ?? this.deps.ids.next(),
@@ -208,7 +216,12 @@ export class UserTransferService {
     return {
       line,
       user,
-      given: { id: id !== undefined, created: created !== undefined, updated: updated !== undefined },
+      given: {
+        id: id !== undefined,
+        created: created !== undefined,
+        updated: updated !== undefined,
+        password: password !== undefined || passwordHash !== undefined,
+      },
     };
   }
 }

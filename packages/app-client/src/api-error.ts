@@ -1,9 +1,14 @@
-import type { ErrorObject } from './api-client';
+import type { components } from './api-types.ts';
+
+type ErrorObject = components['schemas']['ErrorObject'];
 
 /** What the client shows of an error object: any of its members, even from a body that is not JSON:API. */
 export type ApiErrorObject = Partial<ErrorObject>;
 
-/** A failed API call: the HTTP status (0 when the server could not be reached) and its JSON:API errors. */
+/**
+ * A failed API call: the HTTP status (0 when the server could not be reached) and its JSON:API
+ * errors, each with the stable `code` the service documents (`invalid_credentials`, …).
+ */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
 

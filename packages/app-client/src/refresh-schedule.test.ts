@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from './api-error';
-import { refreshDelayMs } from './refresh-schedule';
+import { parseRetryAfter } from './api-error.ts';
+import { refreshDelayMs } from './refresh-schedule.ts';
 
 describe('refreshDelayMs', () => {
   const now = 1_000_000_000_000;

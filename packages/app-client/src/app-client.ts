@@ -1,0 +1,106 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { ApiError, unwrap } from './api-error.ts';
+import type { components, paths } from './api-types.ts';
+import { BearerSession, grantOf } from './bearer-session.ts';
+import { memoryStore, type RefreshTokenStore } from './refresh-token-store.ts';
+
+type Schemas = components['schemas'];
+/** The session record a login or a refresh answers. */
+export type SessionDocument = Schemas['SessionDocument'];
+/** The signed-in user's account, as `GET /v1/users/me` answers it. */
+export type Account = Schemas['UserDocument']['data'];
+/** A client of the end-user API, every path, parameter and body typed from the OpenAPI document. */
+export type AppApi = Client<paths>;
+
+export interface AppClientOptions {
+  /** The service's origin, such as `https://accounts.example.com` (list the app's origin in its CORS_ORIGINS). */
+  baseUrl: string;
+  /** Where the refresh token is kept: this object's memory unless told (see `webStorageStore`). */
+  refreshTokens?: RefreshTokenStore;
+  /** Called when the session has ended and cannot be refreshed: show the login again. */
+  onSessionEnded?: () => void;
+  /** The fetch to send requests with (the page's own by default). */
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+/**
+ * A browser app's side of a user's session with the service: log in, keep the access token fresh
+ * (refreshed shortly before its `exp`, once however many calls need it), call the service or the
+ * app's own API with the bearer token, and log out. Every failure is an `ApiError` carrying the
+ * service's JSON:API errors.
+ */
+export class AppClient {
+  /** The end-user API, typed, with the session's bearer token. */
+  readonly api: AppApi;
+  readonly #anonymous: AppApi;
+  readonly #session: BearerSession;
+  readonly #refreshTokens: RefreshTokenStore;
+  readonly #send: (request: Request) => Promise<Response>;
+
+  constructor(options: AppClientOptions) {
+    this.#send = options.fetch ?? ((request) => fetch(request));
+    const clientOptions = { baseUrl: options.baseUrl, fetch: this.#send };
+    this.#anonymous = createClient<paths>(clientOptions);
+    this.#refreshTokens = options.refreshTokens ?? memoryStore();
+    this.#session = new BearerSession({
+      store: this.#refreshTokens,
+      exchange: async (refreshToken) =>
+        grantOf(
+          (await unwrap(this.#anonymous.POST('/v1/refresh', { body: refreshToken ? { refreshToken } : {} }))).data,
+        ),
+      onEnded: options.onSessionEnded,
+    });
+    this.api = createClient<paths>(clientOptions);
+    this.api.use(this.#session.middleware());
+  }
+
+  /** The current access token (a JWT whose claims your app's server verifies); null when signed out. */
+  get accessToken(): string | null {
+    return this.#session.accessToken;
+  }
+
+  /** Logs the user in; rejects with ApiError 401 `invalid_credentials`, 403 `account_inactive`, 429 `too_many_attempts`… */
+  async login(email: string, password: string): Promise<void> {
+    const body = { data: { type: 'users' as const, attributes: { email, password } } };
+    await this.#session.adopt(grantOf((await unwrap(this.#anonymous.POST('/v1/login', { body }))).data));
+  }
+
+  /**
+   * Takes up the session whose refresh token the store kept (after a reload, with a storage
+   * store): true when it is still live.
+   */
+  resume(): Promise<boolean> {
+    return this.#session.refresh();
+  }
+
+  /** The signed-in user's account. */
+  async me(): Promise<Account> {
+    return (await unwrap(this.api.GET('/v1/users/me'))).data.data;
+  }
+
+  /**
+   * `fetch` with the user's bearer token, for the service or for your app's own API (which
+   * verifies the token with the service's published keys). A 401 is met with one refresh and
+   * one retry; the response is returned as it is, whatever its status.
+   */
+  fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    return this.#session.fetch(new Request(input, init), this.#send);
+  }
+
+  /**
+   * Revokes the refresh token at the service and forgets the session here (no more refreshes).
+   * Rejects, keeping the session, when the service could not be told.
+   */
+  async logout(): Promise<void> {
+    try {
+      // First the access token the revocation needs: a refresh for it would retire the token read before.
+      await this.#session.currentToken();
+      const refreshToken = await this.#refreshTokens.get();
+      if (refreshToken !== null) await unwrap(this.api.DELETE('/v1/refresh', { body: { refreshToken } }));
+    } catch (error) {
+      const ended = error instanceof ApiError && [401, 403, 404].includes(error.status);
+      if (!ended) throw error;
+    }
+    await this.#session.forget();
+  }
+}
