@@ -21,7 +21,7 @@ export const currentRuntime = (): NodeRuntime => ({
 /**
  * A copy of the release in `directory` for another Node.js binary: its native packages installed
  * afresh from the npm registry and built for that Node.js (`npm install` run by it, against its
- * own headers), as the README tells an operator to do with a release moved to another Node.js.
+ * own headers), as docs/operations.md tells an operator to do with a release moved to another Node.js.
  */
 export async function runtimeFor(nodeBinary: string, directory: string): Promise<NodeRuntime> {
   const node = resolve(nodeBinary);

@@ -67,11 +67,11 @@ const mailFrom = v.pipe(
   }, 'must be an address or Name <address>'),
 );
 
-/** One environment variable: how its text is checked and read, its default, and its line in the README. */
+/** One environment variable: how its text is checked and read, its default, and its entry in docs/configuration.md. */
 interface Variable<TSchema extends v.GenericSchema<string, unknown>> {
   schema: TSchema;
   default: string;
-  /** The README's "Meaning" cell (Markdown). */
+  /** Its meaning in docs/configuration.md (Markdown, one paragraph). */
   doc: string;
 }
 
@@ -79,7 +79,7 @@ const variable = <TSchema extends v.GenericSchema<string, unknown>>(declaration:
 
 /**
  * Every variable the service reads, declared once. `loadConfig` validates the environment with
- * these schemas and defaults; the README's configuration table is generated from them
+ * these schemas and defaults; docs/configuration.md's table is generated from them
  * (`pnpm config-table`), and a test fails when it is out of date.
  */
 export const VARIABLES = {
@@ -171,7 +171,7 @@ export const VARIABLES = {
   REFRESH_REUSE_GRACE_SECONDS: variable({
     schema: integer(0, 300),
     default: '10',
-    doc: "Grace window (0–300 s) after a refresh in which the retired refresh token may be presented again (two tabs refreshing at once, a retry) and gets the session's current token instead of ending the session as reuse. `0` = strict: any second use ends the session. A longer window gives a thief holding a retired token that long to get the session's tokens unnoticed ([docs/API.md, 2.2](docs/API.md#22-rotation-and-reuse-detection)).",
+    doc: "Grace window (0–300 s) after a refresh in which the retired refresh token may be presented again (two tabs refreshing at once, a retry) and gets the session's current token instead of ending the session as reuse. `0` = strict: any second use ends the session. A longer window gives a thief holding a retired token that long to get the session's tokens unnoticed ([API.md, 2.2](API.md#22-rotation-and-reuse-detection)).",
   }),
   BCRYPT_COST: variable({
     schema: integer(4, 15),
@@ -181,7 +181,7 @@ export const VARIABLES = {
   IMPORT_MAX_BCRYPT_COST: variable({
     schema: integer(4, 31),
     default: '14',
-    doc: 'Imported bcrypt hashes with a higher cost are refused (see [Migrating users in and out](#migrating-users-in-and-out)).',
+    doc: 'Imported bcrypt hashes with a higher cost are refused (see [Migration](migration.md#password-hashes)).',
   }),
   IMPORT_MAX_HASH_MEMORY_MIB: variable({
     schema: integer(1, 4096),
@@ -211,7 +211,7 @@ export const VARIABLES = {
   CORS_ORIGINS: variable({
     schema: originList,
     default: '',
-    doc: 'Comma-separated origins (`scheme://host[:port]`, exactly as the browser sends them, e.g. `https://app.example.com,http://localhost:5173`) whose web apps may call the end-user and public endpoints from the browser (CORS). The admin API and panel stay same-origin. None: no CORS ([docs/API.md, 1.1](docs/API.md#11-wire-format-and-content-types)).',
+    doc: 'Comma-separated origins (`scheme://host[:port]`, exactly as the browser sends them, e.g. `https://app.example.com,http://localhost:5173`) whose web apps may call the end-user and public endpoints from the browser (CORS). The admin API and panel stay same-origin. None: no CORS ([API.md, 1.1](API.md#11-wire-format-and-content-types)).',
   }),
   LOGIN_FAILURES_PER_ACCOUNT: variable({
     schema: integer(1, 1_000_000),

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_MAIL_TEMPLATES } from '@uas/domain';
-import { README, withConfigurationTable } from '../../../scripts/config-table';
+import { CONFIGURATION_PAGE, withConfigurationTable } from '../../../scripts/config-table';
 import { loadConfig } from './config';
 
 describe('loadConfig', () => {
@@ -179,8 +179,8 @@ describe('loadConfig: mail', () => {
 });
 
 describe('the configuration variables', () => {
-  it('are each listed in the README with their default and meaning (`pnpm config-table` rewrites the table)', () => {
-    const readme = readFileSync(README, 'utf8');
-    expect(withConfigurationTable(readme)).toBe(readme);
+  it('are each listed in docs/configuration.md with their default and meaning (`pnpm config-table` rewrites the table)', () => {
+    const page = readFileSync(CONFIGURATION_PAGE, 'utf8');
+    expect(withConfigurationTable(page)).toBe(page);
   });
 });

@@ -1,4 +1,4 @@
-/** What `uas` exits with, so scripts can tell the outcomes apart (README lists them). */
+/** What `uas` exits with, so scripts can tell the outcomes apart (docs/migration.md lists them). */
 export const EXIT = {
   ok: 0,
   /** The work could not be done: the database unreachable, a file unreadable, a fault. */

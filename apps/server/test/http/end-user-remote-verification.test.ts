@@ -9,13 +9,13 @@ import { ServerProcesses, type ServerProcess } from '../../../../scripts/release
 import { BACKENDS, testDatabaseEnv } from '../support/test-application';
 import { resignedWithForeignKey } from '../support/token-forgery';
 
-/** The defaults of JWT_ISSUER and JWT_AUDIENCE, which the README's example names. */
+/** The defaults of JWT_ISSUER and JWT_AUDIENCE, which the example of docs/applications.md names. */
 const ISSUER = 'user-account-service';
 const AUDIENCE = 'app';
 const PASSWORD = 'correct horse battery';
 
 /**
- * An application of the team's, as the README's "Using the tokens in your application" shows it:
+ * An application of the team's, as docs/applications.md ("Verifying the tokens") shows it:
  * it knows the service only by its JWKS URL, its issuer and the audience it was given.
  */
 function application(jwksUrl: URL) {

@@ -76,7 +76,7 @@ const DOCS_SCREENSHOTS = new URL('../../../../docs/screenshots/', import.meta.ur
 const RUN_SCREENSHOTS = new URL('../../test-results/screenshots/', import.meta.url);
 
 /**
- * Saves a screenshot for the README into docs/screenshots (committed) when it is missing there
+ * Saves a screenshot for the docs into docs/screenshots (committed) when it is missing there
  * or UPDATE_SCREENSHOTS=1 is set; otherwise into test-results/ (ignored), so that a test run
  * does not leave the committed images changed by nothing but their timestamps.
  */
