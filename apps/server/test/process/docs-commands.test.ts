@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, symlink } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RELEASE_DIR, ServerProcesses } from '../../../../scripts/release-process';
+
+// The commands of the docs, run as a reader pastes them, against a fresh release: so that none of
+// them drifts from what the service does. Every `sh` block carries a marker on the line before it:
+//   <!-- docs-test: run -->          run once
+//   <!-- docs-test: run twice -->    run, then run again on the state the first run left
+//   <!-- docs-test: skip: <why> -->  cannot run here (Docker, another host, a benchmark)
+
+const REPO_ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
+/** The docs: the README and every page under docs/, in the order a reader meets them. */
+const DOC_FILES = [
+  'README.md',
+  ...readdirSync(join(REPO_ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+const MARKER = /^\s*<!-- docs-test: (run twice|run|skip: \S.*) -->$/;
+/** Longest any one block may take (a CLI call is about half a second; the walk a few). */
+const BLOCK_TIMEOUT_MS = 60_000;
+
+interface Block {
+  /** `file:line` of the opening fence. */
+  where: string;
+  marker: string | undefined;
+  script: string;
+}
+
+function shBlocks(file: string): Block[] {
+  const lines = readFileSync(join(REPO_ROOT, file), 'utf8').split('\n');
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const fence = /^(\s*)```(\S*)\s*$/.exec(lines[i]!);
+    if (!fence) continue;
+    const [, indent, language] = fence;
+    let end = i + 1;
+    while (end < lines.length && lines[end]!.trim() !== '```') end++;
+    if (language === 'sh') {
+      const previous = lines.slice(0, i).findLast((line) => line.trim() !== '');
+      blocks.push({
+        where: `${file}:${i + 1}`,
+        marker: previous === undefined ? undefined : MARKER.exec(previous)?.[1],
+        script: lines
+          .slice(i + 1, end)
+          .map((line) => line.slice(indent!.length))
+          .join('\n'),
+      });
+    }
+    i = end;
+  }
+  return blocks;
+}
+
+const BLOCKS = DOC_FILES.flatMap(shBlocks);
+
+interface Run {
+  code: number | null;
+  output: string;
+}
+
+/** Runs `script` with bash as a reader's terminal would, but stopping at the first failing command. */
+function bash(script: string, cwd: string, env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve) => {
+    // Node hands a child sockets, not pipes, for its stdio, and `curl -D /dev/stderr` cannot open
+    // a socket: so the script writes into pipes, as it would in a terminal's pipeline.
+    const prelude = `exec 1> >(cat) 2> >(cat >&2)\nset -eo pipefail${process.env.DOCS_TEST_TRACE ? ' -x' : ''}\n`;
+    const child = spawn('bash', ['-c', prelude + script], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: cwd, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: BLOCK_TIMEOUT_MS,
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => void (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => void (output += chunk));
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** What a reader must never see: a Node.js or JavaScript stack trace, or a value that went missing. */
+const BROKEN = /^\s+at .+:\d+:\d+\)?$|^\w*Error: |\bundefined\b/m;
+
+function expectClean(run: Run, where: string): void {
+  expect(run.code, `${where} exited ${run.code}:\n${run.output}`).toBe(0);
+  expect(BROKEN.exec(run.output)?.[0], `${where} printed:\n${run.output}`).toBeUndefined();
+}
+
+describe('the commands of the docs', { timeout: 300_000 }, () => {
+  const servers = new ServerProcesses();
+  afterAll(() => servers.cleanup());
+
+  it('are each marked to run, run twice or skip with a reason, so a new block cannot slip in untested', () => {
+    expect(BLOCKS.filter((block) => block.marker === undefined).map((block) => block.where)).toEqual([]);
+    expect(BLOCKS.some((block) => block.marker === 'run twice')).toBe(true);
+  });
+
+  it('run as pasted, in the working directory of a fresh release on SQLite: exit 0, no stack trace', async () => {
+    // A working directory as the docs assume one: the release beside the service's data/.
+    const dir = await servers.tempDir();
+    await symlink(RELEASE_DIR, join(dir, 'release'));
+    await mkdir(join(dir, 'data'), { mode: 0o700 });
+    const env = { ADMIN_KEY_PATH: join(dir, 'data', 'admin.key'), BCRYPT_COST: '4' };
+    const server = await servers.start(env, { cwd: dir });
+    const shell = { ...env, PORT: String(server.port), LOG_LEVEL: 'warn' };
+
+    for (const block of BLOCKS.filter((each) => each.marker === 'run' || each.marker === 'run twice')) {
+      const where = relative(REPO_ROOT, join(REPO_ROOT, block.where));
+      if (block.marker === 'run twice') {
+        // A first run stopped before its last steps (Ctrl-C, half a paste) leaves what it made.
+        const steps = block.script.split(/^# 9\. /m);
+        if (steps.length > 1) expectClean(await bash(steps[0]!, dir, shell), `${where} (up to step 9)`);
+        const first = await bash(block.script, dir, shell);
+        expectClean(first, `${where} (first run)`);
+        if (steps.length > 1) expect(first.output, 'the walk meets the user it made before').toContain('409');
+        expectClean(await bash(block.script, dir, shell), `${where} (second run)`);
+      } else {
+        expectClean(await bash(block.script, dir, shell), where);
+      }
+    }
+    expect(server.running, server.describe()).toBe(true);
+  });
+});
