@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type ApiErrorCode, ERROR_CATALOGUE } from './error-catalogue';
 
-/** The rows of docs/API.md's table of every error code: statuses, codes and the extra header. */
+/** The rows of docs/API.md's table of every error code: status, code and the extra header. */
 function documentedCodes(): Map<string, { statuses: string[]; header: string }> {
   const api = readFileSync(new URL('../../../../docs/API.md', import.meta.url), 'utf8');
   const table = api.slice(api.indexOf('**Every code**')).split('\n\n')[1] ?? '';
   const rows = new Map<string, { statuses: string[]; header: string }>();
   for (const line of table.split('\n').slice(2)) {
-    const [status = '', codes = '', , header = ''] = line
+    const [status = '', codes = '', header = ''] = line
       .split('|')
       .slice(1)
       .map((cell) => cell.trim());
