@@ -127,7 +127,7 @@ export const VARIABLES = {
   ADMIN_KEY_PATH: variable({
     schema: text,
     default: './data/admin.key',
-    doc: 'The admin credentials file (see above).',
+    doc: 'The admin credentials file (see [The admin key file](#the-admin-key-file)).',
   }),
   ADMIN_EMAIL: variable({
     schema: v.pipe(
