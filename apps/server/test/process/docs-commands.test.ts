@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, symlink } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RELEASE_DIR, ServerProcesses } from '../../../../scripts/release-process';
@@ -100,6 +100,21 @@ describe('the commands of the docs', { timeout: 300_000 }, () => {
     expect(BLOCKS.some((block) => block.marker === 'run twice')).toBe(true);
   });
 
+  it('that cannot run here still parse as bash (no broken quoting or continuation)', async () => {
+    const broken: string[] = [];
+    for (const block of BLOCKS.filter((each) => each.marker?.startsWith('skip:'))) {
+      const check = await new Promise<string>((resolve) => {
+        const child = spawn('bash', ['-n'], { stdio: ['pipe', 'ignore', 'pipe'] });
+        let errors = '';
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => void (errors += chunk));
+        child.once('close', (code) => resolve(code === 0 ? '' : errors));
+        child.stdin.end(block.script);
+      });
+      if (check !== '') broken.push(`${block.where}: ${check}`);
+    }
+    expect(broken).toEqual([]);
+  });
+
   it('run as pasted, in the working directory of a fresh release on SQLite: exit 0, no stack trace', async () => {
     // A working directory as the docs assume one: the release beside the service's data/.
     const dir = await servers.tempDir();
@@ -110,7 +125,7 @@ describe('the commands of the docs', { timeout: 300_000 }, () => {
     const shell = { ...env, PORT: String(server.port), LOG_LEVEL: 'warn' };
 
     for (const block of BLOCKS.filter((each) => each.marker === 'run' || each.marker === 'run twice')) {
-      const where = relative(REPO_ROOT, join(REPO_ROOT, block.where));
+      const { where } = block;
       if (block.marker === 'run twice') {
         // A first run stopped before its last steps (Ctrl-C, half a paste) leaves what it made.
         const steps = block.script.split(/^# 9\. /m);
