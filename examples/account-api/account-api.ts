@@ -44,6 +44,8 @@ export async function createAccountApi(repositories: Repositories, secret: strin
     refreshTokenSeconds: 30 * 24 * 3600,
     refreshReuseGraceSeconds: 10,
     throttle: DEFAULT_THROTTLE_POLICY,
+    // This example sends no mail: its sign-up verifies no address, so none is required to log in.
+    emailVerification: 'optional' as const,
   };
   // The domain wires its use cases; this API serves three of them.
   const { users, self, userAuth: auth } = createUseCases({ repositories, hasher, signer, clock, ids, policy });

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { isPostgresSchemaName, parseDatabaseUrl } from '@uas/adapters-persistence';
 import { addressMatcher, corsOrigins } from '@uas/adapters-http';
-import { isValidEmail, normalizeEmail } from '@uas/domain';
+import { EMAIL_VERIFICATION, isValidEmail, normalizeEmail } from '@uas/domain';
 import { mailTemplatesFrom } from './adapters/folder-mail-templates';
 import { LOG_LEVELS } from './adapters/json-logger';
 import { SIGNING_ALGORITHMS } from './adapters/key-ring';
@@ -212,6 +212,11 @@ export const VARIABLES = {
     schema: originList,
     default: '',
     doc: 'Comma-separated origins (`scheme://host[:port]`, exactly as the browser sends them, e.g. `https://app.example.com,http://localhost:5173`) whose web apps may call the end-user and public endpoints from the browser (CORS). The admin API and panel stay same-origin. None: no CORS ([docs/API.md, 1.1](docs/API.md#11-wire-format-and-content-types)).',
+  }),
+  EMAIL_VERIFICATION: variable({
+    schema: oneOf(EMAIL_VERIFICATION),
+    default: 'required',
+    doc: '`required`: a user whose address is not verified (`email_verified` null) cannot log in (403 `email_not_verified`, only after the right password); `optional`: they can. Users an admin creates or imports are verified unless the request says otherwise ([docs/API.md, 1.5](docs/API.md#15-user-attributes-and-their-validation)).',
   }),
   LOGIN_FAILURES_PER_ACCOUNT: variable({
     schema: integer(1, 1_000_000),

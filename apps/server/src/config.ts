@@ -80,6 +80,8 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
     trustedProxies: e.TRUSTED_PROXIES,
     /** Origins whose browser apps may call the end-user and public routes. */
     corsOrigins: e.CORS_ORIGINS,
+    /** Whether a user must have verified the address to log in. */
+    emailVerification: e.EMAIL_VERIFICATION,
     loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
     loginFailureWindowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,

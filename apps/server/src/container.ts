@@ -151,6 +151,7 @@ export function useCasesOf(container: DependencyContainer, config: Config): UseC
       refreshTokenSeconds: config.refreshTokenSeconds,
       refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
       throttle,
+      emailVerification: config.emailVerification,
     },
     auditRetentionDays: config.auditRetentionDays,
   });

@@ -83,6 +83,7 @@ describe.each(BACKENDS)('GET /v1/admin/audit-events on %s', (backend) => {
       metadata: { before: null, after: { plan: 'free' } },
       app: { before: null, after: {} },
       active: { before: null, after: 1 },
+      email_verified: { before: null, after: user.attributes.email_verified },
     });
 
     const patch = usersDocument({ name: 'Kim Lee', password: 'another-password-1' }, { id: user.id });
@@ -100,6 +101,12 @@ describe.each(BACKENDS)('GET /v1/admin/audit-events on %s', (backend) => {
     const deactivate = usersDocument({ active: 0 }, { id: user.id });
     expect((await s.client.send('PATCH', `/v1/admin/users/${user.id}`, deactivate, token)).status).toBe(200);
     expect((await latest('user.deactivated')).changes).toEqual({ active: { before: 1, after: 0 } });
+
+    const unverify = usersDocument({ email_verified: false }, { id: user.id });
+    expect((await s.client.send('PATCH', `/v1/admin/users/${user.id}`, unverify, token)).status).toBe(200);
+    expect((await latest('user.updated')).changes).toEqual({
+      email_verified: { before: user.attributes.email_verified, after: null },
+    });
 
     expect((await s.client.delete(`/v1/admin/users/${user.id}`, token)).status).toBe(204);
     expect((await latest('user.deleted')).changes).toMatchObject({

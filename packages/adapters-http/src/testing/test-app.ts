@@ -29,6 +29,7 @@ export const TEST_POLICY: AuthPolicy = {
   refreshTokenSeconds: 7 * 24 * 60 * 60,
   refreshReuseGraceSeconds: 10,
   throttle: DEFAULT_THROTTLE_POLICY,
+  emailVerification: 'required',
 };
 export const TEST_JWKS = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'test-public-key', kid: 'test-kid' }] };
 

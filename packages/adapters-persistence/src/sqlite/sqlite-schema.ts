@@ -30,6 +30,7 @@ export const users = sqliteTable(
     updated: timestamp('updated').notNull(),
     version: integer('version').notNull().default(1),
     lastLogin: timestamp('last_login'),
+    emailVerified: timestamp('email_verified'),
   },
   // The email trigram index (users_email_fts), the counter's triggers and their initial fill
   // live in a custom migration: Drizzle has no FTS5 tables or triggers.

@@ -22,6 +22,7 @@ export const POLICY: AuthPolicy = {
   refreshTokenSeconds: 3600,
   refreshReuseGraceSeconds: 10,
   throttle: DEFAULT_THROTTLE_POLICY,
+  emailVerification: 'required',
 };
 export const PASSWORD = 'correct horse battery';
 export const ADDRESS = '203.0.113.7';

@@ -5,7 +5,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
 import type { User } from '../users/user.ts';
-import { emailSearchTerm } from '../users/user.rules.ts';
+import { emailSearchTerm, verifiedAt } from '../users/user.rules.ts';
 import { EmailTakenError } from '../shared/errors.ts';
 import { planImport, type ConflictPolicy, type ImportEntry, type ImportPlan } from './import-plan.ts';
 import { readTransferRecord, type ImportDraft } from './transfer-record.ts';
@@ -194,7 +194,7 @@ export class UserTransferService {
 
   private async entry(line: number, draft: ImportDraft, dryRun: boolean): Promise<ImportEntry> {
     const now = this.deps.clock.now();
-    const { password, passwordHash, id, created, updated, ...attributes } = draft;
+    const { password, passwordHash, id, created, updated, emailVerified, ...attributes } = draft;
     const hash = passwordHash ?? (dryRun ? UNHASHED : await this.deps.hasher.hash(password!));
     const user: User = {
       ...attributes,
@@ -204,11 +204,12 @@ export class UserTransferService {
       updated: updated ?? created ?? now,
       version: 1,
       lastLogin: null,
+      emailVerified: verifiedAt(null, emailVerified ?? true, now),
     };
     return {
       line,
       user,
-      given: { id: id !== undefined, created: created !== undefined, updated: updated !== undefined },
+      given: { id: id !== undefined, created: created !== undefined, updated: updated !== undefined, emailVerified },
     };
   }
 }

@@ -15,6 +15,7 @@ import {
   newUserIssues,
   normalizeEmail,
   userAttributeIssues,
+  verifiedAt,
   type UserChanges,
 } from './user.rules.ts';
 import type { ActiveFlag } from './user.ts';
@@ -73,6 +74,7 @@ export class UserService {
       updated: now,
       version: 1,
       lastLogin: null,
+      emailVerified: verifiedAt(null, input.emailVerified ?? true, now),
     };
     await this.deps.users.insert(user, this.record(by, 'user.created', user.id, userChanges(null, user), now));
     return this.shownOne(user);
