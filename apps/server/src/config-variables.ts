@@ -218,6 +218,26 @@ export const VARIABLES = {
     default: 'required',
     doc: '`required`: a user whose address is not verified (`email_verified` null) cannot log in (403 `email_not_verified`, only after the right password); `optional`: they can. Users an admin creates or imports are verified unless the request says otherwise ([docs/API.md, 1.5](docs/API.md#15-user-attributes-and-their-validation)).',
   }),
+  VERIFICATION_TOKEN_TTL_SECONDS: variable({
+    schema: integer(1, 315_360_000),
+    default: '86400',
+    doc: 'How long the link of an address verification stays usable (a day). Every single-use link is used once, and a change of password or email voids those outstanding.',
+  }),
+  RECOVERY_TOKEN_TTL_SECONDS: variable({
+    schema: integer(1, 315_360_000),
+    default: '1800',
+    doc: 'How long a password recovery link stays usable (half an hour).',
+  }),
+  EMAIL_CHANGE_TOKEN_TTL_SECONDS: variable({
+    schema: integer(1, 315_360_000),
+    default: '3600',
+    doc: 'How long the link confirming a new email stays usable (an hour).',
+  }),
+  INVITATION_TOKEN_TTL_SECONDS: variable({
+    schema: integer(1, 315_360_000),
+    default: '604800',
+    doc: 'How long an invitation link stays usable (a week).',
+  }),
   LOGIN_FAILURES_PER_ACCOUNT: variable({
     schema: integer(1, 1_000_000),
     default: '10',

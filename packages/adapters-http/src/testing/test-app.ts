@@ -10,8 +10,10 @@ import {
 } from '@uas/domain';
 import {
   FakeSecretBox,
+  FakeTokenKeys,
   FakeTokenSigner,
   inMemoryRepositories,
+  TEST_TOKEN_LIFETIMES,
   ManualClock,
   PlainTextHasher,
   SequentialIds,
@@ -47,9 +49,11 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     repositories,
     hasher,
     signer,
+    tokenKeys: new FakeTokenKeys(),
     clock,
     ids,
     policy: TEST_POLICY,
+    tokenLifetimes: TEST_TOKEN_LIFETIMES,
   });
   const admin = await admins.applyCredentials(ADMIN);
   const logger = new RecordingLogger();

@@ -21,6 +21,7 @@ import {
 } from './sqlite-user-list';
 import { selectAuditPage, selectAuditTotal, selectLastBefore } from './sqlite-audit-trail';
 import { selectDue } from './sqlite-mail-queue';
+import { useToken, voidTokensOf } from './sqlite-action-token.repository';
 import { AUDIT_PLAN_CASES, COMMON_ACTIONS } from '../testing/audit-plan-cases';
 
 describeDatabaseContract('SQLite', async () => {
@@ -40,6 +41,27 @@ describe('SQLite database', () => {
     await database.close();
     return connectSqlite(file.path);
   }
+
+  it("uses a token by the unique digest index, and voids a user's by the user_id index", async () => {
+    const client = await migratedClient();
+    try {
+      const plan = ({ sql, params }: { sql: string; params: unknown[] }) =>
+        client
+          .prepare(`explain query plan ${sql}`)
+          .all(...params.map((param) => (param instanceof Date ? param.getTime() : param)))
+          .map((step) => (step as { detail: string }).detail)
+          .join('\n');
+      const db = drizzle(client);
+      expect(plan(useToken(db, 'verification', ['a', 'b'], new Date()).toSQL())).toContain(
+        'action_tokens_digest_unique (digest=?)',
+      );
+      expect(plan(voidTokensOf(db, 'some-user', new Date()).toSQL())).toContain(
+        'action_tokens_user_id_idx (user_id=?)',
+      );
+    } finally {
+      client.close();
+    }
+  });
 
   it('finds the due mail from the partial due index, whatever the outbox has delivered', async () => {
     const client = await migratedClient();

@@ -155,6 +155,16 @@ export function applyUserPatch(user: User, changes: UserChanges, now: Date): Use
 }
 
 /**
+ * Whether changes void the user's outstanding single-use tokens: a new password (a recovery link
+ * sent before must not undo it) or a new email (a link sent to the old address must not act).
+ */
+export function changesVoidTokens(user: User, changes: UserChanges): boolean {
+  return (
+    changes.passwordHash !== undefined || (changes.email !== undefined && normalizeEmail(changes.email) !== user.email)
+  );
+}
+
+/**
  * Whether changes must end the user's sessions: any password sent (even the same one, so the
  * outcome never depends on the hasher), deactivation of an active account, or a new email (the
  * login identity the sessions were opened for).
