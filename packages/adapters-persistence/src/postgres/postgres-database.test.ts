@@ -7,6 +7,8 @@ import { describeDatabaseContract } from '../database.contract';
 import { openDatabase } from '../database';
 import { parseDatabaseUrl } from '../database-url';
 import { createTestPostgresSchema, type TestPostgresSchema } from '../testing/postgres-test-database';
+import { migrationsBefore, USER_BEFORE_EMAIL_VERIFIED as OLD } from '../testing/migrations-before';
+import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import { connectionSettings } from './postgres-database';
 import { preparingClient } from './postgres-prepared-client';
 import { pageWindow } from '../shared/page-window';
@@ -236,6 +238,30 @@ describe('PostgreSQL database', () => {
     const [counted] = await client`
       select count(*) filter (where active = 1)::int as active, (select active from user_count) as counter from users`;
     expect(Number(counted!.counter)).toBe(counted!.active);
+  });
+
+  it('migrates the users stored before email_verified as verified at their creation', async () => {
+    const before = migrationsBefore('postgres', 'email_verified');
+    const fresh = await createTestPostgresSchema();
+    try {
+      const options = { schema: fresh.schema, statementTimeoutMs: 45_000 };
+      const old = postgres(fresh.url, connectionSettings(fresh.url, options).options);
+      const created = new Date(OLD.created).toISOString();
+      try {
+        await migrate(drizzle(old), { migrationsFolder: before.folder, migrationsSchema: fresh.schema });
+        await old`insert into users (id, name, email, password_hash, metadata, app, active, created, updated)
+          values (${OLD.id}, '', 'old@example.com', 'hash', '{}', '{}', 1, ${created}, ${created})`;
+      } finally {
+        await old.end();
+      }
+      const database = await openDatabase(parseDatabaseUrl(fresh.url), options);
+      await database.migrate();
+      expect((await database.repositories.users.findById(OLD.id))?.emailVerified).toEqual(new Date(OLD.created));
+      await database.close();
+    } finally {
+      before.remove();
+      await fresh.drop();
+    }
   });
 
   it("uses a token by the unique digest index, and voids a user's by the user_id index", async () => {
