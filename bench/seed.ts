@@ -50,6 +50,7 @@ export async function seedUsers(
           updated: created,
           version: 1,
           lastLogin: null,
+          emailVerified: null,
         };
         batch.push(user);
         if (n % every === 0) sample.push({ id: user.id, email: user.email });

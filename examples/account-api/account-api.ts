@@ -6,6 +6,7 @@ import {
   type Repositories,
   type User,
 } from '@uas/domain';
+import { HmacTokenKeys } from './hmac-token-keys.ts';
 import { HmacTokenSigner } from './hmac-token-signer.ts';
 import { WebCryptoPasswordHasher } from './web-crypto-password-hasher.ts';
 
@@ -44,9 +45,25 @@ export async function createAccountApi(repositories: Repositories, secret: strin
     refreshTokenSeconds: 30 * 24 * 3600,
     refreshReuseGraceSeconds: 10,
     throttle: DEFAULT_THROTTLE_POLICY,
+    // This example sends no mail: its sign-up verifies no address, so none is required to log in.
+    emailVerification: 'optional' as const,
   };
+  const tokenKeys = await HmacTokenKeys.create(secret);
   // The domain wires its use cases; this API serves three of them.
-  const { users, self, userAuth: auth } = createUseCases({ repositories, hasher, signer, clock, ids, policy });
+  const {
+    users,
+    self,
+    userAuth: auth,
+  } = createUseCases({
+    repositories,
+    hasher,
+    signer,
+    tokenKeys,
+    clock,
+    ids,
+    policy,
+    tokenLifetimes: { verification: 86_400, recovery: 1800, email_change: 3600, invitation: 604_800 },
+  });
 
   const routes: Record<string, (request: Request, clientAddress: string) => Promise<Response>> = {
     'POST /signup': async (request) => {

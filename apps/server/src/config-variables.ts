@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { isPostgresSchemaName, parseDatabaseUrl } from '@uas/adapters-persistence';
 import { addressMatcher, corsOrigins } from '@uas/adapters-http';
-import { isValidEmail, normalizeEmail } from '@uas/domain';
+import { EMAIL_VERIFICATION, isValidEmail, normalizeEmail } from '@uas/domain';
 import { mailTemplatesFrom } from './adapters/folder-mail-templates';
 import { LOG_LEVELS } from './adapters/json-logger';
 import { SIGNING_ALGORITHMS } from './adapters/key-ring';
@@ -212,6 +212,31 @@ export const VARIABLES = {
     schema: originList,
     default: '',
     doc: 'Comma-separated origins (`scheme://host[:port]`, exactly as the browser sends them, e.g. `https://app.example.com,http://localhost:5173`) whose web apps may call the end-user and public endpoints from the browser (CORS). The admin API and panel stay same-origin. None: no CORS ([API.md, 1.1](API.md#11-wire-format-and-content-types)).',
+  }),
+  EMAIL_VERIFICATION: variable({
+    schema: oneOf(EMAIL_VERIFICATION),
+    default: 'required',
+    doc: '`required`: a user whose address is not verified (`email_verified` null) cannot log in (403 `email_not_verified`, only after the right password); `optional`: they can. Users an admin creates or imports are verified unless the request says otherwise (see [API.md, section 1.5](API.md#15-user-attributes-and-their-validation)).',
+  }),
+  VERIFICATION_TOKEN_TTL_SECONDS: variable({
+    schema: integer(1, 315_360_000),
+    default: '86400',
+    doc: 'How long the link of an address verification stays usable (a day). Every single-use link is used once, and a change of password or email voids those outstanding.',
+  }),
+  RECOVERY_TOKEN_TTL_SECONDS: variable({
+    schema: integer(1, 315_360_000),
+    default: '1800',
+    doc: 'How long a password recovery link stays usable (half an hour).',
+  }),
+  EMAIL_CHANGE_TOKEN_TTL_SECONDS: variable({
+    schema: integer(1, 315_360_000),
+    default: '3600',
+    doc: 'How long the link confirming a new email stays usable (an hour).',
+  }),
+  INVITATION_TOKEN_TTL_SECONDS: variable({
+    schema: integer(1, 315_360_000),
+    default: '604800',
+    doc: 'How long an invitation link stays usable (a week).',
   }),
   LOGIN_FAILURES_PER_ACCOUNT: variable({
     schema: integer(1, 1_000_000),

@@ -55,6 +55,14 @@ describe('loadConfig', () => {
       expect(attempt).toThrowError(new RegExp(name));
   });
 
+  it('reads EMAIL_VERIFICATION: required by default, or optional, and nothing else', () => {
+    expect(loadConfig({}).emailVerification).toBe('required');
+    expect(loadConfig({ EMAIL_VERIFICATION: 'optional' }).emailVerification).toBe('optional');
+    expect(() => loadConfig({ EMAIL_VERIFICATION: 'off' })).toThrowError(
+      /EMAIL_VERIFICATION must be one of required, optional/,
+    );
+  });
+
   it('reads REFRESH_REUSE_GRACE_SECONDS: 10 by default, 0 for strict reuse detection, at most 300', () => {
     expect(loadConfig({}).refreshReuseGraceSeconds).toBe(10);
     expect(loadConfig({ REFRESH_REUSE_GRACE_SECONDS: '0' }).refreshReuseGraceSeconds).toBe(0);

@@ -80,6 +80,15 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
     trustedProxies: e.TRUSTED_PROXIES,
     /** Origins whose browser apps may call the end-user and public routes. */
     corsOrigins: e.CORS_ORIGINS,
+    /** Whether a user must have verified the address to log in. */
+    emailVerification: e.EMAIL_VERIFICATION,
+    /** How long a single-use token of each purpose stays usable, in seconds. */
+    tokenLifetimes: {
+      verification: e.VERIFICATION_TOKEN_TTL_SECONDS,
+      recovery: e.RECOVERY_TOKEN_TTL_SECONDS,
+      email_change: e.EMAIL_CHANGE_TOKEN_TTL_SECONDS,
+      invitation: e.INVITATION_TOKEN_TTL_SECONDS,
+    },
     loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
     loginFailureWindowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,

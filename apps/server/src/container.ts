@@ -6,6 +6,7 @@ import {
   type InjectionToken,
 } from 'tsyringe';
 import {
+  ActionTokenRepository,
   ActivityRepository,
   AdminRepository,
   AuditTrail,
@@ -59,6 +60,7 @@ const REPOSITORY_PORTS = {
   audit: AuditTrail,
   secrets: SecretRepository,
   mail: MailQueue,
+  tokens: ActionTokenRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**
@@ -144,6 +146,7 @@ export function useCasesOf(container: DependencyContainer, config: Config): UseC
     ) as unknown as Repositories,
     hasher: resolve(container, PasswordHasher),
     signer: resolve(container, TokenSigner),
+    tokenKeys: container.resolve(SecretKeyRing),
     clock: resolve(container, Clock),
     ids: resolve(container, IdGenerator),
     policy: {
@@ -151,7 +154,9 @@ export function useCasesOf(container: DependencyContainer, config: Config): UseC
       refreshTokenSeconds: config.refreshTokenSeconds,
       refreshReuseGraceSeconds: config.refreshReuseGraceSeconds,
       throttle,
+      emailVerification: config.emailVerification,
     },
+    tokenLifetimes: config.tokenLifetimes,
     auditRetentionDays: config.auditRetentionDays,
   });
 }

@@ -172,7 +172,7 @@ export interface components {
             /** @description On a 500: the request id to quote when reporting it. */
             id?: string;
             /** @enum {string} */
-            code: "invalid_attribute" | "email_taken" | "not_found" | "invalid_credentials" | "account_inactive" | "invalid_token" | "refresh_token_reused" | "forbidden" | "too_many_attempts" | "precondition_failed" | "malformed_json" | "invalid_parameter" | "resource_conflict" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "missing_token" | "cross_site_request" | "bad_request" | "malformed_request" | "headers_too_large" | "request_timeout" | "expectation_failed" | "not_ready" | "internal_error";
+            code: "invalid_attribute" | "email_taken" | "not_found" | "invalid_credentials" | "account_inactive" | "email_not_verified" | "invalid_token" | "refresh_token_reused" | "forbidden" | "too_many_attempts" | "precondition_failed" | "malformed_json" | "invalid_parameter" | "resource_conflict" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "missing_token" | "cross_site_request" | "bad_request" | "malformed_request" | "headers_too_large" | "request_timeout" | "expectation_failed" | "not_ready" | "internal_error";
             /** @description The same for every occurrence of the code. */
             title: string;
             detail: string;
@@ -209,6 +209,8 @@ export interface components {
                 };
                 /** @enum {number} */
                 active: 0 | 1;
+                /** @description When the address was verified (a verification link, or an admin), or null: not verified. */
+                email_verified: string | null;
                 /** Format: date-time */
                 created: string;
                 /** Format: date-time */
@@ -345,7 +347,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `account_inactive` */
+            /** @description `account_inactive`, `email_not_verified` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -798,6 +800,7 @@ export interface operations {
                      *             "plan": "pro"
                      *           },
                      *           "active": 1,
+                     *           "email_verified": "2026-11-21T10:00:00.000Z",
                      *           "created": "2026-11-21T10:00:00.000Z",
                      *           "updated": "2026-11-21T10:00:00.000Z",
                      *           "last_login": "2026-11-21T10:05:12.345Z",
@@ -996,6 +999,7 @@ export interface operations {
                      *             "plan": "pro"
                      *           },
                      *           "active": 1,
+                     *           "email_verified": "2026-11-21T10:00:00.000Z",
                      *           "created": "2026-11-21T10:00:00.000Z",
                      *           "updated": "2026-11-21T10:00:00.000Z",
                      *           "last_login": "2026-11-21T10:05:12.345Z",
@@ -1622,6 +1626,6 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const loginDocumentDataTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LoginDocument"]["data"]["type"]> = ["users"];
-export const errorObjectCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorObject"]["code"]> = ["invalid_attribute", "email_taken", "not_found", "invalid_credentials", "account_inactive", "invalid_token", "refresh_token_reused", "forbidden", "too_many_attempts", "precondition_failed", "malformed_json", "invalid_parameter", "resource_conflict", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "missing_token", "cross_site_request", "bad_request", "malformed_request", "headers_too_large", "request_timeout", "expectation_failed", "not_ready", "internal_error"];
+export const errorObjectCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorObject"]["code"]> = ["invalid_attribute", "email_taken", "not_found", "invalid_credentials", "account_inactive", "email_not_verified", "invalid_token", "refresh_token_reused", "forbidden", "too_many_attempts", "precondition_failed", "malformed_json", "invalid_parameter", "resource_conflict", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "missing_token", "cross_site_request", "bad_request", "malformed_request", "headers_too_large", "request_timeout", "expectation_failed", "not_ready", "internal_error"];
 export const userResourceAttributesActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserResource"]["attributes"]["active"]> = [0, 1];
 export const selfUpdateDocumentDataTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SelfUpdateDocument"]["data"]["type"]> = ["users"];

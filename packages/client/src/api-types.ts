@@ -516,6 +516,8 @@ export interface components {
                 };
                 /** @enum {number} */
                 active: 0 | 1;
+                /** @description When the address was verified (a verification link, or an admin), or null: not verified. */
+                email_verified: string | null;
                 /** Format: date-time */
                 created: string;
                 /** Format: date-time */
@@ -618,7 +620,7 @@ export interface components {
             /** @description On a 500: the request id to quote when reporting it. */
             id?: string;
             /** @enum {string} */
-            code: "invalid_attribute" | "email_taken" | "not_found" | "invalid_credentials" | "account_inactive" | "invalid_token" | "refresh_token_reused" | "forbidden" | "too_many_attempts" | "precondition_failed" | "malformed_json" | "invalid_parameter" | "resource_conflict" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "missing_token" | "cross_site_request" | "bad_request" | "malformed_request" | "headers_too_large" | "request_timeout" | "expectation_failed" | "not_ready" | "internal_error";
+            code: "invalid_attribute" | "email_taken" | "not_found" | "invalid_credentials" | "account_inactive" | "email_not_verified" | "invalid_token" | "refresh_token_reused" | "forbidden" | "too_many_attempts" | "precondition_failed" | "malformed_json" | "invalid_parameter" | "resource_conflict" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "missing_token" | "cross_site_request" | "bad_request" | "malformed_request" | "headers_too_large" | "request_timeout" | "expectation_failed" | "not_ready" | "internal_error";
             /** @description The same for every occurrence of the code. */
             title: string;
             detail: string;
@@ -673,6 +675,8 @@ export interface components {
                     };
                     /** @enum {number} */
                     active?: 0 | 1;
+                    /** @description `true`: verified (now, or since it was); `false`: not verified; or the time it was verified (ISO 8601 UTC). */
+                    email_verified?: boolean | string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -704,6 +708,8 @@ export interface components {
                     };
                     /** @enum {number} */
                     active?: 0 | 1;
+                    /** @description `true`: verified (now, or since it was); `false`: not verified; or the time it was verified (ISO 8601 UTC). */
+                    email_verified?: boolean | string;
                 } & {
                     [key: string]: unknown;
                 };
@@ -2238,6 +2244,7 @@ export interface operations {
                      *             "plan": "pro"
                      *           },
                      *           "active": 1,
+                     *           "email_verified": "2026-11-21T10:00:00.000Z",
                      *           "created": "2026-11-21T10:00:00.000Z",
                      *           "updated": "2026-11-21T10:00:00.000Z",
                      *           "last_login": "2026-11-21T10:05:12.345Z",
@@ -2419,6 +2426,7 @@ export interface operations {
                      *             "plan": "pro"
                      *           },
                      *           "active": 1,
+                     *           "email_verified": "2026-11-21T10:00:00.000Z",
                      *           "created": "2026-11-21T10:00:00.000Z",
                      *           "updated": "2026-11-21T10:00:00.000Z",
                      *           "last_login": "2026-11-21T10:05:12.345Z",
@@ -2774,6 +2782,7 @@ export interface operations {
                      *             "plan": "pro"
                      *           },
                      *           "active": 1,
+                     *           "email_verified": "2026-11-21T10:00:00.000Z",
                      *           "created": "2026-11-21T10:00:00.000Z",
                      *           "updated": "2026-11-21T10:00:00.000Z",
                      *           "last_login": "2026-11-21T10:05:12.345Z",
@@ -4293,7 +4302,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `account_inactive` */
+            /** @description `account_inactive`, `email_not_verified` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4746,6 +4755,7 @@ export interface operations {
                      *             "plan": "pro"
                      *           },
                      *           "active": 1,
+                     *           "email_verified": "2026-11-21T10:00:00.000Z",
                      *           "created": "2026-11-21T10:00:00.000Z",
                      *           "updated": "2026-11-21T10:00:00.000Z",
                      *           "last_login": "2026-11-21T10:05:12.345Z",
@@ -4944,6 +4954,7 @@ export interface operations {
                      *             "plan": "pro"
                      *           },
                      *           "active": 1,
+                     *           "email_verified": "2026-11-21T10:00:00.000Z",
                      *           "created": "2026-11-21T10:00:00.000Z",
                      *           "updated": "2026-11-21T10:00:00.000Z",
                      *           "last_login": "2026-11-21T10:05:12.345Z",
@@ -6034,7 +6045,7 @@ export const pathsV1AdminMailIdGetResponses200ContentApplicationJsonDataAttribut
 export const userResourceAttributesActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserResource"]["attributes"]["active"]> = [0, 1];
 export const auditEventResourceAttributesActorTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEventResource"]["attributes"]["actor"]["type"]> = ["admin", "user", "system"];
 export const auditEventResourceAttributesActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEventResource"]["attributes"]["action"]> = ["admin.login", "admin.login_failed", "session.reuse_detected", "session.logout", "session.revoked", "user.created", "user.updated", "user.deactivated", "user.deleted", "user.login_throttled", "signing_key.rotated", "secret.rotated", "users.imported", "users.exported"];
-export const errorObjectCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorObject"]["code"]> = ["invalid_attribute", "email_taken", "not_found", "invalid_credentials", "account_inactive", "invalid_token", "refresh_token_reused", "forbidden", "too_many_attempts", "precondition_failed", "malformed_json", "invalid_parameter", "resource_conflict", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "missing_token", "cross_site_request", "bad_request", "malformed_request", "headers_too_large", "request_timeout", "expectation_failed", "not_ready", "internal_error"];
+export const errorObjectCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorObject"]["code"]> = ["invalid_attribute", "email_taken", "not_found", "invalid_credentials", "account_inactive", "email_not_verified", "invalid_token", "refresh_token_reused", "forbidden", "too_many_attempts", "precondition_failed", "malformed_json", "invalid_parameter", "resource_conflict", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "missing_token", "cross_site_request", "bad_request", "malformed_request", "headers_too_large", "request_timeout", "expectation_failed", "not_ready", "internal_error"];
 export const loginDocumentDataTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LoginDocument"]["data"]["type"]> = ["users"];
 export const createUserDocumentDataTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateUserDocument"]["data"]["type"]> = ["users"];
 export const createUserDocumentDataAttributesActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateUserDocument"]["data"]["attributes"]["active"]> = [0, 1];

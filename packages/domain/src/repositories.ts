@@ -9,6 +9,7 @@ import type { UserImportRepository } from './transfer/user-import.repository.ts'
 import type { ActivityRepository } from './stats/activity.repository.ts';
 import type { MailQueue } from './mail/mail-queue.ts';
 import type { SecretRepository } from './secrets/secret.repository.ts';
+import type { ActionTokenRepository } from './action-tokens/action-token.repository.ts';
 
 /** Every repository port, as one storage backend provides them. */
 export interface Repositories {
@@ -23,4 +24,5 @@ export interface Repositories {
   audit: AuditTrail;
   secrets: SecretRepository;
   mail: MailQueue;
+  tokens: ActionTokenRepository;
 }

@@ -7,6 +7,9 @@ import type { Clock } from './shared/clock.ts';
 import type { IdGenerator } from './shared/id-generator.ts';
 import type { PasswordHasher } from './shared/password-hasher.ts';
 import type { TokenSigner } from './tokens/token-signer.ts';
+import type { TokenKeys } from './action-tokens/token-keys.ts';
+import type { ActionTokenLifetimes } from './action-tokens/action-token.ts';
+import { ActionTokenService } from './action-tokens/action-token-service.ts';
 import type { Repositories } from './repositories.ts';
 import { SelfService } from './users/self-service.ts';
 import { UserService } from './users/user-service.ts';
@@ -17,9 +20,13 @@ export interface UseCaseDeps {
   repositories: Repositories;
   hasher: PasswordHasher;
   signer: TokenSigner;
+  /** Makes single-use tokens and the digests they are stored under. */
+  tokenKeys: TokenKeys;
   clock: Clock;
   ids: IdGenerator;
   policy: AuthPolicy;
+  /** How long a single-use token of each purpose stays usable. */
+  tokenLifetimes: ActionTokenLifetimes;
   /** Days an audit event is kept before housekeeping prunes it; 0 (the default) keeps every event. */
   auditRetentionDays?: number;
 }
@@ -34,9 +41,11 @@ export function createUseCases({
   repositories,
   hasher,
   signer,
+  tokenKeys,
   clock,
   ids,
   policy,
+  tokenLifetimes,
   auditRetentionDays = 0,
 }: UseCaseDeps) {
   const { sessions, attempts, audit } = repositories;
@@ -76,5 +85,12 @@ export function createUseCases({
     overview: new OverviewService({ activity: repositories.activity, clock }),
     housekeeping: new Housekeeping({ sessions, attempts, audit, clock, throttle: policy.throttle, auditRetentionDays }),
     audit: new AuditService({ audit }),
+    actionTokens: new ActionTokenService({
+      tokens: repositories.tokens,
+      keys: tokenKeys,
+      clock,
+      ids,
+      lifetimes: tokenLifetimes,
+    }),
   };
 }

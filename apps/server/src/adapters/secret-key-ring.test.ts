@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { inMemoryRepositories, ManualClock, SequentialIds } from '@uas/domain/testing';
 import { SecretKeyRing } from './secret-key-ring';
@@ -16,7 +17,9 @@ describe('SecretKeyRing', () => {
     await keyRing.ensureSecrets();
     await keyRing.ensureSecrets();
     expect(await repositories.secrets.list('mail-body')).toHaveLength(1);
+    expect(await repositories.secrets.list('token-hmac')).toHaveLength(1);
     expect((await repositories.audit.list({ page: 1, size: 10 })).events.map((event) => event.action)).toEqual([
+      'secret.rotated',
       'secret.rotated',
     ]);
   });
@@ -58,5 +61,39 @@ describe('SecretKeyRing', () => {
     await first.rotate('mail-body');
     const sealed = await first.seal('mail-body', 'from the first', 'm');
     expect(await second.open('mail-body', sealed, 'm')).toBe('from the first');
+  });
+
+  it('makes tokens of 256 random bits, URL-safe, each new', () => {
+    const { keyRing } = ring();
+    const tokens = new Set(Array.from({ length: 1000 }, () => keyRing.generate()));
+    expect(tokens.size).toBe(1000);
+    for (const token of tokens) expect(Buffer.from(token, 'base64url')).toHaveLength(32);
+    for (const token of tokens) expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('digests a token with HMAC-SHA256 under the current token-hmac secret, and finds it under every one after a rotation', async () => {
+    const { keyRing, repositories } = ring();
+    await keyRing.ensureSecrets();
+    const token = keyRing.generate();
+    const [secret] = await repositories.secrets.list('token-hmac');
+    const expected = createHmac('sha256', Buffer.from(secret!.material, 'base64url')).update(token).digest('base64url');
+    expect(await keyRing.digest(token)).toBe(expected);
+    expect(await keyRing.digest(token)).not.toContain(token);
+    await keyRing.rotate('token-hmac');
+    const digests = await keyRing.digests(token);
+    expect(digests).toHaveLength(2);
+    expect(digests[0]).toBe(await keyRing.digest(token));
+    expect(digests[1]).toBe(expected);
+  });
+
+  it('finds a token another instance made under a secret it rotated in after this one cached the ring', async () => {
+    const repositories = inMemoryRepositories();
+    const { keyRing: first } = ring(repositories);
+    const { keyRing: second } = ring(repositories);
+    await first.ensureSecrets();
+    await second.digest('warm-the-cache');
+    await first.rotate('token-hmac');
+    const token = first.generate();
+    expect(await second.digests(token)).toContain(await first.digest(token));
   });
 });

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import {
   auditRecord,
   SECRET_PURPOSES,
@@ -10,11 +10,14 @@ import {
   type SecretBox,
   type SecretPurpose,
   type SecretRepository,
+  type TokenKeys,
 } from '@uas/domain';
 
 const KEY_BYTES = 32;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
+/** A single-use token: 256 random bits, twice the least the tokens promise. */
+const TOKEN_BYTES = 32;
 /** How often the stored secrets are read again, so a rotation on another instance is picked up. */
 const RELOAD_MS = 60_000;
 
@@ -32,8 +35,12 @@ export interface SecretKeyRingOptions {
  *
  * The secrets live beside what they seal: this keeps tokens out of the database file, its
  * backups and its logs as plain text, not from someone who can read the secrets table too.
+ *
+ * It also makes single-use tokens and their HMAC-SHA256 digests under the `token-hmac` secrets:
+ * a token is stored under the current secret's digest, and looked up by its digest under every
+ * secret of the purpose, so a rotation leaves the tokens already sent usable.
  */
-export class SecretKeyRing implements SecretBox {
+export class SecretKeyRing implements SecretBox, TokenKeys {
   private readonly loaded = new Map<SecretPurpose, { secrets: Secret[]; at: number }>();
 
   constructor(private readonly options: SecretKeyRingOptions) {}
@@ -65,8 +72,7 @@ export class SecretKeyRing implements SecretBox {
   }
 
   async seal(purpose: SecretPurpose, plaintext: string, context: string): Promise<SealedText> {
-    const current = (await this.secretsOf(purpose)).find((secret) => secret.retired === null);
-    if (!current) throw new Error(`No ${purpose} secret is stored; the service did not finish starting.`);
+    const current = currentOf(purpose, await this.secretsOf(purpose));
     const nonce = randomBytes(NONCE_BYTES);
     const cipher = createCipheriv('aes-256-gcm', keyOf(current), nonce).setAAD(associatedData(purpose, context));
     const sealed = Buffer.concat([nonce, cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
@@ -89,6 +95,24 @@ export class SecretKeyRing implements SecretBox {
     ]).toString('utf8');
   }
 
+  generate(): string {
+    return randomBytes(TOKEN_BYTES).toString('base64url');
+  }
+
+  async digest(token: string): Promise<string> {
+    return hmacOf(currentOf('token-hmac', await this.secretsOf('token-hmac')), token);
+  }
+
+  /**
+   * Read afresh, not from the cache: a token made on another instance just after a rotation is
+   * stored under a secret this one may not have seen yet. A use is rare enough to afford the read.
+   */
+  async digests(token: string): Promise<string[]> {
+    const secrets = await this.reload('token-hmac');
+    const current = currentOf('token-hmac', secrets);
+    return [current, ...secrets.filter((secret) => secret !== current)].map((secret) => hmacOf(secret, token));
+  }
+
   private async secretsOf(purpose: SecretPurpose): Promise<Secret[]> {
     const cached = this.loaded.get(purpose);
     const fresh = cached && this.options.clock.now().getTime() - cached.at < RELOAD_MS;
@@ -104,3 +128,11 @@ export class SecretKeyRing implements SecretBox {
 
 const keyOf = (secret: Secret) => Buffer.from(secret.material, 'base64url');
 const associatedData = (purpose: SecretPurpose, context: string) => Buffer.from(`${purpose}\n${context}`, 'utf8');
+
+function currentOf(purpose: SecretPurpose, secrets: Secret[]): Secret {
+  const current = secrets.find((secret) => secret.retired === null);
+  if (!current) throw new Error(`No ${purpose} secret is stored; the service did not finish starting.`);
+  return current;
+}
+
+const hmacOf = (secret: Secret, token: string) => createHmac('sha256', keyOf(secret)).update(token).digest('base64url');

@@ -84,7 +84,10 @@ async function* readJsonArray(chunks: AsyncIterable<Buffer>): AsyncGenerator<Imp
   for (const [index, value] of parsed.entries()) yield { line: index + 1, value };
 }
 
-/** Cells of these columns hold JSON; `active` a number; an empty cell is an absent attribute. */
+/**
+ * Cells of these columns hold JSON; `active` a number; `email_verified` `true`, `false` or a time;
+ * an empty cell is an absent attribute.
+ */
 const JSON_COLUMNS = new Set(['metadata', 'app']);
 
 function csvRecord(row: Record<string, string>): { value: Record<string, unknown> } | { unreadable: string } {
@@ -99,6 +102,8 @@ function csvRecord(row: Record<string, string>): { value: Record<string, unknown
       }
     } else if (column === 'active') {
       value[column] = /^\d+$/.test(cell) ? Number(cell) : cell;
+    } else if (column === 'email_verified' && (cell === 'true' || cell === 'false')) {
+      value[column] = cell === 'true';
     } else {
       value[column] = cell;
     }

@@ -30,7 +30,9 @@ export function mailCommand(): Command {
 
 /** `secrets rotate <purpose>`: seal with a new secret from now on; the old ones still open. */
 export function secretsCommand(): Command {
-  const secrets = new Command('secrets').description('the secrets that seal data at rest (queued mail bodies)');
+  const secrets = new Command('secrets').description(
+    'the secrets that protect data at rest (queued mail bodies, single-use tokens)',
+  );
   secrets
     .command('rotate')
     .argument('<purpose>', `one of ${SECRET_PURPOSES.join(', ')}`)

@@ -37,7 +37,7 @@ describe.each(BACKENDS)('GET /v1/admin/audit-events on %s', (backend) => {
   it('records an admin login with who, from where, by which request and client, chained to what came before', async () => {
     const response = await s.client.login(s.t.admin.email, s.t.admin.password, { address: '198.51.100.9' });
     const session = await sessionOf(response);
-    const [login, secret, rotation] = (await events(undefined, session.accessToken)).data;
+    const [login, tokenSecret, mailSecret, rotation] = (await events(undefined, session.accessToken)).data;
     expect(login).toEqual({
       type: 'audit-events',
       id: expect.stringMatching(UUID),
@@ -51,22 +51,28 @@ describe.each(BACKENDS)('GET /v1/admin/audit-events on %s', (backend) => {
         client_address: '198.51.100.9',
         user_agent: null,
         hash: expect.stringMatching(HASH),
-        previous_hash: secret!.attributes.hash,
+        previous_hash: tokenSecret!.attributes.hash,
       },
     });
     // The first start made the first signing key, the chain's first event, then the first secret
-    // that seals mail, both by the system.
+    // that seals mail and the first that keys single-use tokens, all by the system.
     expect(rotation!.attributes).toMatchObject({
       actor: { type: 'system', id: null },
       action: 'signing_key.rotated',
       target: { type: 'signing-keys' },
       previous_hash: null,
     });
-    expect(secret!.attributes).toMatchObject({
+    expect(mailSecret!.attributes).toMatchObject({
       actor: { type: 'system', id: null },
       action: 'secret.rotated',
       target: { type: 'secrets' },
       previous_hash: rotation!.attributes.hash,
+    });
+    expect(tokenSecret!.attributes).toMatchObject({
+      actor: { type: 'system', id: null },
+      action: 'secret.rotated',
+      target: { type: 'secrets' },
+      previous_hash: mailSecret!.attributes.hash,
     });
   });
 
@@ -83,6 +89,7 @@ describe.each(BACKENDS)('GET /v1/admin/audit-events on %s', (backend) => {
       metadata: { before: null, after: { plan: 'free' } },
       app: { before: null, after: {} },
       active: { before: null, after: 1 },
+      email_verified: { before: null, after: user.attributes.email_verified },
     });
 
     const patch = usersDocument({ name: 'Kim Lee', password: 'another-password-1' }, { id: user.id });
@@ -100,6 +107,12 @@ describe.each(BACKENDS)('GET /v1/admin/audit-events on %s', (backend) => {
     const deactivate = usersDocument({ active: 0 }, { id: user.id });
     expect((await s.client.send('PATCH', `/v1/admin/users/${user.id}`, deactivate, token)).status).toBe(200);
     expect((await latest('user.deactivated')).changes).toEqual({ active: { before: 1, after: 0 } });
+
+    const unverify = usersDocument({ email_verified: false }, { id: user.id });
+    expect((await s.client.send('PATCH', `/v1/admin/users/${user.id}`, unverify, token)).status).toBe(200);
+    expect((await latest('user.updated')).changes).toEqual({
+      email_verified: { before: user.attributes.email_verified, after: null },
+    });
 
     expect((await s.client.delete(`/v1/admin/users/${user.id}`, token)).status).toBe(204);
     expect((await latest('user.deleted')).changes).toMatchObject({
@@ -187,7 +200,11 @@ describe.each(BACKENDS)('GET /v1/admin/audit-events on %s', (backend) => {
     expect(actionsOf(await events(`?filter[target]=${user.id}`))).toEqual(['user.updated', 'user.created']);
     expect(actionsOf(await events(`?filter[target]=${user.id}&filter[since]=${between}`))).toEqual(['user.updated']);
     expect(actionsOf(await events(`?filter[target]=${user.id}&filter[until]=${between}`))).toEqual(['user.created']);
-    expect(actionsOf(await events(`?filter[actor]=system`))).toEqual(['secret.rotated', 'signing_key.rotated']);
+    expect(actionsOf(await events(`?filter[actor]=system`))).toEqual([
+      'secret.rotated',
+      'secret.rotated',
+      'signing_key.rotated',
+    ]);
     expect(new Set(actionsOf(await events(`?filter[actor]=${admin.id}`)))).toEqual(
       new Set(['admin.login', 'user.created', 'user.updated']),
     );

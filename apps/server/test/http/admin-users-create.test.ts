@@ -103,7 +103,7 @@ describe.each(BACKENDS)('POST and GET /v1/admin/users on %s', (backend) => {
   const create = async (attributes: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     s.client.send('POST', USERS, usersDocument(attributes, extra), await s.client.adminToken());
 
-  it('creates a user: 201, Location, and the defaults name "", metadata {}, app {}, active 1', async () => {
+  it('creates a user: 201, Location, and the defaults name "", metadata {}, app {}, active 1, verified now', async () => {
     const response = await create({ email: 'defaults@example.com', password: 'password-123' });
     expect(response.status).toBe(201);
     const { data } = await response.json();
@@ -117,6 +117,7 @@ describe.each(BACKENDS)('POST and GET /v1/admin/users on %s', (backend) => {
         metadata: {},
         app: {},
         active: 1,
+        email_verified: now,
         created: now,
         updated: now,
         last_login: null,
@@ -133,6 +134,7 @@ describe.each(BACKENDS)('POST and GET /v1/admin/users on %s', (backend) => {
       metadata: { theme: 'dark', n: [1, 2] },
       app: { plan: 'pro' },
       active: 0,
+      email_verified: '2026-01-02T03:04:05.678Z',
     };
     const response = await create({ ...attributes, password: 'password-123' });
     expect(response.status).toBe(201);

@@ -50,6 +50,16 @@ describe.each(BACKENDS)('end-user sessions on %s', (backend) => {
     await expectError(await api.login('nobody@example.com', user.password), 401, 'invalid_credentials', { detail });
   });
 
+  it('refuses an unverified user only after the right password (403 email_not_verified), until an admin verifies it', async () => {
+    const { api } = scenario;
+    const user = await api.createUser({ email_verified: false });
+    expect(user.attributes.email_verified).toBeNull();
+    await expectError(await api.login(user.email, 'wrong password'), 401, 'invalid_credentials');
+    await expectError(await api.login(user.email, user.password), 403, 'email_not_verified');
+    await api.adminPatch(user.id, { email_verified: true });
+    expect((await api.login(user.email, user.password)).status).toBe(200);
+  });
+
   it('refuses a password longer than 72 bytes whose first 72 bytes are right, which bcrypt alone would accept', async () => {
     const { api } = scenario;
     const password = 'Q'.repeat(72);

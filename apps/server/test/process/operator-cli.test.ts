@@ -17,6 +17,8 @@ const record = (i: number) => ({
   metadata: { n: i },
   app: {},
   active: 1,
+  // Some unverified, so an export's `false` is seen to come back through NDJSON and CSV alike.
+  email_verified: i % 3 === 0 ? false : new Date(Date.UTC(2024, 0, 1, 1, 0, 0, i)).toISOString(),
   created: new Date(Date.UTC(2024, 0, 1, 0, 0, 0, i)).toISOString(),
   updated: new Date(Date.UTC(2024, 0, 2, 0, 0, 0, i)).toISOString(),
 });
@@ -84,7 +86,7 @@ describe.each(BACKENDS)('the operator CLI on %s', { timeout: 120_000 }, (backend
     const csv = join(await dirs.tempDir(), 'users.csv');
     await writeFile(csv, await exported(source, '--with-password-hashes', '--format', 'csv'));
     expect((await readFile(csv, 'utf8')).split('\n')[0]).toBe(
-      'id,name,email,metadata,app,active,created,updated,password_hash',
+      'id,name,email,metadata,app,active,email_verified,created,updated,password_hash',
     );
     expect((await runCli(['users', 'import', csv, '--quiet'], csvTarget)).code).toBe(0);
     expect(await exported(csvTarget, '--with-password-hashes')).toBe(original);

@@ -47,6 +47,7 @@ export const ERROR_CATALOGUE: Record<ApiErrorCode, ErrorRow> = {
   not_found: { status: 404, title: 'Not found' },
   invalid_credentials: { status: 401, title: 'Invalid credentials', challenge: BEARER },
   account_inactive: { status: 403, title: 'Account inactive' },
+  email_not_verified: { status: 403, title: 'Email not verified' },
   invalid_token: { status: 401, title: 'Invalid token', challenge: BEARER_INVALID_TOKEN },
   refresh_token_reused: { status: 401, title: 'Refresh token reused', challenge: BEARER_INVALID_TOKEN },
   forbidden: { status: 403, title: 'Forbidden' },

@@ -1,5 +1,5 @@
 /** How a login ended, as operators count them. */
-export const LOGIN_OUTCOMES = ['success', 'wrong_password', 'throttled', 'inactive'] as const;
+export const LOGIN_OUTCOMES = ['success', 'wrong_password', 'throttled', 'inactive', 'unverified'] as const;
 export type LoginOutcome = (typeof LOGIN_OUTCOMES)[number];
 
 /**

@@ -12,6 +12,7 @@ const LOGIN_OUTCOME_BY_CODE: Partial<Record<ApiErrorCode, LoginOutcome>> = {
   invalid_credentials: 'wrong_password',
   too_many_attempts: 'throttled',
   account_inactive: 'inactive',
+  email_not_verified: 'unverified',
 };
 
 /** The template of the route that answered (`/v1/admin/users/:id`), skipping middleware. */

@@ -13,6 +13,7 @@ export const userExample = {
       metadata: { locale: 'en-GB' },
       app: { plan: 'pro' },
       active: 1,
+      email_verified: CREATED,
       created: CREATED,
       updated: CREATED,
       last_login: '2026-11-21T10:05:12.345Z',

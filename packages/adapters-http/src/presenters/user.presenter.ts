@@ -19,6 +19,10 @@ export const userResourceSchema = v.object({
     metadata: claims('Data the user may read and change'),
     app: claims('Data only admins may change; users read it in their token'),
     active: v.picklist([0, 1]),
+    email_verified: v.pipe(
+      v.nullable(isoTimestamp()),
+      v.description('When the address was verified (a verification link, or an admin), or null: not verified.'),
+    ),
     created: isoTimestamp(),
     updated: isoTimestamp(),
     last_login: v.pipe(
@@ -46,6 +50,7 @@ export function userResource(user: ShownUser<ListedUser>): UserResource {
       metadata: user.metadata,
       app: user.app,
       active: user.active,
+      email_verified: optionalTimestamp(user.emailVerified),
       created: timestamp(user.created),
       updated: timestamp(user.updated),
       last_login: optionalTimestamp(user.lastLogin),

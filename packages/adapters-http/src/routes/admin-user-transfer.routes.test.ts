@@ -127,6 +127,7 @@ describe('POST /v1/admin/users/import and GET /v1/admin/users/export', () => {
       metadata: { a: 1 },
       app: {},
       active: 1,
+      email_verified: ada.created.toISOString(),
       created: ada.created.toISOString(),
       updated: ada.updated.toISOString(),
     });

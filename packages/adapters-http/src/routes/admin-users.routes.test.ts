@@ -41,12 +41,36 @@ describe('POST /v1/admin/users', () => {
         metadata: {},
         app: {},
         active: 1,
+        email_verified: data.attributes.created,
         created: expect.stringMatching(ISO),
         updated: expect.stringMatching(ISO),
         last_login: null,
         recent_failed_logins: 0,
       },
     });
+  });
+
+  it('takes email_verified as false (null), a time, or true (now), and refuses anything else', async () => {
+    const verifiedOf = async (email_verified: unknown) => {
+      const response = await create({
+        email: `v${String(email_verified).length}@example.com`,
+        password: PASSWORD,
+        email_verified,
+      });
+      return response.status === 201 ? (await response.json()).data.attributes.email_verified : response.status;
+    };
+    expect(await verifiedOf(false)).toBeNull();
+    expect(await verifiedOf('2026-01-02T03:04:05.678Z')).toBe('2026-01-02T03:04:05.678Z');
+    expect(await verifiedOf(true)).toBe(t.clock.now().toISOString());
+    const refused = await create({ email: 'x@example.com', password: PASSWORD, email_verified: 'soon' });
+    expect(refused.status).toBe(422);
+    expect(await errorsOf(refused)).toMatchObject([
+      {
+        detail: 'email_verified must be true, false or an ISO 8601 UTC timestamp',
+        source: { pointer: '/data/attributes/email_verified' },
+      },
+    ]);
+    for (const value of [null, 1, {}]) expect(await verifiedOf(value)).toBe(422);
   });
 
   it('reports every problem at once, one error object each, pointing at the attribute, without echoing input', async () => {
@@ -167,6 +191,21 @@ describe('PATCH /v1/admin/users/:id', () => {
       active: 1,
     });
     expect(data.attributes.updated).not.toBe(data.attributes.created);
+  });
+
+  it('changes an email at once, keeping its verification; email_verified sets or clears it', async () => {
+    const user = await t.createUser({ emailVerified: false });
+    const attributesAfter = async (attributes: Record<string, unknown>) =>
+      (await (await patch(user.id, attributes, { id: user.id })).json()).data.attributes;
+    expect(await attributesAfter({ email: 'moved@example.com' })).toMatchObject({
+      email: 'moved@example.com',
+      email_verified: null,
+    });
+    expect((await attributesAfter({ email_verified: '2026-01-02T03:04:05.678Z' })).email_verified).toBe(
+      '2026-01-02T03:04:05.678Z',
+    );
+    expect((await attributesAfter({ email: 'again@example.com' })).email_verified).toBe('2026-01-02T03:04:05.678Z');
+    expect((await attributesAfter({ email_verified: false })).email_verified).toBeNull();
   });
 
   it.each<[number, string, Record<string, unknown>, string]>([

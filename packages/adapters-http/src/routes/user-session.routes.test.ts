@@ -25,6 +25,18 @@ describe('end-user sessions', () => {
     expect((await t.loginUser('ann@example.com', PASSWORD)).response.status).toBe(403);
   });
 
+  it('refuses an unverified account: the right password 403 email_not_verified, a wrong one 401 as any', async () => {
+    const t = await createTestApp();
+    await t.createUser({ email: 'ann@example.com', emailVerified: false });
+    const right = (await t.loginUser('ann@example.com', PASSWORD)).response;
+    expect(right.status).toBe(403);
+    expect((await right.json()).errors[0].code).toBe('email_not_verified');
+    const wrong = (await t.loginUser('ann@example.com', 'wrong-password')).response;
+    const unknown = (await t.loginUser('nobody@example.com', 'wrong-password')).response;
+    expect([wrong.status, unknown.status]).toEqual([401, 401]);
+    expect(await wrong.json()).toEqual(await unknown.json());
+  });
+
   it('refuses admin credentials (401)', async () => {
     const t = await createTestApp();
     const response = await t.app.request(

@@ -31,6 +31,7 @@ export function userSessionRoutes({ userAuth }: { userAuth: AuthService }) {
           'The access token carries the claims `sub`, `email`, `name`, `metadata`, `app`, `iat`, `exp`, `iss`, `sid`.',
         tags: TAGS,
         ...LOGIN_ROUTE,
+        errors: [...LOGIN_ROUTE.errors, 'email_not_verified'],
         responses: { 200: session },
       }),
       jsonBody(parseLogin),

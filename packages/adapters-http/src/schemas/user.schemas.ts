@@ -8,6 +8,7 @@ import {
   isJsonObject,
   userAttributeIssues,
   type JsonObject,
+  type NewUser,
   type SelfPatch,
   type UserPatch,
 } from '@uas/domain';
@@ -59,9 +60,16 @@ const userAttributes = {
     v.description(`A JSON object of at most ${CLAIMS_MAX_BYTES} bytes; replaces the whole previous one.`),
   ),
   active: v.pipe(numeric(), obeysDomainRule<number>('active'), v.metadata({ enum: [0, 1] })),
+  email_verified: v.pipe(
+    v.union([v.boolean(), v.pipe(v.string(), v.metadata({ format: 'date-time' }))]),
+    obeysDomainRule<boolean | string>('emailVerified'),
+    v.description(
+      '`true`: verified (now, or since it was); `false`: not verified; or the time it was verified (ISO 8601 UTC).',
+    ),
+  ),
 };
 
-const { name, email, password, metadata, app, active } = userAttributes;
+const { name, email, password, metadata, app, active, email_verified } = userAttributes;
 
 /** POST /v1/admin/users: email and password required; defaults are the domain's business. */
 export const createUserDocument = resourceDocument(
@@ -73,6 +81,7 @@ export const createUserDocument = resourceDocument(
       metadata: v.optional(metadata),
       app: v.optional(app),
       active: v.optional(active),
+      email_verified: v.optional(email_verified),
     },
     'attribute',
   ),
@@ -88,6 +97,7 @@ export const updateUserDocument = identifiedResourceDocument(
       metadata: v.optional(metadata),
       app: v.optional(app),
       active: v.optional(active),
+      email_verified: v.optional(email_verified),
     },
     'attribute',
   ),
@@ -126,12 +136,16 @@ export function parseSelfUpdate(body: unknown): SelfPatch & Record<string, unkno
   return parseWith(selfUpdateDocument, body).data.attributes;
 }
 
-export function parseCreateUser(body: unknown) {
+// The wire's `email_verified` is the domain's `emailVerified`; absent stays absent (undefined).
+
+export function parseCreateUser(body: unknown): NewUser {
   assertResourceIdentity(body);
-  return parseWith(createUserDocument, body).data.attributes;
+  const { email_verified, ...attributes } = parseWith(createUserDocument, body).data.attributes;
+  return { ...attributes, emailVerified: email_verified };
 }
 
-export function parseUpdateUser(body: unknown, pathId: string) {
+export function parseUpdateUser(body: unknown, pathId: string): UserPatch {
   assertResourceIdentity(body, pathId);
-  return parseWith(updateUserDocument, body).data.attributes;
+  const { email_verified, ...attributes } = parseWith(updateUserDocument, body).data.attributes;
+  return { ...attributes, emailVerified: email_verified };
 }

@@ -10,8 +10,10 @@ import {
 } from '@uas/domain';
 import {
   FakeSecretBox,
+  FakeTokenKeys,
   FakeTokenSigner,
   inMemoryRepositories,
+  TEST_TOKEN_LIFETIMES,
   ManualClock,
   PlainTextHasher,
   SequentialIds,
@@ -29,6 +31,7 @@ export const TEST_POLICY: AuthPolicy = {
   refreshTokenSeconds: 7 * 24 * 60 * 60,
   refreshReuseGraceSeconds: 10,
   throttle: DEFAULT_THROTTLE_POLICY,
+  emailVerification: 'required',
 };
 export const TEST_JWKS = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'test-public-key', kid: 'test-kid' }] };
 
@@ -46,9 +49,11 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     repositories,
     hasher,
     signer,
+    tokenKeys: new FakeTokenKeys(),
     clock,
     ids,
     policy: TEST_POLICY,
+    tokenLifetimes: TEST_TOKEN_LIFETIMES,
   });
   const admin = await admins.applyCredentials(ADMIN);
   const logger = new RecordingLogger();

@@ -7,12 +7,15 @@ import { describeDatabaseContract } from '../database.contract';
 import { openDatabase } from '../database';
 import { parseDatabaseUrl } from '../database-url';
 import { createTestPostgresSchema, type TestPostgresSchema } from '../testing/postgres-test-database';
+import { migrationsBefore, USER_BEFORE_EMAIL_VERIFIED as OLD } from '../testing/migrations-before';
+import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import { connectionSettings } from './postgres-database';
 import { preparingClient } from './postgres-prepared-client';
 import { pageWindow } from '../shared/page-window';
 import { selectDays, selectUserTotals } from './postgres-activity.repository';
 import { selectFailureCounts } from './postgres-login-attempt.repository';
 import { selectSessionWithAccount } from './postgres-session.repository';
+import { useToken, voidTokensOf } from './postgres-action-token.repository';
 import {
   PostgresUserRepository,
   selectAnchors,
@@ -81,6 +84,13 @@ describe('PostgreSQL database', () => {
              'users', 'user-' || n % 2000, md5(n::text)
       from generate_series(1, 30000) as n`;
     await client`vacuum analyze audit_events`;
+    // A token for most users, a few used.
+    await client`
+      insert into action_tokens (id, digest, purpose, user_id, email, created, expires, used)
+      select gen_random_uuid()::text, md5(id), 'verification', id, email, created, created + interval '1 day',
+             case when random() < 0.1 then created end
+      from users`;
+    await client`vacuum analyze action_tokens`;
   });
 
   afterAll(async () => {
@@ -126,6 +136,7 @@ describe('PostgreSQL database', () => {
     const tables = await client`select tablename from pg_tables where schemaname = ${schema.schema} order by tablename`;
     expect(tables.map((table) => table.tablename)).toEqual([
       '__drizzle_migrations',
+      'action_tokens',
       'admins',
       'audit_chain',
       'audit_events',
@@ -227,6 +238,38 @@ describe('PostgreSQL database', () => {
     const [counted] = await client`
       select count(*) filter (where active = 1)::int as active, (select active from user_count) as counter from users`;
     expect(Number(counted!.counter)).toBe(counted!.active);
+  });
+
+  it('migrates the users stored before email_verified as verified at their creation', async () => {
+    const before = migrationsBefore('postgres', 'email_verified');
+    const fresh = await createTestPostgresSchema();
+    try {
+      const options = { schema: fresh.schema, statementTimeoutMs: 45_000 };
+      const old = postgres(fresh.url, connectionSettings(fresh.url, options).options);
+      const created = new Date(OLD.created).toISOString();
+      try {
+        await migrate(drizzle(old), { migrationsFolder: before.folder, migrationsSchema: fresh.schema });
+        await old`insert into users (id, name, email, password_hash, metadata, app, active, created, updated)
+          values (${OLD.id}, '', 'old@example.com', 'hash', '{}', '{}', 1, ${created}, ${created})`;
+      } finally {
+        await old.end();
+      }
+      const database = await openDatabase(parseDatabaseUrl(fresh.url), options);
+      await database.migrate();
+      expect((await database.repositories.users.findById(OLD.id))?.emailVerified).toEqual(new Date(OLD.created));
+      await database.close();
+    } finally {
+      before.remove();
+      await fresh.drop();
+    }
+  });
+
+  it("uses a token by the unique digest index, and voids a user's by the user_id index", async () => {
+    const db = drizzle(client);
+    expect(await plan(useToken(db, 'verification', ['a', 'b'], new Date()))).toContain('action_tokens_digest_unique');
+    const voiding = await plan(voidTokensOf(db, 'some-user', new Date()));
+    expect(voiding).toContain('action_tokens_user_id_idx');
+    expect(voiding).not.toContain('Seq Scan');
   });
 
   it("checks a session and its account's state in one statement, by primary keys", async () => {

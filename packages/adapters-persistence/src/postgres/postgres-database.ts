@@ -14,6 +14,7 @@ import { PostgresLoginAttemptRepository } from './postgres-login-attempt.reposit
 import { PostgresSessionRepository } from './postgres-session.repository';
 import { PostgresSigningKeyRepository } from './postgres-signing-key.repository';
 import { PostgresSecretRepository } from './postgres-secret.repository';
+import { PostgresActionTokenRepository } from './postgres-action-token.repository';
 import { PostgresMailQueue } from './postgres-mail-queue';
 import { preparingClient } from './postgres-prepared-client';
 import { PostgresPasswordRehashRepository } from './postgres-password-rehash.repository';
@@ -66,6 +67,7 @@ function postgresRepositories(db: PostgresDb) {
     activity: new PostgresActivityRepository(db),
     secrets: new PostgresSecretRepository(db),
     mail: new PostgresMailQueue(db),
+    tokens: new PostgresActionTokenRepository(db),
     audit: new PostgresAuditTrail(db),
   });
 }

@@ -18,9 +18,9 @@ const { body: _body, bodyKey: _bodyKey, ...listedColumns } = getTableColumns(mai
 
 /**
  * Queues `message` in the caller's transaction: what a repository's transaction calls to write a
- * message with the change that causes it (see MailQueue); exported when the first one does.
+ * message with the change that causes it (see MailQueue).
  */
-async function insertMail(tx: PostgresTx | PostgresDb, message: NewMail): Promise<void> {
+export async function insertMail(tx: PostgresTx | PostgresDb, message: NewMail): Promise<void> {
   await tx.insert(mailMessages).values(newMailRow(message));
 }
 

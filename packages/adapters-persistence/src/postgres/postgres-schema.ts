@@ -14,6 +14,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type {
+  ActionPurpose,
   ActiveFlag,
   AuditAction,
   AuditActor,
@@ -48,6 +49,7 @@ export const users = pgTable(
     updated: timestamp('updated').notNull(),
     version: integer('version').notNull().default(1),
     lastLogin: timestamp('last_login'),
+    emailVerified: timestamp('email_verified'),
   },
   // The trigram index on email needs pg_trgm and, like the counter's triggers, lives in a custom migration.
   (t) => [index('users_created_id_idx').on(t.created, t.id), check('users_active_flag', sql`${t.active} in (0, 1)`)],
@@ -248,4 +250,27 @@ export const mailMessages = pgTable(
     index('mail_messages_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('queued', 'sending')`),
     check('mail_messages_status', sql`${t.status} in ('queued', 'sending', 'delivered', 'failed')`),
   ],
+);
+
+/**
+ * Single-use tokens, stored only as their keyed digest (unique: what a use looks up). A use is one
+ * UPDATE … WHERE digest IN (…) AND purpose = ? AND used IS NULL AND expires > ? RETURNING, so of
+ * concurrent uses exactly one changes the row. `user_id` is indexed for voiding a user's tokens;
+ * they go with the user.
+ */
+export const actionTokens = pgTable(
+  'action_tokens',
+  {
+    id: identifier('id').primaryKey(),
+    digest: text('digest').notNull().unique(),
+    purpose: text('purpose').$type<ActionPurpose>().notNull(),
+    userId: identifier('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email'),
+    created: timestamp('created').notNull(),
+    expires: timestamp('expires').notNull(),
+    used: timestamp('used'),
+  },
+  (t) => [index('action_tokens_user_id_idx').on(t.userId)],
 );

@@ -8,6 +8,7 @@ import { ENDS_HELD, idsOfWindow, MatchCache, type Matches } from '../shared/matc
 import { pageWindow, type PageWindow } from '../shared/page-window';
 import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
+import { voidTokensOf } from './postgres-action-token.repository';
 import { sessions, userCount, users } from './postgres-schema';
 
 // The list returns every column but the password hash.
@@ -389,10 +390,11 @@ export class PostgresUserRepository implements UserRepository {
     return this.db.transaction(async (tx) => {
       const current = await lockedUser(tx, id);
       if (!current) return null;
-      const { user, endSessions, audit } = change(current);
+      const { user, endSessions, audit, voidTokens } = change(current);
       const { id: _, ...columns } = user;
       const [stored] = await tx.update(users).set(columns).where(eq(users.id, id)).returning();
       if (endSessions) await endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
+      if (voidTokens) await voidTokensOf(tx, id, user.updated);
       if (audit) await appendAuditEvent(tx, audit);
       return stored ?? null;
     });

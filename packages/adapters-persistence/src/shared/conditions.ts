@@ -1,4 +1,4 @@
-import { and, eq, gt, gte, isNull, lt, ne, or, sql, type Column, type SQL, type Table } from 'drizzle-orm';
+import { and, eq, gt, gte, inArray, isNull, lt, ne, or, sql, type Column, type SQL, type Table } from 'drizzle-orm';
 import type { SubjectKind, VerifiedAccount } from '@uas/domain';
 
 // The WHERE clauses of the ports, written once for both dialects: the tables of each dialect
@@ -98,4 +98,32 @@ export function prunableSessions(
     lt(sessions.revoked, before),
     sql`not exists (select 1 from ${tokens} where ${tokens.sessionId} = ${sessions.id})`,
   );
+}
+
+interface ActionTokenColumns {
+  digest: Column;
+  purpose: Column;
+  userId: Column;
+  expires: Column;
+  used: Column;
+}
+
+/** The token of `purpose` stored under one of `digests`, if still usable at `now`: unused, unexpired. */
+export function usableActionToken(
+  tokens: ActionTokenColumns,
+  purpose: string,
+  digests: readonly string[],
+  now: Date,
+): SQL | undefined {
+  return and(
+    inArray(tokens.digest, [...digests]),
+    eq(tokens.purpose, purpose),
+    isNull(tokens.used),
+    gt(tokens.expires, now),
+  );
+}
+
+/** The user's tokens not used yet: what a change of password or email voids. */
+export function unusedActionTokensOf(tokens: ActionTokenColumns, userId: string): SQL | undefined {
+  return and(eq(tokens.userId, userId), isNull(tokens.used));
 }

@@ -74,5 +74,6 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     audit: guardedRepository('audit', repositories.audit),
     secrets: guardedRepository('secrets', repositories.secrets),
     mail: guardedRepository('mail', repositories.mail),
+    tokens: guardedRepository('tokens', repositories.tokens),
   };
 }

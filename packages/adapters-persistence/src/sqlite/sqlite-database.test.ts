@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { Placeholder } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { describeDatabaseContract } from '../database.contract';
 import { openDatabase } from '../database';
 import { parseDatabaseUrl } from '../database-url';
 import { createTemporarySqliteFile, type TemporarySqliteFile } from '../testing/sqlite-test-database';
+import { migrationsBefore, USER_BEFORE_EMAIL_VERIFIED as OLD } from '../testing/migrations-before';
 import { connectSqlite } from './sqlite-database';
 import { selectDays, selectUserTotals } from './sqlite-activity.repository';
 import { selectFailureCounts } from './sqlite-login-attempt.repository';
@@ -21,6 +23,7 @@ import {
 } from './sqlite-user-list';
 import { selectAuditPage, selectAuditTotal, selectLastBefore } from './sqlite-audit-trail';
 import { selectDue } from './sqlite-mail-queue';
+import { useToken, voidTokensOf } from './sqlite-action-token.repository';
 import { AUDIT_PLAN_CASES, COMMON_ACTIONS } from '../testing/audit-plan-cases';
 
 describeDatabaseContract('SQLite', async () => {
@@ -40,6 +43,52 @@ describe('SQLite database', () => {
     await database.close();
     return connectSqlite(file.path);
   }
+
+  it('migrates the users stored before email_verified as verified at their creation', async () => {
+    const before = migrationsBefore('sqlite', 'email_verified');
+    try {
+      file = createTemporarySqliteFile();
+      const client = connectSqlite(file.path);
+      try {
+        migrate(drizzle(client), { migrationsFolder: before.folder });
+        client
+          .prepare(
+            `insert into users (id, name, email, password_hash, metadata, app, active, created, updated)
+             values (?, '', 'old@example.com', 'hash', '{}', '{}', 1, ?, ?)`,
+          )
+          .run(OLD.id, OLD.created, OLD.created);
+      } finally {
+        client.close();
+      }
+      const database = await openDatabase(parseDatabaseUrl(`sqlite:${file.path}`));
+      await database.migrate();
+      expect((await database.repositories.users.findById(OLD.id))?.emailVerified).toEqual(new Date(OLD.created));
+      await database.close();
+    } finally {
+      before.remove();
+    }
+  });
+
+  it("uses a token by the unique digest index, and voids a user's by the user_id index", async () => {
+    const client = await migratedClient();
+    try {
+      const plan = ({ sql, params }: { sql: string; params: unknown[] }) =>
+        client
+          .prepare(`explain query plan ${sql}`)
+          .all(...params.map((param) => (param instanceof Date ? param.getTime() : param)))
+          .map((step) => (step as { detail: string }).detail)
+          .join('\n');
+      const db = drizzle(client);
+      expect(plan(useToken(db, 'verification', ['a', 'b'], new Date()).toSQL())).toContain(
+        'action_tokens_digest_unique (digest=?)',
+      );
+      expect(plan(voidTokensOf(db, 'some-user', new Date()).toSQL())).toContain(
+        'action_tokens_user_id_idx (user_id=?)',
+      );
+    } finally {
+      client.close();
+    }
+  });
 
   it('finds the due mail from the partial due index, whatever the outbox has delivered', async () => {
     const client = await migratedClient();

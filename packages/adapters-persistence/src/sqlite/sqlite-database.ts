@@ -15,6 +15,7 @@ import { SqliteLoginAttemptRepository } from './sqlite-login-attempt.repository'
 import { SqliteSessionRepository } from './sqlite-session.repository';
 import { SqliteSigningKeyRepository } from './sqlite-signing-key.repository';
 import { SqliteSecretRepository } from './sqlite-secret.repository';
+import { SqliteActionTokenRepository } from './sqlite-action-token.repository';
 import { SqliteMailQueue } from './sqlite-mail-queue';
 import { SqlitePasswordRehashRepository } from './sqlite-password-rehash.repository';
 import { SqliteUserImportRepository } from './sqlite-user-import.repository';
@@ -61,6 +62,7 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     activity: new SqliteActivityRepository(db),
     secrets: new SqliteSecretRepository(db),
     mail: new SqliteMailQueue(db),
+    tokens: new SqliteActionTokenRepository(db),
     audit: new SqliteAuditTrail(db),
   });
 }

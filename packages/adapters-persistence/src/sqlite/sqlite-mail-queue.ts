@@ -18,9 +18,9 @@ const { body: _body, bodyKey: _bodyKey, ...listedColumns } = getTableColumns(mai
 
 /**
  * Queues `message` in the caller's transaction: what a repository's synchronous transaction calls
- * to write a message with the change that causes it (see MailQueue); exported when the first one does.
+ * to write a message with the change that causes it (see MailQueue).
  */
-function insertMail(tx: SqliteDb, message: NewMail): void {
+export function insertMail(tx: SqliteDb, message: NewMail): void {
   tx.insert(mailMessages).values(newMailRow(message)).run();
 }
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type {
+  ActionPurpose,
   ActiveFlag,
   AuditAction,
   AuditActor,
@@ -30,6 +31,7 @@ export const users = sqliteTable(
     updated: timestamp('updated').notNull(),
     version: integer('version').notNull().default(1),
     lastLogin: timestamp('last_login'),
+    emailVerified: timestamp('email_verified'),
   },
   // The email trigram index (users_email_fts), the counter's triggers and their initial fill
   // live in a custom migration: Drizzle has no FTS5 tables or triggers.
@@ -230,4 +232,27 @@ export const mailMessages = sqliteTable(
     index('mail_messages_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('queued', 'sending')`),
     check('mail_messages_status', sql`${t.status} in ('queued', 'sending', 'delivered', 'failed')`),
   ],
+);
+
+/**
+ * Single-use tokens, stored only as their keyed digest (unique: what a use looks up). A use is one
+ * UPDATE … WHERE digest IN (…) AND purpose = ? AND used IS NULL AND expires > ? RETURNING, so of
+ * concurrent uses exactly one changes the row. `user_id` is indexed for voiding a user's tokens;
+ * they go with the user.
+ */
+export const actionTokens = sqliteTable(
+  'action_tokens',
+  {
+    id: text('id').primaryKey(),
+    digest: text('digest').notNull().unique(),
+    purpose: text('purpose').$type<ActionPurpose>().notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email'),
+    created: timestamp('created').notNull(),
+    expires: timestamp('expires').notNull(),
+    used: timestamp('used'),
+  },
+  (t) => [index('action_tokens_user_id_idx').on(t.userId)],
 );

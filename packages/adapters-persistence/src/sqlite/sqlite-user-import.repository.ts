@@ -5,23 +5,30 @@ import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { sessions, users } from './sqlite-schema';
 
-/** Every column of a user row, each filled from the user's field of the same name. */
-const USER_ROW = Object.fromEntries(
-  (
-    [
-      'id',
-      'name',
-      'email',
-      'passwordHash',
-      'metadata',
-      'app',
-      'active',
-      'created',
-      'updated',
-      'version',
-    ] as const satisfies readonly (keyof User)[]
-  ).map((field) => [field, sql.placeholder(field)]),
-);
+/**
+ * Every column of a user row, each filled from the user's field of the same name; but
+ * `email_verified`, which may be null, which the column's encoder cannot take: it is given as
+ * epoch milliseconds (`verifiedMs`), as the column stores it.
+ */
+const USER_ROW = {
+  ...Object.fromEntries(
+    (
+      [
+        'id',
+        'name',
+        'email',
+        'passwordHash',
+        'metadata',
+        'app',
+        'active',
+        'created',
+        'updated',
+        'version',
+      ] as const satisfies readonly (keyof User)[]
+    ).map((field) => [field, sql.placeholder(field)]),
+  ),
+  emailVerified: sql`${sql.placeholder('verifiedMs')}`,
+};
 
 export class SqliteUserImportRepository implements UserImportRepository {
   #insertUser: ReturnType<typeof this.prepareInsert> | undefined;
@@ -52,7 +59,9 @@ export class SqliteUserImportRepository implements UserImportRepository {
         const plan = decide(tx.select().from(users).where(sharingEmailOrId(users, entries)).all());
         if (!write || plan.failure) return plan;
         this.#insertUser ??= this.prepareInsert();
-        for (const user of plan.inserts) this.#insertUser.run({ ...user });
+        for (const user of plan.inserts) {
+          this.#insertUser.run({ ...user, verifiedMs: user.emailVerified?.getTime() ?? null });
+        }
         for (const { id, ...changes } of plan.updates) tx.update(users).set(changes).where(eq(users.id, id)).run();
         if (plan.endSessions.length > 0) {
           tx.update(sessions).set({ revoked: now }).where(liveSessionsOfUsers(sessions, plan.endSessions)).run();

@@ -7,6 +7,7 @@ import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import type { SqliteReadWorkers } from './sqlite-read-workers';
 import { SqliteUserList, type ListReply } from './sqlite-user-list';
+import { voidTokensOf } from './sqlite-action-token.repository';
 import { sessions, users } from './sqlite-schema';
 
 function prepareStatements(db: SqliteDb) {
@@ -80,10 +81,11 @@ export class SqliteUserRepository implements UserRepository {
       (tx) => {
         const current = tx.select().from(users).where(eq(users.id, id)).get();
         if (!current) return null;
-        const { user, endSessions, audit } = change(current);
+        const { user, endSessions, audit, voidTokens } = change(current);
         const { id: _, ...columns } = user;
         const stored = tx.update(users).set(columns).where(eq(users.id, id)).returning().get() ?? null;
         if (endSessions) endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
+        if (voidTokens) voidTokensOf(tx, id, user.updated).run();
         if (audit) appendAuditEvent(tx, audit);
         return stored;
       },

@@ -32,6 +32,11 @@ export async function openUserForm({ users, userId, onSaved }: UserFormOptions):
       editing ? 'Leave blank to keep the current password.' : '8 to 72 bytes.',
     ),
     active: field('Active (may sign in)', h('input', { type: 'checkbox', name: 'active', checked: true })),
+    email_verified: field(
+      'Email verified',
+      h('input', { type: 'checkbox', name: 'email_verified', checked: true }),
+      'Unchecked: the user must follow a verification link before signing in, when verification is required.',
+    ),
     metadata: field(
       'Metadata',
       jsonInput('metadata'),
@@ -88,6 +93,7 @@ export async function openUserForm({ users, userId, onSaved }: UserFormOptions):
     fields.name.control.value = user.name;
     fields.email.control.value = user.email;
     fields.active.control.checked = user.active === 1;
+    fields.email_verified.control.checked = user.email_verified !== null;
     fields.metadata.control.value = formatJson(user.metadata ?? {});
     fields.app.control.value = formatJson(user.app ?? {});
   }
@@ -104,6 +110,7 @@ export async function openUserForm({ users, userId, onSaved }: UserFormOptions):
       email: fields.email.control.value.trim(),
       password: fields.password.control.value,
       active: fields.active.control.checked ? 1 : 0,
+      email_verified: fields.email_verified.control.checked,
       metadata: metadata.value,
       app: app.value,
     };

@@ -200,10 +200,12 @@ export function userView(context: ScreenContext, userId: string): View {
 }
 
 function attributeList(user: UserResource): HTMLElement {
-  const { name, email, active, metadata, app, created, updated, last_login, recent_failed_logins } = user.attributes;
+  const { name, email, email_verified, active, metadata, app, created, updated, last_login, recent_failed_logins } =
+    user.attributes;
   const rows: [string, Node | string][] = [
     ['Name', name || '—'],
     ['Email', email],
+    ['Email verified', email_verified ? stamp(email_verified) : h('span', { class: 'badge off' }, 'Not verified')],
     ['Status', h('span', { class: `badge ${active === 1 ? 'on' : 'off'}` }, active === 1 ? 'Active' : 'Inactive')],
     ['Last login', last_login ? stamp(last_login) : 'Never'],
     ['Failed logins (recent)', String(recent_failed_logins)],

@@ -101,6 +101,9 @@ describe('the overview and the user page', () => {
     const details = page.getByRole('region', { name: 'Details' });
     await details.getByText('Ada King, Countess of Lovelace').waitFor();
     expect(await details.textContent()).toContain('Failed logins (recent)2');
+    // Created by an admin: verified, so the page shows when rather than "Not verified".
+    expect(await details.textContent()).toContain('Email verified');
+    expect(await details.textContent()).not.toContain('Not verified');
     const sessions = page.getByRole('region', { name: 'Sessions' });
     await expect.poll(() => sessions.locator('tbody tr').count()).toBe(3);
     expect(await sessions.textContent()).toContain('Firefox/140.0');

@@ -8,6 +8,7 @@ const original: UserAttributes = {
   metadata: { plan: 'pro', tags: ['a'] },
   app: { role: 'x' },
   active: 1,
+  email_verified: '2026-01-01T00:00:00.000Z',
   created: '2026-01-01T00:00:00.000Z',
   updated: '2026-01-01T00:00:00.000Z',
   last_login: null,
@@ -18,6 +19,7 @@ const unchanged: UserFormValues = {
   email: 'ann@example.com',
   password: '',
   active: 1,
+  email_verified: true,
   metadata: { tags: ['a'], plan: 'pro' },
   app: { role: 'x' },
 };
@@ -32,6 +34,9 @@ describe('changedAttributes', () => {
       metadata: { plan: 'free' },
     });
     expect(changedAttributes(original, { ...unchanged, active: 0, name: 'Anne' })).toEqual({ active: 0, name: 'Anne' });
+    expect(changedAttributes(original, { ...unchanged, email_verified: false })).toEqual({ email_verified: false });
+    const unverified = { ...original, email_verified: null };
+    expect(changedAttributes(unverified, { ...unchanged, email_verified: true })).toEqual({ email_verified: true });
   });
 
   it('treats a blank password as no change and a typed one as a change', () => {

@@ -37,6 +37,10 @@ export function userChanges(before: User | null, after: User | null): AuditChang
     const is = after?.[name] ?? null;
     if (JSON.stringify(was) !== JSON.stringify(is)) changes[name] = { before: was, after: is };
   }
+  const verified = (user: User | null) => user?.emailVerified?.toISOString() ?? null;
+  if (verified(before) !== verified(after)) {
+    changes.email_verified = { before: verified(before), after: verified(after) };
+  }
   if (before && after && before.passwordHash !== after.passwordHash) {
     changes.password = { before: CHANGED, after: CHANGED };
   }

@@ -1,8 +1,9 @@
 /**
  * What a secret of the key ring serves. Each purpose has its own current secret and rotates on
- * its own; `mail-body` seals queued mail (the HMAC key of single-use tokens joins it later).
+ * its own; `mail-body` seals queued mail, `token-hmac` keys the digests single-use tokens are
+ * stored under.
  */
-export const SECRET_PURPOSES = ['mail-body'] as const;
+export const SECRET_PURPOSES = ['mail-body', 'token-hmac'] as const;
 export type SecretPurpose = (typeof SECRET_PURPOSES)[number];
 
 /**

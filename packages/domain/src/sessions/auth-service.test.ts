@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from '../testing/test-api.ts';
 import {
   AccountInactiveError,
+  EmailNotVerifiedError,
   ForbiddenError,
   InvalidCredentialsError,
   InvalidTokenError,
@@ -103,6 +104,21 @@ describe('AuthService', () => {
       await expect(domain.userAuth.login(user.email, 'wrong-password', ADDRESS)).rejects.toBeInstanceOf(
         InvalidCredentialsError,
       );
+    });
+
+    it('refuses an unverified user with the right password with EmailNotVerifiedError, and a wrong one as any', async () => {
+      const user = await domain.createUser({ emailVerified: false });
+      await expect(domain.userAuth.login(user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(EmailNotVerifiedError);
+      await expect(domain.userAuth.login(user.email, 'wrong-password', ADDRESS)).rejects.toBeInstanceOf(
+        InvalidCredentialsError,
+      );
+      expect(await domain.repositories.sessions.listLive('user', user.id, domain.clock.now(), 10)).toEqual([]);
+    });
+
+    it('lets an unverified user log in when verification is optional', async () => {
+      const optional = buildDomain({ policy: { ...POLICY, emailVerification: 'optional' } });
+      const user = await optional.createUser({ emailVerified: false });
+      expect((await optional.userAuth.login(user.email, PASSWORD, ADDRESS)).principal.id).toBe(user.id);
     });
 
     it('gives an admin a token with sub, sid, email and name but no user claims', async () => {

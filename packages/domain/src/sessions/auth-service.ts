@@ -16,6 +16,7 @@ import { isStorableText } from '../shared/json.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
 import {
   AccountInactiveError,
+  EmailNotVerifiedError,
   ForbiddenError,
   InvalidCredentialsError,
   InvalidTokenError,
@@ -41,7 +42,12 @@ export interface AuthPolicy {
   /** See withinReuseGrace; 0 treats every second presentation of a retired token as reuse. */
   refreshReuseGraceSeconds: number;
   throttle: ThrottlePolicy;
+  /** `required`: a user whose address is not verified cannot log in (EMAIL_VERIFICATION). */
+  emailVerification: EmailVerification;
 }
+
+export const EMAIL_VERIFICATION = ['required', 'optional'] as const;
+export type EmailVerification = (typeof EMAIL_VERIFICATION)[number];
 
 export interface AuthServiceDeps {
   principals: PrincipalSource;
@@ -144,6 +150,8 @@ export class AuthService {
     }
     await this.gate.succeeded(attempt);
     if (!principal.active) throw new AccountInactiveError();
+    // Only after the right password: to anyone else an unverified account looks like any other.
+    if (!principal.emailVerified && policy.emailVerification === 'required') throw new EmailNotVerifiedError();
     await attempts.clear(keys.accountAndAddress);
     const grant = await this.startSession(principal, request);
     if (!grant) return this.refuseChanged(principal);

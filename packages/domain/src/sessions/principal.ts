@@ -13,6 +13,8 @@ export interface Principal {
   readonly created: Date;
   readonly passwordHash: string;
   readonly active: boolean;
+  /** Whether its address is verified: always for an admin. */
+  readonly emailVerified: boolean;
   /** Claims its access tokens carry besides the registered ones. */
   readonly claims: JsonObject;
 }
@@ -24,13 +26,14 @@ export interface PrincipalSource {
 }
 
 function fromAdmin(admin: Admin): Principal {
-  return { ...admin, active: true, claims: { email: admin.email, name: admin.name } };
+  return { ...admin, active: true, emailVerified: true, claims: { email: admin.email, name: admin.name } };
 }
 
 function fromUser(user: User): Principal {
   return {
     ...user,
     active: user.active === 1,
+    emailVerified: user.emailVerified !== null,
     claims: { email: user.email, name: user.name, metadata: user.metadata, app: user.app },
   };
 }

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'not_found'
   | 'invalid_credentials'
   | 'account_inactive'
+  | 'email_not_verified'
   | 'invalid_token'
   | 'refresh_token_reused'
   | 'forbidden'
@@ -58,6 +59,14 @@ export class AccountInactiveError extends DomainError {
   readonly code = 'account_inactive';
   constructor() {
     super('This account is not active.');
+  }
+}
+
+/** The right password of a user whose address is not verified, while verification is required. */
+export class EmailNotVerifiedError extends DomainError {
+  readonly code = 'email_not_verified';
+  constructor() {
+    super('This email address is not verified yet; follow the link in the verification message.');
   }
 }
 

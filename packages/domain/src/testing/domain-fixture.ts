@@ -9,6 +9,7 @@ import type { NewUser, User } from '../users/user.ts';
 import { ManualClock, PlainTextHasher, SequentialIds } from './fake-ports.ts';
 import { FakeTokenSigner } from './fake-token-signer.ts';
 import { inMemoryRepositories } from './in-memory-repositories.ts';
+import { FakeTokenKeys, TEST_TOKEN_LIFETIMES } from './in-memory-action-tokens.ts';
 import { createUseCases } from '../use-cases.ts';
 
 /**
@@ -22,6 +23,7 @@ export const POLICY: AuthPolicy = {
   refreshTokenSeconds: 3600,
   refreshReuseGraceSeconds: 10,
   throttle: DEFAULT_THROTTLE_POLICY,
+  emailVerification: 'required',
 };
 export const PASSWORD = 'correct horse battery';
 export const ADDRESS = '203.0.113.7';
@@ -62,13 +64,16 @@ export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
   const repositories = inMemoryRepositories();
-  const { users, admins, self, userAuth, adminAuth, transfer } = createUseCases({
+  const tokenKeys = new FakeTokenKeys();
+  const { users, admins, self, userAuth, adminAuth, transfer, actionTokens } = createUseCases({
     repositories,
     hasher,
     signer,
+    tokenKeys,
     clock,
     ids,
     policy,
+    tokenLifetimes: TEST_TOKEN_LIFETIMES,
   });
   let userCount = 0;
 
@@ -84,6 +89,8 @@ export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
     userAuth,
     adminAuth,
     transfer,
+    tokenKeys,
+    actionTokens,
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */
     createUser(overrides: Partial<NewUser> = {}): Promise<User> {

@@ -18,6 +18,7 @@ import { dayOf, type Day, type DayActivity, type UserTotals } from '../stats/act
 import type { ActivityRepository } from '../stats/activity.repository.ts';
 import { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 import { InMemoryMailQueue, InMemorySecretRepository } from './in-memory-mail.ts';
+import { InMemoryActionTokenRepository } from './in-memory-action-tokens.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -62,6 +63,7 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
     private readonly sessions: InMemorySessionRepository,
     private readonly activity: InMemoryActivityRepository,
     private readonly audit: InMemoryAuditTrail,
+    private readonly tokens: () => InMemoryActionTokenRepository,
   ) {
     super();
   }
@@ -75,9 +77,10 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
     const current = this.rows.get(id);
     if (!current) return null;
-    const { user, endSessions, audit } = change(structuredClone(current));
+    const { user, endSessions, audit, voidTokens } = change(structuredClone(current));
     const stored = await this.replace(user);
     if (endSessions) this.sessions.endSubjectSessions('user', id, user.updated, endSessions.keepSessionId);
+    if (voidTokens) this.tokens().voidUserTokens(id, user.updated);
     if (audit) this.audit.appendNow(audit);
     return stored;
   }
@@ -103,6 +106,7 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
     if (!current) return false;
     const audit = check?.(structuredClone(current));
     this.rows.delete(id);
+    this.tokens().dropUserTokens(id);
     this.sessions.endSubjectSessions('user', id, at);
     if (audit) this.audit.appendNow(audit);
     return true;
@@ -409,7 +413,9 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     },
     audit,
   );
-  const users: InMemoryUserRepository = new InMemoryUserRepository(sessions, activity, audit);
+  const users: InMemoryUserRepository = new InMemoryUserRepository(sessions, activity, audit, () => tokens);
+  const mail = new InMemoryMailQueue();
+  const tokens = new InMemoryActionTokenRepository(mail, (id) => users.rows.has(id));
   const admins = new InMemoryAdminRepository(sessions);
   return {
     activity,
@@ -422,6 +428,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     rehash: new InMemoryPasswordRehashRepository({ user: users, admin: admins }),
     audit,
     secrets: new InMemorySecretRepository(audit),
-    mail: new InMemoryMailQueue(),
+    mail,
+    tokens,
   };
 }

@@ -17,6 +17,8 @@ export * from './in-memory-mail.ts';
 export * from './fake-mail-ports.ts';
 export * from './mail-queue.contract.ts';
 export * from './secret.repository.contract.ts';
+export * from './action-token.repository.contract.ts';
+export * from './in-memory-action-tokens.ts';
 
 import type { OpenRepositories } from './contract-harness.ts';
 import { describeAdminRepositoryContract } from './admin.repository.contract.ts';
@@ -30,6 +32,7 @@ import { describeActivityRepositoryContract } from './activity.repository.contra
 import { describeAuditTrailContract } from './audit-trail.contract.ts';
 import { describeMailQueueContract } from './mail-queue.contract.ts';
 import { describeSecretRepositoryContract } from './secret.repository.contract.ts';
+import { describeActionTokenRepositoryContract } from './action-token.repository.contract.ts';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
@@ -44,6 +47,7 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeAuditTrailContract(backend, open);
   describeSecretRepositoryContract(backend, open);
   describeMailQueueContract(backend, open);
+  describeActionTokenRepositoryContract(backend, open);
 }
 // Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
 // case converts by changing its import line (relative imports carry .ts; the build refuses any

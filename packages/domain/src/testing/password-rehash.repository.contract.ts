@@ -16,6 +16,7 @@ const user: User = {
   updated: at,
   version: 1,
   lastLogin: null,
+  emailVerified: null,
 };
 const admin = {
   id: '00000000-0000-4000-8000-0000000000b1',

@@ -34,10 +34,12 @@ export function describeUserImportRepositoryContract(backend: string, open: Open
       const [byEmail, byId, unrelated] = [sampleUser(), sampleUser(), sampleUser()];
       for (const user of [byEmail, byId, unrelated]) await repositories.users.insert(user);
       const fresh = sampleUser();
+      const unverified = sampleUser({ emailVerified: null });
       const entries = [
         entry({ ...sampleUser(), email: byEmail.email }),
         entry({ ...sampleUser(), id: byId.id }),
         entry(fresh),
+        entry(unverified),
       ];
       let seen: readonly User[] = [];
       const renamed = { ...byEmail, name: 'Renamed', metadata: { b: 2, a: { z: [1] } } };
@@ -45,7 +47,7 @@ export function describeUserImportRepositoryContract(backend: string, open: Open
         entries,
         (users) => {
           seen = users;
-          return plan({ inserts: [fresh], updates: [renamed] });
+          return plan({ inserts: [fresh, unverified], updates: [renamed] });
         },
         { write: true, now: NOW },
       );
@@ -53,6 +55,7 @@ export function describeUserImportRepositoryContract(backend: string, open: Open
         [byEmail, byId].sort((a, b) => a.email.localeCompare(b.email)),
       );
       expect(await repositories.users.findById(fresh.id)).toEqual(fresh);
+      expect(await repositories.users.findById(unverified.id)).toEqual(unverified);
       expect(await repositories.users.findById(byEmail.id)).toEqual(renamed);
       expect(await repositories.users.findById(unrelated.id)).toEqual(unrelated);
     });

@@ -24,6 +24,7 @@ export function sampleUser(overrides: Partial<User> = {}): User {
     updated: created,
     version: 1,
     lastLogin: null,
+    emailVerified: created,
     ...overrides,
   };
 }
@@ -54,11 +55,12 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
     }
     const isLive = async (sessionId: string) => (await sessions.findSession(sessionId))?.revoked === null;
 
-    it('returns an inserted user unchanged, by id and by email', async () => {
-      const user = sampleUser();
-      await users.insert(user);
-      expect(await users.findById(user.id)).toEqual(user);
-      expect(await users.findByEmail(user.email)).toEqual(user);
+    it('returns an inserted user unchanged, by id and by email, verified or not', async () => {
+      for (const user of [sampleUser(), sampleUser({ emailVerified: null })]) {
+        await users.insert(user);
+        expect(await users.findById(user.id)).toEqual(user);
+        expect(await users.findByEmail(user.email)).toEqual(user);
+      }
     });
 
     it('answers null for an unknown id or email', async () => {
@@ -92,6 +94,7 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
         metadata: { theme: 'dark' },
         app: {},
         active: 0,
+        emailVerified: null,
         updated: later(user, 5),
         version: 2,
       };

@@ -1,5 +1,6 @@
 import type { JsonValue } from '../shared/json.ts';
-import type { User } from '../users/user.ts';
+import type { EmailVerifiedInput, User } from '../users/user.ts';
+import { verifiedAt } from '../users/user.rules.ts';
 
 /** What an import does with a record whose user exists already (same email, or same id). */
 export const CONFLICT_POLICIES = ['skip', 'update', 'fail'] as const;
@@ -9,8 +10,11 @@ export type ConflictPolicy = (typeof CONFLICT_POLICIES)[number];
 export interface ImportEntry {
   line: number;
   user: User;
-  /** Which of id, created and updated the record gave: an update keeps the stored ones otherwise. */
-  given: { id: boolean; created: boolean; updated: boolean; password: boolean };
+  /**
+   * Which of id, created, updated and a password the record gave, and what it said of the
+   * verification: an update keeps the stored ones otherwise.
+   */
+  given: { id: boolean; created: boolean; updated: boolean; password: boolean; emailVerified?: EmailVerifiedInput };
 }
 
 export type EntryOutcome =
@@ -53,6 +57,7 @@ function sameUser(a: User, b: User): boolean {
     a.email === b.email &&
     a.passwordHash === b.passwordHash &&
     a.active === b.active &&
+    a.emailVerified?.getTime() === b.emailVerified?.getTime() &&
     a.created.getTime() === b.created.getTime() &&
     a.updated.getTime() === b.updated.getTime() &&
     a.version === b.version &&
@@ -134,6 +139,7 @@ export function planImport(
       version: slot.user.version,
       // An import carries no logins: a stored user keeps its own.
       lastLogin: slot.user.lastLogin,
+      emailVerified: verifiedAt(slot.user.emailVerified, given.emailVerified, now),
     };
     if (sameUser(merged, slot.user)) {
       outcomes.push({ line, result: 'skipped' });

@@ -1,12 +1,15 @@
+import { isoTimestamp as timestamp } from '../shared/clock.ts';
 import { isUuid } from '../shared/id-generator.ts';
 import { isJsonObject, type JsonObject } from '../shared/json.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
-import type { ActiveFlag, User } from '../users/user.ts';
+import type { ActiveFlag, EmailVerifiedInput, User } from '../users/user.ts';
 import { normalizeEmail, userAttributeIssues } from '../users/user.rules.ts';
 
 /**
  * One user as an export writes it and an import reads it (a line of NDJSON, an element of a JSON
  * array, a CSV row). Export always fills every member; `password_hash` only when asked.
+ * `email_verified` is the time the address was verified or `false` (not null, which a CSV cell
+ * could not tell from absent); an import also takes `true`, and an absent one is verified now.
  */
 export interface TransferRecord {
   id: string;
@@ -15,6 +18,7 @@ export interface TransferRecord {
   metadata: JsonObject;
   app: JsonObject;
   active: ActiveFlag;
+  email_verified: string | boolean;
   created: string;
   updated: string;
   password_hash?: string;
@@ -28,6 +32,7 @@ export const TRANSFER_FIELDS = [
   'metadata',
   'app',
   'active',
+  'email_verified',
   'created',
   'updated',
   'password',
@@ -43,6 +48,7 @@ export function toTransferRecord(user: User, withPasswordHash: boolean): Transfe
     metadata: user.metadata,
     app: user.app,
     active: user.active,
+    email_verified: user.emailVerified?.toISOString() ?? false,
     created: user.created.toISOString(),
     updated: user.updated.toISOString(),
     ...(withPasswordHash ? { password_hash: user.passwordHash } : {}),
@@ -57,27 +63,21 @@ export interface ImportDraft {
   metadata: JsonObject;
   app: JsonObject;
   active: ActiveFlag;
+  emailVerified?: EmailVerifiedInput;
   created?: Date;
   updated?: Date;
   password?: string;
   passwordHash?: string;
 }
 
-const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
-
-function timestamp(value: unknown): Date | null {
-  if (typeof value !== 'string' || !ISO_UTC.test(value)) return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
-const TYPES: Record<TransferField, string> = {
+const TYPES: Record<TransferField, string | readonly string[]> = {
   id: 'string',
   name: 'string',
   email: 'string',
   metadata: 'object',
   app: 'object',
   active: 'number',
+  email_verified: ['string', 'boolean'],
   created: 'string',
   updated: 'string',
   password: 'string',
@@ -98,8 +98,8 @@ export function readTransferRecord(
     const type = TYPES[key as TransferField];
     if (type === undefined) reasons.push(`${key} is not an attribute of a user`);
     else if (value === null) reasons.push(`${key} must not be null`);
-    else if (typeof value !== type || (type === 'object' && !isJsonObject(value))) {
-      reasons.push(`${key} must be ${type === 'object' ? 'a JSON object' : `a ${type}`}`);
+    else if (![type].flat().includes(typeof value) || (type === 'object' && !isJsonObject(value))) {
+      reasons.push(`${key} must be ${type === 'object' ? 'a JSON object' : `a ${[type].flat().join(' or a ')}`}`);
     }
   }
   if (reasons.length > 0) return { reasons };
@@ -109,8 +109,9 @@ export function readTransferRecord(
   if (record.password !== undefined && record.password_hash !== undefined) {
     reasons.push('password and password_hash exclude each other');
   }
-  const { name, email, metadata, app, active, password } = record;
-  reasons.push(...userAttributeIssues({ name, email, metadata, app, active, password }).map((issue) => issue.detail));
+  const { name, email, metadata, app, active, password, email_verified: emailVerified } = record;
+  const attributes = { name, email, metadata, app, active, password, emailVerified };
+  reasons.push(...userAttributeIssues(attributes).map((issue) => issue.detail));
   const hashProblem = record.password_hash === undefined ? null : hasher.importProblem(record.password_hash);
   if (hashProblem) reasons.push(`password_hash ${hashProblem}`);
   const id = record.id?.toLowerCase();
@@ -128,6 +129,7 @@ export function readTransferRecord(
       metadata: metadata ?? {},
       app: app ?? {},
       active: (active ?? 1) as ActiveFlag,
+      emailVerified,
       created: created ?? undefined,
       updated: updated ?? undefined,
       password,

@@ -65,6 +65,7 @@ describe('UserTransferService', () => {
       updated: new Date('2021-01-02T03:04:05.000Z'),
       version: 1,
       lastLogin: null,
+      emailVerified: domain.clock.now(),
     });
   });
 
@@ -113,6 +114,16 @@ describe('UserTransferService', () => {
       /created must be an ISO 8601 UTC timestamp/,
     ],
     ['active 2', [record(1, { active: 2 })], /active must be 0 or 1/],
+    [
+      'a verification that is no time',
+      [record(1, { email_verified: 'yes' })],
+      /email_verified must be true, false or an ISO 8601 UTC timestamp/,
+    ],
+    [
+      'a verification that is a number',
+      [record(1, { email_verified: 1 })],
+      /email_verified must be a string or a boolean/,
+    ],
     ['metadata that is an array', [record(1, { metadata: [] })], /metadata must be a JSON object/],
     ['a null', [record(1, { name: null })], /name must not be null/],
   ])('rejects %s with its line and reason, and writes nothing of it', async (_, values, reason) => {
@@ -271,14 +282,23 @@ describe('UserTransferService', () => {
     );
   });
 
+  it('an update keeps a stored verification unless the record states one', async () => {
+    const user = await domain.createUser({ email: 'person0@example.com', emailVerified: false });
+    await run(sources(record(0, { name: 'Renamed' })), { onConflict: 'update' });
+    expect((await domain.repositories.users.findById(user.id))?.emailVerified).toBeNull();
+    await run(sources(record(0, { email_verified: true })), { onConflict: 'update' });
+    expect((await domain.repositories.users.findById(user.id))?.emailVerified).toEqual(domain.clock.now());
+  });
+
   it('an export imported into an empty store reproduces every user exactly', async () => {
     await domain.createUser({
       name: 'Żaneta 🐢',
       metadata: { nested: { list: [1, 'two', null] } },
       app: { roles: ['x'] },
       active: 0,
+      emailVerified: false,
     });
-    await domain.createUser();
+    await domain.createUser({ emailVerified: '2020-01-02T03:04:05.678Z' });
     const records = (await allUsers()).map((user) => toTransferRecord(user, true));
     const target = buildDomain();
     target.clock.advance(3600);

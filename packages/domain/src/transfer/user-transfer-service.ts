@@ -5,7 +5,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
 import type { User } from '../users/user.ts';
-import { emailSearchTerm } from '../users/user.rules.ts';
+import { emailSearchTerm, verifiedAt } from '../users/user.rules.ts';
 import { NO_PASSWORD_HASH } from '../users/password-match.ts';
 import { EmailTakenError } from '../shared/errors.ts';
 import { planImport, type ConflictPolicy, type ImportEntry, type ImportPlan } from './import-plan.ts';
@@ -200,7 +200,7 @@ export class UserTransferService {
 
   private async entry(line: number, draft: ImportDraft, dryRun: boolean): Promise<ImportEntry> {
     const now = this.deps.clock.now();
-    const { password, passwordHash, id, created, updated, ...attributes } = draft;
+    const { password, passwordHash, id, created, updated, emailVerified, ...attributes } = draft;
     const hash =
       passwordHash ??
       (password === undefined ? NO_PASSWORD_HASH : dryRun ? UNHASHED : await this.deps.hasher.hash(password));
@@ -212,6 +212,7 @@ export class UserTransferService {
       updated: updated ?? created ?? now,
       version: 1,
       lastLogin: null,
+      emailVerified: verifiedAt(null, emailVerified ?? true, now),
     };
     return {
       line,
@@ -221,6 +222,7 @@ export class UserTransferService {
         created: created !== undefined,
         updated: updated !== undefined,
         password: password !== undefined || passwordHash !== undefined,
+        emailVerified,
       },
     };
   }

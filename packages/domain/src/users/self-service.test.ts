@@ -50,6 +50,7 @@ describe('SelfService', () => {
     ['app', { app: { roles: ['admin'] } }],
     ['active', { active: 0 }],
     ['email', { email: 'elsewhere@example.com' }],
+    ['email_verified', { email_verified: false }],
     ['app alongside an allowed change', { name: 'Mallory', app: { roles: ['admin'] } }],
   ])('refuses %s with ForbiddenError and changes nothing', async (_case, patch) => {
     await expect(domain.self.update(signedIn.identity, patch)).rejects.toBeInstanceOf(ForbiddenError);
@@ -107,7 +108,12 @@ describe('SelfService', () => {
 
 describe('adminOnlyAttributes', () => {
   it('lists the admin-only attributes present, in a stable order', () => {
-    expect(adminOnlyAttributes({ active: 1, name: 'x', app: {}, email: 'a@b.co' })).toEqual(['email', 'app', 'active']);
+    expect(adminOnlyAttributes({ active: 1, name: 'x', app: {}, email: 'a@b.co', email_verified: true })).toEqual([
+      'email',
+      'email_verified',
+      'app',
+      'active',
+    ]);
     expect(adminOnlyAttributes({ name: 'x', metadata: {}, password: 'p', current_password: 'q' })).toEqual([]);
   });
 });

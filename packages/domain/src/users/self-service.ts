@@ -12,7 +12,7 @@ import type { UserService } from './user-service.ts';
 import { passwordMatches } from './password-match.ts';
 
 /** Attributes only an administrator may change; a user may change name, metadata and password. */
-const ADMIN_ONLY = ['email', 'app', 'active'] as const;
+const ADMIN_ONLY = ['email', 'email_verified', 'app', 'active'] as const;
 
 export interface SelfPatch {
   name?: string;

@@ -1,6 +1,12 @@
 import { beforeEach, describe, expect, it, vi } from '../testing/test-api.ts';
-import { EmailTakenError, InvalidTokenError, NotFoundError, PreconditionFailedError } from '../shared/errors.ts';
-import { buildDomain, issueSources, PASSWORD, pointerTo, type Domain } from '../testing/domain-fixture.ts';
+import {
+  EmailTakenError,
+  InvalidTokenError,
+  NotFoundError,
+  PreconditionFailedError,
+  ValidationError,
+} from '../shared/errors.ts';
+import { buildDomain, issueSources, PASSWORD, pointerTo, rejectionOf, type Domain } from '../testing/domain-fixture.ts';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-ffffffffffff';
 
@@ -13,7 +19,7 @@ describe('UserService', () => {
   const isOpen = (accessToken: string) => domain.isOpen(accessToken);
 
   describe('create()', () => {
-    it('defaults name to "", metadata and app to {}, active to 1, and stamps created = updated = now', async () => {
+    it('defaults name to "", metadata and app to {}, active to 1, and stamps created = updated = email_verified = now', async () => {
       const user = await domain.users.create({ email: 'alice@example.com', password: PASSWORD });
       expect(user).toEqual({
         id: expect.any(String),
@@ -27,6 +33,7 @@ describe('UserService', () => {
         updated: domain.clock.now(),
         version: 1,
         lastLogin: null,
+        emailVerified: domain.clock.now(),
         recentFailedLogins: 0,
       });
     });
@@ -46,6 +53,15 @@ describe('UserService', () => {
         app: { roles: ['editor'] },
         active: 0,
       });
+    });
+
+    it('stores the verification as stated: false unverified, a time as given, true now', async () => {
+      const times = await Promise.all(
+        [false, '2026-01-02T03:04:05.678Z', true].map(async (emailVerified) => {
+          return (await domain.createUser({ emailVerified })).emailVerified;
+        }),
+      );
+      expect(times).toEqual([null, new Date('2026-01-02T03:04:05.678Z'), domain.clock.now()]);
     });
 
     it('stores the email trimmed and lower-cased', async () => {
@@ -129,6 +145,26 @@ describe('UserService', () => {
         EmailTakenError,
       );
       expect((await domain.users.get(user.id)).email).toBe('fresh@example.com');
+    });
+
+    it('keeps the verification of a changed email unless the change states it; true keeps its time', async () => {
+      const user = await domain.createUser();
+      domain.clock.advance(60);
+      expect((await domain.users.update(user.id, { email: 'moved@example.com' })).emailVerified).toEqual(user.created);
+      expect((await domain.users.update(user.id, { emailVerified: true })).emailVerified).toEqual(user.created);
+      expect((await domain.users.update(user.id, { emailVerified: false })).emailVerified).toBeNull();
+      expect((await domain.users.update(user.id, { emailVerified: true })).emailVerified).toEqual(domain.clock.now());
+    });
+
+    it('refuses a verification that is neither true, false nor an ISO 8601 UTC timestamp', async () => {
+      const user = await domain.createUser();
+      const error = await rejectionOf(domain.users.update(user.id, { emailVerified: 'yesterday' }), ValidationError);
+      expect(error.issues).toEqual([
+        {
+          source: { pointer: '/data/attributes/email_verified' },
+          detail: 'email_verified must be true, false or an ISO 8601 UTC timestamp',
+        },
+      ]);
     });
 
     it('lists every problem in one ValidationError and changes nothing', async () => {

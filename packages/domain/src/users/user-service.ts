@@ -11,10 +11,12 @@ import type { UserListQuery, UserPage, UserRepository } from './user.repository.
 import {
   applyUserPatch,
   changesEndSessions,
+  changesVoidTokens,
   emailSearchTerm,
   newUserIssues,
   normalizeEmail,
   userAttributeIssues,
+  verifiedAt,
   type UserChanges,
 } from './user.rules.ts';
 import type { ActiveFlag } from './user.ts';
@@ -73,6 +75,7 @@ export class UserService {
       updated: now,
       version: 1,
       lastLogin: null,
+      emailVerified: verifiedAt(null, input.emailVerified ?? true, now),
     };
     await this.deps.users.insert(user, this.record(by, 'user.created', user.id, userChanges(null, user), now));
     return this.shownOne(user);
@@ -112,7 +115,7 @@ export class UserService {
   /**
    * Applies a partial update to the user as it is when the write happens (the repository holds
    * the row meanwhile). A new password or email, or deactivation, ends the user's sessions in
-   * the same transaction.
+   * the same transaction; a new password or email also voids the user's single-use tokens.
    */
   async update(
     id: string,
@@ -132,7 +135,10 @@ export class UserService {
       check?.(current);
       const user = applyUserPatch(current, changes, now);
       const audit = this.record(by, userUpdateAction(current, user), id, userChanges(current, user), now);
-      return changesEndSessions(current, changes) ? { user, endSessions: { keepSessionId }, audit } : { user, audit };
+      const voidTokens = changesVoidTokens(current, changes);
+      return changesEndSessions(current, changes)
+        ? { user, endSessions: { keepSessionId }, audit, voidTokens }
+        : { user, audit, voidTokens };
     });
     if (!updated) throw new NotFoundError('user');
     return this.shownOne(updated);

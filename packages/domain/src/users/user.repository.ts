@@ -26,6 +26,8 @@ export interface UserWrite {
   endSessions?: { keepSessionId?: string };
   /** The audit event of the change, appended to the trail in the same transaction. */
   audit?: AuditRecord;
+  /** Also voids every unused single-use token of the user (marks it used), in the same transaction. */
+  voidTokens?: boolean;
 }
 
 /**

@@ -1,6 +1,7 @@
+import { isoTimestamp } from '../shared/clock.ts';
 import { isStorableJson, isStorableText, jsonByteLength, utf8ByteLength, type JsonObject } from '../shared/json.ts';
 import type { ValidationIssue } from '../shared/errors.ts';
-import type { ActiveFlag, NewUser, User, UserPatch } from './user.ts';
+import type { ActiveFlag, EmailVerifiedInput, NewUser, User, UserPatch } from './user.ts';
 
 export const PASSWORD_MIN_BYTES = 8;
 /** bcrypt ignores every byte past the 72nd, so longer passwords are refused, never truncated. */
@@ -60,6 +61,19 @@ export function isActiveFlag(value: number): value is ActiveFlag {
   return value === 0 || value === 1;
 }
 
+/**
+ * When a user's address counts as verified after a caller states `asked` about it (absent: as it
+ * was): `true` keeps an earlier verification's time, else now; `false` clears it; a time is taken.
+ */
+export function verifiedAt(current: Date | null, asked: EmailVerifiedInput | undefined, now: Date): Date | null {
+  if (asked === undefined) return current;
+  if (typeof asked === 'string') return isoTimestamp(asked);
+  return asked ? (current ?? now) : null;
+}
+
+const isEmailVerifiedInput = (value: unknown): value is EmailVerifiedInput =>
+  typeof value === 'boolean' || isoTimestamp(value) !== null;
+
 /** Why text that isStorableText refuses is refused, for any attribute or parameter. */
 export const UNSTORABLE_TEXT = 'must be well-formed Unicode text without NUL characters';
 
@@ -91,6 +105,10 @@ export function userAttributeIssues(attributes: UserPatch): ValidationIssue[] {
   if (attributes.active !== undefined) {
     report('active', isActiveFlag(attributes.active) ? null : 'must be 0 or 1');
   }
+  if (attributes.emailVerified !== undefined) {
+    const valid = isEmailVerifiedInput(attributes.emailVerified);
+    report('email_verified', valid ? null : 'must be true, false or an ISO 8601 UTC timestamp');
+  }
   if (attributes.metadata !== undefined) report('metadata', claimsProblem(attributes.metadata));
   if (attributes.app !== undefined) report('app', claimsProblem(attributes.app));
   return issues;
@@ -112,11 +130,14 @@ export interface UserChanges {
   metadata?: JsonObject;
   app?: JsonObject;
   active?: ActiveFlag;
+  emailVerified?: EmailVerifiedInput;
 }
 
 /**
  * The PATCH merge rule: an attribute missing from the changes keeps its current value (never
  * null); `metadata` and `app` replace the whole object when present. Every change is a new version.
+ * A new email keeps the verification as it was unless the changes state it: an admin's change is
+ * the admin's word for the new address.
  */
 export function applyUserPatch(user: User, changes: UserChanges, now: Date): User {
   return {
@@ -127,9 +148,20 @@ export function applyUserPatch(user: User, changes: UserChanges, now: Date): Use
     metadata: changes.metadata ?? user.metadata,
     app: changes.app ?? user.app,
     active: changes.active ?? user.active,
+    emailVerified: verifiedAt(user.emailVerified, changes.emailVerified, now),
     updated: now,
     version: user.version + 1,
   };
+}
+
+/**
+ * Whether changes void the user's outstanding single-use tokens: a new password (a recovery link
+ * sent before must not undo it) or a new email (a link sent to the old address must not act).
+ */
+export function changesVoidTokens(user: User, changes: UserChanges): boolean {
+  return (
+    changes.passwordHash !== undefined || (changes.email !== undefined && normalizeEmail(changes.email) !== user.email)
+  );
 }
 
 /**

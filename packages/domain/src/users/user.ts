@@ -25,6 +25,11 @@ export interface User {
    * makes an operator's conditional change fail.
    */
   readonly lastLogin: Date | null;
+  /**
+   * When the address was shown to be the user's (a verification link followed, or an admin's
+   * word), or null while it is not. With EMAIL_VERIFICATION=required, an unverified user cannot log in.
+   */
+  readonly emailVerified: Date | null;
 }
 
 /** A user as a list shows it: everything but the password hash, which no list reads. */
@@ -32,6 +37,12 @@ export type ListedUser = Omit<User, 'passwordHash'>;
 
 /** A user as the API shows it: with its failed logins within the throttling window, from any address. */
 export type ShownUser<T extends ListedUser = User> = T & { readonly recentFailedLogins: number };
+
+/**
+ * How a caller states the verification of an address: `true` verified (now, or since when it
+ * already was), `false` not verified, or the time it was verified (ISO 8601 UTC).
+ */
+export type EmailVerifiedInput = boolean | string;
 
 /** What a caller supplies to create a user. Only email and password are required. */
 export interface NewUser {
@@ -41,6 +52,8 @@ export interface NewUser {
   metadata?: JsonObject;
   app?: JsonObject;
   active?: number;
+  /** Verified now when absent: an admin's word. */
+  emailVerified?: EmailVerifiedInput;
 }
 
 /** A partial update: an absent key keeps its current value. */
@@ -51,4 +64,5 @@ export interface UserPatch {
   metadata?: JsonObject;
   app?: JsonObject;
   active?: number;
+  emailVerified?: EmailVerifiedInput;
 }

@@ -1,0 +1,19 @@
+import type { NewMail } from '../mail/mail-message.ts';
+import { token } from '../shared/token.ts';
+import type { ActionPurpose, ActionToken, StoredActionToken } from './action-token.ts';
+
+/**
+ * Stores single-use tokens. A token is written in the transaction of the change that makes it,
+ * with the message that carries it (see MailQueue); the store drops a user's tokens with the user.
+ */
+export interface ActionTokenRepository {
+  /** Stores `token` and queues `mail`, the message that carries it, in one transaction. */
+  issue(token: StoredActionToken, mail: NewMail): Promise<void>;
+  /**
+   * Uses the token of `purpose` stored under one of `digests`, if it is unused and unexpired at
+   * `now`, in one statement: of any number of concurrent uses exactly one gets it. Null for a
+   * wrong, used, voided or expired token alike.
+   */
+  consume(purpose: ActionPurpose, digests: readonly string[], now: Date): Promise<ActionToken | null>;
+}
+export const ActionTokenRepository = token<ActionTokenRepository>('ActionTokenRepository');

@@ -1,0 +1,16 @@
+import { token } from '../shared/token.ts';
+
+/**
+ * Makes single-use tokens and the keyed digests they are stored and found by: HMAC-SHA256 under
+ * the key ring's `token-hmac` secrets. A token made before a rotation is still found by the
+ * digest under the secret it was made with, which stays in the ring.
+ */
+export interface TokenKeys {
+  /** A new token: at least 128 random bits, as URL-safe text. */
+  generate(): string;
+  /** The digest a new token is stored under: under the current secret. */
+  digest(token: string): Promise<string>;
+  /** The token's digest under every secret of the ring, the current one first: what a lookup matches. */
+  digests(token: string): Promise<string[]>;
+}
+export const TokenKeys = token<TokenKeys>('TokenKeys');

@@ -1,0 +1,126 @@
+import { describe, expect, it } from './test-api.ts';
+import type { ActionPurpose, StoredActionToken } from '../action-tokens/action-token.ts';
+import type { Repositories } from '../repositories.ts';
+import type { User } from '../users/user.ts';
+import { applyUserPatch } from '../users/user.rules.ts';
+import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
+import { sampleMail } from './mail-queue.contract.ts';
+import { sampleUser } from './user.repository.contract.ts';
+
+const T0 = new Date('2026-01-01T00:00:00.000Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+/** Concurrent uses of one token per round, and rounds: enough for a lost race to show. */
+const RACERS = 8;
+const ROUNDS = 25;
+
+let made = 0;
+/** Token `n` of `user`, made at T0 and usable for an hour unless told. */
+function sampleToken(user: User, overrides: Partial<StoredActionToken> = {}): StoredActionToken {
+  made += 1;
+  return {
+    id: `40000000-0000-4000-8000-${made.toString(16).padStart(12, '0')}`,
+    purpose: 'verification',
+    userId: user.id,
+    email: user.email,
+    created: T0,
+    expires: at(3600),
+    used: null,
+    digest: `digest-${made}`,
+    ...overrides,
+  };
+}
+
+/** The behaviour every ActionTokenRepository promises: single use, however many try at once. */
+export function describeActionTokenRepositoryContract(backend: string, open: OpenRepositories): void {
+  describe(`ActionTokenRepository contract (${backend})`, () => {
+    let repositories: Repositories;
+    let other: Repositories;
+    useFreshRepositories(open, (opened, another) => {
+      repositories = opened;
+      other = another;
+    });
+    const storedUser = async (overrides: Partial<User> = {}) => {
+      const user = sampleUser(overrides);
+      await repositories.users.insert(user);
+      return user;
+    };
+    const issued = async (token: StoredActionToken) => {
+      await repositories.tokens.issue(token, sampleMail(made));
+      return token;
+    };
+    it('issue() stores the token and queues its message; consume() answers it once, marked used', async () => {
+      const user = await storedUser();
+      const token = await issued(sampleToken(user, { email: 'new@example.com', purpose: 'email_change' }));
+      expect(await repositories.mail.findById(sampleMail(made).id)).not.toBeNull();
+      const { digest, ...record } = token;
+      expect(await repositories.tokens.consume('email_change', [digest], at(10))).toEqual({ ...record, used: at(10) });
+      expect(await repositories.tokens.consume('email_change', [digest], at(11))).toBeNull();
+    });
+
+    it('consume() finds a token by any of the digests it is given, as after a rotation of the secret', async () => {
+      const token = await issued(sampleToken(await storedUser()));
+      expect(
+        await repositories.tokens.consume('verification', ['digest-under-new-secret', token.digest], at(1)),
+      ).toMatchObject({
+        id: token.id,
+      });
+    });
+
+    it.each<[string, (token: StoredActionToken) => [ActionPurpose, string[], Date]]>([
+      ['a wrong digest', (token) => [token.purpose, [`${token.digest}x`], at(1)]],
+      ['no digest', (token) => [token.purpose, [], at(1)]],
+      ['another purpose', (token) => ['recovery', [token.digest], at(1)]],
+      ['the moment it expires', (token) => [token.purpose, [token.digest], token.expires]],
+      ['after it expired', (token) => [token.purpose, [token.digest], at(7200)]],
+    ])('consume() answers null for %s, and leaves the token usable', async (_case, attempt) => {
+      const token = await issued(sampleToken(await storedUser()));
+      expect(await repositories.tokens.consume(...attempt(token))).toBeNull();
+      expect(await repositories.tokens.consume(token.purpose, [token.digest], at(2))).toMatchObject({ id: token.id });
+    });
+
+    it(`of ${RACERS} concurrent uses of one token, on two instances, exactly one wins: ${ROUNDS} rounds`, async () => {
+      const user = await storedUser();
+      const winners: number[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        const token = await issued(sampleToken(user));
+        const results = await Promise.all(
+          Array.from({ length: RACERS }, (_, racer) =>
+            (racer % 2 === 0 ? repositories : other).tokens.consume('verification', [token.digest], at(1)),
+          ),
+        );
+        winners.push(results.filter((result) => result !== null).length);
+      }
+      expect(winners).toEqual(Array.from({ length: ROUNDS }, () => 1));
+    });
+
+    it("a change of the user's password or email that voids tokens leaves none of them usable, and no one else's", async () => {
+      const user = await storedUser();
+      const bystander = await storedUser();
+      const [mine, theirs] = [await issued(sampleToken(user)), await issued(sampleToken(bystander))];
+      await repositories.users.update(user.id, (current) => ({
+        user: applyUserPatch(current, { passwordHash: 'another-hash' }, at(5)),
+        voidTokens: true,
+      }));
+      expect(await repositories.tokens.consume('verification', [mine.digest], at(6))).toBeNull();
+      expect(await repositories.tokens.consume('verification', [theirs.digest], at(6))).toMatchObject({
+        id: theirs.id,
+      });
+    });
+
+    it('a change that does not void tokens leaves them usable', async () => {
+      const user = await storedUser();
+      const token = await issued(sampleToken(user));
+      await repositories.users.update(user.id, (current) => ({
+        user: applyUserPatch(current, { name: 'Renamed' }, at(5)),
+      }));
+      expect(await repositories.tokens.consume('verification', [token.digest], at(6))).toMatchObject({ id: token.id });
+    });
+
+    it('deleting the user takes its tokens with it', async () => {
+      const user = await storedUser();
+      const token = await issued(sampleToken(user));
+      expect(await repositories.users.delete(user.id, at(5))).toBe(true);
+      expect(await repositories.tokens.consume('verification', [token.digest], at(6))).toBeNull();
+    });
+  });
+}
