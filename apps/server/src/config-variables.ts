@@ -216,7 +216,7 @@ export const VARIABLES = {
   EMAIL_VERIFICATION: variable({
     schema: oneOf(EMAIL_VERIFICATION),
     default: 'required',
-    doc: '`required`: a user whose address is not verified (`email_verified` null) cannot log in (403 `email_not_verified`, only after the right password); `optional`: they can. Users an admin creates or imports are verified unless the request says otherwise (see [API.md, section 1.5](API.md#15-user-attributes-and-their-validation)).',
+    doc: '`required`: a user whose address is not verified (`email_verified` null) cannot log in (403 `email_not_verified`, only after the right password); `optional`: they can. Users an admin creates or imports are verified unless the request says otherwise ([API.md](API.md#15-user-attributes-and-their-validation)).',
   }),
   VERIFICATION_TOKEN_TTL_SECONDS: variable({
     schema: integer(1, 315_360_000),
