@@ -8,9 +8,13 @@ import { RELEASE_DIR, ServerProcesses } from '../../../../scripts/release-proces
 
 // The commands of the docs, run as a reader pastes them, against a fresh release: so that none of
 // them drifts from what the service does. Every `sh` block carries a marker on the line before it:
-//   <!-- docs-test: run -->          run once
-//   <!-- docs-test: run twice -->    run, then run again on the state the first run left
-//   <!-- docs-test: skip: <why> -->  cannot run here (Docker, another host, a benchmark)
+//   <!-- docs-test: run -->             run once
+//   <!-- docs-test: run twice -->       run, then run again on the state the first run left
+//   <!-- docs-test: setup -->           sets the variables (tokens, ids) of its page's examples: run
+//                                       once, and again before each `run with setup` block of it
+//   <!-- docs-test: run with setup -->  one request shown with its answer: run after its page's
+//                                       setup, it must answer the status and error codes shown
+//   <!-- docs-test: skip: <why> -->     cannot run here (Docker, another host, a benchmark)
 
 const REPO_ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 /** The docs: the README and every page under docs/, in the order a reader meets them. */
@@ -21,15 +25,18 @@ const DOC_FILES = [
     .sort()
     .map((name) => `docs/${name}`),
 ];
-const MARKER = /^\s*<!-- docs-test: (run twice|run|skip: \S.*) -->$/;
+const MARKER = /^\s*<!-- docs-test: (run twice|run with setup|run|setup|skip: \S.*) -->$/;
 /** Longest any one block may take (a CLI call is about half a second; the walk a few). */
 const BLOCK_TIMEOUT_MS = 60_000;
 
 interface Block {
+  file: string;
   /** `file:line` of the opening fence. */
   where: string;
   marker: string | undefined;
   script: string;
+  /** The block that follows this one at once, with no line between them: the answer it shows. */
+  answer: string | undefined;
 }
 
 function shBlocks(file: string): Block[] {
@@ -43,7 +50,15 @@ function shBlocks(file: string): Block[] {
     while (end < lines.length && lines[end]!.trim() !== '```') end++;
     if (language === 'sh') {
       const previous = lines.slice(0, i).findLast((line) => line.trim() !== '');
+      let answer: string | undefined;
+      if (/^\s*```\S*\s*$/.test(lines[end + 1] ?? '')) {
+        let answerEnd = end + 2;
+        while (answerEnd < lines.length && lines[answerEnd]!.trim() !== '```') answerEnd++;
+        answer = lines.slice(end + 2, answerEnd).join('\n');
+      }
       blocks.push({
+        file,
+        answer,
         where: `${file}:${i + 1}`,
         marker: previous === undefined ? undefined : MARKER.exec(previous)?.[1],
         script: lines
@@ -91,6 +106,34 @@ function expectClean(run: Run, where: string): void {
   expect(BROKEN.exec(run.output)?.[0], `${where} printed:\n${run.output}`).toBeUndefined();
 }
 
+/**
+ * The HTTP status an answer shows: its status line (`HTTP/1.1 201 Created`), a bare status that
+ * `curl -w '%{http_code}'` prints, the status of a JSON:API error document, or 200 for a document
+ * with `data`.
+ */
+function statusShown(text: string): string | undefined {
+  const line = /^HTTP\/[\d.]+ (\d{3})\b|^(\d{3})\b/m.exec(text);
+  if (line) return line[1] ?? line[2];
+  const error = /"errors":\s*\[\s*\{\s*"status":\s*"(\d{3})"/.exec(text);
+  if (error) return error[1];
+  return /^\s*\{\s*"data":/m.test(text) ? '200' : undefined;
+}
+
+/** The error codes a text shows, in order (`"code": "email_taken"`). */
+function codesShown(text: string): string[] {
+  return [...text.matchAll(/"code":\s*"(\w+)"/g)].map((match) => match[1]!);
+}
+
+/** A `run with setup` example answers what its page shows: the same status and error codes. */
+function expectAnswered(run: Run, block: Block): void {
+  const shown = block.answer === undefined ? undefined : statusShown(block.answer);
+  const got = statusShown(run.output);
+  const explain = `${block.where} answered ${got}, the doc shows ${shown ?? 'a success'}:\n${run.output}`;
+  if (shown === undefined) expect(got, explain).toMatch(/^2\d\d$/);
+  else expect(got, explain).toBe(shown);
+  if (block.answer !== undefined) expect(codesShown(run.output), explain).toEqual(codesShown(block.answer));
+}
+
 describe('the commands of the docs', { timeout: 300_000 }, () => {
   const servers = new ServerProcesses();
   afterAll(() => servers.cleanup());
@@ -98,6 +141,13 @@ describe('the commands of the docs', { timeout: 300_000 }, () => {
   it('are each marked to run, run twice or skip with a reason, so a new block cannot slip in untested', () => {
     expect(BLOCKS.filter((block) => block.marker === undefined).map((block) => block.where)).toEqual([]);
     expect(BLOCKS.some((block) => block.marker === 'run twice')).toBe(true);
+    // An example needs its page's setup, before it on the page.
+    const orphans = BLOCKS.filter(
+      (block, index) =>
+        block.marker === 'run with setup' &&
+        !BLOCKS.slice(0, index).some((each) => each.marker === 'setup' && each.file === block.file),
+    );
+    expect(orphans.map((block) => block.where)).toEqual([]);
   });
 
   it('that cannot run here still parse as bash (no broken quoting or continuation)', async () => {
@@ -124,9 +174,16 @@ describe('the commands of the docs', { timeout: 300_000 }, () => {
     const server = await servers.start(env, { cwd: dir });
     const shell = { ...env, PORT: String(server.port), LOG_LEVEL: 'warn' };
 
-    for (const block of BLOCKS.filter((each) => each.marker === 'run' || each.marker === 'run twice')) {
+    /** Each page's setup, run again before each of its examples so that every one starts afresh. */
+    const setups = new Map<string, string>();
+    for (const block of BLOCKS.filter((each) => each.marker !== undefined && !each.marker.startsWith('skip:'))) {
       const { where } = block;
-      if (block.marker === 'run twice') {
+      if (block.marker === 'setup') setups.set(block.file, block.script);
+      if (block.marker === 'run with setup') {
+        const run = await bash(`${setups.get(block.file)}\n${block.script}`, dir, shell);
+        expectClean(run, where);
+        expectAnswered(run, block);
+      } else if (block.marker === 'run twice') {
         // A first run stopped before its last steps (Ctrl-C, half a paste) leaves what it made.
         const steps = block.script.split(/^# 9\. /m);
         if (steps.length > 1) expectClean(await bash(steps[0]!, dir, shell), `${where} (up to step 9)`);
