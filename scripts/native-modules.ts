@@ -14,25 +14,25 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SQLITE_DRIVER } from '../packages/adapters-persistence/src/sqlite/sqlite-driver';
+import { NODE20_SQLITE_DRIVER, SQLITE_DRIVER } from '../packages/adapters-persistence/src/sqlite/sqlite-driver';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
 /** Packages with compiled code: left out of the release bundle and shipped as installed. */
-export const NATIVE = ['better-sqlite3', 'better-sqlite3-node20', '@node-rs/bcrypt', '@node-rs/argon2'] as const;
+export const NATIVE = ['better-sqlite3', NODE20_SQLITE_DRIVER, '@node-rs/bcrypt', '@node-rs/argon2'] as const;
 
 /**
  * What a release built with this Node.js ships: Node.js 20's driver only when built with Node.js
  * 20, as it is compiled for the Node.js of the build and no other loads it. A release built with
  * Node.js 22 or later runs on 22 and later, and on Node.js 20 says its driver is missing.
  */
-export const RELEASE_NATIVE = NATIVE.filter((name) => name !== 'better-sqlite3-node20' || SQLITE_DRIVER === name);
+export const RELEASE_NATIVE = NATIVE.filter((name) => name !== NODE20_SQLITE_DRIVER || SQLITE_DRIVER === name);
 
 /**
  * Named as optional in the release's package.json, whether shipped or not: `npm install` in a
  * release folder then builds it on Node.js 20, and does without it (and a compiler) elsewhere.
  */
-export const OPTIONAL_NATIVE = ['better-sqlite3-node20'] as const;
+export const OPTIONAL_NATIVE = [NODE20_SQLITE_DRIVER] as const;
 
 /** Where the native packages are declared: pnpm links each only into its own workspace package. */
 export const NATIVE_WORKSPACE_FOLDERS = ['apps/server', 'packages/adapters-persistence'].map((folder) =>
@@ -43,7 +43,7 @@ export const NATIVE_WORKSPACE_FOLDERS = ['apps/server', 'packages/adapters-persi
  * Compiled by node-gyp against one Node.js ABI, so rebuilt when Node.js changes, by the name pnpm
  * knows the package by; the others are Node-API prebuilds that any Node.js loads.
  */
-const COMPILED_PER_ABI: Record<string, string> = { 'better-sqlite3-node20': 'better-sqlite3' };
+const COMPILED_PER_ABI: Record<string, string> = { [NODE20_SQLITE_DRIVER]: 'better-sqlite3' };
 
 /** A use of each package that touches its binary (loading alone does not, for better-sqlite3). */
 const PROBES: Record<string, string> = {

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { SQLITE_DRIVER } from '../packages/adapters-persistence/src/sqlite/sqlite-driver';
+import { NODE20_SQLITE_DRIVER, SQLITE_DRIVER } from '../packages/adapters-persistence/src/sqlite/sqlite-driver';
 import { ServerProcesses, type ServerProcess } from './release-process';
 
 const servers = new ServerProcesses();
@@ -78,7 +78,7 @@ async function smoke(): Promise<void> {
 }
 
 async function refused(): Promise<void> {
-  if (SQLITE_DRIVER !== 'better-sqlite3-node20') {
+  if (SQLITE_DRIVER !== NODE20_SQLITE_DRIVER) {
     say(`skipped: Node.js ${process.version} loads the Node-API driver, which every release ships`);
     return;
   }

@@ -36,10 +36,11 @@ import { userSessionRoutes } from './routes/user-session.routes';
 export function createHttpApp(deps: HttpAppDeps) {
   const app = new Hono<AppEnv>().use(requestId()).use(accessLog(deps.logger));
   if (deps.metricsEndpoint !== null) app.use(requestMetrics(deps.metricsEndpoint.metrics));
+  app.use(securityHeaders());
+  // Before anything that may refuse the request, so that a refusal is readable by an allowed
+  // origin; not on every request's path when no origin is listed.
+  if (deps.corsOrigins.length > 0) app.use(cors(deps.corsOrigins));
   app
-    .use(securityHeaders())
-    // Before anything that may refuse the request, so that a refusal is readable by an allowed origin.
-    .use(cors(deps.corsOrigins))
     .use(clientInfo(deps.trustedProxies))
     // The import streams a body of its own kind and size; its route checks both.
     .use(bodyGuard({ streamedPaths: [IMPORT_PATH] }));

@@ -78,7 +78,6 @@ describe('SecretKeyRing', () => {
     const [secret] = await repositories.secrets.list('token-hmac');
     const expected = createHmac('sha256', Buffer.from(secret!.material, 'base64url')).update(token).digest('base64url');
     expect(await keyRing.digest(token)).toBe(expected);
-    expect(await keyRing.digest(token)).not.toContain(token);
     await keyRing.rotate('token-hmac');
     const digests = await keyRing.digests(token);
     expect(digests).toHaveLength(2);

@@ -70,6 +70,7 @@ describe('SmtpMailer over a real SMTP server', () => {
     for (const attempt of [mailer(wrong).deliver(mail), mailer(wrong).check()]) {
       const error = await failureOf(attempt);
       expect(error.failure).toBe('unreachable');
+      expect(error.message).toContain('Authentication failed for ***');
       expect(`${error.message} ${error.stack}`).not.toContain(wrong);
       expect(`${error.message} ${error.stack}`).not.toContain(SMTP_PASSWORD);
     }

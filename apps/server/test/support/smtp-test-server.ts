@@ -30,7 +30,8 @@ export class TestSmtpServer {
       onAuth: (auth, _session, callback) =>
         auth.username === SMTP_USER && auth.password === SMTP_PASSWORD
           ? callback(null, { user: auth.username })
-          : callback(Object.assign(new Error('Authentication failed'), { responseCode: 535 })),
+          : // Echoes what it was sent, as a careless server may: the adapter must not pass it on.
+            callback(Object.assign(new Error(`Authentication failed for ${auth.password}`), { responseCode: 535 })),
       onRcptTo: (address, _session, callback) => {
         const refusal = this.refusals.get(address.address);
         callback(refusal ? Object.assign(new Error(refusal.text), { responseCode: refusal.code }) : null);

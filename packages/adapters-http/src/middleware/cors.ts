@@ -50,7 +50,7 @@ export function corsOrigins(entries: readonly string[]): string[] {
 export function cors(origins: readonly string[]): MiddlewareHandler<AppEnv> {
   const allowed = new Set(origins);
   return async (c, next) => {
-    if (allowed.size === 0 || isSameOriginOnly(c.req.path)) return next();
+    if (isSameOriginOnly(c.req.path)) return next();
     c.header('Vary', 'Origin', { append: true });
     const origin = c.req.header('origin');
     if (origin === undefined || !allowed.has(origin)) return next();

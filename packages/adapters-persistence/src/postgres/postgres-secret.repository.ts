@@ -1,6 +1,7 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { AuditRecord, Secret, SecretPurpose, SecretRepository } from '@uas/domain';
 import { currentThenNewest } from '../shared/mail-rows';
+import { takeTurns } from './postgres-advisory-lock';
 import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresDb } from './postgres-db';
 import { secrets } from './postgres-schema';
@@ -15,7 +16,7 @@ export class PostgresSecretRepository implements SecretRepository {
    */
   async rotate(secret: Secret, audit?: AuditRecord): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`uas.secrets.${secret.purpose}`}))`);
+      await takeTurns(tx, `uas.secrets.${secret.purpose}`);
       await tx
         .update(secrets)
         .set({ retired: secret.created })

@@ -9,8 +9,10 @@ import type BetterSqlite3 from 'better-sqlite3';
  * and Node.js 20, until its support ends, loads 12 (installed as `better-sqlite3-node20`). Both
  * have the same API.
  */
+export const NODE20_SQLITE_DRIVER = 'better-sqlite3-node20';
+
 export const SQLITE_DRIVER =
-  Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20';
+  Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3' : NODE20_SQLITE_DRIVER;
 
 export type SqliteConnection = BetterSqlite3.Database;
 

@@ -7,7 +7,7 @@ import {
   MAIL_ERROR_MAX_LENGTH,
   MAIL_LEASE_SECONDS,
   type ClaimedMail,
-  type MailBody,
+  openMailBody,
   type MailOutcome,
   type MailRetryPolicy,
 } from './mail-message.ts';
@@ -51,7 +51,7 @@ export class MailDelivery {
     const { queue, box, mailer, clock, logger } = this.deps;
     let outcome: MailOutcome;
     try {
-      const body = JSON.parse(await box.open('mail-body', claim.body, claim.id)) as MailBody;
+      const body = await openMailBody(box, claim.body, claim.id);
       await mailer.deliver({ id: claim.id, to: claim.recipient, subject: claim.subject, ...body });
       outcome = { status: 'delivered', at: clock.now() };
     } catch (error) {

@@ -1,5 +1,6 @@
 import { addSeconds } from '../shared/clock.ts';
 import type { SealedText } from '../secrets/secret.ts';
+import type { SecretBox } from '../secrets/secret-box.ts';
 
 /**
  * Every kind of message the service sends, each with its own templates. Sign-up verification,
@@ -25,6 +26,14 @@ export interface MailBody {
   readonly text: string;
   readonly html: string;
 }
+
+/** Seals a body under the key ring's `mail-body` secret, bound to its message's id. */
+export const sealMailBody = (box: SecretBox, body: MailBody, id: string): Promise<SealedText> =>
+  box.seal('mail-body', JSON.stringify(body), id);
+
+/** Opens what sealMailBody sealed; throws when it does not open (see SecretBox.open). */
+export const openMailBody = async (box: SecretBox, sealed: SealedText, id: string): Promise<MailBody> =>
+  JSON.parse(await box.open('mail-body', sealed, id)) as MailBody;
 
 /** A rendered message: what the templates make of a kind and its values. */
 export interface MailContent extends MailBody {

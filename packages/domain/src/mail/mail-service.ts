@@ -4,7 +4,15 @@ import type { IdGenerator } from '../shared/id-generator.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { SecretBox } from '../secrets/secret-box.ts';
 import { isValidEmail, normalizeEmail } from '../users/user.rules.ts';
-import type { ListedMail, MailContent, MailKind, MailValues, NewMail, MailBody } from './mail-message.ts';
+import {
+  openMailBody,
+  sealMailBody,
+  type ListedMail,
+  type MailContent,
+  type MailKind,
+  type MailValues,
+  type NewMail,
+} from './mail-message.ts';
 import type { MailPage, MailQueue } from './mail-queue.ts';
 import { renderMail, type MailTemplates } from './mail-template.ts';
 
@@ -35,8 +43,7 @@ export class MailService {
     const { box, templates, clock, ids } = this.deps;
     const id = ids.next();
     const content = renderMail(templates.of(kind), values);
-    const body: MailBody = { text: content.text, html: content.html };
-    const sealed = await box.seal('mail-body', JSON.stringify(body), id);
+    const sealed = await sealMailBody(box, { text: content.text, html: content.html }, id);
     return { id, kind, recipient, subject: content.subject, body: sealed, created: clock.now() };
   }
 
@@ -68,7 +75,7 @@ export class MailService {
     const { body, ...message } = stored;
     if (!body) return { message, content: null };
     try {
-      const opened = JSON.parse(await this.deps.box.open('mail-body', body, id)) as MailBody;
+      const opened = await openMailBody(this.deps.box, body, id);
       return { message, content: { subject: message.subject, text: opened.text, html: opened.html } };
     } catch (error) {
       this.deps.logger.warn('a mail body does not open', { mailId: id, error: (error as Error)?.message });
@@ -77,7 +84,7 @@ export class MailService {
   }
 
   /** Says that a message waits, by id and kind only: its body holds links with tokens. */
-  queued(message: Pick<NewMail, 'id' | 'kind'>): void {
+  private queued(message: Pick<NewMail, 'id' | 'kind'>): void {
     this.deps.logger.info('mail queued', { mailId: message.id, kind: message.kind });
   }
 }

@@ -143,7 +143,8 @@ export class AuthService {
     // so every refusal takes as long.
     const hash = principal && hasPassword(principal.passwordHash) ? principal.passwordHash : null;
     // A wrong password leaves the attempt recorded: that is the failure that counts.
-    if (!(await passwordMatches(hasher, password, hash ?? (await this.hashForTiming()))) || !principal || !hash) {
+    const matches = await passwordMatches(hasher, password, hash ?? (await this.hashForTiming()));
+    if (!matches || !principal || hash === null) {
       if (this.kind === 'user') await this.deps.activity.countFailedLogin(this.deps.clock.now());
       await this.recordFailedLogin(principal, attempt.failureThrottles, request);
       throw new InvalidCredentialsError();
