@@ -1,0 +1,100 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '@uas/adapters-persistence';
+import { JsonLogger } from '../../src/adapters/json-logger';
+import { createApplication } from '../../src/application';
+import { loadConfig, type Config } from '../../src/config';
+import { buildContainer, mailOf, useCasesOf } from '../../src/container';
+import { BACKENDS, testDatabaseEnv } from '../support/test-application';
+
+const ROUNDS = 25;
+const USES_AT_ONCE = 8;
+
+/** Every row of every table of the PostgreSQL schema, as text to search. */
+async function postgresRows(config: Config): Promise<string> {
+  const sql = postgres(config.database.url, { max: 1, onnotice: () => {} });
+  try {
+    const tables = await sql<{ name: string }[]>`
+      select table_name as name from information_schema.tables where table_schema = ${config.databaseSchema ?? 'public'}`;
+    const rows: string[] = [];
+    for (const { name } of tables)
+      for (const row of await sql.unsafe(`select t::text as row from "${config.databaseSchema}"."${name}" t`))
+        rows.push(String(row.row));
+    return rows.join('\n');
+  } finally {
+    await sql.end();
+  }
+}
+
+/** Every byte of the SQLite file and its write-ahead log, as latin1 text to search. */
+const sqliteBytes = (path: string) =>
+  [path, `${path}-wal`]
+    .filter((file) => existsSync(file))
+    .map((file) => readFileSync(file).toString('latin1'))
+    .join('');
+
+describe.each(BACKENDS)('single-use tokens on %s', (backend) => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it(`of ${USES_AT_ONCE} uses at once on two instances exactly one wins, ${ROUNDS} rounds; no token is ever in the database, an audit event or a log line`, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'uas-tokens-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const database = await testDatabaseEnv(backend, dir);
+    cleanups.push(() => database.remove());
+    const config = loadConfig({ ...database.env, ADMIN_KEY_PATH: join(dir, 'admin.key'), BCRYPT_COST: '4' });
+    const logs: string[] = [];
+    const logger = new JsonLogger('debug', (line) => logs.push(line));
+    // The first start makes the key ring's secrets, as a real first start does.
+    const application = await createApplication(config, logger);
+    cleanups.push(() => application.close());
+
+    // Two instances: each its own connection, container and use cases over the one database.
+    const instances: { useCases: ReturnType<typeof useCasesOf>; mail: ReturnType<typeof mailOf>['service'] }[] = [];
+    for (let n = 0; n < 2; n += 1) {
+      const handle = await openDatabase(config.database, { schema: config.databaseSchema });
+      cleanups.push(() => handle.close());
+      const container = buildContainer(config, handle);
+      instances.push({ useCases: useCasesOf(container, config), mail: mailOf(container, config, logger).service });
+    }
+    const [first] = instances;
+    const user = await first!.useCases.users.create({ email: 'ada@example.com', password: 'correct horse 1' });
+
+    const tokens: string[] = [];
+    const winnersPerRound: number[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      let token = '';
+      await first!.useCases.actionTokens.issue('verification', { userId: user.id, email: user.email }, (issued) => {
+        token = issued;
+        return first!.mail.compose('test', user.email, {
+          recipient: `https://accounts.example.com/verify?token=${issued}`,
+        });
+      });
+      tokens.push(token);
+      const uses = await Promise.allSettled(
+        Array.from({ length: USES_AT_ONCE }, (_, n) =>
+          instances[n % 2]!.useCases.actionTokens.use('verification', token),
+        ),
+      );
+      winnersPerRound.push(uses.filter((use) => use.status === 'fulfilled').length);
+    }
+    expect(winnersPerRound.filter((winners) => winners !== 1)).toEqual([]); // used twice, or lost
+    expect(new Set(tokens).size).toBe(ROUNDS);
+
+    const stored =
+      config.database.dialect === 'sqlite' ? sqliteBytes(config.database.path ?? '') : await postgresRows(config);
+    expect(stored).toContain(user.email); // the search reads the stored rows
+    const logged = logs.join('\n');
+    for (const token of tokens) {
+      expect(stored).not.toContain(token); // rows, audit events and queued mail alike
+      expect(logged).not.toContain(token);
+    }
+    expect(stored).not.toContain('accounts.example.com/verify');
+  }, 90_000);
+});
