@@ -57,6 +57,15 @@ const smtpUrl = parsed((value): URL | null => {
   }
   return url;
 });
+/** An http(s) address without query or fragment, or null for none. */
+const webAddress = parsed((value): URL | null => {
+  if (value === '') return null;
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) {
+    throw new Error('must be an http:// or https:// address without query, fragment or credentials');
+  }
+  return url;
+});
 /** `address` or `Name <address>`. */
 const mailFrom = v.pipe(
   v.string(),
@@ -213,6 +222,16 @@ export const VARIABLES = {
     default: '',
     doc: 'Comma-separated origins (`scheme://host[:port]`, exactly as the browser sends them, e.g. `https://app.example.com,http://localhost:5173`) whose web apps may call the end-user and public endpoints from the browser (CORS). The admin API and panel stay same-origin. None: no CORS ([API.md, 1.1](API.md#11-wire-format-and-content-types)).',
   }),
+  PUBLIC_URL: variable({
+    schema: webAddress,
+    default: '',
+    doc: "The service's public base address as users' browsers reach it (`https://id.example.com`, a path allowed): mailed links open its pages under `/account/`. None: `http://localhost:<PORT>`, fit only for trying it out.",
+  }),
+  APP_URL: variable({
+    schema: webAddress,
+    default: '',
+    doc: 'Where the `/account/` pages lead once done (your application). None: they end on their own page.',
+  }),
   EMAIL_VERIFICATION: variable({
     schema: oneOf(EMAIL_VERIFICATION),
     default: 'required',
@@ -293,7 +312,7 @@ export const VARIABLES = {
   MAIL_TEMPLATES_DIR: variable({
     schema: parsed(mailTemplatesFrom),
     default: '',
-    doc: 'A folder of your own mail templates, read at start: `<kind>.subject.txt`, `<kind>.txt` and `<kind>.html` (kinds: `test`); a file missing there keeps the default. `{{recipient}}` and the like stand for values, HTML-escaped in the `.html`.',
+    doc: 'A folder of your own mail templates, read at start: `<kind>.subject.txt`, `<kind>.txt` and `<kind>.html` (kinds: `test`, `verification`, `signup_existing`, `recovery`, `email_change`, `email_change_notice`, `password_changed`, `invitation`); a file missing there keeps the default. `{{recipient}}` and the like stand for values, HTML-escaped in the `.html`.',
   }),
   METRICS_TOKEN: variable({
     schema: v.pipe(

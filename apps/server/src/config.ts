@@ -80,6 +80,10 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
     trustedProxies: e.TRUSTED_PROXIES,
     /** Origins whose browser apps may call the end-user and public routes. */
     corsOrigins: e.CORS_ORIGINS,
+    /** The service's public base address: mailed links open its `/account/` pages. */
+    publicUrl: (e.PUBLIC_URL ?? new URL(`http://localhost:${e.PORT}/`)).href,
+    /** Where the `/account/` pages lead once done; null: they end on their own page. */
+    appUrl: e.APP_URL?.href ?? null,
     /** Whether a user must have verified the address to log in. */
     emailVerification: e.EMAIL_VERIFICATION,
     /** How long a single-use token of each purpose stays usable, in seconds. */

@@ -29,6 +29,11 @@ export interface ErrorRow {
   title: string;
   /** Where in the request the problem lies, when one place always does. */
   source?: ProblemSource;
+  /**
+   * The code on the wire, when it is not the key: two problems may share a public code and
+   * differ in status (a refused bearer token is a 401, a refused mailed link a 400).
+   */
+  wire?: string;
   /** The `WWW-Authenticate` challenge a 401 of this code carries (RFC 6750). */
   challenge?: string;
 }
@@ -49,6 +54,7 @@ export const ERROR_CATALOGUE: Record<ApiErrorCode, ErrorRow> = {
   account_inactive: { status: 403, title: 'Account inactive' },
   email_not_verified: { status: 403, title: 'Email not verified' },
   invalid_token: { status: 401, title: 'Invalid token', challenge: BEARER_INVALID_TOKEN },
+  invalid_action_token: { status: 400, title: 'Invalid token', wire: 'invalid_token' },
   refresh_token_reused: { status: 401, title: 'Refresh token reused', challenge: BEARER_INVALID_TOKEN },
   forbidden: { status: 403, title: 'Forbidden' },
   too_many_attempts: { status: 429, title: 'Too many attempts' },
@@ -71,3 +77,6 @@ export const ERROR_CATALOGUE: Record<ApiErrorCode, ErrorRow> = {
   not_ready: { status: 503, title: 'Not ready' },
   internal_error: { status: 500, title: 'Internal error' },
 };
+
+/** The code a problem of `code` carries on the wire. */
+export const wireCode = (code: ApiErrorCode): string => ERROR_CATALOGUE[code].wire ?? code;

@@ -1,6 +1,6 @@
 import type { ProblemSource } from '@uas/domain';
 import * as v from 'valibot';
-import { type ApiErrorCode, ERROR_CATALOGUE } from './error-catalogue';
+import { type ApiErrorCode, ERROR_CATALOGUE, wireCode } from './error-catalogue';
 
 /** One problem, before it is given its HTTP status; its title follows from its code. */
 export interface Problem {
@@ -12,11 +12,13 @@ export interface Problem {
 }
 
 export const API_ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ApiErrorCode[];
+/** The codes as the wire shows them: each once. */
+const WIRE_CODES = [...new Set(API_ERROR_CODES.map(wireCode))];
 
 export const errorObjectSchema = v.object({
   status: v.pipe(v.string(), v.description('The HTTP status, as a string.')),
   id: v.optional(v.pipe(v.string(), v.description('On a 500: the request id to quote when reporting it.'))),
-  code: v.picklist(API_ERROR_CODES),
+  code: v.picklist(WIRE_CODES),
   title: v.pipe(v.string(), v.description('The same for every occurrence of the code.')),
   detail: v.string(),
   source: v.optional(
@@ -35,7 +37,7 @@ export function errorDocument(status: number, problems: readonly Problem[]): v.I
     errors: problems.map(({ id, code, detail, source }) => ({
       status: String(status),
       ...(id === undefined ? {} : { id }),
-      code,
+      code: wireCode(code),
       title: ERROR_CATALOGUE[code].title,
       detail,
       ...(source === undefined ? {} : { source }),

@@ -6,6 +6,7 @@ import {
   EmailNotVerifiedError,
   InvalidCredentialsError,
   InvalidTokenError,
+  InvalidActionTokenError,
   NotFoundError,
   PreconditionFailedError,
   RefreshTokenReusedError,
@@ -47,6 +48,7 @@ const samples: Record<ErrorCode, { error: DomainError; status: number; title: st
   email_not_verified: { error: new EmailNotVerifiedError(), status: 403, title: 'Email not verified' },
   account_inactive: { error: new AccountInactiveError(), status: 403, title: 'Account inactive' },
   invalid_token: { error: new InvalidTokenError(), status: 401, title: 'Invalid token' },
+  invalid_action_token: { error: new InvalidActionTokenError(), status: 400, title: 'Invalid token' },
   refresh_token_reused: { error: new RefreshTokenReusedError(), status: 401, title: 'Refresh token reused' },
   forbidden: { error: new ForbiddenError('no'), status: 403, title: 'Forbidden' },
   too_many_attempts: { error: new TooManyAttemptsError(42), status: 429, title: 'Too many attempts' },
@@ -64,7 +66,8 @@ describe('onError maps every domain error code through one table', () => {
       expect(body.errors).toHaveLength(1);
       expect(body.errors[0]).toMatchObject({
         status: String(status),
-        code,
+        // A refused mailed link shares the bearer token's public code, at its own status.
+        code: code === 'invalid_action_token' ? 'invalid_token' : code,
         title,
         detail: error instanceof ValidationError ? error.issues[0]?.detail : error.message,
       });

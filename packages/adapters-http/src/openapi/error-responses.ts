@@ -1,4 +1,4 @@
-import { type ApiErrorCode, ERROR_CATALOGUE } from '../errors/error-catalogue';
+import { type ApiErrorCode, ERROR_CATALOGUE, wireCode } from '../errors/error-catalogue';
 import { API_ERROR_CODES, errorDocument } from '../errors/json-api-errors';
 
 const statusOfCode = (code: ApiErrorCode): number => ERROR_CATALOGUE[code].status;
@@ -30,7 +30,7 @@ export const errorExamples = () =>
     API_ERROR_CODES.map((code) => [
       code,
       {
-        summary: code,
+        summary: wireCode(code),
         value: errorDocument(statusOfCode(code), [{ code, detail: 'What was wrong, in words fit for the client.' }]),
       },
     ]),
@@ -53,14 +53,14 @@ export function errorResponses(codes: readonly ApiErrorCode[]): Record<string, u
     [...byStatus].map(([status, statusCodes]) => [
       String(status),
       {
-        description: statusCodes.map((code) => `\`${code}\``).join(', '),
+        description: statusCodes.map((code) => `\`${wireCode(code)}\``).join(', '),
         headers: headerRefs(HEADERS_BY_STATUS[status] ?? []),
         content: {
           'application/json': {
             schema: {
               allOf: [
                 { $ref: '#/components/schemas/ErrorDocument' },
-                { properties: { errors: { items: { properties: { code: { enum: statusCodes } } } } } },
+                { properties: { errors: { items: { properties: { code: { enum: statusCodes.map(wireCode) } } } } } },
               ],
             },
             examples: Object.fromEntries(statusCodes.map((code) => [code, { $ref: `#/components/examples/${code}` }])),

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from '../testing/test-api.ts';
-import { InvalidTokenError } from '../shared/errors.ts';
+import { InvalidActionTokenError } from '../shared/errors.ts';
 import { buildDomain, rejectionOf, type Domain } from '../testing/domain-fixture.ts';
 import { sampleMail } from '../testing/mail-queue.contract.ts';
 import { TEST_TOKEN_LIFETIMES } from '../testing/in-memory-action-tokens.ts';
 import type { User } from '../users/user.ts';
-import { INVALID_ACTION_TOKEN } from './action-token-service.ts';
+const INVALID_ACTION_TOKEN = new InvalidActionTokenError().message;
 
 describe('ActionTokenService', () => {
   let domain: Domain;
@@ -25,7 +25,7 @@ describe('ActionTokenService', () => {
   }
 
   const refused = async (purpose: 'verification' | 'recovery', token: unknown) =>
-    (await rejectionOf(domain.actionTokens.use(purpose, token), InvalidTokenError)).message;
+    (await rejectionOf(domain.actionTokens.use(purpose, token), InvalidActionTokenError)).message;
 
   it('issue() queues the message that carries the token, in the same write', async () => {
     await issue();

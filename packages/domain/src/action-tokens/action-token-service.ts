@@ -1,6 +1,6 @@
 import type { NewMail } from '../mail/mail-message.ts';
 import { addSeconds, type Clock } from '../shared/clock.ts';
-import { InvalidTokenError } from '../shared/errors.ts';
+import { InvalidActionTokenError } from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { ActionPurpose, ActionToken, ActionTokenLifetimes } from './action-token.ts';
 import type { ActionTokenRepository } from './action-token.repository.ts';
@@ -19,9 +19,6 @@ export interface ActionTokenServiceDeps {
  * before the store is asked, as any wrong token is.
  */
 const TOKEN_FORM = /^[A-Za-z0-9_-]{16,128}$/;
-
-/** One answer for a wrong, used, voided or expired token: none tells them apart. */
-export const INVALID_ACTION_TOKEN = 'The link is invalid, used or expired.';
 
 /** Single-use tokens: issued with the message that carries them, used once. */
 export class ActionTokenService {
@@ -56,12 +53,12 @@ export class ActionTokenService {
     return mail;
   }
 
-  /** Uses a presented token of `purpose`: InvalidTokenError when it is wrong, used, voided or expired. */
+  /** Uses a presented token of `purpose`: InvalidActionTokenError when it is wrong, used, voided or expired. */
   async use(purpose: ActionPurpose, presented: unknown): Promise<ActionToken> {
-    if (typeof presented !== 'string' || !TOKEN_FORM.test(presented)) throw new InvalidTokenError(INVALID_ACTION_TOKEN);
+    if (typeof presented !== 'string' || !TOKEN_FORM.test(presented)) throw new InvalidActionTokenError();
     const { tokens, keys, clock } = this.deps;
     const used = await tokens.consume(purpose, await keys.digests(presented), clock.now());
-    if (!used) throw new InvalidTokenError(INVALID_ACTION_TOKEN);
+    if (!used) throw new InvalidActionTokenError();
     return used;
   }
 }

@@ -3,12 +3,32 @@ import type { SealedText } from '../secrets/secret.ts';
 import type { SecretBox } from '../secrets/secret-box.ts';
 
 /**
- * Every kind of message the service sends, each with its own templates. Sign-up verification,
- * recovery and invitations join `test` here, each with the values its templates may use.
+ * Every kind of message the service sends, each with its own templates and the values they may
+ * use. `link` is a page under `/account/` carrying a single-use token (see accountLink).
  */
 export const MAIL_KIND_VALUES = {
   test: ['recipient'],
+  /** To a new account's address (sign-up), or again on request: confirm it. */
+  verification: ['email', 'link'],
+  /** To the owner of an address someone tried to sign up with again: no second account was made. */
+  signup_existing: ['email'],
+  /** Forgot the password: set a new one through the link. */
+  recovery: ['email', 'link'],
+  /** To the new address of a change the user asked for: confirm it. */
+  email_change: ['email', 'new_email', 'link'],
+  /** To the old address when a change is asked for: a security notice. */
+  email_change_notice: ['email', 'new_email'],
+  /** A security notice: the password was changed. */
+  password_changed: ['email'],
+  /** An admin invited the address: set a password to join. */
+  invitation: ['email', 'name', 'link'],
 } as const satisfies Record<string, readonly string[]>;
+
+/**
+ * Security notices: they tell an owner of a change to the account, so no send limit drops them
+ * (see the per-address and hourly limits).
+ */
+export const NOTICE_KINDS: readonly MailKind[] = ['email_change_notice', 'password_changed'];
 export type MailKind = keyof typeof MAIL_KIND_VALUES;
 export const MAIL_KINDS = Object.keys(MAIL_KIND_VALUES) as MailKind[];
 /** The values a message of `kind` is rendered with. */

@@ -17,6 +17,41 @@ export const DEFAULT_MAIL_TEMPLATES: Record<MailKind, MailTemplate> = {
     text: 'This is a test message to {{recipient}}.\n\nIf you can read it, the service can send mail.\n',
     html: '<p>This is a test message to <strong>{{recipient}}</strong>.</p>\n<p>If you can read it, the service can send mail.</p>\n',
   },
+  verification: {
+    subject: 'Confirm your email address',
+    text: 'Confirm that {{email}} is your address by opening this link:\n\n{{link}}\n\nIf you did not ask for an account, ignore this message.\n',
+    html: '<p>Confirm that <strong>{{email}}</strong> is your address:</p>\n<p><a href="{{link}}">Confirm my address</a></p>\n<p>If you did not ask for an account, ignore this message.</p>\n',
+  },
+  signup_existing: {
+    subject: 'Someone tried to sign up with your address',
+    text: 'Someone tried to create an account for {{email}}, which already has one. No second account was made.\n\nIf it was you, sign in, or recover your password if you forgot it. If not, ignore this message.\n',
+    html: '<p>Someone tried to create an account for <strong>{{email}}</strong>, which already has one. No second account was made.</p>\n<p>If it was you, sign in, or recover your password if you forgot it. If not, ignore this message.</p>\n',
+  },
+  recovery: {
+    subject: 'Set a new password',
+    text: 'Someone asked to set a new password for {{email}}. Open this link to choose one:\n\n{{link}}\n\nIf it was not you, ignore this message: your password stays as it is.\n',
+    html: '<p>Someone asked to set a new password for <strong>{{email}}</strong>.</p>\n<p><a href="{{link}}">Choose a new password</a></p>\n<p>If it was not you, ignore this message: your password stays as it is.</p>\n',
+  },
+  email_change: {
+    subject: 'Confirm your new email address',
+    text: 'The account of {{email}} asked to use {{new_email}} from now on. Confirm it by opening this link:\n\n{{link}}\n\nIf you did not ask for this, ignore this message.\n',
+    html: '<p>The account of <strong>{{email}}</strong> asked to use <strong>{{new_email}}</strong> from now on.</p>\n<p><a href="{{link}}">Confirm my new address</a></p>\n<p>If you did not ask for this, ignore this message.</p>\n',
+  },
+  email_change_notice: {
+    subject: 'Your email address is being changed',
+    text: 'Someone signed in to the account of {{email}} asked to change its address to {{new_email}}. The change happens once the new address confirms it.\n\nIf it was not you, change your password now.\n',
+    html: '<p>Someone signed in to the account of <strong>{{email}}</strong> asked to change its address to <strong>{{new_email}}</strong>. The change happens once the new address confirms it.</p>\n<p>If it was not you, change your password now.</p>\n',
+  },
+  password_changed: {
+    subject: 'Your password was changed',
+    text: 'The password of the account of {{email}} was just changed, and every session of it ended.\n\nIf it was not you, recover your account now.\n',
+    html: '<p>The password of the account of <strong>{{email}}</strong> was just changed, and every session of it ended.</p>\n<p>If it was not you, recover your account now.</p>\n',
+  },
+  invitation: {
+    subject: 'You are invited',
+    text: 'Hello {{name}},\n\nAn account was made for you ({{email}}). Choose a password to start using it:\n\n{{link}}\n',
+    html: '<p>Hello {{name}},</p>\n<p>An account was made for you (<strong>{{email}}</strong>).</p>\n<p><a href="{{link}}">Choose a password</a></p>\n',
+  },
 };
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;

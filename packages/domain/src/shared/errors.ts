@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'account_inactive'
   | 'email_not_verified'
   | 'invalid_token'
+  | 'invalid_action_token'
   | 'refresh_token_reused'
   | 'forbidden'
   | 'too_many_attempts'
@@ -74,6 +75,17 @@ export class InvalidTokenError extends DomainError {
   readonly code = 'invalid_token';
   constructor(detail = 'The token is missing, malformed, expired, revoked or not issued by this service.') {
     super(detail);
+  }
+}
+
+/**
+ * A single-use token (a mailed link's) that is wrong, malformed, used, voided or expired: one
+ * answer for all, so none tells them apart. On the wire it is `invalid_token` with status 400.
+ */
+export class InvalidActionTokenError extends DomainError {
+  readonly code = 'invalid_action_token';
+  constructor() {
+    super('The link is invalid, used or expired.');
   }
 }
 
