@@ -69,6 +69,8 @@ export async function createApplication(
       trustedProxies: config.trustedProxies,
       corsOrigins: config.corsOrigins,
       panelRoot: ADMIN_PANEL_ROOT,
+      accountActions: {},
+      appUrl: config.appUrl,
     });
     const stopHousekeeping = scheduleHousekeeping(useCases.housekeeping, logger);
     const sender = mail.sending && startMailSender({ ...mail.sending, logger });

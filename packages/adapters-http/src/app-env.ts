@@ -32,6 +32,8 @@ export interface AppEnv {
     client: ClientInfo;
     /** The parsed JSON request body; undefined when the request has none. */
     jsonBody: unknown;
+    /** The fields of a form posted to one of the `/account/` pages (the body guard's `formPaths`). */
+    formBody: URLSearchParams;
     /** The code of the first error in the response, once `onError` has answered one. */
     errorCode: ApiErrorCode | undefined;
   };

@@ -3,6 +3,7 @@ import type { AppEnv } from './app-env';
 import { errorHandler, notFoundHandler } from './errors/on-error';
 import type { HttpAppDeps } from './http-app-deps';
 import { accessLog } from './middleware/access-log';
+import { accountPagesRoutes, ACCOUNT_FORM_PATHS } from './account-pages/account-pages.routes';
 import { bodyGuard } from './middleware/body-guard';
 import { cors } from './middleware/cors';
 import { requestMetrics } from './middleware/request-metrics';
@@ -42,8 +43,9 @@ export function createHttpApp(deps: HttpAppDeps) {
   if (deps.corsOrigins.length > 0) app.use(cors(deps.corsOrigins));
   app
     .use(clientInfo(deps.trustedProxies))
-    // The import streams a body of its own kind and size; its route checks both.
-    .use(bodyGuard({ streamedPaths: [IMPORT_PATH] }));
+    // The import streams a body of its own kind and size; its route checks both. The account
+    // pages' forms are URL-encoded, as a browser posts them without script.
+    .use(bodyGuard({ streamedPaths: [IMPORT_PATH], formPaths: ACCOUNT_FORM_PATHS }));
   if (deps.panelRoot !== null) app.route('/', adminPanelRoutes(deps.panelRoot));
   app
     .route('/', adminSessionRoutes(deps))
@@ -66,6 +68,7 @@ export function createHttpApp(deps: HttpAppDeps) {
       openApiRoutes(() => app.routes),
     )
     .route('/', apiReferenceRoutes())
+    .route('/', accountPagesRoutes(deps))
     .route('/', landingRoutes(deps.panelRoot !== null));
   app.onError(errorHandler(deps.logger));
   app.notFound(notFoundHandler(() => app.routes));

@@ -9,10 +9,11 @@ import type {
   UserService,
   UserTransferService,
 } from '@uas/domain';
+import type { AccountPagesDeps } from './account-pages/account-pages.routes';
 import type { MetricsEndpoint } from './metrics/http-metrics';
 
 /** Everything the HTTP app needs, handed over by the composition root (apps/server). */
-export interface HttpAppDeps {
+export interface HttpAppDeps extends AccountPagesDeps {
   users: UserService;
   transfer: UserTransferService;
   self: SelfService;

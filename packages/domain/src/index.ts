@@ -40,6 +40,7 @@ export * from './action-tokens/action-token.repository.ts';
 export * from './action-tokens/token-keys.ts';
 export * from './action-tokens/action-token-service.ts';
 export * from './account-pages/account-link.ts';
+export { hasActionTokenForm } from './action-tokens/action-token-form.ts';
 export * from './stats/activity.ts';
 export * from './stats/activity.repository.ts';
 export * from './stats/overview-service.ts';

@@ -60,8 +60,8 @@ export const methodNotAllowed = (method: string, allowed: readonly string[]) =>
 export const payloadTooLarge = (limitBytes: number) =>
   single('payload_too_large', `The request body must be at most ${limitBytes} bytes.`, { Connection: 'close' });
 
-export const unsupportedMediaType = () =>
-  single('unsupported_media_type', 'A request body must be sent as application/json or application/vnd.api+json.');
+export const unsupportedMediaType = (mediaTypes = 'application/json or application/vnd.api+json') =>
+  single('unsupported_media_type', `A request body must be sent as ${mediaTypes}.`);
 
 export const missingToken = (detail = 'This endpoint needs an Authorization: Bearer access token.') =>
   single('missing_token', detail);

@@ -2,17 +2,24 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 import { incompleteBody, malformedJson, payloadTooLarge, unsupportedMediaType } from '../errors/http-problem';
 
+/** What an HTML form posts when it works without script, and what the `/account/` pages read. */
+const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 const JSON_MEDIA_TYPES = new Set(['application/json', 'application/vnd.api+json']);
+const FORM_MEDIA_TYPES = new Set([FORM_MEDIA_TYPE]);
 const WRITES = new Set(['POST', 'PATCH', 'PUT']);
 
-/** `application/json` or `application/vnd.api+json`, with at most a UTF-8 charset parameter. */
-export function isJsonContentType(header: string | undefined): boolean {
+/** `header` names one of `mediaTypes`, with at most a UTF-8 charset parameter. */
+function isContentType(header: string | undefined, mediaTypes: ReadonlySet<string>): boolean {
   if (header === undefined) return false;
   const [mediaType = '', ...parameters] = header.split(';').map((part) => part.trim().toLowerCase());
-  return JSON_MEDIA_TYPES.has(mediaType) && parameters.every((parameter) => /^(charset="?utf-8"?)?$/.test(parameter));
+  return mediaTypes.has(mediaType) && parameters.every((parameter) => /^(charset="?utf-8"?)?$/.test(parameter));
 }
+
+/** `application/json` or `application/vnd.api+json`, with at most a UTF-8 charset parameter. */
+export const isJsonContentType = (header: string | undefined) => isContentType(header, JSON_MEDIA_TYPES);
 
 /**
  * How much of a body over the limit is still read, and thrown away, before the 413 is sent. A
@@ -67,16 +74,27 @@ async function readBody(c: Context<AppEnv>): Promise<Uint8Array> {
  * Every request body, whatever the route: at most 1 MiB (413), JSON by content type (415) and by
  * syntax (400; an empty POST or PATCH body declared as JSON is not JSON either). The parsed
  * document is kept for the route's schema. A POST to one of `streamedPaths` is left to its route,
- * which reads the body as a stream and checks its type and size itself.
+ * which reads the body as a stream and checks its type and size itself. A POST to one of
+ * `formPaths` (the pages' forms, which browsers send without script) must be a URL-encoded form
+ * instead, kept parsed as `formBody`; nothing else changes for them, and JSON stays the only body
+ * every other path takes.
  */
 export function bodyGuard({
   streamedPaths = [],
+  formPaths = [],
 }: {
   streamedPaths?: readonly string[];
+  formPaths?: readonly string[];
 } = {}): MiddlewareHandler<AppEnv> {
   const streamed = new Set(streamedPaths);
+  const forms = new Set(formPaths);
   return async (c, next) => {
     if (streamed.has(c.req.path) && c.req.method === 'POST') return next();
+    if (forms.has(c.req.path) && c.req.method === 'POST') {
+      if (!isContentType(c.req.header('content-type'), FORM_MEDIA_TYPES)) throw unsupportedMediaType(FORM_MEDIA_TYPE);
+      c.set('formBody', new URLSearchParams(new TextDecoder().decode(await readBody(c))));
+      return next();
+    }
     const declaredJson = isJsonContentType(c.req.header('content-type'));
     const bytes = await readBody(c);
     if (bytes.byteLength === 0) {

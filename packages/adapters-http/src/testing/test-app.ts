@@ -45,7 +45,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
-  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit } = createUseCases({
+  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, actionTokens } = createUseCases({
     repositories,
     hasher,
     signer,
@@ -75,6 +75,8 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     trustedProxies: [],
     corsOrigins: [],
     panelRoot: null,
+    accountActions: {},
+    appUrl: null,
     ...overrides,
   };
   const app = createHttpApp(deps);
@@ -98,6 +100,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     logger,
     repositories,
     admin,
+    actionTokens,
     loginAdmin: () => login('/v1/admin/login', ADMIN.email, ADMIN.password),
     loginUser: (email: string, password: string) => login('/v1/login', email, password),
     createUser: (input: Partial<NewUser> & { metadata?: JsonObject } = {}): Promise<User> =>

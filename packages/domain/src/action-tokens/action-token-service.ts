@@ -6,6 +6,8 @@ import type { ActionPurpose, ActionToken, ActionTokenLifetimes } from './action-
 import type { ActionTokenRepository } from './action-token.repository.ts';
 import type { TokenKeys } from './token-keys.ts';
 
+import { TOKEN_FORM } from './action-token-form.ts';
+
 export interface ActionTokenServiceDeps {
   tokens: ActionTokenRepository;
   keys: TokenKeys;
@@ -13,12 +15,6 @@ export interface ActionTokenServiceDeps {
   ids: IdGenerator;
   lifetimes: ActionTokenLifetimes;
 }
-
-/**
- * What a presented token may look like: URL-safe text of a sane length. Anything else is refused
- * before the store is asked, as any wrong token is.
- */
-const TOKEN_FORM = /^[A-Za-z0-9_-]{16,128}$/;
 
 /** Single-use tokens: issued with the message that carries them, used once. */
 export class ActionTokenService {

@@ -1,0 +1,14 @@
+/**
+ * What the `/account/` pages do, and all the HTTP layer needs of the domain for them: the same use
+ * cases the JSON endpoints call. Each throws `InvalidActionTokenError` for a wrong, used or
+ * expired token, `ValidationError` for a password the rules refuse, `EmailTakenError` when a
+ * confirmed new address was taken meanwhile.
+ */
+export interface AccountActions {
+  /** Verifies an address, or confirms an email change: the token's purpose says which. */
+  verify(token: unknown): Promise<void>;
+  /** Sets a new password through a recovery token. */
+  resetPassword(token: unknown, password: unknown): Promise<void>;
+  /** Sets an invited user's first password through an invitation token. */
+  acceptInvitation(token: unknown, password: unknown): Promise<void>;
+}

@@ -1,0 +1,53 @@
+import { html, type Html } from './html';
+
+/** Where the pages live; the mailed links (`accountLink` in the domain) point under it. */
+export const ACCOUNT_PATH = '/account';
+export const ACCOUNT_STYLESHEET = 'account.css';
+
+/**
+ * The look of every page: one stylesheet from this origin (the panel's CSP forbids inline style),
+ * readable without it.
+ */
+export const ACCOUNT_CSS = `body { font: 16px/1.5 system-ui, sans-serif; margin: 0; color: #1b1f24; background: #f4f5f7; }
+main { max-width: 28rem; margin: 4rem auto; padding: 2rem; background: #fff; border-radius: 8px; box-shadow: 0 1px 3px rgb(0 0 0 / 0.15); }
+h1 { font-size: 1.5rem; margin-top: 0; }
+label { display: block; font-weight: 600; margin-top: 1rem; }
+input:not([type="hidden"]) { display: block; box-sizing: border-box; width: 100%; padding: 0.5rem; font: inherit; border: 1px solid #6b7280; border-radius: 4px; }
+input[aria-invalid="true"] { border: 2px solid #b42318; }
+button, .continue { display: inline-block; margin-top: 1.5rem; padding: 0.6rem 1.2rem; font: inherit; color: #fff; background: #1d4ed8; border: 0; border-radius: 4px; text-decoration: none; cursor: pointer; }
+:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+.error { color: #b42318; font-weight: 600; margin: 0.25rem 0 0; }
+`;
+
+/**
+ * A whole page: language, title (prefixed "Error:" when the page reports one, so that a screen
+ * reader says so first), one heading. `no-referrer` is also in the markup so the token in the
+ * address stays here even where a proxy drops the header.
+ */
+export function accountDocument({
+  title,
+  body,
+  error = false,
+}: {
+  title: string;
+  body: Html;
+  error?: boolean;
+}): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${error ? 'Error: ' : ''}${title} – Account</title>
+<link rel="stylesheet" href="${ACCOUNT_STYLESHEET}">
+</head>
+<body>
+<main>
+<h1>${title}</h1>
+${body}
+</main>
+</body>
+</html>
+`.markup;
+}

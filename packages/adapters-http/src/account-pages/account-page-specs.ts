@@ -1,0 +1,60 @@
+import { ACCOUNT_PAGES, type AccountPage } from '@uas/domain';
+import type { AccountActions } from './account-actions';
+
+/** What one page says and does: its words, whether it asks for a new password, and its action. */
+export interface AccountPageSpec {
+  page: AccountPage;
+  title: string;
+  intro: string;
+  submit: string;
+  /** The form asks for a new password, twice; the action gets it. */
+  choosesPassword: boolean;
+  done: { title: string; text: string };
+  /** The action it takes, by name, and how it calls it. */
+  action: keyof AccountActions;
+  act(actions: AccountActions, token: string, password: string): Promise<void>;
+}
+
+/** The four pages the mailed links open, one per token purpose (`ACCOUNT_PAGES`). */
+export const ACCOUNT_PAGE_SPECS: readonly AccountPageSpec[] = [
+  {
+    page: ACCOUNT_PAGES.verification,
+    title: 'Verify your email address',
+    intro: 'Confirm that this email address is yours.',
+    submit: 'Verify email address',
+    choosesPassword: false,
+    done: { title: 'Email address verified', text: 'Your email address is verified.' },
+    action: 'verify',
+    act: (actions, token) => actions.verify(token),
+  },
+  {
+    page: ACCOUNT_PAGES.email_change,
+    title: 'Confirm your new email address',
+    intro: 'Confirm that your account should use this email address from now on.',
+    submit: 'Confirm new email address',
+    choosesPassword: false,
+    done: { title: 'Email address changed', text: 'Your account now uses your new email address.' },
+    action: 'verify',
+    act: (actions, token) => actions.verify(token),
+  },
+  {
+    page: ACCOUNT_PAGES.recovery,
+    title: 'Choose a new password',
+    intro: 'Choose a new password for your account. Every device signed in to it will be signed out.',
+    submit: 'Set new password',
+    choosesPassword: true,
+    done: { title: 'Password changed', text: 'Your password has been changed. Sign in with your new password.' },
+    action: 'resetPassword',
+    act: (actions, token, password) => actions.resetPassword(token, password),
+  },
+  {
+    page: ACCOUNT_PAGES.invitation,
+    title: 'Accept your invitation',
+    intro: 'Choose a password to finish setting up your account.',
+    submit: 'Accept invitation',
+    choosesPassword: true,
+    done: { title: 'Invitation accepted', text: 'Your account is ready. Sign in with your new password.' },
+    action: 'acceptInvitation',
+    act: (actions, token, password) => actions.acceptInvitation(token, password),
+  },
+];
