@@ -22,7 +22,8 @@ button, .continue { display: inline-block; margin-top: 1.5rem; padding: 0.6rem 1
 /**
  * A whole page: language, title (prefixed "Error:" when the page reports one, so that a screen
  * reader says so first), one heading. `no-referrer` is also in the markup so the token in the
- * address stays here even where a proxy drops the header.
+ * address stays here even where a proxy drops the header; the empty icon spares the browser a
+ * request for /favicon.ico.
  */
 export function accountDocument({
   title,
@@ -40,6 +41,7 @@ export function accountDocument({
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${error ? 'Error: ' : ''}${title} – Account</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${ACCOUNT_STYLESHEET}">
 </head>
 <body>

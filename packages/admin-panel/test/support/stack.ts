@@ -16,15 +16,16 @@ export interface Stack {
 /**
  * Builds the panel if its sources changed, starts the real server (the release, on a fresh SQLite
  * file) and Chromium before the file's tests, and stops them after. Returns an accessor for use
- * inside tests.
+ * inside tests. `env` may be made just before the start (a free port chosen for PORT and
+ * PUBLIC_URL alike, say).
  */
-export function useStack(env: Record<string, string> = {}): () => Stack {
+export function useStack(env: Record<string, string> | (() => Promise<Record<string, string>>) = {}): () => Stack {
   const processes = new ServerProcesses();
   let browser: Browser | undefined;
   let stack: Stack | undefined;
   beforeAll(async () => {
     await buildPanelIfStale();
-    const server = await startPanelServer(processes, env);
+    const server = await startPanelServer(processes, typeof env === 'function' ? await env() : env);
     browser = await launchChromium();
     stack = { server, browser, api: await AdminClient.signIn(server) };
   });
