@@ -63,6 +63,14 @@ export async function createAccountApi(repositories: Repositories, secret: strin
     ids,
     policy,
     tokenLifetimes: { verification: 86_400, recovery: 1800, email_change: 3600, invitation: 604_800 },
+    // No mail, so none of the mailed flows: its own /signup makes verified-free accounts directly.
+    mail: {
+      compose: async () => {
+        throw new Error('This example sends no mail.');
+      },
+    },
+    publicUrl: 'http://localhost/',
+    signup: 'closed',
   });
 
   const routes: Record<string, (request: Request, clientAddress: string) => Promise<Response>> = {

@@ -43,7 +43,8 @@ export async function createApplication(
       ? new PrometheusMetrics(database.dialect === 'postgres' ? config.databasePoolSize : 1)
       : null;
     const container = buildContainer(config, database, metrics, parent);
-    const useCases = useCasesOf(container, config);
+    const mail = mailOf(container, config, logger);
+    const useCases = useCasesOf(container, config, mail.service);
     const keyRing = container.resolve(KeyRing);
     await database.withStartupLock(async () => {
       await database.migrate();
@@ -51,7 +52,6 @@ export async function createApplication(
       await keyRing.ensureSigningKey();
       await container.resolve(SecretKeyRing).ensureSecrets();
     });
-    const mail = mailOf(container, config, logger);
     const readiness = new Readiness({ database, keyRing, logger });
     const app = createHttpApp({
       users: useCases.users,
@@ -62,6 +62,9 @@ export async function createApplication(
       overview: useCases.overview,
       audit: useCases.audit,
       mail: mail.service,
+      signup: useCases.signup,
+      verification: useCases.verification,
+      emailChange: useCases.emailChange,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
       metricsEndpoint: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,

@@ -18,6 +18,7 @@ import {
   MailDelivery,
   Mailer,
   MailQueue,
+  type MailComposer,
   MailService,
   PasswordHasher,
   PasswordRehashRepository,
@@ -134,8 +135,11 @@ export function buildContainer(
   return c;
 }
 
-/** The domain's use cases over the ports `container` provides, with the policy `config` sets. */
-export function useCasesOf(container: DependencyContainer, config: Config): UseCases {
+/**
+ * The domain's use cases over the ports `container` provides, with the policy `config` sets; the
+ * account flows write their messages with `mail` (mailOf's service).
+ */
+export function useCasesOf(container: DependencyContainer, config: Config, mail: MailComposer): UseCases {
   const throttle = {
     perAccountAndAddress: { limit: config.loginFailuresPerAccount, windowSeconds: config.loginFailureWindowSeconds },
     perAddress: { limit: config.loginFailuresPerAddress, windowSeconds: config.loginFailureWindowSeconds },
@@ -157,6 +161,9 @@ export function useCasesOf(container: DependencyContainer, config: Config): UseC
       emailVerification: config.emailVerification,
     },
     tokenLifetimes: config.tokenLifetimes,
+    mail,
+    publicUrl: config.publicUrl,
+    signup: config.signup,
     auditRetentionDays: config.auditRetentionDays,
   });
 }

@@ -3,11 +3,14 @@ import type {
   AuthService,
   JsonObject,
   Logger,
+  EmailChangeService,
   MailService,
   OverviewService,
   SelfService,
+  SignupService,
   UserService,
   UserTransferService,
+  VerificationService,
 } from '@uas/domain';
 import type { MetricsEndpoint } from './metrics/http-metrics';
 
@@ -21,6 +24,9 @@ export interface HttpAppDeps {
   overview: OverviewService;
   audit: AuditService;
   mail: MailService;
+  signup: SignupService;
+  verification: VerificationService;
+  emailChange: EmailChangeService;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;
   /** Null when this instance is ready to serve; otherwise why not, in words fit for any client. */

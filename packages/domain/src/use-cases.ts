@@ -12,6 +12,10 @@ import type { ActionTokenLifetimes } from './action-tokens/action-token.ts';
 import { ActionTokenService } from './action-tokens/action-token-service.ts';
 import type { Repositories } from './repositories.ts';
 import { SelfService } from './users/self-service.ts';
+import { EmailChangeService } from './users/email-change-service.ts';
+import type { MailComposer } from './mail/mail-service.ts';
+import { SignupService, type SignupMode } from './signup/signup-service.ts';
+import { VerificationService } from './verification/verification-service.ts';
 import { UserService } from './users/user-service.ts';
 import { OverviewService } from './stats/overview-service.ts';
 import { UserTransferService } from './transfer/user-transfer-service.ts';
@@ -27,6 +31,12 @@ export interface UseCaseDeps {
   policy: AuthPolicy;
   /** How long a single-use token of each purpose stays usable. */
   tokenLifetimes: ActionTokenLifetimes;
+  /** Renders and seals the messages the account flows write (MailService). */
+  mail: MailComposer;
+  /** The service's public base address: mailed links open its `/account/` pages (PUBLIC_URL). */
+  publicUrl: string;
+  /** Who may sign up (SIGNUP). */
+  signup: SignupMode;
   /** Days an audit event is kept before housekeeping prunes it; 0 (the default) keeps every event. */
   auditRetentionDays?: number;
 }
@@ -46,6 +56,9 @@ export function createUseCases({
   ids,
   policy,
   tokenLifetimes,
+  mail,
+  publicUrl,
+  signup,
   auditRetentionDays = 0,
 }: UseCaseDeps) {
   const { sessions, attempts, audit } = repositories;
@@ -75,9 +88,17 @@ export function createUseCases({
     clock,
     ids,
   });
+  const self = new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle, mail });
+  const actionTokens = new ActionTokenService({
+    tokens: repositories.tokens,
+    keys: tokenKeys,
+    clock,
+    ids,
+    lifetimes: tokenLifetimes,
+  });
   return {
     users,
-    self: new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle }),
+    self,
     admins: new AdminService({ admins: repositories.admins, hasher, clock, ids }),
     adminAuth: authFor(admins),
     userAuth: authFor(people),
@@ -85,12 +106,19 @@ export function createUseCases({
     overview: new OverviewService({ activity: repositories.activity, clock }),
     housekeeping: new Housekeeping({ sessions, attempts, audit, clock, throttle: policy.throttle, auditRetentionDays }),
     audit: new AuditService({ audit }),
-    actionTokens: new ActionTokenService({
-      tokens: repositories.tokens,
-      keys: tokenKeys,
+    actionTokens,
+    signup: new SignupService({
+      users: repositories.users,
+      actionTokens,
+      mail,
+      queue: repositories.mail,
+      hasher,
       clock,
       ids,
-      lifetimes: tokenLifetimes,
+      publicUrl,
+      mode: signup,
     }),
+    verification: new VerificationService({ actionTokens, ids }),
+    emailChange: new EmailChangeService({ self, actionTokens, mail, clock, ids, publicUrl }),
   };
 }

@@ -32,14 +32,15 @@ export async function withOperator<T>(work: (operator: Operator) => Promise<T>, 
   try {
     if (migrate) await database.withStartupLock(() => database.migrate());
     const container = buildContainer(config, database);
+    // The command says what it queued itself.
+    const mail = mailOf(container, config, new JsonLogger('silent')).service;
     return await work({
       config,
       database,
-      useCases: useCasesOf(container, config),
+      useCases: useCasesOf(container, config, mail),
       keyRing: container.resolve(KeyRing),
       secretKeyRing: container.resolve(SecretKeyRing),
-      // The command says what it queued itself.
-      mail: mailOf(container, config, new JsonLogger('silent')).service,
+      mail,
     });
   } finally {
     await database.close();

@@ -11,6 +11,11 @@ import { FakeTokenSigner } from './fake-token-signer.ts';
 import { inMemoryRepositories } from './in-memory-repositories.ts';
 import { FakeTokenKeys, TEST_TOKEN_LIFETIMES } from './in-memory-action-tokens.ts';
 import { createUseCases } from '../use-cases.ts';
+import { MailService } from '../mail/mail-service.ts';
+import { DEFAULT_MAIL_TEMPLATES } from '../mail/mail-template.ts';
+import type { SignupMode } from '../signup/signup-service.ts';
+import { FakeSecretBox } from './fake-mail-ports.ts';
+import { SilentLogger } from './fake-ports.ts';
 
 /**
  * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one
@@ -58,14 +63,20 @@ export async function issueSources(promise: Promise<unknown>): Promise<ProblemSo
 
 export const pointerTo = (attribute: string): ProblemSource => ({ pointer: `/data/attributes/${attribute}` });
 
-export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
+/** The public address the fixture's mailed links point at. */
+export const PUBLIC_URL = 'https://accounts.example.com/';
+
+export function buildDomain({ policy = POLICY, signup = 'open' }: { policy?: AuthPolicy; signup?: SignupMode } = {}) {
   const clock = new ManualClock();
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
   const repositories = inMemoryRepositories();
   const tokenKeys = new FakeTokenKeys();
-  const { users, admins, self, userAuth, adminAuth, transfer, actionTokens } = createUseCases({
+  const box = new FakeSecretBox();
+  const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
+  const mail = new MailService({ queue: repositories.mail, box, templates, clock, ids, logger: new SilentLogger() });
+  const useCases = createUseCases({
     repositories,
     hasher,
     signer,
@@ -74,7 +85,11 @@ export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
     ids,
     policy,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
+    mail,
+    publicUrl: PUBLIC_URL,
+    signup,
   });
+  const { users, admins, self, userAuth, adminAuth, transfer, actionTokens } = useCases;
   let userCount = 0;
 
   const domain = {
@@ -91,6 +106,11 @@ export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
     transfer,
     tokenKeys,
     actionTokens,
+    signup: useCases.signup,
+    verification: useCases.verification,
+    emailChange: useCases.emailChange,
+    mail,
+    box,
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */
     createUser(overrides: Partial<NewUser> = {}): Promise<User> {
