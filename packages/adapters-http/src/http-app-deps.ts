@@ -3,6 +3,7 @@ import type {
   AuthService,
   JsonObject,
   Logger,
+  MailRequestLimit,
   MailService,
   OverviewService,
   SelfService,
@@ -21,6 +22,8 @@ export interface HttpAppDeps {
   overview: OverviewService;
   audit: AuditService;
   mail: MailService;
+  /** The per-client-address limit of the endpoints that send mail (see limitMailRequests). */
+  mailRequestLimit: MailRequestLimit;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;
   /** Null when this instance is ready to serve; otherwise why not, in words fit for any client. */

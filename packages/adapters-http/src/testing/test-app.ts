@@ -2,7 +2,6 @@ import {
   createUseCases,
   DEFAULT_MAIL_TEMPLATES,
   DEFAULT_THROTTLE_POLICY,
-  MailService,
   type AuthPolicy,
   type JsonObject,
   type NewUser,
@@ -45,20 +44,21 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
-  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit } = createUseCases({
-    repositories,
-    hasher,
-    signer,
-    tokenKeys: new FakeTokenKeys(),
-    clock,
-    ids,
-    policy: TEST_POLICY,
-    tokenLifetimes: TEST_TOKEN_LIFETIMES,
-  });
-  const admin = await admins.applyCredentials(ADMIN);
   const logger = new RecordingLogger();
   const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
-  const mail = new MailService({ queue: repositories.mail, box: new FakeSecretBox(), templates, clock, ids, logger });
+  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail, mailRequestLimit } =
+    createUseCases({
+      repositories,
+      hasher,
+      signer,
+      tokenKeys: new FakeTokenKeys(),
+      clock,
+      ids,
+      policy: TEST_POLICY,
+      tokenLifetimes: TEST_TOKEN_LIFETIMES,
+      mail: { box: new FakeSecretBox(), templates, logger },
+    });
+  const admin = await admins.applyCredentials(ADMIN);
   const deps: HttpAppDeps = {
     users,
     transfer,
@@ -68,6 +68,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     overview,
     audit,
     mail,
+    mailRequestLimit,
     jwks: async () => TEST_JWKS,
     ready: async () => null,
     metricsEndpoint: null,

@@ -10,7 +10,10 @@ import { ManualClock, PlainTextHasher, SequentialIds } from './fake-ports.ts';
 import { FakeTokenSigner } from './fake-token-signer.ts';
 import { inMemoryRepositories } from './in-memory-repositories.ts';
 import { FakeTokenKeys, TEST_TOKEN_LIFETIMES } from './in-memory-action-tokens.ts';
-import { createUseCases } from '../use-cases.ts';
+import { createUseCases, DEFAULT_MAIL_LIMITS, type MailLimits } from '../use-cases.ts';
+import { DEFAULT_MAIL_TEMPLATES } from '../mail/mail-template.ts';
+import { FakeSecretBox } from './fake-mail-ports.ts';
+import { RecordingLogger } from './recording-logger.ts';
 
 /**
  * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one
@@ -58,23 +61,33 @@ export async function issueSources(promise: Promise<unknown>): Promise<ProblemSo
 
 export const pointerTo = (attribute: string): ProblemSource => ({ pointer: `/data/attributes/${attribute}` });
 
-export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
+export function buildDomain({
+  policy = POLICY,
+  mailLimits = DEFAULT_MAIL_LIMITS,
+}: {
+  policy?: AuthPolicy;
+  mailLimits?: MailLimits;
+} = {}) {
   const clock = new ManualClock();
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
   const repositories = inMemoryRepositories();
   const tokenKeys = new FakeTokenKeys();
-  const { users, admins, self, userAuth, adminAuth, transfer, actionTokens } = createUseCases({
-    repositories,
-    hasher,
-    signer,
-    tokenKeys,
-    clock,
-    ids,
-    policy,
-    tokenLifetimes: TEST_TOKEN_LIFETIMES,
-  });
+  const logger = new RecordingLogger();
+  const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
+    createUseCases({
+      repositories,
+      hasher,
+      signer,
+      tokenKeys,
+      clock,
+      ids,
+      policy,
+      tokenLifetimes: TEST_TOKEN_LIFETIMES,
+      mail: { box: new FakeSecretBox(), templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] }, logger },
+      mailLimits,
+    });
   let userCount = 0;
 
   const domain = {
@@ -91,6 +104,10 @@ export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
     transfer,
     tokenKeys,
     actionTokens,
+    logger,
+    mail,
+    accountMail,
+    mailRequestLimit,
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */
     createUser(overrides: Partial<NewUser> = {}): Promise<User> {
