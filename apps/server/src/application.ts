@@ -43,8 +43,7 @@ export async function createApplication(
       ? new PrometheusMetrics(database.dialect === 'postgres' ? config.databasePoolSize : 1)
       : null;
     const container = buildContainer(config, database, metrics, parent);
-    const mail = mailOf(container, config, logger);
-    const useCases = useCasesOf(container, config, mail.service);
+    const useCases = useCasesOf(container, config, logger);
     const keyRing = container.resolve(KeyRing);
     await database.withStartupLock(async () => {
       await database.migrate();
@@ -52,6 +51,7 @@ export async function createApplication(
       await keyRing.ensureSigningKey();
       await container.resolve(SecretKeyRing).ensureSecrets();
     });
+    const mail = mailOf(container, config, logger);
     const readiness = new Readiness({ database, keyRing, logger });
     const app = createHttpApp({
       users: useCases.users,
@@ -61,7 +61,8 @@ export async function createApplication(
       userAuth: useCases.userAuth,
       overview: useCases.overview,
       audit: useCases.audit,
-      mail: mail.service,
+      mail: useCases.mail,
+      mailRequestLimit: useCases.mailRequestLimit,
       signup: useCases.signup,
       verification: useCases.verification,
       emailChange: useCases.emailChange,

@@ -18,10 +18,10 @@ import {
   MailDelivery,
   Mailer,
   MailQueue,
-  type MailComposer,
   MailService,
   PasswordHasher,
   PasswordRehashRepository,
+  RateCounterRepository,
   type Repositories,
   SecretRepository,
   SessionRepository,
@@ -62,6 +62,7 @@ const REPOSITORY_PORTS = {
   secrets: SecretRepository,
   mail: MailQueue,
   tokens: ActionTokenRepository,
+  rateCounters: RateCounterRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**
@@ -135,11 +136,8 @@ export function buildContainer(
   return c;
 }
 
-/**
- * The domain's use cases over the ports `container` provides, with the policy `config` sets; the
- * account flows write their messages with `mail` (mailOf's service).
- */
-export function useCasesOf(container: DependencyContainer, config: Config, mail: MailComposer): UseCases {
+/** The domain's use cases over the ports `container` provides, with the policy `config` sets. */
+export function useCasesOf(container: DependencyContainer, config: Config, logger: Logger): UseCases {
   const throttle = {
     perAccountAndAddress: { limit: config.loginFailuresPerAccount, windowSeconds: config.loginFailureWindowSeconds },
     perAddress: { limit: config.loginFailuresPerAddress, windowSeconds: config.loginFailureWindowSeconds },
@@ -161,10 +159,11 @@ export function useCasesOf(container: DependencyContainer, config: Config, mail:
       emailVerification: config.emailVerification,
     },
     tokenLifetimes: config.tokenLifetimes,
-    mail,
     publicUrl: config.publicUrl,
     signup: config.signup,
     auditRetentionDays: config.auditRetentionDays,
+    mail: { box: container.resolve(SecretKeyRing), templates: config.mailTemplates, logger },
+    mailLimits: { accountMail: config.accountMail, requestsPerMinute: config.mailRequestsPerMinute },
   });
 }
 

@@ -4,6 +4,7 @@ import type {
   JsonObject,
   Logger,
   EmailChangeService,
+  MailRequestLimit,
   MailService,
   OverviewService,
   SelfService,
@@ -27,6 +28,8 @@ export interface HttpAppDeps {
   signup: SignupService;
   verification: VerificationService;
   emailChange: EmailChangeService;
+  /** The per-client-address limit of the endpoints that send mail (see limitMailRequests). */
+  mailRequestLimit: MailRequestLimit;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;
   /** Null when this instance is ready to serve; otherwise why not, in words fit for any client. */

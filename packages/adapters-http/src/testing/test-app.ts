@@ -2,7 +2,6 @@ import {
   createUseCases,
   DEFAULT_MAIL_TEMPLATES,
   DEFAULT_THROTTLE_POLICY,
-  MailService,
   type AuthPolicy,
   type JsonObject,
   type NewUser,
@@ -50,7 +49,6 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
   const signer = new FakeTokenSigner(clock);
   const logger = new RecordingLogger();
   const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
-  const mail = new MailService({ queue: repositories.mail, box: new FakeSecretBox(), templates, clock, ids, logger });
   const useCases = createUseCases({
     repositories,
     hasher,
@@ -60,11 +58,11 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     ids,
     policy: TEST_POLICY,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
-    mail,
+    mail: { box: new FakeSecretBox(), templates, logger },
     publicUrl: TEST_PUBLIC_URL,
     signup,
   });
-  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit } = useCases;
+  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail, mailRequestLimit } = useCases;
   const admin = await admins.applyCredentials(ADMIN);
   const deps: HttpAppDeps = {
     users,
@@ -78,6 +76,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     signup: useCases.signup,
     verification: useCases.verification,
     emailChange: useCases.emailChange,
+    mailRequestLimit,
     jwks: async () => TEST_JWKS,
     ready: async () => null,
     metricsEndpoint: null,

@@ -31,13 +31,8 @@ export interface MailView {
   content: MailContent | null;
 }
 
-/** What a flow renders and seals its messages with, to write them in the transaction of its change. */
-export interface MailComposer {
-  compose<K extends MailKind>(kind: K, recipient: string, values: MailValues<K>): Promise<NewMail>;
-}
-
 /** Writing messages into the outbox, and reading it. */
-export class MailService implements MailComposer {
+export class MailService {
   constructor(private readonly deps: MailServiceDeps) {}
 
   /**

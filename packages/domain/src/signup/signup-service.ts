@@ -3,7 +3,7 @@ import type { ActionTokenService } from '../action-tokens/action-token-service.t
 import { auditRecord, userChanges, userTarget } from '../audit/audit-records.ts';
 import { NO_REQUEST, type RequestContext } from '../audit/audit-event.ts';
 import type { MailQueue } from '../mail/mail-queue.ts';
-import type { MailComposer } from '../mail/mail-service.ts';
+import type { AccountMail } from '../mail/account-mail.ts';
 import type { Clock } from '../shared/clock.ts';
 import { EmailTakenError, ForbiddenError, SignupDisabledError, ValidationError } from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
@@ -36,7 +36,8 @@ export interface SignupRequest {
 export interface SignupServiceDeps {
   users: UserRepository;
   actionTokens: ActionTokenService;
-  mail: MailComposer;
+  /** Where each message is admitted under the send limits and composed. */
+  accountMail: AccountMail;
   /** Where the message to an address that already has an account is queued. */
   queue: MailQueue;
   hasher: PasswordHasher;
@@ -56,15 +57,16 @@ export class SignupService {
   constructor(private readonly deps: SignupServiceDeps) {}
 
   async signUp(input: SignupRequest & Record<string, unknown>, request: RequestContext = NO_REQUEST): Promise<void> {
-    const { users, actionTokens, mail, queue, hasher, clock, ids, publicUrl, mode } = this.deps;
+    const { users, actionTokens, accountMail, hasher, clock, ids, publicUrl, mode } = this.deps;
     if (mode !== 'open') throw new SignupDisabledError();
     const forbidden = adminOnlySignupAttributes(input);
     if (forbidden.length > 0) throw new ForbiddenError(`Only an administrator can set ${forbidden.join(', ')}.`);
     const issues = newUserIssues(input);
     if (issues.length > 0) throw new ValidationError(issues);
     const email = normalizeEmail(input.email);
-    // Hashed on both paths, before the store is asked, so both take as long.
+    // Hashed on both paths, so both take as long: the hash is nearly all of a sign-up's time.
     const passwordHash = await hasher.hash(input.password);
+    if (await users.findByEmail(email)) return this.tellOwner(email);
     const now = clock.now();
     const user: User = {
       id: ids.next(),
@@ -80,17 +82,28 @@ export class SignupService {
       lastLogin: null,
       emailVerified: null,
     };
-    const verification = await actionTokens.prepare('verification', { userId: user.id, email }, (token) =>
-      mail.compose('verification', email, { email, link: accountLink(publicUrl, 'verification', token) }),
-    );
+    // Skipped under the send limits (the hourly budget spent): the account is made all the same,
+    // and a resend verifies it later.
+    const compose = await accountMail.admit('verification', email);
+    const verification =
+      compose &&
+      (await actionTokens.prepare('verification', { userId: user.id, email }, (token) =>
+        compose({ email, link: accountLink(publicUrl, 'verification', token) }),
+      ));
     const by = { actor: { type: 'user', id: user.id } as const, request };
     const audit = auditRecord(ids.next(), now, by, 'user.signed_up', userTarget(user.id), userChanges(null, user));
     try {
-      // The store's unique email decides, also between concurrent sign-ups of one address.
-      await users.insert(user, audit, verification);
+      // The store's unique email decides between concurrent sign-ups of one address.
+      await users.insert(user, audit, verification ?? undefined);
     } catch (error) {
       if (!(error instanceof EmailTakenError)) throw error;
-      await queue.enqueue(await mail.compose('signup_existing', email, { email }));
+      await this.tellOwner(email);
     }
+  }
+
+  /** Tells the owner of a registered address that someone tried to sign up with it. */
+  private async tellOwner(email: string): Promise<void> {
+    const compose = await this.deps.accountMail.admit('signup_existing', email);
+    if (compose) await this.deps.queue.enqueue(await compose({ email }));
   }
 }

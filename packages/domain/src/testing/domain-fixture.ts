@@ -10,12 +10,11 @@ import { ManualClock, PlainTextHasher, SequentialIds } from './fake-ports.ts';
 import { FakeTokenSigner } from './fake-token-signer.ts';
 import { inMemoryRepositories } from './in-memory-repositories.ts';
 import { FakeTokenKeys, TEST_TOKEN_LIFETIMES } from './in-memory-action-tokens.ts';
-import { createUseCases } from '../use-cases.ts';
-import { MailService } from '../mail/mail-service.ts';
+import { createUseCases, DEFAULT_MAIL_LIMITS, type MailLimits } from '../use-cases.ts';
 import { DEFAULT_MAIL_TEMPLATES } from '../mail/mail-template.ts';
-import type { SignupMode } from '../signup/signup-service.ts';
 import { FakeSecretBox } from './fake-mail-ports.ts';
-import { SilentLogger } from './fake-ports.ts';
+import { RecordingLogger } from './recording-logger.ts';
+import type { SignupMode } from '../signup/signup-service.ts';
 
 /**
  * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one
@@ -66,16 +65,23 @@ export const pointerTo = (attribute: string): ProblemSource => ({ pointer: `/dat
 /** The public address the fixture's mailed links point at. */
 export const PUBLIC_URL = 'https://accounts.example.com/';
 
-export function buildDomain({ policy = POLICY, signup = 'open' }: { policy?: AuthPolicy; signup?: SignupMode } = {}) {
+export function buildDomain({
+  policy = POLICY,
+  mailLimits = DEFAULT_MAIL_LIMITS,
+  signup = 'open',
+}: {
+  policy?: AuthPolicy;
+  mailLimits?: MailLimits;
+  signup?: SignupMode;
+} = {}) {
   const clock = new ManualClock();
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
   const repositories = inMemoryRepositories();
   const tokenKeys = new FakeTokenKeys();
+  const logger = new RecordingLogger();
   const box = new FakeSecretBox();
-  const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
-  const mail = new MailService({ queue: repositories.mail, box, templates, clock, ids, logger: new SilentLogger() });
   const useCases = createUseCases({
     repositories,
     hasher,
@@ -85,11 +91,13 @@ export function buildDomain({ policy = POLICY, signup = 'open' }: { policy?: Aut
     ids,
     policy,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
-    mail,
+    mail: { box, templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] }, logger },
+    mailLimits,
     publicUrl: PUBLIC_URL,
     signup,
   });
-  const { users, admins, self, userAuth, adminAuth, transfer, actionTokens } = useCases;
+  const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
+    useCases;
   let userCount = 0;
 
   const domain = {
@@ -106,10 +114,13 @@ export function buildDomain({ policy = POLICY, signup = 'open' }: { policy?: Aut
     transfer,
     tokenKeys,
     actionTokens,
+    logger,
+    mail,
+    accountMail,
+    mailRequestLimit,
     signup: useCases.signup,
     verification: useCases.verification,
     emailChange: useCases.emailChange,
-    mail,
     box,
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */

@@ -1,4 +1,3 @@
-import type { Logger } from '../shared/logger.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
@@ -42,12 +41,4 @@ export class PlainTextHasher implements PasswordHasher {
   needsRehash(hash: string): boolean {
     return !hash.startsWith('plain:');
   }
-}
-
-/** A logger that drops every line: for fixtures whose logs no test reads. */
-export class SilentLogger implements Logger {
-  debug(): void {}
-  info(): void {}
-  warn(): void {}
-  error(): void {}
 }

@@ -20,6 +20,7 @@ import type { ActivityRepository } from '../stats/activity.repository.ts';
 import { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 import { InMemoryMailQueue, InMemorySecretRepository } from './in-memory-mail.ts';
 import { InMemoryActionTokenRepository } from './in-memory-action-tokens.ts';
+import { InMemoryRateCounterRepository } from './in-memory-rate-counters.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -443,5 +444,6 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     secrets: new InMemorySecretRepository(audit),
     mail,
     tokens,
+    rateCounters: new InMemoryRateCounterRepository(),
   };
 }

@@ -9,7 +9,7 @@ import type { PasswordHasher } from '../shared/password-hasher.ts';
 import type { Identity } from '../shared/identity.ts';
 import type { ShownUser, User, UserPatch } from './user.ts';
 import type { UserService } from './user-service.ts';
-import type { MailComposer } from '../mail/mail-service.ts';
+import type { AccountMail } from '../mail/account-mail.ts';
 import { passwordMatches } from './password-match.ts';
 
 /** Attributes only an administrator may change; a user may change name, metadata and password. */
@@ -34,8 +34,8 @@ export interface SelfServiceDeps {
   attempts: LoginAttemptRepository;
   ids: IdGenerator;
   clock: Clock;
-  /** Renders the security notice a password change sends to the account's address. */
-  mail: MailComposer;
+  /** Where the security notice of a password change is admitted and composed. */
+  accountMail: AccountMail;
   /**
    * Limits wrong `current_password` guesses, so a stolen access token cannot brute-force the
    * password: they count like failed logins of the account, under its per-account limit.
@@ -78,8 +78,9 @@ export class SelfService {
         : (current: User) => {
             if (current.passwordHash !== proved.passwordHash) throw wrongCurrentPassword();
           };
-    // The owner hears of a new password, whoever set it: a notice no send limit drops.
-    const mail = proved && [await this.deps.mail.compose('password_changed', proved.email, { email: proved.email })];
+    // The owner hears of a new password: a notice no send limit drops (SECURITY_NOTICES may switch it off).
+    const notice = proved && (await this.deps.accountMail.admit('password_changed', proved.email));
+    const mail = proved && notice ? [await notice({ email: proved.email })] : undefined;
     return this.deps.users.update(identity.subjectId, changes, {
       keepSessionId: identity.sessionId,
       ifVersion,
