@@ -21,6 +21,7 @@ import {
   MailService,
   PasswordHasher,
   PasswordRehashRepository,
+  RateCounterRepository,
   type Repositories,
   SecretRepository,
   SessionRepository,
@@ -61,6 +62,7 @@ const REPOSITORY_PORTS = {
   secrets: SecretRepository,
   mail: MailQueue,
   tokens: ActionTokenRepository,
+  rateCounters: RateCounterRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**
@@ -135,7 +137,7 @@ export function buildContainer(
 }
 
 /** The domain's use cases over the ports `container` provides, with the policy `config` sets. */
-export function useCasesOf(container: DependencyContainer, config: Config): UseCases {
+export function useCasesOf(container: DependencyContainer, config: Config, logger: Logger): UseCases {
   const throttle = {
     perAccountAndAddress: { limit: config.loginFailuresPerAccount, windowSeconds: config.loginFailureWindowSeconds },
     perAddress: { limit: config.loginFailuresPerAddress, windowSeconds: config.loginFailureWindowSeconds },
@@ -157,7 +159,11 @@ export function useCasesOf(container: DependencyContainer, config: Config): UseC
       emailVerification: config.emailVerification,
     },
     tokenLifetimes: config.tokenLifetimes,
+    publicUrl: config.publicUrl,
+    signup: config.signup,
     auditRetentionDays: config.auditRetentionDays,
+    mail: { box: container.resolve(SecretKeyRing), templates: config.mailTemplates, logger },
+    mailLimits: { accountMail: config.accountMail, requestsPerMinute: config.mailRequestsPerMinute },
   });
 }
 

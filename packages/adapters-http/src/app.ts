@@ -3,6 +3,7 @@ import type { AppEnv } from './app-env';
 import { errorHandler, notFoundHandler } from './errors/on-error';
 import type { HttpAppDeps } from './http-app-deps';
 import { accessLog } from './middleware/access-log';
+import type { AccountActions } from './account-pages/account-actions';
 import { accountPagesRoutes, ACCOUNT_FORM_PATHS } from './account-pages/account-pages.routes';
 import { bodyGuard } from './middleware/body-guard';
 import { cors } from './middleware/cors';
@@ -24,10 +25,21 @@ import { healthRoutes } from './routes/health.routes';
 import { jwksRoutes } from './routes/jwks.routes';
 import { meSessionsRoutes } from './routes/me-sessions.routes';
 import { meRoutes } from './routes/me.routes';
+import { meEmailRoutes } from './routes/me-email.routes';
+import { signupRoutes } from './routes/signup.routes';
+import { verifyRoutes } from './routes/verify.routes';
 import { metricsRoutes } from './routes/metrics.routes';
 import { openApiRoutes } from './routes/openapi.routes';
 import { readyRoutes } from './routes/ready.routes';
 import { userSessionRoutes } from './routes/user-session.routes';
+
+/**
+ * What the `/account/` pages do: the use cases the JSON endpoints call, each page served once its
+ * use case is here.
+ */
+const accountActions = ({ verification }: HttpAppDeps): Partial<AccountActions> => ({
+  verify: (token, request) => verification.verify(token, request),
+});
 
 /**
  * The whole HTTP side of the service. Middleware order matters: the request id comes first so
@@ -56,7 +68,10 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminAuditRoutes(deps))
     .route('/', adminMailRoutes(deps))
     .route('/', userSessionRoutes(deps))
+    .route('/', signupRoutes(deps))
+    .route('/', verifyRoutes(deps))
     .route('/', meRoutes(deps))
+    .route('/', meEmailRoutes(deps))
     .route('/', meSessionsRoutes(deps))
     .route('/', jwksRoutes(deps))
     .route('/', healthRoutes())
@@ -68,7 +83,7 @@ export function createHttpApp(deps: HttpAppDeps) {
       openApiRoutes(() => app.routes),
     )
     .route('/', apiReferenceRoutes())
-    .route('/', accountPagesRoutes(deps))
+    .route('/', accountPagesRoutes({ actions: accountActions(deps), appUrl: deps.appUrl }))
     .route('/', landingRoutes(deps.panelRoot !== null));
   app.onError(errorHandler(deps.logger));
   app.notFound(notFoundHandler(() => app.routes));

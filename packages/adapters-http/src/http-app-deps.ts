@@ -3,17 +3,20 @@ import type {
   AuthService,
   JsonObject,
   Logger,
+  EmailChangeService,
+  MailRequestLimit,
   MailService,
   OverviewService,
   SelfService,
+  SignupService,
   UserService,
   UserTransferService,
+  VerificationService,
 } from '@uas/domain';
-import type { AccountPagesDeps } from './account-pages/account-pages.routes';
 import type { MetricsEndpoint } from './metrics/http-metrics';
 
 /** Everything the HTTP app needs, handed over by the composition root (apps/server). */
-export interface HttpAppDeps extends AccountPagesDeps {
+export interface HttpAppDeps {
   users: UserService;
   transfer: UserTransferService;
   self: SelfService;
@@ -22,6 +25,11 @@ export interface HttpAppDeps extends AccountPagesDeps {
   overview: OverviewService;
   audit: AuditService;
   mail: MailService;
+  signup: SignupService;
+  verification: VerificationService;
+  emailChange: EmailChangeService;
+  /** The per-client-address limit of the endpoints that send mail (see limitMailRequests). */
+  mailRequestLimit: MailRequestLimit;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;
   /** Null when this instance is ready to serve; otherwise why not, in words fit for any client. */
@@ -36,6 +44,8 @@ export interface HttpAppDeps extends AccountPagesDeps {
   trustedProxies: readonly string[];
   /** Origins whose browser apps may call the end-user and public routes (CORS); empty: none. */
   corsOrigins: readonly string[];
+  /** Where the `/account/` pages lead once done (APP_URL): configuration only, never a request's; or null. */
+  appUrl: string | null;
   /** Absolute directory of the built admin panel (index.html + assets), served at /admin/; or null. */
   panelRoot: string | null;
 }

@@ -1,4 +1,4 @@
-import { ACCOUNT_PAGES, type AccountPage } from '@uas/domain';
+import { ACCOUNT_PAGES, type AccountPage, type RequestContext } from '@uas/domain';
 import type { AccountActions } from './account-actions';
 
 /** What one page says and does: its words, whether it asks for a new password, and its action. */
@@ -12,7 +12,7 @@ export interface AccountPageSpec {
   done: { title: string; text: string };
   /** The action it takes, by name, and how it calls it. */
   action: keyof AccountActions;
-  act(actions: AccountActions, token: string, password: string): Promise<void>;
+  act(actions: AccountActions, token: string, password: string, request: RequestContext): Promise<void>;
 }
 
 /** The four pages the mailed links open, one per token purpose (`ACCOUNT_PAGES`). */
@@ -25,7 +25,7 @@ export const ACCOUNT_PAGE_SPECS: readonly AccountPageSpec[] = [
     choosesPassword: false,
     done: { title: 'Email address verified', text: 'Your email address is verified.' },
     action: 'verify',
-    act: (actions, token) => actions.verify(token),
+    act: (actions, token, _password, request) => actions.verify(token, request),
   },
   {
     page: ACCOUNT_PAGES.email_change,
@@ -35,7 +35,7 @@ export const ACCOUNT_PAGE_SPECS: readonly AccountPageSpec[] = [
     choosesPassword: false,
     done: { title: 'Email address changed', text: 'Your account now uses your new email address.' },
     action: 'verify',
-    act: (actions, token) => actions.verify(token),
+    act: (actions, token, _password, request) => actions.verify(token, request),
   },
   {
     page: ACCOUNT_PAGES.recovery,
@@ -45,7 +45,7 @@ export const ACCOUNT_PAGE_SPECS: readonly AccountPageSpec[] = [
     choosesPassword: true,
     done: { title: 'Password changed', text: 'Your password has been changed. Sign in with your new password.' },
     action: 'resetPassword',
-    act: (actions, token, password) => actions.resetPassword(token, password),
+    act: (actions, token, password, request) => actions.resetPassword(token, password, request),
   },
   {
     page: ACCOUNT_PAGES.invitation,
@@ -55,6 +55,6 @@ export const ACCOUNT_PAGE_SPECS: readonly AccountPageSpec[] = [
     choosesPassword: true,
     done: { title: 'Invitation accepted', text: 'Your account is ready. Sign in with your new password.' },
     action: 'acceptInvitation',
-    act: (actions, token, password) => actions.acceptInvitation(token, password),
+    act: (actions, token, password, request) => actions.acceptInvitation(token, password, request),
   },
 ];

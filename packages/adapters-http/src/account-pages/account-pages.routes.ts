@@ -2,6 +2,7 @@ import { EmailTakenError, hasActionTokenForm, InvalidActionTokenError, Validatio
 import { type Context, Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../app-env';
+import { requestContext } from '../network/request-context';
 import { pageRoute } from '../openapi/route-description';
 import { PANEL_CONTENT_SECURITY_POLICY } from '../routes/admin-panel.routes';
 import { isSameOrigin } from '../session/same-origin';
@@ -12,7 +13,7 @@ import { donePage, formPage, stoppedPage } from './account-views';
 
 export interface AccountPagesDeps {
   /** The actions served so far: a page whose action is absent is not served. */
-  accountActions: Partial<AccountActions>;
+  actions: Partial<AccountActions>;
   /** Where a finished page leads (APP_URL): configuration only, never taken from a request. */
   appUrl: string | null;
 }
@@ -40,7 +41,7 @@ const field = (c: Context<AppEnv>, name: string) => c.get('formBody').get(name) 
  * link previews follow links, so nothing is consumed until the form is posted. A link whose token
  * cannot be one (absent, mangled) says so at once, with 400 and no form.
  */
-export function accountPagesRoutes({ accountActions, appUrl }: AccountPagesDeps) {
+export function accountPagesRoutes({ actions: served, appUrl }: AccountPagesDeps) {
   const invalidLink = (c: Context<AppEnv>, spec: AccountPageSpec) =>
     c.html(
       stoppedPage(
@@ -59,8 +60,8 @@ export function accountPagesRoutes({ accountActions, appUrl }: AccountPagesDeps)
     );
 
   for (const spec of ACCOUNT_PAGE_SPECS) {
-    if (accountActions[spec.action] === undefined) continue;
-    const actions = accountActions as AccountActions;
+    if (served[spec.action] === undefined) continue;
+    const actions = served as AccountActions;
     const path = `${ACCOUNT_PATH}/${spec.page}`;
     app
       .get(path, pageRoute, (c) => {
@@ -91,7 +92,7 @@ export function accountPagesRoutes({ accountActions, appUrl }: AccountPagesDeps)
           return c.html(formPage(spec, token, { confirmation: 'The two passwords are not the same.' }), 422);
         }
         try {
-          await spec.act(actions, token, password);
+          await spec.act(actions, token, password, requestContext(c));
         } catch (error) {
           if (error instanceof InvalidActionTokenError) return invalidLink(c, spec);
           if (error instanceof ValidationError && spec.choosesPassword) {
