@@ -15,6 +15,7 @@ import { PostgresSessionRepository } from './postgres-session.repository';
 import { PostgresSigningKeyRepository } from './postgres-signing-key.repository';
 import { PostgresSecretRepository } from './postgres-secret.repository';
 import { PostgresActionTokenRepository } from './postgres-action-token.repository';
+import { PostgresInvitationRepository } from './postgres-invitation.repository';
 import { PostgresMailQueue } from './postgres-mail-queue';
 import { preparingClient } from './postgres-prepared-client';
 import { PostgresPasswordRehashRepository } from './postgres-password-rehash.repository';
@@ -68,6 +69,7 @@ function postgresRepositories(db: PostgresDb) {
     secrets: new PostgresSecretRepository(db),
     mail: new PostgresMailQueue(db),
     tokens: new PostgresActionTokenRepository(db),
+    invitations: new PostgresInvitationRepository(db),
     audit: new PostgresAuditTrail(db),
   });
 }

@@ -19,13 +19,24 @@ export class InMemoryActionTokenRepository implements ActionTokenRepository {
   ) {}
 
   async issue(token: StoredActionToken, mail: NewMail): Promise<void> {
-    if (!this.userExists(token.userId)) throw new Error(`No user ${token.userId} to own a token.`);
-    if ([...this.rows.values()].some((row) => row.digest === token.digest)) throw new Error('Duplicate token digest.');
-    this.rows.set(token.id, structuredClone(token));
+    this.insertNow(token);
     await this.mail.enqueue(mail);
   }
 
+  /** What a fake's transaction calls to store a token (its message queued by the caller). */
+  insertNow(token: StoredActionToken): void {
+    if (!this.userExists(token.userId)) throw new Error(`No user ${token.userId} to own a token.`);
+    if ([...this.rows.values()].some((row) => row.digest === token.digest)) throw new Error('Duplicate token digest.');
+    this.rows.set(token.id, structuredClone(token));
+  }
+
   async consume(purpose: ActionPurpose, digests: readonly string[], now: Date): Promise<ActionToken | null> {
+    const row = this.findUsable(purpose, digests, now);
+    return row ? this.useNow(row.id, now) : null;
+  }
+
+  /** The usable token of `purpose` stored under one of `digests`, left as it is. */
+  findUsable(purpose: ActionPurpose, digests: readonly string[], now: Date): ActionToken | undefined {
     const row = [...this.rows.values()].find(
       (candidate) =>
         digests.includes(candidate.digest) &&
@@ -33,9 +44,16 @@ export class InMemoryActionTokenRepository implements ActionTokenRepository {
         candidate.used === null &&
         candidate.expires > now,
     );
-    if (!row) return null;
+    if (!row) return undefined;
+    const { digest: _digest, ...found } = row;
+    return structuredClone(found);
+  }
+
+  /** Marks the token used at `now`, answering it. */
+  useNow(id: string, now: Date): ActionToken {
+    const row = this.rows.get(id)!;
+    this.rows.set(id, { ...row, used: now });
     const { digest: _digest, ...used } = { ...row, used: now };
-    this.rows.set(row.id, { ...row, used: now });
     return structuredClone(used);
   }
 

@@ -19,6 +19,7 @@ import type { ActivityRepository } from '../stats/activity.repository.ts';
 import { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 import { InMemoryMailQueue, InMemorySecretRepository } from './in-memory-mail.ts';
 import { InMemoryActionTokenRepository } from './in-memory-action-tokens.ts';
+import { InMemoryInvitationRepository } from './in-memory-invitations.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -430,5 +431,6 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     secrets: new InMemorySecretRepository(audit),
     mail,
     tokens,
+    invitations: new InMemoryInvitationRepository(users, tokens, mail, audit),
   };
 }
