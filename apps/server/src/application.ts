@@ -6,7 +6,7 @@ import type { Config } from './config';
 import type { DependencyContainer } from 'tsyringe';
 import { KeyRing } from './adapters/key-ring';
 import { SecretKeyRing } from './adapters/secret-key-ring';
-import { buildContainer, mailOf, systemContainer, useCasesOf } from './container';
+import { buildContainer, invitationsOf, mailOf, systemContainer, useCasesOf } from './container';
 import { startMailSender } from './mail-sender';
 import { PrometheusMetrics } from './adapters/prometheus-metrics';
 import { Readiness } from './readiness';
@@ -62,6 +62,7 @@ export async function createApplication(
       overview: useCases.overview,
       audit: useCases.audit,
       mail: mail.service,
+      invitations: invitationsOf(container, config, useCases, mail.service),
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
       metricsEndpoint: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,

@@ -13,6 +13,8 @@ import {
   Clock,
   createUseCases,
   IdGenerator,
+  InvitationRepository,
+  InvitationService,
   LoginAttemptRepository,
   type Logger,
   MailDelivery,
@@ -61,6 +63,7 @@ const REPOSITORY_PORTS = {
   secrets: SecretRepository,
   mail: MailQueue,
   tokens: ActionTokenRepository,
+  invitations: InvitationRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**
@@ -177,4 +180,20 @@ export function mailOf(container: DependencyContainer, config: Config, logger: L
     service: new MailService({ ...common, templates: config.mailTemplates, ids: resolve(container, IdGenerator) }),
     sending: mailer && { mailer, delivery: new MailDelivery({ ...common, mailer }) },
   };
+}
+
+/**
+ * Invitations over the ports `container` provides: their messages are written with the outbox's
+ * `mail` service, their links built on PUBLIC_URL.
+ */
+export function invitationsOf(container: DependencyContainer, config: Config, useCases: UseCases, mail: MailService) {
+  return new InvitationService({
+    invitations: resolve(container, InvitationRepository),
+    tokens: useCases.actionTokens,
+    mail,
+    hasher: resolve(container, PasswordHasher),
+    clock: resolve(container, Clock),
+    ids: resolve(container, IdGenerator),
+    publicUrl: config.publicUrl,
+  });
 }

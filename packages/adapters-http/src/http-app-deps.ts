@@ -1,6 +1,7 @@
 import type {
   AuditService,
   AuthService,
+  InvitationService,
   JsonObject,
   Logger,
   MailService,
@@ -21,6 +22,7 @@ export interface HttpAppDeps {
   overview: OverviewService;
   audit: AuditService;
   mail: MailService;
+  invitations: InvitationService;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;
   /** Null when this instance is ready to serve; otherwise why not, in words fit for any client. */

@@ -2,6 +2,7 @@ import {
   createUseCases,
   DEFAULT_MAIL_TEMPLATES,
   DEFAULT_THROTTLE_POLICY,
+  InvitationService,
   MailService,
   type AuthPolicy,
   type JsonObject,
@@ -33,6 +34,8 @@ export const TEST_POLICY: AuthPolicy = {
   throttle: DEFAULT_THROTTLE_POLICY,
   emailVerification: 'required',
 };
+/** The public address the mailed links of the test app are built on. */
+export const TEST_PUBLIC_URL = 'https://accounts.example.test/';
 export const TEST_JWKS = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'test-public-key', kid: 'test-kid' }] };
 
 /**
@@ -45,7 +48,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
-  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit } = createUseCases({
+  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, actionTokens } = createUseCases({
     repositories,
     hasher,
     signer,
@@ -59,6 +62,15 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
   const logger = new RecordingLogger();
   const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
   const mail = new MailService({ queue: repositories.mail, box: new FakeSecretBox(), templates, clock, ids, logger });
+  const invitations = new InvitationService({
+    invitations: repositories.invitations,
+    tokens: actionTokens,
+    mail,
+    hasher,
+    clock,
+    ids,
+    publicUrl: TEST_PUBLIC_URL,
+  });
   const deps: HttpAppDeps = {
     users,
     transfer,
@@ -68,6 +80,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     overview,
     audit,
     mail,
+    invitations,
     jwks: async () => TEST_JWKS,
     ready: async () => null,
     metricsEndpoint: null,
