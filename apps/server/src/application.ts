@@ -6,7 +6,7 @@ import type { Config } from './config';
 import type { DependencyContainer } from 'tsyringe';
 import { KeyRing } from './adapters/key-ring';
 import { SecretKeyRing } from './adapters/secret-key-ring';
-import { buildContainer, invitationsOf, mailOf, systemContainer, useCasesOf } from './container';
+import { buildContainer, mailOf, systemContainer, useCasesOf } from './container';
 import { startMailSender } from './mail-sender';
 import { PrometheusMetrics } from './adapters/prometheus-metrics';
 import { Readiness } from './readiness';
@@ -43,7 +43,7 @@ export async function createApplication(
       ? new PrometheusMetrics(database.dialect === 'postgres' ? config.databasePoolSize : 1)
       : null;
     const container = buildContainer(config, database, metrics, parent);
-    const useCases = useCasesOf(container, config);
+    const useCases = useCasesOf(container, config, logger);
     const keyRing = container.resolve(KeyRing);
     await database.withStartupLock(async () => {
       await database.migrate();
@@ -61,8 +61,9 @@ export async function createApplication(
       userAuth: useCases.userAuth,
       overview: useCases.overview,
       audit: useCases.audit,
-      mail: mail.service,
-      invitations: invitationsOf(container, config, useCases, mail.service),
+      mail: useCases.mail,
+      mailRequestLimit: useCases.mailRequestLimit,
+      invitations: useCases.invitations,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
       metricsEndpoint: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,

@@ -14,7 +14,6 @@ import {
   createUseCases,
   IdGenerator,
   InvitationRepository,
-  InvitationService,
   LoginAttemptRepository,
   type Logger,
   MailDelivery,
@@ -23,6 +22,7 @@ import {
   MailService,
   PasswordHasher,
   PasswordRehashRepository,
+  RateCounterRepository,
   type Repositories,
   SecretRepository,
   SessionRepository,
@@ -63,6 +63,7 @@ const REPOSITORY_PORTS = {
   secrets: SecretRepository,
   mail: MailQueue,
   tokens: ActionTokenRepository,
+  rateCounters: RateCounterRepository,
   invitations: InvitationRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
@@ -138,7 +139,7 @@ export function buildContainer(
 }
 
 /** The domain's use cases over the ports `container` provides, with the policy `config` sets. */
-export function useCasesOf(container: DependencyContainer, config: Config): UseCases {
+export function useCasesOf(container: DependencyContainer, config: Config, logger: Logger): UseCases {
   const throttle = {
     perAccountAndAddress: { limit: config.loginFailuresPerAccount, windowSeconds: config.loginFailureWindowSeconds },
     perAddress: { limit: config.loginFailuresPerAddress, windowSeconds: config.loginFailureWindowSeconds },
@@ -160,7 +161,10 @@ export function useCasesOf(container: DependencyContainer, config: Config): UseC
       emailVerification: config.emailVerification,
     },
     tokenLifetimes: config.tokenLifetimes,
+    publicUrl: config.publicUrl,
     auditRetentionDays: config.auditRetentionDays,
+    mail: { box: container.resolve(SecretKeyRing), templates: config.mailTemplates, logger },
+    mailLimits: { accountMail: config.accountMail, requestsPerMinute: config.mailRequestsPerMinute },
   });
 }
 
@@ -180,20 +184,4 @@ export function mailOf(container: DependencyContainer, config: Config, logger: L
     service: new MailService({ ...common, templates: config.mailTemplates, ids: resolve(container, IdGenerator) }),
     sending: mailer && { mailer, delivery: new MailDelivery({ ...common, mailer }) },
   };
-}
-
-/**
- * Invitations over the ports `container` provides: their messages are written with the outbox's
- * `mail` service, their links built on PUBLIC_URL.
- */
-export function invitationsOf(container: DependencyContainer, config: Config, useCases: UseCases, mail: MailService) {
-  return new InvitationService({
-    invitations: resolve(container, InvitationRepository),
-    tokens: useCases.actionTokens,
-    mail,
-    hasher: resolve(container, PasswordHasher),
-    clock: resolve(container, Clock),
-    ids: resolve(container, IdGenerator),
-    publicUrl: config.publicUrl,
-  });
 }

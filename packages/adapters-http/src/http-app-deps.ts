@@ -4,6 +4,7 @@ import type {
   InvitationService,
   JsonObject,
   Logger,
+  MailRequestLimit,
   MailService,
   OverviewService,
   SelfService,
@@ -22,6 +23,8 @@ export interface HttpAppDeps {
   overview: OverviewService;
   audit: AuditService;
   mail: MailService;
+  /** The per-client-address limit of the endpoints that send mail (see limitMailRequests). */
+  mailRequestLimit: MailRequestLimit;
   invitations: InvitationService;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;

@@ -2,8 +2,6 @@ import {
   createUseCases,
   DEFAULT_MAIL_TEMPLATES,
   DEFAULT_THROTTLE_POLICY,
-  InvitationService,
-  MailService,
   type AuthPolicy,
   type JsonObject,
   type NewUser,
@@ -48,29 +46,22 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
-  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, actionTokens } = createUseCases({
-    repositories,
-    hasher,
-    signer,
-    tokenKeys: new FakeTokenKeys(),
-    clock,
-    ids,
-    policy: TEST_POLICY,
-    tokenLifetimes: TEST_TOKEN_LIFETIMES,
-  });
-  const admin = await admins.applyCredentials(ADMIN);
   const logger = new RecordingLogger();
   const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
-  const mail = new MailService({ queue: repositories.mail, box: new FakeSecretBox(), templates, clock, ids, logger });
-  const invitations = new InvitationService({
-    invitations: repositories.invitations,
-    tokens: actionTokens,
-    mail,
-    hasher,
-    clock,
-    ids,
-    publicUrl: TEST_PUBLIC_URL,
-  });
+  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail, mailRequestLimit, invitations } =
+    createUseCases({
+      repositories,
+      hasher,
+      signer,
+      tokenKeys: new FakeTokenKeys(),
+      clock,
+      ids,
+      policy: TEST_POLICY,
+      tokenLifetimes: TEST_TOKEN_LIFETIMES,
+      publicUrl: TEST_PUBLIC_URL,
+      mail: { box: new FakeSecretBox(), templates, logger },
+    });
+  const admin = await admins.applyCredentials(ADMIN);
   const deps: HttpAppDeps = {
     users,
     transfer,
@@ -80,6 +71,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     overview,
     audit,
     mail,
+    mailRequestLimit,
     invitations,
     jwks: async () => TEST_JWKS,
     ready: async () => null,

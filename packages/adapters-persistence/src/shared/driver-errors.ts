@@ -75,6 +75,7 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     secrets: guardedRepository('secrets', repositories.secrets),
     mail: guardedRepository('mail', repositories.mail),
     tokens: guardedRepository('tokens', repositories.tokens),
+    rateCounters: guardedRepository('rateCounters', repositories.rateCounters),
     invitations: guardedRepository('invitations', repositories.invitations),
   };
 }

@@ -15,6 +15,7 @@ import { SqliteLoginAttemptRepository } from './sqlite-login-attempt.repository'
 import { SqliteSessionRepository } from './sqlite-session.repository';
 import { SqliteSigningKeyRepository } from './sqlite-signing-key.repository';
 import { SqliteSecretRepository } from './sqlite-secret.repository';
+import { SqliteRateCounterRepository } from './sqlite-rate-counter.repository';
 import { SqliteActionTokenRepository } from './sqlite-action-token.repository';
 import { SqliteInvitationRepository } from './sqlite-invitation.repository';
 import { SqliteMailQueue } from './sqlite-mail-queue';
@@ -64,6 +65,7 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     secrets: new SqliteSecretRepository(db),
     mail: new SqliteMailQueue(db),
     tokens: new SqliteActionTokenRepository(db),
+    rateCounters: new SqliteRateCounterRepository(db),
     invitations: new SqliteInvitationRepository(db),
     audit: new SqliteAuditTrail(db),
   });

@@ -258,6 +258,20 @@ export const actionTokens = sqliteTable(
 );
 
 /**
+ * Fixed-window hit counters (send limits, per-address request limits): one row per key, counted
+ * by one upsert. `window_ends` is indexed for pruning the ended ones.
+ */
+export const rateCounters = sqliteTable(
+  'rate_counters',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    windowEnds: timestamp('window_ends').notNull(),
+  },
+  (t) => [index('rate_counters_window_ends_idx').on(t.windowEnds)],
+);
+
+/**
  * Admins' invitations, each with the user it made (which goes with it when revoked, and takes it
  * along when deleted). The pending ones are listed oldest first, from the partial index; an
  * acceptance finds its invitation by the user (one invitation per user).

@@ -1,21 +1,23 @@
 import { beforeEach, describe, expect, it } from '../testing/test-api.ts';
-import { FakeSecretBox } from '../testing/fake-mail-ports.ts';
-import { buildDomain, issueSources, PASSWORD, rejectionOf, type Domain } from '../testing/domain-fixture.ts';
+import {
+  buildDomain,
+  issueSources,
+  PASSWORD,
+  PUBLIC_URL,
+  rejectionOf,
+  type Domain,
+} from '../testing/domain-fixture.ts';
 import { TEST_TOKEN_LIFETIMES } from '../testing/in-memory-action-tokens.ts';
 import { EmailTakenError, InvalidActionTokenError, InvalidCredentialsError, NotFoundError } from '../shared/errors.ts';
 import type { Initiator } from '../audit/audit-event.ts';
-import { MailService } from '../mail/mail-service.ts';
-import { DEFAULT_MAIL_TEMPLATES } from '../mail/mail-template.ts';
-import type { Logger } from '../shared/logger.ts';
-import { InvitationService } from './invitation-service.ts';
+import type { MailService } from '../mail/mail-service.ts';
+import type { InvitationService } from './invitation-service.ts';
 
-const PUBLIC_URL = 'https://accounts.example.com/';
 const ADMIN_ID = '99999999-0000-4000-8000-000000000001';
 const BY_ADMIN: Initiator = {
   actor: { type: 'admin', id: ADMIN_ID },
   request: { requestId: 'req-1', clientAddress: '203.0.113.9', userAgent: null },
 };
-const quiet: Logger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 describe('InvitationService', () => {
   let domain: Domain;
@@ -23,25 +25,8 @@ describe('InvitationService', () => {
   let invitations: InvitationService;
   beforeEach(() => {
     domain = buildDomain();
-    const { repositories, clock, ids, hasher, actionTokens } = domain;
-    const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
-    mail = new MailService({
-      queue: repositories.mail,
-      box: new FakeSecretBox(),
-      templates,
-      clock,
-      ids,
-      logger: quiet,
-    });
-    invitations = new InvitationService({
-      invitations: repositories.invitations,
-      tokens: actionTokens,
-      mail,
-      hasher,
-      clock,
-      ids,
-      publicUrl: PUBLIC_URL,
-    });
+    mail = domain.mail;
+    invitations = domain.invitations;
   });
 
   /** The link of the newest message in the outbox, and its token. */
@@ -152,6 +137,17 @@ describe('InvitationService', () => {
     await invitations.accept((await lastLink()).token, 'a good new password');
     await rejectionOf(invitations.revoke(second.id, BY_ADMIN), NotFoundError);
     expect(await domain.users.get(second.userId)).toMatchObject({ email: 'bob@example.com' });
+  });
+
+  it('an admin may resend at once, and again: neither the per-address limit nor the budget drops an invitation', async () => {
+    domain = buildDomain({
+      mailLimits: { accountMail: { hourlyLimit: 2, securityNotices: true }, requestsPerMinute: 5 },
+    });
+    ({ mail, invitations } = domain);
+    const invited = await invitations.invite({ email: 'ann@example.com' }, BY_ADMIN);
+    for (let i = 0; i < 3; i += 1) await invitations.resend(invited.id, BY_ADMIN);
+    expect((await mail.list({ page: 1, size: 10 })).total).toBe(4);
+    await invitations.accept((await lastLink()).token, 'a good new password');
   });
 
   it('resend() mails a new link that works, and moves the expiry', async () => {

@@ -10,7 +10,7 @@ import {
   type Initiator,
   type RequestContext,
 } from '../audit/audit-event.ts';
-import type { MailService } from '../mail/mail-service.ts';
+import type { AccountMail } from '../mail/account-mail.ts';
 import type { Clock } from '../shared/clock.ts';
 import { NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
@@ -24,7 +24,8 @@ import type { InvitationRepository } from './invitation.repository.ts';
 export interface InvitationServiceDeps {
   invitations: InvitationRepository;
   tokens: ActionTokenService;
-  mail: MailService;
+  /** The send limits' door: an invitation passes it as an admin's message (never dropped, counted). */
+  accountMail: AccountMail;
   hasher: PasswordHasher;
   clock: Clock;
   ids: IdGenerator;
@@ -42,9 +43,10 @@ const invitationTarget = (id: string): AuditTarget => ({ type: 'invitations', id
  * login is refused as a wrong password is, in the same time) until the invitee sets a password
  * through the mailed link.
  *
- * The message goes straight into the outbox with the invitation: an admin asked for it, for an
- * address the admin chose, so the per-address limit that protects an address from strangers'
- * requests does not apply.
+ * Its messages go through AccountMail as an admin's (`byAdmin`): counted against the hourly
+ * budget, never dropped by the per-address limit, which keeps strangers from mailing an address
+ * through the public endpoints. An admin chose the address, and an invitation whose message was
+ * dropped (a resend within a minute, say) would leave its user with no link to get in.
  */
 export class InvitationService {
   constructor(private readonly deps: InvitationServiceDeps) {}
@@ -142,10 +144,12 @@ export class InvitationService {
   }
 
   /** A token for the invitee and the message that carries its link, neither stored yet. */
-  private prepare(invitee: Pick<User, 'id' | 'email' | 'name'>) {
-    const { tokens, mail, publicUrl } = this.deps;
+  private async prepare(invitee: Pick<User, 'id' | 'email' | 'name'>) {
+    const { tokens, accountMail, publicUrl } = this.deps;
+    // Never null for an admin's message (see AdmitOptions.byAdmin).
+    const compose = (await accountMail.admit('invitation', invitee.email, { byAdmin: true }))!;
     return tokens.prepare('invitation', { userId: invitee.id, email: invitee.email }, (token) =>
-      mail.compose('invitation', invitee.email, {
+      compose({
         email: invitee.email,
         name: invitee.name || invitee.email,
         link: accountLink(publicUrl, 'invitation', token),

@@ -19,6 +19,7 @@ import type { ActivityRepository } from '../stats/activity.repository.ts';
 import { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 import { InMemoryMailQueue, InMemorySecretRepository } from './in-memory-mail.ts';
 import { InMemoryActionTokenRepository } from './in-memory-action-tokens.ts';
+import { InMemoryRateCounterRepository } from './in-memory-rate-counters.ts';
 import { InMemoryInvitationRepository } from './in-memory-invitations.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
@@ -431,6 +432,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     secrets: new InMemorySecretRepository(audit),
     mail,
     tokens,
+    rateCounters: new InMemoryRateCounterRepository(),
     invitations: new InMemoryInvitationRepository(users, tokens, mail, audit),
   };
 }
