@@ -75,9 +75,10 @@ export async function createAccountApi(repositories: Repositories, secret: strin
     ids,
     policy,
     tokenLifetimes: { verification: 86_400, recovery: 1800, email_change: 3600, invitation: 604_800 },
+    // No mailed link leaves this example; its address is never shown.
+    publicUrl: 'http://localhost/',
     mail: NO_MAIL,
     // Its own /signup below makes accounts directly, with no mailed link to verify them.
-    publicUrl: 'http://localhost/',
     signup: 'closed',
   });
 

@@ -66,6 +66,7 @@ export async function createApplication(
       signup: useCases.signup,
       verification: useCases.verification,
       emailChange: useCases.emailChange,
+      invitations: useCases.invitations,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
       metricsEndpoint: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,

@@ -13,6 +13,7 @@ import {
   Clock,
   createUseCases,
   IdGenerator,
+  InvitationRepository,
   LoginAttemptRepository,
   type Logger,
   MailDelivery,
@@ -63,6 +64,7 @@ const REPOSITORY_PORTS = {
   mail: MailQueue,
   tokens: ActionTokenRepository,
   rateCounters: RateCounterRepository,
+  invitations: InvitationRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**

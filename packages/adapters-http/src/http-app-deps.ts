@@ -1,6 +1,7 @@
 import type {
   AuditService,
   AuthService,
+  InvitationService,
   JsonObject,
   Logger,
   EmailChangeService,
@@ -30,6 +31,7 @@ export interface HttpAppDeps {
   emailChange: EmailChangeService;
   /** The per-client-address limit of the endpoints that send mail (see limitMailRequests). */
   mailRequestLimit: MailRequestLimit;
+  invitations: InvitationService;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;
   /** Null when this instance is ready to serve; otherwise why not, in words fit for any client. */

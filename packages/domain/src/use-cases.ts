@@ -17,6 +17,7 @@ import { MailService } from './mail/mail-service.ts';
 import type { MailTemplates } from './mail/mail-template.ts';
 import { AccountMail, DEFAULT_ACCOUNT_MAIL_POLICY, type AccountMailPolicy } from './mail/account-mail.ts';
 import { MailRequestLimit } from './throttling/mail-request-limit.ts';
+import { InvitationService } from './invitations/invitation-service.ts';
 import { SelfService } from './users/self-service.ts';
 import { EmailChangeService } from './users/email-change-service.ts';
 import { SignupService, type SignupMode } from './signup/signup-service.ts';
@@ -155,6 +156,15 @@ export function createUseCases({
       ids,
       publicUrl,
       mode: signup,
+    }),
+    invitations: new InvitationService({
+      invitations: repositories.invitations,
+      tokens: actionTokens,
+      accountMail,
+      hasher,
+      clock,
+      ids,
+      publicUrl,
     }),
     verification: new VerificationService({ actionTokens, ids }),
     emailChange: new EmailChangeService({ self, actionTokens, accountMail, clock, ids, publicUrl }),

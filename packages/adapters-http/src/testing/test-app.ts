@@ -77,6 +77,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     verification: useCases.verification,
     emailChange: useCases.emailChange,
     mailRequestLimit,
+    invitations: useCases.invitations,
     jwks: async () => TEST_JWKS,
     ready: async () => null,
     metricsEndpoint: null,

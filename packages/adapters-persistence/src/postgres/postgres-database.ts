@@ -16,6 +16,7 @@ import { PostgresSigningKeyRepository } from './postgres-signing-key.repository'
 import { PostgresSecretRepository } from './postgres-secret.repository';
 import { PostgresRateCounterRepository } from './postgres-rate-counter.repository';
 import { PostgresActionTokenRepository } from './postgres-action-token.repository';
+import { PostgresInvitationRepository } from './postgres-invitation.repository';
 import { PostgresMailQueue } from './postgres-mail-queue';
 import { preparingClient } from './postgres-prepared-client';
 import { PostgresPasswordRehashRepository } from './postgres-password-rehash.repository';
@@ -70,6 +71,7 @@ function postgresRepositories(db: PostgresDb) {
     mail: new PostgresMailQueue(db),
     tokens: new PostgresActionTokenRepository(db),
     rateCounters: new PostgresRateCounterRepository(db),
+    invitations: new PostgresInvitationRepository(db),
     audit: new PostgresAuditTrail(db),
   });
 }

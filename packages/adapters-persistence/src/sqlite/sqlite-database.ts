@@ -17,6 +17,7 @@ import { SqliteSigningKeyRepository } from './sqlite-signing-key.repository';
 import { SqliteSecretRepository } from './sqlite-secret.repository';
 import { SqliteRateCounterRepository } from './sqlite-rate-counter.repository';
 import { SqliteActionTokenRepository } from './sqlite-action-token.repository';
+import { SqliteInvitationRepository } from './sqlite-invitation.repository';
 import { SqliteMailQueue } from './sqlite-mail-queue';
 import { SqlitePasswordRehashRepository } from './sqlite-password-rehash.repository';
 import { SqliteUserImportRepository } from './sqlite-user-import.repository';
@@ -65,6 +66,7 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     mail: new SqliteMailQueue(db),
     tokens: new SqliteActionTokenRepository(db),
     rateCounters: new SqliteRateCounterRepository(db),
+    invitations: new SqliteInvitationRepository(db),
     audit: new SqliteAuditTrail(db),
   });
 }

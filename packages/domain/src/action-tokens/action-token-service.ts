@@ -39,7 +39,8 @@ export class ActionTokenService {
 
   /**
    * Makes a token of `purpose` and the message that carries it, storing nothing: for a flow whose
-   * own write stores them (a sign-up stores its user with them). Only the digest is kept.
+   * own write stores them (a sign-up stores its user with them, an invitation its user and
+   * invitation). Only the digest is kept.
    */
   async prepare(
     purpose: ActionPurpose,
@@ -67,9 +68,21 @@ export class ActionTokenService {
 
   /** Uses a presented token of `purpose`: InvalidActionTokenError when it is wrong, used, voided or expired. */
   async use(purpose: ActionPurpose, presented: unknown): Promise<ActionToken> {
-    const { tokens, clock } = this.deps;
-    const used = await tokens.consume(purpose, await this.digestsOf(presented), clock.now());
-    if (!used) throw new InvalidActionTokenError();
+    return this.useWith(presented, (digests, now) => this.deps.tokens.consume(purpose, digests, now));
+  }
+
+  /**
+   * Uses a presented token through `consume`, a write of the caller's own port that consumes the
+   * token (found by any of `digests`, usable at `now`) in the transaction of the change it allows,
+   * answering null when there is none. InvalidActionTokenError for null, as for any wrong token.
+   */
+  async useWith<T>(
+    presented: unknown,
+    consume: (digests: readonly string[], now: Date) => Promise<T | null>,
+  ): Promise<T> {
+    const digests = await this.digestsOf(presented);
+    const used = await consume(digests, this.deps.clock.now());
+    if (used === null) throw new InvalidActionTokenError();
     return used;
   }
 

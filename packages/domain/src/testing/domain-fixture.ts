@@ -30,6 +30,8 @@ export const POLICY: AuthPolicy = {
   emailVerification: 'required',
 };
 export const PASSWORD = 'correct horse battery';
+/** The public address mailed links are built on. */
+export const PUBLIC_URL = 'https://accounts.example.com/';
 export const ADDRESS = '203.0.113.7';
 export const OTHER_ADDRESS = '198.51.100.23';
 export const ADMIN: AdminCredentials = { email: 'admin@example.com', password: 'admin-password-1' };
@@ -61,9 +63,6 @@ export async function issueSources(promise: Promise<unknown>): Promise<ProblemSo
 }
 
 export const pointerTo = (attribute: string): ProblemSource => ({ pointer: `/data/attributes/${attribute}` });
-
-/** The public address the fixture's mailed links point at. */
-export const PUBLIC_URL = 'https://accounts.example.com/';
 
 export function buildDomain({
   policy = POLICY,
@@ -121,6 +120,7 @@ export function buildDomain({
     signup: useCases.signup,
     verification: useCases.verification,
     emailChange: useCases.emailChange,
+    invitations: useCases.invitations,
     box,
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */

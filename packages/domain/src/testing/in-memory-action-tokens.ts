@@ -36,10 +36,15 @@ export class InMemoryActionTokenRepository implements ActionTokenRepository {
 
   /** Stores a token and queues its message without an `await`: what a transaction of the users does too. */
   issueNow(token: StoredActionToken, mail: NewMail): void {
+    this.insertNow(token);
+    this.queueNow(mail);
+  }
+
+  /** What a fake's transaction calls to store a token (its message queued by the caller). */
+  insertNow(token: StoredActionToken): void {
     if (!this.owners.rows.has(token.userId)) throw new Error(`No user ${token.userId} to own a token.`);
     if ([...this.rows.values()].some((row) => row.digest === token.digest)) throw new Error('Duplicate token digest.');
     this.rows.set(token.id, structuredClone(token));
-    this.queueNow(mail);
   }
 
   queueNow(message: NewMail): void {
@@ -47,7 +52,8 @@ export class InMemoryActionTokenRepository implements ActionTokenRepository {
   }
 
   async consume(purpose: ActionPurpose, digests: readonly string[], now: Date): Promise<ActionToken | null> {
-    return this.consumeNow([purpose], digests, now);
+    const row = this.findUsable(purpose, digests, now);
+    return row ? this.useNow(row.id, now) : null;
   }
 
   async redeem(
@@ -66,6 +72,22 @@ export class InMemoryActionTokenRepository implements ActionTokenRepository {
     return user;
   }
 
+  /** The usable token of `purpose` stored under one of `digests`, left as it is. */
+  findUsable(purpose: ActionPurpose, digests: readonly string[], now: Date): ActionToken | undefined {
+    const row = this.usable([purpose], digests, now);
+    if (!row) return undefined;
+    const { digest: _digest, ...found } = row;
+    return structuredClone(found);
+  }
+
+  /** Marks the token used at `now`, answering it. */
+  useNow(id: string, now: Date): ActionToken {
+    const row = this.rows.get(id)!;
+    this.rows.set(id, { ...row, used: now });
+    const { digest: _digest, ...used } = { ...row, used: now };
+    return structuredClone(used);
+  }
+
   private usable(purposes: readonly ActionPurpose[], digests: readonly string[], now: Date) {
     return [...this.rows.values()].find(
       (candidate) =>
@@ -74,14 +96,6 @@ export class InMemoryActionTokenRepository implements ActionTokenRepository {
         candidate.used === null &&
         candidate.expires > now,
     );
-  }
-
-  private consumeNow(purposes: readonly ActionPurpose[], digests: readonly string[], now: Date): ActionToken | null {
-    const row = this.usable(purposes, digests, now);
-    if (!row) return null;
-    const { digest: _digest, ...used } = { ...row, used: now };
-    this.rows.set(row.id, { ...row, used: now });
-    return structuredClone(used);
   }
 
   /** What a change of the user's password or email does in its transaction (UserWrite.voidTokens). */

@@ -21,6 +21,7 @@ import { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 import { InMemoryMailQueue, InMemorySecretRepository } from './in-memory-mail.ts';
 import { InMemoryActionTokenRepository } from './in-memory-action-tokens.ts';
 import { InMemoryRateCounterRepository } from './in-memory-rate-counters.ts';
+import { InMemoryInvitationRepository } from './in-memory-invitations.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -445,5 +446,6 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     mail,
     tokens,
     rateCounters: new InMemoryRateCounterRepository(),
+    invitations: new InMemoryInvitationRepository(users, tokens, mail, audit),
   };
 }
