@@ -72,6 +72,21 @@ const PAGES: readonly PageCase[] = [
       return { token, done: async () => (await t.loginUser(newEmail, PASSWORD)).response.status === 200 };
     },
   },
+  {
+    page: 'accept-invitation',
+    choosesPassword: true,
+    async mailLink(t) {
+      const email = 'ines@example.com';
+      const { accessToken } = await t.loginAdmin();
+      const invite = await t.app.request(
+        '/v1/admin/invitations',
+        jsonInit('POST', { data: { type: 'invitations', attributes: { email } } }, bearer(accessToken)),
+      );
+      expect(invite.status).toBe(201);
+      const token = await mailedToken(t, email, 'accept-invitation');
+      return { token, done: async () => (await t.loginUser(email, NEW_PASSWORD)).response.status === 200 };
+    },
+  },
 ];
 
 async function pagesApp({ appUrl = null as string | null } = {}) {
@@ -236,6 +251,44 @@ describe.each(PAGES)('/account/$page', (page) => {
     await p.post(page.page, formFields(page, link.token));
     await p.post(page.page, formFields(page, link.token));
     expect(p.t.logger.text()).not.toContain(link.token);
+  });
+});
+
+describe.each(PAGES.filter(({ choosesPassword }) => choosesPassword))('/account/$page, choosing a password', (page) => {
+  it('two different passwords: 422, the error on the confirmation, announced and tied to it; the token kept and usable', async () => {
+    const p = await pagesApp();
+    const link = await page.mailLink(p.t);
+    const response = await p.post(page.page, formFields(page, link.token, NEW_PASSWORD, `${NEW_PASSWORD}x`));
+    expect(response.status).toBe(422);
+    expectPageHeaders(response);
+    const body = await response.text();
+    expect(body).toContain('<title>Error: ');
+    expect(body).toContain(
+      '<p class="error" id="confirmation-error" role="alert">The two passwords are not the same.</p>',
+    );
+    expect(body).toContain(
+      '<input id="confirmation" name="confirmation" type="password" autocomplete="new-password" required aria-invalid="true" aria-describedby="confirmation-error" autofocus>',
+    );
+    expect(body).toContain(`<input type="hidden" name="token" value="${link.token}">`);
+    expect(body).not.toContain(NEW_PASSWORD);
+    expect(await link.done()).toBe(false);
+    expect((await p.post(page.page, formFields(page, link.token))).status).toBe(200);
+    expect(await link.done()).toBe(true);
+  });
+
+  it('a password the rules refuse: 422 with their reason on the password field; the token kept and usable', async () => {
+    const p = await pagesApp();
+    const link = await page.mailLink(p.t);
+    const response = await p.post(page.page, formFields(page, link.token, 'short'));
+    expect(response.status).toBe(422);
+    const body = await response.text();
+    expect(body).toContain(
+      '<p class="error" id="password-error" role="alert">The password must be at least 8 bytes long.</p>',
+    );
+    expect(body).toContain('aria-describedby="password-error" autofocus>');
+    expect(body).toContain(`<input type="hidden" name="token" value="${link.token}">`);
+    expect(body).not.toContain('value="short"');
+    expect((await p.post(page.page, formFields(page, link.token))).status).toBe(200);
   });
 });
 

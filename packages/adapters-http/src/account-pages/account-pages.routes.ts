@@ -117,8 +117,11 @@ export function accountPagesRoutes({ actions: served, appUrl }: AccountPagesDeps
   return app;
 }
 
-/** The issues of a refused password as one sentence ("Password must be at least 8 bytes long."). */
+/**
+ * The issues of a refused password as sentences beside its field ("The password must be at least
+ * 8 bytes long."), whether or not a use case's detail names the attribute first.
+ */
 const sentence = (error: ValidationError) =>
-  error.issues.length === 0
-    ? error.message
-    : error.issues.map(({ detail }) => `${detail.charAt(0).toUpperCase()}${detail.slice(1)}.`).join(' ');
+  (error.issues.length === 0 ? [error.message] : error.issues.map(({ detail }) => detail))
+    .map((detail) => `The password ${detail.replace(/^password\s+/i, '')}.`)
+    .join(' ');

@@ -7,6 +7,7 @@ import { useStack } from '../support/stack';
 
 const APP_URL = 'https://app.example.com/signed-in';
 const PASSWORD = 'first-password-1';
+const NEW_PASSWORD = 'second-password-2';
 let publicUrl = '';
 
 // Links are built on PUBLIC_URL: the server's own address here, on a port chosen before it starts.
@@ -56,6 +57,17 @@ async function open(page: Page, link: string) {
   return response?.status();
 }
 
+/** The error announced for a field: its text, tied to the field by aria-describedby, and the focus on it. */
+async function fieldError(page: Page, id: string) {
+  const field = page.locator(`#${id}`);
+  const describedBy = await field.getAttribute('aria-describedby');
+  return {
+    text: await page.locator(`#${describedBy}[role="alert"]`).textContent(),
+    invalid: await field.getAttribute('aria-invalid'),
+    focused: await page.evaluate(() => document.activeElement?.id),
+  };
+}
+
 async function expectDone(page: Page, heading: string) {
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
   expect(await page.getByRole('link', { name: 'Continue' }).getAttribute('href')).toBe(APP_URL);
@@ -83,6 +95,45 @@ describe('the account pages, opened from the mail in Chromium', () => {
     await page.getByRole('button', { name: 'Verify email address' }).click();
     await page.getByRole('alert').filter({ hasText: 'This link is invalid' }).waitFor();
     expect(await page.title()).toMatch(/^Error: /);
+  });
+
+  it('accept-invitation: two different passwords, then a short one, each announced on its field; then the invitee logs in', async () => {
+    const email = 'ines@example.com';
+    expect(await mail.invite(email)).toBe(201);
+    const link = await mail.link(email, 'invitation');
+    expect(link.startsWith(`${publicUrl}/account/accept-invitation?token=`)).toBe(true);
+    expect(await mail.scan(link)).toBe(200);
+
+    const { page } = panel;
+    expect(await open(page, link)).toBe(200);
+    await expectAccessiblePage(page, 'Accept your invitation', ['password', 'confirmation', 'Accept invitation']);
+
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('New password again').fill(`${NEW_PASSWORD}x`);
+    await page.getByRole('button', { name: 'Accept invitation' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.title()).toMatch(/^Error: Accept your invitation/);
+    expect(await fieldError(page, 'confirmation')).toEqual({
+      text: 'The two passwords are not the same.',
+      invalid: 'true',
+      focused: 'confirmation',
+    });
+
+    await page.getByLabel('New password', { exact: true }).fill('short');
+    await page.getByLabel('New password again').fill('short');
+    await page.getByRole('button', { name: 'Accept invitation' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The password must be' }).waitFor();
+    expect(await fieldError(page, 'password')).toEqual({
+      text: 'The password must be at least 8 bytes long.',
+      invalid: 'true',
+      focused: 'password',
+    });
+
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('New password again').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Accept invitation' }).click();
+    await expectDone(page, 'Invitation accepted');
+    expect((await mail.login(email, NEW_PASSWORD)).status).toBe(200);
   });
 
   it('confirm-email: the link mailed to the new address moves the account there', async () => {
