@@ -34,9 +34,10 @@ function passwordsIn(body: RequestInit['body']): string[] {
 /** Tokens a request presents: Bearer, session cookie, body refresh token, a mailed link's token. */
 function tokensSent(init: RequestInit): string[] {
   const headers = new Headers(init.headers);
-  let body: (RefreshTokenBody & { token?: unknown }) | null = null;
+  type TokenBody = Partial<RefreshTokenBody> & { token?: unknown };
+  let body: TokenBody | null;
   try {
-    body = typeof init.body === 'string' ? (JSON.parse(init.body) as typeof body) : null;
+    body = typeof init.body === 'string' ? (JSON.parse(init.body) as TokenBody | null) : null;
   } catch {
     body = null;
   }
