@@ -7,14 +7,18 @@ interface ListedMessage {
   attributes: { kind: string; recipient: string };
 }
 
-/** The ids of the messages of `kind` to `recipient` in the outbox, newest first (GET /v1/admin/mail). */
+/** The ids of the messages of `kind` to `recipient` in the outbox, newest first (GET /v1/admin/mail, every page). */
 export async function outboxIds(client: AdminClient, kind: MailKind, recipient: string): Promise<string[]> {
-  const response = await client.get('/v1/admin/mail?page[size]=100', await client.adminToken());
-  expect(response.status).toBe(200);
-  const { data } = (await response.json()) as { data: ListedMessage[] };
-  return data
-    .filter((message) => message.attributes.kind === kind && message.attributes.recipient === recipient)
-    .map((message) => message.id);
+  const ids: string[] = [];
+  for (let page = 1; ; page += 1) {
+    const response = await client.get(`/v1/admin/mail?page[number]=${page}&page[size]=100`, await client.adminToken());
+    expect(response.status).toBe(200);
+    const { data } = (await response.json()) as { data: ListedMessage[] };
+    for (const message of data) {
+      if (message.attributes.kind === kind && message.attributes.recipient === recipient) ids.push(message.id);
+    }
+    if (data.length < 100) return ids;
+  }
 }
 
 /**
