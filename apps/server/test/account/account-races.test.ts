@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usersDocument } from '@uas/adapters-http/testing';
 import { AdminClient } from '../support/admin-client';
 import { mailedToken, outboxIds } from '../support/outbox';
+import { loadConfig } from '../../src/config';
+import { storedData } from '../support/stored-data';
 import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
 
 /** Rounds of each race, as the issue asks for, per database. */
@@ -35,6 +37,8 @@ describe.each(BACKENDS)('account flow races on %s, across two instances', (backe
   let b: TestApplication;
   let clientA: AdminClient;
   let clientB: AdminClient;
+  /** Every mailed token the races used: none may be stored, logged or audited. */
+  const tokens: string[] = [];
   beforeAll(async () => {
     const env = { MAIL_REQUESTS_PER_MINUTE: '100000', MAIL_HOURLY_LIMIT: '100000' };
     a = await startTestApplication(backend, env);
@@ -58,6 +62,7 @@ describe.each(BACKENDS)('account flow races on %s, across two instances', (backe
       const email = `verify-race-${backend}-${index}@example.com`;
       expect((await signUp(clientA, email)).status).toBe(202);
       const token = await mailedToken(clientA, 'verification', email);
+      tokens.push(token);
       const answers = await Promise.all([verify(clientA, token), verify(clientB, token)]);
       return answers.map((answer) => answer.status).sort();
     });
@@ -106,6 +111,7 @@ describe.each(BACKENDS)('account flow races on %s, across two instances', (backe
       );
       expect(asked.status).toBe(202);
       const token = await mailedToken(clientA, 'email_change', target);
+      tokens.push(token);
       const answers = await Promise.all([verify(clientA, token), verify(clientB, token)]);
       const found = await clientB.get(`/v1/admin/users?search[email]=${target}`, await clientB.adminToken());
       return {
@@ -119,4 +125,13 @@ describe.each(BACKENDS)('account flow races on %s, across two instances', (backe
     );
     expect(outcomes.filter((outcome) => outcome.statuses.join() !== '204,400' || outcome.moved !== 1)).toEqual([]);
   }, 120_000);
+
+  it('no token of theirs is in the database (the SQLite WAL included), an audit event or a log line', async () => {
+    expect(tokens).toHaveLength(2 * ROUNDS);
+    const stored = await storedData(loadConfig(a.env));
+    expect(stored).toContain('verify-race-'); // the search reads the stored rows
+    const logged = [...a.logs, ...b.logs].join('\n');
+    const found = tokens.filter((token) => stored.includes(token) || logged.includes(token));
+    expect(found).toEqual([]);
+  });
 });
