@@ -9,7 +9,7 @@ import { parseSignup, signupDocument } from '../schemas/signup.schemas';
 import { jsonBody } from '../schemas/validation';
 
 /** The one answer to every sign-up that passes validation, whether or not the address has an account. */
-export const SIGNUP_ACCEPTED = acceptedDocument(
+const SIGNUP_ACCEPTED = acceptedDocument(
   'If the address can be used, a message is on its way to it: follow its link to confirm the address.',
 );
 

@@ -15,6 +15,7 @@ import { DEFAULT_MAIL_TEMPLATES } from '../mail/mail-template.ts';
 import { FakeSecretBox } from './fake-mail-ports.ts';
 import { RecordingLogger } from './recording-logger.ts';
 import type { SignupMode } from '../signup/signup-service.ts';
+import type { MailKind } from '../mail/mail-message.ts';
 
 /**
  * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one
@@ -122,6 +123,21 @@ export function buildDomain({
     emailChange: useCases.emailChange,
     invitations: useCases.invitations,
     box,
+
+    /** The texts of the messages of `kind` queued to `recipient`, oldest first, opened. */
+    async mailTexts(kind: MailKind, recipient: string): Promise<string[]> {
+      const { messages } = await repositories.mail.list({ page: 1, size: 100 });
+      const mine = messages.filter((message) => message.kind === kind && message.recipient === recipient).reverse();
+      return Promise.all(mine.map(async (message) => (await mail.read(message.id)).content?.text ?? ''));
+    },
+
+    /** The token of the link in the last message of `kind` to `recipient`. */
+    async mailedToken(kind: MailKind, recipient: string): Promise<string> {
+      const text = (await domain.mailTexts(kind, recipient)).at(-1) ?? '';
+      const token = /[?&]token=([A-Za-z0-9_-]+)/.exec(text)?.[1];
+      if (!token) throw new Error(`no ${kind} link was mailed to ${recipient}`);
+      return token;
+    },
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */
     createUser(overrides: Partial<NewUser> = {}): Promise<User> {
