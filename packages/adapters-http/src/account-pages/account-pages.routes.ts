@@ -61,6 +61,7 @@ export function accountPagesRoutes({ actions: served, appUrl }: AccountPagesDeps
 
   for (const spec of ACCOUNT_PAGE_SPECS) {
     if (served[spec.action] === undefined) continue;
+    // This page's own action is there (checked just above); it is the only one the page calls.
     const actions = served as AccountActions;
     const path = `${ACCOUNT_PATH}/${spec.page}`;
     app
@@ -70,10 +71,11 @@ export function accountPagesRoutes({ actions: served, appUrl }: AccountPagesDeps
       })
       .post(path, pageRoute, async (c) => {
         // The token in the form is the real defence: single use, mailed to its owner, unknown to
-        // another site. A cross-site post of it still gains nothing, so refusing one costs nothing
-        // either, and stops a page elsewhere from submitting a link someone was sent (their own
-        // invitation, say) in a visitor's browser. Modern browsers send Sec-Fetch-Site, which
-        // holds behind any proxy.
+        // another site. The panel's same-origin check still fits, at no cost to a reader: a page
+        // elsewhere cannot submit a link someone was sent (their own invitation, say) in a
+        // visitor's browser, and a mail scanner that submits forms (it sends neither header)
+        // consumes nothing. Browsers send Sec-Fetch-Site, which holds behind any proxy; older
+        // ones an Origin, which holds when TRUSTED_PROXIES names the proxy.
         if (!isSameOrigin(c)) {
           return c.html(
             stoppedPage(
