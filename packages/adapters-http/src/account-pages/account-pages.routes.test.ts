@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, createTestApp, jsonInit, type TestApp, usersDocument } from '../testing';
+import { bearer, createTestApp, fromAddress, jsonInit, type TestApp, usersDocument } from '../testing';
 
 const APP_URL = 'https://app.example.com/welcome?from=account&x=<y>';
 const SAME_ORIGIN = { Origin: 'http://localhost' };
@@ -242,6 +242,47 @@ describe.each(PAGES)('/account/$page', (page) => {
     });
     expect(json.status).toBe(415);
     expect((await p.post(page.page, formFields(page, link.token))).status).toBe(200);
+  });
+
+  it('an expired link is an invalid link (400), though its GET still shows the form', async () => {
+    const p = await pagesApp();
+    const link = await page.mailLink(p.t);
+    p.t.clock.advance(8 * 24 * 60 * 60);
+    expect((await p.open(page.page, `?token=${link.token}`)).status).toBe(200);
+    const response = await p.post(page.page, formFields(page, link.token));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('This link is invalid, has already been used, or has expired.');
+  });
+
+  it("records the page's request with the change in the audit trail, as the API records its own", async () => {
+    const p = await pagesApp();
+    const link = await page.mailLink(p.t);
+    await p.t.app.request(
+      `/account/${page.page}`,
+      {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'Sec-Fetch-Site': 'same-origin',
+          'User-Agent': 'PageBrowser/1.0',
+          'X-Request-Id': 'page-request-1',
+        },
+        body: new URLSearchParams(formFields(page, link.token)).toString(),
+      },
+      fromAddress('198.51.100.9'),
+    );
+    const { accessToken } = await p.t.loginAdmin();
+    const events = (await (
+      await p.t.app.request('/v1/admin/audit-events?page[size]=100', { headers: bearer(accessToken) })
+    ).json()) as {
+      data: { attributes: { request_id: string | null; client_address: string | null; user_agent: string | null } }[];
+    };
+    const recorded = events.data.filter(({ attributes }) => attributes.request_id === 'page-request-1');
+    expect(recorded.length).toBeGreaterThan(0);
+    for (const { attributes } of recorded) {
+      expect(attributes).toMatchObject({ client_address: '198.51.100.9', user_agent: 'PageBrowser/1.0' });
+    }
+    expect(JSON.stringify(events)).not.toContain(link.token);
   });
 
   it('never writes the token to a log line', async () => {
