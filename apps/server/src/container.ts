@@ -18,6 +18,7 @@ import {
   MailDelivery,
   Mailer,
   MailQueue,
+  MailRequestQueue,
   MailService,
   PasswordHasher,
   PasswordRehashRepository,
@@ -63,6 +64,7 @@ const REPOSITORY_PORTS = {
   mail: MailQueue,
   tokens: ActionTokenRepository,
   rateCounters: RateCounterRepository,
+  mailRequests: MailRequestQueue,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**

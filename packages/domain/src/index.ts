@@ -42,6 +42,8 @@ export * from './action-tokens/action-token.ts';
 export * from './action-tokens/action-token.repository.ts';
 export * from './action-tokens/token-keys.ts';
 export * from './action-tokens/action-token-service.ts';
+export * from './mail-requests/mail-request.ts';
+export * from './mail-requests/mail-request.repository.ts';
 export * from './account-pages/account-link.ts';
 export * from './stats/activity.ts';
 export * from './stats/activity.repository.ts';
