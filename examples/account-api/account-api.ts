@@ -39,6 +39,7 @@ const NO_MAIL = {
   },
   templates: { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] },
   logger: { debug() {}, info() {}, warn() {}, error() {} } satisfies Logger,
+  publicUrl: 'http://localhost/',
 };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');

@@ -162,7 +162,12 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
     },
     tokenLifetimes: config.tokenLifetimes,
     auditRetentionDays: config.auditRetentionDays,
-    mail: { box: container.resolve(SecretKeyRing), templates: config.mailTemplates, logger },
+    mail: {
+      box: container.resolve(SecretKeyRing),
+      templates: config.mailTemplates,
+      logger,
+      publicUrl: config.publicUrl,
+    },
     mailLimits: { accountMail: config.accountMail, requestsPerMinute: config.mailRequestsPerMinute },
   });
 }

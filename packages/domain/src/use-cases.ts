@@ -17,6 +17,9 @@ import { MailService } from './mail/mail-service.ts';
 import type { MailTemplates } from './mail/mail-template.ts';
 import { AccountMail, DEFAULT_ACCOUNT_MAIL_POLICY, type AccountMailPolicy } from './mail/account-mail.ts';
 import { MailRequestLimit } from './throttling/mail-request-limit.ts';
+import { MailRequestService } from './mail-requests/mail-request-service.ts';
+import { RecoveryService } from './recovery/recovery-service.ts';
+import { AdminAccountMail } from './recovery/admin-account-mail.ts';
 import { SelfService } from './users/self-service.ts';
 import { UserService } from './users/user-service.ts';
 import { OverviewService } from './stats/overview-service.ts';
@@ -36,7 +39,13 @@ export interface UseCaseDeps {
   /** Days an audit event is kept before housekeeping prunes it; 0 (the default) keeps every event. */
   auditRetentionDays?: number;
   /** What writes messages: the box that seals their bodies, their templates, and the log. */
-  mail: { box: SecretBox; templates: MailTemplates; logger: Logger };
+  mail: {
+    box: SecretBox;
+    templates: MailTemplates;
+    logger: Logger;
+    /** The service's public base address: mailed links open its pages under `/account/` (PUBLIC_URL). */
+    publicUrl: string;
+  };
   /** The send limits of account mail and of the endpoints that send it; the defaults unless told. */
   mailLimits?: MailLimits;
 }
@@ -95,8 +104,17 @@ export function createUseCases({
     clock,
     ids,
   });
+  const { publicUrl, logger } = mailDeps;
   const mail = new MailService({ ...mailDeps, queue: repositories.mail, clock, ids });
   const counters = repositories.rateCounters;
+  const accountMail = new AccountMail({ mail, counters, clock, logger, policy: mailLimits.accountMail });
+  const actionTokens = new ActionTokenService({
+    tokens: repositories.tokens,
+    keys: tokenKeys,
+    clock,
+    ids,
+    lifetimes: tokenLifetimes,
+  });
   return {
     users,
     self: new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle }),
@@ -117,21 +135,30 @@ export function createUseCases({
     audit: new AuditService({ audit }),
     mail,
     /** Every flow's way to send account mail, under the send limits. */
-    accountMail: new AccountMail({
-      mail,
-      counters,
-      clock,
-      logger: mailDeps.logger,
-      policy: mailLimits.accountMail,
-    }),
+    accountMail,
     /** The per-client-address limit of the endpoints that send mail. */
     mailRequestLimit: new MailRequestLimit({ counters, clock, perMinute: mailLimits.requestsPerMinute }),
-    actionTokens: new ActionTokenService({
-      tokens: repositories.tokens,
-      keys: tokenKeys,
+    actionTokens,
+    /** Recover and resend: recorded on the request path, resolved by a worker. */
+    mailRequests: new MailRequestService({
+      requests: repositories.mailRequests,
+      users: repositories.users,
+      actionTokens,
+      accountMail,
       clock,
       ids,
-      lifetimes: tokenLifetimes,
+      logger,
+      publicUrl,
+    }),
+    recovery: new RecoveryService({ users: repositories.users, actionTokens, accountMail, hasher, clock, ids }),
+    adminAccountMail: new AdminAccountMail({
+      users: repositories.users,
+      actionTokens,
+      accountMail,
+      audit,
+      clock,
+      ids,
+      publicUrl,
     }),
   };
 }

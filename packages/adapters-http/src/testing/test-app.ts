@@ -56,7 +56,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
       ids,
       policy: TEST_POLICY,
       tokenLifetimes: TEST_TOKEN_LIFETIMES,
-      mail: { box: new FakeSecretBox(), templates, logger },
+      mail: { box: new FakeSecretBox(), templates, logger, publicUrl: 'https://id.example.com/' },
     });
   const admin = await admins.applyCredentials(ADMIN);
   const deps: HttpAppDeps = {

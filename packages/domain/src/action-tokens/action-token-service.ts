@@ -39,9 +39,10 @@ export class ActionTokenService {
     purpose: ActionPurpose,
     owner: TokenOwner,
     compose: (token: string) => Promise<NewMail>,
+    audit?: AuditRecord,
   ): Promise<NewMail> {
     const { token, mail } = await this.prepare(purpose, owner, compose);
-    await this.deps.tokens.issue(token, mail);
+    await this.deps.tokens.issue(token, mail, audit);
     return mail;
   }
 

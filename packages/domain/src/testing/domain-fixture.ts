@@ -29,6 +29,7 @@ export const POLICY: AuthPolicy = {
   emailVerification: 'required',
 };
 export const PASSWORD = 'correct horse battery';
+export const PUBLIC_URL = 'https://id.example.com/';
 export const ADDRESS = '203.0.113.7';
 export const OTHER_ADDRESS = '198.51.100.23';
 export const ADMIN: AdminCredentials = { email: 'admin@example.com', password: 'admin-password-1' };
@@ -75,19 +76,26 @@ export function buildDomain({
   const repositories = inMemoryRepositories();
   const tokenKeys = new FakeTokenKeys();
   const logger = new RecordingLogger();
+  const useCases = createUseCases({
+    repositories,
+    hasher,
+    signer,
+    tokenKeys,
+    clock,
+    ids,
+    policy,
+    tokenLifetimes: TEST_TOKEN_LIFETIMES,
+    mail: {
+      box: new FakeSecretBox(),
+      templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] },
+      logger,
+      publicUrl: PUBLIC_URL,
+    },
+    mailLimits,
+  });
   const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
-    createUseCases({
-      repositories,
-      hasher,
-      signer,
-      tokenKeys,
-      clock,
-      ids,
-      policy,
-      tokenLifetimes: TEST_TOKEN_LIFETIMES,
-      mail: { box: new FakeSecretBox(), templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] }, logger },
-      mailLimits,
-    });
+    useCases;
+  const { mailRequests, recovery, adminAccountMail } = useCases;
   let userCount = 0;
 
   const domain = {
@@ -108,6 +116,9 @@ export function buildDomain({
     mail,
     accountMail,
     mailRequestLimit,
+    mailRequests,
+    recovery,
+    adminAccountMail,
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */
     createUser(overrides: Partial<NewUser> = {}): Promise<User> {
