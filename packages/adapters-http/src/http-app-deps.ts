@@ -3,7 +3,10 @@ import type {
   AuthService,
   JsonObject,
   Logger,
+  AdminAccountMail,
   MailRequestLimit,
+  MailRequestService,
+  RecoveryService,
   MailService,
   OverviewService,
   SelfService,
@@ -24,6 +27,10 @@ export interface HttpAppDeps {
   mail: MailService;
   /** The per-client-address limit of the endpoints that send mail (see limitMailRequests). */
   mailRequestLimit: MailRequestLimit;
+  /** Recover and resend: recorded, resolved off the request path. */
+  mailRequests: MailRequestService;
+  recovery: RecoveryService;
+  adminAccountMail: AdminAccountMail;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;
   /** Null when this instance is ready to serve; otherwise why not, in words fit for any client. */

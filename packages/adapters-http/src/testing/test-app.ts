@@ -46,18 +46,19 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
   const signer = new FakeTokenSigner(clock);
   const logger = new RecordingLogger();
   const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
-  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail, mailRequestLimit } =
-    createUseCases({
-      repositories,
-      hasher,
-      signer,
-      tokenKeys: new FakeTokenKeys(),
-      clock,
-      ids,
-      policy: TEST_POLICY,
-      tokenLifetimes: TEST_TOKEN_LIFETIMES,
-      mail: { box: new FakeSecretBox(), templates, logger, publicUrl: 'https://id.example.com/' },
-    });
+  const useCases = createUseCases({
+    repositories,
+    hasher,
+    signer,
+    tokenKeys: new FakeTokenKeys(),
+    clock,
+    ids,
+    policy: TEST_POLICY,
+    tokenLifetimes: TEST_TOKEN_LIFETIMES,
+    mail: { box: new FakeSecretBox(), templates, logger, publicUrl: 'https://id.example.com/' },
+  });
+  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail } = useCases;
+  const { mailRequestLimit, mailRequests, recovery, adminAccountMail } = useCases;
   const admin = await admins.applyCredentials(ADMIN);
   const deps: HttpAppDeps = {
     users,
@@ -69,6 +70,9 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     audit,
     mail,
     mailRequestLimit,
+    mailRequests,
+    recovery,
+    adminAccountMail,
     jwks: async () => TEST_JWKS,
     ready: async () => null,
     metricsEndpoint: null,
