@@ -4,7 +4,10 @@ import type {
   InvitationService,
   JsonObject,
   Logger,
+  AdminAccountMail,
   MailRequestLimit,
+  MailRequestService,
+  RecoveryService,
   MailService,
   OverviewService,
   SelfService,
@@ -25,6 +28,10 @@ export interface HttpAppDeps {
   mail: MailService;
   /** The per-client-address limit of the endpoints that send mail (see limitMailRequests). */
   mailRequestLimit: MailRequestLimit;
+  /** Recover and resend: recorded, resolved off the request path. */
+  mailRequests: MailRequestService;
+  recovery: RecoveryService;
+  adminAccountMail: AdminAccountMail;
   invitations: InvitationService;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;

@@ -17,6 +17,9 @@ import { MailService } from './mail/mail-service.ts';
 import type { MailTemplates } from './mail/mail-template.ts';
 import { AccountMail, DEFAULT_ACCOUNT_MAIL_POLICY, type AccountMailPolicy } from './mail/account-mail.ts';
 import { MailRequestLimit } from './throttling/mail-request-limit.ts';
+import { MailRequestService } from './mail-requests/mail-request-service.ts';
+import { RecoveryService } from './recovery/recovery-service.ts';
+import { AdminAccountMail } from './recovery/admin-account-mail.ts';
 import { InvitationService } from './invitations/invitation-service.ts';
 import { SelfService } from './users/self-service.ts';
 import { UserService } from './users/user-service.ts';
@@ -34,12 +37,16 @@ export interface UseCaseDeps {
   policy: AuthPolicy;
   /** How long a single-use token of each purpose stays usable. */
   tokenLifetimes: ActionTokenLifetimes;
-  /** The service's public base address: mailed links open its `/account/` pages (PUBLIC_URL). */
-  publicUrl: string;
   /** Days an audit event is kept before housekeeping prunes it; 0 (the default) keeps every event. */
   auditRetentionDays?: number;
   /** What writes messages: the box that seals their bodies, their templates, and the log. */
-  mail: { box: SecretBox; templates: MailTemplates; logger: Logger };
+  mail: {
+    box: SecretBox;
+    templates: MailTemplates;
+    logger: Logger;
+    /** The service's public base address: mailed links open its pages under `/account/` (PUBLIC_URL). */
+    publicUrl: string;
+  };
   /** The send limits of account mail and of the endpoints that send it; the defaults unless told. */
   mailLimits?: MailLimits;
 }
@@ -67,7 +74,6 @@ export function createUseCases({
   ids,
   policy,
   tokenLifetimes,
-  publicUrl,
   auditRetentionDays = 0,
   mail: mailDeps,
   mailLimits = DEFAULT_MAIL_LIMITS,
@@ -99,15 +105,10 @@ export function createUseCases({
     clock,
     ids,
   });
+  const { publicUrl, logger } = mailDeps;
   const mail = new MailService({ ...mailDeps, queue: repositories.mail, clock, ids });
   const counters = repositories.rateCounters;
-  const accountMail = new AccountMail({
-    mail,
-    counters,
-    clock,
-    logger: mailDeps.logger,
-    policy: mailLimits.accountMail,
-  });
+  const accountMail = new AccountMail({ mail, counters, clock, logger, policy: mailLimits.accountMail });
   const actionTokens = new ActionTokenService({
     tokens: repositories.tokens,
     keys: tokenKeys,
@@ -144,6 +145,27 @@ export function createUseCases({
       tokens: actionTokens,
       accountMail,
       hasher,
+      clock,
+      ids,
+      publicUrl,
+    }),
+    /** Recover and resend: recorded on the request path, resolved by a worker. */
+    mailRequests: new MailRequestService({
+      requests: repositories.mailRequests,
+      users: repositories.users,
+      actionTokens,
+      accountMail,
+      clock,
+      ids,
+      logger,
+      publicUrl,
+    }),
+    recovery: new RecoveryService({ users: repositories.users, actionTokens, accountMail, hasher, clock, ids }),
+    adminAccountMail: new AdminAccountMail({
+      users: repositories.users,
+      actionTokens,
+      accountMail,
+      audit,
       clock,
       ids,
       publicUrl,

@@ -33,7 +33,7 @@ export const TEST_POLICY: AuthPolicy = {
   emailVerification: 'required',
 };
 /** The public address the mailed links of the test app are built on. */
-export const TEST_PUBLIC_URL = 'https://accounts.example.test/';
+export const TEST_PUBLIC_URL = 'https://id.example.com/';
 export const TEST_JWKS = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'test-public-key', kid: 'test-kid' }] };
 
 /**
@@ -48,19 +48,19 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
   const signer = new FakeTokenSigner(clock);
   const logger = new RecordingLogger();
   const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
-  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail, mailRequestLimit, invitations } =
-    createUseCases({
-      repositories,
-      hasher,
-      signer,
-      tokenKeys: new FakeTokenKeys(),
-      clock,
-      ids,
-      policy: TEST_POLICY,
-      tokenLifetimes: TEST_TOKEN_LIFETIMES,
-      publicUrl: TEST_PUBLIC_URL,
-      mail: { box: new FakeSecretBox(), templates, logger },
-    });
+  const useCases = createUseCases({
+    repositories,
+    hasher,
+    signer,
+    tokenKeys: new FakeTokenKeys(),
+    clock,
+    ids,
+    policy: TEST_POLICY,
+    tokenLifetimes: TEST_TOKEN_LIFETIMES,
+    mail: { box: new FakeSecretBox(), templates, logger, publicUrl: TEST_PUBLIC_URL },
+  });
+  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail } = useCases;
+  const { mailRequestLimit, mailRequests, recovery, adminAccountMail, invitations } = useCases;
   const admin = await admins.applyCredentials(ADMIN);
   const deps: HttpAppDeps = {
     users,
@@ -72,6 +72,9 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     audit,
     mail,
     mailRequestLimit,
+    mailRequests,
+    recovery,
+    adminAccountMail,
     invitations,
     jwks: async () => TEST_JWKS,
     ready: async () => null,

@@ -144,6 +144,7 @@ describe('PostgreSQL database', () => {
       'invitations',
       'login_failures',
       'mail_messages',
+      'mail_requests',
       'rate_counters',
       'refresh_tokens',
       'secrets',

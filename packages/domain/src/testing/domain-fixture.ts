@@ -30,7 +30,7 @@ export const POLICY: AuthPolicy = {
 };
 export const PASSWORD = 'correct horse battery';
 /** The public address mailed links are built on. */
-export const PUBLIC_URL = 'https://accounts.example.com/';
+export const PUBLIC_URL = 'https://id.example.com/';
 export const ADDRESS = '203.0.113.7';
 export const OTHER_ADDRESS = '198.51.100.23';
 export const ADMIN: AdminCredentials = { email: 'admin@example.com', password: 'admin-password-1' };
@@ -77,19 +77,7 @@ export function buildDomain({
   const repositories = inMemoryRepositories();
   const tokenKeys = new FakeTokenKeys();
   const logger = new RecordingLogger();
-  const {
-    users,
-    admins,
-    self,
-    userAuth,
-    adminAuth,
-    transfer,
-    actionTokens,
-    mail,
-    accountMail,
-    mailRequestLimit,
-    invitations,
-  } = createUseCases({
+  const useCases = createUseCases({
     repositories,
     hasher,
     signer,
@@ -98,10 +86,17 @@ export function buildDomain({
     ids,
     policy,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
-    publicUrl: PUBLIC_URL,
-    mail: { box: new FakeSecretBox(), templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] }, logger },
+    mail: {
+      box: new FakeSecretBox(),
+      templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] },
+      logger,
+      publicUrl: PUBLIC_URL,
+    },
     mailLimits,
   });
+  const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
+    useCases;
+  const { mailRequests, recovery, adminAccountMail, invitations } = useCases;
   let userCount = 0;
 
   const domain = {
@@ -122,6 +117,9 @@ export function buildDomain({
     mail,
     accountMail,
     mailRequestLimit,
+    mailRequests,
+    recovery,
+    adminAccountMail,
     invitations,
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */
