@@ -58,7 +58,7 @@ describe('the Invitations page', () => {
     expect(await stack().api.user(pending!.userId)).toBeNull();
   });
 
-  it('links an invitee to their user page, which shows the address as not verified', async () => {
+  it("links an invitee to their user page: not verified, with 'Resend verification' and 'Send recovery link'", async () => {
     const { page } = panel;
     await page.getByLabel('Email', { exact: true }).fill('ada@example.com');
     await page.getByRole('button', { name: 'Invite' }).click();
@@ -66,5 +66,26 @@ describe('the Invitations page', () => {
     await page.getByRole('heading', { name: 'ada@example.com' }).waitFor();
     const verified = page.locator('dt', { hasText: 'Email verified' }).locator('xpath=following-sibling::dd[1]');
     expect(await verified.textContent()).toBe('Not verified');
+
+    const resend = responseTo(page, 'POST', /\/v1\/admin\/users\/[^/]+\/verification$/);
+    await page.getByRole('button', { name: 'Resend verification' }).click();
+    expect((await resend).status()).toBe(202);
+    await page.getByText('A verification link is queued for ada@example.com.').waitFor();
+    await expect.poll(() => stack().api.messagesTo('ada@example.com', 'verification')).toBe(1);
+
+    const recover = responseTo(page, 'POST', /\/v1\/admin\/users\/[^/]+\/recovery$/);
+    await page.getByRole('button', { name: 'Send recovery link' }).click();
+    expect((await recover).status()).toBe(202);
+    await page.getByText('A recovery link is queued for ada@example.com.').waitFor();
+    await expect.poll(() => stack().api.messagesTo('ada@example.com', 'recovery')).toBe(1);
+  });
+
+  it('offers no verification to a verified user, and still the recovery link', async () => {
+    const { page } = panel;
+    const user = await stack().api.createUser({ email: 'verified@example.com', password: 'correct horse battery' });
+    await page.goto(`/admin/users/${user.id}`);
+    await page.getByRole('heading', { name: 'verified@example.com' }).waitFor();
+    await page.getByRole('button', { name: 'Send recovery link' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Resend verification' }).count()).toBe(0);
   });
 });

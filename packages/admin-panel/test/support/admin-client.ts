@@ -110,12 +110,14 @@ export class AdminClient {
     }));
   }
 
-  /** How many messages the outbox holds for `recipient` (first 100 messages). */
-  async messagesTo(recipient: string): Promise<number> {
+  /** How many messages (of `kind`, when given) the outbox holds for `recipient` (first 100 messages). */
+  async messagesTo(recipient: string, kind?: string): Promise<number> {
     const response = await this.call('GET', '/v1/admin/mail?page[size]=100');
     if (response.status !== 200) throw new Error(`mail failed: ${response.status}`);
     const { data } = (await response.json()) as MailMessageListDocument;
-    return data.filter((message) => message.attributes.recipient === recipient).length;
+    return data.filter(
+      ({ attributes }) => attributes.recipient === recipient && (kind === undefined || attributes.kind === kind),
+    ).length;
   }
 
   /** Ends every session of the admin, the browser's included. */
