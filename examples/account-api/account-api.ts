@@ -39,6 +39,7 @@ const NO_MAIL = {
   },
   templates: { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] },
   logger: { debug() {}, info() {}, warn() {}, error() {} } satisfies Logger,
+  publicUrl: 'http://localhost/',
 };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -75,8 +76,6 @@ export async function createAccountApi(repositories: Repositories, secret: strin
     ids,
     policy,
     tokenLifetimes: { verification: 86_400, recovery: 1800, email_change: 3600, invitation: 604_800 },
-    // No mailed link leaves this example; its address is never shown.
-    publicUrl: 'http://localhost/',
     mail: NO_MAIL,
     // Its own /signup below makes accounts directly, with no mailed link to verify them.
     signup: 'closed',

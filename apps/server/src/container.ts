@@ -19,6 +19,7 @@ import {
   MailDelivery,
   Mailer,
   MailQueue,
+  MailRequestQueue,
   MailService,
   PasswordHasher,
   PasswordRehashRepository,
@@ -64,6 +65,7 @@ const REPOSITORY_PORTS = {
   mail: MailQueue,
   tokens: ActionTokenRepository,
   rateCounters: RateCounterRepository,
+  mailRequests: MailRequestQueue,
   invitations: InvitationRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
@@ -161,10 +163,14 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
       emailVerification: config.emailVerification,
     },
     tokenLifetimes: config.tokenLifetimes,
-    publicUrl: config.publicUrl,
     signup: config.signup,
     auditRetentionDays: config.auditRetentionDays,
-    mail: { box: container.resolve(SecretKeyRing), templates: config.mailTemplates, logger },
+    mail: {
+      box: container.resolve(SecretKeyRing),
+      templates: config.mailTemplates,
+      logger,
+      publicUrl: config.publicUrl,
+    },
     mailLimits: { accountMail: config.accountMail, requestsPerMinute: config.mailRequestsPerMinute },
   });
 }

@@ -19,6 +19,8 @@ import { adminSessionRoutes } from './routes/admin-session.routes';
 import { adminStatsRoutes } from './routes/admin-stats.routes';
 import { adminUserSessionsRoutes } from './routes/admin-user-sessions.routes';
 import { adminUsersRoutes } from './routes/admin-users.routes';
+import { adminUserRecoveryRoutes } from './routes/admin-user-recovery.routes';
+import { recoveryRoutes } from './routes/recovery.routes';
 import { apiReferenceRoutes } from './routes/api-reference.routes';
 import { adminUserTransferRoutes, IMPORT_PATH } from './routes/admin-user-transfer.routes';
 import { landingRoutes } from './routes/landing.routes';
@@ -35,12 +37,10 @@ import { openApiRoutes } from './routes/openapi.routes';
 import { readyRoutes } from './routes/ready.routes';
 import { userSessionRoutes } from './routes/user-session.routes';
 
-/**
- * What the `/account/` pages do: the use cases the JSON endpoints call, each page served once its
- * use case is here.
- */
-const accountActions = ({ verification, invitations }: HttpAppDeps): Partial<AccountActions> => ({
+/** What the `/account/` pages do: the use cases the JSON endpoints call. */
+const accountActions = ({ verification, recovery, invitations }: HttpAppDeps): AccountActions => ({
   verify: (token, request) => verification.verify(token, request),
+  resetPassword: (token, password, request) => recovery.reset(token, password, request),
   acceptInvitation: (token, password, request) => invitations.accept(token, password, request),
 });
 
@@ -67,6 +67,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminUserTransferRoutes(deps))
     .route('/', adminUsersRoutes(deps))
     .route('/', adminUserSessionsRoutes(deps))
+    .route('/', adminUserRecoveryRoutes(deps))
     .route('/', adminStatsRoutes(deps))
     .route('/', adminAuditRoutes(deps))
     .route('/', adminMailRoutes(deps))
@@ -75,6 +76,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', userSessionRoutes(deps))
     .route('/', signupRoutes(deps))
     .route('/', verifyRoutes(deps))
+    .route('/', recoveryRoutes(deps))
     .route('/', meRoutes(deps))
     .route('/', meEmailRoutes(deps))
     .route('/', meSessionsRoutes(deps))

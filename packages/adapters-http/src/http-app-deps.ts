@@ -5,7 +5,10 @@ import type {
   JsonObject,
   Logger,
   EmailChangeService,
+  AdminAccountMail,
   MailRequestLimit,
+  MailRequestService,
+  RecoveryService,
   MailService,
   OverviewService,
   SelfService,
@@ -31,6 +34,10 @@ export interface HttpAppDeps {
   emailChange: EmailChangeService;
   /** The per-client-address limit of the endpoints that send mail (see limitMailRequests). */
   mailRequestLimit: MailRequestLimit;
+  /** Recover and resend: recorded, resolved off the request path. */
+  mailRequests: MailRequestService;
+  recovery: RecoveryService;
+  adminAccountMail: AdminAccountMail;
   invitations: InvitationService;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;

@@ -177,7 +177,7 @@ export interface components {
             /** @description On a 500: the request id to quote when reporting it. */
             id?: string;
             /** @enum {string} */
-            code: "invalid_attribute" | "email_taken" | "not_found" | "invalid_credentials" | "account_inactive" | "email_not_verified" | "invalid_token" | "refresh_token_reused" | "forbidden" | "signup_disabled" | "too_many_attempts" | "precondition_failed" | "malformed_json" | "invalid_parameter" | "resource_conflict" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "missing_token" | "cross_site_request" | "bad_request" | "malformed_request" | "headers_too_large" | "request_timeout" | "expectation_failed" | "not_ready" | "internal_error";
+            code: "invalid_attribute" | "email_taken" | "not_found" | "invalid_credentials" | "account_inactive" | "email_not_verified" | "invalid_token" | "email_already_verified" | "refresh_token_reused" | "forbidden" | "signup_disabled" | "too_many_attempts" | "precondition_failed" | "malformed_json" | "invalid_parameter" | "resource_conflict" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "missing_token" | "cross_site_request" | "bad_request" | "malformed_request" | "headers_too_large" | "request_timeout" | "expectation_failed" | "not_ready" | "internal_error";
             /** @description The same for every occurrence of the code. */
             title: string;
             detail: string;
@@ -2023,7 +2023,7 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const errorObjectCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorObject"]["code"]> = ["invalid_attribute", "email_taken", "not_found", "invalid_credentials", "account_inactive", "email_not_verified", "invalid_token", "refresh_token_reused", "forbidden", "signup_disabled", "too_many_attempts", "precondition_failed", "malformed_json", "invalid_parameter", "resource_conflict", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "missing_token", "cross_site_request", "bad_request", "malformed_request", "headers_too_large", "request_timeout", "expectation_failed", "not_ready", "internal_error"];
+export const errorObjectCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorObject"]["code"]> = ["invalid_attribute", "email_taken", "not_found", "invalid_credentials", "account_inactive", "email_not_verified", "invalid_token", "email_already_verified", "refresh_token_reused", "forbidden", "signup_disabled", "too_many_attempts", "precondition_failed", "malformed_json", "invalid_parameter", "resource_conflict", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "missing_token", "cross_site_request", "bad_request", "malformed_request", "headers_too_large", "request_timeout", "expectation_failed", "not_ready", "internal_error"];
 export const loginDocumentDataTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LoginDocument"]["data"]["type"]> = ["users"];
 export const userResourceAttributesActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserResource"]["attributes"]["active"]> = [0, 1];
 export const selfUpdateDocumentDataTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["SelfUpdateDocument"]["data"]["type"]> = ["users"];

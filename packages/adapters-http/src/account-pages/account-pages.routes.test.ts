@@ -73,6 +73,19 @@ const PAGES: readonly PageCase[] = [
     },
   },
   {
+    page: 'reset-password',
+    choosesPassword: true,
+    async mailLink(t) {
+      const user = await t.createUser({ email: 'rosa@example.com', password: PASSWORD });
+      const recover = await t.app.request('/v1/recover', jsonInit('POST', { email: user.email }));
+      expect(recover.status).toBe(202);
+      // The request is resolved off the request path, by the worker the server runs.
+      await t.deps.mailRequests.resolveDue(10);
+      const token = await mailedToken(t, user.email, 'reset-password');
+      return { token, done: async () => (await t.loginUser(user.email, NEW_PASSWORD)).response.status === 200 };
+    },
+  },
+  {
     page: 'accept-invitation',
     choosesPassword: true,
     async mailLink(t) {

@@ -12,8 +12,8 @@ import { ACCOUNT_PAGE_SPECS, type AccountPageSpec } from './account-page-specs';
 import { donePage, formPage, stoppedPage } from './account-views';
 
 export interface AccountPagesDeps {
-  /** The actions served so far: a page whose action is absent is not served. */
-  actions: Partial<AccountActions>;
+  /** What each page does once its form is posted. */
+  actions: AccountActions;
   /** Where a finished page leads (APP_URL): configuration only, never taken from a request. */
   appUrl: string | null;
 }
@@ -41,7 +41,7 @@ const field = (c: Context<AppEnv>, name: string) => c.get('formBody').get(name) 
  * link previews follow links, so nothing is consumed until the form is posted. A link whose token
  * cannot be one (absent, mangled) says so at once, with 400 and no form.
  */
-export function accountPagesRoutes({ actions: served, appUrl }: AccountPagesDeps) {
+export function accountPagesRoutes({ actions, appUrl }: AccountPagesDeps) {
   const invalidLink = (c: Context<AppEnv>, spec: AccountPageSpec) =>
     c.html(
       stoppedPage(
@@ -60,9 +60,6 @@ export function accountPagesRoutes({ actions: served, appUrl }: AccountPagesDeps
     );
 
   for (const spec of ACCOUNT_PAGE_SPECS) {
-    if (served[spec.action] === undefined) continue;
-    // This page's own action is there (checked just above); it is the only one the page calls.
-    const actions = served as AccountActions;
     const path = `${ACCOUNT_PATH}/${spec.page}`;
     app
       .get(path, pageRoute, (c) => {

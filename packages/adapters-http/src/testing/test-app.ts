@@ -33,8 +33,8 @@ export const TEST_POLICY: AuthPolicy = {
   throttle: DEFAULT_THROTTLE_POLICY,
   emailVerification: 'required',
 };
-/** The public address the test app's mailed links point at. */
-export const TEST_PUBLIC_URL = 'https://accounts.example.com/';
+/** The public address the mailed links of the test app are built on. */
+export const TEST_PUBLIC_URL = 'https://id.example.com/';
 export const TEST_JWKS = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'test-public-key', kid: 'test-kid' }] };
 
 /**
@@ -58,11 +58,11 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     ids,
     policy: TEST_POLICY,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
-    mail: { box: new FakeSecretBox(), templates, logger },
-    publicUrl: TEST_PUBLIC_URL,
+    mail: { box: new FakeSecretBox(), templates, logger, publicUrl: TEST_PUBLIC_URL },
     signup,
   });
-  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail, mailRequestLimit } = useCases;
+  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail } = useCases;
+  const { mailRequestLimit, mailRequests, recovery, adminAccountMail, invitations } = useCases;
   const admin = await admins.applyCredentials(ADMIN);
   const deps: HttpAppDeps = {
     users,
@@ -77,7 +77,10 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     verification: useCases.verification,
     emailChange: useCases.emailChange,
     mailRequestLimit,
-    invitations: useCases.invitations,
+    mailRequests,
+    recovery,
+    adminAccountMail,
+    invitations,
     jwks: async () => TEST_JWKS,
     ready: async () => null,
     metricsEndpoint: null,

@@ -125,7 +125,7 @@ export class PostgresInvitationRepository implements InvitationRepository {
   ): Promise<Invitation | null> {
     if (digests.length === 0) return null;
     return this.db.transaction(async (tx) => {
-      const usable = usableActionToken(actionTokens, ['invitation'], digests, now);
+      const usable = usableActionToken(actionTokens, 'invitation', digests, now);
       const [found] = await tx.select({ userId: actionTokens.userId }).from(actionTokens).where(usable);
       const current = found && (await lockedUser(tx, found.userId));
       if (!current) return null;

@@ -1,6 +1,8 @@
 import { asc, eq, getTableColumns, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type {
+  ActionPurpose,
+  ActionToken,
   AuditRecord,
   PreparedActionToken,
   User,
@@ -10,14 +12,15 @@ import type {
   UserWrite,
 } from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
+import { usableActionToken } from '../shared/conditions';
 import { columnContains } from '../shared/like-pattern';
 import { ENDS_HELD, idsOfWindow, MatchCache, type Matches } from '../shared/match-cache';
 import { pageWindow, type PageWindow } from '../shared/page-window';
 import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
-import { insertActionToken } from './postgres-action-token-statements';
+import { insertActionToken, useToken } from './postgres-action-token-statements';
 import { endUserSessions, lockedUser, writeUser } from './postgres-user-write';
-import { userCount, users } from './postgres-schema';
+import { actionTokens, userCount, users } from './postgres-schema';
 
 // The list returns every column but the password hash.
 const { passwordHash: _hash, ...listedColumns } = getTableColumns(users);
@@ -405,7 +408,33 @@ export class PostgresUserRepository implements UserRepository {
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
     return this.db.transaction(async (tx) => {
       const current = await lockedUser(tx, id);
-      return current ? writeUser(tx, change(current)) : null;
+      return current ? writeUser(tx, id, change(current)) : null;
+    });
+  }
+
+  /**
+   * The token's use and the change in one transaction: a concurrent use waits for the token's row
+   * lock and then finds it used; a change that throws rolls the use back.
+   */
+  async redeem(
+    purpose: ActionPurpose | readonly ActionPurpose[],
+    digests: readonly string[],
+    now: Date,
+    change: (current: User, token: ActionToken) => UserWrite,
+  ): Promise<User | null> {
+    if (digests.length === 0) return null;
+    return this.db.transaction(async (tx) => {
+      // Locks in the order every change of a user takes them: its row, then its tokens (a change
+      // that voids tokens updates them all). Taken the other way, a reset racing an email change's
+      // confirmation deadlocked: each held its own token and waited for the user's row, or the
+      // other way round. The token is read first only to learn whose it is, which never changes.
+      const [owner] = await tx
+        .select({ userId: actionTokens.userId })
+        .from(actionTokens)
+        .where(usableActionToken(actionTokens, purpose, digests, now));
+      const current = owner && (await lockedUser(tx, owner.userId));
+      const [token] = current ? await useToken(tx, purpose, digests, now) : [];
+      return token && current ? writeUser(tx, token.userId, change(current, token)) : null;
     });
   }
 

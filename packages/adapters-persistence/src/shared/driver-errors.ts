@@ -76,6 +76,7 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     mail: guardedRepository('mail', repositories.mail),
     tokens: guardedRepository('tokens', repositories.tokens),
     rateCounters: guardedRepository('rateCounters', repositories.rateCounters),
+    mailRequests: guardedRepository('mailRequests', repositories.mailRequests),
     invitations: guardedRepository('invitations', repositories.invitations),
   };
 }

@@ -108,7 +108,7 @@ export class SqliteInvitationRepository implements InvitationRepository {
       const token = tx
         .select({ id: actionTokens.id, userId: actionTokens.userId })
         .from(actionTokens)
-        .where(usableActionToken(actionTokens, ['invitation'], digests, now))
+        .where(usableActionToken(actionTokens, 'invitation', digests, now))
         .get();
       if (!token) return null;
       const invitation = tx

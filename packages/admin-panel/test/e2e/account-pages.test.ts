@@ -97,6 +97,25 @@ describe('the account pages, opened from the mail in Chromium', () => {
     expect(await page.title()).toMatch(/^Error: /);
   });
 
+  it('reset-password: a scanner opens the link first; the user sets a new password with it, the old one stops working', async () => {
+    const email = 'rosa@example.com';
+    await stack().api.createUser({ email, password: PASSWORD });
+    expect(await mail.recover(email)).toBe(202);
+    const link = await mail.link(email, 'recovery');
+    expect(link.startsWith(`${publicUrl}/account/reset-password?token=`)).toBe(true);
+    expect([await mail.scan(link), await mail.scan(link)]).toEqual([200, 200]);
+
+    const { page } = panel;
+    expect(await open(page, link)).toBe(200);
+    await expectAccessiblePage(page, 'Choose a new password', ['password', 'confirmation', 'Set new password']);
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('New password again').fill(NEW_PASSWORD);
+    await page.keyboard.press('Enter');
+    await expectDone(page, 'Password changed');
+    expect((await mail.login(email, NEW_PASSWORD)).status).toBe(200);
+    expect((await mail.login(email, PASSWORD)).status).toBe(401);
+  });
+
   it('accept-invitation: two different passwords, then a short one, each announced on its field; then the invitee logs in', async () => {
     const email = 'ines@example.com';
     expect(await mail.invite(email)).toBe(201);

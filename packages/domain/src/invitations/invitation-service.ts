@@ -12,7 +12,7 @@ import {
 } from '../audit/audit-event.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import type { Clock } from '../shared/clock.ts';
-import { NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.ts';
+import { InvalidActionTokenError, NotFoundError, ValidationError, type ValidationIssue } from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
 import { NO_PASSWORD_HASH } from '../users/password-match.ts';
@@ -130,17 +130,17 @@ export class InvitationService {
   async accept(token: unknown, password: unknown, request: RequestContext = NO_REQUEST): Promise<void> {
     const problem = typeof password === 'string' ? passwordProblem(password) : 'password must be a string';
     if (problem !== null) throw new ValidationError([{ source: { pointer: '/password' }, detail: problem }]);
-    const { tokens, invitations, hasher } = this.deps;
+    const { tokens, invitations, hasher, clock } = this.deps;
     // Hashing is slow: done before the write, and for every token, so a wrong one takes as long.
     const passwordHash = await hasher.hash(password as string);
-    await tokens.useWith(token, (digests, now) =>
-      invitations.accept(digests, now, (current, invitation) => {
-        const user = applyUserPatch(current, { passwordHash, emailVerified: true }, now);
-        const by: Initiator = { actor: { type: 'user', id: user.id }, request };
-        const changes = { ...userChanges(current, user), user: { before: user.id, after: user.id } };
-        return { user, audit: this.record(by, 'invitation.accepted', invitation.id, changes, now) };
-      }),
-    );
+    const now = clock.now();
+    const accepted = await invitations.accept(await tokens.digestsOf(token), now, (current, invitation) => {
+      const user = applyUserPatch(current, { passwordHash, emailVerified: true }, now);
+      const by: Initiator = { actor: { type: 'user', id: user.id }, request };
+      const changes = { ...userChanges(current, user), user: { before: user.id, after: user.id } };
+      return { user, audit: this.record(by, 'invitation.accepted', invitation.id, changes, now) };
+    });
+    if (!accepted) throw new InvalidActionTokenError();
   }
 
   /** A token for the invitee and the message that carries its link, neither stored yet. */

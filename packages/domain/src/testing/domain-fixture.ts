@@ -32,7 +32,7 @@ export const POLICY: AuthPolicy = {
 };
 export const PASSWORD = 'correct horse battery';
 /** The public address mailed links are built on. */
-export const PUBLIC_URL = 'https://accounts.example.com/';
+export const PUBLIC_URL = 'https://id.example.com/';
 export const ADDRESS = '203.0.113.7';
 export const OTHER_ADDRESS = '198.51.100.23';
 export const ADMIN: AdminCredentials = { email: 'admin@example.com', password: 'admin-password-1' };
@@ -81,7 +81,6 @@ export function buildDomain({
   const repositories = inMemoryRepositories();
   const tokenKeys = new FakeTokenKeys();
   const logger = new RecordingLogger();
-  const box = new FakeSecretBox();
   const useCases = createUseCases({
     repositories,
     hasher,
@@ -91,13 +90,18 @@ export function buildDomain({
     ids,
     policy,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
-    mail: { box, templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] }, logger },
+    mail: {
+      box: new FakeSecretBox(),
+      templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] },
+      logger,
+      publicUrl: PUBLIC_URL,
+    },
     mailLimits,
-    publicUrl: PUBLIC_URL,
     signup,
   });
   const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
     useCases;
+  const { mailRequests, recovery, adminAccountMail, invitations } = useCases;
   let userCount = 0;
 
   const domain = {
@@ -121,8 +125,6 @@ export function buildDomain({
     signup: useCases.signup,
     verification: useCases.verification,
     emailChange: useCases.emailChange,
-    invitations: useCases.invitations,
-    box,
 
     /** The texts of the messages of `kind` queued to `recipient`, oldest first, opened. */
     async mailTexts(kind: MailKind, recipient: string): Promise<string[]> {
@@ -138,6 +140,10 @@ export function buildDomain({
       if (!token) throw new Error(`no ${kind} link was mailed to ${recipient}`);
       return token;
     },
+    mailRequests,
+    recovery,
+    adminAccountMail,
+    invitations,
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */
     createUser(overrides: Partial<NewUser> = {}): Promise<User> {

@@ -81,11 +81,11 @@ export class InMemoryInvitationRepository implements InvitationRepository {
     now: Date,
     accept: (user: User, invitation: Invitation) => { user: User; audit: AuditRecord },
   ): Promise<Invitation | null> {
-    const token = this.tokens.findUsable('invitation', digests, now);
+    const token = this.tokens.findNow('invitation', digests, now);
     const invitation = token && [...this.rows.values()].find((row) => row.userId === token.userId);
     if (!token || !invitation || !this.pending(invitation.id)) return null;
     const { user, audit } = accept(structuredClone(this.users.rows.get(token.userId)!), structuredClone(invitation));
-    this.tokens.useNow(token.id, now);
+    this.tokens.consumeNow('invitation', digests, now);
     this.tokens.voidUserTokens(user.id, now);
     const accepted = { ...invitation, accepted: now };
     this.rows.set(invitation.id, accepted);
