@@ -27,6 +27,8 @@ export interface AccountMailDeps {
 }
 
 export interface AdmitOptions {
+  /** See admit(): an attempt that did not finish admitted this message already. */
+  retry?: boolean;
   /**
    * A message an admin asked for, to an address the admin chose (an invitation): dropped by
    * neither limit, as a notice is not, and counted all the same. The limits keep strangers from
@@ -64,12 +66,14 @@ export class AccountMail {
   /**
    * Counts a message of `kind` to `recipient` (normalised already) against the limits and answers
    * what composes it, or null when it is not to be sent. A null asks the flow to do nothing more
-   * and say nothing different: the skip is silent to the requester.
+   * and say nothing different: the skip is silent to the requester. `retry`: the message was
+   * admitted before by an attempt that did not finish (a worker killed before it wrote), so the
+   * per-recipient limit, which that attempt counted, must not skip it now.
    */
   async admit<K extends MailKind>(
     kind: K,
     recipient: string,
-    { byAdmin = false }: AdmitOptions = {},
+    { retry = false, byAdmin = false }: AdmitOptions = {},
   ): Promise<MailComposer<K> | null> {
     const { mail, counters, clock, logger, policy } = this.deps;
     const notice = NOTICE_KINDS.includes(kind);
@@ -77,7 +81,7 @@ export class AccountMail {
     const now = clock.now();
     // A notice or an admin's message counts against the hourly budget, but neither limit drops it.
     const kept = notice || byAdmin;
-    if (!kept) {
+    if (!kept && !retry) {
       const { count } = await counters.hit(`mail:${kind}:${recipient}`, now, PER_RECIPIENT_SECONDS);
       if (count > 1) {
         logger.debug('mail skipped: one of its kind went to the recipient within a minute', { kind });
