@@ -1,7 +1,7 @@
 import type { MailRequestLimit, SignupService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { limitMailRequests, MAIL_REQUEST_ERRORS } from '../middleware/mail-request-limit';
+import { limitMailRequests } from '../middleware/mail-request-limit';
 import { requestContext } from '../network/request-context';
 import { describeRoute } from '../openapi/route-description';
 import { acceptedDocument, acceptedDocumentSchema } from '../presenters/accepted.presenter';
@@ -42,7 +42,7 @@ export function signupRoutes({
           example: SIGNUP_ACCEPTED,
         },
       },
-      errors: ['resource_conflict', 'forbidden', 'signup_disabled', ...MAIL_REQUEST_ERRORS],
+      errors: ['resource_conflict', 'forbidden', 'signup_disabled'],
     }),
     limitMailRequests(mailRequestLimit),
     jsonBody(parseSignup),

@@ -1,25 +1,27 @@
-import { eq } from 'drizzle-orm';
 import type {
   ActionPurpose,
   ActionToken,
   ActionTokenRepository,
-  IssueExtras,
+  AuditRecord,
   NewMail,
   StoredActionToken,
-  User,
-  UserWrite,
 } from '@uas/domain';
+import { usableActionToken } from '../shared/conditions';
+import { answeredColumns, insertActionToken, useToken } from './sqlite-action-token-statements';
+import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { insertMail } from './sqlite-mail-queue';
-import { users } from './sqlite-schema';
-import { appendAuditEvent } from './sqlite-audit-trail';
-import { insertActionToken, useToken } from './sqlite-action-token-statements';
-import { writeUser } from './sqlite-user-write';
+import { actionTokens } from './sqlite-schema';
 
 export class SqliteActionTokenRepository implements ActionTokenRepository {
   constructor(private readonly db: SqliteDb) {}
 
-  async issue(token: StoredActionToken, mail: NewMail, { notices = [], audit }: IssueExtras = {}): Promise<void> {
+  async issue(
+    token: StoredActionToken,
+    mail: NewMail | null,
+    audit?: AuditRecord,
+    notices: readonly NewMail[] = [],
+  ): Promise<void> {
     this.db.transaction(
       (tx) => {
         insertActionToken(tx, token, mail);
@@ -30,30 +32,20 @@ export class SqliteActionTokenRepository implements ActionTokenRepository {
     );
   }
 
+  async find(purpose: ActionPurpose, digests: readonly string[], now: Date): Promise<ActionToken | null> {
+    if (digests.length === 0) return null;
+    return (
+      this.db
+        .select(answeredColumns)
+        .from(actionTokens)
+        .where(usableActionToken(actionTokens, purpose, digests, now))
+        .get() ?? null
+    );
+  }
+
   /** One UPDATE … RETURNING: SQLite runs one writer at a time, so one use alone changes the row. */
   async consume(purpose: ActionPurpose, digests: readonly string[], now: Date): Promise<ActionToken | null> {
     if (digests.length === 0) return null;
-    return useToken(this.db, [purpose], digests, now).get() ?? null;
-  }
-
-  /**
-   * One IMMEDIATE transaction: the use, the read of the user and its write. A change that throws,
-   * or a write the unique email refuses, rolls the use back with it.
-   */
-  async redeem(
-    purposes: readonly ActionPurpose[],
-    digests: readonly string[],
-    now: Date,
-    change: (token: ActionToken, current: User) => UserWrite,
-  ): Promise<User | null> {
-    if (digests.length === 0) return null;
-    return this.db.transaction(
-      (tx) => {
-        const token = useToken(tx, purposes, digests, now).get();
-        const current = token && tx.select().from(users).where(eq(users.id, token.userId)).get();
-        return token && current ? writeUser(tx, change(token, current)) : null;
-      },
-      { behavior: 'immediate' },
-    );
+    return useToken(this.db, purpose, digests, now).get() ?? null;
   }
 }

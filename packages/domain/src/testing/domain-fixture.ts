@@ -31,6 +31,7 @@ export const POLICY: AuthPolicy = {
   emailVerification: 'required',
 };
 export const PASSWORD = 'correct horse battery';
+export const PUBLIC_URL = 'https://id.example.com/';
 export const ADDRESS = '203.0.113.7';
 export const OTHER_ADDRESS = '198.51.100.23';
 export const ADMIN: AdminCredentials = { email: 'admin@example.com', password: 'admin-password-1' };
@@ -63,9 +64,6 @@ export async function issueSources(promise: Promise<unknown>): Promise<ProblemSo
 
 export const pointerTo = (attribute: string): ProblemSource => ({ pointer: `/data/attributes/${attribute}` });
 
-/** The public address the fixture's mailed links point at. */
-export const PUBLIC_URL = 'https://accounts.example.com/';
-
 export function buildDomain({
   policy = POLICY,
   mailLimits = DEFAULT_MAIL_LIMITS,
@@ -82,7 +80,6 @@ export function buildDomain({
   const repositories = inMemoryRepositories();
   const tokenKeys = new FakeTokenKeys();
   const logger = new RecordingLogger();
-  const box = new FakeSecretBox();
   const useCases = createUseCases({
     repositories,
     hasher,
@@ -92,13 +89,18 @@ export function buildDomain({
     ids,
     policy,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
-    mail: { box, templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] }, logger },
+    mail: {
+      box: new FakeSecretBox(),
+      templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] },
+      logger,
+      publicUrl: PUBLIC_URL,
+    },
     mailLimits,
-    publicUrl: PUBLIC_URL,
     signup,
   });
   const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
     useCases;
+  const { mailRequests, recovery, adminAccountMail } = useCases;
   let userCount = 0;
 
   const domain = {
@@ -122,7 +124,6 @@ export function buildDomain({
     signup: useCases.signup,
     verification: useCases.verification,
     emailChange: useCases.emailChange,
-    box,
 
     /** The texts of the messages of `kind` queued to `recipient`, oldest first, opened. */
     async mailTexts(kind: MailKind, recipient: string): Promise<string[]> {
@@ -138,6 +139,9 @@ export function buildDomain({
       if (!token) throw new Error(`no ${kind} link was mailed to ${recipient}`);
       return token;
     },
+    mailRequests,
+    recovery,
+    adminAccountMail,
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */
     createUser(overrides: Partial<NewUser> = {}): Promise<User> {
