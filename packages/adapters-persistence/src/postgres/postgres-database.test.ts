@@ -146,8 +146,6 @@ describe('PostgreSQL database', () => {
       'mail_messages',
       'mail_requests',
       'rate_counters',
-      'mail_requests',
-      'rate_counters',
       'refresh_tokens',
       'secrets',
       'sessions',
