@@ -77,7 +77,7 @@ describe.each(BACKENDS)('password recovery through the real application on %s, t
       instances.push(application);
     }
     const [a, b] = instances.map(({ app }) => ({
-      fetch: (path: string, init?: RequestInit) => app.request(path, init),
+      fetch: async (path: string, init?: RequestInit) => app.request(path, init),
     }));
     const admin = bearer((await loginAsAdmin(a!, await readAdminKeyFile(config.adminKeyPath))).accessToken);
     return { a: a!, b: b!, admin, logs, config };
