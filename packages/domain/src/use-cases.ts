@@ -20,6 +20,7 @@ import { MailRequestLimit } from './throttling/mail-request-limit.ts';
 import { MailRequestService } from './mail-requests/mail-request-service.ts';
 import { RecoveryService } from './recovery/recovery-service.ts';
 import { AdminAccountMail } from './recovery/admin-account-mail.ts';
+import { InvitationService } from './invitations/invitation-service.ts';
 import { SelfService } from './users/self-service.ts';
 import { UserService } from './users/user-service.ts';
 import { OverviewService } from './stats/overview-service.ts';
@@ -139,6 +140,15 @@ export function createUseCases({
     /** The per-client-address limit of the endpoints that send mail. */
     mailRequestLimit: new MailRequestLimit({ counters, clock, perMinute: mailLimits.requestsPerMinute }),
     actionTokens,
+    invitations: new InvitationService({
+      invitations: repositories.invitations,
+      tokens: actionTokens,
+      accountMail,
+      hasher,
+      clock,
+      ids,
+      publicUrl,
+    }),
     /** Recover and resend: recorded on the request path, resolved by a worker. */
     mailRequests: new MailRequestService({
       requests: repositories.mailRequests,

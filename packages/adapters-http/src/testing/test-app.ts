@@ -32,6 +32,8 @@ export const TEST_POLICY: AuthPolicy = {
   throttle: DEFAULT_THROTTLE_POLICY,
   emailVerification: 'required',
 };
+/** The public address the mailed links of the test app are built on. */
+export const TEST_PUBLIC_URL = 'https://id.example.com/';
 export const TEST_JWKS = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'test-public-key', kid: 'test-kid' }] };
 
 /**
@@ -55,10 +57,10 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     ids,
     policy: TEST_POLICY,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
-    mail: { box: new FakeSecretBox(), templates, logger, publicUrl: 'https://id.example.com/' },
+    mail: { box: new FakeSecretBox(), templates, logger, publicUrl: TEST_PUBLIC_URL },
   });
   const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail } = useCases;
-  const { mailRequestLimit, mailRequests, recovery, adminAccountMail } = useCases;
+  const { mailRequestLimit, mailRequests, recovery, adminAccountMail, invitations } = useCases;
   const admin = await admins.applyCredentials(ADMIN);
   const deps: HttpAppDeps = {
     users,
@@ -73,6 +75,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     mailRequests,
     recovery,
     adminAccountMail,
+    invitations,
     jwks: async () => TEST_JWKS,
     ready: async () => null,
     metricsEndpoint: null,
