@@ -140,6 +140,13 @@ export function createUseCases({
       throttle: policy.throttle,
       auditRetentionDays,
     }),
+    audit: new AuditService({ audit }),
+    mail,
+    /** Every flow's way to send account mail, under the send limits. */
+    accountMail,
+    /** The per-client-address limit of the endpoints that send mail. */
+    mailRequestLimit: new MailRequestLimit({ counters, clock, perMinute: mailLimits.requestsPerMinute }),
+    actionTokens,
     invitations: new InvitationService({
       invitations: repositories.invitations,
       tokens: actionTokens,
@@ -149,13 +156,6 @@ export function createUseCases({
       ids,
       publicUrl,
     }),
-    audit: new AuditService({ audit }),
-    mail,
-    /** Every flow's way to send account mail, under the send limits. */
-    accountMail,
-    /** The per-client-address limit of the endpoints that send mail. */
-    mailRequestLimit: new MailRequestLimit({ counters, clock, perMinute: mailLimits.requestsPerMinute }),
-    actionTokens,
     signup: new SignupService({
       users: repositories.users,
       actionTokens,

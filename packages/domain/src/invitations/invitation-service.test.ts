@@ -60,6 +60,22 @@ describe('InvitationService', () => {
     for (const password of ['!', '', PASSWORD, 'anything at all']) await refusedLogin('ann@example.com', password);
   });
 
+  it('refusing an invited user costs what refusing a wrong password costs: one hash verified, the same error', async () => {
+    await invitations.invite({ email: 'ann@example.com' }, BY_ADMIN);
+    await domain.createUser({ email: 'bob@example.com' });
+    const verify = domain.hasher.verify.bind(domain.hasher);
+    let verified = 0;
+    domain.hasher.verify = (password, hash) => {
+      verified += 1;
+      return verify(password, hash);
+    };
+    const invited = await refusedLogin('ann@example.com', PASSWORD);
+    const invitedVerifies = verified;
+    const wrong = await refusedLogin('bob@example.com', 'not the password');
+    expect([invitedVerifies, verified - invitedVerifies]).toEqual([1, 1]);
+    expect(invited.message).toBe(wrong.message);
+  });
+
   it('invite() refuses an address that has an account, and a missing or bad one', async () => {
     await domain.createUser({ email: 'taken@example.com' });
     await rejectionOf(invitations.invite({ email: 'TAKEN@example.com' }, BY_ADMIN), EmailTakenError);
