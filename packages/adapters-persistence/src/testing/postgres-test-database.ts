@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
+import { startTestPgBouncer, type TestPgBouncer } from './pgbouncer';
 
 /** Where tests find PostgreSQL when neither TEST_DATABASE_URL nor a Docker engine is there. */
 const LOCAL_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -62,11 +63,38 @@ function withoutPassword(url: string): string {
   }
 }
 
+/**
+ * With TEST_DATABASE_POOLER=pgbouncer, the suites reach the server through a PgBouncer in
+ * transaction mode that this test process starts (and stops when it exits), as the operator's
+ * guide runs many instances: prepared statements off, the schema and statement timeout set on
+ * a role of the schema's own, since the pooler drops what a connection sends at its start.
+ */
+const THROUGH_POOLER = process.env.TEST_DATABASE_POOLER === 'pgbouncer';
+/** What the service's default statement timeout (DATABASE_STATEMENT_TIMEOUT_MS) would set. */
+const STATEMENT_TIMEOUT = '5s';
+
+let pooler: Promise<TestPgBouncer> | undefined;
+
+function testPooler(serverUrl: string): Promise<TestPgBouncer> {
+  return (pooler ??= startTestPgBouncer(serverUrl).then((started) => {
+    process.once('exit', () => void started.stop());
+    return started;
+  }));
+}
+
 /** A schema of its own on the test server: what `openDatabase(…, { schema })` isolates a test run in. */
 export interface TestPostgresSchema {
-  /** The server's URL; pass `schema` as the `schema` option of openDatabase. */
+  /** The URL the service connects to: the server's, or the pooler's with the schema's role. */
   readonly url: string;
   readonly schema: string;
+  /** The server's own URL (its superuser), for what looks at one direct connection: plans, settings sent at connect. */
+  readonly serverUrl: string;
+  /** Whether the URL leads through a pooler in transaction mode. */
+  readonly pooled: boolean;
+  /** The database options the service is given for this schema (`openDatabase(url, options)`). */
+  readonly options: { schema: string; preparedStatements: boolean };
+  /** The same as the service's environment variables. */
+  readonly env: { DATABASE_URL: string; DATABASE_SCHEMA: string; DATABASE_PREPARED_STATEMENTS: string };
   /** Empties every table of the schema (but the migrations' bookkeeping). */
   truncate(): Promise<void>;
   /** Drops the schema and everything in it. */
@@ -74,13 +102,31 @@ export interface TestPostgresSchema {
 }
 
 export async function createTestPostgresSchema(): Promise<TestPostgresSchema> {
-  const url = await testPostgresServerUrl();
+  const serverUrl = await testPostgresServerUrl();
   const schema = `uas_test_${randomBytes(8).toString('hex')}`;
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin`create schema ${admin(schema)}`;
+  let url = serverUrl;
+  if (THROUGH_POOLER) {
+    // A role named after the schema, which owns it and searches it first.
+    await admin`create role ${admin(schema)} login`;
+    await admin`alter schema ${admin(schema)} owner to ${admin(schema)}`;
+    await admin`grant create on database ${admin(new URL(serverUrl).pathname.slice(1) || 'postgres')} to ${admin(schema)}`;
+    await admin.unsafe(`alter role "${schema}" set search_path = "${schema}"`);
+    await admin.unsafe(`alter role "${schema}" set statement_timeout = '${STATEMENT_TIMEOUT}'`);
+    const through = new URL((await testPooler(serverUrl)).through(serverUrl));
+    through.username = schema;
+    through.password = '';
+    url = through.toString();
+  }
+  const preparedStatements = !THROUGH_POOLER;
   return {
     url,
     schema,
+    serverUrl,
+    pooled: THROUGH_POOLER,
+    options: { schema, preparedStatements },
+    env: { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATABASE_PREPARED_STATEMENTS: String(preparedStatements) },
     async truncate() {
       const tables = await admin<{ name: string }[]>`
         select tablename as name from pg_tables where schemaname = ${schema} and tablename not like '\_\_drizzle%'`;
@@ -91,6 +137,13 @@ export async function createTestPostgresSchema(): Promise<TestPostgresSchema> {
     },
     async drop() {
       await admin`drop schema if exists ${admin(schema)} cascade`;
+      if (THROUGH_POOLER) {
+        // The pooler keeps idle server connections per role: ended here, so that test runs do
+        // not pile them up against the server's max_connections.
+        await admin`select pg_terminate_backend(pid) from pg_stat_activity where usename = ${schema}`;
+        await admin`revoke all on database ${admin(new URL(serverUrl).pathname.slice(1) || 'postgres')} from ${admin(schema)}`;
+        await admin`drop role if exists ${admin(schema)}`;
+      }
       await admin.end({ timeout: 5 });
     },
   };

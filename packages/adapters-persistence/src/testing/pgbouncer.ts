@@ -1,0 +1,142 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Debian's package puts it here; `apt-get install pgbouncer` (scripts/test-prerequisites.sh). */
+const PGBOUNCER = process.env.PGBOUNCER_BIN ?? '/usr/sbin/pgbouncer';
+
+/** A PgBouncer of the test's own, on a loopback port, in front of one PostgreSQL server. */
+export interface TestPgBouncer {
+  readonly port: number;
+  /** `url` (a PostgreSQL URL) with the host and port changed to the pooler's. */
+  through(url: string): string;
+  /** Stops it (clients lose their connections) and starts it again on the same port. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs PgBouncer until our end of its shell's stdin closes, then stops it at once (SIGINT: what
+ * a pooler that crashes or restarts does to its clients) and waits for it. The pipe closes when
+ * we stop it, and also when this process dies without stopping it, so no pooler outlives a test.
+ */
+const UNTIL_STDIN_CLOSES = '"$0" "$@" & p=$!; read _; kill -INT $p; wait $p';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function listening(port: number, deadline: number): Promise<void> {
+  while (Date.now() < deadline) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => resolve(socket.destroy() !== undefined));
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`PgBouncer did not listen on 127.0.0.1:${port} in time.`);
+}
+
+/**
+ * The settings the operator's guide (docs/operations.md, "Running many instances") gives, in
+ * transaction mode: startup parameters the service sends that a transaction pooler cannot keep
+ * per client are accepted and ignored (the schema and statement timeout then come from the
+ * role, see createTestPostgresSchema); a client waits at most 5 s for a server connection, so a
+ * database that is gone turns into an error, not a hang.
+ */
+function config(server: URL, port: number, directory: string): string {
+  return [
+    '[databases]',
+    `* = host=${server.hostname} port=${server.port || 5432}`,
+    '[pgbouncer]',
+    'listen_addr = 127.0.0.1',
+    `listen_port = ${port}`,
+    `unix_socket_dir = ${directory}`,
+    'auth_type = trust',
+    `auth_file = ${join(directory, 'users.txt')}`,
+    'auth_user = postgres',
+    'pool_mode = transaction',
+    'default_pool_size = 20',
+    'max_client_conn = 500',
+    'ignore_startup_parameters = extra_float_digits, statement_timeout, search_path',
+    'query_wait_timeout = 5',
+    'server_connect_timeout = 3',
+    'server_login_retry = 1',
+    'server_reset_query =',
+    'admin_users = postgres',
+    '',
+  ].join('\n');
+}
+
+/**
+ * Starts Debian's PgBouncer in transaction mode in front of the server at `serverUrl` (trust
+ * authentication on loopback). As root it runs as `postgres`, since PgBouncer refuses root.
+ */
+export async function startTestPgBouncer(serverUrl: string): Promise<TestPgBouncer> {
+  const server = new URL(serverUrl);
+  const port = await freePort();
+  const directory = mkdtempSync(join(tmpdir(), 'uas-pgbouncer-'));
+  chmodSync(directory, 0o777);
+  const file = join(directory, 'pgbouncer.ini');
+  writeFileSync(join(directory, 'users.txt'), '"postgres" ""\n');
+  writeFileSync(file, config(server, port, directory));
+  chmodSync(file, 0o644);
+  const asRoot = process.getuid?.() === 0;
+  let child: ChildProcess | undefined;
+
+  const start = async () => {
+    const started = spawn('sh', ['-c', UNTIL_STDIN_CLOSES, PGBOUNCER, ...(asRoot ? ['-u', 'postgres'] : []), file], {
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    let output = '';
+    started.stderr?.on('data', (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-4000);
+    });
+    child = started;
+    try {
+      await listening(port, Date.now() + 10_000);
+    } catch (error) {
+      started.stdin?.end();
+      throw new Error(`${(error as Error).message}\n${output}`);
+    }
+  };
+  const halt = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.stdin?.end();
+    await exited;
+  };
+
+  await start();
+  return {
+    port,
+    through(url) {
+      const parsed = new URL(url);
+      parsed.hostname = '127.0.0.1';
+      parsed.port = String(port);
+      return parsed.toString();
+    },
+    async restart() {
+      await halt();
+      await start();
+    },
+    async stop() {
+      const halted = halt(); // its signal is sent at once, so this works in an exit handler too
+      rmSync(directory, { recursive: true, force: true });
+      await halted;
+    },
+  };
+}
