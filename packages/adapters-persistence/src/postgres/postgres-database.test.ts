@@ -43,7 +43,10 @@ describe('PostgreSQL database', () => {
 
   beforeAll(async () => {
     schema = await createTestPostgresSchema();
-    const database = await openDatabase(parseDatabaseUrl(schema.url), { ...schema.options, statementTimeoutMs: 45_000 });
+    const database = await openDatabase(parseDatabaseUrl(schema.url), {
+      ...schema.options,
+      statementTimeoutMs: 45_000,
+    });
     await database.migrate();
     await database.close();
     // Plans and the settings sent at connect are those of one connection to the server itself.

@@ -26,6 +26,7 @@ const MIGRATIONS = fileURLToPath(new URL('../../migrations/postgres', import.met
 const MIGRATION_LOCK = 'uas:migrate';
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const CONNECT_TIMEOUT_SECONDS = 5;
+const reconnectDelaySeconds = (attempts: number) => Math.min(0.05 * 2 ** attempts, 1);
 
 /** Whether `name` may name the schema: a lower-case SQL identifier short enough not to be truncated. */
 export function isPostgresSchemaName(name: string): boolean {
@@ -50,6 +51,11 @@ export function connectionSettings(url: string, options: DatabaseOptions): Conne
       prepare: options.preparedStatements ?? true,
       // A server that is gone must turn into a 503 within a request's patience, not after 30 s.
       connect_timeout: CONNECT_TIMEOUT_SECONDS,
+      // postgres.js waits before reconnecting, 3^n / 100 s after n failed attempts (up to 20 s),
+      // and a request waits with it: a database back after a few seconds would still hold
+      // requests for many more. At most a second between attempts, so each request gets its
+      // answer (rows or a 503) at once and service resumes within a second of the return.
+      backoff: reconnectDelaySeconds,
       onnotice: () => {}, // "already exists, skipping" and the like are not worth a log line
       connection: {
         application_name: 'user-account-service',

@@ -12,8 +12,10 @@ export interface TestPgBouncer {
   readonly port: number;
   /** `url` (a PostgreSQL URL) with the host and port changed to the pooler's. */
   through(url: string): string;
-  /** Stops it (clients lose their connections) and starts it again on the same port. */
-  restart(): Promise<void>;
+  /** Stops it at once: clients lose their connections, new ones are refused. */
+  down(): Promise<void>;
+  /** Starts it again on the same port. */
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -129,10 +131,8 @@ export async function startTestPgBouncer(serverUrl: string): Promise<TestPgBounc
       parsed.port = String(port);
       return parsed.toString();
     },
-    async restart() {
-      await halt();
-      await start();
-    },
+    down: halt,
+    up: start,
     async stop() {
       const halted = halt(); // its signal is sent at once, so this works in an exit handler too
       rmSync(directory, { recursive: true, force: true });

@@ -12,7 +12,7 @@ let server: Promise<string> | undefined;
  * container when a Docker engine answers; else the local default. Rejects with a message saying
  * what was tried when the server does not answer: a test run must fail, never skip.
  */
-function testPostgresServerUrl(): Promise<string> {
+export function testPostgresServerUrl(): Promise<string> {
   return (server ??= locateServer());
 }
 
@@ -97,34 +97,45 @@ export interface TestPostgresSchema {
   readonly env: { DATABASE_URL: string; DATABASE_SCHEMA: string; DATABASE_PREPARED_STATEMENTS: string };
   /** Empties every table of the schema (but the migrations' bookkeeping). */
   truncate(): Promise<void>;
+  /** Ends every server connection of the schema's role (ownRole, or through a pooler): a database failing over. */
+  endConnections(): Promise<number>;
   /** Drops the schema and everything in it. */
   drop(): Promise<void>;
 }
 
-export async function createTestPostgresSchema(): Promise<TestPostgresSchema> {
+export interface TestSchemaOptions {
+  /** Reach the server through this pooler (as a role of the schema's own), whatever TEST_DATABASE_POOLER says. */
+  pooler?: TestPgBouncer;
+  /** Connect as a role of the schema's own, whose connections a test can tell from others and end. */
+  ownRole?: boolean;
+}
+
+export async function createTestPostgresSchema(given: TestSchemaOptions = {}): Promise<TestPostgresSchema> {
   const serverUrl = await testPostgresServerUrl();
   const schema = `uas_test_${randomBytes(8).toString('hex')}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin`create schema ${admin(schema)}`;
+  const pooler = given.pooler ?? (THROUGH_POOLER ? await testPooler(serverUrl) : undefined);
+  const ownRole = given.ownRole === true || pooler !== undefined;
   let url = serverUrl;
-  if (THROUGH_POOLER) {
+  if (ownRole) {
     // A role named after the schema, which owns it and searches it first.
     await admin`create role ${admin(schema)} login`;
     await admin`alter schema ${admin(schema)} owner to ${admin(schema)}`;
     await admin`grant create on database ${admin(new URL(serverUrl).pathname.slice(1) || 'postgres')} to ${admin(schema)}`;
     await admin.unsafe(`alter role "${schema}" set search_path = "${schema}"`);
     await admin.unsafe(`alter role "${schema}" set statement_timeout = '${STATEMENT_TIMEOUT}'`);
-    const through = new URL((await testPooler(serverUrl)).through(serverUrl));
-    through.username = schema;
-    through.password = '';
-    url = through.toString();
+    const asRole = new URL(pooler ? pooler.through(serverUrl) : serverUrl);
+    asRole.username = schema;
+    asRole.password = '';
+    url = asRole.toString();
   }
-  const preparedStatements = !THROUGH_POOLER;
+  const preparedStatements = pooler === undefined;
   return {
     url,
     schema,
     serverUrl,
-    pooled: THROUGH_POOLER,
+    pooled: pooler !== undefined,
     options: { schema, preparedStatements },
     env: { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATABASE_PREPARED_STATEMENTS: String(preparedStatements) },
     async truncate() {
@@ -135,9 +146,16 @@ export async function createTestPostgresSchema(): Promise<TestPostgresSchema> {
       const names = tables.map(({ name }) => `${quoted(schema)}.${quoted(name)}`);
       await admin.unsafe(`truncate ${names.join(', ')} restart identity cascade`);
     },
+    async endConnections() {
+      if (!ownRole) throw new Error('Only the connections of a schema with a role of its own can be told apart.');
+      // In the select list, so that only the rows the filter kept are ended: other tests share the server.
+      const ended = await admin<{ ended: boolean }[]>`
+        select pg_terminate_backend(pid) as ended from pg_stat_activity where usename = ${schema}`;
+      return ended.filter((row) => row.ended).length;
+    },
     async drop() {
       await admin`drop schema if exists ${admin(schema)} cascade`;
-      if (THROUGH_POOLER) {
+      if (ownRole) {
         // The pooler keeps idle server connections per role: ended here, so that test runs do
         // not pile them up against the server's max_connections.
         await admin`select pg_terminate_backend(pid) from pg_stat_activity where usename = ${schema}`;
