@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import { startTestPgBouncer, type TestPgBouncer } from './pgbouncer';
+import {
+  asSchemaRole,
+  createSchemaRole,
+  dropSchemaRole,
+  startTestPgBouncer,
+  type TestPgBouncer,
+} from '../../../../scripts/pgbouncer';
 
 /** Where tests find PostgreSQL when neither TEST_DATABASE_URL nor a Docker engine is there. */
 const LOCAL_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -70,8 +76,6 @@ function withoutPassword(url: string): string {
  * a role of the schema's own, since the pooler drops what a connection sends at its start.
  */
 const THROUGH_POOLER = process.env.TEST_DATABASE_POOLER === 'pgbouncer';
-/** What the service's default statement timeout (DATABASE_STATEMENT_TIMEOUT_MS) would set. */
-const STATEMENT_TIMEOUT = '5s';
 
 let pooler: Promise<TestPgBouncer> | undefined;
 
@@ -119,16 +123,8 @@ export async function createTestPostgresSchema(given: TestSchemaOptions = {}): P
   const ownRole = given.ownRole === true || pooler !== undefined;
   let url = serverUrl;
   if (ownRole) {
-    // A role named after the schema, which owns it and searches it first.
-    await admin`create role ${admin(schema)} login`;
-    await admin`alter schema ${admin(schema)} owner to ${admin(schema)}`;
-    await admin`grant create on database ${admin(new URL(serverUrl).pathname.slice(1) || 'postgres')} to ${admin(schema)}`;
-    await admin.unsafe(`alter role "${schema}" set search_path = "${schema}"`);
-    await admin.unsafe(`alter role "${schema}" set statement_timeout = '${STATEMENT_TIMEOUT}'`);
-    const asRole = new URL(pooler ? pooler.through(serverUrl) : serverUrl);
-    asRole.username = schema;
-    asRole.password = '';
-    url = asRole.toString();
+    await createSchemaRole(admin, schema);
+    url = asSchemaRole(pooler ? pooler.through(serverUrl) : serverUrl, schema);
   }
   const preparedStatements = pooler === undefined;
   return {
@@ -155,13 +151,7 @@ export async function createTestPostgresSchema(given: TestSchemaOptions = {}): P
     },
     async drop() {
       await admin`drop schema if exists ${admin(schema)} cascade`;
-      if (ownRole) {
-        // The pooler keeps idle server connections per role: ended here, so that test runs do
-        // not pile them up against the server's max_connections.
-        await admin`select pg_terminate_backend(pid) from pg_stat_activity where usename = ${schema}`;
-        await admin`revoke all on database ${admin(new URL(serverUrl).pathname.slice(1) || 'postgres')} from ${admin(schema)}`;
-        await admin`drop role if exists ${admin(schema)}`;
-      }
+      if (ownRole) await dropSchemaRole(admin, schema);
       await admin.end({ timeout: 5 });
     },
   };

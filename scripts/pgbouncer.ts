@@ -1,13 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type postgres from 'postgres';
 
 /** Debian's package puts it here; `apt-get install pgbouncer` (scripts/test-prerequisites.sh). */
 const PGBOUNCER = process.env.PGBOUNCER_BIN ?? '/usr/sbin/pgbouncer';
 
-/** A PgBouncer of the test's own, on a loopback port, in front of one PostgreSQL server. */
+/** A PgBouncer of a test's or benchmark's own, on a loopback port, in front of one PostgreSQL server. */
 export interface TestPgBouncer {
   readonly port: number;
   /** `url` (a PostgreSQL URL) with the host and port changed to the pooler's. */
@@ -20,11 +21,13 @@ export interface TestPgBouncer {
 }
 
 /**
- * Runs PgBouncer until our end of its shell's stdin closes, then stops it at once (SIGINT: what
- * a pooler that crashes or restarts does to its clients) and waits for it. The pipe closes when
- * we stop it, and also when this process dies without stopping it, so no pooler outlives a test.
+ * Runs PgBouncer (`$0 $@`) until a line or the end comes on its shell's stdin, then stops it at
+ * once (SIGINT: what a pooler that crashes or restarts does to its clients) and waits for it;
+ * unless the line was `down`, it also removes the pooler's folder ($PGBOUNCER_DIR). Our end of
+ * the pipe closes when this process dies without stopping it, so no pooler outlives a test.
  */
-const UNTIL_STDIN_CLOSES = '"$0" "$@" & p=$!; read _; kill -INT $p; wait $p';
+const UNTIL_TOLD =
+  '"$0" "$@" & p=$!; read -r told; kill -INT $p; wait $p; [ "$told" = down ] || rm -rf "$PGBOUNCER_DIR"';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -98,8 +101,9 @@ export async function startTestPgBouncer(serverUrl: string): Promise<TestPgBounc
   let child: ChildProcess | undefined;
 
   const start = async () => {
-    const started = spawn('sh', ['-c', UNTIL_STDIN_CLOSES, PGBOUNCER, ...(asRoot ? ['-u', 'postgres'] : []), file], {
+    const started = spawn('sh', ['-c', UNTIL_TOLD, PGBOUNCER, ...(asRoot ? ['-u', 'postgres'] : []), file], {
       stdio: ['pipe', 'ignore', 'pipe'],
+      env: { ...process.env, PGBOUNCER_DIR: directory },
     });
     let output = '';
     started.stderr?.on('data', (chunk: Buffer) => {
@@ -113,12 +117,12 @@ export async function startTestPgBouncer(serverUrl: string): Promise<TestPgBounc
       throw new Error(`${(error as Error).message}\n${output}`);
     }
   };
-  const halt = async () => {
+  const halt = async (told: 'down' | 'stop') => {
     const running = child;
     child = undefined;
     if (!running || running.exitCode !== null) return;
     const exited = new Promise((resolve) => running.once('exit', resolve));
-    running.stdin?.end();
+    running.stdin?.end(`${told}\n`);
     await exited;
   };
 
@@ -131,12 +135,43 @@ export async function startTestPgBouncer(serverUrl: string): Promise<TestPgBounc
       parsed.port = String(port);
       return parsed.toString();
     },
-    down: halt,
+    down: () => halt('down'),
     up: start,
-    async stop() {
-      const halted = halt(); // its signal is sent at once, so this works in an exit handler too
-      rmSync(directory, { recursive: true, force: true });
-      await halted;
-    },
+    stop: () => halt('stop'),
   };
+}
+
+/**
+ * What an operator does for a schema behind a pooler in transaction mode (docs/operations.md,
+ * "Running many instances"): a login role named after the schema, owning it, that searches it
+ * first and has the service's statement timeout, since the pooler passes on neither from the
+ * connection's start. `admin` is a superuser's connection to the server itself.
+ */
+export async function createSchemaRole(admin: postgres.Sql, schema: string): Promise<void> {
+  const [{ database } = { database: '' }] = await admin<{ database: string }[]>`select current_database() as database`;
+  await admin`create role ${admin(schema)} login`;
+  await admin`alter schema ${admin(schema)} owner to ${admin(schema)}`;
+  await admin`grant create on database ${admin(database)} to ${admin(schema)}`;
+  // Tables another role made there before (a database seeded as the superuser) are its to use too.
+  await admin`grant all on all tables in schema ${admin(schema)} to ${admin(schema)}`;
+  await admin`grant all on all sequences in schema ${admin(schema)} to ${admin(schema)}`;
+  await admin.unsafe(`alter role "${schema}" set search_path = "${schema}"`);
+  // The service's default DATABASE_STATEMENT_TIMEOUT_MS.
+  await admin.unsafe(`alter role "${schema}" set statement_timeout = '5s'`);
+}
+
+/** Ends the role's connections (the pooler keeps idle ones per role) and drops it; its schema is dropped before. */
+export async function dropSchemaRole(admin: postgres.Sql, schema: string): Promise<void> {
+  const [{ database } = { database: '' }] = await admin<{ database: string }[]>`select current_database() as database`;
+  await admin`select pg_terminate_backend(pid) from pg_stat_activity where usename = ${schema}`;
+  await admin`revoke all on database ${admin(database)} from ${admin(schema)}`;
+  await admin`drop role if exists ${admin(schema)}`;
+}
+
+/** `url` with the schema's role as its user (no password: trust on loopback). */
+export function asSchemaRole(url: string, schema: string): string {
+  const asRole = new URL(url);
+  asRole.username = schema;
+  asRole.password = '';
+  return asRole.toString();
 }
