@@ -22,26 +22,20 @@ describe('PostgreSQL through PgBouncer in transaction mode', () => {
     await pooler?.stop();
   });
 
-  it('fails with named prepared statements (26000) and works without them', async () => {
-    const location = parseDatabaseUrl(schema.url);
-    const unprepared = await openDatabase(location, { ...schema.options, poolSize: 4, preparedStatements: false });
-    const prepared = await openDatabase(location, { ...schema.options, poolSize: 4, preparedStatements: true });
+  it('serves concurrent reads without prepared statements, client connections meeting other server ones', async () => {
+    const database = await openDatabase(parseDatabaseUrl(schema.url), { ...schema.options, poolSize: 4 });
     try {
-      await unprepared.migrate();
-      const reads = (database: typeof prepared) =>
-        Promise.allSettled(
-          Array.from({ length: 40 }, () =>
-            database.repositories.users.findById('00000000-0000-4000-8000-000000000000'),
-          ),
+      await database.migrate();
+      const { users, sessions } = database.repositories;
+      for (let round = 0; round < 10; round++) {
+        const calls = Array.from({ length: 20 }, (_, index) =>
+          index % 2 ? users.findById(`00000000-0000-4000-8000-00000000000${round}`) : sessions.findSession(`s${index}`),
         );
-      expect((await reads(unprepared)).filter(({ status }) => status === 'rejected')).toEqual([]);
-      // Prepared on one server connection, executed on another: PgBouncer 1.18 keeps no statements.
-      const failures = (await reads(prepared)).filter(({ status }) => status === 'rejected');
-      expect(failures.length).toBeGreaterThan(0);
-      expect(String((failures[0] as PromiseRejectedResult).reason.message)).toContain('(26000)');
+        // With named prepared statements, PgBouncer 1.18 fails such rounds (26000) or stalls them.
+        expect((await Promise.allSettled(calls)).filter(({ status }) => status === 'rejected')).toEqual([]);
+      }
     } finally {
-      await prepared.close();
-      await unprepared.close();
+      await database.close();
     }
   });
 
