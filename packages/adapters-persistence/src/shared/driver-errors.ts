@@ -19,7 +19,7 @@ export class PersistenceError extends Error {
  * The database went away under an operation, or could not be reached: the client gets a 503 it
  * may retry (nothing was acknowledged), the log gets the operation and the driver's code.
  */
-export class DatabaseUnreachableError extends DatabaseUnavailableError {
+class DatabaseUnreachableError extends DatabaseUnavailableError {
   override readonly name = 'DatabaseUnreachableError';
   constructor(
     readonly operation: string,

@@ -93,8 +93,6 @@ export interface TestPostgresSchema {
   readonly schema: string;
   /** The server's own URL (its superuser), for what looks at one direct connection: plans, settings sent at connect. */
   readonly serverUrl: string;
-  /** Whether the URL leads through a pooler in transaction mode. */
-  readonly pooled: boolean;
   /** The database options the service is given for this schema (`openDatabase(url, options)`). */
   readonly options: { schema: string; preparedStatements: boolean };
   /** The same as the service's environment variables. */
@@ -131,7 +129,6 @@ export async function createTestPostgresSchema(given: TestSchemaOptions = {}): P
     url,
     schema,
     serverUrl,
-    pooled: pooler !== undefined,
     options: { schema, preparedStatements },
     env: { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATABASE_PREPARED_STATEMENTS: String(preparedStatements) },
     async truncate() {
