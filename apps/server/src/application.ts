@@ -8,6 +8,7 @@ import { KeyRing } from './adapters/key-ring';
 import { SecretKeyRing } from './adapters/secret-key-ring';
 import { buildContainer, mailOf, systemContainer, useCasesOf } from './container';
 import { startMailSender } from './mail-sender';
+import { startMailRequestWorker } from './mail-request-worker';
 import { PrometheusMetrics } from './adapters/prometheus-metrics';
 import { Readiness } from './readiness';
 import { bootstrapAdmin } from './admin-bootstrap';
@@ -44,7 +45,7 @@ export async function createApplication(
       ? new PrometheusMetrics(database.dialect === 'postgres' ? config.databasePoolSize : 1)
       : null;
     const container = buildContainer(config, database, metrics, parent);
-    const useCases = useCasesOf(container, config);
+    const useCases = useCasesOf(container, config, logger);
     const keyRing = container.resolve(KeyRing);
     await database.withStartupLock(async () => {
       await database.migrate();
@@ -62,7 +63,12 @@ export async function createApplication(
       userAuth: useCases.userAuth,
       overview: useCases.overview,
       audit: useCases.audit,
-      mail: mail.service,
+      mail: useCases.mail,
+      mailRequestLimit: useCases.mailRequestLimit,
+      mailRequests: useCases.mailRequests,
+      recovery: useCases.recovery,
+      adminAccountMail: useCases.adminAccountMail,
+      invitations: useCases.invitations,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
       metricsEndpoint: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,
@@ -73,13 +79,14 @@ export async function createApplication(
     });
     const stopHousekeeping = scheduleHousekeeping(useCases.housekeeping, logger);
     const sender = mail.sending && startMailSender({ ...mail.sending, logger });
+    const requestWorker = startMailRequestWorker({ requests: useCases.mailRequests, logger });
     if (!sender) logger.info('no SMTP_URL: mail stays queued in the outbox (GET /v1/admin/mail)');
     return {
       app,
       readiness,
       async close() {
         stopHousekeeping();
-        await sender?.stop(config.shutdownGraceMs);
+        await Promise.all([sender?.stop(config.shutdownGraceMs), requestWorker.stop(config.shutdownGraceMs)]);
         await database.close();
       },
     };

@@ -262,6 +262,21 @@ export const VARIABLES = {
     default: '604800',
     doc: 'How long an invitation link stays usable (a week).',
   }),
+  MAIL_REQUESTS_PER_MINUTE: variable({
+    schema: integer(1, 1_000_000),
+    default: '5',
+    doc: 'Requests per minute one client address may make to the endpoints that send mail (sign-up, recover, resend verification, email change), counted together on every instance; more → 429 `too_many_attempts` with `Retry-After`, whatever address the request names.',
+  }),
+  MAIL_HOURLY_LIMIT: variable({
+    schema: integer(1, 100_000_000),
+    default: '1000',
+    doc: 'Account messages queued per hour, all recipients together, on every instance: once spent, further messages are skipped (a warning is logged, never the address). Security notices are counted but never skipped. Apart from it, each address gets at most one message of each kind a minute.',
+  }),
+  SECURITY_NOTICES: variable({
+    schema: oneOf(['on', 'off'] as const),
+    default: 'on',
+    doc: '`on`: the owner of an account is told by mail when its password or email changes (no send limit drops these notices); `off`: no notices.',
+  }),
   LOGIN_FAILURES_PER_ACCOUNT: variable({
     schema: integer(1, 1_000_000),
     default: '10',

@@ -94,6 +94,10 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
       email_change: e.EMAIL_CHANGE_TOKEN_TTL_SECONDS,
       invitation: e.INVITATION_TOKEN_TTL_SECONDS,
     },
+    /** Requests per minute a client address may make to the endpoints that send mail. */
+    mailRequestsPerMinute: e.MAIL_REQUESTS_PER_MINUTE,
+    /** The send limits of account mail. */
+    accountMail: { hourlyLimit: e.MAIL_HOURLY_LIMIT, securityNotices: e.SECURITY_NOTICES === 'on' },
     loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
     loginFailureWindowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,

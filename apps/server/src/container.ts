@@ -13,14 +13,17 @@ import {
   Clock,
   createUseCases,
   IdGenerator,
+  InvitationRepository,
   LoginAttemptRepository,
   type Logger,
   MailDelivery,
   Mailer,
   MailQueue,
+  MailRequestQueue,
   MailService,
   PasswordHasher,
   PasswordRehashRepository,
+  RateCounterRepository,
   type Repositories,
   SecretRepository,
   SessionRepository,
@@ -61,6 +64,9 @@ const REPOSITORY_PORTS = {
   secrets: SecretRepository,
   mail: MailQueue,
   tokens: ActionTokenRepository,
+  rateCounters: RateCounterRepository,
+  mailRequests: MailRequestQueue,
+  invitations: InvitationRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**
@@ -135,7 +141,7 @@ export function buildContainer(
 }
 
 /** The domain's use cases over the ports `container` provides, with the policy `config` sets. */
-export function useCasesOf(container: DependencyContainer, config: Config): UseCases {
+export function useCasesOf(container: DependencyContainer, config: Config, logger: Logger): UseCases {
   const throttle = {
     perAccountAndAddress: { limit: config.loginFailuresPerAccount, windowSeconds: config.loginFailureWindowSeconds },
     perAddress: { limit: config.loginFailuresPerAddress, windowSeconds: config.loginFailureWindowSeconds },
@@ -158,6 +164,13 @@ export function useCasesOf(container: DependencyContainer, config: Config): UseC
     },
     tokenLifetimes: config.tokenLifetimes,
     auditRetentionDays: config.auditRetentionDays,
+    mail: {
+      box: container.resolve(SecretKeyRing),
+      templates: config.mailTemplates,
+      logger,
+      publicUrl: config.publicUrl,
+    },
+    mailLimits: { accountMail: config.accountMail, requestsPerMinute: config.mailRequestsPerMinute },
   });
 }
 

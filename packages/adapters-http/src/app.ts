@@ -10,16 +10,20 @@ import { requestId } from './middleware/request-id';
 import { securityHeaders } from './middleware/security-headers';
 import { clientInfo } from './network/client-info';
 import { adminAuditRoutes } from './routes/admin-audit.routes';
+import { adminInvitationsRoutes } from './routes/admin-invitations.routes';
 import { adminMailRoutes } from './routes/admin-mail.routes';
 import { adminPanelRoutes } from './routes/admin-panel.routes';
 import { adminSessionRoutes } from './routes/admin-session.routes';
 import { adminStatsRoutes } from './routes/admin-stats.routes';
 import { adminUserSessionsRoutes } from './routes/admin-user-sessions.routes';
 import { adminUsersRoutes } from './routes/admin-users.routes';
+import { adminUserRecoveryRoutes } from './routes/admin-user-recovery.routes';
+import { recoveryRoutes } from './routes/recovery.routes';
 import { apiReferenceRoutes } from './routes/api-reference.routes';
 import { adminUserTransferRoutes, IMPORT_PATH } from './routes/admin-user-transfer.routes';
 import { landingRoutes } from './routes/landing.routes';
 import { healthRoutes } from './routes/health.routes';
+import { invitationsRoutes } from './routes/invitations.routes';
 import { jwksRoutes } from './routes/jwks.routes';
 import { meSessionsRoutes } from './routes/me-sessions.routes';
 import { meRoutes } from './routes/me.routes';
@@ -50,10 +54,14 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminUserTransferRoutes(deps))
     .route('/', adminUsersRoutes(deps))
     .route('/', adminUserSessionsRoutes(deps))
+    .route('/', adminUserRecoveryRoutes(deps))
     .route('/', adminStatsRoutes(deps))
     .route('/', adminAuditRoutes(deps))
     .route('/', adminMailRoutes(deps))
+    .route('/', adminInvitationsRoutes(deps))
+    .route('/', invitationsRoutes(deps))
     .route('/', userSessionRoutes(deps))
+    .route('/', recoveryRoutes(deps))
     .route('/', meRoutes(deps))
     .route('/', meSessionsRoutes(deps))
     .route('/', jwksRoutes(deps))

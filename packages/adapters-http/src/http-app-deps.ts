@@ -1,8 +1,13 @@
 import type {
   AuditService,
   AuthService,
+  InvitationService,
   JsonObject,
   Logger,
+  AdminAccountMail,
+  MailRequestLimit,
+  MailRequestService,
+  RecoveryService,
   MailService,
   OverviewService,
   SelfService,
@@ -21,6 +26,13 @@ export interface HttpAppDeps {
   overview: OverviewService;
   audit: AuditService;
   mail: MailService;
+  /** The per-client-address limit of the endpoints that send mail (see limitMailRequests). */
+  mailRequestLimit: MailRequestLimit;
+  /** Recover and resend: recorded, resolved off the request path. */
+  mailRequests: MailRequestService;
+  recovery: RecoveryService;
+  adminAccountMail: AdminAccountMail;
+  invitations: InvitationService;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;
   /** Null when this instance is ready to serve; otherwise why not, in words fit for any client. */

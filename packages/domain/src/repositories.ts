@@ -10,6 +10,9 @@ import type { ActivityRepository } from './stats/activity.repository.ts';
 import type { MailQueue } from './mail/mail-queue.ts';
 import type { SecretRepository } from './secrets/secret.repository.ts';
 import type { ActionTokenRepository } from './action-tokens/action-token.repository.ts';
+import type { RateCounterRepository } from './throttling/rate-counter.repository.ts';
+import type { MailRequestQueue } from './mail-requests/mail-request.repository.ts';
+import type { InvitationRepository } from './invitations/invitation.repository.ts';
 
 /** Every repository port, as one storage backend provides them. */
 export interface Repositories {
@@ -25,4 +28,7 @@ export interface Repositories {
   secrets: SecretRepository;
   mail: MailQueue;
   tokens: ActionTokenRepository;
+  rateCounters: RateCounterRepository;
+  mailRequests: MailRequestQueue;
+  invitations: InvitationRepository;
 }

@@ -11,6 +11,16 @@ import type { TokenKeys } from './action-tokens/token-keys.ts';
 import type { ActionTokenLifetimes } from './action-tokens/action-token.ts';
 import { ActionTokenService } from './action-tokens/action-token-service.ts';
 import type { Repositories } from './repositories.ts';
+import type { SecretBox } from './secrets/secret-box.ts';
+import type { Logger } from './shared/logger.ts';
+import { MailService } from './mail/mail-service.ts';
+import type { MailTemplates } from './mail/mail-template.ts';
+import { AccountMail, DEFAULT_ACCOUNT_MAIL_POLICY, type AccountMailPolicy } from './mail/account-mail.ts';
+import { MailRequestLimit } from './throttling/mail-request-limit.ts';
+import { MailRequestService } from './mail-requests/mail-request-service.ts';
+import { RecoveryService } from './recovery/recovery-service.ts';
+import { AdminAccountMail } from './recovery/admin-account-mail.ts';
+import { InvitationService } from './invitations/invitation-service.ts';
 import { SelfService } from './users/self-service.ts';
 import { UserService } from './users/user-service.ts';
 import { OverviewService } from './stats/overview-service.ts';
@@ -29,7 +39,25 @@ export interface UseCaseDeps {
   tokenLifetimes: ActionTokenLifetimes;
   /** Days an audit event is kept before housekeeping prunes it; 0 (the default) keeps every event. */
   auditRetentionDays?: number;
+  /** What writes messages: the box that seals their bodies, their templates, and the log. */
+  mail: {
+    box: SecretBox;
+    templates: MailTemplates;
+    logger: Logger;
+    /** The service's public base address: mailed links open its pages under `/account/` (PUBLIC_URL). */
+    publicUrl: string;
+  };
+  /** The send limits of account mail and of the endpoints that send it; the defaults unless told. */
+  mailLimits?: MailLimits;
 }
+
+export interface MailLimits {
+  accountMail: AccountMailPolicy;
+  /** Requests per minute one client address may make to the endpoints that send mail. */
+  requestsPerMinute: number;
+}
+
+export const DEFAULT_MAIL_LIMITS: MailLimits = { accountMail: DEFAULT_ACCOUNT_MAIL_POLICY, requestsPerMinute: 5 };
 
 /**
  * Every use case wired over the given ports: the one wiring of the graph, used by the server's
@@ -47,6 +75,8 @@ export function createUseCases({
   policy,
   tokenLifetimes,
   auditRetentionDays = 0,
+  mail: mailDeps,
+  mailLimits = DEFAULT_MAIL_LIMITS,
 }: UseCaseDeps) {
   const { sessions, attempts, audit } = repositories;
   const admins = adminPrincipals(repositories.admins);
@@ -75,6 +105,17 @@ export function createUseCases({
     clock,
     ids,
   });
+  const { publicUrl, logger } = mailDeps;
+  const mail = new MailService({ ...mailDeps, queue: repositories.mail, clock, ids });
+  const counters = repositories.rateCounters;
+  const accountMail = new AccountMail({ mail, counters, clock, logger, policy: mailLimits.accountMail });
+  const actionTokens = new ActionTokenService({
+    tokens: repositories.tokens,
+    keys: tokenKeys,
+    clock,
+    ids,
+    lifetimes: tokenLifetimes,
+  });
   return {
     users,
     self: new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle }),
@@ -83,14 +124,51 @@ export function createUseCases({
     userAuth: authFor(people),
     transfer: new UserTransferService({ imports: repositories.imports, audit, hasher, clock, ids }),
     overview: new OverviewService({ activity: repositories.activity, clock }),
-    housekeeping: new Housekeeping({ sessions, attempts, audit, clock, throttle: policy.throttle, auditRetentionDays }),
+    housekeeping: new Housekeeping({
+      sessions,
+      attempts,
+      rateCounters: repositories.rateCounters,
+      audit,
+      clock,
+      throttle: policy.throttle,
+      auditRetentionDays,
+    }),
     audit: new AuditService({ audit }),
-    actionTokens: new ActionTokenService({
-      tokens: repositories.tokens,
-      keys: tokenKeys,
+    mail,
+    /** Every flow's way to send account mail, under the send limits. */
+    accountMail,
+    /** The per-client-address limit of the endpoints that send mail. */
+    mailRequestLimit: new MailRequestLimit({ counters, clock, perMinute: mailLimits.requestsPerMinute }),
+    actionTokens,
+    invitations: new InvitationService({
+      invitations: repositories.invitations,
+      tokens: actionTokens,
+      accountMail,
+      hasher,
       clock,
       ids,
-      lifetimes: tokenLifetimes,
+      publicUrl,
+    }),
+    /** Recover and resend: recorded on the request path, resolved by a worker. */
+    mailRequests: new MailRequestService({
+      requests: repositories.mailRequests,
+      users: repositories.users,
+      actionTokens,
+      accountMail,
+      clock,
+      ids,
+      logger,
+      publicUrl,
+    }),
+    recovery: new RecoveryService({ users: repositories.users, actionTokens, accountMail, hasher, clock, ids }),
+    adminAccountMail: new AdminAccountMail({
+      users: repositories.users,
+      actionTokens,
+      accountMail,
+      audit,
+      clock,
+      ids,
+      publicUrl,
     }),
   };
 }

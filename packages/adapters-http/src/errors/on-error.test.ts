@@ -2,6 +2,7 @@ import {
   AccountInactiveError,
   DatabaseUnavailableError,
   type DomainError,
+  EmailAlreadyVerifiedError,
   EmailTakenError,
   ForbiddenError,
   EmailNotVerifiedError,
@@ -54,6 +55,7 @@ const samples: Record<ErrorCode, { error: DomainError; status: number; title: st
   forbidden: { error: new ForbiddenError('no'), status: 403, title: 'Forbidden' },
   too_many_attempts: { error: new TooManyAttemptsError(42), status: 429, title: 'Too many attempts' },
   precondition_failed: { error: new PreconditionFailedError(), status: 412, title: 'Precondition failed' },
+  email_already_verified: { error: new EmailAlreadyVerifiedError(), status: 409, title: 'Email already verified' },
   database_unavailable: { error: new DatabaseUnavailableError(), status: 503, title: 'Database unavailable' },
 };
 

@@ -2,7 +2,6 @@ import {
   createUseCases,
   DEFAULT_MAIL_TEMPLATES,
   DEFAULT_THROTTLE_POLICY,
-  MailService,
   type AuthPolicy,
   type JsonObject,
   type NewUser,
@@ -33,6 +32,8 @@ export const TEST_POLICY: AuthPolicy = {
   throttle: DEFAULT_THROTTLE_POLICY,
   emailVerification: 'required',
 };
+/** The public address the mailed links of the test app are built on. */
+export const TEST_PUBLIC_URL = 'https://id.example.com/';
 export const TEST_JWKS = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'test-public-key', kid: 'test-kid' }] };
 
 /**
@@ -45,7 +46,9 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
-  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit } = createUseCases({
+  const logger = new RecordingLogger();
+  const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
+  const useCases = createUseCases({
     repositories,
     hasher,
     signer,
@@ -54,11 +57,11 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     ids,
     policy: TEST_POLICY,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
+    mail: { box: new FakeSecretBox(), templates, logger, publicUrl: TEST_PUBLIC_URL },
   });
+  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail } = useCases;
+  const { mailRequestLimit, mailRequests, recovery, adminAccountMail, invitations } = useCases;
   const admin = await admins.applyCredentials(ADMIN);
-  const logger = new RecordingLogger();
-  const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
-  const mail = new MailService({ queue: repositories.mail, box: new FakeSecretBox(), templates, clock, ids, logger });
   const deps: HttpAppDeps = {
     users,
     transfer,
@@ -68,6 +71,11 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     overview,
     audit,
     mail,
+    mailRequestLimit,
+    mailRequests,
+    recovery,
+    adminAccountMail,
+    invitations,
     jwks: async () => TEST_JWKS,
     ready: async () => null,
     metricsEndpoint: null,

@@ -1,5 +1,13 @@
 import { getTableColumns } from 'drizzle-orm';
-import type { ActionPurpose, ActionToken, ActionTokenRepository, NewMail, StoredActionToken } from '@uas/domain';
+import type {
+  ActionPurpose,
+  ActionToken,
+  ActionTokenRepository,
+  AuditRecord,
+  NewMail,
+  StoredActionToken,
+} from '@uas/domain';
+import { appendAuditEvent } from './postgres-audit-trail';
 import { unusedActionTokensOf, usableActionToken } from '../shared/conditions';
 import type { PostgresDb, PostgresTx } from './postgres-db';
 import { insertMail } from './postgres-mail-queue';
@@ -11,11 +19,21 @@ const { digest: _digest, ...answered } = getTableColumns(actionTokens);
 export class PostgresActionTokenRepository implements ActionTokenRepository {
   constructor(private readonly db: PostgresDb) {}
 
-  async issue(token: StoredActionToken, mail: NewMail): Promise<void> {
+  async issue(token: StoredActionToken, mail: NewMail | null, audit?: AuditRecord): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.insert(actionTokens).values(token);
-      await insertMail(tx, mail);
+      if (mail) await insertMail(tx, mail);
+      if (audit) await appendAuditEvent(tx, audit);
     });
+  }
+
+  async find(purpose: ActionPurpose, digests: readonly string[], now: Date): Promise<ActionToken | null> {
+    if (digests.length === 0) return null;
+    const [found] = await this.db
+      .select(answered)
+      .from(actionTokens)
+      .where(usableActionToken(actionTokens, purpose, digests, now));
+    return found ?? null;
   }
 
   /**
@@ -30,7 +48,7 @@ export class PostgresActionTokenRepository implements ActionTokenRepository {
 }
 
 /** The use of a token: found by the unique digest index. */
-export function useToken(db: PostgresDb, purpose: ActionPurpose, digests: readonly string[], now: Date) {
+export function useToken(db: PostgresDb | PostgresTx, purpose: ActionPurpose, digests: readonly string[], now: Date) {
   return db
     .update(actionTokens)
     .set({ used: now })

@@ -14,7 +14,10 @@ import { PostgresLoginAttemptRepository } from './postgres-login-attempt.reposit
 import { PostgresSessionRepository } from './postgres-session.repository';
 import { PostgresSigningKeyRepository } from './postgres-signing-key.repository';
 import { PostgresSecretRepository } from './postgres-secret.repository';
+import { PostgresMailRequestQueue } from './postgres-mail-request-queue';
+import { PostgresRateCounterRepository } from './postgres-rate-counter.repository';
 import { PostgresActionTokenRepository } from './postgres-action-token.repository';
+import { PostgresInvitationRepository } from './postgres-invitation.repository';
 import { PostgresMailQueue } from './postgres-mail-queue';
 import { preparingClient } from './postgres-prepared-client';
 import { PostgresPasswordRehashRepository } from './postgres-password-rehash.repository';
@@ -95,6 +98,9 @@ function postgresRepositories(db: PostgresDb) {
     secrets: new PostgresSecretRepository(db),
     mail: new PostgresMailQueue(db),
     tokens: new PostgresActionTokenRepository(db),
+    rateCounters: new PostgresRateCounterRepository(db),
+    mailRequests: new PostgresMailRequestQueue(db),
+    invitations: new PostgresInvitationRepository(db),
     audit: new PostgresAuditTrail(db),
   });
 }

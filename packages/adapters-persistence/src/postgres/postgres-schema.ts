@@ -20,6 +20,7 @@ import type {
   AuditActor,
   JsonObject,
   MailKind,
+  MailRequestKind,
   MailStatus,
   SecretPurpose,
   SubjectKind,
@@ -273,4 +274,61 @@ export const actionTokens = pgTable(
     used: timestamp('used'),
   },
   (t) => [index('action_tokens_user_id_idx').on(t.userId)],
+);
+
+/**
+ * Fixed-window hit counters (send limits, per-address request limits): one row per key, counted
+ * by one upsert. `window_ends` is indexed for pruning the ended ones.
+ */
+export const rateCounters = pgTable(
+  'rate_counters',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    windowEnds: timestamp('window_ends').notNull(),
+  },
+  (t) => [index('rate_counters_window_ends_idx').on(t.windowEnds)],
+);
+
+/**
+ * Requests of the enumeration-safe endpoints (recover, resend verification), recorded by one
+ * insert and resolved by a worker on any instance. `lease_until` is null until a claim; a claim
+ * whose lease ended may be taken over (`attempt` names the claim). Rows go once resolved.
+ */
+export const mailRequests = pgTable(
+  'mail_requests',
+  {
+    id: identifier('id').primaryKey(),
+    kind: text('kind').$type<MailRequestKind>().notNull(),
+    email: text('email').notNull(),
+    created: timestamp('created').notNull(),
+    requestId: text('request_id'),
+    clientAddress: text('client_address'),
+    userAgent: text('user_agent'),
+    attempt: integer('attempt').notNull().default(0),
+    leaseUntil: timestamp('lease_until'),
+  },
+  (t) => [index('mail_requests_created_idx').on(t.created)],
+);
+
+/**
+ * Admins' invitations, each with the user it made (which goes with it when revoked, and takes it
+ * along when deleted). The pending ones are listed oldest first, from the partial index; an
+ * acceptance finds its invitation by the user (one invitation per user).
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: identifier('id').primaryKey(),
+    userId: identifier('user_id')
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    invitedBy: identifier('invited_by'),
+    created: timestamp('created').notNull(),
+    sent: timestamp('sent').notNull(),
+    expires: timestamp('expires').notNull(),
+    accepted: timestamp('accepted'),
+  },
+  (t) => [index('invitations_pending_idx').on(t.created, t.id).where(sql`${t.accepted} is null`)],
 );

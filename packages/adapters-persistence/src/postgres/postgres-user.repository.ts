@@ -1,6 +1,15 @@
 import { asc, eq, getTableColumns, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { SubqueryWithSelection } from 'drizzle-orm/pg-core';
-import type { AuditRecord, User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
+import type {
+  ActionPurpose,
+  ActionToken,
+  AuditRecord,
+  User,
+  UserListQuery,
+  UserPage,
+  UserRepository,
+  UserWrite,
+} from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
 import { liveSessionsOf } from '../shared/conditions';
 import { columnContains } from '../shared/like-pattern';
@@ -8,7 +17,8 @@ import { ENDS_HELD, idsOfWindow, MatchCache, type Matches } from '../shared/matc
 import { pageWindow, type PageWindow } from '../shared/page-window';
 import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
-import { voidTokensOf } from './postgres-action-token.repository';
+import { useToken, voidTokensOf } from './postgres-action-token.repository';
+import { insertMail } from './postgres-mail-queue';
 import { sessions, userCount, users } from './postgres-schema';
 
 // The list returns every column but the password hash.
@@ -389,14 +399,25 @@ export class PostgresUserRepository implements UserRepository {
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
     return this.db.transaction(async (tx) => {
       const current = await lockedUser(tx, id);
-      if (!current) return null;
-      const { user, endSessions, audit, voidTokens } = change(current);
-      const { id: _, ...columns } = user;
-      const [stored] = await tx.update(users).set(columns).where(eq(users.id, id)).returning();
-      if (endSessions) await endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
-      if (voidTokens) await voidTokensOf(tx, id, user.updated);
-      if (audit) await appendAuditEvent(tx, audit);
-      return stored ?? null;
+      return current ? writeUser(tx, id, change(current)) : null;
+    });
+  }
+
+  /**
+   * The token's use and the change in one transaction: a concurrent use waits for the token's row
+   * lock and then finds it used; a change that throws rolls the use back.
+   */
+  async redeem(
+    purpose: ActionPurpose,
+    digests: readonly string[],
+    now: Date,
+    change: (current: User, token: ActionToken) => UserWrite,
+  ): Promise<User | null> {
+    if (digests.length === 0) return null;
+    return this.db.transaction(async (tx) => {
+      const [token] = await useToken(tx, purpose, digests, now);
+      const current = token && (await lockedUser(tx, token.userId));
+      return token && current ? writeUser(tx, token.userId, change(current, token)) : null;
     });
   }
 
@@ -422,6 +443,21 @@ async function readMatches(tx: PostgresTx, term: string): Promise<Matches> {
     return { total: held, head, tail: held <= ENDS_HELD ? head : (ends?.lastFirst ?? []).reverse() };
   const [counted] = await selectUserTotal(tx, term);
   return { total: Number(counted?.total ?? 0), head, tail: [] };
+}
+
+/** What a change decided writes, with everything it implies, in the caller's transaction. */
+async function writeUser(
+  tx: PostgresTx,
+  id: string,
+  { user, endSessions, audit, voidTokens, mail }: UserWrite,
+): Promise<User | null> {
+  const { id: _, ...columns } = user;
+  const [stored] = await tx.update(users).set(columns).where(eq(users.id, id)).returning();
+  if (endSessions) await endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
+  if (voidTokens) await voidTokensOf(tx, id, user.updated);
+  if (audit) await appendAuditEvent(tx, audit);
+  if (mail) await insertMail(tx, mail);
+  return stored ?? null;
 }
 
 async function lockedUser(tx: PostgresTx, id: string): Promise<User | undefined> {

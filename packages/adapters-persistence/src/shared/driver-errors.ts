@@ -118,5 +118,8 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     secrets: guardedRepository('secrets', repositories.secrets),
     mail: guardedRepository('mail', repositories.mail),
     tokens: guardedRepository('tokens', repositories.tokens),
+    rateCounters: guardedRepository('rateCounters', repositories.rateCounters),
+    mailRequests: guardedRepository('mailRequests', repositories.mailRequests),
+    invitations: guardedRepository('invitations', repositories.invitations),
   };
 }

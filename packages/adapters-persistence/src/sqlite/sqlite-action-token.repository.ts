@@ -1,5 +1,13 @@
 import { getTableColumns } from 'drizzle-orm';
-import type { ActionPurpose, ActionToken, ActionTokenRepository, NewMail, StoredActionToken } from '@uas/domain';
+import type {
+  ActionPurpose,
+  ActionToken,
+  ActionTokenRepository,
+  AuditRecord,
+  NewMail,
+  StoredActionToken,
+} from '@uas/domain';
+import { appendAuditEvent } from './sqlite-audit-trail';
 import { unusedActionTokensOf, usableActionToken } from '../shared/conditions';
 import type { SqliteDb } from './sqlite-db';
 import { insertMail } from './sqlite-mail-queue';
@@ -11,11 +19,26 @@ const { digest: _digest, ...answered } = getTableColumns(actionTokens);
 export class SqliteActionTokenRepository implements ActionTokenRepository {
   constructor(private readonly db: SqliteDb) {}
 
-  async issue(token: StoredActionToken, mail: NewMail): Promise<void> {
-    this.db.transaction((tx) => {
-      tx.insert(actionTokens).values(token).run();
-      insertMail(tx, mail);
-    });
+  async issue(token: StoredActionToken, mail: NewMail | null, audit?: AuditRecord): Promise<void> {
+    this.db.transaction(
+      (tx) => {
+        tx.insert(actionTokens).values(token).run();
+        if (mail) insertMail(tx, mail);
+        if (audit) appendAuditEvent(tx, audit);
+      },
+      { behavior: 'immediate' },
+    );
+  }
+
+  async find(purpose: ActionPurpose, digests: readonly string[], now: Date): Promise<ActionToken | null> {
+    if (digests.length === 0) return null;
+    return (
+      this.db
+        .select(answered)
+        .from(actionTokens)
+        .where(usableActionToken(actionTokens, purpose, digests, now))
+        .get() ?? null
+    );
   }
 
   /** One UPDATE … RETURNING: SQLite runs one writer at a time, so one use alone changes the row. */

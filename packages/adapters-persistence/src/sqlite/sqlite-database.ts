@@ -15,7 +15,10 @@ import { SqliteLoginAttemptRepository } from './sqlite-login-attempt.repository'
 import { SqliteSessionRepository } from './sqlite-session.repository';
 import { SqliteSigningKeyRepository } from './sqlite-signing-key.repository';
 import { SqliteSecretRepository } from './sqlite-secret.repository';
+import { SqliteMailRequestQueue } from './sqlite-mail-request-queue';
+import { SqliteRateCounterRepository } from './sqlite-rate-counter.repository';
 import { SqliteActionTokenRepository } from './sqlite-action-token.repository';
+import { SqliteInvitationRepository } from './sqlite-invitation.repository';
 import { SqliteMailQueue } from './sqlite-mail-queue';
 import { SqlitePasswordRehashRepository } from './sqlite-password-rehash.repository';
 import { SqliteUserImportRepository } from './sqlite-user-import.repository';
@@ -63,6 +66,9 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     secrets: new SqliteSecretRepository(db),
     mail: new SqliteMailQueue(db),
     tokens: new SqliteActionTokenRepository(db),
+    rateCounters: new SqliteRateCounterRepository(db),
+    mailRequests: new SqliteMailRequestQueue(db),
+    invitations: new SqliteInvitationRepository(db),
     audit: new SqliteAuditTrail(db),
   });
 }

@@ -1,5 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
-import type { AuditRecord, User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
+import type {
+  ActionPurpose,
+  ActionToken,
+  AuditRecord,
+  User,
+  UserListQuery,
+  UserPage,
+  UserRepository,
+  UserWrite,
+} from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
 import { liveSessionsOf } from '../shared/conditions';
 import { MatchCache } from '../shared/match-cache';
@@ -7,7 +16,8 @@ import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import type { SqliteReadWorkers } from './sqlite-read-workers';
 import { SqliteUserList, type ListReply } from './sqlite-user-list';
-import { voidTokensOf } from './sqlite-action-token.repository';
+import { useToken, voidTokensOf } from './sqlite-action-token.repository';
+import { insertMail } from './sqlite-mail-queue';
 import { sessions, users } from './sqlite-schema';
 
 function prepareStatements(db: SqliteDb) {
@@ -80,14 +90,25 @@ export class SqliteUserRepository implements UserRepository {
     return this.db.transaction(
       (tx) => {
         const current = tx.select().from(users).where(eq(users.id, id)).get();
-        if (!current) return null;
-        const { user, endSessions, audit, voidTokens } = change(current);
-        const { id: _, ...columns } = user;
-        const stored = tx.update(users).set(columns).where(eq(users.id, id)).returning().get() ?? null;
-        if (endSessions) endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
-        if (voidTokens) voidTokensOf(tx, id, user.updated).run();
-        if (audit) appendAuditEvent(tx, audit);
-        return stored;
+        return current ? writeUser(tx, id, change(current)) : null;
+      },
+      { behavior: 'immediate' },
+    );
+  }
+
+  /** The token's use and the change in one transaction: a change that throws rolls the use back. */
+  async redeem(
+    purpose: ActionPurpose,
+    digests: readonly string[],
+    now: Date,
+    change: (current: User, token: ActionToken) => UserWrite,
+  ): Promise<User | null> {
+    if (digests.length === 0) return null;
+    return this.db.transaction(
+      (tx) => {
+        const token = useToken(tx, purpose, digests, now).get();
+        const current = token && tx.select().from(users).where(eq(users.id, token.userId)).get();
+        return token && current ? writeUser(tx, token.userId, change(current, token)) : null;
       },
       { behavior: 'immediate' },
     );
@@ -107,6 +128,17 @@ export class SqliteUserRepository implements UserRepository {
       { behavior: 'immediate' },
     );
   }
+}
+
+/** What a change decided writes, with everything it implies, in the caller's transaction. */
+function writeUser(tx: SqliteDb, id: string, { user, endSessions, audit, voidTokens, mail }: UserWrite): User | null {
+  const { id: _, ...columns } = user;
+  const stored = tx.update(users).set(columns).where(eq(users.id, id)).returning().get() ?? null;
+  if (endSessions) endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
+  if (voidTokens) voidTokensOf(tx, id, user.updated).run();
+  if (audit) appendAuditEvent(tx, audit);
+  if (mail) insertMail(tx, mail);
+  return stored;
 }
 
 function endUserSessions(tx: SqliteDb, userId: string, at: Date, keepSessionId?: string): void {

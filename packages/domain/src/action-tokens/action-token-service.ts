@@ -2,7 +2,8 @@ import type { NewMail } from '../mail/mail-message.ts';
 import { addSeconds, type Clock } from '../shared/clock.ts';
 import { InvalidActionTokenError } from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
-import type { ActionPurpose, ActionToken, ActionTokenLifetimes } from './action-token.ts';
+import type { AuditRecord } from '../audit/audit-event.ts';
+import type { ActionPurpose, ActionToken, ActionTokenLifetimes, StoredActionToken } from './action-token.ts';
 import type { ActionTokenRepository } from './action-token.repository.ts';
 import type { TokenKeys } from './token-keys.ts';
 
@@ -20,6 +21,12 @@ export interface ActionTokenServiceDeps {
  */
 const TOKEN_FORM = /^[A-Za-z0-9_-]{16,128}$/;
 
+/** Whom a token acts for: the account, and the address it is bound to when that matters. */
+export interface TokenOwner {
+  userId: string;
+  email?: string | null;
+}
+
 /** Single-use tokens: issued with the message that carries them, used once. */
 export class ActionTokenService {
   constructor(private readonly deps: ActionTokenServiceDeps) {}
@@ -30,35 +37,77 @@ export class ActionTokenService {
    */
   async issue(
     purpose: ActionPurpose,
-    owner: { userId: string; email?: string | null },
+    owner: TokenOwner,
     compose: (token: string) => Promise<NewMail>,
+    audit?: AuditRecord,
   ): Promise<NewMail> {
-    const { tokens, keys, clock, ids, lifetimes } = this.deps;
-    const token = keys.generate();
-    const created = clock.now();
-    const mail = await compose(token);
-    await tokens.issue(
-      {
-        id: ids.next(),
-        purpose,
-        userId: owner.userId,
-        email: owner.email ?? null,
-        created,
-        expires: addSeconds(created, lifetimes[purpose]),
-        used: null,
-        digest: await keys.digest(token),
-      },
-      mail,
-    );
+    const { token, mail } = await this.prepare(purpose, owner, compose);
+    await this.deps.tokens.issue(token, mail, audit);
     return mail;
+  }
+
+  /**
+   * Makes a token of `purpose` and has `compose` write the message that carries it, storing
+   * nothing: for a write port that stores both with a change of its own (a resolved request).
+   */
+  async prepare(
+    purpose: ActionPurpose,
+    owner: TokenOwner,
+    compose: (token: string) => Promise<NewMail>,
+  ): Promise<{ token: StoredActionToken; mail: NewMail }> {
+    const token = this.deps.keys.generate();
+    const mail = await compose(token);
+    return { token: await this.stored(purpose, owner, token), mail };
+  }
+
+  /**
+   * Makes and stores a token of `purpose` that no message carries, with `audit` in the same
+   * transaction, and answers the token itself: for a link an admin hands over (support on the
+   * phone). The caller must show it to no log or store.
+   */
+  async issueBare(purpose: ActionPurpose, owner: TokenOwner, audit: AuditRecord): Promise<string> {
+    const token = this.deps.keys.generate();
+    await this.deps.tokens.issue(await this.stored(purpose, owner, token), null, audit);
+    return token;
+  }
+
+  /** The record `token` is stored as: its digest, never itself. */
+  private async stored(purpose: ActionPurpose, owner: TokenOwner, token: string): Promise<StoredActionToken> {
+    const { keys, clock, ids, lifetimes } = this.deps;
+    const created = clock.now();
+    return {
+      id: ids.next(),
+      purpose,
+      userId: owner.userId,
+      email: owner.email ?? null,
+      created,
+      expires: addSeconds(created, lifetimes[purpose]),
+      used: null,
+      digest: await keys.digest(token),
+    };
   }
 
   /** Uses a presented token of `purpose`: InvalidActionTokenError when it is wrong, used, voided or expired. */
   async use(purpose: ActionPurpose, presented: unknown): Promise<ActionToken> {
-    if (typeof presented !== 'string' || !TOKEN_FORM.test(presented)) throw new InvalidActionTokenError();
-    const { tokens, keys, clock } = this.deps;
-    const used = await tokens.consume(purpose, await keys.digests(presented), clock.now());
+    const { tokens, clock } = this.deps;
+    const used = await tokens.consume(purpose, await this.digestsOf(presented), clock.now());
     if (!used) throw new InvalidActionTokenError();
     return used;
+  }
+
+  /**
+   * The digests a presented token is looked up by (see TokenKeys.digests); InvalidActionTokenError
+   * for anything that cannot be a token, before the store is asked.
+   */
+  async digestsOf(presented: unknown): Promise<string[]> {
+    if (typeof presented !== 'string' || !TOKEN_FORM.test(presented)) throw new InvalidActionTokenError();
+    return this.deps.keys.digests(presented);
+  }
+
+  /** The usable token of `purpose` under one of `digests`, without using it; InvalidActionTokenError when none is. */
+  async peek(purpose: ActionPurpose, digests: readonly string[]): Promise<ActionToken> {
+    const found = await this.deps.tokens.find(purpose, digests, this.deps.clock.now());
+    if (!found) throw new InvalidActionTokenError();
+    return found;
   }
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from './test-api.ts';
 import type { ActionPurpose, StoredActionToken } from '../action-tokens/action-token.ts';
+import { SYSTEM } from '../audit/audit-event.ts';
+import { ValidationError } from '../shared/errors.ts';
+import { auditRecord, userTarget } from '../audit/audit-records.ts';
 import type { Repositories } from '../repositories.ts';
 import type { User } from '../users/user.ts';
 import { applyUserPatch } from '../users/user.rules.ts';
@@ -89,6 +92,76 @@ export function describeActionTokenRepositoryContract(backend: string, open: Ope
           ),
         );
         winners.push(results.filter((result) => result !== null).length);
+      }
+      expect(winners).toEqual(Array.from({ length: ROUNDS }, () => 1));
+    });
+
+    it('find() answers a usable token without using it, and null for what consume() refuses', async () => {
+      const token = await issued(sampleToken(await storedUser()));
+      const { digest, ...record } = token;
+      expect(await repositories.tokens.find('verification', [digest], at(1))).toEqual(record);
+      expect(await repositories.tokens.find('recovery', [digest], at(1))).toBeNull();
+      expect(await repositories.tokens.find('verification', [digest], token.expires)).toBeNull();
+      expect(await repositories.tokens.consume('verification', [digest], at(2))).toMatchObject({ id: token.id });
+      expect(await repositories.tokens.find('verification', [digest], at(3))).toBeNull();
+    });
+
+    it('issue() without a message stores the token and the audit event it is given', async () => {
+      const user = await storedUser();
+      const token = sampleToken(user, { purpose: 'recovery' });
+      const audit = auditRecord(crypto.randomUUID(), at(1), SYSTEM, 'user.recovery_sent', userTarget(user.id));
+      await repositories.tokens.issue(token, null, audit);
+      expect((await repositories.audit.list({ page: 1, size: 5 })).events.map((event) => event.id)).toEqual([audit.id]);
+      expect(await repositories.tokens.consume('recovery', [token.digest], at(2))).toMatchObject({ id: token.id });
+    });
+
+    it("redeem() uses the token and writes its owner's change, with the message it causes, in one transaction", async () => {
+      const user = await storedUser();
+      const token = await issued(sampleToken(user, { purpose: 'recovery' }));
+      const notice = sampleMail(700);
+      const redeemed = await repositories.users.redeem('recovery', [token.digest], at(5), (current, used) => {
+        expect(used).toMatchObject({ id: token.id, userId: user.id, used: at(5) });
+        return { user: applyUserPatch(current, { passwordHash: 'reset-hash' }, at(5)), mail: notice };
+      });
+      expect(redeemed).toMatchObject({ id: user.id, passwordHash: 'reset-hash' });
+      expect(await repositories.mail.findById(notice.id)).not.toBeNull();
+      expect(await repositories.tokens.find('recovery', [token.digest], at(6))).toBeNull();
+      expect(
+        await repositories.users.redeem('recovery', [token.digest], at(6), () => {
+          throw new Error('a used token must not reach the change');
+        }),
+      ).toBeNull();
+    });
+
+    it('redeem() whose change throws writes nothing and leaves the token usable', async () => {
+      const user = await storedUser();
+      const token = await issued(sampleToken(user, { purpose: 'recovery' }));
+      // A domain error, as a use case's change throws: the store lets it through as it is.
+      const refusal = new ValidationError([{ source: { pointer: '/password' }, detail: 'refused by the change' }]);
+      await expect(
+        repositories.users.redeem('recovery', [token.digest], at(5), () => {
+          throw refusal;
+        }),
+      ).rejects.toBe(refusal);
+      expect(await repositories.users.findById(user.id)).toMatchObject({ passwordHash: user.passwordHash });
+      expect(await repositories.tokens.find('recovery', [token.digest], at(6))).toMatchObject({ id: token.id });
+    });
+
+    it(`of ${RACERS} concurrent redeems of one token on two instances exactly one changes the user: ${ROUNDS} rounds`, async () => {
+      const user = await storedUser();
+      const winners: number[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        const token = await issued(sampleToken(user, { purpose: 'recovery' }));
+        const before = (await repositories.users.findById(user.id))!.version;
+        const results = await Promise.all(
+          Array.from({ length: RACERS }, (_, racer) =>
+            (racer % 2 === 0 ? repositories : other).users.redeem('recovery', [token.digest], at(1), (current) => ({
+              user: applyUserPatch(current, { name: `Round ${round}` }, at(1)),
+            })),
+          ),
+        );
+        winners.push(results.filter((result) => result !== null).length);
+        expect((await repositories.users.findById(user.id))!.version).toBe(before + 1);
       }
       expect(winners).toEqual(Array.from({ length: ROUNDS }, () => 1));
     });

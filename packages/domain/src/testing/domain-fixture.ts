@@ -10,7 +10,10 @@ import { ManualClock, PlainTextHasher, SequentialIds } from './fake-ports.ts';
 import { FakeTokenSigner } from './fake-token-signer.ts';
 import { inMemoryRepositories } from './in-memory-repositories.ts';
 import { FakeTokenKeys, TEST_TOKEN_LIFETIMES } from './in-memory-action-tokens.ts';
-import { createUseCases } from '../use-cases.ts';
+import { createUseCases, DEFAULT_MAIL_LIMITS, type MailLimits } from '../use-cases.ts';
+import { DEFAULT_MAIL_TEMPLATES } from '../mail/mail-template.ts';
+import { FakeSecretBox } from './fake-mail-ports.ts';
+import { RecordingLogger } from './recording-logger.ts';
 
 /**
  * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one
@@ -26,6 +29,8 @@ export const POLICY: AuthPolicy = {
   emailVerification: 'required',
 };
 export const PASSWORD = 'correct horse battery';
+/** The public address mailed links are built on. */
+export const PUBLIC_URL = 'https://id.example.com/';
 export const ADDRESS = '203.0.113.7';
 export const OTHER_ADDRESS = '198.51.100.23';
 export const ADMIN: AdminCredentials = { email: 'admin@example.com', password: 'admin-password-1' };
@@ -58,14 +63,21 @@ export async function issueSources(promise: Promise<unknown>): Promise<ProblemSo
 
 export const pointerTo = (attribute: string): ProblemSource => ({ pointer: `/data/attributes/${attribute}` });
 
-export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
+export function buildDomain({
+  policy = POLICY,
+  mailLimits = DEFAULT_MAIL_LIMITS,
+}: {
+  policy?: AuthPolicy;
+  mailLimits?: MailLimits;
+} = {}) {
   const clock = new ManualClock();
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
   const repositories = inMemoryRepositories();
   const tokenKeys = new FakeTokenKeys();
-  const { users, admins, self, userAuth, adminAuth, transfer, actionTokens } = createUseCases({
+  const logger = new RecordingLogger();
+  const useCases = createUseCases({
     repositories,
     hasher,
     signer,
@@ -74,7 +86,17 @@ export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
     ids,
     policy,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
+    mail: {
+      box: new FakeSecretBox(),
+      templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] },
+      logger,
+      publicUrl: PUBLIC_URL,
+    },
+    mailLimits,
   });
+  const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
+    useCases;
+  const { mailRequests, recovery, adminAccountMail, invitations } = useCases;
   let userCount = 0;
 
   const domain = {
@@ -91,6 +113,14 @@ export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
     transfer,
     tokenKeys,
     actionTokens,
+    logger,
+    mail,
+    accountMail,
+    mailRequestLimit,
+    mailRequests,
+    recovery,
+    adminAccountMail,
+    invitations,
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */
     createUser(overrides: Partial<NewUser> = {}): Promise<User> {

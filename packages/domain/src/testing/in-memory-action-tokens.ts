@@ -7,6 +7,8 @@ import type {
 import type { ActionTokenRepository } from '../action-tokens/action-token.repository.ts';
 import type { TokenKeys } from '../action-tokens/token-keys.ts';
 import type { NewMail } from '../mail/mail-message.ts';
+import type { AuditRecord } from '../audit/audit-event.ts';
+import type { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 import type { InMemoryMailQueue } from './in-memory-mail.ts';
 
 /** Single-use tokens in memory: each call runs to its end before another starts, as one statement would. */
@@ -15,28 +17,59 @@ export class InMemoryActionTokenRepository implements ActionTokenRepository {
 
   constructor(
     private readonly mail: InMemoryMailQueue,
+    private readonly audit: InMemoryAuditTrail,
     private readonly userExists: (id: string) => boolean,
   ) {}
 
-  async issue(token: StoredActionToken, mail: NewMail): Promise<void> {
-    if (!this.userExists(token.userId)) throw new Error(`No user ${token.userId} to own a token.`);
-    if ([...this.rows.values()].some((row) => row.digest === token.digest)) throw new Error('Duplicate token digest.');
-    this.rows.set(token.id, structuredClone(token));
-    await this.mail.enqueue(mail);
+  async issue(token: StoredActionToken, mail: NewMail | null, audit?: AuditRecord): Promise<void> {
+    this.insertNow(token);
+    if (mail) this.mail.insertNow(mail);
+    if (audit) this.audit.appendNow(audit);
+  }
+
+  async find(purpose: ActionPurpose, digests: readonly string[], now: Date): Promise<ActionToken | null> {
+    return this.findNow(purpose, digests, now);
   }
 
   async consume(purpose: ActionPurpose, digests: readonly string[], now: Date): Promise<ActionToken | null> {
-    const row = [...this.rows.values()].find(
+    return this.consumeNow(purpose, digests, now);
+  }
+
+  /** What a fake's transaction stores a token with: at once. */
+  insertNow(token: StoredActionToken): void {
+    if (!this.userExists(token.userId)) throw new Error(`No user ${token.userId} to own a token.`);
+    if ([...this.rows.values()].some((row) => row.digest === token.digest)) throw new Error('Duplicate token digest.');
+    this.rows.set(token.id, structuredClone(token));
+  }
+
+  /** What a fake's transaction queues a message with (see InMemoryMailQueue.insertNow). */
+  queueNow(mail: NewMail): void {
+    this.mail.insertNow(mail);
+  }
+
+  findNow(purpose: ActionPurpose, digests: readonly string[], now: Date): ActionToken | null {
+    const row = this.usable(purpose, digests, now);
+    if (!row) return null;
+    const { digest: _digest, ...found } = row;
+    return structuredClone(found);
+  }
+
+  consumeNow(purpose: ActionPurpose, digests: readonly string[], now: Date): ActionToken | null {
+    const row = this.usable(purpose, digests, now);
+    if (!row) return null;
+    const { digest: _digest, ...used } = { ...row, used: now };
+    this.rows.set(row.id, { ...row, used: now });
+    return structuredClone(used);
+  }
+
+  private usable(purpose: ActionPurpose, digests: readonly string[], now: Date): StoredActionToken | undefined {
+    return [...this.rows.values()].find(
       (candidate) =>
         digests.includes(candidate.digest) &&
         candidate.purpose === purpose &&
         candidate.used === null &&
         candidate.expires > now,
     );
-    if (!row) return null;
-    const { digest: _digest, ...used } = { ...row, used: now };
-    this.rows.set(row.id, { ...row, used: now });
-    return structuredClone(used);
   }
 
   /** What a change of the user's password or email does in its transaction (UserWrite.voidTokens). */

@@ -1,3 +1,4 @@
+import type { ActionPurpose, ActionToken } from '../action-tokens/action-token.ts';
 import type { AuditRecord } from '../audit/audit-event.ts';
 import { EmailTakenError } from '../shared/errors.ts';
 import type { Admin } from '../admins/admin.ts';
@@ -19,6 +20,9 @@ import type { ActivityRepository } from '../stats/activity.repository.ts';
 import { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 import { InMemoryMailQueue, InMemorySecretRepository } from './in-memory-mail.ts';
 import { InMemoryActionTokenRepository } from './in-memory-action-tokens.ts';
+import { InMemoryRateCounterRepository } from './in-memory-rate-counters.ts';
+import { InMemoryMailRequestQueue } from './in-memory-mail-requests.ts';
+import { InMemoryInvitationRepository } from './in-memory-invitations.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -41,6 +45,10 @@ class EmailKeyedStore<T extends { id: string; email: string; created: Date }> {
   }
   async replace(record: T): Promise<T | null> {
     if (!this.rows.has(record.id)) return null;
+    return this.replaceNow(record);
+  }
+  /** Replaces a stored record at once: EmailTakenError when another holds its email. */
+  replaceNow(record: T): T {
     const owner = this.emailOwner(record.email);
     if (owner !== undefined && owner !== record.id) throw new EmailTakenError();
     this.rows.set(record.id, structuredClone(record));
@@ -77,11 +85,31 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
     const current = this.rows.get(id);
     if (!current) return null;
-    const { user, endSessions, audit, voidTokens } = change(structuredClone(current));
-    const stored = await this.replace(user);
+    return this.write(id, change(structuredClone(current)));
+  }
+
+  async redeem(
+    purpose: ActionPurpose,
+    digests: readonly string[],
+    now: Date,
+    change: (current: User, token: ActionToken) => UserWrite,
+  ): Promise<User | null> {
+    const token = this.tokens().findNow(purpose, digests, now);
+    const current = token && this.rows.get(token.userId);
+    if (!token || !current) return null;
+    // Decided before the token is marked used: a change that throws leaves it usable.
+    const decided = change(structuredClone(current), { ...token, used: now });
+    this.tokens().consumeNow(purpose, digests, now);
+    return this.write(token.userId, decided);
+  }
+
+  /** What a change writes, with everything it implies; no `await` before the row is replaced. */
+  private write(id: string, { user, endSessions, audit, voidTokens, mail }: UserWrite): User {
+    const stored = this.replaceNow(user);
     if (endSessions) this.sessions.endSubjectSessions('user', id, user.updated, endSessions.keepSessionId);
     if (voidTokens) this.tokens().voidUserTokens(id, user.updated);
     if (audit) this.audit.appendNow(audit);
+    if (mail) this.tokens().queueNow(mail);
     return stored;
   }
 
@@ -415,7 +443,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
   );
   const users: InMemoryUserRepository = new InMemoryUserRepository(sessions, activity, audit, () => tokens);
   const mail = new InMemoryMailQueue();
-  const tokens = new InMemoryActionTokenRepository(mail, (id) => users.rows.has(id));
+  const tokens = new InMemoryActionTokenRepository(mail, audit, (id) => users.rows.has(id));
   const admins = new InMemoryAdminRepository(sessions);
   return {
     activity,
@@ -430,5 +458,8 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     secrets: new InMemorySecretRepository(audit),
     mail,
     tokens,
+    rateCounters: new InMemoryRateCounterRepository(),
+    mailRequests: new InMemoryMailRequestQueue(tokens, mail, audit),
+    invitations: new InMemoryInvitationRepository(users, tokens, mail, audit),
   };
 }
