@@ -77,6 +77,8 @@ export async function createAccountApi(repositories: Repositories, secret: strin
     policy,
     tokenLifetimes: { verification: 86_400, recovery: 1800, email_change: 3600, invitation: 604_800 },
     mail: NO_MAIL,
+    // Its own /signup below makes accounts directly, with no mailed link to verify them.
+    signup: 'closed',
   });
 
   const routes: Record<string, (request: Request, clientAddress: string) => Promise<Response>> = {

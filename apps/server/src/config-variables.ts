@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { isPostgresSchemaName, parseDatabaseUrl } from '@uas/adapters-persistence';
 import { addressMatcher, corsOrigins } from '@uas/adapters-http';
-import { EMAIL_VERIFICATION, isValidEmail, normalizeEmail } from '@uas/domain';
+import { EMAIL_VERIFICATION, isValidEmail, normalizeEmail, SIGNUP_MODES } from '@uas/domain';
 import { mailTemplatesFrom } from './adapters/folder-mail-templates';
 import { LOG_LEVELS } from './adapters/json-logger';
 import { SIGNING_ALGORITHMS } from './adapters/key-ring';
@@ -236,6 +236,11 @@ export const VARIABLES = {
     schema: webAddress,
     default: '',
     doc: 'Where the `/account/` pages lead once done (your application). None: they end on their own page.',
+  }),
+  SIGNUP: variable({
+    schema: oneOf(SIGNUP_MODES),
+    default: 'open',
+    doc: 'Who may create an account with `POST /v1/signup`: `open`, anyone (the address is then verified by a mailed link); `invite-only` or `closed`, nobody (403 `signup_disabled`): accounts come from an administrator.',
   }),
   EMAIL_VERIFICATION: variable({
     schema: oneOf(EMAIL_VERIFICATION),

@@ -85,6 +85,8 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
     publicUrl: (e.PUBLIC_URL ?? new URL(`http://localhost:${e.PORT}/`)).href,
     /** Where the `/account/` pages lead once done; null: they end on their own page. */
     appUrl: e.APP_URL?.href ?? null,
+    /** Who may sign up through POST /v1/signup. */
+    signup: e.SIGNUP,
     /** Whether a user must have verified the address to log in. */
     emailVerification: e.EMAIL_VERIFICATION,
     /** How long a single-use token of each purpose stays usable, in seconds. */

@@ -163,6 +163,7 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
       emailVerification: config.emailVerification,
     },
     tokenLifetimes: config.tokenLifetimes,
+    signup: config.signup,
     auditRetentionDays: config.auditRetentionDays,
     mail: {
       box: container.resolve(SecretKeyRing),

@@ -27,6 +27,9 @@ import { invitationsRoutes } from './routes/invitations.routes';
 import { jwksRoutes } from './routes/jwks.routes';
 import { meSessionsRoutes } from './routes/me-sessions.routes';
 import { meRoutes } from './routes/me.routes';
+import { meEmailRoutes } from './routes/me-email.routes';
+import { signupRoutes } from './routes/signup.routes';
+import { verifyRoutes } from './routes/verify.routes';
 import { metricsRoutes } from './routes/metrics.routes';
 import { openApiRoutes } from './routes/openapi.routes';
 import { readyRoutes } from './routes/ready.routes';
@@ -61,8 +64,11 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminInvitationsRoutes(deps))
     .route('/', invitationsRoutes(deps))
     .route('/', userSessionRoutes(deps))
+    .route('/', signupRoutes(deps))
+    .route('/', verifyRoutes(deps))
     .route('/', recoveryRoutes(deps))
     .route('/', meRoutes(deps))
+    .route('/', meEmailRoutes(deps))
     .route('/', meSessionsRoutes(deps))
     .route('/', jwksRoutes(deps))
     .route('/', healthRoutes())

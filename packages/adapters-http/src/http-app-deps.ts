@@ -4,6 +4,7 @@ import type {
   InvitationService,
   JsonObject,
   Logger,
+  EmailChangeService,
   AdminAccountMail,
   MailRequestLimit,
   MailRequestService,
@@ -11,8 +12,10 @@ import type {
   MailService,
   OverviewService,
   SelfService,
+  SignupService,
   UserService,
   UserTransferService,
+  VerificationService,
 } from '@uas/domain';
 import type { MetricsEndpoint } from './metrics/http-metrics';
 
@@ -26,6 +29,9 @@ export interface HttpAppDeps {
   overview: OverviewService;
   audit: AuditService;
   mail: MailService;
+  signup: SignupService;
+  verification: VerificationService;
+  emailChange: EmailChangeService;
   /** The per-client-address limit of the endpoints that send mail (see limitMailRequests). */
   mailRequestLimit: MailRequestLimit;
   /** Recover and resend: recorded, resolved off the request path. */

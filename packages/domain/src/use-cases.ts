@@ -22,6 +22,9 @@ import { RecoveryService } from './recovery/recovery-service.ts';
 import { AdminAccountMail } from './recovery/admin-account-mail.ts';
 import { InvitationService } from './invitations/invitation-service.ts';
 import { SelfService } from './users/self-service.ts';
+import { EmailChangeService } from './users/email-change-service.ts';
+import { SignupService, type SignupMode } from './signup/signup-service.ts';
+import { VerificationService } from './verification/verification-service.ts';
 import { UserService } from './users/user-service.ts';
 import { OverviewService } from './stats/overview-service.ts';
 import { UserTransferService } from './transfer/user-transfer-service.ts';
@@ -37,6 +40,8 @@ export interface UseCaseDeps {
   policy: AuthPolicy;
   /** How long a single-use token of each purpose stays usable. */
   tokenLifetimes: ActionTokenLifetimes;
+  /** Who may sign up (SIGNUP). */
+  signup: SignupMode;
   /** Days an audit event is kept before housekeeping prunes it; 0 (the default) keeps every event. */
   auditRetentionDays?: number;
   /** What writes messages: the box that seals their bodies, their templates, and the log. */
@@ -74,6 +79,7 @@ export function createUseCases({
   ids,
   policy,
   tokenLifetimes,
+  signup,
   auditRetentionDays = 0,
   mail: mailDeps,
   mailLimits = DEFAULT_MAIL_LIMITS,
@@ -116,9 +122,10 @@ export function createUseCases({
     ids,
     lifetimes: tokenLifetimes,
   });
+  const self = new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle, accountMail });
   return {
     users,
-    self: new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle }),
+    self,
     admins: new AdminService({ admins: repositories.admins, hasher, clock, ids }),
     adminAuth: authFor(admins),
     userAuth: authFor(people),
@@ -149,6 +156,17 @@ export function createUseCases({
       ids,
       publicUrl,
     }),
+    signup: new SignupService({
+      users: repositories.users,
+      actionTokens,
+      accountMail,
+      queue: repositories.mail,
+      hasher,
+      clock,
+      ids,
+      publicUrl,
+      mode: signup,
+    }),
     /** Recover and resend: recorded on the request path, resolved by a worker. */
     mailRequests: new MailRequestService({
       requests: repositories.mailRequests,
@@ -170,5 +188,7 @@ export function createUseCases({
       ids,
       publicUrl,
     }),
+    verification: new VerificationService({ users: repositories.users, actionTokens, clock, ids }),
+    emailChange: new EmailChangeService({ self, actionTokens, accountMail, clock, ids, publicUrl }),
   };
 }

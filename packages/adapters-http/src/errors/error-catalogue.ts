@@ -58,6 +58,7 @@ export const ERROR_CATALOGUE: Record<ApiErrorCode, ErrorRow> = {
   email_already_verified: { status: 409, title: 'Email already verified' },
   refresh_token_reused: { status: 401, title: 'Refresh token reused', challenge: BEARER_INVALID_TOKEN },
   forbidden: { status: 403, title: 'Forbidden' },
+  signup_disabled: { status: 403, title: 'Sign-up disabled' },
   too_many_attempts: { status: 429, title: 'Too many attempts' },
   precondition_failed: { status: 412, title: 'Precondition failed' },
   database_unavailable: { status: 503, title: 'Database unavailable' },

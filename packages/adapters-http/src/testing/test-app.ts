@@ -5,6 +5,7 @@ import {
   type AuthPolicy,
   type JsonObject,
   type NewUser,
+  type SignupMode,
   type User,
 } from '@uas/domain';
 import {
@@ -40,7 +41,7 @@ export const TEST_JWKS = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'test-public-
  * The HTTP app over the domain's in-memory fakes (unsigned tokens, plain-text "hashes", a manual
  * clock), with one admin. Fast enough for scenario tables; the real adapters are tested elsewhere.
  */
-export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
+export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup: SignupMode = 'open') {
   const repositories = inMemoryRepositories();
   const clock = new ManualClock();
   const ids = new SequentialIds();
@@ -58,6 +59,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     policy: TEST_POLICY,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
     mail: { box: new FakeSecretBox(), templates, logger, publicUrl: TEST_PUBLIC_URL },
+    signup,
   });
   const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail } = useCases;
   const { mailRequestLimit, mailRequests, recovery, adminAccountMail, invitations } = useCases;
@@ -71,6 +73,9 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     overview,
     audit,
     mail,
+    signup: useCases.signup,
+    verification: useCases.verification,
+    emailChange: useCases.emailChange,
     mailRequestLimit,
     mailRequests,
     recovery,

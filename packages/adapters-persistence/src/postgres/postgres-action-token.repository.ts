@@ -1,4 +1,3 @@
-import { getTableColumns } from 'drizzle-orm';
 import type {
   ActionPurpose,
   ActionToken,
@@ -7,22 +6,25 @@ import type {
   NewMail,
   StoredActionToken,
 } from '@uas/domain';
+import { usableActionToken } from '../shared/conditions';
+import { answeredColumns, insertActionToken, useToken } from './postgres-action-token-statements';
 import { appendAuditEvent } from './postgres-audit-trail';
-import { unusedActionTokensOf, usableActionToken } from '../shared/conditions';
-import type { PostgresDb, PostgresTx } from './postgres-db';
+import type { PostgresDb } from './postgres-db';
 import { insertMail } from './postgres-mail-queue';
 import { actionTokens } from './postgres-schema';
-
-/** What a use answers: everything but the digest, which never leaves the store. */
-const { digest: _digest, ...answered } = getTableColumns(actionTokens);
 
 export class PostgresActionTokenRepository implements ActionTokenRepository {
   constructor(private readonly db: PostgresDb) {}
 
-  async issue(token: StoredActionToken, mail: NewMail | null, audit?: AuditRecord): Promise<void> {
+  async issue(
+    token: StoredActionToken,
+    mail: NewMail | null,
+    audit?: AuditRecord,
+    notices: readonly NewMail[] = [],
+  ): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await tx.insert(actionTokens).values(token);
-      if (mail) await insertMail(tx, mail);
+      await insertActionToken(tx, token, mail);
+      for (const notice of notices) await insertMail(tx, notice);
       if (audit) await appendAuditEvent(tx, audit);
     });
   }
@@ -30,7 +32,7 @@ export class PostgresActionTokenRepository implements ActionTokenRepository {
   async find(purpose: ActionPurpose, digests: readonly string[], now: Date): Promise<ActionToken | null> {
     if (digests.length === 0) return null;
     const [found] = await this.db
-      .select(answered)
+      .select(answeredColumns)
       .from(actionTokens)
       .where(usableActionToken(actionTokens, purpose, digests, now));
     return found ?? null;
@@ -45,18 +47,4 @@ export class PostgresActionTokenRepository implements ActionTokenRepository {
     const [used] = await useToken(this.db, purpose, digests, now);
     return used ?? null;
   }
-}
-
-/** The use of a token: found by the unique digest index. */
-export function useToken(db: PostgresDb | PostgresTx, purpose: ActionPurpose, digests: readonly string[], now: Date) {
-  return db
-    .update(actionTokens)
-    .set({ used: now })
-    .where(usableActionToken(actionTokens, purpose, digests, now))
-    .returning(answered);
-}
-
-/** Voids the user's unused tokens (UserWrite.voidTokens), found by the user_id index. */
-export function voidTokensOf(db: PostgresDb | PostgresTx, userId: string, at: Date) {
-  return db.update(actionTokens).set({ used: at }).where(unusedActionTokensOf(actionTokens, userId));
 }

@@ -13,7 +13,7 @@ import {
 import { usableActionToken } from '../shared/conditions';
 import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
-import { voidTokensOf } from './postgres-action-token.repository';
+import { voidTokensOf } from './postgres-action-token-statements';
 import { insertMail } from './postgres-mail-queue';
 import { actionTokens, invitations, users } from './postgres-schema';
 

@@ -4,6 +4,7 @@ import type {
   ActionPurpose,
   ActionToken,
   AuditRecord,
+  PreparedActionToken,
   User,
   UserListQuery,
   UserPage,
@@ -11,15 +12,15 @@ import type {
   UserWrite,
 } from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
-import { liveSessionsOf } from '../shared/conditions';
+import { usableActionToken } from '../shared/conditions';
 import { columnContains } from '../shared/like-pattern';
 import { ENDS_HELD, idsOfWindow, MatchCache, type Matches } from '../shared/match-cache';
 import { pageWindow, type PageWindow } from '../shared/page-window';
 import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
-import { useToken, voidTokensOf } from './postgres-action-token.repository';
-import { insertMail } from './postgres-mail-queue';
-import { sessions, userCount, users } from './postgres-schema';
+import { insertActionToken, useToken } from './postgres-action-token-statements';
+import { endUserSessions, lockedUser, writeUser } from './postgres-user-write';
+import { actionTokens, userCount, users } from './postgres-schema';
 
 // The list returns every column but the password hash.
 const { passwordHash: _hash, ...listedColumns } = getTableColumns(users);
@@ -239,10 +240,18 @@ export class PostgresUserRepository implements UserRepository {
     );
   }
 
-  async insert(user: User, audit?: AuditRecord): Promise<void> {
-    await writeWithAudit(this.db, audit, async (tx) => {
+  async insert(user: User, audit?: AuditRecord, issued?: PreparedActionToken): Promise<void> {
+    if (!issued) {
+      await writeWithAudit(this.db, audit, async (tx) => {
+        await tx.insert(users).values(user);
+        return true;
+      });
+      return;
+    }
+    await this.db.transaction(async (tx) => {
       await tx.insert(users).values(user);
-      return true;
+      await insertActionToken(tx, issued.token, issued.mail);
+      if (audit) await appendAuditEvent(tx, audit);
     });
   }
 
@@ -408,15 +417,23 @@ export class PostgresUserRepository implements UserRepository {
    * lock and then finds it used; a change that throws rolls the use back.
    */
   async redeem(
-    purpose: ActionPurpose,
+    purpose: ActionPurpose | readonly ActionPurpose[],
     digests: readonly string[],
     now: Date,
     change: (current: User, token: ActionToken) => UserWrite,
   ): Promise<User | null> {
     if (digests.length === 0) return null;
     return this.db.transaction(async (tx) => {
-      const [token] = await useToken(tx, purpose, digests, now);
-      const current = token && (await lockedUser(tx, token.userId));
+      // Locks in the order every change of a user takes them: its row, then its tokens (a change
+      // that voids tokens updates them all). Taken the other way, a reset racing an email change's
+      // confirmation deadlocked: each held its own token and waited for the user's row, or the
+      // other way round. The token is read first only to learn whose it is, which never changes.
+      const [owner] = await tx
+        .select({ userId: actionTokens.userId })
+        .from(actionTokens)
+        .where(usableActionToken(actionTokens, purpose, digests, now));
+      const current = owner && (await lockedUser(tx, owner.userId));
+      const [token] = current ? await useToken(tx, purpose, digests, now) : [];
       return token && current ? writeUser(tx, token.userId, change(current, token)) : null;
     });
   }
@@ -443,31 +460,4 @@ async function readMatches(tx: PostgresTx, term: string): Promise<Matches> {
     return { total: held, head, tail: held <= ENDS_HELD ? head : (ends?.lastFirst ?? []).reverse() };
   const [counted] = await selectUserTotal(tx, term);
   return { total: Number(counted?.total ?? 0), head, tail: [] };
-}
-
-/** What a change decided writes, with everything it implies, in the caller's transaction. */
-async function writeUser(
-  tx: PostgresTx,
-  id: string,
-  { user, endSessions, audit, voidTokens, mail }: UserWrite,
-): Promise<User | null> {
-  const { id: _, ...columns } = user;
-  const [stored] = await tx.update(users).set(columns).where(eq(users.id, id)).returning();
-  if (endSessions) await endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
-  if (voidTokens) await voidTokensOf(tx, id, user.updated);
-  if (audit) await appendAuditEvent(tx, audit);
-  if (mail) await insertMail(tx, mail);
-  return stored ?? null;
-}
-
-async function lockedUser(tx: PostgresTx, id: string): Promise<User | undefined> {
-  const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update');
-  return user;
-}
-
-async function endUserSessions(tx: PostgresTx, userId: string, at: Date, keepSessionId?: string): Promise<void> {
-  await tx
-    .update(sessions)
-    .set({ revoked: at })
-    .where(liveSessionsOf(sessions, 'user', userId, keepSessionId));
 }

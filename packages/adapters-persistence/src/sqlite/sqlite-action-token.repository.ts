@@ -1,4 +1,3 @@
-import { getTableColumns } from 'drizzle-orm';
 import type {
   ActionPurpose,
   ActionToken,
@@ -7,23 +6,26 @@ import type {
   NewMail,
   StoredActionToken,
 } from '@uas/domain';
+import { usableActionToken } from '../shared/conditions';
+import { answeredColumns, insertActionToken, useToken } from './sqlite-action-token-statements';
 import { appendAuditEvent } from './sqlite-audit-trail';
-import { unusedActionTokensOf, usableActionToken } from '../shared/conditions';
 import type { SqliteDb } from './sqlite-db';
 import { insertMail } from './sqlite-mail-queue';
 import { actionTokens } from './sqlite-schema';
 
-/** What a use answers: everything but the digest, which never leaves the store. */
-const { digest: _digest, ...answered } = getTableColumns(actionTokens);
-
 export class SqliteActionTokenRepository implements ActionTokenRepository {
   constructor(private readonly db: SqliteDb) {}
 
-  async issue(token: StoredActionToken, mail: NewMail | null, audit?: AuditRecord): Promise<void> {
+  async issue(
+    token: StoredActionToken,
+    mail: NewMail | null,
+    audit?: AuditRecord,
+    notices: readonly NewMail[] = [],
+  ): Promise<void> {
     this.db.transaction(
       (tx) => {
-        tx.insert(actionTokens).values(token).run();
-        if (mail) insertMail(tx, mail);
+        insertActionToken(tx, token, mail);
+        for (const notice of notices) insertMail(tx, notice);
         if (audit) appendAuditEvent(tx, audit);
       },
       { behavior: 'immediate' },
@@ -34,7 +36,7 @@ export class SqliteActionTokenRepository implements ActionTokenRepository {
     if (digests.length === 0) return null;
     return (
       this.db
-        .select(answered)
+        .select(answeredColumns)
         .from(actionTokens)
         .where(usableActionToken(actionTokens, purpose, digests, now))
         .get() ?? null
@@ -46,18 +48,4 @@ export class SqliteActionTokenRepository implements ActionTokenRepository {
     if (digests.length === 0) return null;
     return useToken(this.db, purpose, digests, now).get() ?? null;
   }
-}
-
-/** The use of a token: found by the unique digest index. */
-export function useToken(db: SqliteDb, purpose: ActionPurpose, digests: readonly string[], now: Date) {
-  return db
-    .update(actionTokens)
-    .set({ used: now })
-    .where(usableActionToken(actionTokens, purpose, digests, now))
-    .returning(answered);
-}
-
-/** Voids the user's unused tokens (UserWrite.voidTokens), found by the user_id index. */
-export function voidTokensOf(db: SqliteDb, userId: string, at: Date) {
-  return db.update(actionTokens).set({ used: at }).where(unusedActionTokensOf(actionTokens, userId));
 }

@@ -13,7 +13,7 @@ import {
 import { usableActionToken } from '../shared/conditions';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
-import { voidTokensOf } from './sqlite-action-token.repository';
+import { voidTokensOf } from './sqlite-action-token-statements';
 import { insertMail } from './sqlite-mail-queue';
 import { actionTokens, invitations, users } from './sqlite-schema';
 

@@ -3,6 +3,7 @@ import type {
   ActionPurpose,
   ActionToken,
   AuditRecord,
+  PreparedActionToken,
   User,
   UserListQuery,
   UserPage,
@@ -10,15 +11,14 @@ import type {
   UserWrite,
 } from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
-import { liveSessionsOf } from '../shared/conditions';
 import { MatchCache } from '../shared/match-cache';
 import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import type { SqliteReadWorkers } from './sqlite-read-workers';
 import { SqliteUserList, type ListReply } from './sqlite-user-list';
-import { useToken, voidTokensOf } from './sqlite-action-token.repository';
-import { insertMail } from './sqlite-mail-queue';
-import { sessions, users } from './sqlite-schema';
+import { insertActionToken, useToken } from './sqlite-action-token-statements';
+import { endUserSessions, writeUser } from './sqlite-user-write';
+import { users } from './sqlite-schema';
 
 function prepareStatements(db: SqliteDb) {
   return {
@@ -53,8 +53,19 @@ export class SqliteUserRepository implements UserRepository {
     return (this.prepared ??= prepareStatements(this.db));
   }
 
-  async insert(user: User, audit?: AuditRecord): Promise<void> {
-    writeWithAudit(this.db, audit, (tx) => tx.insert(users).values(user).run().changes > 0);
+  async insert(user: User, audit?: AuditRecord, issued?: PreparedActionToken): Promise<void> {
+    if (!issued) {
+      writeWithAudit(this.db, audit, (tx) => tx.insert(users).values(user).run().changes > 0);
+      return;
+    }
+    this.db.transaction(
+      (tx) => {
+        tx.insert(users).values(user).run();
+        insertActionToken(tx, issued.token, issued.mail);
+        if (audit) appendAuditEvent(tx, audit);
+      },
+      { behavior: 'immediate' },
+    );
   }
 
   async insertMany(batch: readonly User[]): Promise<void> {
@@ -98,7 +109,7 @@ export class SqliteUserRepository implements UserRepository {
 
   /** The token's use and the change in one transaction: a change that throws rolls the use back. */
   async redeem(
-    purpose: ActionPurpose,
+    purpose: ActionPurpose | readonly ActionPurpose[],
     digests: readonly string[],
     now: Date,
     change: (current: User, token: ActionToken) => UserWrite,
@@ -128,22 +139,4 @@ export class SqliteUserRepository implements UserRepository {
       { behavior: 'immediate' },
     );
   }
-}
-
-/** What a change decided writes, with everything it implies, in the caller's transaction. */
-function writeUser(tx: SqliteDb, id: string, { user, endSessions, audit, voidTokens, mail }: UserWrite): User | null {
-  const { id: _, ...columns } = user;
-  const stored = tx.update(users).set(columns).where(eq(users.id, id)).returning().get() ?? null;
-  if (endSessions) endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
-  if (voidTokens) voidTokensOf(tx, id, user.updated).run();
-  if (audit) appendAuditEvent(tx, audit);
-  if (mail) insertMail(tx, mail);
-  return stored;
-}
-
-function endUserSessions(tx: SqliteDb, userId: string, at: Date, keepSessionId?: string): void {
-  tx.update(sessions)
-    .set({ revoked: at })
-    .where(liveSessionsOf(sessions, 'user', userId, keepSessionId))
-    .run();
 }

@@ -3,7 +3,13 @@ import { addSeconds, type Clock } from '../shared/clock.ts';
 import { InvalidActionTokenError } from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { AuditRecord } from '../audit/audit-event.ts';
-import type { ActionPurpose, ActionToken, ActionTokenLifetimes, StoredActionToken } from './action-token.ts';
+import type {
+  ActionPurpose,
+  ActionToken,
+  ActionTokenLifetimes,
+  PreparedActionToken,
+  StoredActionToken,
+} from './action-token.ts';
 import type { ActionTokenRepository } from './action-token.repository.ts';
 import type { TokenKeys } from './token-keys.ts';
 
@@ -40,9 +46,10 @@ export class ActionTokenService {
     owner: TokenOwner,
     compose: (token: string) => Promise<NewMail>,
     audit?: AuditRecord,
+    notices?: readonly NewMail[],
   ): Promise<NewMail> {
     const { token, mail } = await this.prepare(purpose, owner, compose);
-    await this.deps.tokens.issue(token, mail, audit);
+    await this.deps.tokens.issue(token, mail, audit, notices);
     return mail;
   }
 
@@ -54,7 +61,7 @@ export class ActionTokenService {
     purpose: ActionPurpose,
     owner: TokenOwner,
     compose: (token: string) => Promise<NewMail>,
-  ): Promise<{ token: StoredActionToken; mail: NewMail }> {
+  ): Promise<PreparedActionToken> {
     const token = this.deps.keys.generate();
     const mail = await compose(token);
     return { token: await this.stored(purpose, owner, token), mail };

@@ -10,9 +10,15 @@ import type { ActionPurpose, ActionToken, StoredActionToken } from './action-tok
 export interface ActionTokenRepository {
   /**
    * Stores `token` and queues `mail`, the message that carries it (none: the token is handed over
-   * otherwise), with `audit` when given, in one transaction.
+   * otherwise), with `audit` when given and the `notices` that go with it (an email change's to the
+   * old address), in one transaction.
    */
-  issue(token: StoredActionToken, mail: NewMail | null, audit?: AuditRecord): Promise<void>;
+  issue(
+    token: StoredActionToken,
+    mail: NewMail | null,
+    audit?: AuditRecord,
+    notices?: readonly NewMail[],
+  ): Promise<void>;
   /** The token of `purpose` under one of `digests` if it is usable at `now`, without using it; null otherwise. */
   find(purpose: ActionPurpose, digests: readonly string[], now: Date): Promise<ActionToken | null>;
   /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from './test-api.ts';
 import type { ActionPurpose, StoredActionToken } from '../action-tokens/action-token.ts';
 import { SYSTEM } from '../audit/audit-event.ts';
-import { ValidationError } from '../shared/errors.ts';
 import { auditRecord, userTarget } from '../audit/audit-records.ts';
 import type { Repositories } from '../repositories.ts';
+import { EmailTakenError, ValidationError } from '../shared/errors.ts';
 import type { User } from '../users/user.ts';
 import { applyUserPatch } from '../users/user.rules.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
@@ -32,6 +32,13 @@ function sampleToken(user: User, overrides: Partial<StoredActionToken> = {}): St
     ...overrides,
   };
 }
+
+/** The error `promise` rejects with, or null when it fulfils. */
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
 
 /** The behaviour every ActionTokenRepository promises: single use, however many try at once. */
 export function describeActionTokenRepositoryContract(backend: string, open: OpenRepositories): void {
@@ -194,6 +201,87 @@ export function describeActionTokenRepositoryContract(backend: string, open: Ope
       const token = await issued(sampleToken(user));
       expect(await repositories.users.delete(user.id, at(5))).toBe(true);
       expect(await repositories.tokens.consume('verification', [token.digest], at(6))).toBeNull();
+    });
+    it('a user inserted with a token stores both and queues its message in one write', async () => {
+      const user = sampleUser();
+      const token = sampleToken(user);
+      await repositories.users.insert(user, undefined, { token, mail: sampleMail(made) });
+      expect(await repositories.mail.findById(sampleMail(made).id)).not.toBeNull();
+      expect(await repositories.tokens.consume('verification', [token.digest], at(1))).toMatchObject({ id: token.id });
+    });
+
+    it('a user refused for a taken email is inserted with neither its token nor its message', async () => {
+      const owner = await storedUser();
+      const twin = sampleUser({ email: owner.email });
+      const token = sampleToken(twin);
+      const mail = sampleMail(made);
+      expect(await rejection(repositories.users.insert(twin, undefined, { token, mail }))).toBeInstanceOf(
+        EmailTakenError,
+      );
+      expect(await repositories.mail.findById(mail.id)).toBeNull();
+      expect(await repositories.users.findById(twin.id)).toBeNull();
+    });
+
+    it('issue() writes its notices and audit event in the transaction of the token', async () => {
+      const user = await storedUser();
+      const notice = sampleMail(10_000 + made);
+      const audit = auditRecord(
+        `50000000-0000-4000-8000-${made.toString(16).padStart(12, '0')}`,
+        T0,
+        SYSTEM,
+        'user.email_change_requested',
+        userTarget(user.id),
+      );
+      await repositories.tokens.issue(sampleToken(user), sampleMail(made), audit, [notice]);
+      expect(await repositories.mail.findById(notice.id)).not.toBeNull();
+      expect((await repositories.audit.list({ page: 1, size: 10 })).events.map((event) => event.id)).toContain(
+        audit.id,
+      );
+    });
+
+    it('redeem() takes one of several purposes: the token of either is used, once', async () => {
+      const user = await storedUser();
+      const token = await issued(sampleToken(user, { purpose: 'email_change', email: 'moved@example.com' }));
+      const changed = await repositories.users.redeem(
+        ['verification', 'email_change'],
+        [token.digest],
+        at(10),
+        (current, used) => ({
+          user: applyUserPatch(current, { email: used.email ?? '', emailVerified: at(10).toISOString() }, at(10)),
+        }),
+      );
+      expect(changed).toMatchObject({ id: user.id, email: 'moved@example.com', emailVerified: at(10) });
+      expect(await repositories.users.findByEmail('moved@example.com')).toMatchObject({ id: user.id });
+      const again = await repositories.users.redeem(
+        ['verification', 'email_change'],
+        [token.digest],
+        at(11),
+        (current) => ({
+          user: current,
+        }),
+      );
+      expect(again).toBeNull();
+      expect(
+        await repositories.users.redeem(['recovery', 'invitation'], [token.digest], at(11), (current) => ({
+          user: current,
+        })),
+      ).toBeNull();
+    });
+
+    it('redeem() whose new email is taken meanwhile writes nothing and leaves the token usable', async () => {
+      const user = await storedUser();
+      const taken = await storedUser();
+      const token = await issued(sampleToken(user, { purpose: 'email_change', email: taken.email }));
+      expect(
+        await rejection(
+          repositories.users.redeem('email_change', [token.digest], at(5), (current, used) => ({
+            user: applyUserPatch(current, { email: used.email ?? '' }, at(5)),
+            voidTokens: true,
+          })),
+        ),
+      ).toBeInstanceOf(EmailTakenError);
+      expect(await repositories.users.findById(user.id)).toMatchObject({ email: user.email, version: user.version });
+      expect(await repositories.tokens.consume('email_change', [token.digest], at(6))).toMatchObject({ id: token.id });
     });
   });
 }

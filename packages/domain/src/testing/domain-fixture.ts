@@ -14,6 +14,8 @@ import { createUseCases, DEFAULT_MAIL_LIMITS, type MailLimits } from '../use-cas
 import { DEFAULT_MAIL_TEMPLATES } from '../mail/mail-template.ts';
 import { FakeSecretBox } from './fake-mail-ports.ts';
 import { RecordingLogger } from './recording-logger.ts';
+import type { SignupMode } from '../signup/signup-service.ts';
+import type { MailKind } from '../mail/mail-message.ts';
 
 /**
  * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one
@@ -66,9 +68,11 @@ export const pointerTo = (attribute: string): ProblemSource => ({ pointer: `/dat
 export function buildDomain({
   policy = POLICY,
   mailLimits = DEFAULT_MAIL_LIMITS,
+  signup = 'open',
 }: {
   policy?: AuthPolicy;
   mailLimits?: MailLimits;
+  signup?: SignupMode;
 } = {}) {
   const clock = new ManualClock();
   const ids = new SequentialIds();
@@ -93,6 +97,7 @@ export function buildDomain({
       publicUrl: PUBLIC_URL,
     },
     mailLimits,
+    signup,
   });
   const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
     useCases;
@@ -117,6 +122,24 @@ export function buildDomain({
     mail,
     accountMail,
     mailRequestLimit,
+    signup: useCases.signup,
+    verification: useCases.verification,
+    emailChange: useCases.emailChange,
+
+    /** The texts of the messages of `kind` queued to `recipient`, oldest first, opened. */
+    async mailTexts(kind: MailKind, recipient: string): Promise<string[]> {
+      const { messages } = await repositories.mail.list({ page: 1, size: 100 });
+      const mine = messages.filter((message) => message.kind === kind && message.recipient === recipient).reverse();
+      return Promise.all(mine.map(async (message) => (await mail.read(message.id)).content?.text ?? ''));
+    },
+
+    /** The token of the link in the last message of `kind` to `recipient`. */
+    async mailedToken(kind: MailKind, recipient: string): Promise<string> {
+      const text = (await domain.mailTexts(kind, recipient)).at(-1) ?? '';
+      const token = /[?&]token=([A-Za-z0-9_-]+)/.exec(text)?.[1];
+      if (!token) throw new Error(`no ${kind} link was mailed to ${recipient}`);
+      return token;
+    },
     mailRequests,
     recovery,
     adminAccountMail,

@@ -21,9 +21,15 @@ export class InMemoryActionTokenRepository implements ActionTokenRepository {
     private readonly userExists: (id: string) => boolean,
   ) {}
 
-  async issue(token: StoredActionToken, mail: NewMail | null, audit?: AuditRecord): Promise<void> {
+  async issue(
+    token: StoredActionToken,
+    mail: NewMail | null,
+    audit?: AuditRecord,
+    notices: readonly NewMail[] = [],
+  ): Promise<void> {
     this.insertNow(token);
     if (mail) this.mail.insertNow(mail);
+    for (const notice of notices) this.mail.insertNow(notice);
     if (audit) this.audit.appendNow(audit);
   }
 
@@ -47,14 +53,22 @@ export class InMemoryActionTokenRepository implements ActionTokenRepository {
     this.mail.insertNow(mail);
   }
 
-  findNow(purpose: ActionPurpose, digests: readonly string[], now: Date): ActionToken | null {
+  findNow(
+    purpose: ActionPurpose | readonly ActionPurpose[],
+    digests: readonly string[],
+    now: Date,
+  ): ActionToken | null {
     const row = this.usable(purpose, digests, now);
     if (!row) return null;
     const { digest: _digest, ...found } = row;
     return structuredClone(found);
   }
 
-  consumeNow(purpose: ActionPurpose, digests: readonly string[], now: Date): ActionToken | null {
+  consumeNow(
+    purpose: ActionPurpose | readonly ActionPurpose[],
+    digests: readonly string[],
+    now: Date,
+  ): ActionToken | null {
     const row = this.usable(purpose, digests, now);
     if (!row) return null;
     const { digest: _digest, ...used } = { ...row, used: now };
@@ -62,11 +76,16 @@ export class InMemoryActionTokenRepository implements ActionTokenRepository {
     return structuredClone(used);
   }
 
-  private usable(purpose: ActionPurpose, digests: readonly string[], now: Date): StoredActionToken | undefined {
+  private usable(
+    purpose: ActionPurpose | readonly ActionPurpose[],
+    digests: readonly string[],
+    now: Date,
+  ): StoredActionToken | undefined {
+    const purposes: readonly ActionPurpose[] = typeof purpose === 'string' ? [purpose] : purpose;
     return [...this.rows.values()].find(
       (candidate) =>
         digests.includes(candidate.digest) &&
-        candidate.purpose === purpose &&
+        purposes.includes(candidate.purpose) &&
         candidate.used === null &&
         candidate.expires > now,
     );

@@ -1,4 +1,4 @@
-import type { ActionPurpose, ActionToken } from '../action-tokens/action-token.ts';
+import type { ActionPurpose, ActionToken, PreparedActionToken } from '../action-tokens/action-token.ts';
 import type { AuditRecord } from '../audit/audit-event.ts';
 import { EmailTakenError } from '../shared/errors.ts';
 import type { Admin } from '../admins/admin.ts';
@@ -76,9 +76,13 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
     super();
   }
 
-  override async insert(user: User, audit?: AuditRecord): Promise<void> {
+  override async insert(user: User, audit?: AuditRecord, issued?: PreparedActionToken): Promise<void> {
     await super.insert(user);
     this.activity.count(user.created, 'signups');
+    if (issued) {
+      this.tokens().insertNow(issued.token);
+      this.tokens().queueNow(issued.mail);
+    }
     if (audit) this.audit.appendNow(audit);
   }
 
@@ -89,7 +93,7 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
   }
 
   async redeem(
-    purpose: ActionPurpose,
+    purpose: ActionPurpose | readonly ActionPurpose[],
     digests: readonly string[],
     now: Date,
     change: (current: User, token: ActionToken) => UserWrite,
@@ -99,6 +103,9 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
     if (!token || !current) return null;
     // Decided before the token is marked used: a change that throws leaves it usable.
     const decided = change(structuredClone(current), { ...token, used: now });
+    // A taken email is refused before the token is used too, as a store's transaction rolls both back.
+    const owner = this.emailOwner(decided.user.email);
+    if (owner !== undefined && owner !== token.userId) throw new EmailTakenError();
     this.tokens().consumeNow(purpose, digests, now);
     return this.write(token.userId, decided);
   }

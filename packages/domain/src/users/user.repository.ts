@@ -1,4 +1,4 @@
-import type { ActionPurpose, ActionToken } from '../action-tokens/action-token.ts';
+import type { ActionPurpose, ActionToken, PreparedActionToken } from '../action-tokens/action-token.ts';
 import type { AuditRecord } from '../audit/audit-event.ts';
 import type { NewMail } from '../mail/mail-message.ts';
 import { token } from '../shared/token.ts';
@@ -39,8 +39,11 @@ export interface UserWrite {
  * email (EmailTakenError), also under concurrent writes. "Not found" is `null` or `false`.
  */
 export interface UserRepository {
-  /** Stores a new user and, in the same transaction, its audit event. */
-  insert(user: User, audit?: AuditRecord): Promise<void>;
+  /**
+   * Stores a new user and, in the same transaction, its audit event and a token of it with the
+   * message that carries it (a sign-up's verification).
+   */
+  insert(user: User, audit?: AuditRecord, issued?: PreparedActionToken): Promise<void>;
   /** Inserts every user or, when one is refused (EmailTakenError), none: the bulk path. */
   insertMany(users: readonly User[]): Promise<void>;
   findById(id: string): Promise<User | null>;
@@ -64,7 +67,7 @@ export interface UserRepository {
    * nothing is written and the token stays usable. Null, nothing written, when no token is usable.
    */
   redeem(
-    purpose: ActionPurpose,
+    purpose: ActionPurpose | readonly ActionPurpose[],
     digests: readonly string[],
     now: Date,
     change: (current: User, token: ActionToken) => UserWrite,
