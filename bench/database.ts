@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import type { DatabaseLocation, DatabaseOptions } from '@uas/adapters-persistence';
+import { asSchemaRole, createSchemaRole, dropSchemaRole, type TestPgBouncer } from '../scripts/pgbouncer';
 
 /** Where `--postgres` finds PostgreSQL unless BENCH_DATABASE_URL says otherwise. */
 export const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -24,6 +25,8 @@ export interface BenchDatabase {
    * without a visibility map no index-only scan can skip the rows of the pages it steps over.
    */
   analyze(): Promise<void>;
+  /** PostgreSQL: DATABASE_URL and DATABASE_SCHEMA through `pooler`, as the schema's own role. */
+  throughPooler(pooler: TestPgBouncer): Promise<Record<string, string>>;
   drop(): Promise<void>;
 }
 
@@ -39,6 +42,7 @@ export function sqliteDatabase(directory: string): BenchDatabase {
     location: { dialect: 'sqlite', url, path },
     options: {},
     analyze: nothing,
+    throughPooler: () => Promise.reject(new Error('SQLite has no pooler')),
     drop: nothing,
   };
 }
@@ -54,6 +58,7 @@ export async function postgresDatabase(url: string): Promise<BenchDatabase> {
     throw new Error(`PostgreSQL is unreachable at ${new URL(url).host}: ${(error as { code?: string }).code ?? error}`);
   }
   const [server] = await sql<{ version: string }[]>`select current_setting('server_version') as version`;
+  let withRole = false;
   return {
     label: `PostgreSQL ${server?.version.split(' ')[0] ?? ''}`,
     notes: `A new schema, ${schema}, on ${new URL(url).host}; its tables VACUUM ANALYZEd after seeding, as autovacuum would.`,
@@ -67,8 +72,14 @@ export async function postgresDatabase(url: string): Promise<BenchDatabase> {
         await sql`vacuum analyze ${sql(schema)}.${sql(name)}`;
       }
     },
+    async throughPooler(pooler) {
+      await createSchemaRole(sql, schema);
+      withRole = true;
+      return { DATABASE_URL: asSchemaRole(pooler.through(url), schema), DATABASE_SCHEMA: schema };
+    },
     async drop() {
       await sql`drop schema if exists ${sql(schema)} cascade`;
+      if (withRole) await dropSchemaRole(sql, schema);
       await sql.end({ timeout: 5 });
     },
   };

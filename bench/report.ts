@@ -119,6 +119,50 @@ export function comparisonTable(runs: [ComparedRun, ComparedRun]): string {
   );
 }
 
+/**
+ * The same request types measured on several set-ups of one server (direct, through a pooler),
+ * side by side: requests/s and p99 of each, and each later one's requests/s as a share of the
+ * first's. The ceiling row shows each set-up's own ceiling, measured in the same run.
+ */
+export function againstFirstTable(runs: ComparedRun[]): string {
+  const [first, ...others] = runs;
+  if (!first) return '';
+  const figures = (row: Row | undefined) => (row && 'figures' in row && count(row.figures) === 0 ? row.figures : null);
+  const cells = (row: Row | undefined) => {
+    const measured = figures(row);
+    return measured ? [measured.perSecond.toFixed(0), ms(measured.p99)] : ['–', row ? 'errors' : '–'];
+  };
+  const share = (row: Row | undefined, base: Row | undefined) => {
+    const [x, y] = [figures(row), figures(base)];
+    return x && y ? percent((100 * x.perSecond) / y.perSecond) : '–';
+  };
+  return table(
+    [
+      'Request',
+      `${first.label} req/s`,
+      'p99 ms',
+      ...others.flatMap(({ label }) => [`${label} req/s`, 'p99 ms', `of ${first.label}`]),
+    ],
+    [
+      [
+        'ceiling (bare Hono)',
+        first.ceiling.perSecond.toFixed(0),
+        ms(first.ceiling.p99),
+        ...others.flatMap(({ ceiling }) => [
+          ceiling.perSecond.toFixed(0),
+          ms(ceiling.p99),
+          percent((100 * ceiling.perSecond) / first.ceiling.perSecond),
+        ]),
+      ],
+      ...first.rows.map((row, index) => [
+        `\`${row.name}\`${row.probe ? ' (probe)' : ''}`,
+        ...cells(row),
+        ...others.flatMap((other) => [...cells(other.rows[index]), share(other.rows[index], row)]),
+      ]),
+    ],
+  );
+}
+
 /** One runtime's measurements, for comparisonTable. */
 export interface ComparedRun {
   label: string;

@@ -1,12 +1,14 @@
 /**
- * `pnpm bench [--postgres] [--users N] [--concurrency N] [--duration S] [--compare-node PATH]`:
+ * `pnpm bench [--postgres [--pooler]] [--users N] [--concurrency N] [--duration S] [--compare-node PATH]`:
  * seeds a fresh database with N users through the user repository's bulk path, starts the real
  * server on 127.0.0.1 against it and prints, as Markdown, requests/s and latency percentiles of
  * the main endpoints, each beside a bare Hono server's requests/s measured in the same run, and
  * the server's memory. PostgreSQL with --postgres (postgres://postgres@127.0.0.1:5432/test) or
  * BENCH_DATABASE_URL. With --compare-node, the same scenarios then run on the release installed
  * for that other Node.js binary, against the same database, with its own ceiling on that Node.js,
- * and a table sets the two side by side.
+ * and a table sets the two side by side. With --pooler (PostgreSQL), the same scenarios run on three
+ * servers at once: direct with prepared statements (the default), direct without, and through a
+ * PgBouncer in transaction mode (scripts/pgbouncer.ts) without, each beside its same-run ceiling.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -14,10 +16,11 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { expectJson, logIn } from './api';
 import { startCeiling } from './ceiling';
-import { LOCAL_POSTGRES_URL, postgresDatabase, sqliteDatabase } from './database';
+import { type BenchDatabase, LOCAL_POSTGRES_URL, postgresDatabase, sqliteDatabase } from './database';
+import { startTestPgBouncer } from '../scripts/pgbouncer';
 import { HttpClient, measure, type Figures, type Load } from './load';
 import { currentRuntime, runtimeFor, type NodeRuntime } from './node-runtime';
-import { comparisonTable, figuresTable, memoryTable, type Row } from './report';
+import { againstFirstTable, comparisonTable, figuresTable, memoryTable, type Row } from './report';
 import { scenarios, type Scenario, type Traffic } from './scenarios';
 import { seedUsers } from './seed';
 import { VARIABLES } from '../apps/server/src/config-variables';
@@ -35,6 +38,8 @@ interface Options {
   postgresUrl: string | undefined;
   /** Another Node.js binary to run the same scenarios on, after the current one. */
   compareNode: string | undefined;
+  /** PostgreSQL: also measure without prepared statements, directly and through PgBouncer. */
+  pooler: boolean;
 }
 
 function readOptions(): Options {
@@ -45,8 +50,12 @@ function readOptions(): Options {
       concurrency: { type: 'string', default: '16' },
       duration: { type: 'string', default: '10' },
       'compare-node': { type: 'string' },
+      pooler: { type: 'boolean', default: false },
     },
   });
+  if (values.pooler && !(values.postgres || process.env.BENCH_DATABASE_URL))
+    throw new Error('--pooler measures PostgreSQL: add --postgres (or set BENCH_DATABASE_URL)');
+  if (values.pooler && values['compare-node']) throw new Error('--pooler and --compare-node do not go together');
   const wholeNumber = (name: 'users' | 'concurrency' | 'duration', min: number, max: number): number => {
     const value = Number(values[name]);
     if (!Number.isInteger(value) || value < min || value > max)
@@ -62,6 +71,7 @@ function readOptions(): Options {
     },
     postgresUrl: process.env.BENCH_DATABASE_URL || (values.postgres ? LOCAL_POSTGRES_URL : undefined),
     compareNode: values['compare-node'],
+    pooler: values.pooler ?? false,
   };
 }
 
@@ -147,7 +157,7 @@ async function startTarget(
   serverSets.push(servers);
   // Measured with the defaults production runs with, not the cheap bcrypt of the tests.
   const defaults = { BCRYPT_COST: VARIABLES.BCRYPT_COST.default };
-  const logFile = join(directory, `server-${runtime.version}.log`);
+  const logFile = join(directory, `server-${tag}.log`);
   const server = await servers.start({ ...defaults, ...env }, { cwd: directory, logFile });
   const admin = JSON.parse(await readFile(env.ADMIN_KEY_PATH!, 'utf8')) as Admin;
   const atStart = await server.memory();
@@ -181,32 +191,61 @@ async function startTarget(
  */
 async function measureAll(
   options: Options,
-  env: Record<string, string>,
   directory: string,
   users: { id: string; email: string }[],
-  runtimes: NodeRuntime[],
+  variants: Variant[],
 ) {
   const targets = [];
-  for (const [index, runtime] of runtimes.entries())
+  for (const [index, { runtime, env }] of variants.entries())
     targets.push(await startTarget(options, env, directory, users, runtime, String.fromCharCode(97 + index)));
   const ceilings: Figures[] = [];
-  for (const target of targets) {
-    progress(`Node.js ${target.runtime.version}:`);
+  for (const [which, target] of targets.entries()) {
+    progress(`${variants[which]!.label}:`);
     ceilings.push(await measureCeiling(options.load, directory, target.firstPage, target.runtime.node));
   }
   const rows: Row[][] = targets.map(() => []);
   for (const [index, scenario] of targets[0]!.scenarios.entries())
     for (const [which, target] of targets.entries()) {
-      progress(`${scenario.name}, Node.js ${target.runtime.version}: ${options.load.durationMs / 1000} s…`);
+      progress(`${scenario.name}, ${variants[which]!.label}: ${options.load.durationMs / 1000} s…`);
       rows[which]!.push(...(await measureScenario(options.load, target.scenarios[index]!)));
     }
   const runs = [];
   for (const [which, target] of targets.entries())
     runs.push({
-      runtime: target.runtime,
+      ...variants[which]!,
       measured: { ceiling: ceilings[which]!, rows: rows[which]!, atStart: target.atStart, ...(await target.finish()) },
     });
   return runs;
+}
+
+/** One server set-up the scenarios run on: its runtime and its environment. */
+interface Variant {
+  label: string;
+  runtime: NodeRuntime;
+  env: Record<string, string>;
+}
+
+/**
+ * What the scenarios run on: the current Node.js; with --compare-node, that one too; with
+ * --pooler, the current Node.js without prepared statements, directly and through a PgBouncer in
+ * transaction mode started for the run (with the schema's role, as the operator's guide says).
+ */
+async function variantsOf(options: Options, env: Record<string, string>, directory: string, database: BenchDatabase) {
+  const current = currentRuntime();
+  if (options.compareNode) {
+    progress(`installing the release's native packages for ${options.compareNode}…`);
+    const other = await runtimeFor(options.compareNode, directory);
+    return [current, other].map((runtime) => ({ label: `Node.js ${runtime.version}`, runtime, env }));
+  }
+  if (!options.pooler) return [{ label: `Node.js ${current.version}`, runtime: current, env }];
+  const pooler = await startTestPgBouncer(options.postgresUrl!);
+  undo.push(() => pooler.stop());
+  const unprepared = { ...env, DATABASE_PREPARED_STATEMENTS: 'false' };
+  return [
+    { label: 'direct', runtime: current, env },
+    { label: 'direct, unprepared', runtime: current, env: unprepared },
+    { label: 'PgBouncer', runtime: current, env: { ...unprepared, ...(await database.throughPooler(pooler)) } },
+  ];
 }
 
 /** The measured server's first error log lines, if it logged any. */
@@ -231,19 +270,15 @@ async function main(): Promise<void> {
   const seedSeconds = (performance.now() - started) / 1000;
   progress(`seeded in ${seedSeconds.toFixed(1)} s`);
   await database.analyze();
-  const runtimes = [currentRuntime()];
-  if (options.compareNode) {
-    progress(`installing the release's native packages for ${options.compareNode}…`);
-    runtimes.push(await runtimeFor(options.compareNode, directory));
-  }
-  const runs = await measureAll(options, env, directory, users, runtimes);
+  const runs = await measureAll(options, directory, users, await variantsOf(options, env, directory, database));
 
   const cpu = cpus();
   const sections = runs.map(
     ({
+      label,
       runtime,
       measured,
-    }) => `${runs.length > 1 ? `#### Node.js ${runtime.version}\n\n` : ''}**Ceiling**: a bare Hono server on Node.js ${runtime.version} answering the first page's body from memory,
+    }) => `${runs.length > 1 ? `#### ${label}\n\n` : ''}**Ceiling**: a bare Hono server on Node.js ${runtime.version} answering the first page's body from memory,
 ${measured.ceiling.perSecond.toFixed(0)} req/s (p99 ${measured.ceiling.p99.toFixed(1)} ms) in this run; "of ceiling" is each figure's share of it.
 
 ${figuresTable(measured.rows, measured.ceiling)}
@@ -254,11 +289,12 @@ ${memoryTable([
 ])}${serverErrors(measured.errors)}`,
   );
   const [first, second] = runs;
-  const comparison =
-    first && second
+  const comparison = options.pooler
+    ? `\n\n#### Side by side\n\n${againstFirstTable(runs.map(({ label, measured }) => ({ label, ...measured })))}`
+    : first && second
       ? `\n\n#### Side by side\n\n${comparisonTable([
-          { label: `Node.js ${first.runtime.version}`, ...first.measured },
-          { label: `Node.js ${second.runtime.version}`, ...second.measured },
+          { label: first.label, ...first.measured },
+          { label: second.label, ...second.measured },
         ])}`
       : '';
   console.log(`### ${database.label}, ${options.users.toLocaleString('en')} users, ${new Date().toISOString().slice(0, 10)}
@@ -268,7 +304,7 @@ the load generator runs on the same cores (Node.js ${process.version}). Figures 
 ${database.notes}
 ${options.users} users seeded through \`UserRepository.insertMany\` (batches of 10,000, one bcrypt hash of cost 10 shared) in ${seedSeconds.toFixed(1)} s.
 The measured server runs with its defaults (BCRYPT_COST=10, LOG_LEVEL=info, request logs to a file). ${load.concurrency} concurrent keep-alive clients,
-${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up.${runs.length > 1 ? ' Both Node.js servers run at once on the same database; each measurement alternates between them.' : ''}
+${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up.${runs.length > 1 ? ` ${runs.length} servers (${runs.map(({ label }) => label).join('; ')}) run at once on the same database; each measurement alternates between them.` : ''}
 
 ${sections.join('\n\n')}${comparison}`);
 }

@@ -1,6 +1,7 @@
 # Sourced by scripts/test.sh: makes a fresh Debian machine ready for the tests. Installs Debian's
-# Chromium (the browser tests never download a browser) and a PostgreSQL server if missing,
-# starts the server, and exports TEST_DATABASE_URL for the PostgreSQL suites.
+# Chromium (the browser tests never download a browser), a PostgreSQL server and PgBouncer (the
+# tests start their own, in front of that server) if missing, starts the server, and exports
+# TEST_DATABASE_URL for the PostgreSQL suites.
 
 apt_install() {
   [ -n "${APT_UPDATED:-}" ] || { apt-get update -qq; APT_UPDATED=1; }
@@ -10,8 +11,12 @@ apt_install() {
 if [ "$(id -u)" = 0 ]; then
   command -v chromium >/dev/null || apt_install chromium
   command -v pg_ctlcluster >/dev/null || apt_install postgresql
-elif ! command -v chromium >/dev/null; then
-  echo "The browser tests need Debian's chromium: run \`sudo apt-get install chromium\`." >&2
+  [ -x /usr/sbin/pgbouncer ] || apt_install pgbouncer
+else
+  command -v chromium >/dev/null ||
+    echo "The browser tests need Debian's chromium: run \`sudo apt-get install chromium\`." >&2
+  [ -x /usr/sbin/pgbouncer ] ||
+    echo "The pooler tests need Debian's pgbouncer: run \`sudo apt-get install pgbouncer\`." >&2
 fi
 
 if [ -z "${TEST_DATABASE_URL:-}" ]; then

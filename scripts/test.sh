@@ -26,6 +26,8 @@ lts_bin="$(scripts/node-lts.sh 24)"
   echo "== Every test, on Node.js $(node --version)"
   pnpm install --frozen-lockfile
   pnpm test
+  echo "== The PostgreSQL suites again, through PgBouncer in transaction mode"
+  pnpm test:pooler
 )
 
 if [ "$machine_node" != none ] && [ "$(command -v node)" != "$lts_bin/node" ]; then

@@ -34,6 +34,7 @@ export async function createApplication(
   const database = await openDatabase(config.database, {
     poolSize: config.databasePoolSize,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
+    preparedStatements: config.databasePreparedStatements,
     schema: config.databaseSchema,
     readWorkers: config.sqliteReadWorkers,
   }).catch(unreachable(config.database));
@@ -103,9 +104,11 @@ export async function createApplication(
 const unreachable =
   (location: DatabaseLocation) =>
   (error: unknown): never => {
-    const message = (error as Error)?.message ?? String(error);
+    // A database that is unreachable says so in words for clients; its cause names the driver's code.
+    const { message = String(error), cause } = (error ?? {}) as { message?: string; cause?: unknown };
+    const because = typeof cause === 'string' ? ` ${cause}` : '';
     throw new Error(
-      `Cannot open the database (${describeDatabaseLocation(location)}): ${message}${databaseHint(error)}${otherNodeHint(message)}`,
+      `Cannot open the database (${describeDatabaseLocation(location)}): ${message}${because}${databaseHint(error)}${otherNodeHint(message)}`,
     );
   };
 

@@ -128,6 +128,11 @@ export const VARIABLES = {
     default: '5000',
     doc: 'PostgreSQL statement timeout.',
   }),
+  DATABASE_PREPARED_STATEMENTS: variable({
+    schema: oneOf(['true', 'false'] as const),
+    default: 'true',
+    doc: 'PostgreSQL: send each statement as a named prepared statement, parsed once per connection (`true`), or unnamed, parsed at every call (`false`). `false` behind a pooler in transaction mode that does not keep prepared statements across transactions, such as PgBouncer before 1.21 (see [Running many instances](operations.md#running-many-instances)).',
+  }),
   SQLITE_READ_WORKERS: variable({
     schema: integer(0, 64),
     default: '2',

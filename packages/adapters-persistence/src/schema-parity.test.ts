@@ -90,7 +90,7 @@ describe('the SQLite and PostgreSQL schemas, once every migration ran', () => {
     pg = await createTestPostgresSchema();
     for (const database of [
       await openDatabase(parseDatabaseUrl(`sqlite:${file.path}`)),
-      await openDatabase(parseDatabaseUrl(pg.url), { schema: pg.schema }),
+      await openDatabase(parseDatabaseUrl(pg.url), pg.options),
     ]) {
       await database.migrate();
       await database.close();

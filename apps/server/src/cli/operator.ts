@@ -26,6 +26,7 @@ export async function withOperator<T>(work: (operator: Operator) => Promise<T>, 
   const database = await openDatabase(config.database, {
     poolSize: 2,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
+    preparedStatements: config.databasePreparedStatements,
     schema: config.databaseSchema,
     memoryMap: false,
   });

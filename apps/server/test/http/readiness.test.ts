@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { bearer } from '@uas/adapters-http/testing';
 import { BACKENDS } from '../support/test-application';
 import { scenarioApplication } from '../support/scenario';
 
@@ -30,4 +31,20 @@ describe.each(BACKENDS)('GET /health and GET /ready on %s', (backend) => {
     expect((await s.t.app.request('/health')).status).toBe(200);
     expect(s.t.logs.join('\n')).toContain('readiness: the database does not answer');
   });
+
+  it.runIf(backend === 'postgres')(
+    'when the PostgreSQL pool is gone, a request that needs it is 503 database_unavailable with Retry-After, not a 500',
+    async () => {
+      const token = await s.client.adminToken();
+      await s.t.closeDatabase();
+      // Past the client wrapper, which holds every answer to "never a 5xx".
+      const response = await s.t.app.request('/v1/admin/users', { headers: bearer(token) });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('2');
+      expect((await response.json()).errors).toEqual([
+        expect.objectContaining({ status: '503', code: 'database_unavailable', title: 'Database unavailable' }),
+      ]);
+      expect(s.t.logs.join('\n')).toContain('database unavailable');
+    },
+  );
 });

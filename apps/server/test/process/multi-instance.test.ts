@@ -40,8 +40,7 @@ describe('two instances on one PostgreSQL', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     database = await createTestPostgresSchema();
     const env = {
-      DATABASE_URL: database.url,
-      DATABASE_SCHEMA: database.schema,
+      ...database.env,
       DATABASE_POOL_SIZE: '4',
       ADMIN_KEY_PATH: join(await servers.tempDir(), 'admin.key'),
       LOGIN_FAILURES_PER_ACCOUNT: String(FAILURES_PER_ACCOUNT),
@@ -61,7 +60,7 @@ describe('two instances on one PostgreSQL', { timeout: 60_000 }, () => {
 
   const query = (sql: string) => queryTestDatabase(database, sql);
   async function withDatabase<T>(schema: TestPostgresSchema, use: (opened: Database) => Promise<T>): Promise<T> {
-    const opened = await openDatabase(parseDatabaseUrl(schema.url), { poolSize: 1, schema: schema.schema });
+    const opened = await openDatabase(parseDatabaseUrl(schema.url), { ...schema.options, poolSize: 1 });
     try {
       return await use(opened);
     } finally {

@@ -7,9 +7,9 @@ import { ServerProcesses } from '../../../../scripts/release-process';
 
 /** A database name on the tests' PostgreSQL server that no database has. */
 async function missingDatabaseUrl(): Promise<string> {
-  const { url, drop } = await createTestPostgresSchema();
+  const { serverUrl, drop } = await createTestPostgresSchema();
   await drop();
-  const missing = new URL(url);
+  const missing = new URL(serverUrl);
   missing.pathname = `/uas_missing_${process.pid}`;
   return missing.toString();
 }

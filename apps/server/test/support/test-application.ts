@@ -38,7 +38,7 @@ export async function testDatabaseEnv(
 ): Promise<{ env: Record<string, string>; remove(): Promise<void> }> {
   if (backend === 'sqlite') return { env: { DATABASE_URL: `sqlite:${join(dir, 'app.db')}` }, remove: async () => {} };
   const schema = await createTestPostgresSchema();
-  return { env: { DATABASE_URL: schema.url, DATABASE_SCHEMA: schema.schema }, remove: () => schema.drop() };
+  return { env: schema.env, remove: () => schema.drop() };
 }
 
 /**

@@ -61,6 +61,7 @@ export const ERROR_CATALOGUE: Record<ApiErrorCode, ErrorRow> = {
   signup_disabled: { status: 403, title: 'Sign-up disabled' },
   too_many_attempts: { status: 429, title: 'Too many attempts' },
   precondition_failed: { status: 412, title: 'Precondition failed' },
+  database_unavailable: { status: 503, title: 'Database unavailable' },
   malformed_json: { status: 400, title: 'Malformed JSON' },
   invalid_parameter: { status: 400, title: 'Invalid parameter' },
   resource_conflict: { status: 409, title: 'Resource conflict' },

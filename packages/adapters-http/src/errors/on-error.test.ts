@@ -1,5 +1,6 @@
 import {
   AccountInactiveError,
+  DatabaseUnavailableError,
   type DomainError,
   EmailAlreadyVerifiedError,
   EmailTakenError,
@@ -57,6 +58,7 @@ const samples: Record<ErrorCode, { error: DomainError; status: number; title: st
   too_many_attempts: { error: new TooManyAttemptsError(42), status: 429, title: 'Too many attempts' },
   precondition_failed: { error: new PreconditionFailedError(), status: 412, title: 'Precondition failed' },
   email_already_verified: { error: new EmailAlreadyVerifiedError(), status: 409, title: 'Email already verified' },
+  database_unavailable: { error: new DatabaseUnavailableError(), status: 503, title: 'Database unavailable' },
 };
 
 describe('onError maps every domain error code through one table', () => {
@@ -119,6 +121,15 @@ describe('onError maps every domain error code through one table', () => {
   it('429 carries Retry-After in seconds', async () => {
     const response = await appThrowing(new TooManyAttemptsError(42)).request('/boom');
     expect(response.headers.get('retry-after')).toBe('42');
+  });
+
+  it('503 database_unavailable carries Retry-After, is not cached, and is logged as a warning', async () => {
+    const logger = new RecordingLogger();
+    const response = await appThrowing(new DatabaseUnavailableError(), logger).request('/boom');
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('2');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(logger.entries.map(({ msg }) => msg)).toContain('database unavailable');
   });
 });
 

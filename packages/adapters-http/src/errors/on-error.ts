@@ -1,4 +1,4 @@
-import { DomainError, TooManyAttemptsError, ValidationError } from '@uas/domain';
+import { DatabaseUnavailableError, DomainError, TooManyAttemptsError, ValidationError } from '@uas/domain';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -26,11 +26,14 @@ function domainProblems(error: DomainError): Problem[] {
   return [{ code: error.code, detail: error.message, source: ERROR_CATALOGUE[error.code].source }];
 }
 
-/** 401s carry their code's Bearer challenge (RFC 6750); 429s say when to come back. */
+/** 401s carry their code's Bearer challenge (RFC 6750); 429s and 503s say when to come back. */
 function domainHeaders(error: DomainError): Record<string, string> {
   const { challenge } = ERROR_CATALOGUE[error.code];
   if (challenge) return { 'WWW-Authenticate': challenge };
   if (error instanceof TooManyAttemptsError) return { 'Retry-After': String(error.retryAfterSeconds) };
+  if (error instanceof DatabaseUnavailableError) {
+    return { 'Retry-After': String(error.retryAfterSeconds), 'Cache-Control': 'no-store' };
+  }
   return {};
 }
 
@@ -40,6 +43,11 @@ function domainHeaders(error: DomainError): Record<string, string> {
  */
 export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
   return (error, c) => {
+    if (error instanceof DatabaseUnavailableError) {
+      // The operator needs to know; the client only when to retry. The adapter's subclass
+      // names the operation and the driver's code, never SQL or values.
+      logger.warn('database unavailable', { requestId: c.get('requestId'), cause: error.cause });
+    }
     if (error instanceof DomainError) {
       // The catalogue covers every code at compile time; the fallback guards a mismatched build.
       return respond(c, ERROR_CATALOGUE[error.code]?.status ?? 500, domainProblems(error), domainHeaders(error));

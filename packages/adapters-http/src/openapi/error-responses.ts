@@ -14,6 +14,7 @@ export const EVERY_ROUTE_ERRORS: readonly ApiErrorCode[] = [
   'headers_too_large',
   'request_timeout',
   'expectation_failed',
+  'database_unavailable',
   'internal_error',
 ];
 

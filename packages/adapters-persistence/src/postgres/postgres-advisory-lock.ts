@@ -11,34 +11,52 @@ export async function takeTurns(tx: PostgresTx, name: string): Promise<void> {
 export interface ConnectionSettings {
   url: string;
   schema: string | undefined;
+  preparedStatements: boolean;
   options: postgres.Options<Record<string, never>>;
 }
 
 /**
- * Runs `fn` while holding a session-level advisory lock named `name`, on a connection of its own:
- * a pool connection could starve `fn` of the pool, and the lock dies with its connection if the
- * process does. The lock connection has no statement timeout, since waiting for the lock is the
- * point; `fn` receives it, for work that must happen under the lock on that very connection.
+ * `tx` as Drizzle can take it, in place of a pool: with the pool's options (its type parsers),
+ * and a nested `begin` as a savepoint, since Drizzle's migrator begins a transaction of its own.
+ */
+function asPool(tx: postgres.TransactionSql, pool: postgres.Sql): postgres.Sql {
+  return new Proxy(tx, {
+    get(target, property, receiver) {
+      if (property === 'begin') return (fn: (sql: postgres.TransactionSql) => unknown) => target.savepoint(fn);
+      if (property === 'options') return pool.options;
+      return Reflect.get(target, property, receiver);
+    },
+  }) as unknown as postgres.Sql;
+}
+
+/**
+ * Runs `fn` while holding the advisory lock named `name`, in a transaction on a connection of its
+ * own: a pool connection could starve `fn` of the pool. The lock is the transaction's, not the
+ * session's: behind a pooler in transaction mode a session lock would stay on a server connection
+ * that the pooler hands to other clients, while a transaction keeps its server connection until
+ * it ends, and ends (releasing the lock) if the process dies. Settings are made per transaction
+ * for the same reason: no statement timeout, since waiting for the lock is the point, and the
+ * schema searched first. `fn` receives the transaction (as a pool), for work that must happen under the lock
+ * on that very connection.
  */
 export async function withAdvisoryLock<T>(
   settings: ConnectionSettings,
   name: string,
-  fn: (connection: postgres.Sql) => Promise<T>,
+  fn: (tx: postgres.Sql) => Promise<T>,
 ): Promise<T> {
-  const { connection, ...options } = settings.options;
-  const lockConnection = postgres(settings.url, {
-    ...options,
-    max: 1,
-    connection: { ...connection, statement_timeout: 0 },
-  });
+  const lockConnection = postgres(settings.url, { ...settings.options, max: 1 });
   try {
-    try {
-      await lockConnection`select pg_advisory_lock(hashtext(${name}))`;
-    } catch (error) {
-      throw toDomainError(error, 'database.advisoryLock');
-    }
-    return await fn(lockConnection);
+    return (await lockConnection.begin(async (tx) => {
+      try {
+        await tx`select set_config('statement_timeout', '0', true)`;
+        if (settings.schema !== undefined) await tx`select set_config('search_path', ${settings.schema}, true)`;
+        await tx`select pg_advisory_xact_lock(hashtext(${name}))`;
+      } catch (error) {
+        throw toDomainError(error, 'database.advisoryLock');
+      }
+      return fn(asPool(tx, lockConnection));
+    })) as T;
   } finally {
-    await lockConnection.end({ timeout: 5 }); // ending the session releases the lock
+    await lockConnection.end({ timeout: 5 });
   }
 }

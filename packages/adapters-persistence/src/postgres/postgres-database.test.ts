@@ -32,7 +32,7 @@ describeDatabaseContract('PostgreSQL', async () => {
   const schema = await createTestPostgresSchema();
   return {
     location: parseDatabaseUrl(schema.url),
-    options: { schema: schema.schema, poolSize: 2 },
+    options: { ...schema.options, poolSize: 2 },
     remove: () => schema.drop(),
   };
 });
@@ -44,14 +44,15 @@ describe('PostgreSQL database', () => {
   beforeAll(async () => {
     schema = await createTestPostgresSchema();
     const database = await openDatabase(parseDatabaseUrl(schema.url), {
-      schema: schema.schema,
+      ...schema.options,
       statementTimeoutMs: 45_000,
     });
     await database.migrate();
     await database.close();
+    // Plans and the settings sent at connect are those of one connection to the server itself.
     client = postgres(
-      schema.url,
-      connectionSettings(schema.url, { schema: schema.schema, statementTimeoutMs: 45_000 }).options,
+      schema.serverUrl,
+      connectionSettings(schema.serverUrl, { schema: schema.schema, statementTimeoutMs: 45_000 }).options,
     );
     // Enough rows, with varied emails, that the planner chooses as it would on a real table.
     await client`
@@ -112,8 +113,8 @@ describe('PostgreSQL database', () => {
   });
 
   it('plans a lookup once per connection, and a search for each of its terms', async () => {
-    const connection = postgres(schema.url, {
-      ...connectionSettings(schema.url, { schema: schema.schema, statementTimeoutMs: 45_000 }).options,
+    const connection = postgres(schema.serverUrl, {
+      ...connectionSettings(schema.serverUrl, { schema: schema.schema, statementTimeoutMs: 45_000 }).options,
       max: 1,
     });
     try {

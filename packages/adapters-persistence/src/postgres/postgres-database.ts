@@ -28,6 +28,8 @@ const MIGRATIONS = fileURLToPath(new URL('../../migrations/postgres', import.met
 // Migrations install pg_trgm, which is one per database, so they take turns database-wide.
 const MIGRATION_LOCK = 'uas:migrate';
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+const CONNECT_TIMEOUT_SECONDS = 5;
+const reconnectDelaySeconds = (attempts: number) => Math.min(0.05 * 2 ** attempts, 1);
 
 /** Whether `name` may name the schema: a lower-case SQL identifier short enough not to be truncated. */
 export function isPostgresSchemaName(name: string): boolean {
@@ -46,8 +48,17 @@ export function connectionSettings(url: string, options: DatabaseOptions): Conne
   return {
     url,
     schema,
+    preparedStatements: options.preparedStatements ?? true,
     options: {
       max: options.poolSize ?? 10,
+      prepare: options.preparedStatements ?? true,
+      // A server that is gone must turn into a 503 within a request's patience, not after 30 s.
+      connect_timeout: CONNECT_TIMEOUT_SECONDS,
+      // postgres.js waits before reconnecting, 3^n / 100 s after n failed attempts (up to 20 s),
+      // and a request waits with it: a database back after a few seconds would still hold
+      // requests for many more. At most a second between attempts, so each request gets its
+      // answer (rows or a 503) at once and service resumes within a second of the return.
+      backoff: reconnectDelaySeconds,
       onnotice: () => {}, // "already exists, skipping" and the like are not worth a log line
       connection: {
         application_name: 'user-account-service',
@@ -56,6 +67,22 @@ export function connectionSettings(url: string, options: DatabaseOptions): Conne
       },
     },
   };
+}
+
+/**
+ * The pool's statements name tables without their schema, so its connections must search the
+ * schema first. Direct, the search path is sent when each connection opens; a pooler in
+ * transaction mode drops it (PgBouncer: ignore_startup_parameters), and the role's own setting
+ * must say it (`ALTER ROLE … SET search_path`). Checked once the tables exist, so that an
+ * instance never writes into another schema than the one it migrated.
+ */
+async function expectSchema(client: postgres.Sql, schema: string | undefined): Promise<void> {
+  if (schema === undefined) return;
+  const [found] = await guarded('database.searchPath', () => client`select current_schema() as name`);
+  if (found?.name === schema) return;
+  throw new Error(
+    `The connections search the schema ${found?.name ?? '(none)'}, not DATABASE_SCHEMA ${schema}: a pooler in transaction mode does not pass on the search path, so set it on the role (ALTER ROLE <user> SET search_path = ${schema}).`,
+  );
 }
 
 function postgresRepositories(db: PostgresDb) {
@@ -85,14 +112,16 @@ export async function openPostgresDatabase(url: string, options: DatabaseOptions
   let closing: Promise<void> | undefined;
   return {
     dialect: 'postgres',
-    repositories: postgresRepositories(drizzle(preparingClient(client))),
-    migrate: () =>
-      guarded('database.migrate', () =>
-        withAdvisoryLock(settings, MIGRATION_LOCK, (connection) =>
+    repositories: postgresRepositories(drizzle(settings.preparedStatements ? preparingClient(client) : client)),
+    migrate: async () => {
+      await guarded('database.migrate', () =>
+        withAdvisoryLock(settings, MIGRATION_LOCK, (tx) =>
           // With a schema, the bookkeeping table lives beside the tables it describes.
-          migrate(drizzle(connection), { migrationsFolder: MIGRATIONS, migrationsSchema: settings.schema }),
+          migrate(drizzle(tx), { migrationsFolder: MIGRATIONS, migrationsSchema: settings.schema }),
         ),
-      ),
+      );
+      await expectSchema(client, settings.schema);
+    },
     migrationStatus: () =>
       guarded('database.migrationStatus', async () => {
         // Drizzle keeps its bookkeeping in the `drizzle` schema, or beside the tables when given one.

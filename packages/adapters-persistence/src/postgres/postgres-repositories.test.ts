@@ -14,9 +14,9 @@ let another: Database;
 
 beforeAll(async () => {
   schema = await createTestPostgresSchema();
-  database = await openDatabase(parseDatabaseUrl(schema.url), { schema: schema.schema, poolSize: 4 });
+  database = await openDatabase(parseDatabaseUrl(schema.url), { ...schema.options, poolSize: 4 });
   await database.migrate();
-  another = await openDatabase(parseDatabaseUrl(schema.url), { schema: schema.schema, poolSize: 4 });
+  another = await openDatabase(parseDatabaseUrl(schema.url), { ...schema.options, poolSize: 4 });
 });
 
 afterAll(async () => {

@@ -10,6 +10,12 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL: longest a statement may run before the server cancels it. Default 5000. */
   statementTimeoutMs?: number;
+  /**
+   * PostgreSQL: send statements as named prepared statements (see postgres-prepared-client.ts).
+   * Default true; false behind a pooler in transaction mode that does not keep them across
+   * transactions (PgBouncer before 1.21, or without max_prepared_statements).
+   */
+  preparedStatements?: boolean;
   /** PostgreSQL: keep every table, and the migrations' bookkeeping, in this schema. */
   schema?: string;
   /**

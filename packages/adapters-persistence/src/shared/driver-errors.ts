@@ -1,5 +1,5 @@
 import { DrizzleQueryError } from 'drizzle-orm';
-import { DomainError, EmailTakenError, type Repositories } from '@uas/domain';
+import { DatabaseUnavailableError, DomainError, EmailTakenError, type Repositories } from '@uas/domain';
 
 /**
  * A database fault, described by the operation and the driver's error code only: driver and
@@ -14,6 +14,47 @@ export class PersistenceError extends Error {
     super(`The database operation ${operation} failed${driverCode ? ` (${driverCode})` : ''}.`);
   }
 }
+
+/**
+ * The database went away under an operation, or could not be reached: the client gets a 503 it
+ * may retry (nothing was acknowledged), the log gets the operation and the driver's code.
+ */
+class DatabaseUnreachableError extends DatabaseUnavailableError {
+  override readonly name = 'DatabaseUnreachableError';
+  constructor(
+    readonly operation: string,
+    readonly driverCode: string,
+  ) {
+    super();
+    this.cause = `${operation} (${driverCode})`;
+  }
+}
+
+/**
+ * What says the connection, not the statement, failed. postgres.js: its own codes for a
+ * connection closed, ended or not made in time, and Node's socket errors. PostgreSQL: class 08
+ * (connection exception: also what PgBouncer answers when it cannot reach the server or waited
+ * too long for one), 57P01-57P03 (terminated by an administrator, a crash, a server starting or
+ * stopping) and 53300 (no connection slot left).
+ */
+const UNREACHABLE = new Set([
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+
+const isUnreachable = (code: string) => UNREACHABLE.has(code) || code.startsWith('08');
 
 interface DriverError {
   code?: unknown;
@@ -39,7 +80,9 @@ export function toDomainError(error: unknown, operation: string): Error {
   if (error instanceof DomainError || error instanceof PersistenceError) return error;
   const cause = driverError(error);
   if (isEmailUniqueViolation(cause)) return new EmailTakenError();
-  return new PersistenceError(operation, typeof cause.code === 'string' ? cause.code : undefined);
+  const code = typeof cause.code === 'string' ? cause.code : undefined;
+  if (code !== undefined && isUnreachable(code)) return new DatabaseUnreachableError(operation, code);
+  return new PersistenceError(operation, code);
 }
 
 export async function guarded<T>(operation: string, work: () => T | Promise<T>): Promise<T> {

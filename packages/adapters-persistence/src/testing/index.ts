@@ -2,3 +2,4 @@ export * from './postgres-test-database';
 export * from './query-test-database';
 export * from './sqlite-test-database';
 export * from './audit-tampering';
+export { startTestPgBouncer, type TestPgBouncer } from '../../../../scripts/pgbouncer';

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
+import {
+  asSchemaRole,
+  createSchemaRole,
+  dropSchemaRole,
+  startTestPgBouncer,
+  type TestPgBouncer,
+} from '../../../../scripts/pgbouncer';
 
 /** Where tests find PostgreSQL when neither TEST_DATABASE_URL nor a Docker engine is there. */
 const LOCAL_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -11,7 +18,7 @@ let server: Promise<string> | undefined;
  * container when a Docker engine answers; else the local default. Rejects with a message saying
  * what was tried when the server does not answer: a test run must fail, never skip.
  */
-function testPostgresServerUrl(): Promise<string> {
+export function testPostgresServerUrl(): Promise<string> {
   return (server ??= locateServer());
 }
 
@@ -62,25 +69,68 @@ function withoutPassword(url: string): string {
   }
 }
 
+/**
+ * With TEST_DATABASE_POOLER=pgbouncer, the suites reach the server through a PgBouncer in
+ * transaction mode that this test process starts (and stops when it exits), as the operator's
+ * guide runs many instances: prepared statements off, the schema and statement timeout set on
+ * a role of the schema's own, since the pooler drops what a connection sends at its start.
+ */
+const THROUGH_POOLER = process.env.TEST_DATABASE_POOLER === 'pgbouncer';
+
+let pooler: Promise<TestPgBouncer> | undefined;
+
+function testPooler(serverUrl: string): Promise<TestPgBouncer> {
+  return (pooler ??= startTestPgBouncer(serverUrl).then((started) => {
+    process.once('exit', () => void started.stop());
+    return started;
+  }));
+}
+
 /** A schema of its own on the test server: what `openDatabase(…, { schema })` isolates a test run in. */
 export interface TestPostgresSchema {
-  /** The server's URL; pass `schema` as the `schema` option of openDatabase. */
+  /** The URL the service connects to: the server's, or the pooler's with the schema's role. */
   readonly url: string;
   readonly schema: string;
+  /** The server's own URL (its superuser), for what looks at one direct connection: plans, settings sent at connect. */
+  readonly serverUrl: string;
+  /** The database options the service is given for this schema (`openDatabase(url, options)`). */
+  readonly options: { schema: string; preparedStatements: boolean };
+  /** The same as the service's environment variables. */
+  readonly env: { DATABASE_URL: string; DATABASE_SCHEMA: string; DATABASE_PREPARED_STATEMENTS: string };
   /** Empties every table of the schema (but the migrations' bookkeeping). */
   truncate(): Promise<void>;
+  /** Ends every server connection of the schema's role (ownRole, or through a pooler): a database failing over. */
+  endConnections(): Promise<number>;
   /** Drops the schema and everything in it. */
   drop(): Promise<void>;
 }
 
-export async function createTestPostgresSchema(): Promise<TestPostgresSchema> {
-  const url = await testPostgresServerUrl();
+export interface TestSchemaOptions {
+  /** Reach the server through this pooler (as a role of the schema's own), whatever TEST_DATABASE_POOLER says. */
+  pooler?: TestPgBouncer;
+  /** Connect as a role of the schema's own, whose connections a test can tell from others and end. */
+  ownRole?: boolean;
+}
+
+export async function createTestPostgresSchema(given: TestSchemaOptions = {}): Promise<TestPostgresSchema> {
+  const serverUrl = await testPostgresServerUrl();
   const schema = `uas_test_${randomBytes(8).toString('hex')}`;
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin`create schema ${admin(schema)}`;
+  const pooler = given.pooler ?? (THROUGH_POOLER ? await testPooler(serverUrl) : undefined);
+  const ownRole = given.ownRole === true || pooler !== undefined;
+  let url = serverUrl;
+  if (ownRole) {
+    await createSchemaRole(admin, schema);
+    url = asSchemaRole(pooler ? pooler.through(serverUrl) : serverUrl, schema);
+  }
+  const preparedStatements = pooler === undefined;
   return {
     url,
     schema,
+    serverUrl,
+    options: { schema, preparedStatements },
+    env: { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATABASE_PREPARED_STATEMENTS: String(preparedStatements) },
     async truncate() {
       const tables = await admin<{ name: string }[]>`
         select tablename as name from pg_tables where schemaname = ${schema} and tablename not like '\_\_drizzle%'`;
@@ -89,8 +139,16 @@ export async function createTestPostgresSchema(): Promise<TestPostgresSchema> {
       const names = tables.map(({ name }) => `${quoted(schema)}.${quoted(name)}`);
       await admin.unsafe(`truncate ${names.join(', ')} restart identity cascade`);
     },
+    async endConnections() {
+      if (!ownRole) throw new Error('Only the connections of a schema with a role of its own can be told apart.');
+      // In the select list, so that only the rows the filter kept are ended: other tests share the server.
+      const ended = await admin<{ ended: boolean }[]>`
+        select pg_terminate_backend(pid) as ended from pg_stat_activity where usename = ${schema}`;
+      return ended.filter((row) => row.ended).length;
+    },
     async drop() {
       await admin`drop schema if exists ${admin(schema)} cascade`;
+      if (ownRole) await dropSchemaRole(admin, schema);
       await admin.end({ timeout: 5 });
     },
   };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '../testing/test-api.ts';
 import {
   AccountInactiveError,
+  DatabaseUnavailableError,
   DomainError,
   EmailTakenError,
   ForbiddenError,
@@ -24,6 +25,7 @@ describe('the error catalogue', () => {
     { error: new RefreshTokenReusedError(), code: 'refresh_token_reused' },
     { error: new ForbiddenError('no'), code: 'forbidden' },
     { error: new TooManyAttemptsError(5), code: 'too_many_attempts' },
+    { error: new DatabaseUnavailableError(), code: 'database_unavailable' },
   ])('$error.constructor.name carries the stable code $code and a message', ({ error, code }) => {
     expect(error).toBeInstanceOf(DomainError);
     expect(error.code).toBe(code);

@@ -16,7 +16,8 @@ export type ErrorCode =
   | 'signup_disabled'
   | 'too_many_attempts'
   | 'precondition_failed'
-  | 'email_already_verified';
+  | 'email_already_verified'
+  | 'database_unavailable';
 
 export abstract class DomainError extends Error {
   abstract readonly code: ErrorCode;
@@ -136,5 +137,19 @@ export class PreconditionFailedError extends DomainError {
   readonly code = 'precondition_failed';
   constructor() {
     super('The user has changed since you read it; read it again, then reapply your change.');
+  }
+}
+
+/**
+ * The database could not be reached, or dropped the connection mid-request (it restarts, fails
+ * over, or its pooler does): nothing was acknowledged, and the same request may be retried once
+ * it is back. Adapters subclass it to keep their cause for the log; the client learns only when
+ * to retry.
+ */
+export class DatabaseUnavailableError extends DomainError {
+  readonly code = 'database_unavailable';
+  readonly retryAfterSeconds = 2;
+  constructor() {
+    super('The database is unavailable for a moment; retry the request in a few seconds.');
   }
 }

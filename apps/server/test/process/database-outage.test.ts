@@ -1,0 +1,182 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { UserDocument } from '@uas/client';
+import {
+  createTestPostgresSchema,
+  queryTestDatabase,
+  startTestPgBouncer,
+  testPostgresServerUrl,
+  type TestPgBouncer,
+  type TestPostgresSchema,
+} from '@uas/adapters-persistence/testing';
+import { delay, ServerProcesses, type ServerProcess } from '../../../../scripts/release-process';
+import { createUser, loginAsAdmin, readAdminKeyFile } from '../support/admin-api';
+
+const WRITERS = 8;
+/** How long the pooler stays down in the outage: long enough for /ready and writes to see it. */
+const OUTAGE_MS = 2_000;
+
+/** What the writers saw, and how long service took to come back after each event. */
+interface Tally {
+  acknowledged: { id: string; email: string }[];
+  unavailable: number;
+  /** Answers neither 2xx nor a well-formed 503, or no answer at all: each as `status code`. */
+  others: string[];
+  /** Seconds from the end of each event to the first write acknowledged after it. */
+  resumedAfter: number[];
+}
+
+/**
+ * Writers create users on two server processes without pause while `events` cut the database
+ * away under them; each 201 is an acknowledged write, each 503 must be JSON:API with Retry-After.
+ */
+async function underLoad(
+  servers: readonly ServerProcess[],
+  token: (server: ServerProcess) => string,
+  events: readonly (() => Promise<void>)[],
+): Promise<Tally> {
+  const tally: Tally = { acknowledged: [], unavailable: 0, others: [], resumedAfter: [] };
+  let lastEventEnd: number | undefined;
+  let running = true;
+  let written = 0;
+  const writer = async (index: number) => {
+    const server = servers[index % servers.length]!;
+    while (running) {
+      const email = `outage-${index}-${written++}@example.com`;
+      try {
+        const response = await createUser(server, token(server), { email, name: 'Outage', password: 'outage-pass-1' });
+        if (response.status === 201) {
+          const { data } = (await response.json()) as UserDocument;
+          tally.acknowledged.push({ id: data.id, email });
+          if (lastEventEnd !== undefined) {
+            tally.resumedAfter.push((Date.now() - lastEventEnd) / 1000);
+            lastEventEnd = undefined;
+          }
+        } else {
+          const text = await response.text();
+          if (response.status === 503 && isRetryable(response, text)) tally.unavailable++;
+          else tally.others.push(`${response.status} ${text}`);
+        }
+      } catch (error) {
+        tally.others.push(`no answer: ${(error as Error).message}`);
+      }
+    }
+  };
+  const writers = Array.from({ length: WRITERS }, (_, index) => writer(index));
+  await delay(500);
+  for (const event of events) {
+    await event();
+    lastEventEnd = Date.now();
+    // Service back within this, or the resumption is not counted and the test fails below.
+    for (let waited = 0; lastEventEnd !== undefined && waited < 10_000; waited += 50) await delay(50);
+    await delay(300);
+  }
+  running = false;
+  await Promise.all(writers);
+  return tally;
+}
+
+/** A 503 the client can act on: JSON:API, a code saying why, and when to retry. */
+function isRetryable(response: Response, text: string): boolean {
+  const body = JSON.parse(text) as { errors?: { code?: string }[] };
+  const code = body.errors?.[0]?.code;
+  return (
+    Number(response.headers.get('retry-after')) > 0 &&
+    response.headers.get('content-type')?.startsWith('application/json') === true &&
+    (code === 'database_unavailable' || code === 'not_ready')
+  );
+}
+
+/** Every acknowledged user that the database no longer has. */
+async function lost(schema: TestPostgresSchema, acknowledged: Tally['acknowledged']): Promise<string[]> {
+  // Straight to the server: what is stored, whatever the pooler holds.
+  const rows = await queryTestDatabase({ url: schema.serverUrl, schema: schema.schema }, 'select id from users');
+  const stored = new Set(rows.map((row) => String(row.id)));
+  return acknowledged.filter(({ id }) => !stored.has(id)).map(({ email }) => email);
+}
+
+describe('a database that goes away under load and comes back', { timeout: 120_000 }, () => {
+  const processes = new ServerProcesses();
+  let pooler: TestPgBouncer | undefined;
+  const schemas: TestPostgresSchema[] = [];
+  afterAll(async () => {
+    await processes.cleanup();
+    await pooler?.stop();
+    for (const schema of schemas) await schema.drop();
+  });
+
+  async function twoInstances(schema: TestPostgresSchema) {
+    schemas.push(schema);
+    const env = {
+      ...schema.env,
+      DATABASE_POOL_SIZE: '4',
+      ADMIN_KEY_PATH: join(await processes.tempDir(), 'admin.key'),
+    };
+    const [a, b] = await Promise.all([processes.start(env), processes.start(env)]);
+    const admin = await readAdminKeyFile(env.ADMIN_KEY_PATH);
+    const tokens = new Map<ServerProcess, string>();
+    for (const server of [a!, b!]) tokens.set(server, (await loginAsAdmin(server, admin)).accessToken);
+    return { servers: [a!, b!], token: (server: ServerProcess) => tokens.get(server)! };
+  }
+
+  function report(name: string, tally: Tally, missing: string[]) {
+    const resumed = Math.max(...tally.resumedAfter).toFixed(2);
+    console.info(
+      `${name}: ${tally.acknowledged.length} writes acknowledged, ${missing.length} lost; ${tally.unavailable} answered 503, ${tally.others.length} otherwise; service back within ${resumed} s of each event (${tally.resumedAfter.map((s) => s.toFixed(2)).join(', ')})`,
+    );
+  }
+
+  it('PostgreSQL directly, every connection of the service ended three times: 503s only, nothing acknowledged lost', async () => {
+    const schema = await createTestPostgresSchema({ ownRole: true });
+    const { servers, token } = await twoInstances(schema);
+    const cut = async () => {
+      const n = await schema.endConnections();
+      expect(n).toBeGreaterThan(0);
+    };
+    const tally = await underLoad(servers, token, [cut, cut, cut]);
+    const missing = await lost(schema, tally.acknowledged);
+    report('directly', tally, missing);
+    // One expectation, so that a failure shows the whole tally.
+    expect({ others: tally.others, missing, resumed: tally.resumedAfter.length }).toEqual({
+      others: [],
+      missing: [],
+      resumed: 3,
+    });
+    expect(Math.max(...tally.resumedAfter)).toBeLessThan(5);
+  });
+
+  it('through PgBouncer in transaction mode: server connections ended, the pooler restarted, then down for 2 s: 503s only (and /ready 503 while down), nothing acknowledged lost', async () => {
+    pooler = await startTestPgBouncer(await testPostgresServerUrl());
+    const schema = await createTestPostgresSchema({ pooler });
+    const { servers, token } = await twoInstances(schema);
+    const through = pooler;
+    const readyWhileDown: number[] = [];
+    const tally = await underLoad(servers, token, [
+      async () => {
+        expect(await schema.endConnections(), 'server connections of the service ended').toBeGreaterThan(0);
+      },
+      async () => {
+        await through.down();
+        await through.up();
+      },
+      async () => {
+        await through.down();
+        await delay(OUTAGE_MS / 2);
+        for (const server of servers) readyWhileDown.push((await server.fetch('/ready')).status);
+        await delay(OUTAGE_MS / 2);
+        await through.up();
+      },
+    ]);
+    const missing = await lost(schema, tally.acknowledged);
+    report('through PgBouncer', tally, missing);
+    expect(readyWhileDown).toEqual([503, 503]);
+    for (const server of servers) expect((await server.fetch('/ready')).status).toBe(200);
+    expect({ others: tally.others, missing, resumed: tally.resumedAfter.length }).toEqual({
+      others: [],
+      missing: [],
+      resumed: 3,
+    });
+    expect(tally.unavailable).toBeGreaterThan(0);
+    expect(Math.max(...tally.resumedAfter)).toBeLessThan(5);
+  });
+});
