@@ -57,8 +57,26 @@ export class ActionTokenService {
   async use(purpose: ActionPurpose, presented: unknown): Promise<ActionToken> {
     if (typeof presented !== 'string' || !TOKEN_FORM.test(presented)) throw new InvalidActionTokenError();
     const { tokens, keys, clock } = this.deps;
-    const used = await tokens.consume(purpose, await keys.digests(presented), clock.now());
+    const now = clock.now();
+    const cached = await keys.digests(presented);
+    // The ring is cached: a token made on another instance just after a rotation there is stored
+    // under a secret this one has not read yet. Only a miss pays for reading the ring again, and
+    // a second lookup only when that read brought a secret the first did not hash under.
+    const used =
+      (await tokens.consume(purpose, cached, now)) ??
+      (await this.consumeUnderNewSecrets(purpose, presented, cached, now));
     if (!used) throw new InvalidActionTokenError();
     return used;
+  }
+
+  private async consumeUnderNewSecrets(
+    purpose: ActionPurpose,
+    presented: string,
+    tried: string[],
+    now: Date,
+  ): Promise<ActionToken | null> {
+    const reloaded = await this.deps.keys.reloadedDigests(presented);
+    const untried = reloaded.filter((digest) => !tried.includes(digest));
+    return untried.length === 0 ? null : this.deps.tokens.consume(purpose, untried, now);
   }
 }
