@@ -1,13 +1,15 @@
 /**
- * `pnpm bench [--postgres] [--users N] [--concurrency N] [--duration S] [--compare-node PATH]`:
+ * `pnpm bench [--postgres] [--users N] [--concurrency N] [--duration S] [--only A,B] [--compare-node PATH]`:
  * seeds a fresh database with N users through the user repository's bulk path, starts the real
  * server on 127.0.0.1 against it and prints, as Markdown, requests/s and latency percentiles of
  * the main endpoints, each beside a bare Hono server's requests/s measured in the same run, and
  * the server's memory. PostgreSQL with --postgres (postgres://postgres@127.0.0.1:5432/test) or
  * BENCH_DATABASE_URL. With --compare-node, the same scenarios then run on the release installed
  * for that other Node.js binary, against the same database, with its own ceiling on that Node.js,
- * and a table sets the two side by side.
+ * and a table sets the two side by side. With --only, just the scenarios whose names contain one
+ * of the comma-separated words (`--only recover,signup`).
  */
+import { hash } from '@node-rs/bcrypt';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,8 +20,10 @@ import { LOCAL_POSTGRES_URL, postgresDatabase, sqliteDatabase } from './database
 import { HttpClient, measure, type Figures, type Load } from './load';
 import { currentRuntime, runtimeFor, type NodeRuntime } from './node-runtime';
 import { comparisonTable, figuresTable, memoryTable, type Row } from './report';
-import { scenarios, type Scenario, type Traffic } from './scenarios';
+import { CLIENT_ADDRESS_ENV, scenarios, type Scenario, type Traffic } from './scenarios';
+import { PASSWORD } from './api';
 import { seedUsers } from './seed';
+import { bcryptCeiling, targetsSection } from './targets';
 import { VARIABLES } from '../apps/server/src/config-variables';
 import { ServerProcesses } from '../scripts/release-process';
 
@@ -35,6 +39,8 @@ interface Options {
   postgresUrl: string | undefined;
   /** Another Node.js binary to run the same scenarios on, after the current one. */
   compareNode: string | undefined;
+  /** Words one of which a scenario's name must contain to run; none: every scenario runs. */
+  only: string[];
 }
 
 function readOptions(): Options {
@@ -45,6 +51,7 @@ function readOptions(): Options {
       concurrency: { type: 'string', default: '16' },
       duration: { type: 'string', default: '10' },
       'compare-node': { type: 'string' },
+      only: { type: 'string' },
     },
   });
   const wholeNumber = (name: 'users' | 'concurrency' | 'duration', min: number, max: number): number => {
@@ -62,6 +69,7 @@ function readOptions(): Options {
     },
     postgresUrl: process.env.BENCH_DATABASE_URL || (values.postgres ? LOCAL_POSTGRES_URL : undefined),
     compareNode: values['compare-node'],
+    only: values.only ? values.only.split(',').filter(Boolean) : [],
   };
 }
 
@@ -136,7 +144,7 @@ async function measureScenario(load: Load, scenario: Scenario): Promise<Row[]> {
 
 /** A started server of one runtime, with its clients and its scenarios. */
 async function startTarget(
-  { load, users: count }: Options,
+  { load, users: count, only }: Options,
   env: Record<string, string>,
   directory: string,
   users: { id: string; email: string }[],
@@ -160,7 +168,9 @@ async function startTarget(
     runtime,
     atStart,
     firstPage: firstPage.body,
-    scenarios: scenarios({ client, probeClient, adminToken: token, count, users, tag }),
+    scenarios: scenarios({ client, probeClient, adminToken: token, count, users, tag }).filter(
+      (scenario) => only.length === 0 || only.some((word) => scenario.name.includes(word)),
+    ),
     /** Its memory after the load, and the log lines at level error (5xx answers and their causes). */
     async finish() {
       const afterLoad = await server.memory();
@@ -222,7 +232,12 @@ async function main(): Promise<void> {
   undo.push(() => rm(directory, { recursive: true, force: true }));
   const database = options.postgresUrl ? await postgresDatabase(options.postgresUrl) : sqliteDatabase(directory);
   undo.push(() => database.drop());
-  const env = { ...database.env, ADMIN_KEY_PATH: join(directory, 'admin.key'), LOG_LEVEL: 'info' };
+  const env = {
+    ...database.env,
+    ...CLIENT_ADDRESS_ENV,
+    ADMIN_KEY_PATH: join(directory, 'admin.key'),
+    LOG_LEVEL: 'info',
+  };
   const loadBefore = loadavg()[0]!;
 
   progress(`${database.label}: seeding ${options.users} users through UserRepository.insertMany…`);
@@ -236,9 +251,11 @@ async function main(): Promise<void> {
     progress(`installing the release's native packages for ${options.compareNode}…`);
     runtimes.push(await runtimeFor(options.compareNode, directory));
   }
+  const cpu = cpus();
+  const cost = Number(VARIABLES.BCRYPT_COST.default);
+  const bcrypt = await bcryptCeiling(() => hash(PASSWORD, { cost }), cpu.length);
   const runs = await measureAll(options, env, directory, users, runtimes);
 
-  const cpu = cpus();
   const sections = runs.map(
     ({
       runtime,
@@ -246,7 +263,7 @@ async function main(): Promise<void> {
     }) => `${runs.length > 1 ? `#### Node.js ${runtime.version}\n\n` : ''}**Ceiling**: a bare Hono server on Node.js ${runtime.version} answering the first page's body from memory,
 ${measured.ceiling.perSecond.toFixed(0)} req/s (p99 ${measured.ceiling.p99.toFixed(1)} ms) in this run; "of ceiling" is each figure's share of it.
 
-${figuresTable(measured.rows, measured.ceiling)}
+${figuresTable(measured.rows, measured.ceiling)}${targetsSection(measured.rows, bcrypt, cpu.length)}
 
 ${memoryTable([
   ['measured server, at start', measured.atStart],
@@ -267,7 +284,7 @@ Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), **shared with other work
 the load generator runs on the same cores (Node.js ${process.version}). Figures are indicative, not a capacity promise.
 ${database.notes}
 ${options.users} users seeded through \`UserRepository.insertMany\` (batches of 10,000, one bcrypt hash of cost 10 shared) in ${seedSeconds.toFixed(1)} s.
-The measured server runs with its defaults (BCRYPT_COST=10, LOG_LEVEL=info, request logs to a file). ${load.concurrency} concurrent keep-alive clients,
+The measured server runs with its defaults (BCRYPT_COST=10, LOG_LEVEL=info, request logs to a file) but for TRUSTED_PROXIES=127.0.0.1 and MAIL_HOURLY_LIMIT=100000000 (see \`CLIENT_ADDRESS_ENV\`). ${load.concurrency} concurrent keep-alive clients,
 ${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up.${runs.length > 1 ? ' Both Node.js servers run at once on the same database; each measurement alternates between them.' : ''}
 
 ${sections.join('\n\n')}${comparison}`);
