@@ -55,28 +55,26 @@ export class ActionTokenService {
 
   /** Uses a presented token of `purpose`: InvalidActionTokenError when it is wrong, used, voided or expired. */
   async use(purpose: ActionPurpose, presented: unknown): Promise<ActionToken> {
-    if (typeof presented !== 'string' || !TOKEN_FORM.test(presented)) throw new InvalidActionTokenError();
-    const { tokens, keys, clock } = this.deps;
+    const { tokens, clock } = this.deps;
     const now = clock.now();
-    const cached = await keys.digests(presented);
-    // The ring is cached: a token made on another instance just after a rotation there is stored
-    // under a secret this one has not read yet. Only a miss pays for reading the ring again, and
-    // a second lookup only when that read brought a secret the first did not hash under.
-    const used =
-      (await tokens.consume(purpose, cached, now)) ??
-      (await this.consumeUnderNewSecrets(purpose, presented, cached, now));
+    const used = await this.lookUp(presented, (digests) => tokens.consume(purpose, digests, now));
     if (!used) throw new InvalidActionTokenError();
     return used;
   }
 
-  private async consumeUnderNewSecrets(
-    purpose: ActionPurpose,
-    presented: string,
-    tried: string[],
-    now: Date,
-  ): Promise<ActionToken | null> {
-    const reloaded = await this.deps.keys.reloadedDigests(presented);
-    const untried = reloaded.filter((digest) => !tried.includes(digest));
-    return untried.length === 0 ? null : this.deps.tokens.consume(purpose, untried, now);
+  /**
+   * Runs `find` with the presented token's digests. The key ring is cached: a token made on
+   * another instance just after a rotation there is stored under a secret this one has not read
+   * yet. So only a miss pays for reading the ring again, and `find` runs a second time only with
+   * the digests under secrets that read brought. InvalidActionTokenError for what cannot be a token.
+   */
+  private async lookUp<T>(presented: unknown, find: (digests: string[]) => Promise<T | null>): Promise<T | null> {
+    if (typeof presented !== 'string' || !TOKEN_FORM.test(presented)) throw new InvalidActionTokenError();
+    const { keys } = this.deps;
+    const cached = await keys.digests(presented);
+    const found = await find(cached);
+    if (found) return found;
+    const untried = (await keys.reloadedDigests(presented)).filter((digest) => !cached.includes(digest));
+    return untried.length === 0 ? null : find(untried);
   }
 }
