@@ -4,7 +4,7 @@ import type { Logger, MailDelivery, Mailer } from '@uas/domain';
  * Messages attempted at once: one round claims this many, and sends them concurrently, each over
  * a connection of the mailer's pool (see SMTP_CONNECTIONS).
  */
-export const SEND_CONCURRENCY = 4;
+export const SEND_CONCURRENCY = 8;
 
 export interface MailSenderOptions {
   delivery: MailDelivery;
