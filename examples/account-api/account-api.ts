@@ -1,8 +1,10 @@
 import {
   createUseCases,
+  DEFAULT_MAIL_TEMPLATES,
   DEFAULT_THROTTLE_POLICY,
   DomainError,
   type ErrorCode,
+  type Logger,
   type Repositories,
   type User,
 } from '@uas/domain';
@@ -28,6 +30,16 @@ async function body(request: Request): Promise<Record<string, unknown>> {
   const parsed: unknown = await request.json().catch(() => null);
   return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
 }
+
+/** This example sends no mail: nothing it serves writes a message, so nothing is sealed or logged. */
+const NO_MAIL = {
+  box: {
+    seal: () => Promise.reject(new Error('this example sends no mail')),
+    open: () => Promise.reject(new Error('this example sends no mail')),
+  },
+  templates: { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] },
+  logger: { debug() {}, info() {}, warn() {}, error() {} } satisfies Logger,
+};
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
@@ -63,6 +75,10 @@ export async function createAccountApi(repositories: Repositories, secret: strin
     ids,
     policy,
     tokenLifetimes: { verification: 86_400, recovery: 1800, email_change: 3600, invitation: 604_800 },
+    mail: NO_MAIL,
+    // Its own /signup below makes accounts directly, with no mailed link to verify them.
+    publicUrl: 'http://localhost/',
+    signup: 'closed',
   });
 
   const routes: Record<string, (request: Request, clientAddress: string) => Promise<Response>> = {

@@ -43,7 +43,7 @@ export async function createApplication(
       ? new PrometheusMetrics(database.dialect === 'postgres' ? config.databasePoolSize : 1)
       : null;
     const container = buildContainer(config, database, metrics, parent);
-    const useCases = useCasesOf(container, config);
+    const useCases = useCasesOf(container, config, logger);
     const keyRing = container.resolve(KeyRing);
     await database.withStartupLock(async () => {
       await database.migrate();
@@ -61,7 +61,11 @@ export async function createApplication(
       userAuth: useCases.userAuth,
       overview: useCases.overview,
       audit: useCases.audit,
-      mail: mail.service,
+      mail: useCases.mail,
+      mailRequestLimit: useCases.mailRequestLimit,
+      signup: useCases.signup,
+      verification: useCases.verification,
+      emailChange: useCases.emailChange,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
       metricsEndpoint: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { isPostgresSchemaName, parseDatabaseUrl } from '@uas/adapters-persistence';
 import { addressMatcher, corsOrigins } from '@uas/adapters-http';
-import { EMAIL_VERIFICATION, isValidEmail, normalizeEmail } from '@uas/domain';
+import { EMAIL_VERIFICATION, isValidEmail, normalizeEmail, SIGNUP_MODES } from '@uas/domain';
 import { mailTemplatesFrom } from './adapters/folder-mail-templates';
 import { LOG_LEVELS } from './adapters/json-logger';
 import { SIGNING_ALGORITHMS } from './adapters/key-ring';
@@ -232,6 +232,11 @@ export const VARIABLES = {
     default: '',
     doc: 'Where the `/account/` pages lead once done (your application). None: they end on their own page.',
   }),
+  SIGNUP: variable({
+    schema: oneOf(SIGNUP_MODES),
+    default: 'open',
+    doc: 'Who may create an account with `POST /v1/signup`: `open`, anyone (the address is then verified by a mailed link); `invite-only` or `closed`, nobody (403 `signup_disabled`): accounts come from an administrator.',
+  }),
   EMAIL_VERIFICATION: variable({
     schema: oneOf(EMAIL_VERIFICATION),
     default: 'required',
@@ -256,6 +261,21 @@ export const VARIABLES = {
     schema: integer(1, 315_360_000),
     default: '604800',
     doc: 'How long an invitation link stays usable (a week).',
+  }),
+  MAIL_REQUESTS_PER_MINUTE: variable({
+    schema: integer(1, 1_000_000),
+    default: '5',
+    doc: 'Requests per minute one client address may make to the endpoints that send mail (sign-up, recover, resend verification, email change), counted together on every instance; more → 429 `too_many_attempts` with `Retry-After`, whatever address the request names.',
+  }),
+  MAIL_HOURLY_LIMIT: variable({
+    schema: integer(1, 100_000_000),
+    default: '1000',
+    doc: 'Account messages queued per hour, all recipients together, on every instance: once spent, further messages are skipped (a warning is logged, never the address). Security notices are counted but never skipped. Apart from it, each address gets at most one message of each kind a minute.',
+  }),
+  SECURITY_NOTICES: variable({
+    schema: oneOf(['on', 'off'] as const),
+    default: 'on',
+    doc: '`on`: the owner of an account is told by mail when its password or email changes (no send limit drops these notices); `off`: no notices.',
   }),
   LOGIN_FAILURES_PER_ACCOUNT: variable({
     schema: integer(1, 1_000_000),

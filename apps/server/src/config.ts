@@ -84,6 +84,8 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
     publicUrl: (e.PUBLIC_URL ?? new URL(`http://localhost:${e.PORT}/`)).href,
     /** Where the `/account/` pages lead once done; null: they end on their own page. */
     appUrl: e.APP_URL?.href ?? null,
+    /** Who may sign up through POST /v1/signup. */
+    signup: e.SIGNUP,
     /** Whether a user must have verified the address to log in. */
     emailVerification: e.EMAIL_VERIFICATION,
     /** How long a single-use token of each purpose stays usable, in seconds. */
@@ -93,6 +95,10 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
       email_change: e.EMAIL_CHANGE_TOKEN_TTL_SECONDS,
       invitation: e.INVITATION_TOKEN_TTL_SECONDS,
     },
+    /** Requests per minute a client address may make to the endpoints that send mail. */
+    mailRequestsPerMinute: e.MAIL_REQUESTS_PER_MINUTE,
+    /** The send limits of account mail. */
+    accountMail: { hourlyLimit: e.MAIL_HOURLY_LIMIT, securityNotices: e.SECURITY_NOTICES === 'on' },
     loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
     loginFailuresPerAddress: e.LOGIN_FAILURES_PER_ADDRESS,
     loginFailureWindowSeconds: e.LOGIN_FAILURE_WINDOW_SECONDS,

@@ -21,6 +21,7 @@ import {
   MailService,
   PasswordHasher,
   PasswordRehashRepository,
+  RateCounterRepository,
   type Repositories,
   SecretRepository,
   SessionRepository,
@@ -61,6 +62,7 @@ const REPOSITORY_PORTS = {
   secrets: SecretRepository,
   mail: MailQueue,
   tokens: ActionTokenRepository,
+  rateCounters: RateCounterRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**
@@ -136,7 +138,7 @@ export function buildContainer(
 }
 
 /** The domain's use cases over the ports `container` provides, with the policy `config` sets. */
-export function useCasesOf(container: DependencyContainer, config: Config): UseCases {
+export function useCasesOf(container: DependencyContainer, config: Config, logger: Logger): UseCases {
   const throttle = {
     perAccountAndAddress: { limit: config.loginFailuresPerAccount, windowSeconds: config.loginFailureWindowSeconds },
     perAddress: { limit: config.loginFailuresPerAddress, windowSeconds: config.loginFailureWindowSeconds },
@@ -158,7 +160,11 @@ export function useCasesOf(container: DependencyContainer, config: Config): UseC
       emailVerification: config.emailVerification,
     },
     tokenLifetimes: config.tokenLifetimes,
+    publicUrl: config.publicUrl,
+    signup: config.signup,
     auditRetentionDays: config.auditRetentionDays,
+    mail: { box: container.resolve(SecretKeyRing), templates: config.mailTemplates, logger },
+    mailLimits: { accountMail: config.accountMail, requestsPerMinute: config.mailRequestsPerMinute },
   });
 }
 

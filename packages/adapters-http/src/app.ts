@@ -23,6 +23,9 @@ import { healthRoutes } from './routes/health.routes';
 import { jwksRoutes } from './routes/jwks.routes';
 import { meSessionsRoutes } from './routes/me-sessions.routes';
 import { meRoutes } from './routes/me.routes';
+import { meEmailRoutes } from './routes/me-email.routes';
+import { signupRoutes } from './routes/signup.routes';
+import { verifyRoutes } from './routes/verify.routes';
 import { metricsRoutes } from './routes/metrics.routes';
 import { openApiRoutes } from './routes/openapi.routes';
 import { readyRoutes } from './routes/ready.routes';
@@ -54,7 +57,10 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminAuditRoutes(deps))
     .route('/', adminMailRoutes(deps))
     .route('/', userSessionRoutes(deps))
+    .route('/', signupRoutes(deps))
+    .route('/', verifyRoutes(deps))
     .route('/', meRoutes(deps))
+    .route('/', meEmailRoutes(deps))
     .route('/', meSessionsRoutes(deps))
     .route('/', jwksRoutes(deps))
     .route('/', healthRoutes())

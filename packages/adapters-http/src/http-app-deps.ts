@@ -3,11 +3,15 @@ import type {
   AuthService,
   JsonObject,
   Logger,
+  EmailChangeService,
+  MailRequestLimit,
   MailService,
   OverviewService,
   SelfService,
+  SignupService,
   UserService,
   UserTransferService,
+  VerificationService,
 } from '@uas/domain';
 import type { MetricsEndpoint } from './metrics/http-metrics';
 
@@ -21,6 +25,11 @@ export interface HttpAppDeps {
   overview: OverviewService;
   audit: AuditService;
   mail: MailService;
+  signup: SignupService;
+  verification: VerificationService;
+  emailChange: EmailChangeService;
+  /** The per-client-address limit of the endpoints that send mail (see limitMailRequests). */
+  mailRequestLimit: MailRequestLimit;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;
   /** Null when this instance is ready to serve; otherwise why not, in words fit for any client. */

@@ -10,6 +10,7 @@ import type { ActivityRepository } from './stats/activity.repository.ts';
 import type { MailQueue } from './mail/mail-queue.ts';
 import type { SecretRepository } from './secrets/secret.repository.ts';
 import type { ActionTokenRepository } from './action-tokens/action-token.repository.ts';
+import type { RateCounterRepository } from './throttling/rate-counter.repository.ts';
 
 /** Every repository port, as one storage backend provides them. */
 export interface Repositories {
@@ -25,4 +26,5 @@ export interface Repositories {
   secrets: SecretRepository;
   mail: MailQueue;
   tokens: ActionTokenRepository;
+  rateCounters: RateCounterRepository;
 }

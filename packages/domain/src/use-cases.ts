@@ -11,7 +11,16 @@ import type { TokenKeys } from './action-tokens/token-keys.ts';
 import type { ActionTokenLifetimes } from './action-tokens/action-token.ts';
 import { ActionTokenService } from './action-tokens/action-token-service.ts';
 import type { Repositories } from './repositories.ts';
+import type { SecretBox } from './secrets/secret-box.ts';
+import type { Logger } from './shared/logger.ts';
+import { MailService } from './mail/mail-service.ts';
+import type { MailTemplates } from './mail/mail-template.ts';
+import { AccountMail, DEFAULT_ACCOUNT_MAIL_POLICY, type AccountMailPolicy } from './mail/account-mail.ts';
+import { MailRequestLimit } from './throttling/mail-request-limit.ts';
 import { SelfService } from './users/self-service.ts';
+import { EmailChangeService } from './users/email-change-service.ts';
+import { SignupService, type SignupMode } from './signup/signup-service.ts';
+import { VerificationService } from './verification/verification-service.ts';
 import { UserService } from './users/user-service.ts';
 import { OverviewService } from './stats/overview-service.ts';
 import { UserTransferService } from './transfer/user-transfer-service.ts';
@@ -27,9 +36,25 @@ export interface UseCaseDeps {
   policy: AuthPolicy;
   /** How long a single-use token of each purpose stays usable. */
   tokenLifetimes: ActionTokenLifetimes;
+  /** The service's public base address: mailed links open its `/account/` pages (PUBLIC_URL). */
+  publicUrl: string;
+  /** Who may sign up (SIGNUP). */
+  signup: SignupMode;
   /** Days an audit event is kept before housekeeping prunes it; 0 (the default) keeps every event. */
   auditRetentionDays?: number;
+  /** What writes messages: the box that seals their bodies, their templates, and the log. */
+  mail: { box: SecretBox; templates: MailTemplates; logger: Logger };
+  /** The send limits of account mail and of the endpoints that send it; the defaults unless told. */
+  mailLimits?: MailLimits;
 }
+
+export interface MailLimits {
+  accountMail: AccountMailPolicy;
+  /** Requests per minute one client address may make to the endpoints that send mail. */
+  requestsPerMinute: number;
+}
+
+export const DEFAULT_MAIL_LIMITS: MailLimits = { accountMail: DEFAULT_ACCOUNT_MAIL_POLICY, requestsPerMinute: 5 };
 
 /**
  * Every use case wired over the given ports: the one wiring of the graph, used by the server's
@@ -46,7 +71,11 @@ export function createUseCases({
   ids,
   policy,
   tokenLifetimes,
+  publicUrl,
+  signup,
   auditRetentionDays = 0,
+  mail: mailDeps,
+  mailLimits = DEFAULT_MAIL_LIMITS,
 }: UseCaseDeps) {
   const { sessions, attempts, audit } = repositories;
   const admins = adminPrincipals(repositories.admins);
@@ -75,22 +104,59 @@ export function createUseCases({
     clock,
     ids,
   });
+  const mail = new MailService({ ...mailDeps, queue: repositories.mail, clock, ids });
+  const counters = repositories.rateCounters;
+  const accountMail = new AccountMail({
+    mail,
+    counters,
+    clock,
+    logger: mailDeps.logger,
+    policy: mailLimits.accountMail,
+  });
+  const actionTokens = new ActionTokenService({
+    tokens: repositories.tokens,
+    keys: tokenKeys,
+    clock,
+    ids,
+    lifetimes: tokenLifetimes,
+  });
+  const self = new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle, accountMail });
   return {
     users,
-    self: new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle }),
+    self,
     admins: new AdminService({ admins: repositories.admins, hasher, clock, ids }),
     adminAuth: authFor(admins),
     userAuth: authFor(people),
     transfer: new UserTransferService({ imports: repositories.imports, audit, hasher, clock, ids }),
     overview: new OverviewService({ activity: repositories.activity, clock }),
-    housekeeping: new Housekeeping({ sessions, attempts, audit, clock, throttle: policy.throttle, auditRetentionDays }),
+    housekeeping: new Housekeeping({
+      sessions,
+      attempts,
+      rateCounters: repositories.rateCounters,
+      audit,
+      clock,
+      throttle: policy.throttle,
+      auditRetentionDays,
+    }),
     audit: new AuditService({ audit }),
-    actionTokens: new ActionTokenService({
-      tokens: repositories.tokens,
-      keys: tokenKeys,
+    mail,
+    /** Every flow's way to send account mail, under the send limits. */
+    accountMail,
+    /** The per-client-address limit of the endpoints that send mail. */
+    mailRequestLimit: new MailRequestLimit({ counters, clock, perMinute: mailLimits.requestsPerMinute }),
+    actionTokens,
+    signup: new SignupService({
+      users: repositories.users,
+      actionTokens,
+      accountMail,
+      queue: repositories.mail,
+      hasher,
       clock,
       ids,
-      lifetimes: tokenLifetimes,
+      publicUrl,
+      mode: signup,
     }),
+    verification: new VerificationService({ actionTokens, ids }),
+    emailChange: new EmailChangeService({ self, actionTokens, accountMail, clock, ids, publicUrl }),
   };
 }

@@ -4,7 +4,7 @@ import { KeyRing } from '../adapters/key-ring';
 import { SecretKeyRing } from '../adapters/secret-key-ring';
 import { JsonLogger } from '../adapters/json-logger';
 import { loadConfig, type Config } from '../config';
-import { buildContainer, mailOf, useCasesOf } from '../container';
+import { buildContainer, useCasesOf } from '../container';
 import type { MailService } from '@uas/domain';
 
 export interface Operator {
@@ -32,14 +32,16 @@ export async function withOperator<T>(work: (operator: Operator) => Promise<T>, 
   try {
     if (migrate) await database.withStartupLock(() => database.migrate());
     const container = buildContainer(config, database);
+    const silent = new JsonLogger('silent');
+    const useCases = useCasesOf(container, config, silent);
     return await work({
       config,
       database,
-      useCases: useCasesOf(container, config),
+      useCases,
       keyRing: container.resolve(KeyRing),
       secretKeyRing: container.resolve(SecretKeyRing),
       // The command says what it queued itself.
-      mail: mailOf(container, config, new JsonLogger('silent')).service,
+      mail: useCases.mail,
     });
   } finally {
     await database.close();

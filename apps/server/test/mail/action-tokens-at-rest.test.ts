@@ -61,7 +61,10 @@ describe.each(BACKENDS)('single-use tokens on %s', (backend) => {
       const handle = await openDatabase(config.database, { schema: config.databaseSchema });
       cleanups.push(() => handle.close());
       const container = buildContainer(config, handle);
-      instances.push({ useCases: useCasesOf(container, config), mail: mailOf(container, config, logger).service });
+      instances.push({
+        useCases: useCasesOf(container, config, logger),
+        mail: mailOf(container, config, logger).service,
+      });
     }
     const [first] = instances;
     const user = await first!.useCases.users.create({ email: 'ada@example.com', password: 'correct horse 1' });

@@ -57,6 +57,7 @@ export const ERROR_CATALOGUE: Record<ApiErrorCode, ErrorRow> = {
   invalid_action_token: { status: 400, title: 'Invalid token', wire: 'invalid_token' },
   refresh_token_reused: { status: 401, title: 'Refresh token reused', challenge: BEARER_INVALID_TOKEN },
   forbidden: { status: 403, title: 'Forbidden' },
+  signup_disabled: { status: 403, title: 'Sign-up disabled' },
   too_many_attempts: { status: 429, title: 'Too many attempts' },
   precondition_failed: { status: 412, title: 'Precondition failed' },
   malformed_json: { status: 400, title: 'Malformed JSON' },

@@ -10,6 +10,7 @@ import {
   NotFoundError,
   PreconditionFailedError,
   RefreshTokenReusedError,
+  SignupDisabledError,
   TooManyAttemptsError,
   ValidationError,
   type ErrorCode,
@@ -51,6 +52,7 @@ const samples: Record<ErrorCode, { error: DomainError; status: number; title: st
   invalid_action_token: { error: new InvalidActionTokenError(), status: 400, title: 'Invalid token' },
   refresh_token_reused: { error: new RefreshTokenReusedError(), status: 401, title: 'Refresh token reused' },
   forbidden: { error: new ForbiddenError('no'), status: 403, title: 'Forbidden' },
+  signup_disabled: { error: new SignupDisabledError(), status: 403, title: 'Sign-up disabled' },
   too_many_attempts: { error: new TooManyAttemptsError(42), status: 429, title: 'Too many attempts' },
   precondition_failed: { error: new PreconditionFailedError(), status: 412, title: 'Precondition failed' },
 };

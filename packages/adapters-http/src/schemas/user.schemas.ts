@@ -36,7 +36,7 @@ const obeysDomainRule = <T>(attribute: keyof UserPatch) =>
   );
 
 /** Each user attribute as the wire carries it, then the domain's rule for it. */
-const userAttributes = {
+export const userAttributes = {
   name: v.pipe(text(), obeysDomainRule<string>('name'), v.metadata({ maxLength: NAME_MAX_LENGTH })),
   email: v.pipe(
     text(),

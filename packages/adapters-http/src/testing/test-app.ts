@@ -2,10 +2,10 @@ import {
   createUseCases,
   DEFAULT_MAIL_TEMPLATES,
   DEFAULT_THROTTLE_POLICY,
-  MailService,
   type AuthPolicy,
   type JsonObject,
   type NewUser,
+  type SignupMode,
   type User,
 } from '@uas/domain';
 import {
@@ -33,19 +33,23 @@ export const TEST_POLICY: AuthPolicy = {
   throttle: DEFAULT_THROTTLE_POLICY,
   emailVerification: 'required',
 };
+/** The public address the test app's mailed links point at. */
+export const TEST_PUBLIC_URL = 'https://accounts.example.com/';
 export const TEST_JWKS = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'test-public-key', kid: 'test-kid' }] };
 
 /**
  * The HTTP app over the domain's in-memory fakes (unsigned tokens, plain-text "hashes", a manual
  * clock), with one admin. Fast enough for scenario tables; the real adapters are tested elsewhere.
  */
-export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
+export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup: SignupMode = 'open') {
   const repositories = inMemoryRepositories();
   const clock = new ManualClock();
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
-  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit } = createUseCases({
+  const logger = new RecordingLogger();
+  const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
+  const useCases = createUseCases({
     repositories,
     hasher,
     signer,
@@ -54,11 +58,12 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     ids,
     policy: TEST_POLICY,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
+    mail: { box: new FakeSecretBox(), templates, logger },
+    publicUrl: TEST_PUBLIC_URL,
+    signup,
   });
+  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail, mailRequestLimit } = useCases;
   const admin = await admins.applyCredentials(ADMIN);
-  const logger = new RecordingLogger();
-  const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
-  const mail = new MailService({ queue: repositories.mail, box: new FakeSecretBox(), templates, clock, ids, logger });
   const deps: HttpAppDeps = {
     users,
     transfer,
@@ -68,6 +73,10 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}) {
     overview,
     audit,
     mail,
+    signup: useCases.signup,
+    verification: useCases.verification,
+    emailChange: useCases.emailChange,
+    mailRequestLimit,
     jwks: async () => TEST_JWKS,
     ready: async () => null,
     metricsEndpoint: null,

@@ -1,20 +1,27 @@
-import { getTableColumns } from 'drizzle-orm';
-import type { ActionPurpose, ActionToken, ActionTokenRepository, NewMail, StoredActionToken } from '@uas/domain';
-import { unusedActionTokensOf, usableActionToken } from '../shared/conditions';
-import type { PostgresDb, PostgresTx } from './postgres-db';
+import type {
+  ActionPurpose,
+  ActionToken,
+  ActionTokenRepository,
+  IssueExtras,
+  NewMail,
+  StoredActionToken,
+  User,
+  UserWrite,
+} from '@uas/domain';
+import { insertActionToken, useToken } from './postgres-action-token-statements';
+import { appendAuditEvent } from './postgres-audit-trail';
+import type { PostgresDb } from './postgres-db';
 import { insertMail } from './postgres-mail-queue';
-import { actionTokens } from './postgres-schema';
-
-/** What a use answers: everything but the digest, which never leaves the store. */
-const { digest: _digest, ...answered } = getTableColumns(actionTokens);
+import { lockedUser, writeUser } from './postgres-user-write';
 
 export class PostgresActionTokenRepository implements ActionTokenRepository {
   constructor(private readonly db: PostgresDb) {}
 
-  async issue(token: StoredActionToken, mail: NewMail): Promise<void> {
+  async issue(token: StoredActionToken, mail: NewMail, { notices = [], audit }: IssueExtras = {}): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await tx.insert(actionTokens).values(token);
-      await insertMail(tx, mail);
+      await insertActionToken(tx, token, mail);
+      for (const notice of notices) await insertMail(tx, notice);
+      if (audit) await appendAuditEvent(tx, audit);
     });
   }
 
@@ -24,21 +31,26 @@ export class PostgresActionTokenRepository implements ActionTokenRepository {
    */
   async consume(purpose: ActionPurpose, digests: readonly string[], now: Date): Promise<ActionToken | null> {
     if (digests.length === 0) return null;
-    const [used] = await useToken(this.db, purpose, digests, now);
+    const [used] = await useToken(this.db, [purpose], digests, now);
     return used ?? null;
   }
-}
 
-/** The use of a token: found by the unique digest index. */
-export function useToken(db: PostgresDb, purpose: ActionPurpose, digests: readonly string[], now: Date) {
-  return db
-    .update(actionTokens)
-    .set({ used: now })
-    .where(usableActionToken(actionTokens, purpose, digests, now))
-    .returning(answered);
-}
-
-/** Voids the user's unused tokens (UserWrite.voidTokens), found by the user_id index. */
-export function voidTokensOf(db: PostgresDb | PostgresTx, userId: string, at: Date) {
-  return db.update(actionTokens).set({ used: at }).where(unusedActionTokensOf(actionTokens, userId));
+  /**
+   * One transaction: the use (which locks the token's row, so a concurrent redeem waits and then
+   * finds it used), the user's row locked, and its write. A change that throws, or a write the
+   * unique email refuses, rolls the use back with it.
+   */
+  async redeem(
+    purposes: readonly ActionPurpose[],
+    digests: readonly string[],
+    now: Date,
+    change: (token: ActionToken, current: User) => UserWrite,
+  ): Promise<User | null> {
+    if (digests.length === 0) return null;
+    return this.db.transaction(async (tx) => {
+      const [token] = await useToken(tx, purposes, digests, now);
+      const current = token && (await lockedUser(tx, token.userId));
+      return token && current ? writeUser(tx, change(token, current)) : null;
+    });
+  }
 }

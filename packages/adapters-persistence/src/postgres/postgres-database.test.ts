@@ -15,7 +15,7 @@ import { pageWindow } from '../shared/page-window';
 import { selectDays, selectUserTotals } from './postgres-activity.repository';
 import { selectFailureCounts } from './postgres-login-attempt.repository';
 import { selectSessionWithAccount } from './postgres-session.repository';
-import { useToken, voidTokensOf } from './postgres-action-token.repository';
+import { useToken, voidTokensOf } from './postgres-action-token-statements';
 import {
   PostgresUserRepository,
   selectAnchors,
@@ -266,7 +266,7 @@ describe('PostgreSQL database', () => {
 
   it("uses a token by the unique digest index, and voids a user's by the user_id index", async () => {
     const db = drizzle(client);
-    expect(await plan(useToken(db, 'verification', ['a', 'b'], new Date()))).toContain('action_tokens_digest_unique');
+    expect(await plan(useToken(db, ['verification'], ['a', 'b'], new Date()))).toContain('action_tokens_digest_unique');
     const voiding = await plan(voidTokensOf(db, 'some-user', new Date()));
     expect(voiding).toContain('action_tokens_user_id_idx');
     expect(voiding).not.toContain('Seq Scan');

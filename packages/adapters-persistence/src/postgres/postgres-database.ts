@@ -14,6 +14,7 @@ import { PostgresLoginAttemptRepository } from './postgres-login-attempt.reposit
 import { PostgresSessionRepository } from './postgres-session.repository';
 import { PostgresSigningKeyRepository } from './postgres-signing-key.repository';
 import { PostgresSecretRepository } from './postgres-secret.repository';
+import { PostgresRateCounterRepository } from './postgres-rate-counter.repository';
 import { PostgresActionTokenRepository } from './postgres-action-token.repository';
 import { PostgresMailQueue } from './postgres-mail-queue';
 import { preparingClient } from './postgres-prepared-client';
@@ -68,6 +69,7 @@ function postgresRepositories(db: PostgresDb) {
     secrets: new PostgresSecretRepository(db),
     mail: new PostgresMailQueue(db),
     tokens: new PostgresActionTokenRepository(db),
+    rateCounters: new PostgresRateCounterRepository(db),
     audit: new PostgresAuditTrail(db),
   });
 }

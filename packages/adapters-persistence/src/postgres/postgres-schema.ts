@@ -274,3 +274,17 @@ export const actionTokens = pgTable(
   },
   (t) => [index('action_tokens_user_id_idx').on(t.userId)],
 );
+
+/**
+ * Fixed-window hit counters (send limits, per-address request limits): one row per key, counted
+ * by one upsert. `window_ends` is indexed for pruning the ended ones.
+ */
+export const rateCounters = pgTable(
+  'rate_counters',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    windowEnds: timestamp('window_ends').notNull(),
+  },
+  (t) => [index('rate_counters_window_ends_idx').on(t.windowEnds)],
+);

@@ -1,15 +1,23 @@
 import { asc, eq, getTableColumns, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { SubqueryWithSelection } from 'drizzle-orm/pg-core';
-import type { AuditRecord, User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
+import type {
+  AuditRecord,
+  PreparedActionToken,
+  User,
+  UserListQuery,
+  UserPage,
+  UserRepository,
+  UserWrite,
+} from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
-import { liveSessionsOf } from '../shared/conditions';
 import { columnContains } from '../shared/like-pattern';
 import { ENDS_HELD, idsOfWindow, MatchCache, type Matches } from '../shared/match-cache';
 import { pageWindow, type PageWindow } from '../shared/page-window';
 import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
-import { voidTokensOf } from './postgres-action-token.repository';
-import { sessions, userCount, users } from './postgres-schema';
+import { insertActionToken } from './postgres-action-token-statements';
+import { endUserSessions, lockedUser, writeUser } from './postgres-user-write';
+import { userCount, users } from './postgres-schema';
 
 // The list returns every column but the password hash.
 const { passwordHash: _hash, ...listedColumns } = getTableColumns(users);
@@ -229,10 +237,18 @@ export class PostgresUserRepository implements UserRepository {
     );
   }
 
-  async insert(user: User, audit?: AuditRecord): Promise<void> {
-    await writeWithAudit(this.db, audit, async (tx) => {
+  async insert(user: User, audit?: AuditRecord, issued?: PreparedActionToken): Promise<void> {
+    if (!issued) {
+      await writeWithAudit(this.db, audit, async (tx) => {
+        await tx.insert(users).values(user);
+        return true;
+      });
+      return;
+    }
+    await this.db.transaction(async (tx) => {
       await tx.insert(users).values(user);
-      return true;
+      await insertActionToken(tx, issued.token, issued.mail);
+      if (audit) await appendAuditEvent(tx, audit);
     });
   }
 
@@ -389,14 +405,7 @@ export class PostgresUserRepository implements UserRepository {
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
     return this.db.transaction(async (tx) => {
       const current = await lockedUser(tx, id);
-      if (!current) return null;
-      const { user, endSessions, audit, voidTokens } = change(current);
-      const { id: _, ...columns } = user;
-      const [stored] = await tx.update(users).set(columns).where(eq(users.id, id)).returning();
-      if (endSessions) await endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
-      if (voidTokens) await voidTokensOf(tx, id, user.updated);
-      if (audit) await appendAuditEvent(tx, audit);
-      return stored ?? null;
+      return current ? writeUser(tx, change(current)) : null;
     });
   }
 
@@ -422,16 +431,4 @@ async function readMatches(tx: PostgresTx, term: string): Promise<Matches> {
     return { total: held, head, tail: held <= ENDS_HELD ? head : (ends?.lastFirst ?? []).reverse() };
   const [counted] = await selectUserTotal(tx, term);
   return { total: Number(counted?.total ?? 0), head, tail: [] };
-}
-
-async function lockedUser(tx: PostgresTx, id: string): Promise<User | undefined> {
-  const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update');
-  return user;
-}
-
-async function endUserSessions(tx: PostgresTx, userId: string, at: Date, keepSessionId?: string): Promise<void> {
-  await tx
-    .update(sessions)
-    .set({ revoked: at })
-    .where(liveSessionsOf(sessions, 'user', userId, keepSessionId));
 }

@@ -111,13 +111,13 @@ interface ActionTokenColumns {
 /** The token of `purpose` stored under one of `digests`, if still usable at `now`: unused, unexpired. */
 export function usableActionToken(
   tokens: ActionTokenColumns,
-  purpose: string,
+  purposes: readonly string[],
   digests: readonly string[],
   now: Date,
 ): SQL | undefined {
   return and(
     inArray(tokens.digest, [...digests]),
-    eq(tokens.purpose, purpose),
+    inArray(tokens.purpose, [...purposes]),
     isNull(tokens.used),
     gt(tokens.expires, now),
   );

@@ -75,5 +75,6 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     secrets: guardedRepository('secrets', repositories.secrets),
     mail: guardedRepository('mail', repositories.mail),
     tokens: guardedRepository('tokens', repositories.tokens),
+    rateCounters: guardedRepository('rateCounters', repositories.rateCounters),
   };
 }

@@ -1,40 +1,59 @@
-import { getTableColumns } from 'drizzle-orm';
-import type { ActionPurpose, ActionToken, ActionTokenRepository, NewMail, StoredActionToken } from '@uas/domain';
-import { unusedActionTokensOf, usableActionToken } from '../shared/conditions';
+import { eq } from 'drizzle-orm';
+import type {
+  ActionPurpose,
+  ActionToken,
+  ActionTokenRepository,
+  IssueExtras,
+  NewMail,
+  StoredActionToken,
+  User,
+  UserWrite,
+} from '@uas/domain';
 import type { SqliteDb } from './sqlite-db';
 import { insertMail } from './sqlite-mail-queue';
-import { actionTokens } from './sqlite-schema';
-
-/** What a use answers: everything but the digest, which never leaves the store. */
-const { digest: _digest, ...answered } = getTableColumns(actionTokens);
+import { users } from './sqlite-schema';
+import { appendAuditEvent } from './sqlite-audit-trail';
+import { insertActionToken, useToken } from './sqlite-action-token-statements';
+import { writeUser } from './sqlite-user-write';
 
 export class SqliteActionTokenRepository implements ActionTokenRepository {
   constructor(private readonly db: SqliteDb) {}
 
-  async issue(token: StoredActionToken, mail: NewMail): Promise<void> {
-    this.db.transaction((tx) => {
-      tx.insert(actionTokens).values(token).run();
-      insertMail(tx, mail);
-    });
+  async issue(token: StoredActionToken, mail: NewMail, { notices = [], audit }: IssueExtras = {}): Promise<void> {
+    this.db.transaction(
+      (tx) => {
+        insertActionToken(tx, token, mail);
+        for (const notice of notices) insertMail(tx, notice);
+        if (audit) appendAuditEvent(tx, audit);
+      },
+      { behavior: 'immediate' },
+    );
   }
 
   /** One UPDATE … RETURNING: SQLite runs one writer at a time, so one use alone changes the row. */
   async consume(purpose: ActionPurpose, digests: readonly string[], now: Date): Promise<ActionToken | null> {
     if (digests.length === 0) return null;
-    return useToken(this.db, purpose, digests, now).get() ?? null;
+    return useToken(this.db, [purpose], digests, now).get() ?? null;
   }
-}
 
-/** The use of a token: found by the unique digest index. */
-export function useToken(db: SqliteDb, purpose: ActionPurpose, digests: readonly string[], now: Date) {
-  return db
-    .update(actionTokens)
-    .set({ used: now })
-    .where(usableActionToken(actionTokens, purpose, digests, now))
-    .returning(answered);
-}
-
-/** Voids the user's unused tokens (UserWrite.voidTokens), found by the user_id index. */
-export function voidTokensOf(db: SqliteDb, userId: string, at: Date) {
-  return db.update(actionTokens).set({ used: at }).where(unusedActionTokensOf(actionTokens, userId));
+  /**
+   * One IMMEDIATE transaction: the use, the read of the user and its write. A change that throws,
+   * or a write the unique email refuses, rolls the use back with it.
+   */
+  async redeem(
+    purposes: readonly ActionPurpose[],
+    digests: readonly string[],
+    now: Date,
+    change: (token: ActionToken, current: User) => UserWrite,
+  ): Promise<User | null> {
+    if (digests.length === 0) return null;
+    return this.db.transaction(
+      (tx) => {
+        const token = useToken(tx, purposes, digests, now).get();
+        const current = token && tx.select().from(users).where(eq(users.id, token.userId)).get();
+        return token && current ? writeUser(tx, change(token, current)) : null;
+      },
+      { behavior: 'immediate' },
+    );
+  }
 }

@@ -23,7 +23,7 @@ import {
 } from './sqlite-user-list';
 import { selectAuditPage, selectAuditTotal, selectLastBefore } from './sqlite-audit-trail';
 import { selectDue } from './sqlite-mail-queue';
-import { useToken, voidTokensOf } from './sqlite-action-token.repository';
+import { useToken, voidTokensOf } from './sqlite-action-token-statements';
 import { AUDIT_PLAN_CASES, COMMON_ACTIONS } from '../testing/audit-plan-cases';
 
 describeDatabaseContract('SQLite', async () => {
@@ -79,7 +79,7 @@ describe('SQLite database', () => {
           .map((step) => (step as { detail: string }).detail)
           .join('\n');
       const db = drizzle(client);
-      expect(plan(useToken(db, 'verification', ['a', 'b'], new Date()).toSQL())).toContain(
+      expect(plan(useToken(db, ['verification'], ['a', 'b'], new Date()).toSQL())).toContain(
         'action_tokens_digest_unique (digest=?)',
       );
       expect(plan(voidTokensOf(db, 'some-user', new Date()).toSQL())).toContain(

@@ -15,6 +15,7 @@ import { SqliteLoginAttemptRepository } from './sqlite-login-attempt.repository'
 import { SqliteSessionRepository } from './sqlite-session.repository';
 import { SqliteSigningKeyRepository } from './sqlite-signing-key.repository';
 import { SqliteSecretRepository } from './sqlite-secret.repository';
+import { SqliteRateCounterRepository } from './sqlite-rate-counter.repository';
 import { SqliteActionTokenRepository } from './sqlite-action-token.repository';
 import { SqliteMailQueue } from './sqlite-mail-queue';
 import { SqlitePasswordRehashRepository } from './sqlite-password-rehash.repository';
@@ -63,6 +64,7 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     secrets: new SqliteSecretRepository(db),
     mail: new SqliteMailQueue(db),
     tokens: new SqliteActionTokenRepository(db),
+    rateCounters: new SqliteRateCounterRepository(db),
     audit: new SqliteAuditTrail(db),
   });
 }

@@ -1,14 +1,22 @@
 import { eq, sql } from 'drizzle-orm';
-import type { AuditRecord, User, UserListQuery, UserPage, UserRepository, UserWrite } from '@uas/domain';
+import type {
+  AuditRecord,
+  PreparedActionToken,
+  User,
+  UserListQuery,
+  UserPage,
+  UserRepository,
+  UserWrite,
+} from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
-import { liveSessionsOf } from '../shared/conditions';
 import { MatchCache } from '../shared/match-cache';
 import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import type { SqliteReadWorkers } from './sqlite-read-workers';
 import { SqliteUserList, type ListReply } from './sqlite-user-list';
-import { voidTokensOf } from './sqlite-action-token.repository';
-import { sessions, users } from './sqlite-schema';
+import { insertActionToken } from './sqlite-action-token-statements';
+import { endUserSessions, writeUser } from './sqlite-user-write';
+import { users } from './sqlite-schema';
 
 function prepareStatements(db: SqliteDb) {
   return {
@@ -43,8 +51,19 @@ export class SqliteUserRepository implements UserRepository {
     return (this.prepared ??= prepareStatements(this.db));
   }
 
-  async insert(user: User, audit?: AuditRecord): Promise<void> {
-    writeWithAudit(this.db, audit, (tx) => tx.insert(users).values(user).run().changes > 0);
+  async insert(user: User, audit?: AuditRecord, issued?: PreparedActionToken): Promise<void> {
+    if (!issued) {
+      writeWithAudit(this.db, audit, (tx) => tx.insert(users).values(user).run().changes > 0);
+      return;
+    }
+    this.db.transaction(
+      (tx) => {
+        tx.insert(users).values(user).run();
+        insertActionToken(tx, issued.token, issued.mail);
+        if (audit) appendAuditEvent(tx, audit);
+      },
+      { behavior: 'immediate' },
+    );
   }
 
   async insertMany(batch: readonly User[]): Promise<void> {
@@ -80,14 +99,7 @@ export class SqliteUserRepository implements UserRepository {
     return this.db.transaction(
       (tx) => {
         const current = tx.select().from(users).where(eq(users.id, id)).get();
-        if (!current) return null;
-        const { user, endSessions, audit, voidTokens } = change(current);
-        const { id: _, ...columns } = user;
-        const stored = tx.update(users).set(columns).where(eq(users.id, id)).returning().get() ?? null;
-        if (endSessions) endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
-        if (voidTokens) voidTokensOf(tx, id, user.updated).run();
-        if (audit) appendAuditEvent(tx, audit);
-        return stored;
+        return current ? writeUser(tx, change(current)) : null;
       },
       { behavior: 'immediate' },
     );
@@ -107,11 +119,4 @@ export class SqliteUserRepository implements UserRepository {
       { behavior: 'immediate' },
     );
   }
-}
-
-function endUserSessions(tx: SqliteDb, userId: string, at: Date, keepSessionId?: string): void {
-  tx.update(sessions)
-    .set({ revoked: at })
-    .where(liveSessionsOf(sessions, 'user', userId, keepSessionId))
-    .run();
 }

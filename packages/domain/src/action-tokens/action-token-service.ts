@@ -2,8 +2,10 @@ import type { NewMail } from '../mail/mail-message.ts';
 import { addSeconds, type Clock } from '../shared/clock.ts';
 import { InvalidActionTokenError } from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
-import type { ActionPurpose, ActionToken, ActionTokenLifetimes } from './action-token.ts';
-import type { ActionTokenRepository } from './action-token.repository.ts';
+import type { User } from '../users/user.ts';
+import type { UserWrite } from '../users/user.repository.ts';
+import type { ActionPurpose, ActionToken, ActionTokenLifetimes, PreparedActionToken } from './action-token.ts';
+import type { ActionTokenRepository, IssueExtras } from './action-token.repository.ts';
 import type { TokenKeys } from './token-keys.ts';
 
 export interface ActionTokenServiceDeps {
@@ -26,19 +28,34 @@ export class ActionTokenService {
 
   /**
    * Makes a token of `purpose` for the user, has `compose` write the message that carries it, and
-   * stores both in one transaction. The token exists nowhere else: not in the store, not in a log.
+   * stores both, with `extras`, in one transaction. The token exists nowhere else: not in the store, not in a log.
    */
   async issue(
     purpose: ActionPurpose,
     owner: { userId: string; email?: string | null },
     compose: (token: string) => Promise<NewMail>,
+    extras?: IssueExtras,
   ): Promise<NewMail> {
-    const { tokens, keys, clock, ids, lifetimes } = this.deps;
+    const { token, mail } = await this.prepare(purpose, owner, compose);
+    await this.deps.tokens.issue(token, mail, extras);
+    return mail;
+  }
+
+  /**
+   * Makes a token of `purpose` and the message that carries it, storing nothing: for a flow whose
+   * own write stores them (a sign-up stores its user with them). Only the digest is kept.
+   */
+  async prepare(
+    purpose: ActionPurpose,
+    owner: { userId: string; email?: string | null },
+    compose: (token: string) => Promise<NewMail>,
+  ): Promise<PreparedActionToken> {
+    const { keys, clock, ids, lifetimes } = this.deps;
     const token = keys.generate();
     const created = clock.now();
     const mail = await compose(token);
-    await tokens.issue(
-      {
+    return {
+      token: {
         id: ids.next(),
         purpose,
         userId: owner.userId,
@@ -49,8 +66,7 @@ export class ActionTokenService {
         digest: await keys.digest(token),
       },
       mail,
-    );
-    return mail;
+    };
   }
 
   /** Uses a presented token of `purpose`: InvalidActionTokenError when it is wrong, used, voided or expired. */
@@ -60,6 +76,25 @@ export class ActionTokenService {
     const used = await this.lookUp(presented, (digests) => tokens.consume(purpose, digests, now));
     if (!used) throw new InvalidActionTokenError();
     return used;
+  }
+
+  /**
+   * Uses a presented token of one of `purposes` and writes what `change` decides for its user, in
+   * one transaction (see ActionTokenRepository.redeem): a refused change leaves the token usable.
+   * InvalidActionTokenError when it is wrong, used, voided or expired.
+   */
+  async redeem(
+    purposes: readonly ActionPurpose[],
+    presented: unknown,
+    change: (token: ActionToken, current: User, now: Date) => UserWrite,
+  ): Promise<User> {
+    const { tokens, clock } = this.deps;
+    const now = clock.now();
+    const user = await this.lookUp(presented, (digests) =>
+      tokens.redeem(purposes, digests, now, (token, current) => change(token, current, now)),
+    );
+    if (!user) throw new InvalidActionTokenError();
+    return user;
   }
 
   /**

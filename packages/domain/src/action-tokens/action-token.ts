@@ -1,3 +1,5 @@
+import type { NewMail } from '../mail/mail-message.ts';
+
 /** What a single-use token lets its holder do: each purpose has its own lifetime. */
 export const ACTION_PURPOSES = ['verification', 'recovery', 'email_change', 'invitation'] as const;
 export type ActionPurpose = (typeof ACTION_PURPOSES)[number];
@@ -25,4 +27,13 @@ export interface ActionToken {
 export interface StoredActionToken extends ActionToken {
   /** base64url of the token's HMAC-SHA256 under the current `token-hmac` secret when it was made. */
   readonly digest: string;
+}
+
+/**
+ * A token ready to be stored with the message that carries it (ActionTokenService.prepare): what
+ * a flow hands to the write of the change that makes it, so both commit in its transaction.
+ */
+export interface PreparedActionToken {
+  readonly token: StoredActionToken;
+  readonly mail: NewMail;
 }

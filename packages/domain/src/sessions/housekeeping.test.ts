@@ -1,5 +1,11 @@
 import { describe, expect, it } from '../testing/test-api.ts';
-import { inMemoryRepositories, ManualClock, sampleSession, sampleUser } from '../testing/index.ts';
+import {
+  inMemoryRepositories,
+  InMemoryRateCounterRepository,
+  ManualClock,
+  sampleSession,
+  sampleUser,
+} from '../testing/index.ts';
 import { Housekeeping } from './housekeeping.ts';
 import { SYSTEM } from '../audit/audit-event.ts';
 import { auditRecord } from '../audit/audit-records.ts';
@@ -23,6 +29,7 @@ describe('Housekeeping', () => {
     const housekeeping = new Housekeeping({
       sessions,
       attempts,
+      rateCounters: new InMemoryRateCounterRepository(),
       audit,
       clock,
       throttle: { perAccountAndAddress: { limit: 1, windowSeconds: 60 }, perAddress: { limit: 1, windowSeconds: 120 } },

@@ -1,12 +1,14 @@
 import type { AuditTrail } from '../audit/audit-trail.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
+import type { RateCounterRepository } from '../throttling/rate-counter.repository.ts';
 import type { ThrottlePolicy } from '../throttling/throttle.ts';
 import type { SessionRepository } from './session.repository.ts';
 
 export interface HousekeepingDeps {
   sessions: SessionRepository;
   attempts: LoginAttemptRepository;
+  rateCounters: RateCounterRepository;
   audit: AuditTrail;
   clock: Clock;
   throttle: ThrottlePolicy;
@@ -18,18 +20,19 @@ const DAY_MS = 86_400_000;
 
 /**
  * Removes what can no longer affect any request: expired refresh tokens, dead sessions and
- * failed logins outside every throttling window; and audit events past their retention, which
+ * failed logins outside every throttling window, hit counters whose window ended; and audit events past their retention, which
  * the trail prunes so that what remains still verifies. Safe to run on many instances at once.
  */
 export class Housekeeping {
   constructor(private readonly deps: HousekeepingDeps) {}
 
   async run(): Promise<void> {
-    const { sessions, attempts, audit, clock, throttle, auditRetentionDays } = this.deps;
+    const { sessions, attempts, rateCounters, audit, clock, throttle, auditRetentionDays } = this.deps;
     const now = clock.now();
     const longestWindow = Math.max(throttle.perAccountAndAddress.windowSeconds, throttle.perAddress.windowSeconds);
     await sessions.prune(now);
     await attempts.prune(new Date(now.getTime() - longestWindow * 1000));
+    await rateCounters.prune(now);
     if (auditRetentionDays > 0) await audit.prune(new Date(now.getTime() - auditRetentionDays * DAY_MS));
   }
 }

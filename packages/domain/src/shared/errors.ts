@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'invalid_action_token'
   | 'refresh_token_reused'
   | 'forbidden'
+  | 'signup_disabled'
   | 'too_many_attempts'
   | 'precondition_failed';
 
@@ -100,6 +101,14 @@ export class ForbiddenError extends DomainError {
   readonly code = 'forbidden';
   constructor(detail: string) {
     super(detail);
+  }
+}
+
+/** A sign-up while SIGNUP is `invite-only` or `closed`: accounts come from an administrator only. */
+export class SignupDisabledError extends DomainError {
+  readonly code = 'signup_disabled';
+  constructor() {
+    super('Signing up is not open on this service; ask an administrator for an account.');
   }
 }
 

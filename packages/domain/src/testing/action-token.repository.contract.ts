@@ -1,6 +1,9 @@
 import { describe, expect, it } from './test-api.ts';
 import type { ActionPurpose, StoredActionToken } from '../action-tokens/action-token.ts';
+import { auditRecord, userTarget } from '../audit/audit-records.ts';
+import { SYSTEM } from '../audit/audit-event.ts';
 import type { Repositories } from '../repositories.ts';
+import { EmailTakenError, InvalidActionTokenError } from '../shared/errors.ts';
 import type { User } from '../users/user.ts';
 import { applyUserPatch } from '../users/user.rules.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
@@ -29,6 +32,13 @@ function sampleToken(user: User, overrides: Partial<StoredActionToken> = {}): St
     ...overrides,
   };
 }
+
+/** The error `promise` rejects with, or null when it fulfils. */
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
 
 /** The behaviour every ActionTokenRepository promises: single use, however many try at once. */
 export function describeActionTokenRepositoryContract(backend: string, open: OpenRepositories): void {
@@ -121,6 +131,123 @@ export function describeActionTokenRepositoryContract(backend: string, open: Ope
       const token = await issued(sampleToken(user));
       expect(await repositories.users.delete(user.id, at(5))).toBe(true);
       expect(await repositories.tokens.consume('verification', [token.digest], at(6))).toBeNull();
+    });
+    it('a user inserted with a token stores both and queues its message in one write', async () => {
+      const user = sampleUser();
+      const token = sampleToken(user);
+      await repositories.users.insert(user, undefined, { token, mail: sampleMail(made) });
+      expect(await repositories.mail.findById(sampleMail(made).id)).not.toBeNull();
+      expect(await repositories.tokens.consume('verification', [token.digest], at(1))).toMatchObject({ id: token.id });
+    });
+
+    it('a user refused for a taken email is inserted with neither its token nor its message', async () => {
+      const owner = await storedUser();
+      const twin = sampleUser({ email: owner.email });
+      const token = sampleToken(twin);
+      const mail = sampleMail(made);
+      expect(await rejection(repositories.users.insert(twin, undefined, { token, mail }))).toBeInstanceOf(
+        EmailTakenError,
+      );
+      expect(await repositories.mail.findById(mail.id)).toBeNull();
+      expect(await repositories.users.findById(twin.id)).toBeNull();
+    });
+
+    it('issue() writes its notices and audit event in the transaction of the token', async () => {
+      const user = await storedUser();
+      const notice = sampleMail(10_000 + made);
+      const audit = auditRecord(
+        `50000000-0000-4000-8000-${made.toString(16).padStart(12, '0')}`,
+        T0,
+        SYSTEM,
+        'user.email_change_requested',
+        userTarget(user.id),
+      );
+      await repositories.tokens.issue(sampleToken(user), sampleMail(made), { notices: [notice], audit });
+      expect(await repositories.mail.findById(notice.id)).not.toBeNull();
+      expect((await repositories.audit.list({ page: 1, size: 10 })).events.map((event) => event.id)).toContain(
+        audit.id,
+      );
+    });
+
+    it('redeem() uses the token of one of its purposes and writes the change, its notices and audit, once', async () => {
+      const user = await storedUser();
+      const token = await issued(sampleToken(user, { purpose: 'email_change', email: 'moved@example.com' }));
+      const notice = sampleMail(20_000 + made);
+      const changed = await repositories.tokens.redeem(
+        ['verification', 'email_change'],
+        [token.digest],
+        at(10),
+        (used, current) => ({
+          user: applyUserPatch(current, { email: used.email ?? '', emailVerified: at(10).toISOString() }, at(10)),
+          mail: [notice],
+        }),
+      );
+      expect(changed).toMatchObject({ id: user.id, email: 'moved@example.com', emailVerified: at(10) });
+      expect(await repositories.users.findByEmail('moved@example.com')).toMatchObject({ id: user.id });
+      expect(await repositories.mail.findById(notice.id)).not.toBeNull();
+      const again = await repositories.tokens.redeem(['email_change'], [token.digest], at(11), (_used, current) => ({
+        user: current,
+      }));
+      expect(again).toBeNull();
+    });
+
+    it('redeem() answers null, and writes nothing, for a wrong, other-purpose or expired token', async () => {
+      const user = await storedUser();
+      const token = await issued(sampleToken(user));
+      const rename = (_used: unknown, current: User) => ({ user: applyUserPatch(current, { name: 'Changed' }, at(5)) });
+      expect(await repositories.tokens.redeem(['verification'], [`${token.digest}x`], at(5), rename)).toBeNull();
+      expect(await repositories.tokens.redeem(['recovery'], [token.digest], at(5), rename)).toBeNull();
+      expect(await repositories.tokens.redeem(['verification'], [token.digest], at(7200), rename)).toBeNull();
+      expect((await repositories.users.findById(user.id))?.name).toBe(user.name);
+    });
+
+    it('redeem() whose change throws, or whose new email is taken, writes nothing and leaves the token usable', async () => {
+      const user = await storedUser();
+      const taken = await storedUser();
+      const token = await issued(sampleToken(user, { purpose: 'email_change', email: taken.email }));
+      // A domain error, as a flow's change throws (anything else the store reports as its own fault).
+      const refused = new InvalidActionTokenError();
+      expect(
+        await rejection(
+          repositories.tokens.redeem(['email_change'], [token.digest], at(5), () => {
+            throw refused;
+          }),
+        ),
+      ).toBe(refused);
+      expect(
+        await rejection(
+          repositories.tokens.redeem(['email_change'], [token.digest], at(5), (used, current) => ({
+            user: applyUserPatch(current, { email: used.email ?? '' }, at(5)),
+            voidTokens: true,
+          })),
+        ),
+      ).toBeInstanceOf(EmailTakenError);
+      expect(await repositories.users.findById(user.id)).toMatchObject({ email: user.email, version: user.version });
+      expect(await repositories.tokens.consume('email_change', [token.digest], at(6))).toMatchObject({ id: token.id });
+    });
+
+    it(`of ${RACERS} concurrent redeems of one token, on two instances, exactly one writes: ${ROUNDS} rounds`, async () => {
+      const user = await storedUser();
+      const winners: number[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        const token = await issued(sampleToken(user));
+        const results = await Promise.all(
+          Array.from({ length: RACERS }, (_, racer) =>
+            (racer % 2 === 0 ? repositories : other).tokens.redeem(
+              ['verification'],
+              [token.digest],
+              at(1),
+              (_used, current) => ({
+                user: applyUserPatch(current, { name: `Round ${round}` }, at(1)),
+              }),
+            ),
+          ),
+        );
+        winners.push(results.filter((result) => result !== null).length);
+      }
+      expect(winners).toEqual(Array.from({ length: ROUNDS }, () => 1));
+      // Every round's one win made one new version: none was lost or doubled.
+      expect((await repositories.users.findById(user.id))?.version).toBe(user.version + ROUNDS);
     });
   });
 }

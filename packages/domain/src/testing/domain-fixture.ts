@@ -10,7 +10,11 @@ import { ManualClock, PlainTextHasher, SequentialIds } from './fake-ports.ts';
 import { FakeTokenSigner } from './fake-token-signer.ts';
 import { inMemoryRepositories } from './in-memory-repositories.ts';
 import { FakeTokenKeys, TEST_TOKEN_LIFETIMES } from './in-memory-action-tokens.ts';
-import { createUseCases } from '../use-cases.ts';
+import { createUseCases, DEFAULT_MAIL_LIMITS, type MailLimits } from '../use-cases.ts';
+import { DEFAULT_MAIL_TEMPLATES } from '../mail/mail-template.ts';
+import { FakeSecretBox } from './fake-mail-ports.ts';
+import { RecordingLogger } from './recording-logger.ts';
+import type { SignupMode } from '../signup/signup-service.ts';
 
 /**
  * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one
@@ -58,14 +62,27 @@ export async function issueSources(promise: Promise<unknown>): Promise<ProblemSo
 
 export const pointerTo = (attribute: string): ProblemSource => ({ pointer: `/data/attributes/${attribute}` });
 
-export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
+/** The public address the fixture's mailed links point at. */
+export const PUBLIC_URL = 'https://accounts.example.com/';
+
+export function buildDomain({
+  policy = POLICY,
+  mailLimits = DEFAULT_MAIL_LIMITS,
+  signup = 'open',
+}: {
+  policy?: AuthPolicy;
+  mailLimits?: MailLimits;
+  signup?: SignupMode;
+} = {}) {
   const clock = new ManualClock();
   const ids = new SequentialIds();
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
   const repositories = inMemoryRepositories();
   const tokenKeys = new FakeTokenKeys();
-  const { users, admins, self, userAuth, adminAuth, transfer, actionTokens } = createUseCases({
+  const logger = new RecordingLogger();
+  const box = new FakeSecretBox();
+  const useCases = createUseCases({
     repositories,
     hasher,
     signer,
@@ -74,7 +91,13 @@ export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
     ids,
     policy,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
+    mail: { box, templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] }, logger },
+    mailLimits,
+    publicUrl: PUBLIC_URL,
+    signup,
   });
+  const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
+    useCases;
   let userCount = 0;
 
   const domain = {
@@ -91,6 +114,14 @@ export function buildDomain({ policy = POLICY }: { policy?: AuthPolicy } = {}) {
     transfer,
     tokenKeys,
     actionTokens,
+    logger,
+    mail,
+    accountMail,
+    mailRequestLimit,
+    signup: useCases.signup,
+    verification: useCases.verification,
+    emailChange: useCases.emailChange,
+    box,
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */
     createUser(overrides: Partial<NewUser> = {}): Promise<User> {

@@ -4,10 +4,19 @@ import type {
   ActionTokenLifetimes,
   StoredActionToken,
 } from '../action-tokens/action-token.ts';
-import type { ActionTokenRepository } from '../action-tokens/action-token.repository.ts';
+import type { ActionTokenRepository, IssueExtras } from '../action-tokens/action-token.repository.ts';
 import type { TokenKeys } from '../action-tokens/token-keys.ts';
 import type { NewMail } from '../mail/mail-message.ts';
+import type { User } from '../users/user.ts';
+import type { UserWrite } from '../users/user.repository.ts';
+import type { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 import type { InMemoryMailQueue } from './in-memory-mail.ts';
+
+/** What the tokens see of the users: whether one exists, and its transactional write. */
+interface TokenOwners {
+  readonly rows: ReadonlyMap<string, User>;
+  writeNow(id: string, change: (current: User) => UserWrite): User | null;
+}
 
 /** Single-use tokens in memory: each call runs to its end before another starts, as one statement would. */
 export class InMemoryActionTokenRepository implements ActionTokenRepository {
@@ -15,24 +24,60 @@ export class InMemoryActionTokenRepository implements ActionTokenRepository {
 
   constructor(
     private readonly mail: InMemoryMailQueue,
-    private readonly userExists: (id: string) => boolean,
+    private readonly audit: InMemoryAuditTrail,
+    private readonly owners: TokenOwners,
   ) {}
 
-  async issue(token: StoredActionToken, mail: NewMail): Promise<void> {
-    if (!this.userExists(token.userId)) throw new Error(`No user ${token.userId} to own a token.`);
+  async issue(token: StoredActionToken, mail: NewMail, extras: IssueExtras = {}): Promise<void> {
+    this.issueNow(token, mail);
+    for (const notice of extras.notices ?? []) this.queueNow(notice);
+    if (extras.audit) this.audit.appendNow(extras.audit);
+  }
+
+  /** Stores a token and queues its message without an `await`: what a transaction of the users does too. */
+  issueNow(token: StoredActionToken, mail: NewMail): void {
+    if (!this.owners.rows.has(token.userId)) throw new Error(`No user ${token.userId} to own a token.`);
     if ([...this.rows.values()].some((row) => row.digest === token.digest)) throw new Error('Duplicate token digest.');
     this.rows.set(token.id, structuredClone(token));
-    await this.mail.enqueue(mail);
+    this.queueNow(mail);
+  }
+
+  queueNow(message: NewMail): void {
+    this.mail.insertNow(message);
   }
 
   async consume(purpose: ActionPurpose, digests: readonly string[], now: Date): Promise<ActionToken | null> {
-    const row = [...this.rows.values()].find(
+    return this.consumeNow([purpose], digests, now);
+  }
+
+  async redeem(
+    purposes: readonly ActionPurpose[],
+    digests: readonly string[],
+    now: Date,
+    change: (token: ActionToken, current: User) => UserWrite,
+  ): Promise<User | null> {
+    const row = this.usable(purposes, digests, now);
+    if (!row) return null;
+    // Written only when the change is: a refused one (it throws) leaves the token unused.
+    const { digest: _digest, ...token } = row;
+    const used = { ...token, used: now };
+    const user = this.owners.writeNow(row.userId, (current) => change(structuredClone(used), current));
+    if (user) this.rows.set(row.id, { ...this.rows.get(row.id)!, used: now });
+    return user;
+  }
+
+  private usable(purposes: readonly ActionPurpose[], digests: readonly string[], now: Date) {
+    return [...this.rows.values()].find(
       (candidate) =>
         digests.includes(candidate.digest) &&
-        candidate.purpose === purpose &&
+        purposes.includes(candidate.purpose) &&
         candidate.used === null &&
         candidate.expires > now,
     );
+  }
+
+  private consumeNow(purposes: readonly ActionPurpose[], digests: readonly string[], now: Date): ActionToken | null {
+    const row = this.usable(purposes, digests, now);
     if (!row) return null;
     const { digest: _digest, ...used } = { ...row, used: now };
     this.rows.set(row.id, { ...row, used: now });

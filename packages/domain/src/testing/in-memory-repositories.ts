@@ -1,3 +1,4 @@
+import type { PreparedActionToken } from '../action-tokens/action-token.ts';
 import type { AuditRecord } from '../audit/audit-event.ts';
 import { EmailTakenError } from '../shared/errors.ts';
 import type { Admin } from '../admins/admin.ts';
@@ -19,6 +20,7 @@ import type { ActivityRepository } from '../stats/activity.repository.ts';
 import { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 import { InMemoryMailQueue, InMemorySecretRepository } from './in-memory-mail.ts';
 import { InMemoryActionTokenRepository } from './in-memory-action-tokens.ts';
+import { InMemoryRateCounterRepository } from './in-memory-rate-counters.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -68,21 +70,33 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
     super();
   }
 
-  override async insert(user: User, audit?: AuditRecord): Promise<void> {
+  override async insert(user: User, audit?: AuditRecord, issued?: PreparedActionToken): Promise<void> {
     await super.insert(user);
     this.activity.count(user.created, 'signups');
+    if (issued) this.tokens().issueNow(issued.token, issued.mail);
     if (audit) this.audit.appendNow(audit);
   }
 
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
+    return this.writeNow(id, change);
+  }
+
+  /**
+   * What update does, without an `await`: also what a token's redeem writes in its transaction.
+   * When `change` throws or the new email is taken, nothing is written.
+   */
+  writeNow(id: string, change: (current: User) => UserWrite): User | null {
     const current = this.rows.get(id);
     if (!current) return null;
-    const { user, endSessions, audit, voidTokens } = change(structuredClone(current));
-    const stored = await this.replace(user);
+    const { user, endSessions, audit, voidTokens, mail } = change(structuredClone(current));
+    const owner = this.emailOwner(user.email);
+    if (owner !== undefined && owner !== id) throw new EmailTakenError();
+    this.rows.set(id, structuredClone(user));
     if (endSessions) this.sessions.endSubjectSessions('user', id, user.updated, endSessions.keepSessionId);
     if (voidTokens) this.tokens().voidUserTokens(id, user.updated);
+    for (const message of mail ?? []) this.tokens().queueNow(message);
     if (audit) this.audit.appendNow(audit);
-    return stored;
+    return structuredClone(user);
   }
 
   async insertMany(users: readonly User[]): Promise<void> {
@@ -415,7 +429,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
   );
   const users: InMemoryUserRepository = new InMemoryUserRepository(sessions, activity, audit, () => tokens);
   const mail = new InMemoryMailQueue();
-  const tokens = new InMemoryActionTokenRepository(mail, (id) => users.rows.has(id));
+  const tokens = new InMemoryActionTokenRepository(mail, audit, users);
   const admins = new InMemoryAdminRepository(sessions);
   return {
     activity,
@@ -430,5 +444,6 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     secrets: new InMemorySecretRepository(audit),
     mail,
     tokens,
+    rateCounters: new InMemoryRateCounterRepository(),
   };
 }

@@ -1,4 +1,5 @@
 export * from './fake-ports.ts';
+export * from './recording-logger.ts';
 export * from './fake-token-signer.ts';
 export * from './in-memory-repositories.ts';
 export * from './in-memory-audit-trail.ts';
@@ -19,6 +20,8 @@ export * from './mail-queue.contract.ts';
 export * from './secret.repository.contract.ts';
 export * from './action-token.repository.contract.ts';
 export * from './in-memory-action-tokens.ts';
+export * from './in-memory-rate-counters.ts';
+export * from './rate-counter.repository.contract.ts';
 
 import type { OpenRepositories } from './contract-harness.ts';
 import { describeAdminRepositoryContract } from './admin.repository.contract.ts';
@@ -33,6 +36,7 @@ import { describeAuditTrailContract } from './audit-trail.contract.ts';
 import { describeMailQueueContract } from './mail-queue.contract.ts';
 import { describeSecretRepositoryContract } from './secret.repository.contract.ts';
 import { describeActionTokenRepositoryContract } from './action-token.repository.contract.ts';
+import { describeRateCounterRepositoryContract } from './rate-counter.repository.contract.ts';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
@@ -48,6 +52,7 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeSecretRepositoryContract(backend, open);
   describeMailQueueContract(backend, open);
   describeActionTokenRepositoryContract(backend, open);
+  describeRateCounterRepositoryContract(backend, open);
 }
 // Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
 // case converts by changing its import line (relative imports carry .ts; the build refuses any

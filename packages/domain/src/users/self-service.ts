@@ -9,6 +9,7 @@ import type { PasswordHasher } from '../shared/password-hasher.ts';
 import type { Identity } from '../shared/identity.ts';
 import type { ShownUser, User, UserPatch } from './user.ts';
 import type { UserService } from './user-service.ts';
+import type { AccountMail } from '../mail/account-mail.ts';
 import { passwordMatches } from './password-match.ts';
 
 /** Attributes only an administrator may change; a user may change name, metadata and password. */
@@ -33,6 +34,8 @@ export interface SelfServiceDeps {
   attempts: LoginAttemptRepository;
   ids: IdGenerator;
   clock: Clock;
+  /** Where the security notice of a password change is admitted and composed. */
+  accountMail: AccountMail;
   /**
    * Limits wrong `current_password` guesses, so a stolen access token cannot brute-force the
    * password: they count like failed logins of the account, under its per-account limit.
@@ -73,18 +76,30 @@ export class SelfService {
       proved === undefined
         ? undefined
         : (current: User) => {
-            if (current.passwordHash !== proved) throw wrongCurrentPassword();
+            if (current.passwordHash !== proved.passwordHash) throw wrongCurrentPassword();
           };
+    // The owner hears of a new password: a notice no send limit drops (SECURITY_NOTICES may switch it off).
+    const notice = proved && (await this.deps.accountMail.admit('password_changed', proved.email));
+    const mail = proved && notice ? [await notice({ email: proved.email })] : undefined;
     return this.deps.users.update(identity.subjectId, changes, {
       keepSessionId: identity.sessionId,
       ifVersion,
       check,
       by: { actor: { type: 'user', id: identity.subjectId }, request },
+      mail,
     });
   }
 
-  /** Checks `current_password` against the stored hash, and answers that hash. */
-  private async proveCurrentPassword(identity: Identity, currentPassword: string | undefined): Promise<string> {
+  /**
+   * Checks `current_password` against the stored hash, and answers the user it was checked
+   * against: a wrong one is a 422 on `current_password`, and guesses are throttled like logins.
+   * Also the proof an email change asks for.
+   */
+  async proveCurrentPassword(
+    identity: Identity,
+    currentPassword: unknown,
+    pointer = CURRENT_PASSWORD_POINTER,
+  ): Promise<User> {
     const { attempts, hasher, throttle } = this.deps;
     const key = `password-check:${identity.subjectId}`;
     await this.gate.enter(
@@ -92,17 +107,18 @@ export class SelfService {
       'Too many wrong current_password guesses; try again later.',
     );
     const user = await this.me(identity);
-    if (currentPassword !== undefined && (await passwordMatches(hasher, currentPassword, user.passwordHash))) {
+    if (typeof currentPassword === 'string' && (await passwordMatches(hasher, currentPassword, user.passwordHash))) {
       // Clearing the key takes back this attempt along with the earlier wrong guesses.
       await attempts.clear(key);
-      return user.passwordHash;
+      return user;
     }
-    throw wrongCurrentPassword();
+    throw wrongCurrentPassword(pointer);
   }
 }
 
-function wrongCurrentPassword(): ValidationError {
-  return new ValidationError([
-    { source: { pointer: '/data/attributes/current_password' }, detail: 'current_password is missing or wrong' },
-  ]);
+/** Where `current_password` sits in a JSON:API document's attributes. */
+const CURRENT_PASSWORD_POINTER = '/data/attributes/current_password';
+
+function wrongCurrentPassword(pointer = CURRENT_PASSWORD_POINTER): ValidationError {
+  return new ValidationError([{ source: { pointer }, detail: 'current_password is missing or wrong' }]);
 }

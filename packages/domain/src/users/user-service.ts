@@ -4,6 +4,7 @@ import type { Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
 import { NotFoundError, PreconditionFailedError, ValidationError } from '../shared/errors.ts';
+import type { NewMail } from '../mail/mail-message.ts';
 import type { ListedUser, NewUser, ShownUser, User, UserPatch } from './user.ts';
 import type { LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
 import { accountKey, windowStart, type ThrottlePolicy } from '../throttling/throttle.ts';
@@ -49,6 +50,8 @@ export interface ChangeOptions {
   check?: (current: User) => void;
   /** Who asks, as the audit trail records it; the system when not given. */
   by?: Initiator;
+  /** Messages the change causes (a security notice), queued in its transaction. */
+  mail?: readonly NewMail[];
 }
 
 function requireVersion(user: User, ifVersion: readonly number[] | undefined): void {
@@ -120,7 +123,7 @@ export class UserService {
   async update(
     id: string,
     patch: UserPatch,
-    { keepSessionId, ifVersion, check, by = SYSTEM }: ChangeOptions = {},
+    { keepSessionId, ifVersion, check, by = SYSTEM, mail }: ChangeOptions = {},
   ): Promise<ShownUser> {
     const issues = userAttributeIssues(patch);
     if (issues.length > 0) throw new ValidationError(issues);
@@ -137,8 +140,8 @@ export class UserService {
       const audit = this.record(by, userUpdateAction(current, user), id, userChanges(current, user), now);
       const voidTokens = changesVoidTokens(current, changes);
       return changesEndSessions(current, changes)
-        ? { user, endSessions: { keepSessionId }, audit, voidTokens }
-        : { user, audit, voidTokens };
+        ? { user, endSessions: { keepSessionId }, audit, voidTokens, mail }
+        : { user, audit, voidTokens, mail };
     });
     if (!updated) throw new NotFoundError('user');
     return this.shownOne(updated);

@@ -1,4 +1,6 @@
+import type { PreparedActionToken } from '../action-tokens/action-token.ts';
 import type { AuditRecord } from '../audit/audit-event.ts';
+import type { NewMail } from '../mail/mail-message.ts';
 import { token } from '../shared/token.ts';
 import type { ListedUser, User } from './user.ts';
 
@@ -28,6 +30,8 @@ export interface UserWrite {
   audit?: AuditRecord;
   /** Also voids every unused single-use token of the user (marks it used), in the same transaction. */
   voidTokens?: boolean;
+  /** Messages the change causes (a security notice), queued in the same transaction. */
+  mail?: readonly NewMail[];
 }
 
 /**
@@ -35,8 +39,11 @@ export interface UserWrite {
  * email (EmailTakenError), also under concurrent writes. "Not found" is `null` or `false`.
  */
 export interface UserRepository {
-  /** Stores a new user and, in the same transaction, its audit event. */
-  insert(user: User, audit?: AuditRecord): Promise<void>;
+  /**
+   * Stores a new user and, in the same transaction, its audit event and a token of it with the
+   * message that carries it (a sign-up's verification).
+   */
+  insert(user: User, audit?: AuditRecord, issued?: PreparedActionToken): Promise<void>;
   /** Inserts every user or, when one is refused (EmailTakenError), none: the bulk path. */
   insertMany(users: readonly User[]): Promise<void>;
   findById(id: string): Promise<User | null>;

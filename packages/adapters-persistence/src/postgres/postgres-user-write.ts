@@ -1,0 +1,38 @@
+import { eq } from 'drizzle-orm';
+import type { User, UserWrite } from '@uas/domain';
+import { liveSessionsOf } from '../shared/conditions';
+import { voidTokensOf } from './postgres-action-token-statements';
+import { appendAuditEvent } from './postgres-audit-trail';
+import type { PostgresTx } from './postgres-db';
+import { insertMail } from './postgres-mail-queue';
+import { sessions, users } from './postgres-schema';
+
+/**
+ * Writes what a change decided, inside the caller's transaction (which holds the user's row): the
+ * user, and whatever the change implies. Also what a token's redeem writes.
+ */
+export async function writeUser(
+  tx: PostgresTx,
+  { user, endSessions, audit, voidTokens, mail }: UserWrite,
+): Promise<User | null> {
+  const { id, ...columns } = user;
+  const [stored] = await tx.update(users).set(columns).where(eq(users.id, id)).returning();
+  if (endSessions) await endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
+  if (voidTokens) await voidTokensOf(tx, id, user.updated);
+  for (const message of mail ?? []) await insertMail(tx, message);
+  if (audit) await appendAuditEvent(tx, audit);
+  return stored ?? null;
+}
+
+/** The user's row, locked until the transaction ends. */
+export async function lockedUser(tx: PostgresTx, id: string): Promise<User | undefined> {
+  const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update');
+  return user;
+}
+
+export async function endUserSessions(tx: PostgresTx, userId: string, at: Date, keepSessionId?: string): Promise<void> {
+  await tx
+    .update(sessions)
+    .set({ revoked: at })
+    .where(liveSessionsOf(sessions, 'user', userId, keepSessionId));
+}

@@ -1,0 +1,29 @@
+import { eq } from 'drizzle-orm';
+import type { User, UserWrite } from '@uas/domain';
+import { liveSessionsOf } from '../shared/conditions';
+import { voidTokensOf } from './sqlite-action-token-statements';
+import { appendAuditEvent } from './sqlite-audit-trail';
+import type { SqliteDb } from './sqlite-db';
+import { insertMail } from './sqlite-mail-queue';
+import { sessions, users } from './sqlite-schema';
+
+/**
+ * Writes what a change decided, inside the caller's transaction (which holds the write lock): the
+ * user, and whatever the change implies. Also what a token's redeem writes.
+ */
+export function writeUser(tx: SqliteDb, { user, endSessions, audit, voidTokens, mail }: UserWrite): User | null {
+  const { id, ...columns } = user;
+  const stored = tx.update(users).set(columns).where(eq(users.id, id)).returning().get() ?? null;
+  if (endSessions) endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
+  if (voidTokens) voidTokensOf(tx, id, user.updated).run();
+  for (const message of mail ?? []) insertMail(tx, message);
+  if (audit) appendAuditEvent(tx, audit);
+  return stored;
+}
+
+export function endUserSessions(tx: SqliteDb, userId: string, at: Date, keepSessionId?: string): void {
+  tx.update(sessions)
+    .set({ revoked: at })
+    .where(liveSessionsOf(sessions, 'user', userId, keepSessionId))
+    .run();
+}

@@ -1,0 +1,78 @@
+import type { Clock } from '../shared/clock.ts';
+import type { Logger } from '../shared/logger.ts';
+import type { RateCounterRepository } from '../throttling/rate-counter.repository.ts';
+import { NOTICE_KINDS, type MailKind, type MailValues, type NewMail } from './mail-message.ts';
+import type { MailService } from './mail-service.ts';
+
+/** The send limits of account mail, as the operator sets them. */
+export interface AccountMailPolicy {
+  /** Messages per hour, all recipients together (MAIL_HOURLY_LIMIT); notices are counted, never dropped. */
+  hourlyLimit: number;
+  /** Whether security notices (NOTICE_KINDS) are sent at all (SECURITY_NOTICES). */
+  securityNotices: boolean;
+}
+
+export const DEFAULT_ACCOUNT_MAIL_POLICY: AccountMailPolicy = { hourlyLimit: 1000, securityNotices: true };
+
+/** At most one message of each kind per recipient within this many seconds. */
+export const PER_RECIPIENT_SECONDS = 60;
+const HOUR_SECONDS = 3600;
+
+export interface AccountMailDeps {
+  mail: MailService;
+  counters: RateCounterRepository;
+  clock: Clock;
+  logger: Logger;
+  policy: AccountMailPolicy;
+}
+
+/** Writes an admitted message: renders and seals it (MailService.compose); the flow then queues it in its own transaction. */
+export type MailComposer<K extends MailKind> = (values: MailValues<K>) => Promise<NewMail>;
+
+/**
+ * The one door of account mail (verification, recovery, notices, invitations…): every flow asks
+ * it before composing a message, so the send limits hold whichever flow sends.
+ *
+ * - At most one message of each kind per recipient per PER_RECIPIENT_SECONDS: a second one is
+ *   skipped silently (mail bombing an address through the service is not possible).
+ * - A global hourly budget (`hourlyLimit`): once spent, messages are skipped, with a warning that
+ *   never names the address.
+ * - Security notices (NOTICE_KINDS) are never dropped by either limit; `securityNotices: false`
+ *   switches them off.
+ *
+ * Usage, for a message carrying a token:
+ *
+ *     const compose = await accountMail.admit('recovery', user.email);
+ *     if (!compose) return; // skipped: issue no token either
+ *     await actionTokens.issue('recovery', owner, (token) => compose({ email, link: accountLink(…, token) }));
+ *
+ * The counts live in the database (RateCounterRepository), shared by every instance.
+ */
+export class AccountMail {
+  constructor(private readonly deps: AccountMailDeps) {}
+
+  /**
+   * Counts a message of `kind` to `recipient` (normalised already) against the limits and answers
+   * what composes it, or null when it is not to be sent. A null asks the flow to do nothing more
+   * and say nothing different: the skip is silent to the requester.
+   */
+  async admit<K extends MailKind>(kind: K, recipient: string): Promise<MailComposer<K> | null> {
+    const { mail, counters, clock, logger, policy } = this.deps;
+    const notice = NOTICE_KINDS.includes(kind);
+    if (notice && !policy.securityNotices) return null;
+    const now = clock.now();
+    if (!notice) {
+      const { count } = await counters.hit(`mail:${kind}:${recipient}`, now, PER_RECIPIENT_SECONDS);
+      if (count > 1) {
+        logger.debug('mail skipped: one of its kind went to the recipient within a minute', { kind });
+        return null;
+      }
+    }
+    const { count } = await counters.hit('mail:hourly', now, HOUR_SECONDS);
+    if (!notice && count > policy.hourlyLimit) {
+      logger.warn('mail skipped: the hourly mail budget (MAIL_HOURLY_LIMIT) is spent', { kind });
+      return null;
+    }
+    return (values) => mail.compose(kind, recipient, values);
+  }
+}
