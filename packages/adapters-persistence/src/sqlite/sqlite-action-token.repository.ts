@@ -10,6 +10,7 @@ import type {
   UserWrite,
 } from '@uas/domain';
 import type { SqliteDb } from './sqlite-db';
+import { unsyncedWrite } from './sqlite-unsynced-write';
 import { insertMail } from './sqlite-mail-queue';
 import { users } from './sqlite-schema';
 import { appendAuditEvent } from './sqlite-audit-trail';
@@ -19,14 +20,17 @@ import { writeUser } from './sqlite-user-write';
 export class SqliteActionTokenRepository implements ActionTokenRepository {
   constructor(private readonly db: SqliteDb) {}
 
+  /** Not flushed on its own (see unsyncedWrite): lost on power loss, with its message, it was never sent. */
   async issue(token: StoredActionToken, mail: NewMail, { notices = [], audit }: IssueExtras = {}): Promise<void> {
-    this.db.transaction(
-      (tx) => {
-        insertActionToken(tx, token, mail);
-        for (const notice of notices) insertMail(tx, notice);
-        if (audit) appendAuditEvent(tx, audit);
-      },
-      { behavior: 'immediate' },
+    unsyncedWrite(this.db, () =>
+      this.db.transaction(
+        (tx) => {
+          insertActionToken(tx, token, mail);
+          for (const notice of notices) insertMail(tx, notice);
+          if (audit) appendAuditEvent(tx, audit);
+        },
+        { behavior: 'immediate' },
+      ),
     );
   }
 
