@@ -39,6 +39,7 @@ const NO_MAIL = {
   },
   templates: { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] },
   logger: { debug() {}, info() {}, warn() {}, error() {} } satisfies Logger,
+  publicUrl: 'http://localhost/',
 };
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -77,7 +78,6 @@ export async function createAccountApi(repositories: Repositories, secret: strin
     tokenLifetimes: { verification: 86_400, recovery: 1800, email_change: 3600, invitation: 604_800 },
     mail: NO_MAIL,
     // Its own /signup below makes accounts directly, with no mailed link to verify them.
-    publicUrl: 'http://localhost/',
     signup: 'closed',
   });
 

@@ -8,6 +8,7 @@ import { KeyRing } from './adapters/key-ring';
 import { SecretKeyRing } from './adapters/secret-key-ring';
 import { buildContainer, mailOf, systemContainer, useCasesOf } from './container';
 import { startMailSender } from './mail-sender';
+import { startMailRequestWorker } from './mail-request-worker';
 import { PrometheusMetrics } from './adapters/prometheus-metrics';
 import { Readiness } from './readiness';
 import { bootstrapAdmin } from './admin-bootstrap';
@@ -66,6 +67,9 @@ export async function createApplication(
       signup: useCases.signup,
       verification: useCases.verification,
       emailChange: useCases.emailChange,
+      mailRequests: useCases.mailRequests,
+      recovery: useCases.recovery,
+      adminAccountMail: useCases.adminAccountMail,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
       metricsEndpoint: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,
@@ -76,13 +80,14 @@ export async function createApplication(
     });
     const stopHousekeeping = scheduleHousekeeping(useCases.housekeeping, logger);
     const sender = mail.sending && startMailSender({ ...mail.sending, logger });
+    const requestWorker = startMailRequestWorker({ requests: useCases.mailRequests, logger });
     if (!sender) logger.info('no SMTP_URL: mail stays queued in the outbox (GET /v1/admin/mail)');
     return {
       app,
       readiness,
       async close() {
         stopHousekeeping();
-        await sender?.stop(config.shutdownGraceMs);
+        await Promise.all([sender?.stop(config.shutdownGraceMs), requestWorker.stop(config.shutdownGraceMs)]);
         await database.close();
       },
     };

@@ -18,6 +18,7 @@ import {
   MailDelivery,
   Mailer,
   MailQueue,
+  MailRequestQueue,
   MailService,
   PasswordHasher,
   PasswordRehashRepository,
@@ -63,6 +64,7 @@ const REPOSITORY_PORTS = {
   mail: MailQueue,
   tokens: ActionTokenRepository,
   rateCounters: RateCounterRepository,
+  mailRequests: MailRequestQueue,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**
@@ -160,10 +162,14 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
       emailVerification: config.emailVerification,
     },
     tokenLifetimes: config.tokenLifetimes,
-    publicUrl: config.publicUrl,
     signup: config.signup,
     auditRetentionDays: config.auditRetentionDays,
-    mail: { box: container.resolve(SecretKeyRing), templates: config.mailTemplates, logger },
+    mail: {
+      box: container.resolve(SecretKeyRing),
+      templates: config.mailTemplates,
+      logger,
+      publicUrl: config.publicUrl,
+    },
     mailLimits: { accountMail: config.accountMail, requestsPerMinute: config.mailRequestsPerMinute },
   });
 }

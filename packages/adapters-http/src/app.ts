@@ -16,6 +16,8 @@ import { adminSessionRoutes } from './routes/admin-session.routes';
 import { adminStatsRoutes } from './routes/admin-stats.routes';
 import { adminUserSessionsRoutes } from './routes/admin-user-sessions.routes';
 import { adminUsersRoutes } from './routes/admin-users.routes';
+import { adminUserRecoveryRoutes } from './routes/admin-user-recovery.routes';
+import { recoveryRoutes } from './routes/recovery.routes';
 import { apiReferenceRoutes } from './routes/api-reference.routes';
 import { adminUserTransferRoutes, IMPORT_PATH } from './routes/admin-user-transfer.routes';
 import { landingRoutes } from './routes/landing.routes';
@@ -53,12 +55,14 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminUserTransferRoutes(deps))
     .route('/', adminUsersRoutes(deps))
     .route('/', adminUserSessionsRoutes(deps))
+    .route('/', adminUserRecoveryRoutes(deps))
     .route('/', adminStatsRoutes(deps))
     .route('/', adminAuditRoutes(deps))
     .route('/', adminMailRoutes(deps))
     .route('/', userSessionRoutes(deps))
     .route('/', signupRoutes(deps))
     .route('/', verifyRoutes(deps))
+    .route('/', recoveryRoutes(deps))
     .route('/', meRoutes(deps))
     .route('/', meEmailRoutes(deps))
     .route('/', meSessionsRoutes(deps))

@@ -4,7 +4,10 @@ import type {
   JsonObject,
   Logger,
   EmailChangeService,
+  AdminAccountMail,
   MailRequestLimit,
+  MailRequestService,
+  RecoveryService,
   MailService,
   OverviewService,
   SelfService,
@@ -30,6 +33,10 @@ export interface HttpAppDeps {
   emailChange: EmailChangeService;
   /** The per-client-address limit of the endpoints that send mail (see limitMailRequests). */
   mailRequestLimit: MailRequestLimit;
+  /** Recover and resend: recorded, resolved off the request path. */
+  mailRequests: MailRequestService;
+  recovery: RecoveryService;
+  adminAccountMail: AdminAccountMail;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;
   /** Null when this instance is ready to serve; otherwise why not, in words fit for any client. */

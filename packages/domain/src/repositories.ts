@@ -11,6 +11,7 @@ import type { MailQueue } from './mail/mail-queue.ts';
 import type { SecretRepository } from './secrets/secret.repository.ts';
 import type { ActionTokenRepository } from './action-tokens/action-token.repository.ts';
 import type { RateCounterRepository } from './throttling/rate-counter.repository.ts';
+import type { MailRequestQueue } from './mail-requests/mail-request.repository.ts';
 
 /** Every repository port, as one storage backend provides them. */
 export interface Repositories {
@@ -27,4 +28,5 @@ export interface Repositories {
   mail: MailQueue;
   tokens: ActionTokenRepository;
   rateCounters: RateCounterRepository;
+  mailRequests: MailRequestQueue;
 }

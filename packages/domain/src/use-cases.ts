@@ -17,6 +17,9 @@ import { MailService } from './mail/mail-service.ts';
 import type { MailTemplates } from './mail/mail-template.ts';
 import { AccountMail, DEFAULT_ACCOUNT_MAIL_POLICY, type AccountMailPolicy } from './mail/account-mail.ts';
 import { MailRequestLimit } from './throttling/mail-request-limit.ts';
+import { MailRequestService } from './mail-requests/mail-request-service.ts';
+import { RecoveryService } from './recovery/recovery-service.ts';
+import { AdminAccountMail } from './recovery/admin-account-mail.ts';
 import { SelfService } from './users/self-service.ts';
 import { EmailChangeService } from './users/email-change-service.ts';
 import { SignupService, type SignupMode } from './signup/signup-service.ts';
@@ -36,14 +39,18 @@ export interface UseCaseDeps {
   policy: AuthPolicy;
   /** How long a single-use token of each purpose stays usable. */
   tokenLifetimes: ActionTokenLifetimes;
-  /** The service's public base address: mailed links open its `/account/` pages (PUBLIC_URL). */
-  publicUrl: string;
   /** Who may sign up (SIGNUP). */
   signup: SignupMode;
   /** Days an audit event is kept before housekeeping prunes it; 0 (the default) keeps every event. */
   auditRetentionDays?: number;
   /** What writes messages: the box that seals their bodies, their templates, and the log. */
-  mail: { box: SecretBox; templates: MailTemplates; logger: Logger };
+  mail: {
+    box: SecretBox;
+    templates: MailTemplates;
+    logger: Logger;
+    /** The service's public base address: mailed links open its pages under `/account/` (PUBLIC_URL). */
+    publicUrl: string;
+  };
   /** The send limits of account mail and of the endpoints that send it; the defaults unless told. */
   mailLimits?: MailLimits;
 }
@@ -71,7 +78,6 @@ export function createUseCases({
   ids,
   policy,
   tokenLifetimes,
-  publicUrl,
   signup,
   auditRetentionDays = 0,
   mail: mailDeps,
@@ -104,15 +110,10 @@ export function createUseCases({
     clock,
     ids,
   });
+  const { publicUrl, logger } = mailDeps;
   const mail = new MailService({ ...mailDeps, queue: repositories.mail, clock, ids });
   const counters = repositories.rateCounters;
-  const accountMail = new AccountMail({
-    mail,
-    counters,
-    clock,
-    logger: mailDeps.logger,
-    policy: mailLimits.accountMail,
-  });
+  const accountMail = new AccountMail({ mail, counters, clock, logger, policy: mailLimits.accountMail });
   const actionTokens = new ActionTokenService({
     tokens: repositories.tokens,
     keys: tokenKeys,
@@ -156,7 +157,28 @@ export function createUseCases({
       publicUrl,
       mode: signup,
     }),
-    verification: new VerificationService({ actionTokens, ids }),
+    /** Recover and resend: recorded on the request path, resolved by a worker. */
+    mailRequests: new MailRequestService({
+      requests: repositories.mailRequests,
+      users: repositories.users,
+      actionTokens,
+      accountMail,
+      clock,
+      ids,
+      logger,
+      publicUrl,
+    }),
+    recovery: new RecoveryService({ users: repositories.users, actionTokens, accountMail, hasher, clock, ids }),
+    adminAccountMail: new AdminAccountMail({
+      users: repositories.users,
+      actionTokens,
+      accountMail,
+      audit,
+      clock,
+      ids,
+      publicUrl,
+    }),
+    verification: new VerificationService({ users: repositories.users, actionTokens, clock, ids }),
     emailChange: new EmailChangeService({ self, actionTokens, accountMail, clock, ids, publicUrl }),
   };
 }

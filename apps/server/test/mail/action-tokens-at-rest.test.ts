@@ -1,42 +1,18 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '@uas/adapters-persistence';
 import { JsonLogger } from '../../src/adapters/json-logger';
 import { SecretKeyRing } from '../../src/adapters/secret-key-ring';
 import { createApplication } from '../../src/application';
-import { loadConfig, type Config } from '../../src/config';
+import { loadConfig } from '../../src/config';
+import { storedData } from '../support/stored-data';
 import { buildContainer, mailOf, useCasesOf } from '../../src/container';
 import { BACKENDS, testDatabaseEnv } from '../support/test-application';
 
 const ROUNDS = 25;
 const USES_AT_ONCE = 8;
-
-/** Every row of every table of the PostgreSQL schema, as text to search. */
-async function postgresRows(config: Config): Promise<string> {
-  const sql = postgres(config.database.url, { max: 1, onnotice: () => {} });
-  try {
-    const tables = await sql<{ name: string }[]>`
-      select table_name as name from information_schema.tables where table_schema = ${config.databaseSchema ?? 'public'}`;
-    const rows: string[] = [];
-    for (const { name } of tables)
-      for (const row of await sql.unsafe(`select t::text as row from "${config.databaseSchema}"."${name}" t`))
-        rows.push(String(row.row));
-    return rows.join('\n');
-  } finally {
-    await sql.end();
-  }
-}
-
-/** Every byte of the SQLite file and its write-ahead log, as latin1 text to search. */
-const sqliteBytes = (path: string) =>
-  [path, `${path}-wal`]
-    .filter((file) => existsSync(file))
-    .map((file) => readFileSync(file).toString('latin1'))
-    .join('');
 
 describe.each(BACKENDS)('single-use tokens on %s', (backend) => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -91,8 +67,7 @@ describe.each(BACKENDS)('single-use tokens on %s', (backend) => {
     expect(winnersPerRound.filter((winners) => winners !== 1)).toEqual([]); // used twice, or lost
     expect(new Set(tokens).size).toBe(ROUNDS);
 
-    const stored =
-      config.database.dialect === 'sqlite' ? sqliteBytes(config.database.path ?? '') : await postgresRows(config);
+    const stored = await storedData(config);
     expect(stored).toContain(user.email); // the search reads the stored rows
     const logged = logs.join('\n');
     for (const token of tokens) {

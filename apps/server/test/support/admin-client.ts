@@ -31,20 +31,21 @@ function passwordsIn(body: RequestInit['body']): string[] {
   }
 }
 
-/** Tokens a request presents: Bearer, session cookie, body refresh token. */
+/** Tokens a request presents: Bearer, session cookie, body refresh token, a mailed link's token. */
 function tokensSent(init: RequestInit): string[] {
   const headers = new Headers(init.headers);
-  let bodyToken: unknown;
+  type TokenBody = Partial<RefreshTokenBody> & { token?: unknown };
+  let body: TokenBody | null;
   try {
-    bodyToken =
-      typeof init.body === 'string' ? (JSON.parse(init.body) as RefreshTokenBody | null)?.refreshToken : undefined;
+    body = typeof init.body === 'string' ? (JSON.parse(init.body) as TokenBody | null) : null;
   } catch {
-    bodyToken = undefined;
+    body = null;
   }
   return [
     headers.get('authorization')?.replace(/^Bearer\s+/i, ''),
     headers.get('cookie')?.split('=')[1],
-    bodyToken,
+    body?.refreshToken,
+    body?.token,
   ].filter((value): value is string => typeof value === 'string' && value.length >= 16);
 }
 

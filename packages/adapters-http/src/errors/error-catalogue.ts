@@ -55,6 +55,7 @@ export const ERROR_CATALOGUE: Record<ApiErrorCode, ErrorRow> = {
   email_not_verified: { status: 403, title: 'Email not verified' },
   invalid_token: { status: 401, title: 'Invalid token', challenge: BEARER_INVALID_TOKEN },
   invalid_action_token: { status: 400, title: 'Invalid token', wire: 'invalid_token' },
+  email_already_verified: { status: 409, title: 'Email already verified' },
   refresh_token_reused: { status: 401, title: 'Refresh token reused', challenge: BEARER_INVALID_TOKEN },
   forbidden: { status: 403, title: 'Forbidden' },
   signup_disabled: { status: 403, title: 'Sign-up disabled' },

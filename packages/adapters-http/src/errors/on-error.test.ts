@@ -1,6 +1,7 @@
 import {
   AccountInactiveError,
   type DomainError,
+  EmailAlreadyVerifiedError,
   EmailTakenError,
   ForbiddenError,
   EmailNotVerifiedError,
@@ -55,6 +56,7 @@ const samples: Record<ErrorCode, { error: DomainError; status: number; title: st
   signup_disabled: { error: new SignupDisabledError(), status: 403, title: 'Sign-up disabled' },
   too_many_attempts: { error: new TooManyAttemptsError(42), status: 429, title: 'Too many attempts' },
   precondition_failed: { error: new PreconditionFailedError(), status: 412, title: 'Precondition failed' },
+  email_already_verified: { error: new EmailAlreadyVerifiedError(), status: 409, title: 'Email already verified' },
 };
 
 describe('onError maps every domain error code through one table', () => {

@@ -2,7 +2,7 @@ import type { AuthService, EmailChangeService, MailRequestLimit } from '@uas/dom
 import { Hono } from 'hono';
 import type { AppEnv, AuthenticatedEnv } from '../app-env';
 import { bearerAuth } from '../middleware/bearer-auth';
-import { limitMailRequests, MAIL_REQUEST_ERRORS } from '../middleware/mail-request-limit';
+import { limitMailRequests } from '../middleware/mail-request-limit';
 import { requestContext } from '../network/request-context';
 import { describeRoute } from '../openapi/route-description';
 import { acceptedDocument, acceptedDocumentSchema } from '../presenters/accepted.presenter';
@@ -42,7 +42,7 @@ export function meEmailRoutes({
           example: EMAIL_CHANGE_ACCEPTED,
         },
       },
-      errors: ['not_found', ...MAIL_REQUEST_ERRORS],
+      errors: ['not_found'],
     }),
     bearerAuth(userAuth),
     limitMailRequests(mailRequestLimit),

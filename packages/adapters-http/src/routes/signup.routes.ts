@@ -1,7 +1,7 @@
 import type { MailRequestLimit, SignupService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { limitMailRequests, MAIL_REQUEST_ERRORS } from '../middleware/mail-request-limit';
+import { limitMailRequests } from '../middleware/mail-request-limit';
 import { requestContext } from '../network/request-context';
 import { describeRoute } from '../openapi/route-description';
 import { acceptedDocument, acceptedDocumentSchema } from '../presenters/accepted.presenter';
@@ -9,7 +9,7 @@ import { parseSignup, signupDocument } from '../schemas/signup.schemas';
 import { jsonBody } from '../schemas/validation';
 
 /** The one answer to every sign-up that passes validation, whether or not the address has an account. */
-export const SIGNUP_ACCEPTED = acceptedDocument(
+const SIGNUP_ACCEPTED = acceptedDocument(
   'If the address can be used, a message is on its way to it: follow its link to confirm the address.',
 );
 
@@ -42,7 +42,7 @@ export function signupRoutes({
           example: SIGNUP_ACCEPTED,
         },
       },
-      errors: ['resource_conflict', 'forbidden', 'signup_disabled', ...MAIL_REQUEST_ERRORS],
+      errors: ['resource_conflict', 'forbidden', 'signup_disabled'],
     }),
     limitMailRequests(mailRequestLimit),
     jsonBody(parseSignup),

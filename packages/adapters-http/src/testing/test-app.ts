@@ -34,7 +34,7 @@ export const TEST_POLICY: AuthPolicy = {
   emailVerification: 'required',
 };
 /** The public address the test app's mailed links point at. */
-export const TEST_PUBLIC_URL = 'https://accounts.example.com/';
+const TEST_PUBLIC_URL = 'https://id.example.com/';
 export const TEST_JWKS = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'test-public-key', kid: 'test-kid' }] };
 
 /**
@@ -58,11 +58,11 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     ids,
     policy: TEST_POLICY,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
-    mail: { box: new FakeSecretBox(), templates, logger },
-    publicUrl: TEST_PUBLIC_URL,
+    mail: { box: new FakeSecretBox(), templates, logger, publicUrl: TEST_PUBLIC_URL },
     signup,
   });
-  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail, mailRequestLimit } = useCases;
+  const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail } = useCases;
+  const { mailRequestLimit, mailRequests, recovery, adminAccountMail } = useCases;
   const admin = await admins.applyCredentials(ADMIN);
   const deps: HttpAppDeps = {
     users,
@@ -77,6 +77,9 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     verification: useCases.verification,
     emailChange: useCases.emailChange,
     mailRequestLimit,
+    mailRequests,
+    recovery,
+    adminAccountMail,
     jwks: async () => TEST_JWKS,
     ready: async () => null,
     metricsEndpoint: null,

@@ -143,6 +143,8 @@ describe('PostgreSQL database', () => {
       'daily_activity',
       'login_failures',
       'mail_messages',
+      'mail_requests',
+      'rate_counters',
       'refresh_tokens',
       'secrets',
       'sessions',

@@ -14,6 +14,7 @@ import { PostgresLoginAttemptRepository } from './postgres-login-attempt.reposit
 import { PostgresSessionRepository } from './postgres-session.repository';
 import { PostgresSigningKeyRepository } from './postgres-signing-key.repository';
 import { PostgresSecretRepository } from './postgres-secret.repository';
+import { PostgresMailRequestQueue } from './postgres-mail-request-queue';
 import { PostgresRateCounterRepository } from './postgres-rate-counter.repository';
 import { PostgresActionTokenRepository } from './postgres-action-token.repository';
 import { PostgresMailQueue } from './postgres-mail-queue';
@@ -70,6 +71,7 @@ function postgresRepositories(db: PostgresDb) {
     mail: new PostgresMailQueue(db),
     tokens: new PostgresActionTokenRepository(db),
     rateCounters: new PostgresRateCounterRepository(db),
+    mailRequests: new PostgresMailRequestQueue(db),
     audit: new PostgresAuditTrail(db),
   });
 }

@@ -13,13 +13,14 @@ import { sessions, users } from './postgres-schema';
  */
 export async function writeUser(
   tx: PostgresTx,
+  id: string,
   { user, endSessions, audit, voidTokens, mail }: UserWrite,
 ): Promise<User | null> {
-  const { id, ...columns } = user;
+  const { id: _, ...columns } = user;
   const [stored] = await tx.update(users).set(columns).where(eq(users.id, id)).returning();
   if (endSessions) await endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
   if (voidTokens) await voidTokensOf(tx, id, user.updated);
-  for (const message of mail ?? []) await insertMail(tx, message);
+  if (mail) await insertMail(tx, mail);
   if (audit) await appendAuditEvent(tx, audit);
   return stored ?? null;
 }

@@ -1,6 +1,8 @@
 import { asc, eq, getTableColumns, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type {
+  ActionPurpose,
+  ActionToken,
   AuditRecord,
   PreparedActionToken,
   User,
@@ -15,7 +17,7 @@ import { ENDS_HELD, idsOfWindow, MatchCache, type Matches } from '../shared/matc
 import { pageWindow, type PageWindow } from '../shared/page-window';
 import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
-import { insertActionToken } from './postgres-action-token-statements';
+import { insertActionToken, useToken } from './postgres-action-token-statements';
 import { endUserSessions, lockedUser, writeUser } from './postgres-user-write';
 import { userCount, users } from './postgres-schema';
 
@@ -405,7 +407,25 @@ export class PostgresUserRepository implements UserRepository {
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
     return this.db.transaction(async (tx) => {
       const current = await lockedUser(tx, id);
-      return current ? writeUser(tx, change(current)) : null;
+      return current ? writeUser(tx, id, change(current)) : null;
+    });
+  }
+
+  /**
+   * The token's use and the change in one transaction: a concurrent use waits for the token's row
+   * lock and then finds it used; a change that throws rolls the use back.
+   */
+  async redeem(
+    purpose: ActionPurpose | readonly ActionPurpose[],
+    digests: readonly string[],
+    now: Date,
+    change: (current: User, token: ActionToken) => UserWrite,
+  ): Promise<User | null> {
+    if (digests.length === 0) return null;
+    return this.db.transaction(async (tx) => {
+      const [token] = await useToken(tx, purpose, digests, now);
+      const current = token && (await lockedUser(tx, token.userId));
+      return token && current ? writeUser(tx, token.userId, change(current, token)) : null;
     });
   }
 

@@ -108,16 +108,16 @@ interface ActionTokenColumns {
   used: Column;
 }
 
-/** The token of `purpose` stored under one of `digests`, if still usable at `now`: unused, unexpired. */
+/** The token of `purpose` (or of one of them) stored under one of `digests`, if still usable at `now`: unused, unexpired. */
 export function usableActionToken(
   tokens: ActionTokenColumns,
-  purposes: readonly string[],
+  purpose: string | readonly string[],
   digests: readonly string[],
   now: Date,
 ): SQL | undefined {
   return and(
     inArray(tokens.digest, [...digests]),
-    inArray(tokens.purpose, [...purposes]),
+    typeof purpose === 'string' ? eq(tokens.purpose, purpose) : inArray(tokens.purpose, [...purpose]),
     isNull(tokens.used),
     gt(tokens.expires, now),
   );

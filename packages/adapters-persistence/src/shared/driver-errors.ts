@@ -76,5 +76,6 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     mail: guardedRepository('mail', repositories.mail),
     tokens: guardedRepository('tokens', repositories.tokens),
     rateCounters: guardedRepository('rateCounters', repositories.rateCounters),
+    mailRequests: guardedRepository('mailRequests', repositories.mailRequests),
   };
 }

@@ -5,22 +5,28 @@ import type { SqliteDb } from './sqlite-db';
 import { insertMail } from './sqlite-mail-queue';
 import { actionTokens } from './sqlite-schema';
 
-/** What a use answers: everything but the digest, which never leaves the store. */
 const { digest: _digest, ...answered } = getTableColumns(actionTokens);
+/** What a use or a look-up answers: everything but the digest, which never leaves the store. */
+export const answeredColumns = answered;
 
-/** Stores a token and queues the message that carries it, in the caller's transaction. */
-export function insertActionToken(tx: SqliteDb, token: StoredActionToken, mail: NewMail): void {
+/** Stores a token and queues the message that carries it (if any), in the caller's transaction. */
+export function insertActionToken(tx: SqliteDb, token: StoredActionToken, mail: NewMail | null): void {
   tx.insert(actionTokens).values(token).run();
-  insertMail(tx, mail);
+  if (mail) insertMail(tx, mail);
 }
 
-/** The use of a token: found by the unique digest index. */
-export function useToken(db: SqliteDb, purposes: readonly ActionPurpose[], digests: readonly string[], now: Date) {
+/** The use of a token of `purpose` (or of one of them): found by the unique digest index. */
+export function useToken(
+  db: SqliteDb,
+  purpose: ActionPurpose | readonly ActionPurpose[],
+  digests: readonly string[],
+  now: Date,
+) {
   return db
     .update(actionTokens)
     .set({ used: now })
-    .where(usableActionToken(actionTokens, purposes, digests, now))
-    .returning(answered);
+    .where(usableActionToken(actionTokens, purpose, digests, now))
+    .returning(answeredColumns);
 }
 
 /** Voids the user's unused tokens (UserWrite.voidTokens), found by the user_id index. */

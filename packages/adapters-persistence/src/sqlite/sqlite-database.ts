@@ -15,6 +15,7 @@ import { SqliteLoginAttemptRepository } from './sqlite-login-attempt.repository'
 import { SqliteSessionRepository } from './sqlite-session.repository';
 import { SqliteSigningKeyRepository } from './sqlite-signing-key.repository';
 import { SqliteSecretRepository } from './sqlite-secret.repository';
+import { SqliteMailRequestQueue } from './sqlite-mail-request-queue';
 import { SqliteRateCounterRepository } from './sqlite-rate-counter.repository';
 import { SqliteActionTokenRepository } from './sqlite-action-token.repository';
 import { SqliteMailQueue } from './sqlite-mail-queue';
@@ -65,6 +66,7 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     mail: new SqliteMailQueue(db),
     tokens: new SqliteActionTokenRepository(db),
     rateCounters: new SqliteRateCounterRepository(db),
+    mailRequests: new SqliteMailRequestQueue(db),
     audit: new SqliteAuditTrail(db),
   });
 }

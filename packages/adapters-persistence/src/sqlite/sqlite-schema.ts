@@ -7,6 +7,7 @@ import type {
   AuditActor,
   JsonObject,
   MailKind,
+  MailRequestKind,
   MailStatus,
   SecretPurpose,
   SubjectKind,
@@ -269,4 +270,25 @@ export const rateCounters = sqliteTable(
     windowEnds: timestamp('window_ends').notNull(),
   },
   (t) => [index('rate_counters_window_ends_idx').on(t.windowEnds)],
+);
+
+/**
+ * Requests of the enumeration-safe endpoints (recover, resend verification), recorded by one
+ * insert and resolved by a worker on any instance. `lease_until` is null until a claim; a claim
+ * whose lease ended may be taken over (`attempt` names the claim). Rows go once resolved.
+ */
+export const mailRequests = sqliteTable(
+  'mail_requests',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').$type<MailRequestKind>().notNull(),
+    email: text('email').notNull(),
+    created: timestamp('created').notNull(),
+    requestId: text('request_id'),
+    clientAddress: text('client_address'),
+    userAgent: text('user_agent'),
+    attempt: integer('attempt').notNull().default(0),
+    leaseUntil: timestamp('lease_until'),
+  },
+  (t) => [index('mail_requests_created_idx').on(t.created)],
 );

@@ -11,12 +11,16 @@ import { sessions, users } from './sqlite-schema';
  * Writes what a change decided, inside the caller's transaction (which holds the write lock): the
  * user, and whatever the change implies. Also what a token's redeem writes.
  */
-export function writeUser(tx: SqliteDb, { user, endSessions, audit, voidTokens, mail }: UserWrite): User | null {
-  const { id, ...columns } = user;
+export function writeUser(
+  tx: SqliteDb,
+  id: string,
+  { user, endSessions, audit, voidTokens, mail }: UserWrite,
+): User | null {
+  const { id: _, ...columns } = user;
   const stored = tx.update(users).set(columns).where(eq(users.id, id)).returning().get() ?? null;
   if (endSessions) endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
   if (voidTokens) voidTokensOf(tx, id, user.updated).run();
-  for (const message of mail ?? []) insertMail(tx, message);
+  if (mail) insertMail(tx, mail);
   if (audit) appendAuditEvent(tx, audit);
   return stored;
 }

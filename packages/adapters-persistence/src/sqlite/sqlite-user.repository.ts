@@ -1,5 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type {
+  ActionPurpose,
+  ActionToken,
   AuditRecord,
   PreparedActionToken,
   User,
@@ -14,7 +16,7 @@ import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import type { SqliteReadWorkers } from './sqlite-read-workers';
 import { SqliteUserList, type ListReply } from './sqlite-user-list';
-import { insertActionToken } from './sqlite-action-token-statements';
+import { insertActionToken, useToken } from './sqlite-action-token-statements';
 import { endUserSessions, writeUser } from './sqlite-user-write';
 import { users } from './sqlite-schema';
 
@@ -99,7 +101,25 @@ export class SqliteUserRepository implements UserRepository {
     return this.db.transaction(
       (tx) => {
         const current = tx.select().from(users).where(eq(users.id, id)).get();
-        return current ? writeUser(tx, change(current)) : null;
+        return current ? writeUser(tx, id, change(current)) : null;
+      },
+      { behavior: 'immediate' },
+    );
+  }
+
+  /** The token's use and the change in one transaction: a change that throws rolls the use back. */
+  async redeem(
+    purpose: ActionPurpose | readonly ActionPurpose[],
+    digests: readonly string[],
+    now: Date,
+    change: (current: User, token: ActionToken) => UserWrite,
+  ): Promise<User | null> {
+    if (digests.length === 0) return null;
+    return this.db.transaction(
+      (tx) => {
+        const token = useToken(tx, purpose, digests, now).get();
+        const current = token && tx.select().from(users).where(eq(users.id, token.userId)).get();
+        return token && current ? writeUser(tx, token.userId, change(current, token)) : null;
       },
       { behavior: 'immediate' },
     );

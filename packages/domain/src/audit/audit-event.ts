@@ -16,6 +16,14 @@ export const AUDIT_ACTIONS = [
   'user.deactivated',
   'user.deleted',
   'user.login_throttled',
+  /** Someone asked for a recovery link of an existing account (POST /v1/recover); recorded off the request path. */
+  'user.recovery_requested',
+  /** An admin had a recovery link mailed to the user, or handed to them (`?delivery=link`). */
+  'user.recovery_sent',
+  /** A recovery link set a new password. */
+  'user.recovery_completed',
+  /** A verification link was mailed again, on the user's or an admin's request. */
+  'user.verification_resent',
   'signing_key.rotated',
   'secret.rotated',
   'users.imported',

@@ -15,7 +15,8 @@ export type ErrorCode =
   | 'forbidden'
   | 'signup_disabled'
   | 'too_many_attempts'
-  | 'precondition_failed';
+  | 'precondition_failed'
+  | 'email_already_verified';
 
 export abstract class DomainError extends Error {
   abstract readonly code: ErrorCode;
@@ -87,6 +88,14 @@ export class InvalidActionTokenError extends DomainError {
   readonly code = 'invalid_action_token';
   constructor() {
     super('The link is invalid, used or expired.');
+  }
+}
+
+/** An address is verified already: there is nothing to send a verification link for. */
+export class EmailAlreadyVerifiedError extends DomainError {
+  readonly code = 'email_already_verified';
+  constructor() {
+    super('The address is verified already.');
   }
 }
 

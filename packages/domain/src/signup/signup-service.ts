@@ -67,6 +67,11 @@ export class SignupService {
     // Hashed on both paths, so both take as long: the hash is nearly all of a sign-up's time.
     const passwordHash = await hasher.hash(input.password);
     if (await users.findByEmail(email)) return this.tellOwner(email);
+    // Admitted once per address a minute (AccountMail): of concurrent sign-ups of one new address
+    // only the admitted one goes on to make the account, with its link, so the link is never
+    // spent on a racer that then loses. A skipped one (the budget spent, too) makes nothing.
+    const compose = await accountMail.admit('verification', email);
+    if (!compose) return;
     const now = clock.now();
     const user: User = {
       id: ids.next(),
@@ -82,19 +87,14 @@ export class SignupService {
       lastLogin: null,
       emailVerified: null,
     };
-    // Skipped under the send limits (the hourly budget spent): the account is made all the same,
-    // and a resend verifies it later.
-    const compose = await accountMail.admit('verification', email);
-    const verification =
-      compose &&
-      (await actionTokens.prepare('verification', { userId: user.id, email }, (token) =>
-        compose({ email, link: accountLink(publicUrl, 'verification', token) }),
-      ));
+    const verification = await actionTokens.prepare('verification', { userId: user.id, email }, (token) =>
+      compose({ email, link: accountLink(publicUrl, 'verification', token) }),
+    );
     const by = { actor: { type: 'user', id: user.id } as const, request };
     const audit = auditRecord(ids.next(), now, by, 'user.signed_up', userTarget(user.id), userChanges(null, user));
     try {
-      // The store's unique email decides between concurrent sign-ups of one address.
-      await users.insert(user, audit, verification ?? undefined);
+      // The store's unique email decides, should an administrator make the account meanwhile.
+      await users.insert(user, audit, verification);
     } catch (error) {
       if (!(error instanceof EmailTakenError)) throw error;
       await this.tellOwner(email);

@@ -15,6 +15,7 @@ import { DEFAULT_MAIL_TEMPLATES } from '../mail/mail-template.ts';
 import { FakeSecretBox } from './fake-mail-ports.ts';
 import { RecordingLogger } from './recording-logger.ts';
 import type { SignupMode } from '../signup/signup-service.ts';
+import type { MailKind } from '../mail/mail-message.ts';
 
 /**
  * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one
@@ -30,6 +31,7 @@ export const POLICY: AuthPolicy = {
   emailVerification: 'required',
 };
 export const PASSWORD = 'correct horse battery';
+export const PUBLIC_URL = 'https://id.example.com/';
 export const ADDRESS = '203.0.113.7';
 export const OTHER_ADDRESS = '198.51.100.23';
 export const ADMIN: AdminCredentials = { email: 'admin@example.com', password: 'admin-password-1' };
@@ -62,9 +64,6 @@ export async function issueSources(promise: Promise<unknown>): Promise<ProblemSo
 
 export const pointerTo = (attribute: string): ProblemSource => ({ pointer: `/data/attributes/${attribute}` });
 
-/** The public address the fixture's mailed links point at. */
-export const PUBLIC_URL = 'https://accounts.example.com/';
-
 export function buildDomain({
   policy = POLICY,
   mailLimits = DEFAULT_MAIL_LIMITS,
@@ -81,7 +80,6 @@ export function buildDomain({
   const repositories = inMemoryRepositories();
   const tokenKeys = new FakeTokenKeys();
   const logger = new RecordingLogger();
-  const box = new FakeSecretBox();
   const useCases = createUseCases({
     repositories,
     hasher,
@@ -91,13 +89,18 @@ export function buildDomain({
     ids,
     policy,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
-    mail: { box, templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] }, logger },
+    mail: {
+      box: new FakeSecretBox(),
+      templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] },
+      logger,
+      publicUrl: PUBLIC_URL,
+    },
     mailLimits,
-    publicUrl: PUBLIC_URL,
     signup,
   });
   const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
     useCases;
+  const { mailRequests, recovery, adminAccountMail } = useCases;
   let userCount = 0;
 
   const domain = {
@@ -121,7 +124,24 @@ export function buildDomain({
     signup: useCases.signup,
     verification: useCases.verification,
     emailChange: useCases.emailChange,
-    box,
+
+    /** The texts of the messages of `kind` queued to `recipient`, oldest first, opened. */
+    async mailTexts(kind: MailKind, recipient: string): Promise<string[]> {
+      const { messages } = await repositories.mail.list({ page: 1, size: 100 });
+      const mine = messages.filter((message) => message.kind === kind && message.recipient === recipient).reverse();
+      return Promise.all(mine.map(async (message) => (await mail.read(message.id)).content?.text ?? ''));
+    },
+
+    /** The token of the link in the last message of `kind` to `recipient`. */
+    async mailedToken(kind: MailKind, recipient: string): Promise<string> {
+      const text = (await domain.mailTexts(kind, recipient)).at(-1) ?? '';
+      const token = /[?&]token=([A-Za-z0-9_-]+)/.exec(text)?.[1];
+      if (!token) throw new Error(`no ${kind} link was mailed to ${recipient}`);
+      return token;
+    },
+    mailRequests,
+    recovery,
+    adminAccountMail,
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */
     createUser(overrides: Partial<NewUser> = {}): Promise<User> {

@@ -4,19 +4,12 @@ import type {
   ActionTokenLifetimes,
   StoredActionToken,
 } from '../action-tokens/action-token.ts';
-import type { ActionTokenRepository, IssueExtras } from '../action-tokens/action-token.repository.ts';
+import type { ActionTokenRepository } from '../action-tokens/action-token.repository.ts';
 import type { TokenKeys } from '../action-tokens/token-keys.ts';
 import type { NewMail } from '../mail/mail-message.ts';
-import type { User } from '../users/user.ts';
-import type { UserWrite } from '../users/user.repository.ts';
+import type { AuditRecord } from '../audit/audit-event.ts';
 import type { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 import type { InMemoryMailQueue } from './in-memory-mail.ts';
-
-/** What the tokens see of the users: whether one exists, and its transactional write. */
-interface TokenOwners {
-  readonly rows: ReadonlyMap<string, User>;
-  writeNow(id: string, change: (current: User) => UserWrite): User | null;
-}
 
 /** Single-use tokens in memory: each call runs to its end before another starts, as one statement would. */
 export class InMemoryActionTokenRepository implements ActionTokenRepository {
@@ -25,48 +18,70 @@ export class InMemoryActionTokenRepository implements ActionTokenRepository {
   constructor(
     private readonly mail: InMemoryMailQueue,
     private readonly audit: InMemoryAuditTrail,
-    private readonly owners: TokenOwners,
+    private readonly userExists: (id: string) => boolean,
   ) {}
 
-  async issue(token: StoredActionToken, mail: NewMail, extras: IssueExtras = {}): Promise<void> {
-    this.issueNow(token, mail);
-    for (const notice of extras.notices ?? []) this.queueNow(notice);
-    if (extras.audit) this.audit.appendNow(extras.audit);
+  async issue(
+    token: StoredActionToken,
+    mail: NewMail | null,
+    audit?: AuditRecord,
+    notices: readonly NewMail[] = [],
+  ): Promise<void> {
+    this.insertNow(token);
+    if (mail) this.mail.insertNow(mail);
+    for (const notice of notices) this.mail.insertNow(notice);
+    if (audit) this.audit.appendNow(audit);
   }
 
-  /** Stores a token and queues its message without an `await`: what a transaction of the users does too. */
-  issueNow(token: StoredActionToken, mail: NewMail): void {
-    if (!this.owners.rows.has(token.userId)) throw new Error(`No user ${token.userId} to own a token.`);
-    if ([...this.rows.values()].some((row) => row.digest === token.digest)) throw new Error('Duplicate token digest.');
-    this.rows.set(token.id, structuredClone(token));
-    this.queueNow(mail);
-  }
-
-  queueNow(message: NewMail): void {
-    this.mail.insertNow(message);
+  async find(purpose: ActionPurpose, digests: readonly string[], now: Date): Promise<ActionToken | null> {
+    return this.findNow(purpose, digests, now);
   }
 
   async consume(purpose: ActionPurpose, digests: readonly string[], now: Date): Promise<ActionToken | null> {
-    return this.consumeNow([purpose], digests, now);
+    return this.consumeNow(purpose, digests, now);
   }
 
-  async redeem(
-    purposes: readonly ActionPurpose[],
+  /** What a fake's transaction stores a token with: at once. */
+  insertNow(token: StoredActionToken): void {
+    if (!this.userExists(token.userId)) throw new Error(`No user ${token.userId} to own a token.`);
+    if ([...this.rows.values()].some((row) => row.digest === token.digest)) throw new Error('Duplicate token digest.');
+    this.rows.set(token.id, structuredClone(token));
+  }
+
+  /** What a fake's transaction queues a message with (see InMemoryMailQueue.insertNow). */
+  queueNow(mail: NewMail): void {
+    this.mail.insertNow(mail);
+  }
+
+  findNow(
+    purpose: ActionPurpose | readonly ActionPurpose[],
     digests: readonly string[],
     now: Date,
-    change: (token: ActionToken, current: User) => UserWrite,
-  ): Promise<User | null> {
-    const row = this.usable(purposes, digests, now);
+  ): ActionToken | null {
+    const row = this.usable(purpose, digests, now);
     if (!row) return null;
-    // Written only when the change is: a refused one (it throws) leaves the token unused.
-    const { digest: _digest, ...token } = row;
-    const used = { ...token, used: now };
-    const user = this.owners.writeNow(row.userId, (current) => change(structuredClone(used), current));
-    if (user) this.rows.set(row.id, { ...this.rows.get(row.id)!, used: now });
-    return user;
+    const { digest: _digest, ...found } = row;
+    return structuredClone(found);
   }
 
-  private usable(purposes: readonly ActionPurpose[], digests: readonly string[], now: Date) {
+  consumeNow(
+    purpose: ActionPurpose | readonly ActionPurpose[],
+    digests: readonly string[],
+    now: Date,
+  ): ActionToken | null {
+    const row = this.usable(purpose, digests, now);
+    if (!row) return null;
+    const { digest: _digest, ...used } = { ...row, used: now };
+    this.rows.set(row.id, { ...row, used: now });
+    return structuredClone(used);
+  }
+
+  private usable(
+    purpose: ActionPurpose | readonly ActionPurpose[],
+    digests: readonly string[],
+    now: Date,
+  ): StoredActionToken | undefined {
+    const purposes: readonly ActionPurpose[] = typeof purpose === 'string' ? [purpose] : purpose;
     return [...this.rows.values()].find(
       (candidate) =>
         digests.includes(candidate.digest) &&
@@ -74,14 +89,6 @@ export class InMemoryActionTokenRepository implements ActionTokenRepository {
         candidate.used === null &&
         candidate.expires > now,
     );
-  }
-
-  private consumeNow(purposes: readonly ActionPurpose[], digests: readonly string[], now: Date): ActionToken | null {
-    const row = this.usable(purposes, digests, now);
-    if (!row) return null;
-    const { digest: _digest, ...used } = { ...row, used: now };
-    this.rows.set(row.id, { ...row, used: now });
-    return structuredClone(used);
   }
 
   /** What a change of the user's password or email does in its transaction (UserWrite.voidTokens). */

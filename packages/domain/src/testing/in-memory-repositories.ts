@@ -1,4 +1,4 @@
-import type { PreparedActionToken } from '../action-tokens/action-token.ts';
+import type { ActionPurpose, ActionToken, PreparedActionToken } from '../action-tokens/action-token.ts';
 import type { AuditRecord } from '../audit/audit-event.ts';
 import { EmailTakenError } from '../shared/errors.ts';
 import type { Admin } from '../admins/admin.ts';
@@ -21,6 +21,7 @@ import { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 import { InMemoryMailQueue, InMemorySecretRepository } from './in-memory-mail.ts';
 import { InMemoryActionTokenRepository } from './in-memory-action-tokens.ts';
 import { InMemoryRateCounterRepository } from './in-memory-rate-counters.ts';
+import { InMemoryMailRequestQueue } from './in-memory-mail-requests.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -43,6 +44,10 @@ class EmailKeyedStore<T extends { id: string; email: string; created: Date }> {
   }
   async replace(record: T): Promise<T | null> {
     if (!this.rows.has(record.id)) return null;
+    return this.replaceNow(record);
+  }
+  /** Replaces a stored record at once: EmailTakenError when another holds its email. */
+  replaceNow(record: T): T {
     const owner = this.emailOwner(record.email);
     if (owner !== undefined && owner !== record.id) throw new EmailTakenError();
     this.rows.set(record.id, structuredClone(record));
@@ -73,30 +78,45 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
   override async insert(user: User, audit?: AuditRecord, issued?: PreparedActionToken): Promise<void> {
     await super.insert(user);
     this.activity.count(user.created, 'signups');
-    if (issued) this.tokens().issueNow(issued.token, issued.mail);
+    if (issued) {
+      this.tokens().insertNow(issued.token);
+      this.tokens().queueNow(issued.mail);
+    }
     if (audit) this.audit.appendNow(audit);
   }
 
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
-    return this.writeNow(id, change);
-  }
-
-  /**
-   * What update does, without an `await`: also what a token's redeem writes in its transaction.
-   * When `change` throws or the new email is taken, nothing is written.
-   */
-  writeNow(id: string, change: (current: User) => UserWrite): User | null {
     const current = this.rows.get(id);
     if (!current) return null;
-    const { user, endSessions, audit, voidTokens, mail } = change(structuredClone(current));
-    const owner = this.emailOwner(user.email);
-    if (owner !== undefined && owner !== id) throw new EmailTakenError();
-    this.rows.set(id, structuredClone(user));
+    return this.write(id, change(structuredClone(current)));
+  }
+
+  async redeem(
+    purpose: ActionPurpose | readonly ActionPurpose[],
+    digests: readonly string[],
+    now: Date,
+    change: (current: User, token: ActionToken) => UserWrite,
+  ): Promise<User | null> {
+    const token = this.tokens().findNow(purpose, digests, now);
+    const current = token && this.rows.get(token.userId);
+    if (!token || !current) return null;
+    // Decided before the token is marked used: a change that throws leaves it usable.
+    const decided = change(structuredClone(current), { ...token, used: now });
+    // A taken email is refused before the token is used too, as a store's transaction rolls both back.
+    const owner = this.emailOwner(decided.user.email);
+    if (owner !== undefined && owner !== token.userId) throw new EmailTakenError();
+    this.tokens().consumeNow(purpose, digests, now);
+    return this.write(token.userId, decided);
+  }
+
+  /** What a change writes, with everything it implies; no `await` before the row is replaced. */
+  private write(id: string, { user, endSessions, audit, voidTokens, mail }: UserWrite): User {
+    const stored = this.replaceNow(user);
     if (endSessions) this.sessions.endSubjectSessions('user', id, user.updated, endSessions.keepSessionId);
     if (voidTokens) this.tokens().voidUserTokens(id, user.updated);
-    for (const message of mail ?? []) this.tokens().queueNow(message);
     if (audit) this.audit.appendNow(audit);
-    return structuredClone(user);
+    if (mail) this.tokens().queueNow(mail);
+    return stored;
   }
 
   async insertMany(users: readonly User[]): Promise<void> {
@@ -429,7 +449,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
   );
   const users: InMemoryUserRepository = new InMemoryUserRepository(sessions, activity, audit, () => tokens);
   const mail = new InMemoryMailQueue();
-  const tokens = new InMemoryActionTokenRepository(mail, audit, users);
+  const tokens = new InMemoryActionTokenRepository(mail, audit, (id) => users.rows.has(id));
   const admins = new InMemoryAdminRepository(sessions);
   return {
     activity,
@@ -445,5 +465,6 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     mail,
     tokens,
     rateCounters: new InMemoryRateCounterRepository(),
+    mailRequests: new InMemoryMailRequestQueue(tokens, mail, audit),
   };
 }

@@ -22,6 +22,8 @@ export * from './action-token.repository.contract.ts';
 export * from './in-memory-action-tokens.ts';
 export * from './in-memory-rate-counters.ts';
 export * from './rate-counter.repository.contract.ts';
+export * from './in-memory-mail-requests.ts';
+export * from './mail-request-queue.contract.ts';
 
 import type { OpenRepositories } from './contract-harness.ts';
 import { describeAdminRepositoryContract } from './admin.repository.contract.ts';
@@ -37,6 +39,7 @@ import { describeMailQueueContract } from './mail-queue.contract.ts';
 import { describeSecretRepositoryContract } from './secret.repository.contract.ts';
 import { describeActionTokenRepositoryContract } from './action-token.repository.contract.ts';
 import { describeRateCounterRepositoryContract } from './rate-counter.repository.contract.ts';
+import { describeMailRequestQueueContract } from './mail-request-queue.contract.ts';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
@@ -53,6 +56,7 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeMailQueueContract(backend, open);
   describeActionTokenRepositoryContract(backend, open);
   describeRateCounterRepositoryContract(backend, open);
+  describeMailRequestQueueContract(backend, open);
 }
 // Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
 // case converts by changing its import line (relative imports carry .ts; the build refuses any

@@ -61,7 +61,8 @@ export class EmailChangeService {
       'email_change',
       { userId: user.id, email },
       (token) => confirmation({ ...values, link: accountLink(publicUrl, 'email_change', token) }),
-      { notices, audit },
+      audit,
+      notices,
     );
   }
 }

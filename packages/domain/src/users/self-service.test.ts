@@ -117,3 +117,24 @@ describe('adminOnlyAttributes', () => {
     expect(adminOnlyAttributes({ name: 'x', metadata: {}, password: 'p', current_password: 'q' })).toEqual([]);
   });
 });
+
+describe('SelfService notices', () => {
+  it('a new password sends a password_changed notice to the account, in the transaction of the change', async () => {
+    const domain = buildDomain();
+    const { user, identity } = await domain.signedInUser();
+    await domain.self.update(identity, { password: 'a brand new password', current_password: PASSWORD });
+    const [notice] = await domain.mailTexts('password_changed', user.email);
+    expect(notice).toContain(user.email);
+    expect(notice).not.toContain('a brand new password');
+  });
+
+  it('a refused password change sends no notice; a change of name sends none either', async () => {
+    const domain = buildDomain();
+    const { user, identity } = await domain.signedInUser();
+    await domain.self
+      .update(identity, { password: 'a brand new password', current_password: 'wrong one' })
+      .catch(() => {});
+    await domain.self.update(identity, { name: 'Renamed' });
+    expect(await domain.mailTexts('password_changed', user.email)).toHaveLength(0);
+  });
+});

@@ -80,7 +80,7 @@ export class SelfService {
           };
     // The owner hears of a new password: a notice no send limit drops (SECURITY_NOTICES may switch it off).
     const notice = proved && (await this.deps.accountMail.admit('password_changed', proved.email));
-    const mail = proved && notice ? [await notice({ email: proved.email })] : undefined;
+    const mail = proved && notice ? await notice({ email: proved.email }) : undefined;
     return this.deps.users.update(identity.subjectId, changes, {
       keepSessionId: identity.sessionId,
       ifVersion,

@@ -50,8 +50,8 @@ export interface ChangeOptions {
   check?: (current: User) => void;
   /** Who asks, as the audit trail records it; the system when not given. */
   by?: Initiator;
-  /** Messages the change causes (a security notice), queued in its transaction. */
-  mail?: readonly NewMail[];
+  /** A message the change causes (a security notice), queued in its transaction. */
+  mail?: NewMail;
 }
 
 function requireVersion(user: User, ifVersion: readonly number[] | undefined): void {

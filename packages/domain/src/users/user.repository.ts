@@ -1,4 +1,4 @@
-import type { PreparedActionToken } from '../action-tokens/action-token.ts';
+import type { ActionPurpose, ActionToken, PreparedActionToken } from '../action-tokens/action-token.ts';
 import type { AuditRecord } from '../audit/audit-event.ts';
 import type { NewMail } from '../mail/mail-message.ts';
 import { token } from '../shared/token.ts';
@@ -30,8 +30,8 @@ export interface UserWrite {
   audit?: AuditRecord;
   /** Also voids every unused single-use token of the user (marks it used), in the same transaction. */
   voidTokens?: boolean;
-  /** Messages the change causes (a security notice), queued in the same transaction. */
-  mail?: readonly NewMail[];
+  /** A message the change causes (a security notice), queued in the same transaction. */
+  mail?: NewMail;
 }
 
 /**
@@ -60,6 +60,18 @@ export interface UserRepository {
    * the stored record, or null when there is no such user.
    */
   update(id: string, change: (current: User) => UserWrite): Promise<User | null>;
+  /**
+   * Uses the token of `purpose` under one of `digests` if it is usable at `now` (as
+   * ActionTokenRepository.consume: of concurrent uses exactly one gets it) and, in the same
+   * transaction, writes what `change` decides for its owner (as update()). When `change` throws,
+   * nothing is written and the token stays usable. Null, nothing written, when no token is usable.
+   */
+  redeem(
+    purpose: ActionPurpose | readonly ActionPurpose[],
+    digests: readonly string[],
+    now: Date,
+    change: (current: User, token: ActionToken) => UserWrite,
+  ): Promise<User | null>;
   /**
    * Deletes the user and ends every session of it at `at`, in one transaction; `check` sees the
    * row first and may refuse by throwing, or answer the deletion's audit event, which is appended

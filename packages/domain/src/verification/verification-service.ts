@@ -5,11 +5,14 @@ import { NO_REQUEST, type RequestContext } from '../audit/audit-event.ts';
 import { InvalidActionTokenError } from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { User } from '../users/user.ts';
-import type { UserWrite } from '../users/user.repository.ts';
+import type { UserRepository, UserWrite } from '../users/user.repository.ts';
+import type { Clock } from '../shared/clock.ts';
 import { applyUserPatch, changesEndSessions, changesVoidTokens, type UserChanges } from '../users/user.rules.ts';
 
 export interface VerificationServiceDeps {
+  users: UserRepository;
   actionTokens: ActionTokenService;
+  clock: Clock;
   ids: IdGenerator;
 }
 
@@ -27,9 +30,13 @@ export class VerificationService {
    * address of an email change has become another account's since it was asked for.
    */
   async verify(token: unknown, request: RequestContext = NO_REQUEST): Promise<void> {
-    await this.deps.actionTokens.redeem(['verification', 'email_change'], token, (used, current, now) =>
+    const { users, actionTokens, clock } = this.deps;
+    const digests = await actionTokens.digestsOf(token);
+    const now = clock.now();
+    const changed = await users.redeem(['verification', 'email_change'], digests, now, (current, used) =>
       this.write(used, current, now, request),
     );
+    if (!changed) throw new InvalidActionTokenError();
   }
 
   private write(token: ActionToken, current: User, now: Date, request: RequestContext): UserWrite {

@@ -1,0 +1,54 @@
+import { inArray } from 'drizzle-orm';
+import type { ClaimedMailRequest, MailRequest, MailRequestOutcome, MailRequestQueue } from '@uas/domain';
+import {
+  byAge,
+  claimedMailRequest,
+  claimedRequestColumns,
+  dueRequestAt,
+  heldRequest,
+  newMailRequestRow,
+  oldestRequestFirst,
+} from '../shared/mail-request-rows';
+import { appendAuditEvent } from './sqlite-audit-trail';
+import type { SqliteDb } from './sqlite-db';
+import { insertMail } from './sqlite-mail-queue';
+import { actionTokens, mailRequests } from './sqlite-schema';
+
+export class SqliteMailRequestQueue implements MailRequestQueue {
+  constructor(private readonly db: SqliteDb) {}
+
+  async record(request: MailRequest): Promise<void> {
+    this.db.insert(mailRequests).values(newMailRequestRow(request)).run();
+  }
+
+  /** One UPDATE … RETURNING: SQLite runs one writer at a time, so no two claims share a row. */
+  async claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMailRequest[]> {
+    const due = this.db
+      .select({ id: mailRequests.id })
+      .from(mailRequests)
+      .where(dueRequestAt(mailRequests, now))
+      .orderBy(...oldestRequestFirst(mailRequests))
+      .limit(limit);
+    const rows = this.db
+      .update(mailRequests)
+      .set(claimedRequestColumns(mailRequests, leaseUntil))
+      .where(inArray(mailRequests.id, due))
+      .returning()
+      .all();
+    return rows.map(claimedMailRequest).sort(byAge);
+  }
+
+  async settle(claim: Pick<ClaimedMailRequest, 'id' | 'attempt'>, outcome: MailRequestOutcome = {}): Promise<boolean> {
+    return this.db.transaction(
+      (tx) => {
+        const removed = tx.delete(mailRequests).where(heldRequest(mailRequests, claim)).run();
+        if (removed.changes !== 1) return false;
+        if (outcome.token) tx.insert(actionTokens).values(outcome.token).run();
+        if (outcome.mail) insertMail(tx, outcome.mail);
+        if (outcome.audit) appendAuditEvent(tx, outcome.audit);
+        return true;
+      },
+      { behavior: 'immediate' },
+    );
+  }
+}

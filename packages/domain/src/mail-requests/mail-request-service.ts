@@ -1,0 +1,115 @@
+import { type ACCOUNT_PAGES, accountLink } from '../account-pages/account-link.ts';
+import type { ActionTokenService } from '../action-tokens/action-token-service.ts';
+import { SYSTEM_ACTOR, type Initiator, type RequestContext } from '../audit/audit-event.ts';
+import { auditRecord, userTarget } from '../audit/audit-records.ts';
+import type { AccountMail } from '../mail/account-mail.ts';
+import { addSeconds, type Clock } from '../shared/clock.ts';
+import { ValidationError } from '../shared/errors.ts';
+import type { IdGenerator } from '../shared/id-generator.ts';
+import type { Logger } from '../shared/logger.ts';
+import type { User } from '../users/user.ts';
+import type { UserRepository } from '../users/user.repository.ts';
+import { isValidEmail, normalizeEmail } from '../users/user.rules.ts';
+import {
+  MAIL_REQUEST_LEASE_SECONDS,
+  MAIL_REQUEST_MAX_ATTEMPTS,
+  type ClaimedMailRequest,
+  type MailRequestKind,
+} from './mail-request.ts';
+import type { MailRequestOutcome, MailRequestQueue } from './mail-request.repository.ts';
+
+export interface MailRequestServiceDeps {
+  requests: MailRequestQueue;
+  users: UserRepository;
+  actionTokens: ActionTokenService;
+  accountMail: AccountMail;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  /** The service's public base address: the links' pages are under it (PUBLIC_URL). */
+  publicUrl: string;
+}
+
+/** What each kind of request leads to, for a user who qualifies: the token's purpose and the audit action. */
+const RESOLUTIONS = {
+  recovery: { qualifies: (user: User) => user.active === 1, action: 'user.recovery_requested' },
+  verification: { qualifies: (user: User) => user.emailVerified === null, action: 'user.verification_resent' },
+} as const satisfies Record<MailRequestKind, { qualifies: (user: User) => boolean; action: string }>;
+
+/**
+ * The enumeration-safe endpoints (POST /v1/recover, POST /v1/verify/resend): `request()` does the
+ * same work for any address, known or not (one insert), and a worker resolves each request off
+ * the request path with `resolveDue()`: recovery mails a recovery link to an active user with the
+ * address; verification mails a verification link to an unverified user with it; anything else
+ * leaves no trace but the request's removal.
+ */
+export class MailRequestService {
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly deps: MailRequestServiceDeps) {}
+
+  /**
+   * Records a request of `kind` about `email` (which must look like an address: ValidationError
+   * otherwise, whoever owns it), then tells the listeners (the in-process worker) at once.
+   */
+  async request(kind: MailRequestKind, email: string, request: RequestContext): Promise<void> {
+    const address = normalizeEmail(email);
+    if (!isValidEmail(address)) {
+      throw new ValidationError([{ source: { pointer: '/email' }, detail: 'email must be a valid email address' }]);
+    }
+    const { requests, clock, ids } = this.deps;
+    await requests.record({ id: ids.next(), kind, email: address, created: clock.now(), request });
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Calls `listener` after each recorded request; answers what stops it. */
+  onRecorded(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Claims up to `limit` due requests and resolves each; answers how many were claimed. A request
+   * whose resolution fails stays claimed until its lease ends, then is tried again, and is dropped
+   * (logged, without its address) after MAIL_REQUEST_MAX_ATTEMPTS.
+   */
+  async resolveDue(limit: number): Promise<number> {
+    const { requests, clock, logger } = this.deps;
+    const now = clock.now();
+    const claimed = await requests.claim(now, addSeconds(now, MAIL_REQUEST_LEASE_SECONDS), limit);
+    await Promise.all(
+      claimed.map(async (claim) => {
+        try {
+          const outcome = claim.attempt > MAIL_REQUEST_MAX_ATTEMPTS ? undefined : await this.resolve(claim);
+          if (!outcome) logger.warn('a mail request was dropped after failed attempts', { requestId: claim.id });
+          await requests.settle(claim, outcome ?? {});
+        } catch (error) {
+          logger.warn('a mail request could not be resolved; it is tried again', {
+            requestId: claim.id,
+            kind: claim.kind,
+            error: (error as Error)?.message,
+          });
+        }
+      }),
+    );
+    return claimed.length;
+  }
+
+  /** What `claim` leads to: nothing for an address no qualifying user has. */
+  private async resolve(claim: ClaimedMailRequest): Promise<MailRequestOutcome> {
+    const { users, actionTokens, accountMail, clock, ids, publicUrl } = this.deps;
+    const resolution = RESOLUTIONS[claim.kind];
+    const user = await users.findByEmail(claim.email);
+    if (!user || !resolution.qualifies(user)) return {};
+    // Whoever asked is unknown: the service acts, and the event keeps the request it came from.
+    const by: Initiator = { actor: SYSTEM_ACTOR, request: claim.request };
+    const audit = auditRecord(ids.next(), clock.now(), by, resolution.action, userTarget(user.id));
+    const compose = await accountMail.admit(claim.kind, user.email);
+    if (!compose) return { audit };
+    const purpose = claim.kind satisfies keyof typeof ACCOUNT_PAGES;
+    const prepared = await actionTokens.prepare(purpose, { userId: user.id, email: user.email }, (token) =>
+      compose({ email: user.email, link: accountLink(publicUrl, purpose, token) }),
+    );
+    return { ...prepared, audit };
+  }
+}
