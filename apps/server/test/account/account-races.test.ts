@@ -126,8 +126,67 @@ describe.each(BACKENDS)('account flow races on %s, across two instances', (backe
     expect(outcomes.filter((outcome) => outcome.statuses.join() !== '204,400' || outcome.moved !== 1)).toEqual([]);
   }, 120_000);
 
+  it(`a reset racing the confirmation of an email change of the same user: exactly one wins, the other's link is void, ${ROUNDS} rounds`, async () => {
+    const outcomes = await rounds(async (index) => {
+      const email = `reset-race-${backend}-${index}@example.com`;
+      const target = `reset-moved-${backend}-${index}@example.com`;
+      const user = await clientA.createUser({ email });
+      const session = await clientA.userSession(email);
+      await clientA.send(
+        'POST',
+        '/v1/users/me/email',
+        { email: target, current_password: 'user-password-1' },
+        session.accessToken,
+      );
+      const changeToken = await mailedToken(clientA, 'email_change', target);
+      const handed = await clientA.request(`/v1/admin/users/${user.id}/recovery?delivery=link`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${await clientA.adminToken()}` },
+      });
+      expect(handed.status).toBe(201);
+      const resetToken =
+        new URL(
+          ((await handed.json()) as { data: { attributes: { link: string } } }).data.attributes.link,
+        ).searchParams.get('token') ?? '';
+      tokens.push(changeToken, resetToken);
+      // The reset hashes its password before its transaction: the confirmation starts a little
+      // later, by a varying delay, so that either may commit first.
+      const [reset, confirmed] = await Promise.all([
+        clientA.send('POST', '/v1/reset-password', { token: resetToken, password: 'a reset password 1' }),
+        new Promise((resolve) => setTimeout(resolve, index % 6)).then(() => verify(clientB, changeToken)),
+      ]);
+      // What the account is now: which address and which password open it.
+      const opens = async (address: string, password: string) =>
+        (await clientB.login(address, password, {}, '/v1/login')).status === 200;
+      const state = {
+        oldAddressNewPassword: await opens(email, 'a reset password 1'),
+        newAddressOldPassword: await opens(target, 'user-password-1'),
+      };
+      return { reset: reset.status, confirmed: confirmed.status, ...state };
+    });
+    const winner = (outcome: (typeof outcomes)[number]) =>
+      outcome.reset === 204 &&
+      outcome.confirmed === 400 &&
+      outcome.oldAddressNewPassword &&
+      !outcome.newAddressOldPassword
+        ? 'reset'
+        : outcome.confirmed === 204 &&
+            outcome.reset === 400 &&
+            outcome.newAddressOldPassword &&
+            !outcome.oldAddressNewPassword
+          ? 'email change'
+          : 'inconsistent';
+    const counted = outcomes.map(winner);
+    console.info(`reset racing an email-change confirmation (${backend}):`, {
+      'reset won': counted.filter((each) => each === 'reset').length,
+      'email change won': counted.filter((each) => each === 'email change').length,
+      inconsistent: counted.filter((each) => each === 'inconsistent').length,
+    });
+    expect(outcomes.filter((outcome) => winner(outcome) === 'inconsistent')).toEqual([]);
+  }, 180_000);
+
   it('no token of theirs is in the database (the SQLite WAL included), an audit event or a log line', async () => {
-    expect(tokens).toHaveLength(2 * ROUNDS);
+    expect(tokens).toHaveLength(4 * ROUNDS);
     const stored = await storedData(loadConfig(a.env));
     expect(stored).toContain('verify-race-'); // the search reads the stored rows
     const logged = [...a.logs, ...b.logs].join('\n');

@@ -12,6 +12,7 @@ import type {
   UserWrite,
 } from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
+import { usableActionToken } from '../shared/conditions';
 import { columnContains } from '../shared/like-pattern';
 import { ENDS_HELD, idsOfWindow, MatchCache, type Matches } from '../shared/match-cache';
 import { pageWindow, type PageWindow } from '../shared/page-window';
@@ -19,7 +20,7 @@ import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
 import { insertActionToken, useToken } from './postgres-action-token-statements';
 import { endUserSessions, lockedUser, writeUser } from './postgres-user-write';
-import { userCount, users } from './postgres-schema';
+import { actionTokens, userCount, users } from './postgres-schema';
 
 // The list returns every column but the password hash.
 const { passwordHash: _hash, ...listedColumns } = getTableColumns(users);
@@ -423,8 +424,16 @@ export class PostgresUserRepository implements UserRepository {
   ): Promise<User | null> {
     if (digests.length === 0) return null;
     return this.db.transaction(async (tx) => {
-      const [token] = await useToken(tx, purpose, digests, now);
-      const current = token && (await lockedUser(tx, token.userId));
+      // Locks in the order every change of a user takes them: its row, then its tokens (a change
+      // that voids tokens updates them all). Taken the other way, a reset racing an email change's
+      // confirmation deadlocked: each held its own token and waited for the user's row, or the
+      // other way round. The token is read first only to learn whose it is, which never changes.
+      const [owner] = await tx
+        .select({ userId: actionTokens.userId })
+        .from(actionTokens)
+        .where(usableActionToken(actionTokens, purpose, digests, now));
+      const current = owner && (await lockedUser(tx, owner.userId));
+      const [token] = current ? await useToken(tx, purpose, digests, now) : [];
       return token && current ? writeUser(tx, token.userId, change(current, token)) : null;
     });
   }

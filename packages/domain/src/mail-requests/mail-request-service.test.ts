@@ -80,6 +80,17 @@ describe('MailRequestService', () => {
     expect(await outbox()).toHaveLength(1);
   });
 
+  it('a request taken over after its lease still sends its message, though the dead attempt counted it', async () => {
+    const user = await domain.createUser();
+    await domain.mailRequests.request('recovery', user.email, CONTEXT);
+    // The first attempt counts the message, then dies before writing it: its claim is left to lapse.
+    const [claim] = await domain.repositories.mailRequests.claim(domain.clock.now(), domain.clock.now(), 1);
+    expect(await domain.accountMail.admit('recovery', user.email)).not.toBeNull();
+    expect(claim!.attempt).toBe(1);
+    expect(await domain.mailRequests.resolveDue(10)).toBe(1);
+    expect(await outbox()).toMatchObject([{ kind: 'recovery', recipient: user.email }]);
+  });
+
   it('leaves a request whose resolution fails to a later claim, and drops it after the last attempt', async () => {
     const user = await domain.createUser();
     await domain.mailRequests.request('recovery', user.email, CONTEXT);

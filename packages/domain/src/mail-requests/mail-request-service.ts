@@ -104,7 +104,8 @@ export class MailRequestService {
     // Whoever asked is unknown: the service acts, and the event keeps the request it came from.
     const by: Initiator = { actor: SYSTEM_ACTOR, request: claim.request };
     const audit = auditRecord(ids.next(), clock.now(), by, resolution.action, userTarget(user.id));
-    const compose = await accountMail.admit(claim.kind, user.email);
+    // A later attempt follows one that may have counted this very message before it died.
+    const compose = await accountMail.admit(claim.kind, user.email, { retry: claim.attempt > 1 });
     if (!compose) return { audit };
     const purpose = claim.kind satisfies keyof typeof ACCOUNT_PAGES;
     const prepared = await actionTokens.prepare(purpose, { userId: user.id, email: user.email }, (token) =>

@@ -31,6 +31,12 @@ describe('AccountMail', () => {
     expect(domain.logger.text()).not.toContain(EMAIL);
   });
 
+  it('admits a retry of a message the limit counted already, as a worker taking over a dead one does', async () => {
+    const domain = withPolicy(100);
+    expect(await admitted(domain, 'recovery')).toBe(true);
+    expect((await domain.accountMail.admit('recovery', EMAIL, { retry: true })) !== null).toBe(true);
+  });
+
   it('skips messages once the hourly budget is spent, warning without the address, until the hour ends', async () => {
     const domain = withPolicy(3);
     const answers = [];

@@ -54,14 +54,20 @@ export class AccountMail {
   /**
    * Counts a message of `kind` to `recipient` (normalised already) against the limits and answers
    * what composes it, or null when it is not to be sent. A null asks the flow to do nothing more
-   * and say nothing different: the skip is silent to the requester.
+   * and say nothing different: the skip is silent to the requester. `retry`: the message was
+   * admitted before by an attempt that did not finish (a worker killed before it wrote), so the
+   * per-recipient limit, which that attempt counted, must not skip it now.
    */
-  async admit<K extends MailKind>(kind: K, recipient: string): Promise<MailComposer<K> | null> {
+  async admit<K extends MailKind>(
+    kind: K,
+    recipient: string,
+    { retry = false }: { retry?: boolean } = {},
+  ): Promise<MailComposer<K> | null> {
     const { mail, counters, clock, logger, policy } = this.deps;
     const notice = NOTICE_KINDS.includes(kind);
     if (notice && !policy.securityNotices) return null;
     const now = clock.now();
-    if (!notice) {
+    if (!notice && !retry) {
       const { count } = await counters.hit(`mail:${kind}:${recipient}`, now, PER_RECIPIENT_SECONDS);
       if (count > 1) {
         logger.debug('mail skipped: one of its kind went to the recipient within a minute', { kind });
