@@ -70,6 +70,7 @@ export async function createApplication(
       mailRequests: useCases.mailRequests,
       recovery: useCases.recovery,
       adminAccountMail: useCases.adminAccountMail,
+      invitations: useCases.invitations,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
       metricsEndpoint: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,

@@ -13,6 +13,7 @@ import {
   Clock,
   createUseCases,
   IdGenerator,
+  InvitationRepository,
   LoginAttemptRepository,
   type Logger,
   MailDelivery,
@@ -65,6 +66,7 @@ const REPOSITORY_PORTS = {
   tokens: ActionTokenRepository,
   rateCounters: RateCounterRepository,
   mailRequests: MailRequestQueue,
+  invitations: InvitationRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**

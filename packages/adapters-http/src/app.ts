@@ -10,6 +10,7 @@ import { requestId } from './middleware/request-id';
 import { securityHeaders } from './middleware/security-headers';
 import { clientInfo } from './network/client-info';
 import { adminAuditRoutes } from './routes/admin-audit.routes';
+import { adminInvitationsRoutes } from './routes/admin-invitations.routes';
 import { adminMailRoutes } from './routes/admin-mail.routes';
 import { adminPanelRoutes } from './routes/admin-panel.routes';
 import { adminSessionRoutes } from './routes/admin-session.routes';
@@ -22,6 +23,7 @@ import { apiReferenceRoutes } from './routes/api-reference.routes';
 import { adminUserTransferRoutes, IMPORT_PATH } from './routes/admin-user-transfer.routes';
 import { landingRoutes } from './routes/landing.routes';
 import { healthRoutes } from './routes/health.routes';
+import { invitationsRoutes } from './routes/invitations.routes';
 import { jwksRoutes } from './routes/jwks.routes';
 import { meSessionsRoutes } from './routes/me-sessions.routes';
 import { meRoutes } from './routes/me.routes';
@@ -59,6 +61,8 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminStatsRoutes(deps))
     .route('/', adminAuditRoutes(deps))
     .route('/', adminMailRoutes(deps))
+    .route('/', adminInvitationsRoutes(deps))
+    .route('/', invitationsRoutes(deps))
     .route('/', userSessionRoutes(deps))
     .route('/', signupRoutes(deps))
     .route('/', verifyRoutes(deps))

@@ -1,6 +1,7 @@
 import type {
   AuditService,
   AuthService,
+  InvitationService,
   JsonObject,
   Logger,
   EmailChangeService,
@@ -37,6 +38,7 @@ export interface HttpAppDeps {
   mailRequests: MailRequestService;
   recovery: RecoveryService;
   adminAccountMail: AdminAccountMail;
+  invitations: InvitationService;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;
   /** Null when this instance is ready to serve; otherwise why not, in words fit for any client. */

@@ -1,9 +1,11 @@
 import { AccountApi } from './api/account-api';
+import { InvitationsApi } from './api/invitations-api';
 import { createSession } from './api/session';
 import { UsersApi } from './api/users-api';
 import { paths, routeOf, sameScreen, type Route } from './state/routes';
 import { h } from './ui/dom';
 import { auditView } from './views/audit-view';
+import { invitationsView } from './views/invitations-view';
 import { loginView } from './views/login-view';
 import { mailView } from './views/mail-view';
 import { overviewView } from './views/overview-view';
@@ -16,6 +18,7 @@ export class App {
   readonly #session = createSession(() => this.#signedOut('Your session has ended. Please sign in again.'));
   readonly #users = new UsersApi(this.#session);
   readonly #accounts = new AccountApi(this.#session);
+  readonly #invitations = new InvitationsApi(this.#session);
   #view: View | null = null;
   #route: Route | null = null;
   #routing = 0;
@@ -80,6 +83,8 @@ export class App {
         return auditView(context);
       case 'mail':
         return mailView(context);
+      case 'invitations':
+        return invitationsView(context, this.#invitations);
       default:
         return overviewView(context);
     }

@@ -10,8 +10,8 @@ const metrics: HttpMetrics = {
   exposition: async () => ({ contentType: 'text/plain', body: '' }),
 };
 
-/** The paths a browser app calls: the end-user session, the own account and the published keys. */
-const APP_PATH = /^\/v1\/(login|refresh|users\/me)(\/|$)|^\/\.well-known\//;
+/** The paths a browser app calls: the end-user session, the own account, accepting an invitation and the published keys. */
+const APP_PATH = /^\/v1\/(login|refresh|users\/me|invitations\/accept)(\/|$)|^\/\.well-known\//;
 
 /** Each generated file: the app client's (the app's paths only) and the admin client's (every path). */
 export const API_TYPES_TARGETS = [

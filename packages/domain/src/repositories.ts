@@ -12,6 +12,7 @@ import type { SecretRepository } from './secrets/secret.repository.ts';
 import type { ActionTokenRepository } from './action-tokens/action-token.repository.ts';
 import type { RateCounterRepository } from './throttling/rate-counter.repository.ts';
 import type { MailRequestQueue } from './mail-requests/mail-request.repository.ts';
+import type { InvitationRepository } from './invitations/invitation.repository.ts';
 
 /** Every repository port, as one storage backend provides them. */
 export interface Repositories {
@@ -29,4 +30,5 @@ export interface Repositories {
   tokens: ActionTokenRepository;
   rateCounters: RateCounterRepository;
   mailRequests: MailRequestQueue;
+  invitations: InvitationRepository;
 }

@@ -20,6 +20,7 @@ import { MailRequestLimit } from './throttling/mail-request-limit.ts';
 import { MailRequestService } from './mail-requests/mail-request-service.ts';
 import { RecoveryService } from './recovery/recovery-service.ts';
 import { AdminAccountMail } from './recovery/admin-account-mail.ts';
+import { InvitationService } from './invitations/invitation-service.ts';
 import { SelfService } from './users/self-service.ts';
 import { EmailChangeService } from './users/email-change-service.ts';
 import { SignupService, type SignupMode } from './signup/signup-service.ts';
@@ -156,6 +157,15 @@ export function createUseCases({
       ids,
       publicUrl,
       mode: signup,
+    }),
+    invitations: new InvitationService({
+      invitations: repositories.invitations,
+      tokens: actionTokens,
+      accountMail,
+      hasher,
+      clock,
+      ids,
+      publicUrl,
     }),
     /** Recover and resend: recorded on the request path, resolved by a worker. */
     mailRequests: new MailRequestService({

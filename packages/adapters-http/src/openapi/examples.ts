@@ -136,3 +136,18 @@ export const mailMessageExample = {
     },
   },
 };
+
+export const invitationExample = {
+  data: {
+    type: 'invitations',
+    id: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e71',
+    attributes: {
+      ...ADA,
+      user_id: ID,
+      invited_by: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e72',
+      created: CREATED,
+      sent: CREATED,
+      expires: '2026-11-28T10:00:00.000Z',
+    },
+  },
+};

@@ -31,28 +31,32 @@ export const closedObject = <E extends v.ObjectEntries>(entries: E, what: string
     v.objectWithRest(entries, v.never(`is not an allowed ${what}`)),
   );
 
+/** The resource type a document names unless told otherwise. */
 const RESOURCE_TYPE = 'users';
 
 /** Any string passes the shape check; the document names the one type that is not a conflict. */
-const resourceType = () => v.pipe(text(), v.metadata({ enum: [RESOURCE_TYPE] }));
+const resourceType = (type: string) => v.pipe(text(), v.metadata({ enum: [type] }));
 
 /**
  * `{ data: { type, id?, attributes } }`. Only the shape is checked here; a `type` other than
- * `users` or an `id` other than the path's is a conflict (409), found before validation.
+ * `type` (`users` unless told) or an `id` other than the path's is a conflict (409), found before
+ * validation.
  */
-export const resourceDocument = <A extends v.GenericSchema>(attributes: A) =>
-  openObject({ data: closedObject({ type: resourceType(), attributes }, 'member of data') });
+export const resourceDocument = <A extends v.GenericSchema>(attributes: A, type = RESOURCE_TYPE) =>
+  openObject({ data: closedObject({ type: resourceType(type), attributes }, 'member of data') });
 
 /** The same, for an existing resource: `data.id` may repeat the path's id. */
 export const identifiedResourceDocument = <A extends v.GenericSchema>(attributes: A) =>
-  openObject({ data: closedObject({ type: resourceType(), id: v.optional(text()), attributes }, 'member of data') });
+  openObject({
+    data: closedObject({ type: resourceType(RESOURCE_TYPE), id: v.optional(text()), attributes }, 'member of data'),
+  });
 
-/** 409 when the document names another type, or another resource than the path does. */
-export function assertResourceIdentity(body: unknown, pathId?: string): void {
+/** 409 when the document names another type than `type`, or another resource than the path does. */
+export function assertResourceIdentity(body: unknown, pathId?: string, type = RESOURCE_TYPE): void {
   const data = isJsonObject(body) ? body.data : undefined;
   if (!isJsonObject(data)) return;
-  if (typeof data.type === 'string' && data.type !== RESOURCE_TYPE) {
-    throw resourceConflict('/data/type', `data.type must be "${RESOURCE_TYPE}"`);
+  if (typeof data.type === 'string' && data.type !== type) {
+    throw resourceConflict('/data/type', `data.type must be "${type}"`);
   }
   if (pathId !== undefined && typeof data.id === 'string' && data.id !== pathId) {
     throw resourceConflict('/data/id', 'data.id must equal the id in the path');

@@ -69,7 +69,9 @@ export const userAttributes = {
   ),
 };
 
-const { name, email, password, metadata, app, active, email_verified } = userAttributes;
+const { password, active, email_verified } = userAttributes;
+/** The attributes an invitation shares with a user. */
+export const { name, email, metadata, app } = userAttributes;
 
 /** POST /v1/admin/users: email and password required; defaults are the domain's business. */
 export const createUserDocument = resourceDocument(

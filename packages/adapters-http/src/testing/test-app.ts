@@ -33,8 +33,8 @@ export const TEST_POLICY: AuthPolicy = {
   throttle: DEFAULT_THROTTLE_POLICY,
   emailVerification: 'required',
 };
-/** The public address the test app's mailed links point at. */
-const TEST_PUBLIC_URL = 'https://id.example.com/';
+/** The public address the mailed links of the test app are built on. */
+export const TEST_PUBLIC_URL = 'https://id.example.com/';
 export const TEST_JWKS = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'test-public-key', kid: 'test-kid' }] };
 
 /**
@@ -62,7 +62,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     signup,
   });
   const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail } = useCases;
-  const { mailRequestLimit, mailRequests, recovery, adminAccountMail } = useCases;
+  const { mailRequestLimit, mailRequests, recovery, adminAccountMail, invitations } = useCases;
   const admin = await admins.applyCredentials(ADMIN);
   const deps: HttpAppDeps = {
     users,
@@ -80,6 +80,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     mailRequests,
     recovery,
     adminAccountMail,
+    invitations,
     jwks: async () => TEST_JWKS,
     ready: async () => null,
     metricsEndpoint: null,

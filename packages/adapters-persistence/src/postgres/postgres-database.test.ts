@@ -141,6 +141,7 @@ describe('PostgreSQL database', () => {
       'audit_chain',
       'audit_events',
       'daily_activity',
+      'invitations',
       'login_failures',
       'mail_messages',
       'mail_requests',

@@ -17,6 +17,7 @@ import { PostgresSecretRepository } from './postgres-secret.repository';
 import { PostgresMailRequestQueue } from './postgres-mail-request-queue';
 import { PostgresRateCounterRepository } from './postgres-rate-counter.repository';
 import { PostgresActionTokenRepository } from './postgres-action-token.repository';
+import { PostgresInvitationRepository } from './postgres-invitation.repository';
 import { PostgresMailQueue } from './postgres-mail-queue';
 import { preparingClient } from './postgres-prepared-client';
 import { PostgresPasswordRehashRepository } from './postgres-password-rehash.repository';
@@ -72,6 +73,7 @@ function postgresRepositories(db: PostgresDb) {
     tokens: new PostgresActionTokenRepository(db),
     rateCounters: new PostgresRateCounterRepository(db),
     mailRequests: new PostgresMailRequestQueue(db),
+    invitations: new PostgresInvitationRepository(db),
     audit: new PostgresAuditTrail(db),
   });
 }

@@ -310,3 +310,25 @@ export const mailRequests = pgTable(
   },
   (t) => [index('mail_requests_created_idx').on(t.created)],
 );
+
+/**
+ * Admins' invitations, each with the user it made (which goes with it when revoked, and takes it
+ * along when deleted). The pending ones are listed oldest first, from the partial index; an
+ * acceptance finds its invitation by the user (one invitation per user).
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: identifier('id').primaryKey(),
+    userId: identifier('user_id')
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    invitedBy: identifier('invited_by'),
+    created: timestamp('created').notNull(),
+    sent: timestamp('sent').notNull(),
+    expires: timestamp('expires').notNull(),
+    accepted: timestamp('accepted'),
+  },
+  (t) => [index('invitations_pending_idx').on(t.created, t.id).where(sql`${t.accepted} is null`)],
+);

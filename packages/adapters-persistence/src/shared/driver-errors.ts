@@ -77,5 +77,6 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     tokens: guardedRepository('tokens', repositories.tokens),
     rateCounters: guardedRepository('rateCounters', repositories.rateCounters),
     mailRequests: guardedRepository('mailRequests', repositories.mailRequests),
+    invitations: guardedRepository('invitations', repositories.invitations),
   };
 }

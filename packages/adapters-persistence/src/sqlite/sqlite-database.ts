@@ -18,6 +18,7 @@ import { SqliteSecretRepository } from './sqlite-secret.repository';
 import { SqliteMailRequestQueue } from './sqlite-mail-request-queue';
 import { SqliteRateCounterRepository } from './sqlite-rate-counter.repository';
 import { SqliteActionTokenRepository } from './sqlite-action-token.repository';
+import { SqliteInvitationRepository } from './sqlite-invitation.repository';
 import { SqliteMailQueue } from './sqlite-mail-queue';
 import { SqlitePasswordRehashRepository } from './sqlite-password-rehash.repository';
 import { SqliteUserImportRepository } from './sqlite-user-import.repository';
@@ -67,6 +68,7 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     tokens: new SqliteActionTokenRepository(db),
     rateCounters: new SqliteRateCounterRepository(db),
     mailRequests: new SqliteMailRequestQueue(db),
+    invitations: new SqliteInvitationRepository(db),
     audit: new SqliteAuditTrail(db),
   });
 }

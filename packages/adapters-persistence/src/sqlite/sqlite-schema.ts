@@ -292,3 +292,25 @@ export const mailRequests = sqliteTable(
   },
   (t) => [index('mail_requests_created_idx').on(t.created)],
 );
+
+/**
+ * Admins' invitations, each with the user it made (which goes with it when revoked, and takes it
+ * along when deleted). The pending ones are listed oldest first, from the partial index; an
+ * acceptance finds its invitation by the user (one invitation per user).
+ */
+export const invitations = sqliteTable(
+  'invitations',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    invitedBy: text('invited_by'),
+    created: timestamp('created').notNull(),
+    sent: timestamp('sent').notNull(),
+    expires: timestamp('expires').notNull(),
+    accepted: timestamp('accepted'),
+  },
+  (t) => [index('invitations_pending_idx').on(t.created, t.id).where(sql`${t.accepted} is null`)],
+);

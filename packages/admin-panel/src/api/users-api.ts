@@ -63,6 +63,16 @@ export class UsersApi {
     await unwrap(this.session.api.DELETE('/v1/admin/users/{id}', { params: { path: { id } } }));
   }
 
+  /** Queues a message to the user with a link to set a new password (their address must hold it). */
+  async sendRecovery(id: string): Promise<void> {
+    await unwrap(this.session.api.POST('/v1/admin/users/{id}/recovery', { params: { path: { id } } }));
+  }
+
+  /** Queues a message with a new verification link, to a user whose address is not verified (else 409). */
+  async resendVerification(id: string): Promise<void> {
+    await unwrap(this.session.api.POST('/v1/admin/users/{id}/verification', { params: { path: { id } } }));
+  }
+
   /** Every user (or those whose email contains `search`) as an NDJSON file, without password hashes. */
   async exportFile(search: string): Promise<{ blob: Blob; filename: string | null }> {
     const query = search ? { 'search[email]': search } : {};

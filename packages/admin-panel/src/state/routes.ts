@@ -5,7 +5,8 @@ export type Route =
   | { screen: 'users' }
   | { screen: 'user'; id: string }
   | { screen: 'audit' }
-  | { screen: 'mail' };
+  | { screen: 'mail' }
+  | { screen: 'invitations' };
 
 const PANEL = '/admin';
 export const paths = {
@@ -15,6 +16,7 @@ export const paths = {
   user: (id: string) => `${PANEL}/users/${encodeURIComponent(id)}`,
   audit: `${PANEL}/audit`,
   mail: `${PANEL}/mail`,
+  invitations: `${PANEL}/invitations`,
 } as const;
 
 export function routeOf(pathname: string): Route {
@@ -23,6 +25,7 @@ export function routeOf(pathname: string): Route {
   if (path === paths.users) return { screen: 'users' };
   if (path === paths.audit) return { screen: 'audit' };
   if (path === paths.mail) return { screen: 'mail' };
+  if (path === paths.invitations) return { screen: 'invitations' };
   const user = /^\/admin\/users\/([^/]+)$/.exec(path);
   if (user?.[1]) return { screen: 'user', id: decodeURIComponent(user[1]) };
   return { screen: 'overview' };

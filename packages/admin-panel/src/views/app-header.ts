@@ -7,6 +7,7 @@ import { toast } from '../ui/toast';
 const SECTIONS = [
   ['overview', paths.overview, 'Overview'],
   ['users', paths.users, 'Users'],
+  ['invitations', paths.invitations, 'Invitations'],
   ['audit', paths.audit, 'Audit log'],
   ['mail', paths.mail, 'Mail'],
 ] as const;

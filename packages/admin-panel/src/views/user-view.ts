@@ -21,6 +21,8 @@ export function userView(context: ScreenContext, userId: string): View {
   const abort = new AbortController();
   const heading = h('h1', { tabindex: -1 }, 'User');
   const edit = h('button', { type: 'button', class: 'button primary', disabled: true }, 'Edit');
+  const recover = h('button', { type: 'button', class: 'button', disabled: true }, 'Send recovery link');
+  const verify = h('button', { type: 'button', class: 'button', hidden: true }, 'Resend verification');
   const details = h('section', { class: 'card', 'aria-labelledby': 'details-title', 'aria-busy': 'true' });
   const sessions = h('section', { class: 'card', 'aria-labelledby': 'sessions-title', 'aria-busy': 'true' });
   const trail = h('section', { class: 'card', 'aria-labelledby': 'trail-title', 'aria-busy': 'true' });
@@ -37,6 +39,30 @@ export function userView(context: ScreenContext, userId: string): View {
     }),
   );
 
+  // Each queues a message (subject to the send limits): the Mail page shows it, and the trail its event.
+  recover.addEventListener(
+    'click',
+    () => void mailUser(recover, () => users.sendRecovery(userId), 'A recovery link is queued for'),
+  );
+  verify.addEventListener(
+    'click',
+    () => void mailUser(verify, () => users.resendVerification(userId), 'A verification link is queued for'),
+  );
+
+  async function mailUser(button: HTMLButtonElement, send: () => Promise<void>, done: string): Promise<void> {
+    if (button.getAttribute('aria-disabled') === 'true') return;
+    button.setAttribute('aria-disabled', 'true');
+    try {
+      await send();
+      toast(`${done} ${heading.textContent}.`);
+      await loadTrail();
+    } catch (error) {
+      toast((error as Error).message, 'error');
+    } finally {
+      button.removeAttribute('aria-disabled');
+    }
+  }
+
   async function loadAll(): Promise<void> {
     await Promise.all([loadUser(), loadSessions(), loadTrail()]);
   }
@@ -47,6 +73,9 @@ export function userView(context: ScreenContext, userId: string): View {
       heading.textContent = user.attributes.email;
       document.title = `${user.attributes.email} · Admin`;
       edit.disabled = false;
+      recover.disabled = false;
+      // Only an address not verified yet has something to verify.
+      verify.hidden = user.attributes.email_verified !== null;
       return [attributeList(user)];
     });
   }
@@ -189,7 +218,7 @@ export function userView(context: ScreenContext, userId: string): View {
         'main',
         { class: 'page' },
         h('p', { class: 'breadcrumb' }, navLink(navigate, paths.users, {}, '← Users')),
-        h('div', { class: 'page-head' }, heading, h('div', { class: 'page-actions' }, edit)),
+        h('div', { class: 'page-head' }, heading, h('div', { class: 'page-actions' }, verify, recover, edit)),
         h('div', { class: 'user-page' }, details, sessions, trail),
       ),
     ),

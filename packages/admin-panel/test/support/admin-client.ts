@@ -1,5 +1,6 @@
 import type {
   ImportReportDocument,
+  operations,
   SessionDocument,
   SessionListDocument,
   UserAttributes,
@@ -11,6 +12,13 @@ import type {
 import type { PanelServer } from './panel-server';
 
 const JSON_API = 'application/vnd.api+json';
+type Listed<O extends keyof operations> = operations[O]['responses'] extends {
+  200: { content: { 'application/json': infer Body } };
+}
+  ? Body
+  : never;
+type InvitationListDocument = Listed<'listInvitations'>;
+type MailMessageListDocument = Listed<'listMailMessages'>;
 
 /** Test set-up and checks straight through the admin API, beside the browser. */
 export class AdminClient {
@@ -87,6 +95,29 @@ export class AdminClient {
     const response = await this.call('GET', `/v1/admin/users/${userId}/sessions`);
     if (response.status !== 200) throw new Error(`sessions failed: ${response.status}`);
     return ((await response.json()) as SessionListDocument).data.map((session) => session.id);
+  }
+
+  /** The pending invitations (first page): their ids, emails and when they were last sent. */
+  async pendingInvitations(): Promise<{ id: string; email: string; sent: string; userId: string }[]> {
+    const response = await this.call('GET', '/v1/admin/invitations?page[size]=100');
+    if (response.status !== 200) throw new Error(`invitations failed: ${response.status}`);
+    const { data } = (await response.json()) as InvitationListDocument;
+    return data.map(({ id, attributes }) => ({
+      id,
+      email: attributes.email,
+      sent: attributes.sent,
+      userId: attributes.user_id,
+    }));
+  }
+
+  /** How many messages (of `kind`, when given) the outbox holds for `recipient` (first 100 messages). */
+  async messagesTo(recipient: string, kind?: string): Promise<number> {
+    const response = await this.call('GET', '/v1/admin/mail?page[size]=100');
+    if (response.status !== 200) throw new Error(`mail failed: ${response.status}`);
+    const { data } = (await response.json()) as MailMessageListDocument;
+    return data.filter(
+      ({ attributes }) => attributes.recipient === recipient && (kind === undefined || attributes.kind === kind),
+    ).length;
   }
 
   /** Ends every session of the admin, the browser's included. */

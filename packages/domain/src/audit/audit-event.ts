@@ -28,6 +28,10 @@ export const AUDIT_ACTIONS = [
   'secret.rotated',
   'users.imported',
   'users.exported',
+  'invitation.created',
+  'invitation.accepted',
+  'invitation.revoked',
+  'invitation.resent',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

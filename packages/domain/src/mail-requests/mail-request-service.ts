@@ -1,6 +1,7 @@
-import { type ACCOUNT_PAGES, accountLink } from '../account-pages/account-link.ts';
+import { accountLink } from '../account-pages/account-link.ts';
+import type { ActionPurpose } from '../action-tokens/action-token.ts';
 import type { ActionTokenService } from '../action-tokens/action-token-service.ts';
-import { SYSTEM_ACTOR, type Initiator, type RequestContext } from '../audit/audit-event.ts';
+import { SYSTEM_ACTOR, type AuditAction, type Initiator, type RequestContext } from '../audit/audit-event.ts';
 import { auditRecord, userTarget } from '../audit/audit-records.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import { addSeconds, type Clock } from '../shared/clock.ts';
@@ -30,11 +31,11 @@ export interface MailRequestServiceDeps {
   publicUrl: string;
 }
 
-/** What each kind of request leads to, for a user who qualifies: the token's purpose and the audit action. */
+/** Who qualifies for what each kind of request mails, and the audit event it records. */
 const RESOLUTIONS = {
   recovery: { qualifies: (user: User) => user.active === 1, action: 'user.recovery_requested' },
   verification: { qualifies: (user: User) => user.emailVerified === null, action: 'user.verification_resent' },
-} as const satisfies Record<MailRequestKind, { qualifies: (user: User) => boolean; action: string }>;
+} as const satisfies Record<MailRequestKind, { qualifies: (user: User) => boolean; action: AuditAction }>;
 
 /**
  * The enumeration-safe endpoints (POST /v1/recover, POST /v1/verify/resend): `request()` does the
@@ -107,7 +108,8 @@ export class MailRequestService {
     // A later attempt follows one that may have counted this very message before it died.
     const compose = await accountMail.admit(claim.kind, user.email, { retry: claim.attempt > 1 });
     if (!compose) return { audit };
-    const purpose = claim.kind satisfies keyof typeof ACCOUNT_PAGES;
+    // Each kind of request mails a link of the token purpose of the same name.
+    const purpose: ActionPurpose = claim.kind;
     const prepared = await actionTokens.prepare(purpose, { userId: user.id, email: user.email }, (token) =>
       compose({ email: user.email, link: accountLink(publicUrl, purpose, token) }),
     );

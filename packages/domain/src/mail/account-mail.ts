@@ -26,6 +26,18 @@ export interface AccountMailDeps {
   policy: AccountMailPolicy;
 }
 
+export interface AdmitOptions {
+  /** See admit(): an attempt that did not finish admitted this message already. */
+  retry?: boolean;
+  /**
+   * A message an admin asked for, to an address the admin chose (an invitation): dropped by
+   * neither limit, as a notice is not, and counted all the same. The limits keep strangers from
+   * mailing an address through the public endpoints; an admin route is no such door, and a
+   * dropped invitation would leave its user with no link to get in.
+   */
+  byAdmin?: boolean;
+}
+
 /** Writes an admitted message: renders and seals it (MailService.compose); the flow then queues it in its own transaction. */
 export type MailComposer<K extends MailKind> = (values: MailValues<K>) => Promise<NewMail>;
 
@@ -61,13 +73,15 @@ export class AccountMail {
   async admit<K extends MailKind>(
     kind: K,
     recipient: string,
-    { retry = false }: { retry?: boolean } = {},
+    { retry = false, byAdmin = false }: AdmitOptions = {},
   ): Promise<MailComposer<K> | null> {
     const { mail, counters, clock, logger, policy } = this.deps;
     const notice = NOTICE_KINDS.includes(kind);
     if (notice && !policy.securityNotices) return null;
     const now = clock.now();
-    if (!notice && !retry) {
+    // A notice or an admin's message counts against the hourly budget, but neither limit drops it.
+    const kept = notice || byAdmin;
+    if (!kept && !retry) {
       const { count } = await counters.hit(`mail:${kind}:${recipient}`, now, PER_RECIPIENT_SECONDS);
       if (count > 1) {
         logger.debug('mail skipped: one of its kind went to the recipient within a minute', { kind });
@@ -75,7 +89,7 @@ export class AccountMail {
       }
     }
     const { count } = await counters.hit('mail:hourly', now, HOUR_SECONDS);
-    if (!notice && count > policy.hourlyLimit) {
+    if (!kept && count > policy.hourlyLimit) {
       logger.warn('mail skipped: the hourly mail budget (MAIL_HOURLY_LIMIT) is spent', { kind });
       return null;
     }

@@ -31,6 +31,7 @@ export const POLICY: AuthPolicy = {
   emailVerification: 'required',
 };
 export const PASSWORD = 'correct horse battery';
+/** The public address mailed links are built on. */
 export const PUBLIC_URL = 'https://id.example.com/';
 export const ADDRESS = '203.0.113.7';
 export const OTHER_ADDRESS = '198.51.100.23';
@@ -100,7 +101,7 @@ export function buildDomain({
   });
   const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
     useCases;
-  const { mailRequests, recovery, adminAccountMail } = useCases;
+  const { mailRequests, recovery, adminAccountMail, invitations } = useCases;
   let userCount = 0;
 
   const domain = {
@@ -142,6 +143,7 @@ export function buildDomain({
     mailRequests,
     recovery,
     adminAccountMail,
+    invitations,
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */
     createUser(overrides: Partial<NewUser> = {}): Promise<User> {

@@ -22,6 +22,7 @@ import { InMemoryMailQueue, InMemorySecretRepository } from './in-memory-mail.ts
 import { InMemoryActionTokenRepository } from './in-memory-action-tokens.ts';
 import { InMemoryRateCounterRepository } from './in-memory-rate-counters.ts';
 import { InMemoryMailRequestQueue } from './in-memory-mail-requests.ts';
+import { InMemoryInvitationRepository } from './in-memory-invitations.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -466,5 +467,6 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     tokens,
     rateCounters: new InMemoryRateCounterRepository(),
     mailRequests: new InMemoryMailRequestQueue(tokens, mail, audit),
+    invitations: new InMemoryInvitationRepository(users, tokens, mail, audit),
   };
 }

@@ -24,6 +24,8 @@ export * from './in-memory-rate-counters.ts';
 export * from './rate-counter.repository.contract.ts';
 export * from './in-memory-mail-requests.ts';
 export * from './mail-request-queue.contract.ts';
+export * from './in-memory-invitations.ts';
+export * from './invitation.repository.contract.ts';
 
 import type { OpenRepositories } from './contract-harness.ts';
 import { describeAdminRepositoryContract } from './admin.repository.contract.ts';
@@ -40,6 +42,7 @@ import { describeSecretRepositoryContract } from './secret.repository.contract.t
 import { describeActionTokenRepositoryContract } from './action-token.repository.contract.ts';
 import { describeRateCounterRepositoryContract } from './rate-counter.repository.contract.ts';
 import { describeMailRequestQueueContract } from './mail-request-queue.contract.ts';
+import { describeInvitationRepositoryContract } from './invitation.repository.contract.ts';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
@@ -57,6 +60,7 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeActionTokenRepositoryContract(backend, open);
   describeRateCounterRepositoryContract(backend, open);
   describeMailRequestQueueContract(backend, open);
+  describeInvitationRepositoryContract(backend, open);
 }
 // Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
 // case converts by changing its import line (relative imports carry .ts; the build refuses any

@@ -1,3 +1,4 @@
+import { hasPassword } from '../users/password-match.ts';
 import { isoTimestamp as timestamp } from '../shared/clock.ts';
 import { isUuid } from '../shared/id-generator.ts';
 import { isJsonObject, type JsonObject } from '../shared/json.ts';
@@ -40,6 +41,10 @@ export const TRANSFER_FIELDS = [
 ] as const;
 export type TransferField = (typeof TRANSFER_FIELDS)[number];
 
+/**
+ * A user as an export writes it. A user without a password (invited and not yet accepted, or
+ * imported without one) has no hash to write: its record has none, so it imports back as such.
+ */
 export function toTransferRecord(user: User, withPasswordHash: boolean): TransferRecord {
   return {
     id: user.id,
@@ -51,7 +56,7 @@ export function toTransferRecord(user: User, withPasswordHash: boolean): Transfe
     email_verified: user.emailVerified?.toISOString() ?? false,
     created: user.created.toISOString(),
     updated: user.updated.toISOString(),
-    ...(withPasswordHash ? { password_hash: user.passwordHash } : {}),
+    ...(withPasswordHash && hasPassword(user.passwordHash) ? { password_hash: user.passwordHash } : {}),
   };
 }
 

@@ -94,6 +94,16 @@ describe('UserTransferService', () => {
     expect(copied).toEqual((await allUsers()).map((user) => ({ ...user, passwordHash: NO_PASSWORD_HASH })));
   });
 
+  it('an export with hashes writes none for a user without a password, who reads back as such', async () => {
+    await run(sources({ email: 'nopass@example.com' }, record(2)));
+    const records = (await allUsers()).map((user) => toTransferRecord(user, true));
+    expect(records.map((exported) => 'password_hash' in exported)).toEqual([false, true]);
+    const target = buildDomain();
+    const report = await target.transfer.import(sources(...records), { onConflict: 'fail', dryRun: false });
+    expect(report).toMatchObject({ created: 2, createdWithoutPassword: 1, rejected: 0 });
+    expect((await target.repositories.users.findByEmail('nopass@example.com'))?.passwordHash).toBe(NO_PASSWORD_HASH);
+  });
+
   it.each([
     ['a record that is not an object', ['ada@example.com'], /must be a JSON object/],
     ['an unknown attribute', [record(1, { role: 'admin' })], /role is not an attribute/],

@@ -1,0 +1,216 @@
+import { isAbort } from '@uas/client';
+import type { InvitationPage, InvitationResource, InvitationsApi } from '../api/invitations-api';
+import { paths } from '../state/routes';
+import { confirmAction } from '../ui/confirm-dialog';
+import { h } from '../ui/dom';
+import { errorState } from '../ui/error-state';
+import { field } from '../ui/field';
+import { FormErrors } from '../ui/form-errors';
+import { formatTimestamp } from '../ui/format';
+import { navLink } from '../ui/nav-link';
+import { toast } from '../ui/toast';
+import { appHeader } from './app-header';
+import type { ScreenContext, View } from './view';
+
+const pageOf = (search: string): number => Math.max(1, Number(new URLSearchParams(search).get('page')) || 1);
+
+/**
+ * Invitations: a form to invite an address, and the pending invitations, oldest first, each with
+ * "Send again" (a new link; the old one stops working) and "Revoke" (the invitation and its user
+ * go). The invitee's link is mailed, never shown here; without SMTP_URL it waits on the Mail page.
+ */
+export function invitationsView(context: ScreenContext, invitations: InvitationsApi): View {
+  const { navigate } = context;
+  let page = pageOf(location.search);
+  let inFlight: AbortController | null = null;
+
+  const heading = h('h1', { tabindex: -1, id: 'invitations-title' }, 'Invitations');
+  const intro = h(
+    'p',
+    { class: 'muted' },
+    'An invited user exists at once but cannot sign in until they choose a password through the mailed link. Without SMTP_URL, the message waits on the ',
+    navLink(navigate, paths.mail, {}, 'Mail'),
+    ' page.',
+  );
+  const status = h('div', { class: 'list-status', role: 'status' });
+  const results = h('section', { class: 'results', 'aria-labelledby': 'pending-title', hidden: true });
+
+  const email = field('Email', h('input', { type: 'email', name: 'email', required: true, autocomplete: 'off' }));
+  const name = field('Name', h('input', { type: 'text', name: 'name', autocomplete: 'off' }), 'Optional.');
+  const errors = new FormErrors({ email, name });
+  const submit = h('button', { type: 'submit', class: 'button primary' }, 'Invite');
+  const form = h(
+    'form',
+    { class: 'card invite-form', 'aria-labelledby': 'invite-title', novalidate: true },
+    h('h2', { id: 'invite-title' }, 'Invite someone'),
+    errors.element,
+    h('div', { class: 'form-grid' }, email.element, name.element),
+    h('div', { class: 'dialog-actions' }, submit),
+  );
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void invite();
+  });
+
+  async function invite(): Promise<void> {
+    errors.clear();
+    const address = email.control.value.trim();
+    if (errors.showProblems(address ? {} : { email: 'Enter the address to invite.' })) return;
+    submit.disabled = true;
+    form.setAttribute('aria-busy', 'true');
+    try {
+      const invited = await invitations.invite({ email: address, name: name.control.value.trim() });
+      form.reset();
+      toast(`Invitation sent to ${invited.attributes.email}.`);
+      await load();
+    } catch (error) {
+      errors.showError(error);
+    } finally {
+      submit.disabled = false;
+      form.setAttribute('aria-busy', 'false');
+    }
+  }
+
+  async function load(): Promise<void> {
+    inFlight?.abort();
+    const mine = new AbortController();
+    inFlight = mine;
+    if (results.hidden) status.replaceChildren(h('p', { class: 'loading' }, 'Loading invitations…'));
+    try {
+      const loaded = await invitations.list(page, mine.signal);
+      if (inFlight === mine) show(loaded);
+    } catch (error) {
+      if (isAbort(error) || inFlight !== mine) return;
+      results.hidden = true;
+      status.replaceChildren(errorState('Could not load invitations', error, () => void load()));
+    }
+  }
+
+  function go(next: number): void {
+    page = next;
+    const url = next === 1 ? paths.invitations : `${paths.invitations}?page=${next}`;
+    if (url !== location.pathname + location.search) history.pushState(null, '', url);
+    void load();
+  }
+
+  function show(loaded: InvitationPage): void {
+    const total = loaded.meta.total;
+    results.hidden = total === 0;
+    status.replaceChildren(
+      ...(total === 0 ? [h('div', { class: 'empty' }, h('p', {}, 'No invitation is pending.'))] : []),
+    );
+    const step = (label: string, link: string | null, to: number) =>
+      h('button', { type: 'button', class: 'button small', disabled: !link, on: { click: () => go(to) } }, label);
+    results.replaceChildren(
+      h('h2', { id: 'pending-title', class: 'visually-hidden' }, 'Pending invitations'),
+      h('div', { class: 'table-wrap' }, invitationTable(loaded.data)),
+      h(
+        'nav',
+        { class: 'pagination', 'aria-label': 'Pagination' },
+        h('p', { class: 'range', 'aria-live': 'polite' }, `${total} pending · page ${page}`),
+        h(
+          'div',
+          { class: 'pager' },
+          step('Previous', loaded.links.prev, page - 1),
+          step('Next', loaded.links.next, page + 1),
+        ),
+      ),
+    );
+  }
+
+  function invitationTable(listed: readonly InvitationResource[]): HTMLTableElement {
+    const columns = ['Email', 'Name', 'Invited', 'Last sent', 'Link expires'];
+    return h(
+      'table',
+      { class: 'users-table invitations-table' },
+      h('caption', { class: 'visually-hidden' }, 'Pending invitations'),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          ...columns.map((c) => h('th', { scope: 'col' }, c)),
+          h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Actions')),
+        ),
+      ),
+      h('tbody', {}, ...listed.map(row)),
+    );
+  }
+
+  function row(invitation: InvitationResource): HTMLTableRowElement {
+    const { email: address, name: invitee, user_id, created, sent, expires } = invitation.attributes;
+    const resend = h(
+      'button',
+      { type: 'button', class: 'button small', 'aria-label': `Send the invitation to ${address} again` },
+      'Send again',
+    );
+    const revoke = h(
+      'button',
+      { type: 'button', class: 'button small danger-text', 'aria-label': `Revoke the invitation of ${address}` },
+      'Revoke',
+    );
+    resend.addEventListener('click', () => void sendAgain(invitation, resend));
+    revoke.addEventListener('click', () => void revokeIt(invitation));
+    return h(
+      'tr',
+      { 'data-invitation-id': invitation.id },
+      h('td', { 'data-label': 'Email', class: 'cell-email' }, navLink(navigate, paths.user(user_id), {}, address)),
+      h('td', { 'data-label': 'Name' }, invitee || h('span', { class: 'muted' }, '—')),
+      time('Invited', created),
+      time('Last sent', sent),
+      time('Link expires', expires),
+      h('td', { class: 'cell-actions' }, h('div', { class: 'row-actions' }, resend, revoke)),
+    );
+  }
+
+  async function sendAgain(invitation: InvitationResource, button: HTMLButtonElement): Promise<void> {
+    if (button.getAttribute('aria-disabled') === 'true') return;
+    button.setAttribute('aria-disabled', 'true');
+    try {
+      await invitations.resend(invitation.id);
+      toast(`A new link was sent to ${invitation.attributes.email}; the previous one no longer works.`);
+      await load();
+    } catch (error) {
+      toast((error as Error).message, 'error');
+      button.removeAttribute('aria-disabled');
+    }
+  }
+
+  async function revokeIt(invitation: InvitationResource): Promise<void> {
+    const done = await confirmAction({
+      title: 'Revoke the invitation?',
+      message: `${invitation.attributes.email} will not be able to join with the link they were sent, and their account (not yet used) is deleted.`,
+      confirmLabel: 'Revoke',
+      action: () => invitations.revoke(invitation.id),
+    });
+    if (!done) return;
+    toast(`Invitation of ${invitation.attributes.email} revoked.`);
+    await load();
+    results.querySelector<HTMLElement>('h2')?.focus();
+  }
+
+  void load();
+  return {
+    element: h(
+      'div',
+      { class: 'shell' },
+      appHeader(context, 'invitations'),
+      h('main', { class: 'page' }, h('div', { class: 'page-head' }, heading), intro, form, status, results),
+    ),
+    onLocationChange() {
+      const next = pageOf(location.search);
+      if (next === page) return;
+      page = next;
+      void load();
+    },
+    destroy() {
+      inFlight?.abort();
+    },
+  };
+}
+
+function time(label: string, iso: string): HTMLTableCellElement {
+  const { text } = formatTimestamp(iso);
+  return h('td', { 'data-label': label, class: 'cell-time' }, h('time', { datetime: iso, title: iso }, text));
+}
