@@ -21,9 +21,15 @@ export class HttpClient {
     this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
   }
 
-  send(method: string, path: string, { token, json }: { token?: string; json?: unknown } = {}): Promise<Reply> {
+  send(
+    method: string,
+    path: string,
+    { token, json, from }: { token?: string; json?: unknown; from?: string } = {},
+  ): Promise<Reply> {
     const body = json === undefined ? undefined : JSON.stringify(json);
     const headers: Record<string, string> = {};
+    // The client address the server sees, through its trusted proxy (see CLIENT_ADDRESS_ENV).
+    if (from) headers['x-forwarded-for'] = from;
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined)
       Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });

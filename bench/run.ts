@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [--postgres [--pooler]] [--users N] [--concurrency N] [--duration S] [--compare-node PATH]`:
+ * `pnpm bench [--postgres [--pooler]] [--users N] [--concurrency N] [--duration S] [--only A,B] [--compare-node PATH]`:
  * seeds a fresh database with N users through the user repository's bulk path, starts the real
  * server on 127.0.0.1 against it and prints, as Markdown, requests/s and latency percentiles of
  * the main endpoints, each beside a bare Hono server's requests/s measured in the same run, and
@@ -9,20 +9,24 @@
  * and a table sets the two side by side. With --pooler (PostgreSQL), the same scenarios run on three
  * servers at once: direct with prepared statements (the default), direct without, and through a
  * PgBouncer in transaction mode (scripts/pgbouncer.ts) without, each beside its same-run ceiling.
+ * With --only, just the scenarios whose names contain one of the comma-separated words
+ * (`--only recover,signup`).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { expectJson, logIn } from './api';
+import { hash } from '@node-rs/bcrypt';
+import { expectJson, logIn, PASSWORD } from './api';
 import { startCeiling } from './ceiling';
 import { type BenchDatabase, LOCAL_POSTGRES_URL, postgresDatabase, sqliteDatabase } from './database';
 import { startTestPgBouncer } from '../scripts/pgbouncer';
 import { HttpClient, measure, type Figures, type Load } from './load';
 import { currentRuntime, runtimeFor, type NodeRuntime } from './node-runtime';
 import { againstFirstTable, comparisonTable, figuresTable, memoryTable, type Row } from './report';
-import { scenarios, type Scenario, type Traffic } from './scenarios';
+import { CLIENT_ADDRESS_ENV, scenarios, type Scenario, type Traffic } from './scenarios';
 import { seedUsers } from './seed';
+import { bcryptCeiling, targetsSection } from './targets';
 import { VARIABLES } from '../apps/server/src/config-variables';
 import { ServerProcesses } from '../scripts/release-process';
 
@@ -40,6 +44,8 @@ interface Options {
   compareNode: string | undefined;
   /** PostgreSQL: also measure without prepared statements, directly and through PgBouncer. */
   pooler: boolean;
+  /** Words one of which a scenario's name must contain to run; none: every scenario runs. */
+  only: string[];
 }
 
 function readOptions(): Options {
@@ -51,6 +57,7 @@ function readOptions(): Options {
       duration: { type: 'string', default: '10' },
       'compare-node': { type: 'string' },
       pooler: { type: 'boolean', default: false },
+      only: { type: 'string' },
     },
   });
   if (values.pooler && !(values.postgres || process.env.BENCH_DATABASE_URL))
@@ -72,6 +79,7 @@ function readOptions(): Options {
     postgresUrl: process.env.BENCH_DATABASE_URL || (values.postgres ? LOCAL_POSTGRES_URL : undefined),
     compareNode: values['compare-node'],
     pooler: values.pooler ?? false,
+    only: values.only ? values.only.split(',').filter(Boolean) : [],
   };
 }
 
@@ -146,7 +154,7 @@ async function measureScenario(load: Load, scenario: Scenario): Promise<Row[]> {
 
 /** A started server of one runtime, with its clients and its scenarios. */
 async function startTarget(
-  { load, users: count }: Options,
+  { load, users: count, only }: Options,
   env: Record<string, string>,
   directory: string,
   users: { id: string; email: string }[],
@@ -170,7 +178,9 @@ async function startTarget(
     runtime,
     atStart,
     firstPage: firstPage.body,
-    scenarios: scenarios({ client, probeClient, adminToken: token, count, users, tag }),
+    scenarios: scenarios({ client, probeClient, adminToken: token, count, users, tag }).filter(
+      (scenario) => only.length === 0 || only.some((word) => scenario.name.includes(word)),
+    ),
     /** Its memory after the load, and the log lines at level error (5xx answers and their causes). */
     async finish() {
       const afterLoad = await server.memory();
@@ -261,7 +271,12 @@ async function main(): Promise<void> {
   undo.push(() => rm(directory, { recursive: true, force: true }));
   const database = options.postgresUrl ? await postgresDatabase(options.postgresUrl) : sqliteDatabase(directory);
   undo.push(() => database.drop());
-  const env = { ...database.env, ADMIN_KEY_PATH: join(directory, 'admin.key'), LOG_LEVEL: 'info' };
+  const env = {
+    ...database.env,
+    ...CLIENT_ADDRESS_ENV,
+    ADMIN_KEY_PATH: join(directory, 'admin.key'),
+    LOG_LEVEL: 'info',
+  };
   const loadBefore = loadavg()[0]!;
 
   progress(`${database.label}: seeding ${options.users} users through UserRepository.insertMany…`);
@@ -270,9 +285,14 @@ async function main(): Promise<void> {
   const seedSeconds = (performance.now() - started) / 1000;
   progress(`seeded in ${seedSeconds.toFixed(1)} s`);
   await database.analyze();
-  const runs = await measureAll(options, directory, users, await variantsOf(options, env, directory, database));
-
   const cpu = cpus();
+  const cost = Number(VARIABLES.BCRYPT_COST.default);
+  // Before and after the load, as the machine's other work may change in between: their mean.
+  const hashOnce = () => hash(PASSWORD, { cost });
+  const before = await bcryptCeiling(hashOnce, cpu.length);
+  const runs = await measureAll(options, directory, users, await variantsOf(options, env, directory, database));
+  const after = await bcryptCeiling(hashOnce, cpu.length);
+  const bcrypt = { perSecond: (before.perSecond + after.perSecond) / 2, ms: (before.ms + after.ms) / 2 };
   const sections = runs.map(
     ({
       label,
@@ -281,7 +301,7 @@ async function main(): Promise<void> {
     }) => `${runs.length > 1 ? `#### ${label}\n\n` : ''}**Ceiling**: a bare Hono server on Node.js ${runtime.version} answering the first page's body from memory,
 ${measured.ceiling.perSecond.toFixed(0)} req/s (p99 ${measured.ceiling.p99.toFixed(1)} ms) in this run; "of ceiling" is each figure's share of it.
 
-${figuresTable(measured.rows, measured.ceiling)}
+${figuresTable(measured.rows, measured.ceiling)}${targetsSection(measured.rows, bcrypt, cpu.length)}
 
 ${memoryTable([
   ['measured server, at start', measured.atStart],
@@ -303,7 +323,7 @@ Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), **shared with other work
 the load generator runs on the same cores (Node.js ${process.version}). Figures are indicative, not a capacity promise.
 ${database.notes}
 ${options.users} users seeded through \`UserRepository.insertMany\` (batches of 10,000, one bcrypt hash of cost 10 shared) in ${seedSeconds.toFixed(1)} s.
-The measured server runs with its defaults (BCRYPT_COST=10, LOG_LEVEL=info, request logs to a file). ${load.concurrency} concurrent keep-alive clients,
+The measured server runs with its defaults (BCRYPT_COST=10, LOG_LEVEL=info, request logs to a file) but for TRUSTED_PROXIES=127.0.0.1 and MAIL_HOURLY_LIMIT=100000000 (see \`CLIENT_ADDRESS_ENV\`). ${load.concurrency} concurrent keep-alive clients,
 ${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up.${runs.length > 1 ? ` ${runs.length} servers (${runs.map(({ label }) => label).join('; ')}) run at once on the same database; each measurement alternates between them.` : ''}
 
 ${sections.join('\n\n')}${comparison}`);

@@ -23,4 +23,9 @@ export class HmacTokenKeys implements TokenKeys {
   async digests(token: string): Promise<string[]> {
     return [await this.digest(token)];
   }
+
+  /** Nothing is cached, so there is nothing to read again. */
+  async reloadedDigests(token: string): Promise<string[]> {
+    return this.digests(token);
+  }
 }

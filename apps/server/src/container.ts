@@ -122,6 +122,7 @@ export function buildContainer(
         secrets: resolve(r, SecretRepository),
         clock: resolve(r, Clock),
         ids: resolve(r, IdGenerator),
+        liveTokensAfterRetiringSeconds: Math.max(...Object.values(config.tokenLifetimes)) + CLOCK_TOLERANCE_SECONDS,
       }),
   );
   const { smtp } = config;

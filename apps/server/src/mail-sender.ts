@@ -1,13 +1,20 @@
 import type { Logger, MailDelivery, Mailer } from '@uas/domain';
 
-/** Messages attempted at once: one round claims this many, and sends them concurrently. */
-const SEND_CONCURRENCY = 4;
+/**
+ * Messages attempted at once: one round claims this many, and sends them concurrently, each over
+ * a connection of the mailer's pool (see SMTP_CONNECTIONS).
+ */
+export const SEND_CONCURRENCY = 8;
 
 export interface MailSenderOptions {
   delivery: MailDelivery;
   mailer: Mailer;
   logger: Logger;
-  /** How long to wait for due messages after a round that found fewer than it could take. */
+  /**
+   * How long to wait for due messages after a round that found fewer than it could take: what a
+   * message queued while the sender is idle waits at most, before its delivery starts. A round
+   * that found a full batch is followed at once by the next.
+   */
   pollMs?: number;
   /** Longest wait between checks while the mail server is unreachable (they start at a second). */
   probeMaxMs?: number;
@@ -29,7 +36,7 @@ export function startMailSender({
   delivery,
   mailer,
   logger,
-  pollMs = 2_000,
+  pollMs = 250,
   probeMaxMs = 30_000,
 }: MailSenderOptions): MailSender {
   let stopped = false;
@@ -79,6 +86,7 @@ export function startMailSender({
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([running, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);
+      mailer.close();
     },
   };
 }

@@ -1,11 +1,27 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { inMemoryRepositories, ManualClock, SequentialIds } from '@uas/domain/testing';
+import { ActionTokenService, InvalidActionTokenError } from '@uas/domain';
+import {
+  inMemoryRepositories,
+  ManualClock,
+  sampleMail,
+  sampleUser,
+  SequentialIds,
+  TEST_TOKEN_LIFETIMES,
+} from '@uas/domain/testing';
 import { SecretKeyRing } from './secret-key-ring';
+
+/** The longest of the test lifetimes (an invitation's week): how long a retired secret is hashed under. */
+const LIVE_AFTER_RETIRING = Math.max(...Object.values(TEST_TOKEN_LIFETIMES));
 
 function ring(repositories = inMemoryRepositories(), clock = new ManualClock()) {
   return {
-    keyRing: new SecretKeyRing({ secrets: repositories.secrets, clock, ids: new SequentialIds() }),
+    keyRing: new SecretKeyRing({
+      secrets: repositories.secrets,
+      clock,
+      ids: new SequentialIds(),
+      liveTokensAfterRetiringSeconds: LIVE_AFTER_RETIRING,
+    }),
     repositories,
     clock,
   };
@@ -85,7 +101,7 @@ describe('SecretKeyRing', () => {
     expect(digests[1]).toBe(expected);
   });
 
-  it('finds a token another instance made under a secret it rotated in after this one cached the ring', async () => {
+  it('reloadedDigests() finds a token another instance made under a secret it rotated in after this one cached the ring', async () => {
     const repositories = inMemoryRepositories();
     const { keyRing: first } = ring(repositories);
     const { keyRing: second } = ring(repositories);
@@ -93,6 +109,70 @@ describe('SecretKeyRing', () => {
     await second.digest('warm-the-cache');
     await first.rotate('token-hmac');
     const token = first.generate();
-    expect(await second.digests(token)).toContain(await first.digest(token));
+    expect(await second.digests(token)).not.toContain(await first.digest(token));
+    expect(await second.reloadedDigests(token)).toContain(await first.digest(token));
+  });
+
+  it('digests() reads the stored secrets once per minute at most, not once per token presented', async () => {
+    const repositories = inMemoryRepositories();
+    let reads = 0;
+    const list = repositories.secrets.list.bind(repositories.secrets);
+    repositories.secrets.list = async (purpose) => {
+      reads += 1;
+      return list(purpose);
+    };
+    const { keyRing, clock } = ring(repositories);
+    await keyRing.ensureSecrets();
+    const before = reads;
+    for (let n = 0; n < 100; n++) await keyRing.digests(keyRing.generate());
+    expect(reads - before).toBe(0);
+    clock.advance(61);
+    await keyRing.digests(keyRing.generate());
+    expect(reads - before).toBe(1);
+  });
+
+  it('stops hashing under a token-hmac secret once it has been retired longer than the longest token lifetime', async () => {
+    const { keyRing, repositories, clock } = ring();
+    await keyRing.ensureSecrets();
+    const token = keyRing.generate();
+    const underFirst = await keyRing.digest(token);
+    await keyRing.rotate('token-hmac');
+    clock.advance(LIVE_AFTER_RETIRING - 1);
+    await keyRing.rotate('token-hmac');
+    expect(await keyRing.digests(token)).toHaveLength(3);
+    expect(await keyRing.digests(token)).toContain(underFirst);
+    clock.advance(2);
+    const digests = await keyRing.reloadedDigests(token);
+    expect(digests).toHaveLength(2);
+    expect(digests).not.toContain(underFirst);
+    expect(await repositories.secrets.list('token-hmac')).toHaveLength(3); // kept, only not hashed under
+  });
+
+  it('ActionTokenService.use() on one instance accepts a token the other made just after rotating, once', async () => {
+    const repositories = inMemoryRepositories();
+    const clock = new ManualClock();
+    const services = [ring(repositories, clock).keyRing, ring(repositories, clock).keyRing].map((keys) => ({
+      keys,
+      tokens: new ActionTokenService({
+        tokens: repositories.tokens,
+        keys,
+        clock,
+        ids: new SequentialIds(),
+        lifetimes: TEST_TOKEN_LIFETIMES,
+      }),
+    }));
+    const [first, second] = services as [(typeof services)[0], (typeof services)[0]];
+    await first.keys.ensureSecrets();
+    await second.keys.digest('warm-the-cache');
+    await first.keys.rotate('token-hmac');
+    const user = sampleUser();
+    await repositories.users.insert(user);
+    let carried = '';
+    await first.tokens.issue('recovery', { userId: user.id }, async (token) => {
+      carried = token;
+      return sampleMail(1);
+    });
+    expect((await second.tokens.use('recovery', carried)).userId).toBe(user.id);
+    await expect(second.tokens.use('recovery', carried)).rejects.toThrow(InvalidActionTokenError);
   });
 });

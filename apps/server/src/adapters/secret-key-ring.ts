@@ -25,6 +25,11 @@ export interface SecretKeyRingOptions {
   secrets: SecretRepository;
   clock: Clock;
   ids: IdGenerator;
+  /**
+   * How long after its retirement a `token-hmac` secret can still have a live token: the longest
+   * token lifetime, plus the clocks' tolerance. Older secrets are no longer hashed under.
+   */
+  liveTokensAfterRetiringSeconds: number;
 }
 
 /**
@@ -103,14 +108,24 @@ export class SecretKeyRing implements SecretBox, TokenKeys {
     return hmacOf(currentOf('token-hmac', await this.secretsOf('token-hmac')), token);
   }
 
-  /**
-   * Read afresh, not from the cache: a token made on another instance just after a rotation is
-   * stored under a secret this one may not have seen yet. A use is rare enough to afford the read.
-   */
+  /** From the cached ring: a lookup that finds nothing asks `reloadedDigests` (see ActionTokenService.use). */
   async digests(token: string): Promise<string[]> {
-    const secrets = await this.reload('token-hmac');
+    return this.digestsUnder(await this.secretsOf('token-hmac'), token);
+  }
+
+  async reloadedDigests(token: string): Promise<string[]> {
+    return this.digestsUnder(await this.reload('token-hmac'), token);
+  }
+
+  /**
+   * Under the current secret, then the retired ones that can still have a live token: a token
+   * expires at most its lifetime after it was made, and it was made before its secret retired.
+   */
+  private digestsUnder(secrets: Secret[], token: string): string[] {
     const current = currentOf('token-hmac', secrets);
-    return [current, ...secrets.filter((secret) => secret !== current)].map((secret) => hmacOf(secret, token));
+    const oldest = this.options.clock.now().getTime() - this.options.liveTokensAfterRetiringSeconds * 1000;
+    const live = secrets.filter((secret) => secret.retired !== null && secret.retired.getTime() > oldest);
+    return [current, ...live].map((secret) => hmacOf(secret, token));
   }
 
   private async secretsOf(purpose: SecretPurpose): Promise<Secret[]> {

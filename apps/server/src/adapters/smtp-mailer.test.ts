@@ -25,10 +25,17 @@ describe('SmtpMailer over a real SMTP server', () => {
   beforeEach(async () => {
     smtp = await startTestSmtpServer();
   });
-  afterEach(async () => smtp.stop());
+  const made: SmtpMailer[] = [];
+  afterEach(async () => {
+    for (const each of made.splice(0)) each.close(); // its pooled connections, so the server can stop
+    await smtp.stop();
+  });
 
-  const mailer = (password?: string) =>
-    new SmtpMailer({ url: smtp.url(password), from: 'Accounts <no-reply@accounts.example.com>' });
+  const mailer = (password?: string) => {
+    const one = new SmtpMailer({ url: smtp.url(password), from: 'Accounts <no-reply@accounts.example.com>' });
+    made.push(one);
+    return one;
+  };
 
   it('delivers the text and HTML parts, from MAIL_FROM, with the message id as Message-ID', async () => {
     await mailer().check();
@@ -67,8 +74,9 @@ describe('SmtpMailer over a real SMTP server', () => {
 
   it('refused credentials make the server unreachable for every message, and the password is never told', async () => {
     const wrong = `${SMTP_PASSWORD}-wrong`;
-    for (const attempt of [mailer(wrong).deliver(mail), mailer(wrong).check()]) {
-      const error = await failureOf(attempt);
+    // One at a time: a second rejection, started alongside, would go unhandled until its turn.
+    for (const attempt of [() => mailer(wrong).deliver(mail), () => mailer(wrong).check()]) {
+      const error = await failureOf(attempt());
       expect(error.failure).toBe('unreachable');
       expect(error.message).toContain('Authentication failed for ***');
       expect(`${error.message} ${error.stack}`).not.toContain(wrong);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '@uas/adapters-persistence';
 import { JsonLogger } from '../../src/adapters/json-logger';
+import { SecretKeyRing } from '../../src/adapters/secret-key-ring';
 import { createApplication } from '../../src/application';
 import { loadConfig } from '../../src/config';
 import { storedData } from '../support/stored-data';
@@ -74,5 +75,47 @@ describe.each(BACKENDS)('single-use tokens on %s', (backend) => {
       expect(logged).not.toContain(token);
     }
     expect(stored).not.toContain('accounts.example.com/verify');
+  }, 90_000);
+
+  it('a token made on one instance just after it rotated the token-hmac secret is used once on the other, whose ring was cached before, 10 rounds', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'uas-rotation-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const database = await testDatabaseEnv(backend, dir);
+    cleanups.push(() => database.remove());
+    const config = loadConfig({ ...database.env, ADMIN_KEY_PATH: join(dir, 'admin.key'), BCRYPT_COST: '4' });
+    const logger = new JsonLogger('error', () => {});
+    const application = await createApplication(config, logger);
+    cleanups.push(() => application.close());
+    const instances = [];
+    for (let n = 0; n < 2; n += 1) {
+      const handle = await openDatabase(config.database, { schema: config.databaseSchema });
+      cleanups.push(() => handle.close());
+      const container = buildContainer(config, handle);
+      instances.push({
+        useCases: useCasesOf(container, config, logger),
+        mail: mailOf(container, config, logger).service,
+        keyRing: container.resolve(SecretKeyRing),
+      });
+    }
+    const [maker, taker] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const user = await maker.useCases.users.create({ email: 'ada@example.com', password: 'correct horse 1' });
+    await taker.keyRing.digests('warm-the-cache'); // read now: every rotation below is news to it
+
+    const outcomes: string[] = [];
+    for (let round = 0; round < 10; round += 1) {
+      await maker.keyRing.rotate('token-hmac');
+      let token = '';
+      await maker.useCases.actionTokens.issue('verification', { userId: user.id, email: user.email }, (issued) => {
+        token = issued;
+        return maker.mail.compose('test', user.email, { recipient: 'ada' });
+      });
+      const uses = await Promise.allSettled([
+        taker.useCases.actionTokens.use('verification', token),
+        taker.useCases.actionTokens.use('verification', token),
+      ]);
+      outcomes.push(uses.map((use) => use.status).join(','));
+    }
+    // Found under the new secret by a reload on a miss, and used exactly once.
+    expect(outcomes.filter((outcome) => outcome.split('fulfilled').length - 1 !== 1)).toEqual([]);
   }, 90_000);
 });

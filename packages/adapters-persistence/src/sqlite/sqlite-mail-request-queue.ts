@@ -11,14 +11,18 @@ import {
 } from '../shared/mail-request-rows';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
+import { unsyncedWrite } from './sqlite-unsynced-write';
 import { insertMail } from './sqlite-mail-queue';
 import { actionTokens, mailRequests } from './sqlite-schema';
 
 export class SqliteMailRequestQueue implements MailRequestQueue {
   constructor(private readonly db: SqliteDb) {}
 
+  // Requests, their claims and their resolutions commit without their own fsync (see
+  // unsyncedWrite): anyone may send them, and a power cut loses at most the last few, whole, before
+  // their message was sent (the sender's claim of a message is flushed); its user asks again.
   async record(request: MailRequest): Promise<void> {
-    this.db.insert(mailRequests).values(newMailRequestRow(request)).run();
+    unsyncedWrite(this.db, () => this.db.insert(mailRequests).values(newMailRequestRow(request)).run());
   }
 
   /** One UPDATE … RETURNING: SQLite runs one writer at a time, so no two claims share a row. */
@@ -29,26 +33,30 @@ export class SqliteMailRequestQueue implements MailRequestQueue {
       .where(dueRequestAt(mailRequests, now))
       .orderBy(...oldestRequestFirst(mailRequests))
       .limit(limit);
-    const rows = this.db
-      .update(mailRequests)
-      .set(claimedRequestColumns(mailRequests, leaseUntil))
-      .where(inArray(mailRequests.id, due))
-      .returning()
-      .all();
+    const rows = unsyncedWrite(this.db, () =>
+      this.db
+        .update(mailRequests)
+        .set(claimedRequestColumns(mailRequests, leaseUntil))
+        .where(inArray(mailRequests.id, due))
+        .returning()
+        .all(),
+    );
     return rows.map(claimedMailRequest).sort(byAge);
   }
 
   async settle(claim: Pick<ClaimedMailRequest, 'id' | 'attempt'>, outcome: MailRequestOutcome = {}): Promise<boolean> {
-    return this.db.transaction(
-      (tx) => {
-        const removed = tx.delete(mailRequests).where(heldRequest(mailRequests, claim)).run();
-        if (removed.changes !== 1) return false;
-        if (outcome.token) tx.insert(actionTokens).values(outcome.token).run();
-        if (outcome.mail) insertMail(tx, outcome.mail);
-        if (outcome.audit) appendAuditEvent(tx, outcome.audit);
-        return true;
-      },
-      { behavior: 'immediate' },
+    return unsyncedWrite(this.db, () =>
+      this.db.transaction(
+        (tx) => {
+          const removed = tx.delete(mailRequests).where(heldRequest(mailRequests, claim)).run();
+          if (removed.changes !== 1) return false;
+          if (outcome.token) tx.insert(actionTokens).values(outcome.token).run();
+          if (outcome.mail) insertMail(tx, outcome.mail);
+          if (outcome.audit) appendAuditEvent(tx, outcome.audit);
+          return true;
+        },
+        { behavior: 'immediate' },
+      ),
     );
   }
 }

@@ -92,19 +92,29 @@ export class ActionTokenService {
 
   /** Uses a presented token of `purpose`: InvalidActionTokenError when it is wrong, used, voided or expired. */
   async use(purpose: ActionPurpose, presented: unknown): Promise<ActionToken> {
-    const { tokens, clock } = this.deps;
-    const used = await tokens.consume(purpose, await this.digestsOf(presented), clock.now());
-    if (!used) throw new InvalidActionTokenError();
-    return used;
+    const { tokens, keys, clock } = this.deps;
+    const now = clock.now();
+    // The key ring is cached: a token made on another instance just after a rotation there is
+    // stored under a secret this one has not read yet. So only a miss pays for reading the ring
+    // again, and the second look is only under the digests that read brought.
+    const cached = await keys.digests(checked(presented));
+    const used = await tokens.consume(purpose, cached, now);
+    if (used) return used;
+    const untried = (await keys.reloadedDigests(checked(presented))).filter((digest) => !cached.includes(digest));
+    const usedNow = untried.length > 0 ? await tokens.consume(purpose, untried, now) : null;
+    if (!usedNow) throw new InvalidActionTokenError();
+    return usedNow;
   }
 
   /**
-   * The digests a presented token is looked up by (see TokenKeys.digests); InvalidActionTokenError
-   * for anything that cannot be a token, before the store is asked.
+   * The digests a presented token is looked up by (see TokenKeys.reloadedDigests), from the ring
+   * read afresh: the caller may look up more than once with them (peek, then redeem), so they
+   * must already hold a secret another instance has just rotated in. One small read per link a
+   * user follows. InvalidActionTokenError for anything that cannot be a token, before the store
+   * is asked.
    */
   async digestsOf(presented: unknown): Promise<string[]> {
-    if (typeof presented !== 'string' || !TOKEN_FORM.test(presented)) throw new InvalidActionTokenError();
-    return this.deps.keys.digests(presented);
+    return this.deps.keys.reloadedDigests(checked(presented));
   }
 
   /** The usable token of `purpose` under one of `digests`, without using it; InvalidActionTokenError when none is. */
@@ -113,4 +123,10 @@ export class ActionTokenService {
     if (!found) throw new InvalidActionTokenError();
     return found;
   }
+}
+
+/** The presented token, when it can be one; InvalidActionTokenError otherwise. */
+function checked(presented: unknown): string {
+  if (typeof presented !== 'string' || !TOKEN_FORM.test(presented)) throw new InvalidActionTokenError();
+  return presented;
 }

@@ -33,5 +33,7 @@ export interface Mailer {
   deliver(mail: OutgoingMail): Promise<void>;
   /** Resolves once the server answers and accepts the credentials: probing after it was unreachable. */
   check(): Promise<void>;
+  /** Lets go of the connections it keeps open between messages: once the sender has stopped. */
+  close(): void;
 }
 export const Mailer = token<Mailer>('Mailer');

@@ -37,4 +37,5 @@ export class RecordingMailer implements Mailer {
   async check(): Promise<void> {
     if (this.failing === 'unreachable') throw new MailDeliveryError('unreachable', 'connection refused');
   }
+  close(): void {}
 }

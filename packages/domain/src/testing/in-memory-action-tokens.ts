@@ -125,6 +125,10 @@ export class FakeTokenKeys implements TokenKeys {
     return Array.from({ length: this.generations }, (_, index) => `hmac-${this.generations - index}:${token}`);
   }
 
+  async reloadedDigests(token: string): Promise<string[]> {
+    return this.digests(token);
+  }
+
   /** A new current secret; the older ones keep finding what they made. */
   rotate(): void {
     this.generations += 1;
