@@ -10,18 +10,11 @@ import { loadConfig } from '../../src/config';
 import { buildContainer, mailOf } from '../../src/container';
 import { SMTP_PASSWORD, startTestSmtpServer, type TestSmtpServer } from '../support/smtp-test-server';
 import { BACKENDS, testDatabaseEnv } from '../support/test-application';
+import { eventually } from '../support/eventually';
 
 /** Stands for the token of a verification link: it must never be stored or logged as plain text. */
 const TOKEN = 'tok3n-6f1d0c2a9b8e7d6c5b4a';
 const MESSAGES = 12;
-
-async function eventually(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** Every byte of the SQLite file and its write-ahead log, as latin1 text to search. */
 function sqliteBytes(path: string): string {

@@ -1,52 +1,19 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bearer, jsonInit, usersDocument } from '@uas/adapters-http/testing';
 import { JsonLogger } from '../../src/adapters/json-logger';
 import { createApplication, type Application } from '../../src/application';
-import { loadConfig, type Config } from '../../src/config';
+import { loadConfig } from '../../src/config';
 import { loginAsAdmin, readAdminKeyFile } from '../support/admin-api';
 import { BACKENDS, testDatabaseEnv } from '../support/test-application';
+import { eventualValue } from '../support/eventually';
+import { storedData } from '../support/stored-data';
 
 /** Rounds of the reset race, as the issue asks: one token posted to both instances at once. */
 const ROUNDS = 50;
 const NEW_PASSWORD = 'a new long password';
-
-async function eventually<T>(read: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** Every byte of the SQLite file and its write-ahead log, as latin1 text to search. */
-const sqliteBytes = (path: string) =>
-  [path, `${path}-wal`]
-    .filter((file) => existsSync(file))
-    .map((file) => readFileSync(file).toString('latin1'))
-    .join('');
-
-/** Every row of every table of the PostgreSQL schema, as text to search. */
-async function postgresRows(config: Config): Promise<string> {
-  const sql = postgres(config.database.url, { max: 1, onnotice: () => {} });
-  try {
-    const tables = await sql<{ name: string }[]>`
-      select table_name as name from information_schema.tables where table_schema = ${config.databaseSchema ?? 'public'}`;
-    const rows: string[] = [];
-    for (const { name } of tables)
-      for (const row of await sql.unsafe(`select t::text as row from "${config.databaseSchema}"."${name}" t`))
-        rows.push(String(row.row));
-    return rows.join('\n');
-  } finally {
-    await sql.end();
-  }
-}
 
 describe.each(BACKENDS)('password recovery through the real application on %s, two instances', (backend) => {
   const cleanups: (() => Promise<void>)[] = [];
@@ -96,7 +63,7 @@ describe.each(BACKENDS)('password recovery through the real application on %s, t
 
   /** The link of the recovery message to `email`, read from the outbox as an admin would, once it is there. */
   async function mailedLink(on: Instance, admin: Record<string, string>, email: string): Promise<string> {
-    const id = await eventually(async () => {
+    const id = await eventualValue(async () => {
       const list = (await (await on.fetch('/v1/admin/mail?page[size]=100', { headers: admin })).json()) as {
         data: { id: string; attributes: { kind: string; recipient: string } }[];
       };
@@ -161,8 +128,7 @@ describe.each(BACKENDS)('password recovery through the real application on %s, t
     const requestedEvents = await events('user.recovery_requested');
     expect([completed.total, requestedEvents.total]).toEqual([ROUNDS, ROUNDS + 1]);
     const audit = completed.text + requestedEvents.text;
-    const stored =
-      config.database.dialect === 'sqlite' ? sqliteBytes(config.database.path ?? '') : await postgresRows(config);
+    const stored = await storedData(config);
     expect(stored).toContain('round0@example.com'); // the search reads the stored rows
     const logged = logs.join('\n');
     const leaks = tokens.filter((token) => stored.includes(token) || logged.includes(token) || audit.includes(token));

@@ -5,18 +5,11 @@ import { createUser, loginAsAdmin, readAdminKeyFile } from '../support/admin-api
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp-test-server';
 import { BACKENDS, testDatabaseEnv } from '../support/test-application';
 import { delay, ServerProcesses } from '../../../../scripts/release-process';
+import { eventually } from '../support/eventually';
 
 /** Accounts asked about in the burst, and as many addresses no account has. */
 const KNOWN = 30;
 const UNKNOWN = 30;
-
-async function eventually(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await delay(100);
-  }
-}
 
 /**
  * A recover answered 202 is a promise that the message goes out: the request is in the database

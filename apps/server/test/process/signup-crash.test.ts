@@ -3,16 +3,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { usersDocument, jsonInit } from '@uas/adapters-http/testing';
 import { ServerProcesses } from '../../../../scripts/release-process';
 import { startTestSmtpServer, type TestSmtpServer } from '../support/smtp-test-server';
+import { eventually } from '../support/eventually';
 
 const SIGNUPS = 30;
-
-async function eventually(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * A sign-up's 202 is a promise that the link will arrive: its account, token and message commit in

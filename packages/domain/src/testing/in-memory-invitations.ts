@@ -3,10 +3,13 @@ import type { InvitationRepository, InvitationResend, InvitationWrite } from '..
 import type { AuditRecord } from '../audit/audit-event.ts';
 import { hasPassword } from '../users/password-match.ts';
 import type { User } from '../users/user.ts';
+import type { UserRepository } from '../users/user.repository.ts';
 import type { InMemoryActionTokenRepository } from './in-memory-action-tokens.ts';
 import type { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 import type { InMemoryMailQueue } from './in-memory-mail.ts';
-import type { InMemoryUserRepository } from './in-memory-repositories.ts';
+
+/** What the invitations reach of the in-memory user store: its rows, as one transaction sees them. */
+type UserRows = Pick<UserRepository, 'insert'> & { readonly rows: Map<string, User> };
 
 const byCreatedThenId = (a: Invitation, b: Invitation) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -20,7 +23,7 @@ export class InMemoryInvitationRepository implements InvitationRepository {
   private readonly rows = new Map<string, Invitation>();
 
   constructor(
-    private readonly users: InMemoryUserRepository,
+    private readonly users: UserRows,
     private readonly tokens: InMemoryActionTokenRepository,
     private readonly mail: InMemoryMailQueue,
     private readonly audit: InMemoryAuditTrail,
