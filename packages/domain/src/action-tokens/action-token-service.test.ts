@@ -95,6 +95,13 @@ describe('ActionTokenService', () => {
     expect(await refused('recovery', forEmail)).toBe(INVALID_ACTION_TOKEN);
   });
 
+  it('deactivating the account voids its outstanding tokens; reactivating does not bring them back', async () => {
+    const token = await issue('recovery');
+    await domain.users.update(user.id, { active: 0 });
+    await domain.users.update(user.id, { active: 1 });
+    expect(await refused('recovery', token)).toBe(INVALID_ACTION_TOKEN);
+  });
+
   it('of concurrent uses of one token exactly one succeeds, round after round', async () => {
     const winners: number[] = [];
     for (let round = 0; round < 20; round += 1) {

@@ -63,6 +63,15 @@ describe('MailRequestService', () => {
     expect((await events()).map((event) => event.action)).toEqual(['user.created', 'user.created']);
   });
 
+  it('mails a pending invitee neither a recovery nor a verification link: only the invitation lets them in', async () => {
+    await domain.invitations.invite({ email: 'invitee@example.com' });
+    const [invitation] = await outbox();
+    await domain.mailRequests.request('recovery', 'invitee@example.com', CONTEXT);
+    await domain.mailRequests.request('verification', 'invitee@example.com', CONTEXT);
+    expect(await domain.mailRequests.resolveDue(10)).toBe(2);
+    expect(await outbox()).toEqual([invitation]);
+  });
+
   it('resolves a verification request of an unverified user: a verification link', async () => {
     const user = await domain.createUser({ emailVerified: false });
     await domain.mailRequests.request('verification', user.email, CONTEXT);

@@ -8,6 +8,7 @@ import { addSeconds, type Clock } from '../shared/clock.ts';
 import { ValidationError } from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { Logger } from '../shared/logger.ts';
+import { hasPassword } from '../users/password-match.ts';
 import type { User } from '../users/user.ts';
 import type { UserRepository } from '../users/user.repository.ts';
 import { isValidEmail, normalizeEmail } from '../users/user.rules.ts';
@@ -31,10 +32,20 @@ export interface MailRequestServiceDeps {
   publicUrl: string;
 }
 
-/** Who qualifies for what each kind of request mails, and the audit event it records. */
+/**
+ * Who qualifies for what each kind of request mails, and the audit event it records. A pending
+ * invitee (no password yet) gets neither: only the invitation's own link lets them in, and an
+ * admin can send it again.
+ */
 const RESOLUTIONS = {
-  recovery: { qualifies: (user: User) => user.active === 1, action: 'user.recovery_requested' },
-  verification: { qualifies: (user: User) => user.emailVerified === null, action: 'user.verification_resent' },
+  recovery: {
+    qualifies: (user: User) => user.active === 1 && hasPassword(user.passwordHash),
+    action: 'user.recovery_requested',
+  },
+  verification: {
+    qualifies: (user: User) => user.emailVerified === null && hasPassword(user.passwordHash),
+    action: 'user.verification_resent',
+  },
 } as const satisfies Record<MailRequestKind, { qualifies: (user: User) => boolean; action: AuditAction }>;
 
 /**

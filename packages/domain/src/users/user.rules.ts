@@ -156,11 +156,14 @@ export function applyUserPatch(user: User, changes: UserChanges, now: Date): Use
 
 /**
  * Whether changes void the user's outstanding single-use tokens: a new password (a recovery link
- * sent before must not undo it) or a new email (a link sent to the old address must not act).
+ * sent before must not undo it), a new email (a link sent to the old address must not act), or
+ * deactivation (a link an admin handed out before must not set a password on a closed account).
  */
 export function changesVoidTokens(user: User, changes: UserChanges): boolean {
   return (
-    changes.passwordHash !== undefined || (changes.email !== undefined && normalizeEmail(changes.email) !== user.email)
+    changes.passwordHash !== undefined ||
+    (user.active === 1 && changes.active === 0) ||
+    (changes.email !== undefined && normalizeEmail(changes.email) !== user.email)
   );
 }
 
