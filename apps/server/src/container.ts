@@ -190,6 +190,9 @@ export function mailOf(container: DependencyContainer, config: Config, logger: L
   const mailer = container.isRegistered(Mailer, true) ? resolve(container, Mailer) : null;
   return {
     service: new MailService({ ...common, templates: config.mailTemplates, ids: resolve(container, IdGenerator) }),
-    sending: mailer && { mailer, delivery: new MailDelivery({ ...common, mailer }) },
+    sending: mailer && {
+      mailer,
+      delivery: new MailDelivery({ ...common, mailer, ids: resolve(container, IdGenerator) }),
+    },
   };
 }

@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { MailDelivery, MailService, DEFAULT_MAIL_TEMPLATES, type Logger } from '@uas/domain';
-import { FakeSecretBox, InMemoryMailQueue, RecordingMailer, SequentialIds } from '@uas/domain/testing';
+import {
+  FakeSecretBox,
+  InMemoryAuditTrail,
+  InMemoryMailQueue,
+  RecordingMailer,
+  SequentialIds,
+} from '@uas/domain/testing';
 import { SystemClock } from './adapters/system-clock';
 import { startMailSender } from './mail-sender';
 
 function setUp() {
-  const queue = new InMemoryMailQueue();
+  const queue = new InMemoryMailQueue(new InMemoryAuditTrail());
   const box = new FakeSecretBox();
   const mailer = new RecordingMailer();
   const clock = new SystemClock();
@@ -14,7 +20,7 @@ function setUp() {
   const logger: Logger = { debug: log, info: log, warn: log, error: log };
   const templates = { of: () => DEFAULT_MAIL_TEMPLATES.test };
   const service = new MailService({ queue, box, templates, clock, ids: new SequentialIds(), logger });
-  const delivery = new MailDelivery({ queue, box, mailer, clock, logger });
+  const delivery = new MailDelivery({ queue, box, mailer, clock, ids: new SequentialIds(), logger });
   return { queue, mailer, lines, service, delivery, logger };
 }
 

@@ -1,5 +1,5 @@
 import { MailDelivery, type User } from '@uas/domain';
-import { FakeSecretBox, RecordingMailer } from '@uas/domain/testing';
+import { FakeSecretBox, RecordingMailer, SequentialIds } from '@uas/domain/testing';
 import type * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { mailMessageDocumentSchema, mailMessageListDocumentSchema } from '../presenters/mail-message.presenter';
@@ -72,6 +72,7 @@ describe('GET /v1/admin/mail/{id}', () => {
       box: new FakeSecretBox(),
       mailer,
       clock: t.clock,
+      ids: new SequentialIds(),
       logger: t.logger,
     });
     await delivery.deliverDue(10);

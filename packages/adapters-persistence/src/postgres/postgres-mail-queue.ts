@@ -1,5 +1,14 @@
 import { count, eq, getTableColumns, inArray } from 'drizzle-orm';
-import type { ClaimedMail, ListedMail, MailMessage, MailOutcome, MailPage, MailQueue, NewMail } from '@uas/domain';
+import type {
+  AuditRecord,
+  ClaimedMail,
+  ListedMail,
+  MailMessage,
+  MailOutcome,
+  MailPage,
+  MailQueue,
+  NewMail,
+} from '@uas/domain';
 import {
   claimedColumns,
   claimedMail,
@@ -11,6 +20,7 @@ import {
   oldestDueFirst,
   settledRow,
 } from '../shared/mail-rows';
+import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
 import { mailMessages } from './postgres-schema';
 
@@ -51,13 +61,20 @@ export class PostgresMailQueue implements MailQueue {
     return rows.map(claimedMail);
   }
 
-  async settle(claim: Pick<ClaimedMail, 'id' | 'attempt'>, outcome: MailOutcome): Promise<boolean> {
-    const rows = await this.db
-      .update(mailMessages)
-      .set(settledRow(claim.attempt, outcome))
-      .where(heldBy(mailMessages, claim))
-      .returning({ id: mailMessages.id });
-    return rows.length === 1;
+  async settle(
+    claim: Pick<ClaimedMail, 'id' | 'attempt'>,
+    outcome: MailOutcome,
+    audit?: AuditRecord,
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(mailMessages)
+        .set(settledRow(claim.attempt, outcome))
+        .where(heldBy(mailMessages, claim))
+        .returning({ id: mailMessages.id });
+      if (rows.length === 1 && audit) await appendAuditEvent(tx, audit);
+      return rows.length === 1;
+    });
   }
 
   // The total counts every message kept: the outbox is small next to the users, and the list is

@@ -1,5 +1,14 @@
 import { count, eq, getTableColumns, inArray } from 'drizzle-orm';
-import type { ClaimedMail, ListedMail, MailMessage, MailOutcome, MailPage, MailQueue, NewMail } from '@uas/domain';
+import type {
+  AuditRecord,
+  ClaimedMail,
+  ListedMail,
+  MailMessage,
+  MailOutcome,
+  MailPage,
+  MailQueue,
+  NewMail,
+} from '@uas/domain';
 import {
   claimedColumns,
   claimedMail,
@@ -11,6 +20,7 @@ import {
   oldestDueFirst,
   settledRow,
 } from '../shared/mail-rows';
+import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { mailMessages } from './sqlite-schema';
 
@@ -52,13 +62,21 @@ export class SqliteMailQueue implements MailQueue {
     return rows.map(claimedMail);
   }
 
-  async settle(claim: Pick<ClaimedMail, 'id' | 'attempt'>, outcome: MailOutcome): Promise<boolean> {
-    const result = this.db
-      .update(mailMessages)
-      .set(settledRow(claim.attempt, outcome))
-      .where(heldBy(mailMessages, claim))
-      .run();
-    return result.changes === 1;
+  async settle(
+    claim: Pick<ClaimedMail, 'id' | 'attempt'>,
+    outcome: MailOutcome,
+    audit?: AuditRecord,
+  ): Promise<boolean> {
+    return this.db.transaction(
+      (tx) => {
+        const held =
+          tx.update(mailMessages).set(settledRow(claim.attempt, outcome)).where(heldBy(mailMessages, claim)).run()
+            .changes === 1;
+        if (held && audit) appendAuditEvent(tx, audit);
+        return held;
+      },
+      { behavior: 'immediate' },
+    );
   }
 
   // The total counts every message kept: the outbox is small next to the users, and the list is

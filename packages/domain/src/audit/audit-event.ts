@@ -32,6 +32,10 @@ export const AUDIT_ACTIONS = [
   'invitation.accepted',
   'invitation.revoked',
   'invitation.resent',
+  /** The mail server accepted a message (`mail-messages`, by id: never its recipient or body). */
+  'mail.delivered',
+  /** A message was given up: refused for good, or still failing after its last attempt. */
+  'mail.failed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '../testing/test-api.ts';
 import { FakeSecretBox, RecordingMailer } from '../testing/fake-mail-ports.ts';
 import { ManualClock, SequentialIds } from '../testing/fake-ports.ts';
+import { InMemoryAuditTrail } from '../testing/in-memory-audit-trail.ts';
 import { InMemoryMailQueue } from '../testing/in-memory-mail.ts';
 import type { Logger } from '../shared/logger.ts';
 import { ValidationError } from '../shared/errors.ts';
@@ -11,7 +12,8 @@ import { DEFAULT_MAIL_TEMPLATES } from './mail-template.ts';
 
 function setUp() {
   const clock = new ManualClock(new Date('2026-01-01T00:00:00.000Z'));
-  const queue = new InMemoryMailQueue();
+  const audit = new InMemoryAuditTrail();
+  const queue = new InMemoryMailQueue(audit);
   const box = new FakeSecretBox();
   const mailer = new RecordingMailer();
   const lines: string[] = [];
@@ -21,13 +23,13 @@ function setUp() {
     of: () => ({ ...DEFAULT_MAIL_TEMPLATES.test, text: 'Open https://x.test/?token={{recipient}}' }),
   };
   const service = new MailService({ queue, box, templates, clock, ids: new SequentialIds(), logger });
-  const delivery = new MailDelivery({ queue, box, mailer, clock, logger });
-  return { clock, queue, mailer, lines, service, delivery };
+  const delivery = new MailDelivery({ queue, box, mailer, clock, ids: new SequentialIds(), logger });
+  return { clock, queue, mailer, lines, service, delivery, audit };
 }
 
 describe('MailDelivery', () => {
   it('delivers a queued message once, opened, and the outbox then has no body', async () => {
-    const { queue, mailer, service, delivery, lines } = setUp();
+    const { queue, mailer, service, delivery, lines, audit } = setUp();
     const { id } = await service.sendTest('Ann@Example.com');
     expect((await service.read(id)).content?.text).toBe('Open https://x.test/?token=ann@example.com');
     expect(await delivery.deliverDue(10)).toEqual({ claimed: 1, delivered: 1, unreachable: false });
@@ -39,6 +41,9 @@ describe('MailDelivery', () => {
       text: 'Open https://x.test/?token=ann@example.com',
     });
     expect(await queue.findById(id)).toMatchObject({ status: 'delivered', body: null });
+    expect((await audit.list({ page: 1, size: 10 })).events).toMatchObject([
+      { action: 'mail.delivered', actor: { type: 'system' }, target: { type: 'mail-messages', id } },
+    ]);
     expect((await service.read(id)).content).toBeNull();
     expect(lines.join('\n')).not.toContain('token=');
   });
@@ -69,8 +74,8 @@ describe('MailDelivery', () => {
     expect(retryDelaySeconds(100)).toBe(600);
   });
 
-  it('fails a message the server refuses for good at once', async () => {
-    const { queue, mailer, service, delivery } = setUp();
+  it('fails a message the server refuses for good at once, audited as failed', async () => {
+    const { queue, mailer, service, delivery, audit } = setUp();
     const { id } = await service.sendTest('ann@example.com');
     mailer.failing = 'permanent';
     await delivery.deliverDue(10);
@@ -79,6 +84,7 @@ describe('MailDelivery', () => {
       attempts: 1,
       lastError: 'the server said no (permanent)',
     });
+    expect((await audit.list({ page: 1, size: 10 })).events.map((event) => event.action)).toEqual(['mail.failed']);
   });
 
   it('while the server is unreachable, messages stay due and their attempts are not counted', async () => {

@@ -1,4 +1,7 @@
+import { SYSTEM } from '../audit/audit-event.ts';
+import { auditRecord } from '../audit/audit-records.ts';
 import { addSeconds, type Clock } from '../shared/clock.ts';
+import type { IdGenerator } from '../shared/id-generator.ts';
 import type { Logger } from '../shared/logger.ts';
 import type { SecretBox } from '../secrets/secret-box.ts';
 import {
@@ -19,6 +22,7 @@ export interface MailDeliveryDeps {
   box: SecretBox;
   mailer: Mailer;
   clock: Clock;
+  ids: IdGenerator;
   logger: Logger;
   retry?: MailRetryPolicy;
 }
@@ -58,7 +62,7 @@ export class MailDelivery {
       outcome = this.failure(claim, error);
     }
     const fields = { mailId: claim.id, kind: claim.kind, attempt: claim.attempt };
-    if (!(await queue.settle(claim, outcome))) {
+    if (!(await queue.settle(claim, outcome, this.settledEvent(claim, outcome)))) {
       logger.warn('mail attempt outlived its lease; another sender took the message over', fields);
     } else if (outcome.status === 'delivered') {
       logger.info('mail delivered', fields);
@@ -72,6 +76,14 @@ export class MailDelivery {
       logger.error('mail failed for good', { ...fields, error: outcome.error });
     }
     return outcome;
+  }
+
+  /** The audit event of a message settled for good: delivered or failed, by id, never its recipient. */
+  private settledEvent(claim: ClaimedMail, outcome: MailOutcome) {
+    if (outcome.status === 'queued') return undefined;
+    const { ids, clock } = this.deps;
+    const action = outcome.status === 'delivered' ? 'mail.delivered' : 'mail.failed';
+    return auditRecord(ids.next(), clock.now(), SYSTEM, action, { type: 'mail-messages', id: claim.id });
   }
 
   private failure(claim: ClaimedMail, error: unknown): MailOutcome {

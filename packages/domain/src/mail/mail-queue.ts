@@ -1,3 +1,4 @@
+import type { AuditRecord } from '../audit/audit-event.ts';
 import { token } from '../shared/token.ts';
 import type { ClaimedMail, ListedMail, MailMessage, MailOutcome, NewMail } from './mail-message.ts';
 
@@ -28,10 +29,11 @@ export interface MailQueue {
    */
   claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMail[]>;
   /**
-   * Records how the attempt `claim` made ended; a delivered or failed message loses its body.
-   * False, and nothing changed, when the claim was taken over after its lease ended.
+   * Records how the attempt `claim` made ended; a delivered or failed message loses its body, and
+   * `audit` (its event) is appended in the same transaction. False, and nothing written, when the
+   * claim was taken over after its lease ended.
    */
-  settle(claim: Pick<ClaimedMail, 'id' | 'attempt'>, outcome: MailOutcome): Promise<boolean>;
+  settle(claim: Pick<ClaimedMail, 'id' | 'attempt'>, outcome: MailOutcome, audit?: AuditRecord): Promise<boolean>;
   list(query: { page: number; size: number }): Promise<MailPage>;
   findById(id: string): Promise<MailMessage | null>;
 }

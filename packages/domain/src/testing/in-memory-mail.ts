@@ -21,6 +21,8 @@ const time = (date: Date | null) => date?.getTime() ?? Number.POSITIVE_INFINITY;
 export class InMemoryMailQueue implements MailQueue {
   private readonly rows = new Map<string, MailMessage>();
 
+  constructor(private readonly audit: InMemoryAuditTrail) {}
+
   insertNow(message: NewMail): void {
     this.rows.set(message.id, {
       ...structuredClone(message),
@@ -51,10 +53,15 @@ export class InMemoryMailQueue implements MailQueue {
     });
   }
 
-  async settle(claim: Pick<ClaimedMail, 'id' | 'attempt'>, outcome: MailOutcome): Promise<boolean> {
+  async settle(
+    claim: Pick<ClaimedMail, 'id' | 'attempt'>,
+    outcome: MailOutcome,
+    audit?: AuditRecord,
+  ): Promise<boolean> {
     const row = this.rows.get(claim.id);
     if (row?.status !== 'sending' || row.attempts !== claim.attempt) return false;
     this.rows.set(claim.id, { ...row, ...settledColumns(claim.attempt, outcome) });
+    if (audit) this.audit.appendNow(audit);
     return true;
   }
 

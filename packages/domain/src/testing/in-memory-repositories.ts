@@ -449,7 +449,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     audit,
   );
   const users: InMemoryUserRepository = new InMemoryUserRepository(sessions, activity, audit, () => tokens);
-  const mail = new InMemoryMailQueue();
+  const mail = new InMemoryMailQueue(audit);
   const tokens = new InMemoryActionTokenRepository(mail, audit, (id) => users.rows.has(id));
   const admins = new InMemoryAdminRepository(sessions);
   return {

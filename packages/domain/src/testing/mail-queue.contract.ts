@@ -1,6 +1,9 @@
 import { describe, expect, it } from './test-api.ts';
 import type { ClaimedMail, NewMail } from '../mail/mail-message.ts';
 import type { MailQueue } from '../mail/mail-queue.ts';
+import type { AuditTrail } from '../audit/audit-trail.ts';
+import { SYSTEM } from '../audit/audit-event.ts';
+import { auditRecord } from '../audit/audit-records.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');
@@ -24,9 +27,11 @@ export function describeMailQueueContract(backend: string, open: OpenRepositorie
   describe(`MailQueue contract (${backend})`, () => {
     let queue: MailQueue;
     let other: MailQueue;
+    let audit: AuditTrail;
     useFreshRepositories(open, (repositories, another) => {
       queue = repositories.mail;
       other = another.mail;
+      audit = repositories.audit;
     });
 
     it('enqueue() stores a message queued and due at once, body and all', async () => {
@@ -90,6 +95,23 @@ export function describeMailQueueContract(backend: string, open: OpenRepositorie
       });
       expect(await queue.claim(at(1000), at(1060), 5)).toEqual([]);
       expect(await queue.settle(claim!, { status: 'delivered', at: at(3) })).toBe(false);
+    });
+
+    it("settle() appends its audit event with the outcome, and a late settle's event not at all", async () => {
+      await queue.enqueue(sampleMail(1));
+      const [first] = await queue.claim(at(1), at(61), 1);
+      const [second] = await other.claim(at(61), at(121), 1);
+      const event = (n: number) =>
+        auditRecord(`40000000-0000-4000-8000-00000000000${n}`, at(62), SYSTEM, 'mail.delivered', {
+          type: 'mail-messages',
+          id: sampleMail(1).id,
+        });
+      expect(await queue.settle(first!, { status: 'delivered', at: at(62) }, event(1))).toBe(false);
+      expect(await other.settle(second!, { status: 'delivered', at: at(63) }, event(2))).toBe(true);
+      const { events } = await audit.list({ page: 1, size: 10 });
+      expect(events.map(({ id, action, target }) => ({ id, action, target }))).toEqual([
+        { id: event(2).id, action: 'mail.delivered', target: { type: 'mail-messages', id: sampleMail(1).id } },
+      ]);
     });
 
     it('settle() as queued records the error and the next attempt; an uncounted one gives the attempt back', async () => {
