@@ -17,6 +17,13 @@ describe('AccountMail', () => {
     const mail = await compose!({ email: EMAIL, link: 'https://id.example.com/account/reset-password?token=t' });
     expect(mail).toMatchObject({ kind: 'recovery', recipient: EMAIL });
     expect(JSON.stringify(mail)).not.toContain('token=t');
+    expect(domain.logger.entries).toContainEqual({
+      level: 'info',
+      msg: 'mail queued',
+      fields: { mailId: mail.id, kind: 'recovery' },
+    });
+    expect(domain.logger.text()).not.toContain('token=t');
+    expect(domain.logger.text()).not.toContain(EMAIL);
   });
 
   it('admits one message of a kind per recipient a minute, silently skipping the others', async () => {

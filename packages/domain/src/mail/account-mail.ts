@@ -93,6 +93,12 @@ export class AccountMail {
       logger.warn('mail skipped: the hourly mail budget (MAIL_HOURLY_LIMIT) is spent', { kind });
       return null;
     }
-    return (values) => mail.compose(kind, recipient, values);
+    return async (values) => {
+      const message = await mail.compose(kind, recipient, values);
+      // Said as the message is written with its change, by id and kind only: the body holds a
+      // token. So a newcomer without SMTP_URL sees in the log that the outbox has something.
+      logger.info('mail queued', { mailId: message.id, kind });
+      return message;
+    };
   }
 }
