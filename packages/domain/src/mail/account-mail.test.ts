@@ -17,11 +17,9 @@ describe('AccountMail', () => {
     const mail = await compose!({ email: EMAIL, link: 'https://id.example.com/account/reset-password?token=t' });
     expect(mail).toMatchObject({ kind: 'recovery', recipient: EMAIL });
     expect(JSON.stringify(mail)).not.toContain('token=t');
-    expect(domain.logger.entries).toContainEqual({
-      level: 'info',
-      msg: 'mail queued',
-      fields: { mailId: mail.id, kind: 'recovery' },
-    });
+    expect(domain.logger.entries.filter((entry) => entry.msg === 'mail queued')).toEqual([
+      { level: 'info', msg: 'mail queued', fields: { mailId: mail.id, kind: 'recovery' } },
+    ]);
     expect(domain.logger.text()).not.toContain('token=t');
     expect(domain.logger.text()).not.toContain(EMAIL);
   });
