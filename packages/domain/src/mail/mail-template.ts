@@ -24,8 +24,8 @@ export const DEFAULT_MAIL_TEMPLATES: Record<MailKind, MailTemplate> = {
   },
   signup_existing: {
     subject: 'Someone tried to sign up with your address',
-    text: 'Someone tried to create an account for {{email}}, which already has one. No second account was made.\n\nIf it was you, sign in, or recover your password if you forgot it. If not, ignore this message.\n',
-    html: '<p>Someone tried to create an account for <strong>{{email}}</strong>, which already has one. No second account was made.</p>\n<p>If it was you, sign in, or recover your password if you forgot it. If not, ignore this message.</p>\n',
+    text: 'Someone tried to create an account for {{email}}, which already has one. No second account was made.\n\nIf it was you, sign in; if you never confirmed the address, ask for a new confirmation link; if you forgot the password, recover it. If not, ignore this message.\n',
+    html: '<p>Someone tried to create an account for <strong>{{email}}</strong>, which already has one. No second account was made.</p>\n<p>If it was you, sign in; if you never confirmed the address, ask for a new confirmation link; if you forgot the password, recover it. If not, ignore this message.</p>\n',
   },
   recovery: {
     subject: 'Set a new password',
