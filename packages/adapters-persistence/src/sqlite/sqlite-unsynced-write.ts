@@ -1,5 +1,20 @@
-import { sql } from 'drizzle-orm';
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDb } from './sqlite-db';
+
+/** The two pragmas, prepared once per connection: compiling them on every write cost as much as the write. */
+const pragmasOf = new WeakMap<SqliteDb, { normal: Statement; full: Statement }>();
+
+function pragmas(db: SqliteDb) {
+  let prepared = pragmasOf.get(db);
+  if (!prepared) {
+    prepared = {
+      normal: db.$client.prepare('pragma synchronous = NORMAL'),
+      full: db.$client.prepare('pragma synchronous = FULL'),
+    };
+    pragmasOf.set(db, prepared);
+  }
+  return prepared;
+}
 
 /**
  * Runs `write` (statements or a transaction, synchronous as every SQLite write here) with
@@ -14,10 +29,11 @@ import type { SqliteDb } from './sqlite-db';
  */
 export function unsyncedWrite<T>(db: SqliteDb, write: () => T): T {
   // Outside any transaction: SQLite refuses to change the setting inside one.
-  db.run(sql.raw('pragma synchronous = NORMAL'));
+  const { normal, full } = pragmas(db);
+  normal.run();
   try {
     return write();
   } finally {
-    db.run(sql.raw('pragma synchronous = FULL'));
+    full.run();
   }
 }
