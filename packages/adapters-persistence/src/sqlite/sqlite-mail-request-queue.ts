@@ -1,5 +1,5 @@
 import { inArray } from 'drizzle-orm';
-import type { ClaimedMailRequest, MailRequest, MailRequestOutcome, MailRequestQueue } from '@uas/domain';
+import type { ClaimedMailRequest, MailRequest, MailRequestQueue, MailRequestSettlement } from '@uas/domain';
 import {
   byAge,
   claimedMailRequest,
@@ -44,17 +44,18 @@ export class SqliteMailRequestQueue implements MailRequestQueue {
     return rows.map(claimedMailRequest).sort(byAge);
   }
 
-  async settle(claim: Pick<ClaimedMailRequest, 'id' | 'attempt'>, outcome: MailRequestOutcome = {}): Promise<boolean> {
+  async settle(settlements: readonly MailRequestSettlement[]): Promise<boolean[]> {
     return unsyncedWrite(this.db, () =>
       this.db.transaction(
-        (tx) => {
-          const removed = tx.delete(mailRequests).where(heldRequest(mailRequests, claim)).run();
-          if (removed.changes !== 1) return false;
-          if (outcome.token) tx.insert(actionTokens).values(outcome.token).run();
-          if (outcome.mail) insertMail(tx, outcome.mail);
-          if (outcome.audit) appendAuditEvent(tx, outcome.audit);
-          return true;
-        },
+        (tx) =>
+          settlements.map(({ claim, outcome = {} }) => {
+            const removed = tx.delete(mailRequests).where(heldRequest(mailRequests, claim)).run();
+            if (removed.changes !== 1) return false;
+            if (outcome.token) tx.insert(actionTokens).values(outcome.token).run();
+            if (outcome.mail) insertMail(tx, outcome.mail);
+            if (outcome.audit) appendAuditEvent(tx, outcome.audit);
+            return true;
+          }),
         { behavior: 'immediate' },
       ),
     );
