@@ -1,5 +1,11 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { ClaimedMailRequest, MailRequest, MailRequestQueue, MailRequestSettlement } from '@uas/domain';
+import type {
+  AuditRecord,
+  ClaimedMailRequest,
+  MailRequest,
+  MailRequestQueue,
+  MailRequestSettlement,
+} from '@uas/domain';
 import {
   byAge,
   claimedMailRequest,
@@ -8,7 +14,7 @@ import {
   newMailRequestRow,
   oldestRequestFirst,
 } from '../shared/mail-request-rows';
-import { appendAuditEvent } from './sqlite-audit-trail';
+import { appendAuditEvents } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { unsyncedWrite } from './sqlite-unsynced-write';
 import { preparedOnUse } from './prepared-on-use';
@@ -73,15 +79,20 @@ export class SqliteMailRequestQueue implements MailRequestQueue {
   async settle(settlements: readonly MailRequestSettlement[]): Promise<boolean[]> {
     return unsyncedWrite(this.db, () =>
       this.db.transaction(
-        (tx) =>
-          settlements.map(({ claim, outcome = {} }) => {
+        (tx) => {
+          const audits: AuditRecord[] = [];
+          const settled = settlements.map(({ claim, outcome = {} }) => {
             const removed = this.removeHeld().run(claim);
             if (removed.changes !== 1) return false;
             if (outcome.token) tx.insert(actionTokens).values(outcome.token).run();
             if (outcome.mail) insertMail(tx, outcome.mail);
-            if (outcome.audit) appendAuditEvent(tx, outcome.audit);
+            if (outcome.audit) audits.push(outcome.audit);
             return true;
-          }),
+          });
+          // The round's events in one append: the chain's head read and moved once.
+          appendAuditEvents(tx, audits);
+          return settled;
+        },
         { behavior: 'immediate' },
       ),
     );
