@@ -8,7 +8,7 @@ const BATCH = 64;
  * one round then takes the requests of many instead of each request interleaving a round of its
  * own (a claim and its writes) with the next requests; a message leaves this much later.
  */
-const GATHER_MS = 20;
+const GATHER_MS = 50;
 
 export interface MailRequestWorkerOptions {
   requests: MailRequestService;
