@@ -1,7 +1,14 @@
 import type { Logger, MailRequestService } from '@uas/domain';
 
 /** Requests resolved at once: one round claims this many and resolves them concurrently. */
-const BATCH = 16;
+const BATCH = 64;
+
+/**
+ * How long a recorded request lets others gather before the round that resolves it. Under load,
+ * one round then takes the requests of many instead of each request interleaving a round of its
+ * own (a claim and its writes) with the next requests; a message leaves this much later.
+ */
+const GATHER_MS = 50;
 
 export interface MailRequestWorkerOptions {
   requests: MailRequestService;
@@ -30,22 +37,30 @@ export function startMailRequestWorker({
   pollMs = 2_000,
 }: MailRequestWorkerOptions): MailRequestWorker {
   let stopped = false;
-  // Set by a recorded request: the next pause is skipped, so none waits for a poll.
+  // Set by a recorded request: the next pause lasts GATHER_MS only, so none waits for a poll.
   let kicked = false;
-  let wake = () => {};
+  let pauseTimer: NodeJS.Timeout | undefined;
+  // Ends the pause in progress, if any.
+  let endPause: (() => void) | undefined;
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
-      if (kicked || stopped) return resolve();
-      const timer = setTimeout(resolve, ms);
-      timer.unref();
-      wake = () => {
-        clearTimeout(timer);
+      if (stopped) return resolve();
+      endPause = () => {
+        clearTimeout(pauseTimer);
+        endPause = undefined;
         resolve();
       };
+      pauseTimer = setTimeout(endPause, kicked ? GATHER_MS : ms);
+      pauseTimer.unref();
     });
   const unsubscribe = requests.onRecorded(() => {
+    if (kicked) return;
     kicked = true;
-    wake();
+    // A pause waiting for the poll now waits for the gathering only.
+    if (!endPause) return;
+    clearTimeout(pauseTimer);
+    pauseTimer = setTimeout(endPause, GATHER_MS);
+    pauseTimer.unref();
   });
 
   const running = (async () => {
@@ -64,7 +79,7 @@ export function startMailRequestWorker({
     async stop(graceMs) {
       stopped = true;
       unsubscribe();
-      wake();
+      endPause?.();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([running, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);

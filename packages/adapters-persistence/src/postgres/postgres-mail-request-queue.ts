@@ -1,5 +1,5 @@
 import { inArray } from 'drizzle-orm';
-import type { ClaimedMailRequest, MailRequest, MailRequestOutcome, MailRequestQueue } from '@uas/domain';
+import type { ClaimedMailRequest, MailRequest, MailRequestQueue, MailRequestSettlement } from '@uas/domain';
 import {
   byAge,
   claimedMailRequest,
@@ -41,17 +41,21 @@ export class PostgresMailRequestQueue implements MailRequestQueue {
     return rows.map(claimedMailRequest).sort(byAge);
   }
 
-  async settle(claim: Pick<ClaimedMailRequest, 'id' | 'attempt'>, outcome: MailRequestOutcome = {}): Promise<boolean> {
+  async settle(settlements: readonly MailRequestSettlement[]): Promise<boolean[]> {
     return this.db.transaction(async (tx) => {
-      const removed = await tx
-        .delete(mailRequests)
-        .where(heldRequest(mailRequests, claim))
-        .returning({ id: mailRequests.id });
-      if (removed.length !== 1) return false;
-      if (outcome.token) await tx.insert(actionTokens).values(outcome.token);
-      if (outcome.mail) await insertMail(tx, outcome.mail);
-      if (outcome.audit) await appendAuditEvent(tx, outcome.audit);
-      return true;
+      const settled: boolean[] = [];
+      for (const { claim, outcome = {} } of settlements) {
+        const removed = await tx
+          .delete(mailRequests)
+          .where(heldRequest(mailRequests, claim))
+          .returning({ id: mailRequests.id });
+        settled.push(removed.length === 1);
+        if (removed.length !== 1) continue;
+        if (outcome.token) await tx.insert(actionTokens).values(outcome.token);
+        if (outcome.mail) await insertMail(tx, outcome.mail);
+        if (outcome.audit) await appendAuditEvent(tx, outcome.audit);
+      }
+      return settled;
     });
   }
 }

@@ -28,16 +28,26 @@ import { auditChain, auditEvents } from './sqlite-schema';
  * process) reads the same head. Synchronous, as better-sqlite3 transactions are.
  */
 export function appendAuditEvent(tx: SqliteDb, record: AuditRecord): AuditEvent {
+  return appendAuditEvents(tx, [record])[0]!;
+}
+
+/**
+ * Appends `records` as the next events of the chain, in order, as appendAuditEvent does one: the
+ * head read and written once, the events inserted in one statement (a worker's round of many).
+ */
+export function appendAuditEvents(tx: SqliteDb, records: readonly AuditRecord[]): AuditEvent[] {
+  if (records.length === 0) return [];
   const [head] = tx
     .insert(auditChain)
     .values(NEW_AUDIT_CHAIN)
     .onConflictDoUpdate({ target: auditChain.id, set: { id: 1 } })
     .returning({ seq: auditChain.headSeq, hash: auditChain.headHash })
     .all();
-  const event = sealAuditEvent(record, head!);
-  tx.insert(auditEvents).values(auditEventRow(event)).run();
-  tx.update(auditChain).set({ headSeq: event.seq, headHash: event.hash }).where(eq(auditChain.id, 1)).run();
-  return event;
+  let previous = head!;
+  const events = records.map((record) => (previous = sealAuditEvent(record, previous)));
+  tx.insert(auditEvents).values(events.map(auditEventRow)).run();
+  tx.update(auditChain).set({ headSeq: previous.seq, headHash: previous.hash }).where(eq(auditChain.id, 1)).run();
+  return events;
 }
 
 /** Runs `write` in an IMMEDIATE transaction and appends `audit` when `write` says it changed something. */

@@ -1,28 +1,60 @@
-import { inArray } from 'drizzle-orm';
-import type { ClaimedMailRequest, MailRequest, MailRequestOutcome, MailRequestQueue } from '@uas/domain';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type {
+  AuditRecord,
+  ClaimedMailRequest,
+  MailRequest,
+  MailRequestQueue,
+  MailRequestSettlement,
+} from '@uas/domain';
 import {
   byAge,
   claimedMailRequest,
   claimedRequestColumns,
   dueRequestAt,
-  heldRequest,
   newMailRequestRow,
   oldestRequestFirst,
 } from '../shared/mail-request-rows';
-import { appendAuditEvent } from './sqlite-audit-trail';
+import { appendAuditEvents } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { unsyncedWrite } from './sqlite-unsynced-write';
+import { preparedOnUse } from './prepared-on-use';
 import { insertMail } from './sqlite-mail-queue';
 import { actionTokens, mailRequests } from './sqlite-schema';
 
+/** The insert of a request, every column a placeholder of the same name. */
+const insertRequest = (db: SqliteDb) =>
+  db
+    .insert(mailRequests)
+    .values({
+      id: sql.placeholder('id'),
+      kind: sql.placeholder('kind'),
+      email: sql.placeholder('email'),
+      created: sql.placeholder('created'),
+      requestId: sql.placeholder('requestId'),
+      clientAddress: sql.placeholder('clientAddress'),
+      userAgent: sql.placeholder('userAgent'),
+    })
+    .prepare();
+
+/** The removal of a request whose claim still holds: its id, at the attempt its claim made. */
+const deleteHeld = (db: SqliteDb) =>
+  db
+    .delete(mailRequests)
+    .where(and(eq(mailRequests.id, sql.placeholder('id')), eq(mailRequests.attempt, sql.placeholder('attempt'))))
+    .prepare();
+
 export class SqliteMailRequestQueue implements MailRequestQueue {
+  // Every recover and resend records one, and a worker removes each: built and compiled once.
+  private readonly insert = preparedOnUse(() => insertRequest(this.db));
+  private readonly removeHeld = preparedOnUse(() => deleteHeld(this.db));
+
   constructor(private readonly db: SqliteDb) {}
 
   // Requests, their claims and their resolutions commit without their own fsync (see
   // unsyncedWrite): anyone may send them, and a power cut loses at most the last few, whole, before
   // their message was sent (the sender's claim of a message is flushed); its user asks again.
   async record(request: MailRequest): Promise<void> {
-    unsyncedWrite(this.db, () => this.db.insert(mailRequests).values(newMailRequestRow(request)).run());
+    unsyncedWrite(this.db, () => this.insert().run(newMailRequestRow(request)));
   }
 
   /** One UPDATE … RETURNING: SQLite runs one writer at a time, so no two claims share a row. */
@@ -44,16 +76,22 @@ export class SqliteMailRequestQueue implements MailRequestQueue {
     return rows.map(claimedMailRequest).sort(byAge);
   }
 
-  async settle(claim: Pick<ClaimedMailRequest, 'id' | 'attempt'>, outcome: MailRequestOutcome = {}): Promise<boolean> {
+  async settle(settlements: readonly MailRequestSettlement[]): Promise<boolean[]> {
     return unsyncedWrite(this.db, () =>
       this.db.transaction(
         (tx) => {
-          const removed = tx.delete(mailRequests).where(heldRequest(mailRequests, claim)).run();
-          if (removed.changes !== 1) return false;
-          if (outcome.token) tx.insert(actionTokens).values(outcome.token).run();
-          if (outcome.mail) insertMail(tx, outcome.mail);
-          if (outcome.audit) appendAuditEvent(tx, outcome.audit);
-          return true;
+          const audits: AuditRecord[] = [];
+          const settled = settlements.map(({ claim, outcome = {} }) => {
+            const removed = this.removeHeld().run(claim);
+            if (removed.changes !== 1) return false;
+            if (outcome.token) tx.insert(actionTokens).values(outcome.token).run();
+            if (outcome.mail) insertMail(tx, outcome.mail);
+            if (outcome.audit) audits.push(outcome.audit);
+            return true;
+          });
+          // The round's events in one append: the chain's head read and moved once.
+          appendAuditEvents(tx, audits);
+          return settled;
         },
         { behavior: 'immediate' },
       ),

@@ -3,8 +3,29 @@ import { addSeconds, type RateCount, type RateCounterRepository } from '@uas/dom
 import type { SqliteDb } from './sqlite-db';
 import { rateCounters } from './sqlite-schema';
 import { unsyncedWrite } from './sqlite-unsynced-write';
+import { preparedOnUse } from './prepared-on-use';
+
+const open = sql`"rate_counters"."window_ends" > ${sql.placeholder('now')}`;
+
+/** One upsert: a new window, or one more hit in the open one; answers the count and the window's end. */
+const upsertHit = (db: SqliteDb) =>
+  db
+    .insert(rateCounters)
+    .values({ key: sql.placeholder('key'), count: 1, windowEnds: sql.placeholder('windowEnds') })
+    .onConflictDoUpdate({
+      target: rateCounters.key,
+      set: {
+        count: sql`case when ${open} then "rate_counters"."count" + 1 else 1 end`,
+        windowEnds: sql`case when ${open} then "rate_counters"."window_ends" else excluded.window_ends end`,
+      },
+    })
+    .returning({ count: rateCounters.count, windowEnds: rateCounters.windowEnds })
+    .prepare();
 
 export class SqliteRateCounterRepository implements RateCounterRepository {
+  // Every sending endpoint and every admitted message hits a counter or two.
+  private readonly upsert = preparedOnUse(() => upsertHit(this.db));
+
   constructor(private readonly db: SqliteDb) {}
 
   /**
@@ -12,22 +33,9 @@ export class SqliteRateCounterRepository implements RateCounterRepository {
    * unsyncedWrite): a power loss may forget the last hits, and a limit counts a little less.
    */
   async hit(key: string, now: Date, windowSeconds: number): Promise<RateCount> {
-    const open = sql`"rate_counters"."window_ends" > ${now.getTime()}`;
     return unsyncedWrite(
       this.db,
-      () =>
-        this.db
-          .insert(rateCounters)
-          .values({ key, count: 1, windowEnds: addSeconds(now, windowSeconds) })
-          .onConflictDoUpdate({
-            target: rateCounters.key,
-            set: {
-              count: sql`case when ${open} then "rate_counters"."count" + 1 else 1 end`,
-              windowEnds: sql`case when ${open} then "rate_counters"."window_ends" else excluded.window_ends end`,
-            },
-          })
-          .returning({ count: rateCounters.count, windowEnds: rateCounters.windowEnds })
-          .get()!,
+      () => this.upsert().get({ key, now: now.getTime(), windowEnds: addSeconds(now, windowSeconds) })!,
     );
   }
 

@@ -1,5 +1,23 @@
-import { sql } from 'drizzle-orm';
+import type { Database, Statement } from 'better-sqlite3';
 import type { SqliteDb } from './sqlite-db';
+
+/** The two pragmas, prepared once per connection: compiling them on every write cost as much as the write. */
+const pragmasOf = new WeakMap<SqliteDb, { normal: Statement; full: Statement }>();
+
+function pragmas(db: SqliteDb) {
+  let prepared = pragmasOf.get(db);
+  if (!prepared) {
+    // drizzle() gives its handle the connection as `$client`; SqliteDb leaves it out of the type
+    // so that a transaction fits it too, and a transaction never reaches here.
+    const { $client: connection } = db as SqliteDb & { $client: Database };
+    prepared = {
+      normal: connection.prepare('pragma synchronous = NORMAL'),
+      full: connection.prepare('pragma synchronous = FULL'),
+    };
+    pragmasOf.set(db, prepared);
+  }
+  return prepared;
+}
 
 /**
  * Runs `write` (statements or a transaction, synchronous as every SQLite write here) with
@@ -14,10 +32,11 @@ import type { SqliteDb } from './sqlite-db';
  */
 export function unsyncedWrite<T>(db: SqliteDb, write: () => T): T {
   // Outside any transaction: SQLite refuses to change the setting inside one.
-  db.run(sql.raw('pragma synchronous = NORMAL'));
+  const { normal, full } = pragmas(db);
+  normal.run();
   try {
     return write();
   } finally {
-    db.run(sql.raw('pragma synchronous = FULL'));
+    full.run();
   }
 }

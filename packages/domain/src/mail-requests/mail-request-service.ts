@@ -18,7 +18,12 @@ import {
   type ClaimedMailRequest,
   type MailRequestKind,
 } from './mail-request.ts';
-import type { MailRequestOutcome, MailRequestQueue } from './mail-request.repository.ts';
+import type { MailRequestOutcome, MailRequestQueue, MailRequestSettlement } from './mail-request.repository.ts';
+
+/** A claimed request with what resolving it writes (nothing for one dropped). */
+interface ResolvedRequest extends MailRequestSettlement {
+  readonly claim: ClaimedMailRequest;
+}
 
 export interface MailRequestServiceDeps {
   requests: MailRequestQueue;
@@ -81,30 +86,53 @@ export class MailRequestService {
   }
 
   /**
-   * Claims up to `limit` due requests and resolves each; answers how many were claimed. A request
-   * whose resolution fails stays claimed until its lease ends, then is tried again, and is dropped
-   * (logged, without its address) after MAIL_REQUEST_MAX_ATTEMPTS.
+   * Claims up to `limit` due requests, resolves each, and settles them together (one transaction);
+   * answers how many were claimed. A request whose resolution fails stays claimed until its lease
+   * ends, then is tried again, and is dropped (logged, without its address) after
+   * MAIL_REQUEST_MAX_ATTEMPTS. When the round's settle fails, each is settled alone, so one
+   * request whose outcome cannot be written holds back no other.
    */
   async resolveDue(limit: number): Promise<number> {
-    const { requests, clock, logger } = this.deps;
+    const { requests, clock } = this.deps;
     const now = clock.now();
     const claimed = await requests.claim(now, addSeconds(now, MAIL_REQUEST_LEASE_SECONDS), limit);
-    await Promise.all(
-      claimed.map(async (claim) => {
-        try {
-          const outcome = claim.attempt > MAIL_REQUEST_MAX_ATTEMPTS ? undefined : await this.resolve(claim);
-          if (!outcome) logger.warn('a mail request was dropped after failed attempts', { requestId: claim.id });
-          await requests.settle(claim, outcome ?? {});
-        } catch (error) {
-          logger.warn('a mail request could not be resolved; it is tried again', {
-            requestId: claim.id,
-            kind: claim.kind,
-            error: (error as Error)?.message,
-          });
-        }
-      }),
-    );
+    const resolved = await Promise.all(claimed.map((claim) => this.settlement(claim)));
+    const settlements = resolved.filter((settlement) => settlement !== undefined);
+    if (settlements.length === 0) return claimed.length;
+    try {
+      await requests.settle(settlements);
+    } catch {
+      await Promise.all(settlements.map((settlement) => this.settleAlone(settlement)));
+    }
     return claimed.length;
+  }
+
+  /** What settles `claim`: its outcome, nothing once it is to be dropped; undefined when resolving failed. */
+  private async settlement(claim: ClaimedMailRequest): Promise<ResolvedRequest | undefined> {
+    try {
+      if (claim.attempt <= MAIL_REQUEST_MAX_ATTEMPTS) return { claim, outcome: await this.resolve(claim) };
+      this.deps.logger.warn('a mail request was dropped after failed attempts', { requestId: claim.id });
+      return { claim };
+    } catch (error) {
+      this.failed(claim, error);
+      return undefined;
+    }
+  }
+
+  private async settleAlone(settlement: ResolvedRequest): Promise<void> {
+    try {
+      await this.deps.requests.settle([settlement]);
+    } catch (error) {
+      this.failed(settlement.claim, error);
+    }
+  }
+
+  private failed(claim: ClaimedMailRequest, error: unknown): void {
+    this.deps.logger.warn('a mail request could not be resolved; it is tried again', {
+      requestId: claim.id,
+      kind: claim.kind,
+      error: (error as Error)?.message,
+    });
   }
 
   /** What `claim` leads to: nothing for an address no qualifying user has. */

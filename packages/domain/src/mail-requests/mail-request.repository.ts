@@ -11,6 +11,12 @@ export interface MailRequestOutcome {
   readonly audit?: AuditRecord;
 }
 
+/** A claimed request and what resolving it writes. */
+export interface MailRequestSettlement {
+  readonly claim: Pick<ClaimedMailRequest, 'id' | 'attempt'>;
+  readonly outcome?: MailRequestOutcome;
+}
+
 /**
  * The durable queue of requests the enumeration-safe endpoints record (see MailRequest), resolved
  * by a worker on every instance. A recorded request survives a crash of the instance that took it.
@@ -25,9 +31,12 @@ export interface MailRequestQueue {
    */
   claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedMailRequest[]>;
   /**
-   * Removes the claimed request and writes its outcome, in one transaction: so a request leads to
-   * its token and message exactly once. False, and nothing written, when the claim was taken over.
+   * Removes each claimed request and writes its outcome, all in one transaction (a worker settles
+   * its whole round at once: one commit, not one per request), so a request leads to its token
+   * and message exactly once. Answers, for each in order, whether it was settled: false, and
+   * nothing of it written, when its claim was taken over. When any outcome cannot be written, it
+   * rejects and writes nothing at all: each request is left to a later claim.
    */
-  settle(claim: Pick<ClaimedMailRequest, 'id' | 'attempt'>, outcome?: MailRequestOutcome): Promise<boolean>;
+  settle(settlements: readonly MailRequestSettlement[]): Promise<boolean[]>;
 }
 export const MailRequestQueue = token<MailRequestQueue>('MailRequestQueue');

@@ -43,9 +43,14 @@ export class InMemoryActionTokenRepository implements ActionTokenRepository {
 
   /** What a fake's transaction stores a token with: at once. */
   insertNow(token: StoredActionToken): void {
+    this.assertInsertable(token);
+    this.rows.set(token.id, structuredClone(token));
+  }
+
+  /** Throws what insertNow would, storing nothing: a fake transaction checks before it writes. */
+  assertInsertable(token: StoredActionToken): void {
     if (!this.userExists(token.userId)) throw new Error(`No user ${token.userId} to own a token.`);
     if ([...this.rows.values()].some((row) => row.digest === token.digest)) throw new Error('Duplicate token digest.');
-    this.rows.set(token.id, structuredClone(token));
   }
 
   /** What a fake's transaction queues a message with (see InMemoryMailQueue.insertNow). */

@@ -1,5 +1,5 @@
 import type { ClaimedMailRequest, MailRequest } from '../mail-requests/mail-request.ts';
-import type { MailRequestOutcome, MailRequestQueue } from '../mail-requests/mail-request.repository.ts';
+import type { MailRequestQueue, MailRequestSettlement } from '../mail-requests/mail-request.repository.ts';
 import type { InMemoryActionTokenRepository } from './in-memory-action-tokens.ts';
 import type { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 import type { InMemoryMailQueue } from './in-memory-mail.ts';
@@ -37,13 +37,19 @@ export class InMemoryMailRequestQueue implements MailRequestQueue {
     });
   }
 
-  async settle(claim: Pick<ClaimedMailRequest, 'id' | 'attempt'>, outcome: MailRequestOutcome = {}): Promise<boolean> {
-    const row = this.rows.get(claim.id);
-    if (row?.attempt !== claim.attempt) return false;
-    if (outcome.token) this.tokens.insertNow(outcome.token);
-    if (outcome.mail) this.mail.insertNow(outcome.mail);
-    if (outcome.audit) this.audit.appendNow(outcome.audit);
-    this.rows.delete(claim.id);
-    return true;
+  async settle(settlements: readonly MailRequestSettlement[]): Promise<boolean[]> {
+    const held = settlements.map(({ claim }) => this.rows.get(claim.id)?.attempt === claim.attempt);
+    // All or nothing, as one transaction: a token of an unknown user is what the databases refuse.
+    settlements.forEach(({ outcome }, n) => {
+      if (held[n] && outcome?.token) this.tokens.assertInsertable(outcome.token);
+    });
+    settlements.forEach(({ claim, outcome = {} }, n) => {
+      if (!held[n]) return;
+      if (outcome.token) this.tokens.insertNow(outcome.token);
+      if (outcome.mail) this.mail.insertNow(outcome.mail);
+      if (outcome.audit) this.audit.appendNow(outcome.audit);
+      this.rows.delete(claim.id);
+    });
+    return held;
   }
 }

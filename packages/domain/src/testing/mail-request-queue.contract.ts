@@ -56,8 +56,8 @@ export function describeMailRequestQueueContract(backend: string, open: OpenRepo
       expect(await queue().claim(at(59), at(89), 10)).toEqual([]);
       const [second] = await other.mailRequests.claim(at(60), at(90), 10);
       expect(second).toEqual({ ...request, attempt: 2 });
-      expect(await queue().settle(first!)).toBe(false);
-      expect(await other.mailRequests.settle(second!)).toBe(true);
+      expect(await queue().settle([{ claim: first! }])).toEqual([false]);
+      expect(await other.mailRequests.settle([{ claim: second! }])).toEqual([true]);
       expect(await queue().claim(at(200), at(230), 10)).toEqual([]);
     });
 
@@ -79,7 +79,7 @@ export function describeMailRequestQueueContract(backend: string, open: OpenRepo
       };
       const mail = sampleMail(900);
       const audit = auditRecord(crypto.randomUUID(), at(30), SYSTEM, 'user.recovery_requested', userTarget(user.id));
-      expect(await queue().settle(claim!, { token, mail, audit })).toBe(true);
+      expect(await queue().settle([{ claim: claim!, outcome: { token, mail, audit } }])).toEqual([true]);
       expect(await repositories.tokens.consume('recovery', [token.digest], at(31))).toMatchObject({ id: token.id });
       expect(await repositories.mail.findById(mail.id)).not.toBeNull();
       const events = await repositories.audit.list({ page: 1, size: 10, action: 'user.recovery_requested' });
@@ -101,9 +101,68 @@ export function describeMailRequestQueueContract(backend: string, open: OpenRepo
         used: null,
         digest: 'digest-of-an-orphan',
       };
-      await expect(queue().settle(claim!, { token: orphan, mail: sampleMail(901) })).rejects.toBeInstanceOf(Error);
+      await expect(
+        queue().settle([{ claim: claim!, outcome: { token: orphan, mail: sampleMail(901) } }]),
+      ).rejects.toBeInstanceOf(Error);
       expect(await repositories.mail.findById(sampleMail(901).id)).toBeNull();
       expect(await queue().claim(at(60), at(90), 10)).toEqual([{ ...request, attempt: 2 }]);
+    });
+
+    it('settle() of a round writes the outcome of each request still held, and nothing of one taken over', async () => {
+      const user = sampleUser();
+      await repositories.users.insert(user);
+      const lost = sampleRequest({ created: at(1) });
+      const held = sampleRequest({ created: at(2), email: user.email });
+      await queue().record(lost);
+      await queue().record(held);
+      const [lostClaim] = await queue().claim(at(30), at(60), 1);
+      const [takenOver] = await other.mailRequests.claim(at(60), at(90), 1);
+      const [heldClaim] = await queue().claim(at(60), at(90), 1);
+      expect([lostClaim?.id, takenOver?.id, heldClaim?.id]).toEqual([lost.id, lost.id, held.id]);
+      const audit = (n: number) =>
+        auditRecord(crypto.randomUUID(), at(n), SYSTEM, 'user.recovery_requested', userTarget(user.id));
+      const [late, kept] = [audit(61), audit(62)];
+      expect(
+        await queue().settle([
+          { claim: lostClaim!, outcome: { mail: sampleMail(902), audit: late } },
+          { claim: heldClaim!, outcome: { mail: sampleMail(903), audit: kept } },
+        ]),
+      ).toEqual([false, true]);
+      expect(await repositories.mail.findById(sampleMail(902).id)).toBeNull();
+      expect(await repositories.mail.findById(sampleMail(903).id)).not.toBeNull();
+      const events = await repositories.audit.list({ page: 1, size: 10, action: 'user.recovery_requested' });
+      expect(events.events.map((event) => event.id)).toEqual([kept.id]);
+      expect(await other.mailRequests.settle([{ claim: takenOver! }])).toEqual([true]);
+      expect(await queue().claim(at(200), at(230), 10)).toEqual([]);
+    });
+
+    it('a round with one outcome that cannot be written writes nothing of any, and leaves each to a later claim', async () => {
+      const first = sampleRequest({ created: at(1) });
+      const second = sampleRequest({ created: at(2) });
+      await queue().record(first);
+      await queue().record(second);
+      const [firstClaim, secondClaim] = await queue().claim(at(30), at(60), 2);
+      const orphan: StoredActionToken = {
+        id: '60000000-0000-4000-8000-000000000003',
+        purpose: 'recovery',
+        userId: '00000000-0000-4000-8000-ffffffffffff',
+        email: null,
+        created: at(30),
+        expires: at(90),
+        used: null,
+        digest: 'digest-of-another-orphan',
+      };
+      await expect(
+        queue().settle([
+          { claim: firstClaim!, outcome: { mail: sampleMail(904) } },
+          { claim: secondClaim!, outcome: { token: orphan } },
+        ]),
+      ).rejects.toBeInstanceOf(Error);
+      expect(await repositories.mail.findById(sampleMail(904).id)).toBeNull();
+      expect(await queue().claim(at(60), at(90), 10)).toEqual([
+        { ...first, attempt: 2 },
+        { ...second, attempt: 2 },
+      ]);
     });
 
     it(`${WORKERS} workers on two instances claiming ${REQUESTS} requests at once: each claimed exactly once`, async () => {
