@@ -1,18 +1,15 @@
-import { isAbort } from '@uas/client';
 import type { InvitationPage, InvitationResource, InvitationsApi } from '../api/invitations-api';
 import { paths } from '../state/routes';
 import { confirmAction } from '../ui/confirm-dialog';
 import { h } from '../ui/dom';
-import { errorState } from '../ui/error-state';
 import { field } from '../ui/field';
 import { FormErrors } from '../ui/form-errors';
 import { formatTimestamp } from '../ui/format';
 import { navLink } from '../ui/nav-link';
 import { toast } from '../ui/toast';
 import { appHeader } from './app-header';
+import { pagedList } from './paged-list';
 import type { ScreenContext, View } from './view';
-
-const pageOf = (search: string): number => Math.max(1, Number(new URLSearchParams(search).get('page')) || 1);
 
 /**
  * Invitations: a form to invite an address, and the pending invitations, oldest first, each with
@@ -21,8 +18,6 @@ const pageOf = (search: string): number => Math.max(1, Number(new URLSearchParam
  */
 export function invitationsView(context: ScreenContext, invitations: InvitationsApi): View {
   const { navigate } = context;
-  let page = pageOf(location.search);
-  let inFlight: AbortController | null = null;
 
   const heading = h('h1', { tabindex: -1, id: 'invitations-title' }, 'Invitations');
   const intro = h(
@@ -62,7 +57,7 @@ export function invitationsView(context: ScreenContext, invitations: Invitations
       const invited = await invitations.invite({ email: address, name: name.control.value.trim() });
       form.reset();
       toast(`Invitation sent to ${invited.attributes.email}.`);
-      await load();
+      await list.load();
     } catch (error) {
       errors.showError(error);
     } finally {
@@ -71,52 +66,24 @@ export function invitationsView(context: ScreenContext, invitations: Invitations
     }
   }
 
-  async function load(): Promise<void> {
-    inFlight?.abort();
-    const mine = new AbortController();
-    inFlight = mine;
-    if (results.hidden) status.replaceChildren(h('p', { class: 'loading' }, 'Loading invitations…'));
-    try {
-      const loaded = await invitations.list(page, mine.signal);
-      if (inFlight === mine) show(loaded);
-    } catch (error) {
-      if (isAbort(error) || inFlight !== mine) return;
-      results.hidden = true;
-      status.replaceChildren(errorState('Could not load invitations', error, () => void load()));
-    }
-  }
-
-  function go(next: number): void {
-    page = next;
-    const url = next === 1 ? paths.invitations : `${paths.invitations}?page=${next}`;
-    if (url !== location.pathname + location.search) history.pushState(null, '', url);
-    void load();
-  }
-
-  function show(loaded: InvitationPage): void {
-    const total = loaded.meta.total;
-    results.hidden = total === 0;
-    status.replaceChildren(
-      ...(total === 0 ? [h('div', { class: 'empty' }, h('p', {}, 'No invitation is pending.'))] : []),
-    );
-    const step = (label: string, link: string | null, to: number) =>
-      h('button', { type: 'button', class: 'button small', disabled: !link, on: { click: () => go(to) } }, label);
-    results.replaceChildren(
+  const list = pagedList({
+    path: paths.invitations,
+    status,
+    results,
+    text: {
+      loading: 'Loading invitations…',
+      failure: 'Could not load invitations',
+      empty: 'No invitation is pending.',
+      previous: 'Previous',
+      next: 'Next',
+    },
+    fetch: (page, signal) => invitations.list(page, signal),
+    render: (loaded: InvitationPage) => [
       h('h2', { id: 'pending-title', class: 'visually-hidden' }, 'Pending invitations'),
       h('div', { class: 'table-wrap' }, invitationTable(loaded.data)),
-      h(
-        'nav',
-        { class: 'pagination', 'aria-label': 'Pagination' },
-        h('p', { class: 'range', 'aria-live': 'polite' }, `${total} pending · page ${page}`),
-        h(
-          'div',
-          { class: 'pager' },
-          step('Previous', loaded.links.prev, page - 1),
-          step('Next', loaded.links.next, page + 1),
-        ),
-      ),
-    );
-  }
+    ],
+    range: (total, page) => `${total} pending · page ${page}`,
+  });
 
   function invitationTable(listed: readonly InvitationResource[]): HTMLTableElement {
     const columns = ['Email', 'Name', 'Invited', 'Last sent', 'Link expires'];
@@ -170,7 +137,7 @@ export function invitationsView(context: ScreenContext, invitations: Invitations
     try {
       await invitations.resend(invitation.id);
       toast(`A new link was sent to ${invitation.attributes.email}; the previous one no longer works.`);
-      await load();
+      await list.load();
     } catch (error) {
       toast((error as Error).message, 'error');
       button.removeAttribute('aria-disabled');
@@ -186,11 +153,11 @@ export function invitationsView(context: ScreenContext, invitations: Invitations
     });
     if (!done) return;
     toast(`Invitation of ${invitation.attributes.email} revoked.`);
-    await load();
+    await list.load();
     results.querySelector<HTMLElement>('h2')?.focus();
   }
 
-  void load();
+  void list.load();
   return {
     element: h(
       'div',
@@ -198,15 +165,8 @@ export function invitationsView(context: ScreenContext, invitations: Invitations
       appHeader(context, 'invitations'),
       h('main', { class: 'page' }, h('div', { class: 'page-head' }, heading), intro, form, status, results),
     ),
-    onLocationChange() {
-      const next = pageOf(location.search);
-      if (next === page) return;
-      page = next;
-      void load();
-    },
-    destroy() {
-      inFlight?.abort();
-    },
+    onLocationChange: list.onLocationChange,
+    destroy: list.destroy,
   };
 }
 

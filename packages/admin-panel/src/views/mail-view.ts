@@ -1,4 +1,3 @@
-import { isAbort } from '@uas/client';
 import type { MailMessagePage, MailMessageResource } from '../api/account-api';
 import { linkParts } from '../state/mail-links';
 import { paths } from '../state/routes';
@@ -6,11 +5,10 @@ import { h } from '../ui/dom';
 import { errorState } from '../ui/error-state';
 import { formatTimestamp } from '../ui/format';
 import { appHeader } from './app-header';
+import { pagedList } from './paged-list';
 import type { ScreenContext, View } from './view';
 
 type ListedMessage = MailMessagePage['data'][number];
-
-const pageOf = (search: string): number => Math.max(1, Number(new URLSearchParams(search).get('page')) || 1);
 
 /**
  * The outbox: every message the service queued, newest first, with its status; a message still
@@ -19,8 +17,6 @@ const pageOf = (search: string): number => Math.max(1, Number(new URLSearchParam
  */
 export function mailView(context: ScreenContext): View {
   const { accounts } = context;
-  let page = pageOf(location.search);
-  let inFlight: AbortController | null = null;
 
   const heading = h('h1', { tabindex: -1, id: 'mail-title' }, 'Mail');
   const intro = h(
@@ -31,59 +27,29 @@ export function mailView(context: ScreenContext): View {
   const status = h('div', { class: 'list-status', role: 'status' });
   const results = h('section', { class: 'results', 'aria-labelledby': 'mail-title', hidden: true });
 
-  async function load(): Promise<void> {
-    inFlight?.abort();
-    const mine = new AbortController();
-    inFlight = mine;
-    if (results.hidden) status.replaceChildren(h('p', { class: 'loading' }, 'Loading messages…'));
-    try {
-      const loaded = await accounts.mailMessages(page, mine.signal);
-      if (inFlight === mine) show(loaded);
-    } catch (error) {
-      if (isAbort(error) || inFlight !== mine) return;
-      results.hidden = true;
-      status.replaceChildren(errorState('Could not load messages', error, () => void load()));
-    }
-  }
-
-  function go(next: number): void {
-    page = next;
-    const url = next === 1 ? paths.mail : `${paths.mail}?page=${next}`;
-    if (url !== location.pathname + location.search) history.pushState(null, '', url);
-    void load();
-  }
-
-  function show(loaded: MailMessagePage): void {
-    const total = loaded.meta.total;
-    results.hidden = total === 0;
-    status.replaceChildren(...(total === 0 ? [h('div', { class: 'empty' }, h('p', {}, 'No messages yet.'))] : []));
-    const step = (label: string, link: string | null, to: number) =>
-      h('button', { type: 'button', class: 'button small', disabled: !link, on: { click: () => go(to) } }, label);
-    results.replaceChildren(
+  const list = pagedList({
+    path: paths.mail,
+    status,
+    results,
+    text: {
+      loading: 'Loading messages…',
+      failure: 'Could not load messages',
+      empty: 'No messages yet.',
+      previous: 'Newer',
+      next: 'Older',
+    },
+    fetch: (page, signal) => accounts.mailMessages(page, signal),
+    render: (loaded: MailMessagePage) => [
       h(
         'div',
         { class: 'table-wrap' },
         mailTable(loaded.data, (id) => accounts.mailMessage(id)),
       ),
-      h(
-        'nav',
-        { class: 'pagination', 'aria-label': 'Pagination' },
-        h(
-          'p',
-          { class: 'range', 'aria-live': 'polite' },
-          `${total} ${total === 1 ? 'message' : 'messages'} · page ${page}`,
-        ),
-        h(
-          'div',
-          { class: 'pager' },
-          step('Newer', loaded.links.prev, page - 1),
-          step('Older', loaded.links.next, page + 1),
-        ),
-      ),
-    );
-  }
+    ],
+    range: (total, page) => `${total} ${total === 1 ? 'message' : 'messages'} · page ${page}`,
+  });
 
-  void load();
+  void list.load();
   return {
     element: h(
       'div',
@@ -91,15 +57,8 @@ export function mailView(context: ScreenContext): View {
       appHeader(context, 'mail'),
       h('main', { class: 'page' }, h('div', { class: 'page-head' }, heading), intro, status, results),
     ),
-    onLocationChange() {
-      const next = pageOf(location.search);
-      if (next === page) return;
-      page = next;
-      void load();
-    },
-    destroy() {
-      inFlight?.abort();
-    },
+    onLocationChange: list.onLocationChange,
+    destroy: list.destroy,
   };
 }
 
