@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { isPostgresSchemaName, parseDatabaseUrl } from '@uas/adapters-persistence';
 import { addressMatcher, corsOrigins } from '@uas/adapters-http';
-import { EMAIL_VERIFICATION, isValidEmail, normalizeEmail, SIGNUP_MODES } from '@uas/domain';
+import { ADMIN_MFA_MODES, EMAIL_VERIFICATION, isValidEmail, normalizeEmail, SIGNUP_MODES } from '@uas/domain';
 import { mailTemplatesFrom } from './adapters/folder-mail-templates';
 import { LOG_LEVELS } from './adapters/json-logger';
 import { SIGNING_ALGORITHMS } from './adapters/key-ring';
@@ -46,6 +46,15 @@ const addressList = parsed((value) => {
   return entries;
 });
 const originList = parsed((value) => corsOrigins(entriesOf(value)));
+/** One or more 32-byte keys, base64url, the first the one that seals. */
+const mfaKeys = parsed((value) => {
+  const keys = entriesOf(value);
+  for (const key of keys) {
+    if (!/^[A-Za-z0-9_-]{43}$/.test(key))
+      throw new Error('must be 32 bytes as base64url (43 characters), comma-separated');
+  }
+  return keys;
+});
 
 const SMTP_URL_FORM = 'must be smtp://user:pass@host:port or smtps://user:pass@host:port';
 /** The URL, or null for none. Its text is never repeated in the message: it holds a password. */
@@ -338,6 +347,31 @@ export const VARIABLES = {
     schema: parsed(mailTemplatesFrom),
     default: '',
     doc: 'A folder of your own mail templates, read at start: `<kind>.subject.txt`, `<kind>.txt` and `<kind>.html` (kinds: `test`, `verification`, `signup_existing`, `recovery`, `email_change`, `email_change_notice`, `password_changed`, `invitation`); a file missing there keeps the default. `{{recipient}}` and the like stand for values, HTML-escaped in the `.html`.',
+  }),
+  MFA_ENCRYPTION_KEY: variable({
+    schema: mfaKeys,
+    default: '',
+    doc: 'The key that seals the key ring\'s `factor-secret` keys, and through them every TOTP secret: 32 random bytes as base64url (`openssl rand -base64 32 | tr "+/" "-_" | tr -d =`). Several, comma-separated: the first seals, the others still open (rotate by putting a new one first; the service seals everything again under it at start). None: a key generated on first start in `mfa.key` beside `ADMIN_KEY_PATH` (mode 0600). Keep it apart from the database\'s backups: with it and the database, TOTP secrets can be read.',
+  }),
+  ADMIN_MFA: variable({
+    schema: oneOf(ADMIN_MFA_MODES),
+    default: 'optional',
+    doc: '`required`: an admin without an active second factor can do nothing but enrol one (the panel asks first; the API answers 403 `mfa_enrolment_required`). `optional`: enrolling is up to each admin.',
+  }),
+  WEBAUTHN_RP_ID: variable({
+    schema: text,
+    default: '',
+    doc: "The passkeys' relying party id: the host name (or a registrable suffix of it) browsers reach the service under, e.g. `example.com`. A passkey is bound to it: changing it orphans every passkey. None: the host of `PUBLIC_URL`, else `localhost`.",
+  }),
+  WEBAUTHN_RP_NAME: variable({
+    schema: text,
+    default: 'User-account service',
+    doc: 'The name a browser shows when it asks to create or use a passkey.',
+  }),
+  WEBAUTHN_ORIGINS: variable({
+    schema: originList,
+    default: '',
+    doc: "Comma-separated origins (`https://app.example.com`) whose pages may create and use passkeys: the panel's and your applications'. None: the origin of `PUBLIC_URL`, else `http://localhost:<PORT>`.",
   }),
   METRICS_TOKEN: variable({
     schema: v.pipe(

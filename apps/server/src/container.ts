@@ -14,6 +14,8 @@ import {
   createUseCases,
   IdGenerator,
   InvitationRepository,
+  FactorRepository,
+  SignInChallengeRepository,
   LoginAttemptRepository,
   type Logger,
   MailDelivery,
@@ -67,6 +69,8 @@ const REPOSITORY_PORTS = {
   rateCounters: RateCounterRepository,
   mailRequests: MailRequestQueue,
   invitations: InvitationRepository,
+  factors: FactorRepository,
+  signInChallenges: SignInChallengeRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**

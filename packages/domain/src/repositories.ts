@@ -13,6 +13,8 @@ import type { ActionTokenRepository } from './action-tokens/action-token.reposit
 import type { RateCounterRepository } from './throttling/rate-counter.repository.ts';
 import type { MailRequestQueue } from './mail-requests/mail-request.repository.ts';
 import type { InvitationRepository } from './invitations/invitation.repository.ts';
+import type { FactorRepository } from './factors/factor.repository.ts';
+import type { SignInChallengeRepository } from './sign-in/sign-in-challenge.repository.ts';
 
 /** Every repository port, as one storage backend provides them. */
 export interface Repositories {
@@ -31,4 +33,6 @@ export interface Repositories {
   rateCounters: RateCounterRepository;
   mailRequests: MailRequestQueue;
   invitations: InvitationRepository;
+  factors: FactorRepository;
+  signInChallenges: SignInChallengeRepository;
 }

@@ -1,5 +1,10 @@
 import {
   AccountInactiveError,
+  FactorAlreadyActiveError,
+  InvalidChallengeError,
+  InvalidSecondFactorError,
+  MfaEnrolmentRequiredError,
+  SecondFactorRequiredError,
   DatabaseUnavailableError,
   type DomainError,
   EmailAlreadyVerifiedError,
@@ -59,6 +64,15 @@ const samples: Record<ErrorCode, { error: DomainError; status: number; title: st
   precondition_failed: { error: new PreconditionFailedError(), status: 412, title: 'Precondition failed' },
   email_already_verified: { error: new EmailAlreadyVerifiedError(), status: 409, title: 'Email already verified' },
   database_unavailable: { error: new DatabaseUnavailableError(), status: 503, title: 'Database unavailable' },
+  invalid_second_factor: { error: new InvalidSecondFactorError(), status: 401, title: 'Invalid second factor' },
+  invalid_challenge: { error: new InvalidChallengeError(), status: 401, title: 'Invalid challenge' },
+  second_factor_required: { error: new SecondFactorRequiredError(), status: 403, title: 'Second factor required' },
+  mfa_enrolment_required: {
+    error: new MfaEnrolmentRequiredError(),
+    status: 403,
+    title: 'Second factor enrolment required',
+  },
+  factor_already_active: { error: new FactorAlreadyActiveError(), status: 409, title: 'Factor already active' },
 };
 
 describe('onError maps every domain error code through one table', () => {

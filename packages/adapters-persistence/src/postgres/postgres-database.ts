@@ -1,3 +1,5 @@
+// Placeholder until the factor and challenge tables land (issue 24, persistence work).
+import { InMemoryFactorRepository, InMemorySignInChallengeRepository } from '@uas/domain/testing';
 import { PostgresAuditTrail } from './postgres-audit-trail';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
@@ -102,6 +104,8 @@ function postgresRepositories(db: PostgresDb) {
     mailRequests: new PostgresMailRequestQueue(db),
     invitations: new PostgresInvitationRepository(db),
     audit: new PostgresAuditTrail(db),
+    factors: new InMemoryFactorRepository({ revokeSubjectSessions: async () => {} }, { appendNow() {} } as never),
+    signInChallenges: new InMemorySignInChallengeRepository(),
   });
 }
 

@@ -121,5 +121,7 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     rateCounters: guardedRepository('rateCounters', repositories.rateCounters),
     mailRequests: guardedRepository('mailRequests', repositories.mailRequests),
     invitations: guardedRepository('invitations', repositories.invitations),
+    factors: guardedRepository('factors', repositories.factors),
+    signInChallenges: guardedRepository('signInChallenges', repositories.signInChallenges),
   };
 }

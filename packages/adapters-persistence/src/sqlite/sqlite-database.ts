@@ -1,3 +1,5 @@
+// Placeholder until the factor and challenge tables land (issue 24, persistence work).
+import { InMemoryFactorRepository, InMemorySignInChallengeRepository } from '@uas/domain/testing';
 import { SqliteAuditTrail } from './sqlite-audit-trail';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -70,6 +72,8 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     mailRequests: new SqliteMailRequestQueue(db),
     invitations: new SqliteInvitationRepository(db),
     audit: new SqliteAuditTrail(db),
+    factors: new InMemoryFactorRepository({ revokeSubjectSessions: async () => {} }, { appendNow() {} } as never),
+    signInChallenges: new InMemorySignInChallengeRepository(),
   });
 }
 

@@ -24,6 +24,17 @@ export const AUDIT_ACTIONS = [
   'user.recovery_completed',
   /** A verification link was mailed again, on the user's or an admin's request. */
   'user.verification_resent',
+  /** A second factor proved it works and counts from now on (its first one also made recovery codes). */
+  'factor.activated',
+  'factor.removed',
+  /** An admin removed every factor of an account (and ended its sessions). */
+  'factors.reset',
+  'recovery_codes.regenerated',
+  'recovery_code.used',
+  /** A passkey signed with a counter below the last one seen: a cloned authenticator, perhaps. */
+  'passkey.counter_regressed',
+  /** 10 wrong second steps in a row: the account's second step is locked for 15 minutes. */
+  'mfa.locked',
   'signing_key.rotated',
   'secret.rotated',
   'users.imported',

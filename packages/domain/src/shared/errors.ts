@@ -17,7 +17,12 @@ export type ErrorCode =
   | 'too_many_attempts'
   | 'precondition_failed'
   | 'email_already_verified'
-  | 'database_unavailable';
+  | 'database_unavailable'
+  | 'invalid_second_factor'
+  | 'invalid_challenge'
+  | 'second_factor_required'
+  | 'mfa_enrolment_required'
+  | 'factor_already_active';
 
 export abstract class DomainError extends Error {
   abstract readonly code: ErrorCode;
@@ -151,5 +156,45 @@ export class DatabaseUnavailableError extends DomainError {
   readonly retryAfterSeconds = 2;
   constructor() {
     super('The database is unavailable for a moment; retry the request in a few seconds.');
+  }
+}
+
+/** A TOTP code, recovery code or passkey assertion that is wrong, used already or not this account's. */
+export class InvalidSecondFactorError extends DomainError {
+  readonly code = 'invalid_second_factor';
+  constructor() {
+    super('The code or passkey is wrong, or was used already.');
+  }
+}
+
+/** A sign-in challenge that is unknown, completed, expired or ended by too many wrong answers. */
+export class InvalidChallengeError extends DomainError {
+  readonly code = 'invalid_challenge';
+  constructor() {
+    super('The sign-in challenge is unknown, used or expired; log in again.');
+  }
+}
+
+/** A change to the second factors without a recent second-factor proof (step-up). */
+export class SecondFactorRequiredError extends DomainError {
+  readonly code = 'second_factor_required';
+  constructor() {
+    super('Confirm this change with a second factor: send a `code` or `credential`, or log in again with one.');
+  }
+}
+
+/** ADMIN_MFA is `required` and this admin has no active factor yet: only enrolment is open. */
+export class MfaEnrolmentRequiredError extends DomainError {
+  readonly code = 'mfa_enrolment_required';
+  constructor() {
+    super('Administrators must enrol a second factor before anything else (ADMIN_MFA is required).');
+  }
+}
+
+/** A verify of a factor that is active already. */
+export class FactorAlreadyActiveError extends DomainError {
+  readonly code = 'factor_already_active';
+  constructor() {
+    super('This factor is active already.');
   }
 }

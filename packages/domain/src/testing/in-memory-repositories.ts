@@ -23,6 +23,8 @@ import { InMemoryActionTokenRepository } from './in-memory-action-tokens.ts';
 import { InMemoryRateCounterRepository } from './in-memory-rate-counters.ts';
 import { InMemoryMailRequestQueue } from './in-memory-mail-requests.ts';
 import { InMemoryInvitationRepository } from './in-memory-invitations.ts';
+import { InMemoryFactorRepository } from './in-memory-factors.ts';
+import { InMemorySignInChallengeRepository } from './in-memory-sign-in-challenges.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -468,5 +470,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     rateCounters: new InMemoryRateCounterRepository(),
     mailRequests: new InMemoryMailRequestQueue(tokens, mail, audit),
     invitations: new InMemoryInvitationRepository(users, tokens, mail, audit),
+    factors: new InMemoryFactorRepository(sessions, audit),
+    signInChallenges: new InMemorySignInChallengeRepository(),
   };
 }

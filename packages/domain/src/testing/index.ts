@@ -66,3 +66,5 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
 // case converts by changing its import line (relative imports carry .ts; the build refuses any
 // that does not), and then runs in every runtime (runtimes/run.ts).
 export { collectedTests, useTestHost, type CollectedTest, type TestHost } from './test-api.ts';
+export * from './in-memory-factors.ts';
+export * from './in-memory-sign-in-challenges.ts';
