@@ -42,6 +42,27 @@ const NO_MAIL = {
   publicUrl: 'http://localhost/',
 };
 
+/** Nor does it enrol second factors: nothing it serves checks a code or a passkey. */
+const NO_FACTORS = {
+  codes: {
+    newSecret: () => unavailable(),
+    uri: () => unavailable(),
+    qrSvg: () => unavailable(),
+    stepOf: () => null,
+    newRecoveryCode: () => unavailable(),
+  },
+  ceremonies: {
+    registrationOptions: () => unavailable(),
+    verifyRegistration: async () => null,
+    authenticationOptions: () => unavailable(),
+    credentialIdOf: () => null,
+    verifyAuthentication: async () => null,
+  },
+};
+function unavailable(): never {
+  throw new Error('this example has no second factors');
+}
+
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /**
@@ -79,6 +100,7 @@ export async function createAccountApi(repositories: Repositories, secret: strin
     mail: NO_MAIL,
     // Its own /signup below makes accounts directly, with no mailed link to verify them.
     signup: 'closed',
+    ...NO_FACTORS,
   });
 
   const routes: Record<string, (request: Request, clientAddress: string) => Promise<Response>> = {

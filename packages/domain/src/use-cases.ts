@@ -28,6 +28,10 @@ import { VerificationService } from './verification/verification-service.ts';
 import { UserService } from './users/user-service.ts';
 import { OverviewService } from './stats/overview-service.ts';
 import { UserTransferService } from './transfer/user-transfer-service.ts';
+import type { OneTimeCodes } from './factors/one-time-codes.ts';
+import type { PasskeyCeremonies } from './factors/passkey-ceremonies.ts';
+import { SecondFactorProofs } from './factors/second-factor-proofs.ts';
+import { FactorService } from './factors/factor-service.ts';
 
 export interface UseCaseDeps {
   repositories: Repositories;
@@ -54,6 +58,12 @@ export interface UseCaseDeps {
   };
   /** The send limits of account mail and of the endpoints that send it; the defaults unless told. */
   mailLimits?: MailLimits;
+  /** TOTP and the randomness of recovery codes (otplib in the server). */
+  codes: OneTimeCodes;
+  /** The WebAuthn ceremonies (@simplewebauthn/server in the server). */
+  ceremonies: PasskeyCeremonies;
+  /** The issuer authenticator apps show beside a TOTP account (WEBAUTHN_RP_NAME). */
+  totpIssuer?: string;
 }
 
 export interface MailLimits {
@@ -83,11 +93,27 @@ export function createUseCases({
   auditRetentionDays = 0,
   mail: mailDeps,
   mailLimits = DEFAULT_MAIL_LIMITS,
+  codes,
+  ceremonies,
+  totpIssuer = 'User-account service',
 }: UseCaseDeps) {
   const { sessions, attempts, audit } = repositories;
   const admins = adminPrincipals(repositories.admins);
   const people = userPrincipals(repositories.users);
   const accounts = accountDirectory(admins, people);
+  const { factors, signInChallenges } = repositories;
+  const proofs = new SecondFactorProofs({
+    factors,
+    codes,
+    ceremonies,
+    // The key ring's box: TOTP secrets are sealed under its `factor-secret` purpose.
+    box: mailDeps.box,
+    signInChallenges,
+    audit,
+    clock,
+    ids,
+    logger: mailDeps.logger,
+  });
   const authFor = (principals: PrincipalSource) =>
     new AuthService({
       principals,
@@ -189,6 +215,21 @@ export function createUseCases({
       publicUrl,
     }),
     verification: new VerificationService({ users: repositories.users, actionTokens, clock, ids }),
+    /** The second factors of admins and users: enrolment, step-up changes, an admin's reset. */
+    factors: new FactorService({
+      factors,
+      sessions,
+      principals: { admin: admins, user: people },
+      codes,
+      ceremonies,
+      box: mailDeps.box,
+      proofs,
+      accountMail,
+      mailQueue: repositories.mail,
+      clock,
+      ids,
+      issuer: totpIssuer,
+    }),
     emailChange: new EmailChangeService({ self, actionTokens, accountMail, clock, ids, publicUrl }),
   };
 }

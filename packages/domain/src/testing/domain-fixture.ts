@@ -1,4 +1,5 @@
 import type { AdminCredentials } from '../admins/admin.ts';
+import { FakeOneTimeCodes, FakePasskeyCeremonies } from './fake-factor-ports.ts';
 import type { AuthPolicy, AuthService, SessionGrant } from '../sessions/auth-service.ts';
 import type { Identity } from '../shared/identity.ts';
 import { InvalidCredentialsError, InvalidTokenError, ValidationError, type ProblemSource } from '../shared/errors.ts';
@@ -81,6 +82,9 @@ export function buildDomain({
   const repositories = inMemoryRepositories();
   const tokenKeys = new FakeTokenKeys();
   const logger = new RecordingLogger();
+  const codes = new FakeOneTimeCodes();
+  const ceremonies = new FakePasskeyCeremonies();
+  const box = new FakeSecretBox();
   const useCases = createUseCases({
     repositories,
     hasher,
@@ -91,13 +95,15 @@ export function buildDomain({
     policy,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
     mail: {
-      box: new FakeSecretBox(),
+      box,
       templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] },
       logger,
       publicUrl: PUBLIC_URL,
     },
     mailLimits,
     signup,
+    codes,
+    ceremonies,
   });
   const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
     useCases;
