@@ -11,11 +11,12 @@ import { SYSTEM } from '../audit/audit-event.ts';
 import { auditRecord } from '../audit/audit-records.ts';
 import { AuditService } from '../audit/audit-service.ts';
 import { DEFAULT_THROTTLE_POLICY } from '../throttling/throttle.ts';
+import { SECOND_FACTOR_RULES } from '../factors/second-factor-rules.ts';
 
 describe('Housekeeping', () => {
-  it('run() forgets expired sessions and failures outside the longest throttling window', async () => {
+  it("run() forgets expired sessions, sign-in challenges and failures outside every throttling window and the second step's lock", async () => {
     const clock = new ManualClock(new Date('2026-01-01T00:00:00.000Z'));
-    const { users, sessions, attempts, audit } = inMemoryRepositories();
+    const { users, sessions, attempts, signInChallenges, audit } = inMemoryRepositories();
     const user = sampleUser({ id: 'u1' });
     await users.insert(user);
     const start = clock.now();
@@ -26,22 +27,47 @@ describe('Housekeeping', () => {
       user,
     );
     await attempts.record('attempt-1', ['k'], start);
+    const challenge = {
+      id: 'c1',
+      owner: 'user',
+      subjectId: 'u1',
+      kinds: ['totp'],
+      webauthnChallenge: null,
+      methods: ['pwd'],
+      created: start,
+      expires,
+      failures: 0,
+      completed: null,
+      clientAddress: null,
+      userAgent: null,
+    } as const;
+    await signInChallenges.create(challenge);
     const housekeeping = new Housekeeping({
       sessions,
       attempts,
       rateCounters: new InMemoryRateCounterRepository(),
+      signInChallenges,
       audit,
       clock,
       throttle: { perAccountAndAddress: { limit: 1, windowSeconds: 60 }, perAddress: { limit: 1, windowSeconds: 120 } },
       auditRetentionDays: 0,
     });
 
-    clock.advance(90);
+    clock.advance(30);
+    await housekeeping.run();
+    expect(await signInChallenges.find('c1')).toEqual(challenge);
+    clock.advance(60);
     await housekeeping.run();
     expect(await sessions.findSession('s1')).toBeNull();
+    expect(await signInChallenges.find('c1')).toBeNull();
     expect((await attempts.failuresSince('k', start)).count).toBe(1);
 
     clock.advance(31);
+    await housekeeping.run();
+    expect((await attempts.failuresSince('k', start)).count).toBe(1);
+
+    // Past the second step's lock window, which is longer here than the throttle's.
+    clock.advance(SECOND_FACTOR_RULES.lock.seconds);
     await housekeeping.run();
     expect((await attempts.failuresSince('k', start)).count).toBe(0);
   });
