@@ -9,6 +9,8 @@ import {
   type User,
 } from '@uas/domain';
 import {
+  FakeOneTimeCodes,
+  FakePasskeyCeremonies,
   FakeSecretBox,
   FakeTokenKeys,
   FakeTokenSigner,
@@ -60,6 +62,8 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
     mail: { box: new FakeSecretBox(), templates, logger, publicUrl: TEST_PUBLIC_URL },
     signup,
+    codes: new FakeOneTimeCodes(),
+    ceremonies: new FakePasskeyCeremonies(),
   });
   const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail } = useCases;
   const { mailRequestLimit, mailRequests, recovery, adminAccountMail, invitations } = useCases;
@@ -70,6 +74,8 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     self,
     adminAuth,
     userAuth,
+    adminSignIn: useCases.adminSignIn,
+    userSignIn: useCases.userSignIn,
     overview,
     audit,
     mail,
