@@ -194,6 +194,7 @@ export function createUseCases({
       sessions,
       attempts,
       rateCounters: repositories.rateCounters,
+      signInChallenges: repositories.signInChallenges,
       audit,
       clock,
       throttle: policy.throttle,
