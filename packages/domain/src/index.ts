@@ -79,6 +79,7 @@ export * from './factors/second-factor-rules.ts';
 export * from './factors/second-factor-proofs.ts';
 export { assertionChallengeOf } from './factors/assertion-challenge.ts';
 export * from './factors/recovery-codes.ts';
+export * from './factors/factor-service.ts';
 export * from './sign-in/sign-in-challenge.ts';
 export * from './sign-in/sign-in-challenge.repository.ts';
 export * from './sign-in/session-grants.ts';

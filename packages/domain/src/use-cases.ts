@@ -37,6 +37,7 @@ import { PasswordStep } from './sign-in/password-step.ts';
 import { SecondStep } from './sign-in/second-step.ts';
 import { SecondStepLock } from './sign-in/second-step-lock.ts';
 import { PasskeyStep } from './sign-in/passkey-step.ts';
+import { FactorService } from './factors/factor-service.ts';
 
 export interface UseCaseDeps {
   repositories: Repositories;
@@ -67,6 +68,8 @@ export interface UseCaseDeps {
   codes: OneTimeCodes;
   /** The WebAuthn ceremonies (@simplewebauthn/server in the server). */
   ceremonies: PasskeyCeremonies;
+  /** The issuer authenticator apps show beside a TOTP account (WEBAUTHN_RP_NAME). */
+  totpIssuer?: string;
 }
 
 /** One kind of account's sign-in steps, each ending in the one session grant. */
@@ -108,6 +111,7 @@ export function createUseCases({
   mailLimits = DEFAULT_MAIL_LIMITS,
   codes,
   ceremonies,
+  totpIssuer = 'User-account service',
 }: UseCaseDeps) {
   const { sessions, attempts, audit } = repositories;
   const admins = adminPrincipals(repositories.admins);
@@ -249,6 +253,21 @@ export function createUseCases({
       publicUrl,
     }),
     verification: new VerificationService({ users: repositories.users, actionTokens, clock, ids }),
+    /** The second factors of admins and users: enrolment, step-up changes, an admin's reset. */
+    factors: new FactorService({
+      factors,
+      sessions,
+      principals: { admin: admins, user: people },
+      codes,
+      ceremonies,
+      box: mailDeps.box,
+      proofs,
+      accountMail,
+      mailQueue: repositories.mail,
+      clock,
+      ids,
+      issuer: totpIssuer,
+    }),
     emailChange: new EmailChangeService({ self, actionTokens, accountMail, clock, ids, publicUrl }),
   };
 }
