@@ -15,6 +15,7 @@ import type {
   OverviewService,
   SelfService,
   SignupService,
+  SignInSteps,
   UserService,
   UserTransferService,
   VerificationService,
@@ -28,6 +29,9 @@ export interface HttpAppDeps {
   self: SelfService;
   adminAuth: AuthService;
   userAuth: AuthService;
+  /** The sign-in steps of admins and of users, each ending in a session. */
+  adminSignIn: SignInSteps;
+  userSignIn: SignInSteps;
   overview: OverviewService;
   audit: AuditService;
   mail: MailService;

@@ -1,4 +1,13 @@
-import { ApiError, BearerSession, grantOf, memoryStore, type SessionGrant, unwrap } from '@uas/app-client';
+import {
+  ApiError,
+  BearerSession,
+  grantOf,
+  type MfaChallenge,
+  memoryStore,
+  type SecondStepAnswer,
+  type SessionGrant,
+  unwrap,
+} from '@uas/app-client';
 import { type ApiClient, type ApiClientOptions, createApiClient, type SessionDocument } from './api-client';
 
 export interface AdminIdentity {
@@ -56,9 +65,21 @@ export class AdminSession {
     return this.#session.accessToken;
   }
 
-  async login(email: string, password: string): Promise<void> {
+  /** Signs in: null once signed in, or (an admin with a second factor) the challenge for `completeSecondStep`. */
+  async login(email: string, password: string): Promise<MfaChallenge | null> {
     const body = { data: { type: 'users' as const, attributes: { email, password } } };
-    await this.#session.adopt(this.#granted((await unwrap(this.#anonymous.POST('/v1/admin/login', { body }))).data));
+    const answer = (await unwrap(this.#anonymous.POST('/v1/admin/login', { body }))).data;
+    if (answer.data.type === 'mfa_challenges') return answer.data;
+    await this.#session.adopt(this.#granted(answer as SessionDocument));
+    return null;
+  }
+
+  /** Answers the login's challenge with a code or a passkey assertion, and signs in. */
+  async completeSecondStep(challenge: string, answer: SecondStepAnswer): Promise<void> {
+    const body = { challenge, ...answer };
+    await this.#session.adopt(
+      this.#granted((await unwrap(this.#anonymous.POST('/v1/admin/login/mfa', { body }))).data),
+    );
   }
 
   /**

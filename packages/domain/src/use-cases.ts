@@ -31,6 +31,12 @@ import { UserTransferService } from './transfer/user-transfer-service.ts';
 import type { OneTimeCodes } from './factors/one-time-codes.ts';
 import type { PasskeyCeremonies } from './factors/passkey-ceremonies.ts';
 import { SecondFactorProofs } from './factors/second-factor-proofs.ts';
+import { SessionGrants } from './sign-in/session-grants.ts';
+import { ChallengeIssuing } from './sign-in/challenge-issuing.ts';
+import { PasswordStep } from './sign-in/password-step.ts';
+import { SecondStep } from './sign-in/second-step.ts';
+import { SecondStepLock } from './sign-in/second-step-lock.ts';
+import { PasskeyStep } from './sign-in/passkey-step.ts';
 import { FactorService } from './factors/factor-service.ts';
 
 export interface UseCaseDeps {
@@ -64,6 +70,16 @@ export interface UseCaseDeps {
   ceremonies: PasskeyCeremonies;
   /** The issuer authenticator apps show beside a TOTP account (WEBAUTHN_RP_NAME). */
   totpIssuer?: string;
+}
+
+/** One kind of account's sign-in steps, each ending in the one session grant. */
+export interface SignInSteps {
+  /** Email and password: the session, or the challenge of a second step. */
+  password: PasswordStep;
+  /** A code or passkey answering the challenge. */
+  secondStep: SecondStep;
+  /** A discoverable passkey alone, over the passkey options. */
+  passkey: PasskeyStep;
 }
 
 export interface MailLimits {
@@ -114,21 +130,37 @@ export function createUseCases({
     ids,
     logger: mailDeps.logger,
   });
-  const authFor = (principals: PrincipalSource) =>
-    new AuthService({
-      principals,
-      accounts,
-      sessions,
-      attempts,
-      activity: repositories.activity,
-      rehash: repositories.rehash,
-      audit,
-      hasher,
-      signer,
-      clock,
-      ids,
-      policy,
-    });
+  const lock = new SecondStepLock({ attempts, audit, clock, ids });
+  /** An account kind's session handling and its sign-in steps, all ending in one session grant. */
+  const accountsOf = (principals: PrincipalSource): { auth: AuthService; signIn: SignInSteps } => {
+    const kind = principals.kind;
+    const grants = new SessionGrants({ kind, sessions, signer, clock, ids, policy });
+    const issuing = new ChallengeIssuing({ kind, factors, ceremonies, signInChallenges, tokenKeys, clock });
+    const steps = { principals, signInChallenges, proofs, grants, clock, policy };
+    return {
+      auth: new AuthService({ principals, accounts, sessions, grants, audit, signer, clock, ids, policy }),
+      signIn: {
+        password: new PasswordStep({
+          principals,
+          attempts,
+          activity: repositories.activity,
+          rehash: repositories.rehash,
+          audit,
+          hasher,
+          factors,
+          issuing,
+          grants,
+          clock,
+          ids,
+          policy,
+        }),
+        secondStep: new SecondStep({ ...steps, lock }),
+        passkey: new PasskeyStep({ ...steps, ceremonies }),
+      },
+    };
+  };
+  const adminAccounts = accountsOf(admins);
+  const userAccounts = accountsOf(people);
   const users = new UserService({
     users: repositories.users,
     attempts,
@@ -153,8 +185,13 @@ export function createUseCases({
     users,
     self,
     admins: new AdminService({ admins: repositories.admins, hasher, clock, ids }),
-    adminAuth: authFor(admins),
-    userAuth: authFor(people),
+    adminAuth: adminAccounts.auth,
+    userAuth: userAccounts.auth,
+    /** The sign-in steps of admins (`/v1/admin/login…`) and of users (`/v1/login…`). */
+    adminSignIn: adminAccounts.signIn,
+    userSignIn: userAccounts.signIn,
+    /** The one check of a second factor, for the sign-in and for the step-up of factor changes. */
+    secondFactorProofs: proofs,
     transfer: new UserTransferService({ imports: repositories.imports, audit, hasher, clock, ids }),
     overview: new OverviewService({ activity: repositories.activity, clock }),
     housekeeping: new Housekeeping({
