@@ -11,9 +11,10 @@ import { SYSTEM } from '../audit/audit-event.ts';
 import { auditRecord } from '../audit/audit-records.ts';
 import { AuditService } from '../audit/audit-service.ts';
 import { DEFAULT_THROTTLE_POLICY } from '../throttling/throttle.ts';
+import { SECOND_FACTOR_RULES } from '../factors/second-factor-rules.ts';
 
 describe('Housekeeping', () => {
-  it('run() forgets expired sessions, sign-in challenges and failures outside the longest throttling window', async () => {
+  it('run() forgets expired sessions, sign-in challenges and failures outside the longest window that counts them', async () => {
     const clock = new ManualClock(new Date('2026-01-01T00:00:00.000Z'));
     const { users, sessions, attempts, signInChallenges, audit } = inMemoryRepositories();
     const user = sampleUser({ id: 'u1' });
@@ -61,7 +62,11 @@ describe('Housekeeping', () => {
     expect(await signInChallenges.find('c1')).toBeNull();
     expect((await attempts.failuresSince('k', start)).count).toBe(1);
 
+    // Past both throttling windows, the second step's lock still counts it, for its 15 minutes.
     clock.advance(31);
+    await housekeeping.run();
+    expect((await attempts.failuresSince('k', start)).count).toBe(1);
+    clock.advance(SECOND_FACTOR_RULES.lock.seconds - 120);
     await housekeeping.run();
     expect((await attempts.failuresSince('k', start)).count).toBe(0);
   });

@@ -5,6 +5,7 @@ import type { RateCounterRepository } from '../throttling/rate-counter.repositor
 import type { ThrottlePolicy } from '../throttling/throttle.ts';
 import type { SignInChallengeRepository } from '../sign-in/sign-in-challenge.repository.ts';
 import type { SessionRepository } from './session.repository.ts';
+import { SECOND_FACTOR_RULES } from '../factors/second-factor-rules.ts';
 
 export interface HousekeepingDeps {
   sessions: SessionRepository;
@@ -33,7 +34,12 @@ export class Housekeeping {
     const { sessions, attempts, rateCounters, signInChallenges, audit, clock, throttle, auditRetentionDays } =
       this.deps;
     const now = clock.now();
-    const longestWindow = Math.max(throttle.perAccountAndAddress.windowSeconds, throttle.perAddress.windowSeconds);
+    // The second step's lock counts its failures among the login attempts too (SecondStepLock).
+    const longestWindow = Math.max(
+      throttle.perAccountAndAddress.windowSeconds,
+      throttle.perAddress.windowSeconds,
+      SECOND_FACTOR_RULES.lock.seconds,
+    );
     await sessions.prune(now);
     await attempts.prune(new Date(now.getTime() - longestWindow * 1000));
     await rateCounters.prune(now);
