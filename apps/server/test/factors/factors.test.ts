@@ -105,6 +105,24 @@ describe.each(BACKENDS)('second factors on %s', (backend) => {
     for (const needle of [secret, ...recoveryCodes]) expect(logs.includes(needle)).toBe(false);
   });
 
+  it('one pending factor verified twice at once activates once, with one set of recovery codes', async () => {
+    const { client } = scenario;
+    const user = await signedInUser();
+    for (let round = 0; round < 5; round++) {
+      const { data } = await (await client.send('POST', '/v1/users/me/factors', ENROL('totp'), user.token)).json();
+      const code = codeNow(data.attributes.secret);
+      const answers = await Promise.all(
+        [0, 1].map(() => client.send('POST', `/v1/users/me/factors/${data.id}/verify`, { code }, user.token)),
+      );
+      const statuses = answers.map((answer) => answer.status).sort();
+      expect(statuses[0]).toBe(200);
+      expect([401, 409]).toContain(statuses[1]);
+    }
+    const listed = await (await client.get('/v1/users/me/factors', user.token)).json();
+    expect(listed.data).toHaveLength(5);
+    expect(listed.meta).toEqual({ recovery_codes_left: 10 });
+  });
+
   it('enrols a passkey made by the software authenticator; a second passkey is not offered the first one', async () => {
     const { client } = scenario;
     const user = await signedInUser();
