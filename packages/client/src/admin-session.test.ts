@@ -40,6 +40,17 @@ describe('AdminSession', () => {
     expect(data.data[0]?.id).toBe(user.id);
   });
 
+  it('answers a login that needs a second step with its challenge, then signs in with the code', async () => {
+    const { t, session } = await setUp();
+    const { secret } = await t.enrol.totp('admin', t.admin.id, t.clock.now());
+    const challenge = await session.login(ADMIN.email, ADMIN.password);
+    expect(challenge).toMatchObject({ type: 'mfa_challenges', attributes: { kinds: ['totp'] } });
+    expect(session.admin).toBeNull();
+    await session.completeSecondStep(challenge!.id, { code: t.codes.codeAt(secret, t.clock.now()) });
+    expect(session.admin?.email).toBe(ADMIN.email);
+    expect((await session.api.GET('/v1/admin/users')).response.status).toBe(200);
+  });
+
   it('refreshes a minute before the access token expires, so calls never meet an expired one', async () => {
     const { session, elapse } = await setUp();
     await session.login(ADMIN.email, ADMIN.password);
