@@ -1,5 +1,6 @@
 import { ApiError, BearerSession, grantOf, memoryStore, type SessionGrant, unwrap } from '@uas/app-client';
 import { type ApiClient, type ApiClientOptions, createApiClient, type SessionDocument } from './api-client';
+import type { MfaChallenge, PasskeyAssertion, PasskeyChallenge, SecondFactorProof } from './sign-in-steps';
 
 export interface AdminIdentity {
   id: string;
@@ -56,9 +57,34 @@ export class AdminSession {
     return this.#session.accessToken;
   }
 
-  async login(email: string, password: string): Promise<void> {
+  /**
+   * Checks the password. Resolves null once signed in, or with the challenge of the second step
+   * when the admin has an active factor (then no session exists until `completeLogin`).
+   */
+  async login(email: string, password: string): Promise<MfaChallenge | null> {
     const body = { data: { type: 'users' as const, attributes: { email, password } } };
-    await this.#session.adopt(this.#granted((await unwrap(this.#anonymous.POST('/v1/admin/login', { body }))).data));
+    const answer = (await unwrap(this.#anonymous.POST('/v1/admin/login', { body }))).data;
+    if (answer.data.type === 'mfa_challenges') return answer.data as MfaChallenge;
+    await this.#session.adopt(this.#granted(answer as SessionDocument));
+    return null;
+  }
+
+  /** Answers a login's second step with a code or a passkey's assertion, and signs in. */
+  async completeLogin(challenge: string, proof: SecondFactorProof): Promise<void> {
+    const body = { challenge, ...proof };
+    await this.#session.adopt(this.#granted((await unwrap(this.#anonymous.POST('/v1/admin/login/mfa', { body }))).data));
+  }
+
+  /** A fresh WebAuthn challenge for a passwordless sign-in, or for a passkey proof in a request. */
+  async passkeyChallenge(): Promise<PasskeyChallenge> {
+    return (await unwrap(this.#anonymous.POST('/v1/admin/login/passkey/options'))).data.data;
+  }
+
+  /** Signs in with a discoverable passkey's assertion alone. */
+  async loginWithPasskey(credential: PasskeyAssertion): Promise<void> {
+    const body = { credential };
+    const answer = (await unwrap(this.#anonymous.POST('/v1/admin/login/passkey', { body }))).data;
+    await this.#session.adopt(this.#granted(answer));
   }
 
   /**
