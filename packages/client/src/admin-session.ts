@@ -72,7 +72,9 @@ export class AdminSession {
   /** Answers a login's second step with a code or a passkey's assertion, and signs in. */
   async completeLogin(challenge: string, proof: SecondFactorProof): Promise<void> {
     const body = { challenge, ...proof };
-    await this.#session.adopt(this.#granted((await unwrap(this.#anonymous.POST('/v1/admin/login/mfa', { body }))).data));
+    await this.#session.adopt(
+      this.#granted((await unwrap(this.#anonymous.POST('/v1/admin/login/mfa', { body }))).data),
+    );
   }
 
   /** A fresh WebAuthn challenge for a passwordless sign-in, or for a passkey proof in a request. */

@@ -32,7 +32,11 @@ export function loginView({ session, notice, onSignedIn }: LoginOptions): View {
   const errors = new FormErrors({ email, password });
   const submit = h('button', { type: 'submit', class: 'button primary wide' }, 'Sign in');
   const withPasskey = passkeysSupported()
-    ? h('button', { type: 'button', class: 'button wide', on: { click: () => void signInWithPasskey() } }, 'Sign in with a passkey')
+    ? h(
+        'button',
+        { type: 'button', class: 'button wide', on: { click: () => void signInWithPasskey() } },
+        'Sign in with a passkey',
+      )
     : null;
   const noticeEl = h('p', { class: 'notice', role: 'status', hidden: !notice }, notice ?? '');
   const form = h(
@@ -129,10 +133,7 @@ export function loginView({ session, notice, onSignedIn }: LoginOptions): View {
         onSignedIn();
       },
       submitLabel: 'Verify',
-      intro: [
-        h('h1', { id: 'login-title', tabindex: -1 }, 'Second step'),
-        h('p', { class: 'muted' }, stepHint(kinds)),
-      ],
+      intro: [h('h1', { id: 'login-title', tabindex: -1 }, 'Second step'), h('p', { class: 'muted' }, stepHint(kinds))],
       extra: [back],
     });
     step.element.classList.add('card', 'login-card');

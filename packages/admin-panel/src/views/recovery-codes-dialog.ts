@@ -7,7 +7,11 @@ import { toast } from '../ui/toast';
  * selects and copies cleanly, one code a line, and a button that copies them all.
  */
 export async function showRecoveryCodes(codes: readonly string[]): Promise<void> {
-  const list = h('ol', { class: 'recovery-codes', 'aria-label': 'Recovery codes' }, ...codes.map((c) => h('li', {}, h('code', {}, c))));
+  const list = h(
+    'ol',
+    { class: 'recovery-codes', 'aria-label': 'Recovery codes' },
+    ...codes.map((c) => h('li', {}, h('code', {}, c))),
+  );
   const copy = h('button', { type: 'button', class: 'button' }, 'Copy all');
   const done = h('button', { type: 'submit', class: 'button primary' }, 'I have saved them');
   copy.addEventListener('click', async () => {

@@ -39,7 +39,11 @@ export function secondStepForm(options: SecondStepOptions): { element: HTMLFormE
   const errors = new FormErrors({ code });
   const submit = h('button', { type: 'submit', class: 'button primary wide' }, options.submitLabel);
   const passkey = options.passkey
-    ? h('button', { type: 'button', class: 'button wide', on: { click: () => void send(options.assertPasskey) } }, 'Use a passkey')
+    ? h(
+        'button',
+        { type: 'button', class: 'button wide', on: { click: () => void send(options.assertPasskey) } },
+        'Use a passkey',
+      )
     : null;
   const element = h(
     'form',

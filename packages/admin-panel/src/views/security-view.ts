@@ -36,7 +36,11 @@ export function securityView(context: ScreenContext, factors: FactorsApi, option
   );
   const addTotp = h('button', { type: 'button', class: 'button primary' }, 'Add an authenticator app');
   const addPasskey = h('button', { type: 'button', class: 'button', hidden: !passkeysSupported() }, 'Add a passkey');
-  const listCard = h('section', { class: 'card security-card', 'aria-labelledby': 'factors-title', 'aria-busy': 'true' });
+  const listCard = h('section', {
+    class: 'card security-card',
+    'aria-labelledby': 'factors-title',
+    'aria-busy': 'true',
+  });
   let loaded: FactorList | null = null;
 
   addTotp.addEventListener('click', () => void busyWith(addTotp, enrolAuthenticatorApp));
@@ -51,7 +55,10 @@ export function securityView(context: ScreenContext, factors: FactorsApi, option
       listCard.replaceChildren(title, ...factorList(loaded));
     } catch (error) {
       if (isAbort(error)) return;
-      listCard.replaceChildren(title, errorState('Could not load your factors', error, () => void load()));
+      listCard.replaceChildren(
+        title,
+        errorState('Could not load your factors', error, () => void load()),
+      );
     } finally {
       listCard.setAttribute('aria-busy', 'false');
     }
@@ -98,7 +105,11 @@ export function securityView(context: ScreenContext, factors: FactorsApi, option
     const name = KIND_NAMES[kind];
     const remove = h(
       'button',
-      { type: 'button', class: 'button small danger-text', 'aria-label': `Remove the ${name.toLowerCase()} added ${formatTimestamp(created).text}` },
+      {
+        type: 'button',
+        class: 'button small danger-text',
+        'aria-label': `Remove the ${name.toLowerCase()} added ${formatTimestamp(created).text}`,
+      },
       'Remove',
     );
     remove.addEventListener('click', () => void removeFactor(factor, name));
@@ -108,7 +119,9 @@ export function securityView(context: ScreenContext, factors: FactorsApi, option
       h('td', { 'data-label': 'Kind' }, name),
       h('td', { 'data-label': 'Status' }, status === 'active' ? 'Active' : 'Not verified'),
       time('Added', created),
-      last_used ? time('Last used', last_used) : h('td', { 'data-label': 'Last used' }, h('span', { class: 'muted' }, 'never')),
+      last_used
+        ? time('Last used', last_used)
+        : h('td', { 'data-label': 'Last used' }, h('span', { class: 'muted' }, 'never')),
       h('td', { class: 'cell-actions' }, remove),
     );
   }
@@ -171,10 +184,14 @@ export function securityView(context: ScreenContext, factors: FactorsApi, option
     });
     if (!confirmed) return;
     try {
-      const removed = await withSecondFactor(session, { title: `Remove the ${name.toLowerCase()}`, passkey: hasPasskey() }, async (proof) => {
-        await factors.remove(factor.id, proof);
-        return true;
-      });
+      const removed = await withSecondFactor(
+        session,
+        { title: `Remove the ${name.toLowerCase()}`, passkey: hasPasskey() },
+        async (proof) => {
+          await factors.remove(factor.id, proof);
+          return true;
+        },
+      );
       if (removed) toast(`${name} removed.`);
     } catch (error) {
       toast(messageOf(error), 'error');

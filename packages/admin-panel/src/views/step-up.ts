@@ -32,7 +32,13 @@ export async function withSecondFactor<T>(
       modal.close();
     },
     submitLabel: 'Confirm',
-    intro: [h('p', {}, 'Confirm it is you: enter a code from your authenticator app or a recovery code, or use your passkey.')],
+    intro: [
+      h(
+        'p',
+        {},
+        'Confirm it is you: enter a code from your authenticator app or a recovery code, or use your passkey.',
+      ),
+    ],
     extra: [cancel],
   });
   const modal = openModal(options.title, step.element);
