@@ -76,5 +76,7 @@ export * from './factors/factor.repository.ts';
 export * from './factors/one-time-codes.ts';
 export * from './factors/passkey-ceremonies.ts';
 export * from './factors/second-factor-rules.ts';
+export * from './factors/second-factor-proofs.ts';
+export { assertionChallengeOf } from './factors/assertion-challenge.ts';
 export * from './sign-in/sign-in-challenge.ts';
 export * from './sign-in/sign-in-challenge.repository.ts';

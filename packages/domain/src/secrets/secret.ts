@@ -1,9 +1,9 @@
 /**
  * What a secret of the key ring serves. Each purpose has its own current secret and rotates on
  * its own; `mail-body` seals queued mail, `token-hmac` keys the digests single-use tokens are
- * stored under.
+ * stored under, `factor-secret` seals TOTP secrets.
  */
-export const SECRET_PURPOSES = ['mail-body', 'token-hmac'] as const;
+export const SECRET_PURPOSES = ['mail-body', 'token-hmac', 'factor-secret'] as const;
 export type SecretPurpose = (typeof SECRET_PURPOSES)[number];
 
 /**

@@ -68,3 +68,5 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
 export { collectedTests, useTestHost, type CollectedTest, type TestHost } from './test-api.ts';
 export * from './in-memory-factors.ts';
 export * from './in-memory-sign-in-challenges.ts';
+export * from './fake-factor-ports.ts';
+export * from './factor-fixture.ts';
