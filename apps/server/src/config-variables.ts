@@ -359,7 +359,7 @@ export const VARIABLES = {
     doc: '`required`: an admin without an active second factor can do nothing but enrol one (the panel asks first; the API answers 403 `mfa_enrolment_required`). `optional`: enrolling is up to each admin.',
   }),
   WEBAUTHN_RP_ID: variable({
-    schema: text,
+    schema: v.pipe(v.string(), v.trim()),
     default: '',
     doc: "The passkeys' relying party id: the host name (or a registrable suffix of it) browsers reach the service under, e.g. `example.com`. A passkey is bound to it: changing it orphans every passkey. None: the host of `PUBLIC_URL`, else `localhost`.",
   }),

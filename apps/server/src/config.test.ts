@@ -137,6 +137,42 @@ describe('loadConfig', () => {
   });
 });
 
+describe('loadConfig: second factor', () => {
+  it('makes the passkeys work on http://localhost:3002 by default, and follows PUBLIC_URL', () => {
+    expect(loadConfig({}).webauthn).toEqual({
+      rpId: 'localhost',
+      rpName: 'User-account service',
+      origins: ['http://localhost:3002'],
+    });
+    expect(loadConfig({ PUBLIC_URL: 'https://id.example.com/auth/' }).webauthn).toMatchObject({
+      rpId: 'id.example.com',
+      origins: ['https://id.example.com'],
+    });
+    const set = loadConfig({
+      WEBAUTHN_RP_ID: 'example.com',
+      WEBAUTHN_RP_NAME: 'Example',
+      WEBAUTHN_ORIGINS: 'https://app.example.com, https://id.example.com',
+    });
+    expect(set.webauthn).toEqual({
+      rpId: 'example.com',
+      rpName: 'Example',
+      origins: ['https://app.example.com', 'https://id.example.com'],
+    });
+    expect(() => loadConfig({ WEBAUTHN_ORIGINS: 'https://app.example.com/path' })).toThrowError(/WEBAUTHN_ORIGINS/);
+  });
+
+  it('reads ADMIN_MFA and the MFA keys, the first of which seals', () => {
+    expect(loadConfig({})).toMatchObject({ adminMfa: 'optional', mfaKeys: [] });
+    const [first, second] = ['a'.repeat(43), 'b'.repeat(43)];
+    expect(loadConfig({ ADMIN_MFA: 'required', MFA_ENCRYPTION_KEY: `${first}, ${second}` })).toMatchObject({
+      adminMfa: 'required',
+      mfaKeys: [first, second],
+    });
+    expect(() => loadConfig({ MFA_ENCRYPTION_KEY: 'short' })).toThrowError(/MFA_ENCRYPTION_KEY must be 32 bytes/);
+    expect(() => loadConfig({ ADMIN_MFA: 'always' })).toThrowError(/ADMIN_MFA/);
+  });
+});
+
 describe('loadConfig: mail', () => {
   it('sends no mail without SMTP_URL, and reads smtp:// and smtps:// URLs with MAIL_FROM', () => {
     expect(loadConfig({}).smtp).toBeNull();

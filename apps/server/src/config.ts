@@ -117,8 +117,22 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
     /** Where mail is sent; null: it stays queued in the outbox. */
     smtp: e.SMTP_URL && { url: e.SMTP_URL, from: e.MAIL_FROM },
     mailTemplates: e.MAIL_TEMPLATES_DIR,
+    /** The keys that wrap the `factor-secret` keys, the first the sealing one; empty: the `mfa.key` file's. */
+    mfaKeys: e.MFA_ENCRYPTION_KEY,
+    adminMfa: e.ADMIN_MFA,
+    /** The passkeys' relying party: by default the host and origin the service is reached at. */
+    webauthn: webauthnOf(e),
     /** The bearer token that reads GET /metrics; undefined: no metrics endpoint. */
     metricsToken: e.METRICS_TOKEN || undefined,
+  };
+}
+
+function webauthnOf(e: v.InferOutput<typeof schema>) {
+  return {
+    rpId: e.WEBAUTHN_RP_ID || e.PUBLIC_URL?.hostname || 'localhost',
+    rpName: e.WEBAUTHN_RP_NAME,
+    origins:
+      e.WEBAUTHN_ORIGINS.length > 0 ? e.WEBAUTHN_ORIGINS : [e.PUBLIC_URL?.origin ?? `http://localhost:${e.PORT}`],
   };
 }
 

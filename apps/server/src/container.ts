@@ -23,6 +23,8 @@ import {
   MailQueue,
   MailRequestQueue,
   MailService,
+  OneTimeCodes,
+  PasskeyCeremonies,
   PasswordHasher,
   PasswordRehashRepository,
   RateCounterRepository,
@@ -43,7 +45,9 @@ import { BcryptPasswordHasher } from './adapters/bcrypt-password-hasher';
 import { JoseTokenSigner } from './adapters/jose-token-signer';
 import { instrumentRepository } from './adapters/instrumented-repository';
 import { KeyRing } from './adapters/key-ring';
+import { OtplibCodes } from './adapters/otp-codes';
 import { SecretKeyRing } from './adapters/secret-key-ring';
+import { SimpleWebAuthnCeremonies } from './adapters/webauthn-ceremonies';
 import { SmtpMailer } from './adapters/smtp-mailer';
 import type { PrometheusMetrics } from './adapters/prometheus-metrics';
 import { RandomIdGenerator } from './adapters/random-id-generator';
@@ -129,6 +133,8 @@ export function buildContainer(
         liveTokensAfterRetiringSeconds: Math.max(...Object.values(config.tokenLifetimes)) + CLOCK_TOLERANCE_SECONDS,
       }),
   );
+  single(OneTimeCodes, () => new OtplibCodes());
+  single(PasskeyCeremonies, () => new SimpleWebAuthnCeremonies(config.webauthn));
   const { smtp } = config;
   if (smtp) single(Mailer, () => new SmtpMailer(smtp));
   single(

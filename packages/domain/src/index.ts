@@ -78,5 +78,6 @@ export * from './factors/passkey-ceremonies.ts';
 export * from './factors/second-factor-rules.ts';
 export * from './factors/second-factor-proofs.ts';
 export { assertionChallengeOf } from './factors/assertion-challenge.ts';
+export * from './factors/recovery-codes.ts';
 export * from './sign-in/sign-in-challenge.ts';
 export * from './sign-in/sign-in-challenge.repository.ts';
