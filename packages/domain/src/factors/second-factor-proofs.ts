@@ -14,6 +14,7 @@ import type { AuthMethod, Factor } from './factor.ts';
 import type { FactorRepository } from './factor.repository.ts';
 import type { OneTimeCodes } from './one-time-codes.ts';
 import type { PasskeyCeremonies } from './passkey-ceremonies.ts';
+import { recoveryCodeDigest } from './recovery-codes.ts';
 import { SECOND_FACTOR_RULES } from './second-factor-rules.ts';
 
 export interface SecondFactorProofsDeps {
@@ -39,12 +40,6 @@ const TOTP_CODE = new RegExp(`^\\d{${SECOND_FACTOR_RULES.totp.digits}}$`);
 /** Spaces and dashes a person may type into a code (`ABCD-EFGH-IJKL`, `123 456`). */
 const SEPARATORS = /[\s-]/g;
 const ACCOUNT_TYPE: Record<SubjectKind, string> = { admin: 'admins', user: 'users' };
-
-/** A recovery code as it is compared: without separators, upper case (base32 is case-insensitive). */
-export const normalizeRecoveryCode = (code: string): string => code.replace(SEPARATORS, '').toUpperCase();
-
-/** The digest a recovery code is stored and found under. */
-export const recoveryCodeDigest = (code: string): string => sha256Hex(normalizeRecoveryCode(code));
 
 /** The id a passkey sign-in challenge is stored under: its WebAuthn challenge, digested. */
 export const passkeyChallengeId = (webauthnChallenge: string): string => sha256Hex(webauthnChallenge);

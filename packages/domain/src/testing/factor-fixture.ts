@@ -1,6 +1,6 @@
 import type { Factor, PasskeyCredential } from '../factors/factor.ts';
 import type { FactorRepository } from '../factors/factor.repository.ts';
-import { recoveryCodeDigest } from '../factors/second-factor-proofs.ts';
+import { recoveryCodeDigest } from '../factors/recovery-codes.ts';
 import type { SecretBox } from '../secrets/secret-box.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { SubjectKind } from '../shared/identity.ts';
