@@ -7,7 +7,7 @@ import { describeDatabaseContract } from '../database.contract';
 import { openDatabase } from '../database';
 import { parseDatabaseUrl } from '../database-url';
 import { createTestPostgresSchema, type TestPostgresSchema } from '../testing/postgres-test-database';
-import { migrationsBefore, USER_BEFORE_EMAIL_VERIFIED as OLD } from '../testing/migrations-before';
+import { migrationsBefore, SESSION_BEFORE_AMR, USER_BEFORE_EMAIL_VERIFIED as OLD } from '../testing/migrations-before';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import { connectionSettings } from './postgres-database';
 import { preparingClient } from './postgres-prepared-client';
@@ -261,6 +261,31 @@ describe('PostgreSQL database', () => {
       const database = await openDatabase(parseDatabaseUrl(fresh.url), options);
       await database.migrate();
       expect((await database.repositories.users.findById(OLD.id))?.emailVerified).toEqual(new Date(OLD.created));
+      await database.close();
+    } finally {
+      before.remove();
+      await fresh.drop();
+    }
+  });
+
+  it('migrates the sessions stored before session_amr as password logins', async () => {
+    const before = migrationsBefore('postgres', 'session_amr');
+    const fresh = await createTestPostgresSchema();
+    try {
+      const options = { schema: fresh.schema, statementTimeoutMs: 45_000 };
+      const old = postgres(fresh.url, connectionSettings(fresh.url, options).options);
+      const { id, subjectId } = SESSION_BEFORE_AMR;
+      const created = new Date(SESSION_BEFORE_AMR.created).toISOString();
+      try {
+        await migrate(drizzle(old), { migrationsFolder: before.folder, migrationsSchema: fresh.schema });
+        await old`insert into sessions (id, kind, subject_id, created, last_used, expires)
+          values (${id}, 'user', ${subjectId}, ${created}, ${created}, ${created})`;
+      } finally {
+        await old.end();
+      }
+      const database = await openDatabase(parseDatabaseUrl(fresh.url), options);
+      await database.migrate();
+      expect((await database.repositories.sessions.findSession(id))?.amr).toEqual(['pwd']);
       await database.close();
     } finally {
       before.remove();

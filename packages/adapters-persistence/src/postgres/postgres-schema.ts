@@ -17,6 +17,7 @@ import type {
   ActionPurpose,
   ActiveFlag,
   AuditAction,
+  AuthMethod,
   AuditActor,
   JsonObject,
   MailKind,
@@ -25,6 +26,7 @@ import type {
   SecretPurpose,
   SubjectKind,
 } from '@uas/domain';
+import { authMethodsColumn } from '../shared/auth-methods';
 
 // Columns are named and typed so that a selected row is the domain record itself.
 const timestamp = (name: string) => pgTimestamp(name, { withTimezone: true, precision: 3, mode: 'date' });
@@ -35,6 +37,7 @@ const json = (name: string) => jsonb(name).$type<JsonObject>();
  * database's locale.
  */
 const identifier = customType<{ data: string; driverData: string }>({ dataType: () => 'text COLLATE "C"' });
+const authMethods = customType<{ data: readonly AuthMethod[]; driverData: string }>(authMethodsColumn);
 
 export const users = pgTable(
   'users',
@@ -100,6 +103,7 @@ export const sessions = pgTable(
     expires: timestamp('expires').notNull(),
     clientAddress: text('client_address'),
     userAgent: text('user_agent'),
+    amr: authMethods('amr').notNull().default(sql`'pwd'`),
     revoked: timestamp('revoked'),
   },
   (t) => [

@@ -9,7 +9,7 @@ import { describeDatabaseContract } from '../database.contract';
 import { openDatabase } from '../database';
 import { parseDatabaseUrl } from '../database-url';
 import { createTemporarySqliteFile, type TemporarySqliteFile } from '../testing/sqlite-test-database';
-import { migrationsBefore, USER_BEFORE_EMAIL_VERIFIED as OLD } from '../testing/migrations-before';
+import { migrationsBefore, SESSION_BEFORE_AMR, USER_BEFORE_EMAIL_VERIFIED as OLD } from '../testing/migrations-before';
 import { connectSqlite } from './sqlite-database';
 import { selectDays, selectUserTotals } from './sqlite-activity.repository';
 import { selectFailureCounts } from './sqlite-login-attempt.repository';
@@ -63,6 +63,32 @@ describe('SQLite database', () => {
       const database = await openDatabase(parseDatabaseUrl(`sqlite:${file.path}`));
       await database.migrate();
       expect((await database.repositories.users.findById(OLD.id))?.emailVerified).toEqual(new Date(OLD.created));
+      await database.close();
+    } finally {
+      before.remove();
+    }
+  });
+
+  it('migrates the sessions stored before session_amr as password logins', async () => {
+    const before = migrationsBefore('sqlite', 'session_amr');
+    try {
+      file = createTemporarySqliteFile();
+      const client = connectSqlite(file.path);
+      const { id, subjectId, created } = SESSION_BEFORE_AMR;
+      try {
+        migrate(drizzle(client), { migrationsFolder: before.folder });
+        client
+          .prepare(
+            `insert into sessions (id, kind, subject_id, created, last_used, expires)
+             values (?, 'user', ?, ?, ?, ?)`,
+          )
+          .run(id, subjectId, created, created, created + 3_600_000);
+      } finally {
+        client.close();
+      }
+      const database = await openDatabase(parseDatabaseUrl(`sqlite:${file.path}`));
+      await database.migrate();
+      expect((await database.repositories.sessions.findSession(id))?.amr).toEqual(['pwd']);
       await database.close();
     } finally {
       before.remove();

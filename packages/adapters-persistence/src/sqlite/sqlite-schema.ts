@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { check, customType, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type {
   ActionPurpose,
   ActiveFlag,
   AuditAction,
+  AuthMethod,
   AuditActor,
   JsonObject,
   MailKind,
@@ -12,11 +13,13 @@ import type {
   SecretPurpose,
   SubjectKind,
 } from '@uas/domain';
+import { authMethodsColumn } from '../shared/auth-methods';
 
 // Columns are named and typed so that a selected row is the domain record itself: timestamps
 // are integer epoch milliseconds (read back as Dates), JSON is text.
 const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
 const json = (name: string) => text(name, { mode: 'json' }).$type<JsonObject>();
+const authMethods = customType<{ data: readonly AuthMethod[]; driverData: string }>(authMethodsColumn);
 
 export const users = sqliteTable(
   'users',
@@ -82,6 +85,7 @@ export const sessions = sqliteTable(
     expires: timestamp('expires').notNull(),
     clientAddress: text('client_address'),
     userAgent: text('user_agent'),
+    amr: authMethods('amr').notNull().default(sql`'pwd'`),
     revoked: timestamp('revoked'),
   },
   (t) => [

@@ -23,3 +23,10 @@ export const USER_BEFORE_EMAIL_VERIFIED = {
   id: '00000000-0000-4000-8000-00000000beef',
   created: 1_700_000_000_123,
 };
+
+/** A session row as the migrations before `session_amr` stored one. */
+export const SESSION_BEFORE_AMR = {
+  id: '00000000-0000-4000-8000-0000000005e5',
+  subjectId: '00000000-0000-4000-8000-00000000beef',
+  created: 1_700_000_000_123,
+};

@@ -357,6 +357,7 @@ export class AuthService {
       expires: first.expires,
       clientAddress: request.clientAddress,
       userAgent: request.userAgent,
+      amr: ['pwd'],
       revoked: null,
     };
     const audit =

@@ -1,3 +1,4 @@
+import type { AuthMethod } from '../factors/factor.ts';
 import type { SubjectKind } from '../shared/identity.ts';
 
 /** A login: the family of refresh tokens that descend from it, and the access tokens naming it. */
@@ -16,6 +17,11 @@ export interface Session {
    */
   readonly clientAddress: string | null;
   readonly userAgent: string | null;
+  /**
+   * How its login proved the account (RFC 8176), carried by every access token of it, refreshed
+   * ones included; `['pwd']` for sessions opened before the service recorded it.
+   */
+  readonly amr: readonly AuthMethod[];
   /** Set when the session ends (logout, reuse, password change...): every token of it dies. */
   readonly revoked: Date | null;
 }

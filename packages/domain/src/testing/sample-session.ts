@@ -16,6 +16,7 @@ export function sampleSession(overrides: Partial<Session> = {}): Session {
     expires: new Date(created.getTime() + 3_600_000),
     clientAddress: '203.0.113.7',
     userAgent: 'Contract/1.0',
+    amr: ['pwd'],
     revoked: null,
     ...overrides,
   };

@@ -49,6 +49,16 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       expect(await sessions.findToken(token.id)).toEqual(token);
     });
 
+    it("keeps how each session's login proved the account (amr), in order", async () => {
+      for (const amr of [['pwd'], ['pwd', 'otp', 'mfa'], ['swk']] as const) {
+        const { session } = await started({ amr });
+        expect((await sessions.findSession(session.id))?.amr).toEqual(amr);
+        expect((await sessions.listLive(session.kind, session.subjectId, T0, 10)).map((live) => live.amr)).toEqual([
+          amr,
+        ]);
+      }
+    });
+
     it('create() stores nothing when the account no longer has what the login verified', async () => {
       const user = sampleUser();
       await repositories.users.insert(user);
