@@ -4,6 +4,7 @@
  * purpose has been rotated monthly for a year (13 secrets, 12 retired), as an operator following
  * the rotation advice would have it. Prints calls/s and the number of digests each call makes.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
       clock,
       ids: new RandomIdGenerator(),
       liveTokensAfterRetiringSeconds: LIVE_AFTER_RETIRING,
+      wrapKeys: async () => [randomBytes(32)],
     });
     await keyRing.ensureSecrets();
     for (let n = 0; n < ROTATIONS; n++) {

@@ -41,6 +41,7 @@ import {
 import { JWKS_MAX_AGE_SECONDS } from '@uas/adapters-http';
 import type { Database } from '@uas/adapters-persistence';
 import type { Config } from './config';
+import { mfaKeysFrom } from './mfa-key-file';
 import { BcryptPasswordHasher } from './adapters/bcrypt-password-hasher';
 import { JoseTokenSigner } from './adapters/jose-token-signer';
 import { instrumentRepository } from './adapters/instrumented-repository';
@@ -131,6 +132,7 @@ export function buildContainer(
         clock: resolve(r, Clock),
         ids: resolve(r, IdGenerator),
         liveTokensAfterRetiringSeconds: Math.max(...Object.values(config.tokenLifetimes)) + CLOCK_TOLERANCE_SECONDS,
+        wrapKeys: mfaKeysFrom(config.mfaKeys, config.adminKeyPath),
       }),
   );
   single(OneTimeCodes, () => new OtplibCodes());

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ActionTokenService, InvalidActionTokenError } from '@uas/domain';
 import {
@@ -14,13 +14,16 @@ import { SecretKeyRing } from './secret-key-ring';
 /** The longest of the test lifetimes (an invitation's week): how long a retired secret is hashed under. */
 const LIVE_AFTER_RETIRING = Math.max(...Object.values(TEST_TOKEN_LIFETIMES));
 
-function ring(repositories = inMemoryRepositories(), clock = new ManualClock()) {
+const MFA_KEY = randomBytes(32);
+
+function ring(repositories = inMemoryRepositories(), clock = new ManualClock(), wrapKeys = [MFA_KEY]) {
   return {
     keyRing: new SecretKeyRing({
       secrets: repositories.secrets,
       clock,
       ids: new SequentialIds(),
       liveTokensAfterRetiringSeconds: LIVE_AFTER_RETIRING,
+      wrapKeys: async () => wrapKeys,
     }),
     repositories,
     clock,
@@ -34,10 +37,41 @@ describe('SecretKeyRing', () => {
     await keyRing.ensureSecrets();
     expect(await repositories.secrets.list('mail-body')).toHaveLength(1);
     expect(await repositories.secrets.list('token-hmac')).toHaveLength(1);
+    expect(await repositories.secrets.list('factor-secret')).toHaveLength(1);
     expect((await repositories.audit.list({ page: 1, size: 10 })).events.map((event) => event.action)).toEqual([
       'secret.rotated',
       'secret.rotated',
+      'secret.rotated',
     ]);
+  });
+
+  it('stores the factor-secret material wrapped under the MFA key, so the database alone opens nothing it sealed', async () => {
+    const { keyRing, repositories } = ring();
+    await keyRing.ensureSecrets();
+    const sealed = await keyRing.seal('factor-secret', 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', 'factor-1');
+    const [stored] = await repositories.secrets.list('factor-secret');
+    const storedKey = Buffer.from(stored!.material.split('.')[1] ?? '', 'base64url');
+    expect(storedKey.length).toBeGreaterThan(32); // nonce, wrapped key and tag: not a usable key
+    expect(await keyRing.open('factor-secret', sealed, 'factor-1')).toBe('JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP');
+    const { keyRing: withAnotherKey } = ring(repositories, new ManualClock(), [randomBytes(32)]);
+    await expect(withAnotherKey.open('factor-secret', sealed, 'factor-1')).rejects.toThrow(/MFA key/);
+  });
+
+  it('at start, wraps again under the first MFA key what an older one wrapped, which then no longer needs the old key', async () => {
+    const repositories = inMemoryRepositories();
+    const old = randomBytes(32);
+    const { keyRing: before } = ring(repositories, new ManualClock(), [old]);
+    await before.ensureSecrets();
+    const sealed = await before.seal('factor-secret', 'the secret', 'factor-1');
+    const [wrappedBefore] = await repositories.secrets.list('factor-secret');
+    const newer = randomBytes(32);
+    const { keyRing: during } = ring(repositories, new ManualClock(), [newer, old]);
+    await during.ensureSecrets();
+    const [wrappedAfter] = await repositories.secrets.list('factor-secret');
+    expect(wrappedAfter!.id).toBe(wrappedBefore!.id);
+    expect(wrappedAfter!.material).not.toBe(wrappedBefore!.material);
+    const { keyRing: after } = ring(repositories, new ManualClock(), [newer]);
+    expect(await after.open('factor-secret', sealed, 'factor-1')).toBe('the secret');
   });
 
   it('seals so that the plaintext does not show, and opens only with the same purpose and context', async () => {

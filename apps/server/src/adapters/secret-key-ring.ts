@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import {
   auditRecord,
   SECRET_PURPOSES,
@@ -20,6 +20,8 @@ const TAG_BYTES = 16;
 const TOKEN_BYTES = 32;
 /** How often the stored secrets are read again, so a rotation on another instance is picked up. */
 const RELOAD_MS = 60_000;
+/** The purpose whose secrets are stored wrapped under the MFA key, so the database alone opens no TOTP secret. */
+const WRAPPED: SecretPurpose = 'factor-secret';
 
 export interface SecretKeyRingOptions {
   secrets: SecretRepository;
@@ -30,6 +32,11 @@ export interface SecretKeyRingOptions {
    * token lifetime, plus the clocks' tolerance. Older secrets are no longer hashed under.
    */
   liveTokensAfterRetiringSeconds: number;
+  /**
+   * The MFA keys (32 bytes each) that wrap the `factor-secret` secrets' material: the first wraps,
+   * every one unwraps. Asked for only when a factor secret is needed (it may read a key file).
+   */
+  wrapKeys: () => Promise<readonly Buffer[]>;
 }
 
 /**
@@ -41,6 +48,10 @@ export interface SecretKeyRingOptions {
  * The secrets live beside what they seal: this keeps tokens out of the database file, its
  * backups and its logs as plain text, not from someone who can read the secrets table too.
  *
+ * The `factor-secret` secrets are the exception: their material is stored wrapped (AES-256-GCM)
+ * under the MFA key, which lives outside the database (MFA_ENCRYPTION_KEY or the `mfa.key` file),
+ * so a copy of the database alone opens no TOTP secret.
+ *
  * It also makes single-use tokens and their HMAC-SHA256 digests under the `token-hmac` secrets:
  * a token is stored under the current secret's digest, and looked up by its digest under every
  * secret of the purpose, so a rotation leaves the tokens already sent usable.
@@ -50,10 +61,27 @@ export class SecretKeyRing implements SecretBox, TokenKeys {
 
   constructor(private readonly options: SecretKeyRingOptions) {}
 
-  /** Creates the first secret of every purpose that has none. Run under the startup lock. */
+  /**
+   * Creates the first secret of every purpose that has none, and wraps again under the first MFA
+   * key any factor secret wrapped under an older one. Run under the startup lock.
+   */
   async ensureSecrets(): Promise<void> {
+    await this.rewrapFactorSecrets();
     for (const purpose of SECRET_PURPOSES) {
       if ((await this.reload(purpose)).length === 0) await this.rotate(purpose);
+    }
+  }
+
+  /** Wraps every factor secret not wrapped under the first MFA key again under it. */
+  private async rewrapFactorSecrets(): Promise<void> {
+    const keys = await this.options.wrapKeys();
+    const first = await this.firstWrapKey();
+    for (const secret of await this.options.secrets.list(WRAPPED)) {
+      const stored = parseWrapped(secret);
+      if (stored.keyId === wrapKeyId(first)) continue;
+      const material = wrap(first, secret.id, unwrap(keys, secret));
+      // Another instance that did it first leaves the material changed: nothing more to do.
+      await this.options.secrets.replaceMaterial(secret.id, secret.material, material);
     }
   }
 
@@ -61,10 +89,12 @@ export class SecretKeyRing implements SecretBox, TokenKeys {
   async rotate(purpose: SecretPurpose): Promise<Secret> {
     const { secrets, clock, ids } = this.options;
     const now = clock.now();
+    const id = ids.next();
+    const material = randomBytes(KEY_BYTES).toString('base64url');
     const secret: Secret = {
-      id: ids.next(),
+      id,
       purpose,
-      material: randomBytes(KEY_BYTES).toString('base64url'),
+      material: purpose === WRAPPED ? wrap(await this.firstWrapKey(), id, material) : material,
       created: now,
       retired: null,
     };
@@ -134,11 +164,55 @@ export class SecretKeyRing implements SecretBox, TokenKeys {
     return fresh ? cached.secrets : this.reload(purpose);
   }
 
+  /** The stored secrets of `purpose`, a wrapped one's material unwrapped (kept in memory only). */
   private async reload(purpose: SecretPurpose): Promise<Secret[]> {
-    const secrets = await this.options.secrets.list(purpose);
+    const stored = await this.options.secrets.list(purpose);
+    const keys = purpose === WRAPPED && stored.length > 0 ? await this.options.wrapKeys() : [];
+    const secrets =
+      purpose === WRAPPED ? stored.map((secret) => ({ ...secret, material: unwrap(keys, secret) })) : stored;
     this.loaded.set(purpose, { secrets, at: this.options.clock.now().getTime() });
     return secrets;
   }
+
+  private async firstWrapKey(): Promise<Buffer> {
+    const [first] = await this.options.wrapKeys();
+    if (!first) throw new Error('No MFA key is configured.');
+    return first;
+  }
+}
+
+/** Names a wrapping key without revealing it: the first 64 bits of its SHA-256. */
+const wrapKeyId = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 16);
+
+/** `<wrapping key id>.<nonce, ciphertext and tag, base64url>`, bound to the secret's id. */
+function wrap(key: Buffer, secretId: string, material: string): string {
+  const nonce = randomBytes(NONCE_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', key, nonce).setAAD(associatedData(WRAPPED, secretId));
+  const sealed = Buffer.concat([nonce, cipher.update(material, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  return `${wrapKeyId(key)}.${sealed.toString('base64url')}`;
+}
+
+function parseWrapped(secret: Secret): { keyId: string; bytes: Buffer } {
+  const [keyId, sealed] = secret.material.split('.');
+  if (!keyId || !sealed) throw new Error(`The factor-secret ${secret.id} is not stored wrapped.`);
+  return { keyId, bytes: Buffer.from(sealed, 'base64url') };
+}
+
+function unwrap(keys: readonly Buffer[], secret: Secret): string {
+  const { keyId, bytes } = parseWrapped(secret);
+  const key = keys.find((candidate) => wrapKeyId(candidate) === keyId);
+  if (!key) {
+    throw new Error(
+      `The factor-secret ${secret.id} is wrapped under an MFA key (id ${keyId}) that neither MFA_ENCRYPTION_KEY nor the mfa.key file holds.`,
+    );
+  }
+  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, NONCE_BYTES))
+    .setAAD(associatedData(WRAPPED, secret.id))
+    .setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+  return Buffer.concat([
+    decipher.update(bytes.subarray(NONCE_BYTES, bytes.length - TAG_BYTES)),
+    decipher.final(),
+  ]).toString('utf8');
 }
 
 const keyOf = (secret: Secret) => Buffer.from(secret.material, 'base64url');

@@ -26,6 +26,15 @@ export class PostgresSecretRepository implements SecretRepository {
     });
   }
 
+  async replaceMaterial(id: string, previous: string, material: string): Promise<boolean> {
+    const changed = await this.db
+      .update(secrets)
+      .set({ material })
+      .where(and(eq(secrets.id, id), eq(secrets.material, previous)))
+      .returning({ id: secrets.id });
+    return changed.length === 1;
+  }
+
   async list(purpose: SecretPurpose): Promise<Secret[]> {
     return this.db
       .select()

@@ -23,6 +23,15 @@ export class SqliteSecretRepository implements SecretRepository {
     );
   }
 
+  async replaceMaterial(id: string, previous: string, material: string): Promise<boolean> {
+    const result = this.db
+      .update(secrets)
+      .set({ material })
+      .where(and(eq(secrets.id, id), eq(secrets.material, previous)))
+      .run();
+    return result.changes === 1;
+  }
+
   async list(purpose: SecretPurpose): Promise<Secret[]> {
     return this.db
       .select()

@@ -12,5 +12,10 @@ export interface SecretRepository {
   rotate(secret: Secret, audit?: AuditRecord): Promise<void>;
   /** Every secret of `purpose`: the current one first, then the retired ones, newest first. */
   list(purpose: SecretPurpose): Promise<Secret[]>;
+  /**
+   * Replaces a secret's stored material (the same key wrapped again under a newer wrapping key),
+   * only if it is still `previous`: instances racing to do it change it once. False otherwise.
+   */
+  replaceMaterial(id: string, previous: string, material: string): Promise<boolean>;
 }
 export const SecretRepository = token<SecretRepository>('SecretRepository');

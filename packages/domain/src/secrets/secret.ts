@@ -1,7 +1,8 @@
 /**
  * What a secret of the key ring serves. Each purpose has its own current secret and rotates on
  * its own; `mail-body` seals queued mail, `token-hmac` keys the digests single-use tokens are
- * stored under, `factor-secret` seals TOTP secrets.
+ * stored under, `factor-secret` seals TOTP secrets (its own material is stored wrapped under the
+ * MFA key, which the database does not hold).
  */
 export const SECRET_PURPOSES = ['mail-body', 'token-hmac', 'factor-secret'] as const;
 export type SecretPurpose = (typeof SECRET_PURPOSES)[number];
@@ -13,7 +14,7 @@ export type SecretPurpose = (typeof SECRET_PURPOSES)[number];
 export interface Secret {
   readonly id: string;
   readonly purpose: SecretPurpose;
-  /** The key bytes, base64url: 32 random bytes. */
+  /** The key bytes, base64url: 32 random bytes (for `factor-secret`, as stored: wrapped under the MFA key). */
   readonly material: string;
   readonly created: Date;
   /** Null for the secret that seals now; set when a newer one of its purpose replaces it. */

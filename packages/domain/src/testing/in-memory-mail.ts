@@ -97,6 +97,14 @@ export class InMemorySecretRepository implements SecretRepository {
     if (audit) this.audit.appendNow(audit);
   }
 
+  async replaceMaterial(id: string, previous: string, material: string): Promise<boolean> {
+    const index = this.secrets.findIndex((secret) => secret.id === id && secret.material === previous);
+    const found = this.secrets[index];
+    if (!found) return false;
+    this.secrets[index] = { ...found, material };
+    return true;
+  }
+
   async list(purpose: SecretPurpose): Promise<Secret[]> {
     return this.secrets
       .filter((secret) => secret.purpose === purpose)

@@ -33,6 +33,18 @@ export function describeSecretRepositoryContract(backend: string, open: OpenRepo
       ]);
     });
 
+    it('replaceMaterial() changes the material once, only while it is still the one given', async () => {
+      await secrets.rotate(sampleSecret('a', day(1)));
+      const racing = await Promise.all(
+        [secrets, other, secrets, other].map((store, i) => store.replaceMaterial('a', 'material-of-a', `new-${i}`)),
+      );
+      expect(racing.filter(Boolean)).toHaveLength(1);
+      const [stored] = await other.list('mail-body');
+      expect(stored?.material).toBe(`new-${racing.indexOf(true)}`);
+      expect(await secrets.replaceMaterial('a', 'material-of-a', 'late')).toBe(false);
+      expect(await secrets.replaceMaterial('unknown', 'material-of-a', 'late')).toBe(false);
+    });
+
     it('list() is empty before the first rotation', async () => {
       expect(await secrets.list('mail-body')).toEqual([]);
     });
