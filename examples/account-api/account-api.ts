@@ -42,6 +42,27 @@ const NO_MAIL = {
   publicUrl: 'http://localhost/',
 };
 
+/** Nor does it enrol second factors: nothing it serves checks a code or a passkey. */
+const NO_FACTORS = {
+  codes: {
+    newSecret: () => unavailable(),
+    uri: () => unavailable(),
+    qrSvg: () => unavailable(),
+    stepOf: () => null,
+    newRecoveryCode: () => unavailable(),
+  },
+  ceremonies: {
+    registrationOptions: () => unavailable(),
+    verifyRegistration: async () => null,
+    authenticationOptions: () => unavailable(),
+    credentialIdOf: () => null,
+    verifyAuthentication: async () => null,
+  },
+};
+function unavailable(): never {
+  throw new Error('this example has no second factors');
+}
+
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /**
@@ -67,6 +88,7 @@ export async function createAccountApi(repositories: Repositories, secret: strin
     users,
     self,
     userAuth: auth,
+    userSignIn: signIn,
   } = createUseCases({
     repositories,
     hasher,
@@ -79,6 +101,7 @@ export async function createAccountApi(repositories: Repositories, secret: strin
     mail: NO_MAIL,
     // Its own /signup below makes accounts directly, with no mailed link to verify them.
     signup: 'closed',
+    ...NO_FACTORS,
   });
 
   const routes: Record<string, (request: Request, clientAddress: string) => Promise<Response>> = {
@@ -89,7 +112,9 @@ export async function createAccountApi(repositories: Repositories, secret: strin
     },
     'POST /login': async (request, clientAddress) => {
       const { email, password } = await body(request);
-      const grant = await auth.login(text(email), text(password), clientAddress);
+      // Its accounts have no second factor, so the password step always ends in a session.
+      const { session: grant } = await signIn.password.login(text(email), text(password), clientAddress);
+      if (!grant) return Response.json({ error: 'second_factor_required' }, { status: 401 });
       return Response.json({
         access_token: grant.accessToken,
         refresh_token: grant.refreshToken,

@@ -61,6 +61,8 @@ export async function createApplication(
       self: useCases.self,
       adminAuth: useCases.adminAuth,
       userAuth: useCases.userAuth,
+      adminSignIn: useCases.adminSignIn,
+      userSignIn: useCases.userSignIn,
       overview: useCases.overview,
       audit: useCases.audit,
       mail: useCases.mail,

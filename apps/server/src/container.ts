@@ -185,6 +185,9 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
       publicUrl: config.publicUrl,
     },
     mailLimits: { accountMail: config.accountMail, requestsPerMinute: config.mailRequestsPerMinute },
+    codes: resolve(container, OneTimeCodes),
+    ceremonies: resolve(container, PasskeyCeremonies),
+    totpIssuer: config.webauthn.rpName,
   });
 }
 

@@ -13,6 +13,7 @@ import type {
   OverviewService,
   SelfService,
   SignupService,
+  SignInSteps,
   UserService,
   UserTransferService,
   VerificationService,
@@ -26,6 +27,9 @@ export interface HttpAppDeps {
   self: SelfService;
   adminAuth: AuthService;
   userAuth: AuthService;
+  /** The sign-in steps of admins and of users, each ending in a session. */
+  adminSignIn: SignInSteps;
+  userSignIn: SignInSteps;
   overview: OverviewService;
   audit: AuditService;
   mail: MailService;

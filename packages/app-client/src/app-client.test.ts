@@ -1,4 +1,5 @@
 import { createTestApp, TEST_POLICY } from '@uas/adapters-http/testing';
+import { FakePasskeyCeremonies } from '@uas/domain/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from './api-error.ts';
 import { AppClient } from './app-client.ts';
@@ -58,6 +59,28 @@ describe('AppClient', () => {
     expect((await client.me()).attributes.email).toBe(USER.email);
     const response = await client.fetch('http://service.test/v1/users/me/sessions');
     expect(response.status).toBe(200);
+  });
+
+  it('answers a login that needs a second step with its challenge, then signs in with the code', async () => {
+    const { client, t } = await setUp();
+    const user = await t.deps.users.create({ email: 'mfa-user@example.com', password: USER.password });
+    const { secret } = await t.enrol.totp('user', user.id, t.clock.now());
+    const challenge = await client.login(user.email, USER.password);
+    expect(challenge).toMatchObject({ type: 'mfa_challenges', attributes: { kinds: ['totp'] } });
+    expect(client.accessToken).toBeNull();
+    const wrong = await client.completeSecondStep(challenge!.id, { code: '000000' }).catch((error: unknown) => error);
+    expect((wrong as ApiError).errors[0]?.code).toBe('invalid_second_factor');
+    await client.completeSecondStep(challenge!.id, { code: t.codes.codeAt(secret, t.clock.now()) });
+    expect((await client.me()).attributes.email).toBe(user.email);
+  });
+
+  it('signs in with a passkey alone over its options', async () => {
+    const { client, t } = await setUp();
+    const user = await t.deps.users.create({ email: 'passkey-user@example.com', password: USER.password });
+    const { credential } = await t.enrol.passkey('user', user.id, t.clock.now());
+    const options = await client.passkeyOptions();
+    await client.loginWithPasskey(FakePasskeyCeremonies.assertion(credential, String(options.challenge)));
+    expect((await client.me()).attributes.email).toBe(user.email);
   });
 
   it('surfaces a refusal as an ApiError with the JSON:API error code', async () => {

@@ -7,6 +7,10 @@ import { memoryStore, type RefreshTokenStore } from './refresh-token-store.ts';
 type Schemas = components['schemas'];
 /** The session record a login or a refresh answers. */
 export type SessionDocument = Schemas['SessionDocument'];
+/** A login's challenge for an account with a second factor: its `id`, the `kinds` that may answer, passkey options. */
+export type MfaChallenge = Schemas['MfaChallengeDocument']['data'];
+/** A second step's answer: a TOTP or recovery code, or a passkey assertion (`startAuthentication()`'s result). */
+export type SecondStepAnswer = { code: string } | { credential: Record<string, unknown> };
 /** The signed-in user's account, as `GET /v1/users/me` answers it. */
 export type Account = Schemas['UserDocument']['data'];
 /** A client of the end-user API, every path, parameter and body typed from the OpenAPI document. */
@@ -59,10 +63,37 @@ export class AppClient {
     return this.#session.accessToken;
   }
 
-  /** Logs the user in; rejects with ApiError 401 `invalid_credentials`, 403 `account_inactive`, 429 `too_many_attempts`… */
-  async login(email: string, password: string): Promise<void> {
+  /**
+   * Logs the user in: null once signed in, or (an account with a second factor) the challenge to
+   * answer with `completeSecondStep`. Rejects with ApiError 401 `invalid_credentials`, 403
+   * `account_inactive`, 429 `too_many_attempts`…
+   */
+  async login(email: string, password: string): Promise<MfaChallenge | null> {
     const body = { data: { type: 'users' as const, attributes: { email, password } } };
-    await this.#session.adopt(grantOf((await unwrap(this.#anonymous.POST('/v1/login', { body }))).data));
+    const answer = (await unwrap(this.#anonymous.POST('/v1/login', { body }))).data;
+    if (answer.data.type === 'mfa_challenges') return answer.data;
+    await this.#session.adopt(grantOf(answer as SessionDocument));
+    return null;
+  }
+
+  /**
+   * Answers a login's challenge and signs in. Rejects with ApiError 401 `invalid_second_factor`
+   * (try again), 401 `invalid_challenge` (log in again), 429 `too_many_attempts`…
+   */
+  async completeSecondStep(challenge: string, answer: SecondStepAnswer): Promise<void> {
+    const body = { challenge, ...answer };
+    await this.#session.adopt(grantOf((await unwrap(this.#anonymous.POST('/v1/login/mfa', { body }))).data));
+  }
+
+  /** Options for a passwordless passkey sign-in: pass them to `startAuthentication()`. */
+  async passkeyOptions(): Promise<Record<string, unknown>> {
+    return (await unwrap(this.#anonymous.POST('/v1/login/passkey/options'))).data.data.attributes.webauthn;
+  }
+
+  /** Signs in with a discoverable passkey's assertion over `passkeyOptions()`. */
+  async loginWithPasskey(credential: Record<string, unknown>): Promise<void> {
+    const body = { credential };
+    await this.#session.adopt(grantOf((await unwrap(this.#anonymous.POST('/v1/login/passkey', { body }))).data));
   }
 
   /**

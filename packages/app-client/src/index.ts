@@ -1,4 +1,12 @@
-export { type Account, AppClient, type AppClientOptions, type AppApi, type SessionDocument } from './app-client.ts';
+export {
+  type Account,
+  AppClient,
+  type AppClientOptions,
+  type AppApi,
+  type MfaChallenge,
+  type SecondStepAnswer,
+  type SessionDocument,
+} from './app-client.ts';
 export { ApiError, type ApiErrorObject, isAbort, parseRetryAfter, unwrap } from './api-error.ts';
 export { BearerSession, type BearerSessionOptions, grantOf, type SessionGrant } from './bearer-session.ts';
 export { memoryStore, type RefreshTokenStore, webStorageStore } from './refresh-token-store.ts';

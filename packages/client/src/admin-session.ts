@@ -1,6 +1,14 @@
-import { ApiError, BearerSession, grantOf, memoryStore, type SessionGrant, unwrap } from '@uas/app-client';
+import {
+  ApiError,
+  BearerSession,
+  grantOf,
+  type MfaChallenge,
+  memoryStore,
+  type SecondStepAnswer,
+  type SessionGrant,
+  unwrap,
+} from '@uas/app-client';
 import { type ApiClient, type ApiClientOptions, createApiClient, type SessionDocument } from './api-client';
-import type { MfaChallenge, PasskeyAssertion, PasskeyChallenge, SecondFactorProof } from './sign-in-steps';
 
 export interface AdminIdentity {
   id: string;
@@ -57,36 +65,34 @@ export class AdminSession {
     return this.#session.accessToken;
   }
 
-  /**
-   * Checks the password. Resolves null once signed in, or with the challenge of the second step
-   * when the admin has an active factor (then no session exists until `completeLogin`).
-   */
+  /** Signs in: null once signed in, or (an admin with a second factor) the challenge for `completeSecondStep`. */
   async login(email: string, password: string): Promise<MfaChallenge | null> {
     const body = { data: { type: 'users' as const, attributes: { email, password } } };
     const answer = (await unwrap(this.#anonymous.POST('/v1/admin/login', { body }))).data;
-    if (answer.data.type === 'mfa_challenges') return answer.data as MfaChallenge;
+    if (answer.data.type === 'mfa_challenges') return answer.data;
     await this.#session.adopt(this.#granted(answer as SessionDocument));
     return null;
   }
 
-  /** Answers a login's second step with a code or a passkey's assertion, and signs in. */
-  async completeLogin(challenge: string, proof: SecondFactorProof): Promise<void> {
-    const body = { challenge, ...proof };
+  /** Answers the login's challenge with a code or a passkey assertion, and signs in. */
+  async completeSecondStep(challenge: string, answer: SecondStepAnswer): Promise<void> {
+    const body = { challenge, ...answer };
     await this.#session.adopt(
       this.#granted((await unwrap(this.#anonymous.POST('/v1/admin/login/mfa', { body }))).data),
     );
   }
 
-  /** A fresh WebAuthn challenge for a passwordless sign-in, or for a passkey proof in a request. */
-  async passkeyChallenge(): Promise<PasskeyChallenge> {
-    return (await unwrap(this.#anonymous.POST('/v1/admin/login/passkey/options'))).data.data;
+  /** Options for a passwordless passkey sign-in (or a passkey proof in a request): pass them to `startAuthentication()`. */
+  async passkeyOptions(): Promise<Record<string, unknown>> {
+    return (await unwrap(this.#anonymous.POST('/v1/admin/login/passkey/options'))).data.data.attributes.webauthn;
   }
 
-  /** Signs in with a discoverable passkey's assertion alone. */
-  async loginWithPasskey(credential: PasskeyAssertion): Promise<void> {
+  /** Signs in with a discoverable passkey's assertion over `passkeyOptions()`. */
+  async loginWithPasskey(credential: Record<string, unknown>): Promise<void> {
     const body = { credential };
-    const answer = (await unwrap(this.#anonymous.POST('/v1/admin/login/passkey', { body }))).data;
-    await this.#session.adopt(this.#granted(answer));
+    await this.#session.adopt(
+      this.#granted((await unwrap(this.#anonymous.POST('/v1/admin/login/passkey', { body }))).data),
+    );
   }
 
   /**

@@ -28,6 +28,16 @@ import { VerificationService } from './verification/verification-service.ts';
 import { UserService } from './users/user-service.ts';
 import { OverviewService } from './stats/overview-service.ts';
 import { UserTransferService } from './transfer/user-transfer-service.ts';
+import type { OneTimeCodes } from './factors/one-time-codes.ts';
+import type { PasskeyCeremonies } from './factors/passkey-ceremonies.ts';
+import { SecondFactorProofs } from './factors/second-factor-proofs.ts';
+import { SessionGrants } from './sign-in/session-grants.ts';
+import { ChallengeIssuing } from './sign-in/challenge-issuing.ts';
+import { PasswordStep } from './sign-in/password-step.ts';
+import { SecondStep } from './sign-in/second-step.ts';
+import { SecondStepLock } from './sign-in/second-step-lock.ts';
+import { PasskeyStep } from './sign-in/passkey-step.ts';
+import { FactorService } from './factors/factor-service.ts';
 
 export interface UseCaseDeps {
   repositories: Repositories;
@@ -54,6 +64,22 @@ export interface UseCaseDeps {
   };
   /** The send limits of account mail and of the endpoints that send it; the defaults unless told. */
   mailLimits?: MailLimits;
+  /** TOTP and the randomness of recovery codes (otplib in the server). */
+  codes: OneTimeCodes;
+  /** The WebAuthn ceremonies (@simplewebauthn/server in the server). */
+  ceremonies: PasskeyCeremonies;
+  /** The issuer authenticator apps show beside a TOTP account (WEBAUTHN_RP_NAME). */
+  totpIssuer?: string;
+}
+
+/** One kind of account's sign-in steps, each ending in the one session grant. */
+export interface SignInSteps {
+  /** Email and password: the session, or the challenge of a second step. */
+  password: PasswordStep;
+  /** A code or passkey answering the challenge. */
+  secondStep: SecondStep;
+  /** A discoverable passkey alone, over the passkey options. */
+  passkey: PasskeyStep;
 }
 
 export interface MailLimits {
@@ -83,26 +109,58 @@ export function createUseCases({
   auditRetentionDays = 0,
   mail: mailDeps,
   mailLimits = DEFAULT_MAIL_LIMITS,
+  codes,
+  ceremonies,
+  totpIssuer = 'User-account service',
 }: UseCaseDeps) {
   const { sessions, attempts, audit } = repositories;
   const admins = adminPrincipals(repositories.admins);
   const people = userPrincipals(repositories.users);
   const accounts = accountDirectory(admins, people);
-  const authFor = (principals: PrincipalSource) =>
-    new AuthService({
-      principals,
-      accounts,
-      sessions,
-      attempts,
-      activity: repositories.activity,
-      rehash: repositories.rehash,
-      audit,
-      hasher,
-      signer,
-      clock,
-      ids,
-      policy,
-    });
+  const { factors, signInChallenges } = repositories;
+  const proofs = new SecondFactorProofs({
+    factors,
+    codes,
+    ceremonies,
+    // The key ring's box: TOTP secrets are sealed under its `factor-secret` purpose.
+    box: mailDeps.box,
+    signInChallenges,
+    audit,
+    clock,
+    ids,
+    logger: mailDeps.logger,
+  });
+  const lock = new SecondStepLock({ attempts, audit, clock, ids });
+  /** An account kind's session handling and its sign-in steps, all ending in one session grant. */
+  const accountsOf = (principals: PrincipalSource): { auth: AuthService; signIn: SignInSteps } => {
+    const kind = principals.kind;
+    const grants = new SessionGrants({ kind, sessions, signer, clock, ids, policy });
+    const issuing = new ChallengeIssuing({ kind, factors, ceremonies, signInChallenges, tokenKeys, clock });
+    const steps = { principals, signInChallenges, proofs, grants, clock, policy };
+    return {
+      auth: new AuthService({ principals, accounts, sessions, grants, audit, signer, clock, ids, policy }),
+      signIn: {
+        password: new PasswordStep({
+          principals,
+          attempts,
+          activity: repositories.activity,
+          rehash: repositories.rehash,
+          audit,
+          hasher,
+          factors,
+          issuing,
+          grants,
+          clock,
+          ids,
+          policy,
+        }),
+        secondStep: new SecondStep({ ...steps, lock }),
+        passkey: new PasskeyStep({ ...steps, ceremonies }),
+      },
+    };
+  };
+  const adminAccounts = accountsOf(admins);
+  const userAccounts = accountsOf(people);
   const users = new UserService({
     users: repositories.users,
     attempts,
@@ -127,14 +185,20 @@ export function createUseCases({
     users,
     self,
     admins: new AdminService({ admins: repositories.admins, hasher, clock, ids }),
-    adminAuth: authFor(admins),
-    userAuth: authFor(people),
+    adminAuth: adminAccounts.auth,
+    userAuth: userAccounts.auth,
+    /** The sign-in steps of admins (`/v1/admin/login…`) and of users (`/v1/login…`). */
+    adminSignIn: adminAccounts.signIn,
+    userSignIn: userAccounts.signIn,
+    /** The one check of a second factor, for the sign-in and for the step-up of factor changes. */
+    secondFactorProofs: proofs,
     transfer: new UserTransferService({ imports: repositories.imports, audit, hasher, clock, ids }),
     overview: new OverviewService({ activity: repositories.activity, clock }),
     housekeeping: new Housekeeping({
       sessions,
       attempts,
       rateCounters: repositories.rateCounters,
+      signInChallenges: repositories.signInChallenges,
       audit,
       clock,
       throttle: policy.throttle,
@@ -189,6 +253,21 @@ export function createUseCases({
       publicUrl,
     }),
     verification: new VerificationService({ users: repositories.users, actionTokens, clock, ids }),
+    /** The second factors of admins and users: enrolment, step-up changes, an admin's reset. */
+    factors: new FactorService({
+      factors,
+      sessions,
+      principals: { admin: admins, user: people },
+      codes,
+      ceremonies,
+      box: mailDeps.box,
+      proofs,
+      accountMail,
+      mailQueue: repositories.mail,
+      clock,
+      ids,
+      issuer: totpIssuer,
+    }),
     emailChange: new EmailChangeService({ self, actionTokens, accountMail, clock, ids, publicUrl }),
   };
 }

@@ -7,6 +7,8 @@ import { pageLinksSchema } from '../presenters/page-links';
 import { userListDocumentSchema } from '../presenters/user-list.presenter';
 import { userDocumentSchema, userResourceSchema } from '../presenters/user.presenter';
 import { loginDocument, refreshTokenBodySchema } from '../schemas/session.schemas';
+import { mfaChallengeDocumentSchema, passkeyChallengeDocumentSchema } from '../presenters/sign-in-challenge.presenter';
+import { passkeyBodySchema, secondStepBodySchema } from '../schemas/sign-in.schemas';
 import { createUserDocument, selfUpdateDocument, updateUserDocument } from '../schemas/user.schemas';
 
 export type JsonSchema = Record<string, unknown>;
@@ -20,6 +22,10 @@ const COMPONENTS: Record<string, GenericSchema> = {
   AuditEventResource: auditEventResourceSchema,
   AuditEventListDocument: auditEventListDocumentSchema,
   SessionDocument: sessionDocumentSchema,
+  MfaChallengeDocument: mfaChallengeDocumentSchema,
+  PasskeyChallengeDocument: passkeyChallengeDocumentSchema,
+  SecondStepBody: secondStepBodySchema,
+  PasskeyBody: passkeyBodySchema,
   ErrorObject: errorObjectSchema,
   ErrorDocument: errorDocumentSchema,
   LoginDocument: loginDocument,

@@ -1,4 +1,5 @@
-import type { AuthService } from '@uas/domain';
+import type { AuthService, SessionGrant, SignInSteps } from '@uas/domain';
+import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { createFactory } from 'hono/factory';
 import type { AppEnv } from '../app-env';
@@ -9,7 +10,9 @@ import { describeRoute, type RouteDescription } from '../openapi/route-descripti
 import { sessionDocument, sessionDocumentSchema } from '../presenters/session.presenter';
 import { parseLogin, parseRefreshTokenBody, refreshTokenBodySchema } from '../schemas/session.schemas';
 import { jsonBody } from '../schemas/validation';
-import { LOGIN_ROUTE, logIn } from '../session/login';
+import { LOGIN_ANSWER_DESCRIPTION, LOGIN_ROUTE, logIn, loginAnswerSchema } from '../session/login';
+import { mfaChallengeDocument } from '../presenters/sign-in-challenge.presenter';
+import { signInStepRoutes } from './sign-in-steps.routes';
 import { adminRefreshToken } from '../session/presented-refresh-token';
 import { clearRefreshCookie, refreshCookie, setRefreshCookie } from '../session/refresh-cookie';
 import { requireUuidParam } from './uuid-param';
@@ -53,8 +56,14 @@ const revokeDescription = (operationId: string): RouteDescription => ({
   errors: ['cross_site_request'],
 });
 
-/** Admin login, refresh (two paths), revocation and logout, with the panel's session cookie. */
-export function adminSessionRoutes({ adminAuth }: { adminAuth: AuthService }) {
+/** A session opened by any sign-in step: its record, and its refresh token in the panel's cookie. */
+function openedSession(c: Context<AppEnv>, grant: SessionGrant): Response {
+  setRefreshCookie(c, grant);
+  return c.json(sessionDocument(grant), 200);
+}
+
+/** Admin sign-in, refresh (two paths), revocation and logout, with the panel's session cookie. */
+export function adminSessionRoutes({ adminAuth, adminSignIn }: { adminAuth: AuthService; adminSignIn: SignInSteps }) {
   const authenticated = bearerAuth(adminAuth);
   const refreshTokenBody = jsonBody(parseRefreshTokenBody);
 
@@ -84,17 +93,34 @@ export function adminSessionRoutes({ adminAuth }: { adminAuth: AuthService }) {
         operationId: 'adminLogin',
         summary: 'Log in as an administrator',
         description:
-          'Wrong email or password give the same answer, in similar time, whether or not the account exists.',
+          'Wrong email or password give the same answer, in similar time, whether or not the account exists. An administrator with an active second factor gets an `mfa_challenges` resource (no token, no cookie) to answer at `/v1/admin/login/mfa`.',
         tags: TAGS,
         ...LOGIN_ROUTE,
-        responses: { 200: session },
+        responses: {
+          200: {
+            description: LOGIN_ANSWER_DESCRIPTION,
+            schema: loginAnswerSchema,
+            headers: ['Set-Cookie'],
+            example: sessionExample,
+          },
+        },
       }),
       jsonBody(parseLogin),
       async (c) => {
-        const grant = await logIn(adminAuth, c, c.req.valid('json'));
-        setRefreshCookie(c, grant);
-        return c.json(sessionDocument(grant), 200);
+        const { session: grant, challenge } = await logIn(adminSignIn, c, c.req.valid('json'));
+        return grant ? openedSession(c, grant) : c.json(mfaChallengeDocument(challenge), 200);
       },
+    )
+    .route(
+      '/',
+      signInStepRoutes({
+        path: '/v1/admin/login',
+        operation: 'admin',
+        tags: TAGS,
+        signIn: adminSignIn,
+        session,
+        respond: openedSession,
+      }),
     )
     .post('/v1/admin/refresh', describeRoute(refreshDescription('adminRefresh')), ...refresh)
     .post('/v1/admin/token/refresh', describeRoute(refreshDescription('adminTokenRefresh')), ...refresh)

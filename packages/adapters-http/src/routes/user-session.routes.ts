@@ -1,4 +1,4 @@
-import type { AuthService } from '@uas/domain';
+import type { AuthService, SignInSteps } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { bearerAuth } from '../middleware/bearer-auth';
@@ -8,7 +8,9 @@ import { describeRoute } from '../openapi/route-description';
 import { sessionDocument, sessionDocumentSchema } from '../presenters/session.presenter';
 import { parseLogin, parseRefreshTokenBody, refreshTokenBodySchema } from '../schemas/session.schemas';
 import { jsonBody } from '../schemas/validation';
-import { LOGIN_ROUTE, logIn } from '../session/login';
+import { LOGIN_ANSWER_DESCRIPTION, LOGIN_ROUTE, logIn, loginAnswerSchema } from '../session/login';
+import { mfaChallengeDocument } from '../presenters/sign-in-challenge.presenter';
+import { signInStepRoutes } from './sign-in-steps.routes';
 import { bodyRefreshToken } from '../session/presented-refresh-token';
 
 const TAGS = ['User session'];
@@ -18,8 +20,8 @@ const tokenBody = (purpose: string) => ({
   description: `The refresh token ${purpose}.`,
 });
 
-/** End-user login, refresh and revocation: the admin rules without the panel's cookie. */
-export function userSessionRoutes({ userAuth }: { userAuth: AuthService }) {
+/** End-user sign-in, refresh and revocation: the admin rules without the panel's cookie. */
+export function userSessionRoutes({ userAuth, userSignIn }: { userAuth: AuthService; userSignIn: SignInSteps }) {
   const refreshTokenBody = jsonBody(parseRefreshTokenBody);
   return new Hono<AppEnv>()
     .post(
@@ -28,17 +30,30 @@ export function userSessionRoutes({ userAuth }: { userAuth: AuthService }) {
         operationId: 'userLogin',
         summary: 'Log in as a user',
         description:
-          'The access token carries the claims `sub`, `email`, `name`, `metadata`, `app`, `iat`, `exp`, `iss`, `sid`.',
+          'The access token carries the claims `sub`, `email`, `name`, `metadata`, `app`, `iat`, `exp`, `iss`, `sid`, and how the account proved itself: `amr` (RFC 8176: `pwd`, `otp`, `hwk`, `swk`, `mfa`) and `aal` (`aal1`, or `aal2` with a second factor or a passkey). An account with an active second factor gets an `mfa_challenges` resource instead, and no token.',
         tags: TAGS,
         ...LOGIN_ROUTE,
         errors: [...LOGIN_ROUTE.errors, 'email_not_verified'],
-        responses: { 200: session },
+        responses: {
+          200: { description: LOGIN_ANSWER_DESCRIPTION, schema: loginAnswerSchema, example: sessionExample },
+        },
       }),
       jsonBody(parseLogin),
       async (c) => {
-        const grant = await logIn(userAuth, c, c.req.valid('json'));
-        return c.json(sessionDocument(grant), 200);
+        const { session: grant, challenge } = await logIn(userSignIn, c, c.req.valid('json'));
+        return grant ? c.json(sessionDocument(grant), 200) : c.json(mfaChallengeDocument(challenge), 200);
       },
+    )
+    .route(
+      '/',
+      signInStepRoutes({
+        path: '/v1/login',
+        operation: 'user',
+        tags: TAGS,
+        signIn: userSignIn,
+        session,
+        respond: (c, grant) => c.json(sessionDocument(grant), 200),
+      }),
     )
     .post(
       '/v1/refresh',

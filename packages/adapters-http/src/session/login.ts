@@ -1,9 +1,12 @@
-import type { AuthService } from '@uas/domain';
+import type { SignInSteps } from '@uas/domain';
+import * as v from 'valibot';
 import type { Context } from 'hono';
 import type { AppEnv } from '../app-env';
 import { requestContext } from '../network/request-context';
 import { loginExample } from '../openapi/examples';
 import type { RouteDescription } from '../openapi/route-description';
+import { mfaChallengeDocumentSchema } from '../presenters/sign-in-challenge.presenter';
+import { sessionDocumentSchema } from '../presenters/session.presenter';
 import { loginDocument } from '../schemas/session.schemas';
 
 /** The login document both logins take, and the refusals they share, admin or user alike. */
@@ -12,7 +15,17 @@ export const LOGIN_ROUTE = {
   errors: ['resource_conflict', 'invalid_credentials', 'account_inactive', 'too_many_attempts'],
 } as const satisfies Pick<RouteDescription, 'body' | 'errors'>;
 
-/** Logs in with a login document's credentials, throttled by the client's address. */
-export function logIn(auth: AuthService, c: Context<AppEnv>, { email, password }: { email: string; password: string }) {
-  return auth.login(email, password, c.get('client').address, requestContext(c));
+/** What a login answers: the session, or for an account with an active second factor its challenge. */
+export const loginAnswerSchema = v.union([sessionDocumentSchema, mfaChallengeDocumentSchema]);
+
+export const LOGIN_ANSWER_DESCRIPTION =
+  'The session record; or, for an account with an active second factor, an `mfa_challenges` resource and no token: answer it at the second step within its expiry.';
+
+/** The password step with a login document's credentials, throttled by the client's address. */
+export function logIn(
+  signIn: SignInSteps,
+  c: Context<AppEnv>,
+  { email, password }: { email: string; password: string },
+) {
+  return signIn.password.login(email, password, c.get('client').address, requestContext(c));
 }

@@ -9,6 +9,9 @@ import {
   type User,
 } from '@uas/domain';
 import {
+  factorEnrolment,
+  FakeOneTimeCodes,
+  FakePasskeyCeremonies,
   FakeSecretBox,
   FakeTokenKeys,
   FakeTokenSigner,
@@ -48,6 +51,8 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
   const hasher = new PlainTextHasher();
   const signer = new FakeTokenSigner(clock);
   const logger = new RecordingLogger();
+  const codes = new FakeOneTimeCodes();
+  const box = new FakeSecretBox();
   const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
   const useCases = createUseCases({
     repositories,
@@ -58,8 +63,10 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     ids,
     policy: TEST_POLICY,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
-    mail: { box: new FakeSecretBox(), templates, logger, publicUrl: TEST_PUBLIC_URL },
+    mail: { box, templates, logger, publicUrl: TEST_PUBLIC_URL },
     signup,
+    codes,
+    ceremonies: new FakePasskeyCeremonies(),
   });
   const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail } = useCases;
   const { mailRequestLimit, mailRequests, recovery, adminAccountMail, invitations } = useCases;
@@ -70,6 +77,8 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     self,
     adminAuth,
     userAuth,
+    adminSignIn: useCases.adminSignIn,
+    userSignIn: useCases.userSignIn,
     overview,
     audit,
     mail,
@@ -112,6 +121,9 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     logger,
     repositories,
     admin,
+    /** The fake TOTP (`codes.codeAt(secret, clock.now())`) and active factors written into the store. */
+    codes,
+    enrol: factorEnrolment({ factors: repositories.factors, codes, box, ids }),
     loginAdmin: () => login('/v1/admin/login', ADMIN.email, ADMIN.password),
     loginUser: (email: string, password: string) => login('/v1/login', email, password),
     createUser: (input: Partial<NewUser> & { metadata?: JsonObject } = {}): Promise<User> =>

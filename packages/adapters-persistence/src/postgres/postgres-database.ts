@@ -1,5 +1,3 @@
-// Placeholder until the factor and challenge tables land (issue 24, persistence work).
-import { InMemoryFactorRepository, InMemorySignInChallengeRepository } from '@uas/domain/testing';
 import { PostgresAuditTrail } from './postgres-audit-trail';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
@@ -11,6 +9,8 @@ import { migrationStatus } from '../shared/migration-status';
 import { withAdvisoryLock, type ConnectionSettings } from './postgres-advisory-lock';
 import { PostgresActivityRepository } from './postgres-activity.repository';
 import { PostgresAdminRepository } from './postgres-admin.repository';
+import { PostgresFactorRepository } from './postgres-factor.repository';
+import { PostgresSignInChallengeRepository } from './postgres-sign-in-challenge.repository';
 import type { PostgresDb } from './postgres-db';
 import { PostgresLoginAttemptRepository } from './postgres-login-attempt.repository';
 import { PostgresSessionRepository } from './postgres-session.repository';
@@ -104,8 +104,8 @@ function postgresRepositories(db: PostgresDb) {
     mailRequests: new PostgresMailRequestQueue(db),
     invitations: new PostgresInvitationRepository(db),
     audit: new PostgresAuditTrail(db),
-    factors: new InMemoryFactorRepository({ revokeSubjectSessions: async () => {} }, { appendNow() {} } as never),
-    signInChallenges: new InMemorySignInChallengeRepository(),
+    factors: new PostgresFactorRepository(db),
+    signInChallenges: new PostgresSignInChallengeRepository(db),
   });
 }
 

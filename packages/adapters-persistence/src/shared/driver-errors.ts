@@ -75,6 +75,15 @@ function isEmailUniqueViolation({ code, message, constraint_name }: DriverError)
   return code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && message.endsWith('.email');
 }
 
+/** A passkey registered twice: `23505` on `factors_credential_id_unique`, or SQLite's equivalent. */
+export function isCredentialIdTaken(error: unknown): boolean {
+  const { code, message, constraint_name } = driverError(error);
+  if (code === '23505') return constraint_name === 'factors_credential_id_unique';
+  return (
+    code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && message.endsWith('factors.credential_id')
+  );
+}
+
 /** What an error thrown while talking to the database becomes at the port. */
 export function toDomainError(error: unknown, operation: string): Error {
   if (error instanceof DomainError || error instanceof PersistenceError) return error;

@@ -1,5 +1,3 @@
-// Placeholder until the factor and challenge tables land (issue 24, persistence work).
-import { InMemoryFactorRepository, InMemorySignInChallengeRepository } from '@uas/domain/testing';
 import { SqliteAuditTrail } from './sqlite-audit-trail';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -12,6 +10,8 @@ import { guarded, guardedRepositories } from '../shared/driver-errors';
 import { migrationStatus } from '../shared/migration-status';
 import { SqliteActivityRepository } from './sqlite-activity.repository';
 import { SqliteAdminRepository } from './sqlite-admin.repository';
+import { SqliteFactorRepository } from './sqlite-factor.repository';
+import { SqliteSignInChallengeRepository } from './sqlite-sign-in-challenge.repository';
 import type { SqliteDb } from './sqlite-db';
 import { SqliteLoginAttemptRepository } from './sqlite-login-attempt.repository';
 import { SqliteSessionRepository } from './sqlite-session.repository';
@@ -72,8 +72,8 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     mailRequests: new SqliteMailRequestQueue(db),
     invitations: new SqliteInvitationRepository(db),
     audit: new SqliteAuditTrail(db),
-    factors: new InMemoryFactorRepository({ revokeSubjectSessions: async () => {} }, { appendNow() {} } as never),
-    signInChallenges: new InMemorySignInChallengeRepository(),
+    factors: new SqliteFactorRepository(db),
+    signInChallenges: new SqliteSignInChallengeRepository(db),
   });
 }
 

@@ -10,16 +10,22 @@ import type {
   MailKind,
   MailRequestKind,
   MailStatus,
+  SecondStepKind,
   SecretPurpose,
   SubjectKind,
+  FactorKind,
 } from '@uas/domain';
-import { authMethodsColumn } from '../shared/auth-methods';
+import { commaJoined } from '../shared/comma-joined';
 
 // Columns are named and typed so that a selected row is the domain record itself: timestamps
 // are integer epoch milliseconds (read back as Dates), JSON is text.
 const timestamp = (name: string) => integer(name, { mode: 'timestamp_ms' });
 const json = (name: string) => text(name, { mode: 'json' }).$type<JsonObject>();
-const authMethods = customType<{ data: readonly AuthMethod[]; driverData: string }>(authMethodsColumn);
+const authMethods = customType<{ data: readonly AuthMethod[]; driverData: string }>(commaJoined<AuthMethod>());
+const secondStepKinds = customType<{ data: readonly SecondStepKind[]; driverData: string }>(
+  commaJoined<SecondStepKind>(),
+);
+const names = customType<{ data: readonly string[]; driverData: string }>(commaJoined<string>());
 
 export const users = sqliteTable(
   'users',
@@ -317,4 +323,89 @@ export const invitations = sqliteTable(
     accepted: timestamp('accepted'),
   },
   (t) => [index('invitations_pending_idx').on(t.created, t.id).where(sql`${t.accepted} is null`)],
+);
+
+/**
+ * Second factors. An account is an admin or a user, so a factor names it by one of two columns,
+ * each a foreign key that takes the factor along when its account is deleted. A TOTP secret is
+ * stored only sealed (key id and ciphertext); its last accepted time step only moves forward, by a
+ * compare-and-set. A passkey's credential id is unique across every account.
+ */
+export const factors = sqliteTable(
+  'factors',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    adminId: text('admin_id').references(() => admins.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<FactorKind>().notNull(),
+    created: timestamp('created').notNull(),
+    activated: timestamp('activated'),
+    lastUsed: timestamp('last_used'),
+    totpKeyId: text('totp_key_id'),
+    totpCiphertext: text('totp_ciphertext'),
+    totpLastStep: integer('totp_last_step'),
+    webauthnChallenge: text('webauthn_challenge'),
+    credentialId: text('credential_id').unique(),
+    credentialPublicKey: text('credential_public_key'),
+    credentialCounter: integer('credential_counter'),
+    credentialTransports: names('credential_transports'),
+    credentialBackedUp: integer('credential_backed_up', { mode: 'boolean' }),
+  },
+  (t) => [
+    index('factors_user_idx').on(t.userId, t.created, t.id),
+    index('factors_admin_idx').on(t.adminId, t.created, t.id),
+    check('factors_one_account', sql`(${t.userId} is null) <> (${t.adminId} is null)`),
+    check('factors_kind', sql`${t.kind} in ('totp', 'webauthn')`),
+  ],
+);
+
+/**
+ * Recovery codes, only as digests, each of one account (as factors name theirs) and usable once:
+ * a use is one UPDATE … WHERE used IS NULL.
+ */
+export const recoveryCodes = sqliteTable(
+  'recovery_codes',
+  {
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    adminId: text('admin_id').references(() => admins.id, { onDelete: 'cascade' }),
+    digest: text('digest').notNull(),
+    used: timestamp('used'),
+  },
+  (t) => [
+    uniqueIndex('recovery_codes_user_digest_idx').on(t.userId, t.digest),
+    uniqueIndex('recovery_codes_admin_digest_idx').on(t.adminId, t.digest),
+    check('recovery_codes_one_account', sql`(${t.userId} is null) <> (${t.adminId} is null)`),
+  ],
+);
+
+/**
+ * Sign-ins awaiting their second step (or a passwordless passkey's assertion, with no account
+ * yet), keyed by the digest of the handle the client holds. Completed once, by one UPDATE … WHERE
+ * completed IS NULL AND failures < ? AND expires > ?; `expires` is indexed for pruning.
+ */
+export const signInChallenges = sqliteTable(
+  'sign_in_challenges',
+  {
+    id: text('id').primaryKey(),
+    owner: text('owner').$type<SubjectKind>().notNull(),
+    userId: text('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    adminId: text('admin_id').references(() => admins.id, { onDelete: 'cascade' }),
+    kinds: secondStepKinds('kinds').notNull(),
+    webauthnChallenge: text('webauthn_challenge'),
+    methods: authMethods('methods').notNull(),
+    created: timestamp('created').notNull(),
+    expires: timestamp('expires').notNull(),
+    failures: integer('failures').notNull().default(0),
+    completed: timestamp('completed'),
+    clientAddress: text('client_address'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [
+    index('sign_in_challenges_expires_idx').on(t.expires),
+    check('sign_in_challenges_owner', sql`${t.owner} in ('admin', 'user')`),
+    check(
+      'sign_in_challenges_account',
+      sql`(${t.owner} = 'user' and ${t.adminId} is null) or (${t.owner} = 'admin' and ${t.userId} is null)`,
+    ),
+  ],
 );

@@ -1,4 +1,4 @@
-import { type AdminSession, type paths, type SecondFactorProof, unwrap } from '@uas/client';
+import { type AdminSession, type paths, type SecondStepAnswer, unwrap } from '@uas/client';
 
 type Json<Op, Status extends number> = Op extends {
   responses: { [S in Status]: { content: { 'application/json': infer Body } } };
@@ -40,7 +40,7 @@ export class FactorsApi {
     return (await unwrap(call)).data.data;
   }
 
-  async remove(id: string, proof?: SecondFactorProof): Promise<void> {
+  async remove(id: string, proof?: SecondStepAnswer): Promise<void> {
     const call = this.session.api.DELETE('/v1/admin/me/factors/{id}', {
       params: { path: { id } },
       ...(proof ? { body: proof } : {}),
@@ -49,7 +49,7 @@ export class FactorsApi {
   }
 
   /** Replaces every recovery code; answers the new ones, shown this once. */
-  async regenerateRecoveryCodes(proof?: SecondFactorProof): Promise<string[]> {
+  async regenerateRecoveryCodes(proof?: SecondStepAnswer): Promise<string[]> {
     const call = this.session.api.POST('/v1/admin/me/recovery-codes', proof ? { body: proof } : {});
     return [...(await unwrap(call)).data.data.attributes.recovery_codes];
   }

@@ -6,7 +6,6 @@ import {
   startRegistration,
   WebAuthnError,
 } from '@simplewebauthn/browser';
-import type { PasskeyAssertion } from '@uas/client';
 import type { PasskeyRegistration } from './factors-api';
 
 /*
@@ -19,9 +18,9 @@ import type { PasskeyRegistration } from './factors-api';
 export const passkeysSupported = (): boolean => browserSupportsWebAuthn();
 
 /** Asks the browser for an assertion (sign-in or a proof) with the server's request options. */
-export async function assertPasskey(options: unknown): Promise<PasskeyAssertion> {
+export async function assertPasskey(options: unknown): Promise<Record<string, unknown>> {
   const optionsJSON = options as PublicKeyCredentialRequestOptionsJSON;
-  return (await startAuthentication({ optionsJSON })) as unknown as PasskeyAssertion;
+  return { ...(await startAuthentication({ optionsJSON })) };
 }
 
 /** Asks the browser to create a passkey with the server's creation options. */

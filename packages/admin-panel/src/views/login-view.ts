@@ -86,8 +86,7 @@ export function loginView({ session, notice, onSignedIn }: LoginOptions): View {
     errors.clear();
     await busy('Signing in…', async () => {
       try {
-        const challenge = await session.passkeyChallenge();
-        await session.loginWithPasskey(await assertPasskey(challenge.attributes.webauthn));
+        await session.loginWithPasskey(await assertPasskey(await session.passkeyOptions()));
         onSignedIn();
       } catch (error) {
         errors.showForm([isPasskeyRefusal(error) ? passkeyProblem(error) : loginProblem(error)]);
@@ -121,7 +120,7 @@ export function loginView({ session, notice, onSignedIn }: LoginOptions): View {
       assertPasskey: async () => ({ credential: await assertPasskey(webauthn) }),
       submit: async (proof) => {
         try {
-          await session.completeLogin(challenge.id, proof);
+          await session.completeSecondStep(challenge.id, proof);
         } catch (error) {
           // A challenge that expired or took too many wrong answers cannot be answered again.
           if (error instanceof ApiError && error.errors[0]?.code === 'invalid_challenge') {

@@ -1,4 +1,4 @@
-import { ApiError, type SecondFactorProof } from '@uas/client';
+import { ApiError, type SecondStepAnswer } from '@uas/client';
 import { isPasskeyRefusal, passkeyProblem } from '../api/passkeys';
 import { h } from '../ui/dom';
 import { field } from '../ui/field';
@@ -9,9 +9,9 @@ export interface SecondStepOptions {
   /** Whether to offer a passkey beside the code. */
   passkey: boolean;
   /** Makes the passkey proof (the browser's assertion over a fresh or the given challenge). */
-  assertPasskey: () => Promise<SecondFactorProof>;
+  assertPasskey: () => Promise<SecondStepAnswer>;
   /** Sends the proof; a rejection is shown in the form, which stays. */
-  submit: (proof: SecondFactorProof) => Promise<void>;
+  submit: (proof: SecondStepAnswer) => Promise<void>;
   submitLabel: string;
   /** Content before the fields (a heading, an explanation). */
   intro: HTMLElement[];
@@ -63,7 +63,7 @@ export function secondStepForm(options: SecondStepOptions): { element: HTMLFormE
   });
 
   let busy = false;
-  async function send(prove: () => Promise<SecondFactorProof>): Promise<void> {
+  async function send(prove: () => Promise<SecondStepAnswer>): Promise<void> {
     if (busy) return;
     busy = true;
     errors.clear();

@@ -1,4 +1,4 @@
-import { type AdminSession, ApiError, type SecondFactorProof } from '@uas/client';
+import { type AdminSession, ApiError, type SecondStepAnswer } from '@uas/client';
 import { assertPasskey } from '../api/passkeys';
 import { h } from '../ui/dom';
 import { openModal } from '../ui/modal';
@@ -12,7 +12,7 @@ import { secondStepForm } from './second-step-form';
 export async function withSecondFactor<T>(
   session: AdminSession,
   options: { title: string; passkey: boolean },
-  action: (proof?: SecondFactorProof) => Promise<T>,
+  action: (proof?: SecondStepAnswer) => Promise<T>,
 ): Promise<T | null> {
   try {
     return await action();
@@ -24,9 +24,7 @@ export async function withSecondFactor<T>(
   const step = secondStepForm({
     passkey: options.passkey,
     // A fresh challenge of the admin's passkey sign-in, whose answer the server takes as a proof.
-    assertPasskey: async () => ({
-      credential: await assertPasskey((await session.passkeyChallenge()).attributes.webauthn),
-    }),
+    assertPasskey: async () => ({ credential: await assertPasskey(await session.passkeyOptions()) }),
     submit: async (proof) => {
       result = { value: await action(proof) };
       modal.close();

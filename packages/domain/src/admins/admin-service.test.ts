@@ -56,13 +56,13 @@ describe('AdminService.applyCredentials()', () => {
     });
     expect(await domain.repositories.admins.findFirst()).toEqual(updated);
     expect(await domain.isOpen(grant.accessToken, domain.adminAuth)).toBe(false);
-    await expect(domain.adminAuth.login(credentials.email, credentials.password, ADDRESS)).resolves.toBeDefined();
+    await expect(domain.adminLogin(credentials.email, credentials.password, ADDRESS)).resolves.toBeDefined();
   });
 
   it('refuses the old password after a reset', async () => {
     await domain.admins.applyCredentials(ADMIN);
     await domain.admins.applyCredentials({ ...ADMIN, password: 'another-admin-password' });
-    await expect(domain.adminAuth.login(ADMIN.email, ADMIN.password, ADDRESS)).rejects.toBeInstanceOf(
+    await expect(domain.adminLogin(ADMIN.email, ADMIN.password, ADDRESS)).rejects.toBeInstanceOf(
       InvalidCredentialsError,
     );
   });
@@ -107,7 +107,7 @@ describe('AdminService.applyCredentials()', () => {
       const reset = await domain.admins.applyCredentials({ ...ADMIN, password: 'another-admin-password' }, 'file-2');
       expect(reset.keyFileStamp).toBe('file-2');
       expect(await domain.isOpen(grant.accessToken, domain.adminAuth)).toBe(false);
-      await expect(domain.adminAuth.login(ADMIN.email, ADMIN.password, ADDRESS)).rejects.toBeInstanceOf(
+      await expect(domain.adminLogin(ADMIN.email, ADMIN.password, ADDRESS)).rejects.toBeInstanceOf(
         InvalidCredentialsError,
       );
     });

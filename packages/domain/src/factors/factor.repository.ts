@@ -41,7 +41,10 @@ export interface FactorRepository {
   usePasskey(id: string, counter: number, at: Date, audit?: AuditRecord): Promise<void>;
   /** Removes one factor; removing the account's last active factor also removes its recovery codes. */
   remove(id: string, audit?: AuditRecord): Promise<boolean>;
-  /** Removes every factor and recovery code of the account, and ends its sessions. Answers how many factors went. */
+  /**
+   * Removes every factor and recovery code of the account and ends its sessions, with `audit` in
+   * the same transaction whatever it found (the sessions end regardless). Answers how many factors went.
+   */
   removeAll(owner: SubjectKind, subjectId: string, at: Date, audit?: AuditRecord): Promise<number>;
   /** Replaces the account's recovery codes with a new set (digests). */
   replaceRecoveryCodes(

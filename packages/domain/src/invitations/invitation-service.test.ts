@@ -38,7 +38,7 @@ describe('InvitationService', () => {
   }
 
   const refusedLogin = (email: string, password: string) =>
-    rejectionOf(domain.userAuth.login(email, password, '203.0.113.7'), InvalidCredentialsError);
+    rejectionOf(domain.userLogin(email, password, '203.0.113.7'), InvalidCredentialsError);
 
   it('invite() makes a closed, unverified account and mails a link to the accept-invitation page', async () => {
     const invited = await invitations.invite(

@@ -22,13 +22,15 @@ export const MAIL_KIND_VALUES = {
   password_changed: ['email'],
   /** An admin invited the address: set a password to join. */
   invitation: ['email', 'name', 'link'],
+  /** A security notice: an admin removed every second factor of the account (and ended its sessions). */
+  factors_reset: ['email'],
 } as const satisfies Record<string, readonly string[]>;
 
 /**
  * Security notices: they tell an owner of a change to the account, so no send limit drops them
  * (see the per-address and hourly limits).
  */
-export const NOTICE_KINDS: readonly MailKind[] = ['email_change_notice', 'password_changed'];
+export const NOTICE_KINDS: readonly MailKind[] = ['email_change_notice', 'password_changed', 'factors_reset'];
 export type MailKind = keyof typeof MAIL_KIND_VALUES;
 export const MAIL_KINDS = Object.keys(MAIL_KIND_VALUES) as MailKind[];
 /** The values a message of `kind` is rendered with. */

@@ -52,6 +52,11 @@ export const DEFAULT_MAIL_TEMPLATES: Record<MailKind, MailTemplate> = {
     text: 'Hello {{name}},\n\nAn account was made for you ({{email}}). Choose a password to start using it:\n\n{{link}}\n',
     html: '<p>Hello {{name}},</p>\n<p>An account was made for you (<strong>{{email}}</strong>).</p>\n<p><a href="{{link}}">Choose a password</a></p>\n',
   },
+  factors_reset: {
+    subject: 'Your second factors were removed',
+    text: 'An administrator removed every second factor (authenticator apps, passkeys and recovery codes) of the account of {{email}}, and ended its sessions. You can sign in with your password alone and enrol a second factor again.\n\nIf you did not ask for this, recover your account and tell your administrator.\n',
+    html: '<p>An administrator removed every second factor (authenticator apps, passkeys and recovery codes) of the account of <strong>{{email}}</strong>, and ended its sessions. You can sign in with your password alone and enrol a second factor again.</p>\n<p>If you did not ask for this, recover your account and tell your administrator.</p>\n',
+  },
 };
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;

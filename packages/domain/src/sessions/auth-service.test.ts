@@ -38,7 +38,7 @@ describe('AuthService', () => {
         metadata: { theme: 'dark' },
         app: { roles: ['editor'] },
       });
-      const grant = await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
+      const grant = await domain.userLogin(user.email, PASSWORD, ADDRESS);
       expect(await domain.claimsOf(grant.accessToken)).toMatchObject({
         sub: user.id,
         sid: grant.sessionId,
@@ -53,7 +53,7 @@ describe('AuthService', () => {
     it("issues an access token for the policy's lifetime, and a refresh token of the same session", async () => {
       const user = await domain.createUser();
       const now = domain.clock.now();
-      const grant = await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
+      const grant = await domain.userLogin(user.email, PASSWORD, ADDRESS);
       const access = await domain.claimsOf(grant.accessToken);
       expect(grant.accessTokenExpires).toEqual(new Date(now.getTime() + POLICY.accessTokenSeconds * 1000));
       expect([access.iat, access.exp]).toEqual([seconds(now), seconds(now) + POLICY.accessTokenSeconds]);
@@ -68,48 +68,48 @@ describe('AuthService', () => {
 
     it('opens a new session at every login', async () => {
       const user = await domain.createUser();
-      const first = await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
-      const second = await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
+      const first = await domain.userLogin(user.email, PASSWORD, ADDRESS);
+      const second = await domain.userLogin(user.email, PASSWORD, ADDRESS);
       expect(second.sessionId).not.toBe(first.sessionId);
     });
 
     it('finds the account whatever the case and spacing of the email', async () => {
       const user = await domain.createUser({ email: 'alice@example.com' });
-      const grant = await domain.userAuth.login('  ALICE@Example.com ', PASSWORD, ADDRESS);
+      const grant = await domain.userLogin('  ALICE@Example.com ', PASSWORD, ADDRESS);
       expect(grant.principal.id).toBe(user.id);
     });
 
     it('refuses a wrong password and an unknown email alike with InvalidCredentialsError', async () => {
       const user = await domain.createUser();
       const wrongPassword = await rejectionOf(
-        domain.userAuth.login(user.email, 'wrong-password', ADDRESS),
+        domain.userLogin(user.email, 'wrong-password', ADDRESS),
         InvalidCredentialsError,
       );
       const unknownEmail = await rejectionOf(
-        domain.userAuth.login('nobody@example.com', PASSWORD, ADDRESS),
+        domain.userLogin('nobody@example.com', PASSWORD, ADDRESS),
         InvalidCredentialsError,
       );
       expect(unknownEmail.message).toBe(wrongPassword.message);
     });
 
     it('refuses an unknown email even with the password of the timing hash', async () => {
-      await expect(
-        domain.userAuth.login('nobody@example.com', 'timing-equaliser-password', ADDRESS),
-      ).rejects.toBeInstanceOf(InvalidCredentialsError);
+      await expect(domain.userLogin('nobody@example.com', 'timing-equaliser-password', ADDRESS)).rejects.toBeInstanceOf(
+        InvalidCredentialsError,
+      );
     });
 
     it('refuses an inactive user with the right password with AccountInactiveError, and opens no session', async () => {
       const user = await domain.createUser({ active: 0 });
-      await expect(domain.userAuth.login(user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(AccountInactiveError);
-      await expect(domain.userAuth.login(user.email, 'wrong-password', ADDRESS)).rejects.toBeInstanceOf(
+      await expect(domain.userLogin(user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(AccountInactiveError);
+      await expect(domain.userLogin(user.email, 'wrong-password', ADDRESS)).rejects.toBeInstanceOf(
         InvalidCredentialsError,
       );
     });
 
     it('refuses an unverified user with the right password with EmailNotVerifiedError, and a wrong one as any', async () => {
       const user = await domain.createUser({ emailVerified: false });
-      await expect(domain.userAuth.login(user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(EmailNotVerifiedError);
-      await expect(domain.userAuth.login(user.email, 'wrong-password', ADDRESS)).rejects.toBeInstanceOf(
+      await expect(domain.userLogin(user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(EmailNotVerifiedError);
+      await expect(domain.userLogin(user.email, 'wrong-password', ADDRESS)).rejects.toBeInstanceOf(
         InvalidCredentialsError,
       );
       expect(await domain.repositories.sessions.listLive('user', user.id, domain.clock.now(), 10)).toEqual([]);
@@ -118,7 +118,7 @@ describe('AuthService', () => {
     it('lets an unverified user log in when verification is optional', async () => {
       const optional = buildDomain({ policy: { ...POLICY, emailVerification: 'optional' } });
       const user = await optional.createUser({ emailVerified: false });
-      expect((await optional.userAuth.login(user.email, PASSWORD, ADDRESS)).principal.id).toBe(user.id);
+      expect((await optional.userLogin(user.email, PASSWORD, ADDRESS)).principal.id).toBe(user.id);
     });
 
     it('gives an admin a token with sub, sid, email and name but no user claims', async () => {
@@ -132,10 +132,8 @@ describe('AuthService', () => {
     it('keeps users and admins apart: each service knows only its own accounts', async () => {
       const user = await domain.createUser();
       await domain.admins.applyCredentials(ADMIN);
-      await expect(domain.adminAuth.login(user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(
-        InvalidCredentialsError,
-      );
-      await expect(domain.userAuth.login(ADMIN.email, ADMIN.password, ADDRESS)).rejects.toBeInstanceOf(
+      await expect(domain.adminLogin(user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(InvalidCredentialsError);
+      await expect(domain.userLogin(ADMIN.email, ADMIN.password, ADDRESS)).rejects.toBeInstanceOf(
         InvalidCredentialsError,
       );
     });
@@ -145,16 +143,14 @@ describe('AuthService', () => {
     it(`refuses the attempt after ${ACCOUNT_LIMIT} failures of one account from one address, even with the right password`, async () => {
       const user = await domain.createUser();
       await domain.failLogins(domain.userAuth, user.email, ACCOUNT_LIMIT);
-      const error = await rejectionOf(domain.userAuth.login(user.email, PASSWORD, ADDRESS), TooManyAttemptsError);
+      const error = await rejectionOf(domain.userLogin(user.email, PASSWORD, ADDRESS), TooManyAttemptsError);
       expect(error.retryAfterSeconds).toBe(WINDOW);
     });
 
     it(`lets at most ${ACCOUNT_LIMIT} of a burst of concurrent wrong guesses be checked against the password`, async () => {
       const user = await domain.createUser();
       const outcomes = await Promise.allSettled(
-        Array.from({ length: 4 * ACCOUNT_LIMIT }, (_, i) =>
-          domain.userAuth.login(user.email, `wrong guess ${i}`, ADDRESS),
-        ),
+        Array.from({ length: 4 * ACCOUNT_LIMIT }, (_, i) => domain.userLogin(user.email, `wrong guess ${i}`, ADDRESS)),
       );
       const reasons = outcomes.map((outcome) => (outcome.status === 'rejected' ? outcome.reason : outcome.value));
       const checked = reasons.filter((reason) => reason instanceof InvalidCredentialsError).length;
@@ -162,12 +158,12 @@ describe('AuthService', () => {
       expect(
         reasons.every((reason) => reason instanceof InvalidCredentialsError || reason instanceof TooManyAttemptsError),
       ).toBe(true);
-      await expect(domain.userAuth.login(user.email, PASSWORD, OTHER_ADDRESS)).resolves.toBeDefined();
+      await expect(domain.userLogin(user.email, PASSWORD, OTHER_ADDRESS)).resolves.toBeDefined();
     });
 
     it('does not count a successful login against the address', async () => {
       const users = await Promise.all(Array.from({ length: 3 }, () => domain.createUser()));
-      for (const user of users) await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
+      for (const user of users) await domain.userLogin(user.email, PASSWORD, ADDRESS);
       const { count } = await domain.repositories.attempts.failuresSince(`address:${ADDRESS}`, new Date(0));
       expect(count).toBe(0);
     });
@@ -175,7 +171,7 @@ describe('AuthService', () => {
     it(`still lets the ${ACCOUNT_LIMIT}th attempt through`, async () => {
       const user = await domain.createUser();
       await domain.failLogins(domain.userAuth, user.email, ACCOUNT_LIMIT - 1);
-      await expect(domain.userAuth.login(user.email, PASSWORD, ADDRESS)).resolves.toBeDefined();
+      await expect(domain.userLogin(user.email, PASSWORD, ADDRESS)).resolves.toBeDefined();
     });
 
     it('counts retryAfterSeconds from the oldest failure in the window', async () => {
@@ -184,40 +180,40 @@ describe('AuthService', () => {
       domain.clock.advance(100);
       await domain.failLogins(domain.userAuth, user.email, ACCOUNT_LIMIT - 1);
       domain.clock.advance(20);
-      const error = await rejectionOf(domain.userAuth.login(user.email, PASSWORD, ADDRESS), TooManyAttemptsError);
+      const error = await rejectionOf(domain.userLogin(user.email, PASSWORD, ADDRESS), TooManyAttemptsError);
       expect(error.retryAfterSeconds).toBe(WINDOW - 120);
     });
 
     it('lets the same account log in from another address', async () => {
       const user = await domain.createUser();
       await domain.failLogins(domain.userAuth, user.email, ACCOUNT_LIMIT);
-      await expect(domain.userAuth.login(user.email, PASSWORD, OTHER_ADDRESS)).resolves.toBeDefined();
+      await expect(domain.userLogin(user.email, PASSWORD, OTHER_ADDRESS)).resolves.toBeDefined();
     });
 
     it('lets a client that waits retryAfterSeconds log in again', async () => {
       const user = await domain.createUser();
       await domain.failLogins(domain.userAuth, user.email, ACCOUNT_LIMIT);
       const { retryAfterSeconds } = await rejectionOf(
-        domain.userAuth.login(user.email, PASSWORD, ADDRESS),
+        domain.userLogin(user.email, PASSWORD, ADDRESS),
         TooManyAttemptsError,
       );
       domain.clock.advance(retryAfterSeconds);
-      await expect(domain.userAuth.login(user.email, PASSWORD, ADDRESS)).resolves.toBeDefined();
+      await expect(domain.userLogin(user.email, PASSWORD, ADDRESS)).resolves.toBeDefined();
     });
 
     it('lets the account in again once the window has passed', async () => {
       const user = await domain.createUser();
       await domain.failLogins(domain.userAuth, user.email, ACCOUNT_LIMIT);
       domain.clock.advance(WINDOW - 1);
-      await expect(domain.userAuth.login(user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(TooManyAttemptsError);
+      await expect(domain.userLogin(user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(TooManyAttemptsError);
       domain.clock.advance(1);
-      await expect(domain.userAuth.login(user.email, PASSWORD, ADDRESS)).resolves.toBeDefined();
+      await expect(domain.userLogin(user.email, PASSWORD, ADDRESS)).resolves.toBeDefined();
     });
 
     it('counts failures of an unknown email, and of one email in any case, toward one account', async () => {
       await domain.failLogins(domain.userAuth, 'ghost@example.com', ACCOUNT_LIMIT / 2);
       await domain.failLogins(domain.userAuth, ' GHOST@example.com', ACCOUNT_LIMIT / 2);
-      await expect(domain.userAuth.login('ghost@example.com', PASSWORD, ADDRESS)).rejects.toBeInstanceOf(
+      await expect(domain.userLogin('ghost@example.com', PASSWORD, ADDRESS)).rejects.toBeInstanceOf(
         TooManyAttemptsError,
       );
     });
@@ -227,17 +223,17 @@ describe('AuthService', () => {
       for (let i = 0; i < accounts; i += 1)
         await domain.failLogins(domain.userAuth, `guess${i}@example.com`, ACCOUNT_LIMIT);
       const bystander = await domain.createUser();
-      const error = await rejectionOf(domain.userAuth.login(bystander.email, PASSWORD, ADDRESS), TooManyAttemptsError);
+      const error = await rejectionOf(domain.userLogin(bystander.email, PASSWORD, ADDRESS), TooManyAttemptsError);
       expect(error.retryAfterSeconds).toBeGreaterThan(0);
-      await expect(domain.userAuth.login(bystander.email, PASSWORD, OTHER_ADDRESS)).resolves.toBeDefined();
+      await expect(domain.userLogin(bystander.email, PASSWORD, OTHER_ADDRESS)).resolves.toBeDefined();
     });
 
     it("clears the account's counter on success", async () => {
       const user = await domain.createUser();
       await domain.failLogins(domain.userAuth, user.email, ACCOUNT_LIMIT - 1);
-      await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
+      await domain.userLogin(user.email, PASSWORD, ADDRESS);
       await domain.failLogins(domain.userAuth, user.email, ACCOUNT_LIMIT - 1);
-      await expect(domain.userAuth.login(user.email, PASSWORD, ADDRESS)).resolves.toBeDefined();
+      await expect(domain.userLogin(user.email, PASSWORD, ADDRESS)).resolves.toBeDefined();
     });
 
     it("does not clear the address's counter on success", async () => {
@@ -245,15 +241,15 @@ describe('AuthService', () => {
       for (let i = 0; i < ADDRESS_LIMIT / ACCOUNT_LIMIT; i += 1) {
         await domain.failLogins(domain.userAuth, `guess${i}@example.com`, i === 0 ? ACCOUNT_LIMIT - 1 : ACCOUNT_LIMIT);
       }
-      await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
+      await domain.userLogin(user.email, PASSWORD, ADDRESS);
       await domain.failLogins(domain.userAuth, 'guess0@example.com', 1);
-      await expect(domain.userAuth.login(user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(TooManyAttemptsError);
+      await expect(domain.userLogin(user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(TooManyAttemptsError);
     });
 
     it('keeps the account counters of users and admins apart', async () => {
       await domain.admins.applyCredentials(ADMIN);
       await domain.failLogins(domain.userAuth, ADMIN.email, ACCOUNT_LIMIT);
-      await expect(domain.adminAuth.login(ADMIN.email, ADMIN.password, ADDRESS)).resolves.toBeDefined();
+      await expect(domain.adminLogin(ADMIN.email, ADMIN.password, ADDRESS)).resolves.toBeDefined();
     });
   });
 
@@ -294,7 +290,7 @@ describe('AuthService', () => {
 
     it('reuse ends only the session it happened in', async () => {
       const { user, grant } = await domain.signedInUser();
-      const otherSession = await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
+      const otherSession = await domain.userLogin(user.email, PASSWORD, ADDRESS);
       await domain.userAuth.refresh(grant.refreshToken);
       domain.clock.advance(POLICY.refreshReuseGraceSeconds + 1);
       await expect(domain.userAuth.refresh(grant.refreshToken)).rejects.toBeInstanceOf(RefreshTokenReusedError);

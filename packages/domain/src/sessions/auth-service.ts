@@ -10,31 +10,16 @@ import {
   type RequestContext,
 } from '../audit/audit-event.ts';
 import type { AuditTrail } from '../audit/audit-trail.ts';
-import { addSeconds, type Clock } from '../shared/clock.ts';
+import type { Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
-import { isStorableText } from '../shared/json.ts';
-import type { PasswordHasher } from '../shared/password-hasher.ts';
-import {
-  AccountInactiveError,
-  EmailNotVerifiedError,
-  ForbiddenError,
-  InvalidCredentialsError,
-  InvalidTokenError,
-  NotFoundError,
-  RefreshTokenReusedError,
-} from '../shared/errors.ts';
-import type { TokenPurpose, TokenSigner } from '../tokens/token-signer.ts';
-import type { LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
-import { AttemptGate } from '../throttling/attempt-gate.ts';
-import { throttleKeys, type ThrottlePolicy } from '../throttling/throttle.ts';
-import { normalizeEmail } from '../users/user.rules.ts';
-import { hasPassword, passwordMatches } from '../users/password-match.ts';
+import { ForbiddenError, InvalidTokenError, NotFoundError, RefreshTokenReusedError } from '../shared/errors.ts';
+import type { TokenSigner } from '../tokens/token-signer.ts';
+import type { ThrottlePolicy } from '../throttling/throttle.ts';
 import type { AccountDirectory, Principal, PrincipalSource } from './principal.ts';
 import type { Identity, SubjectKind } from '../shared/identity.ts';
 import { refreshTokenState, withinReuseGrace, type RefreshToken, type Session } from './session.ts';
-import type { ActivityRepository } from '../stats/activity.repository.ts';
 import type { SessionRepository } from './session.repository.ts';
-import type { PasswordRehashRepository } from './password-rehash.repository.ts';
+import { ACCESS_PURPOSE, type SessionGrant, type SessionGrants } from '../sign-in/session-grants.ts';
 
 export interface AuthPolicy {
   accessTokenSeconds: number;
@@ -54,31 +39,15 @@ export interface AuthServiceDeps {
   /** Every account of either kind, so logging out someone else's id is told from an unknown id. */
   accounts: AccountDirectory;
   sessions: SessionRepository;
-  attempts: LoginAttemptRepository;
-  /** Where the overview counts end users' failed logins; their logins count as their sessions open. */
-  activity: ActivityRepository;
-  rehash: PasswordRehashRepository;
+  /** The grant every sign-in ends in; a refresh hands it out again. */
+  grants: SessionGrants;
   audit: AuditTrail;
-  hasher: PasswordHasher;
   signer: TokenSigner;
   clock: Clock;
   ids: IdGenerator;
   policy: AuthPolicy;
 }
 
-/** The tokens of a session, as login and refresh hand them out. */
-export interface SessionGrant {
-  principal: Principal;
-  sessionId: string;
-  /** When both tokens were signed: their `iat`. */
-  issued: Date;
-  accessToken: string;
-  accessTokenExpires: Date;
-  refreshToken: string;
-  refreshTokenExpires: Date;
-}
-
-const ACCESS_PURPOSE: Record<SubjectKind, TokenPurpose> = { admin: 'admin_access', user: 'user_access' };
 /** How the audit trail types an account of each kind, as actor and as target. */
 const ACCOUNT_TARGET: Record<SubjectKind, string> = { admin: 'admins', user: 'users' };
 
@@ -97,82 +66,15 @@ const OTHER_KIND_TOKEN: Record<SubjectKind, string> = { admin: 'A user token', u
 export const MAX_LISTED_SESSIONS = 100;
 
 /**
- * Login, refresh-token rotation with reuse detection, revocation, logout and access-token checks
- * for one kind of account. Admins and users each get an instance over their own PrincipalSource.
+ * Refresh-token rotation with reuse detection, revocation, logout and access-token checks for one
+ * kind of account (signing in is the sign-in steps'). Admins and users each get an instance over
+ * their own PrincipalSource.
  */
 export class AuthService {
-  private timingHash: Promise<string> | undefined;
-  private readonly gate: AttemptGate;
-
-  constructor(private readonly deps: AuthServiceDeps) {
-    this.gate = new AttemptGate(deps);
-  }
+  constructor(private readonly deps: AuthServiceDeps) {}
 
   private get kind(): SubjectKind {
     return this.deps.principals.kind;
-  }
-
-  /**
-   * Checks the credentials and opens a session, remembering where the login came from. For admins
-   * the audit trail records each login and each failed one; for users, the failure that starts the
-   * throttling of their logins.
-   */
-  async login(
-    email: string,
-    password: string,
-    clientAddress: string,
-    request: RequestContext = { requestId: null, clientAddress, userAgent: null },
-  ): Promise<SessionGrant> {
-    const { principals, attempts, hasher, policy } = this.deps;
-    const normalized = normalizeEmail(email);
-    // No account has such an address (the rules refuse it), and PostgreSQL cannot even store it in
-    // a throttle key: refuse it as any unknown email.
-    if (!isStorableText(normalized)) throw new InvalidCredentialsError();
-    const keys = throttleKeys(this.kind, normalized, clientAddress);
-    const attempt = await this.gate.enter(
-      [
-        [keys.accountAndAddress, policy.throttle.perAccountAndAddress],
-        [keys.address, policy.throttle.perAddress],
-      ],
-      'Too many failed login attempts; try again later.',
-      [keys.account],
-    );
-
-    const principal = await principals.findByEmail(normalized);
-    // Verify against a throwaway hash when the email is unknown or its account has no password,
-    // so every refusal takes as long.
-    const hash = principal && hasPassword(principal.passwordHash) ? principal.passwordHash : null;
-    // A wrong password leaves the attempt recorded: that is the failure that counts.
-    const matches = await passwordMatches(hasher, password, hash ?? (await this.hashForTiming()));
-    if (!matches || !principal || hash === null) {
-      if (this.kind === 'user') await this.deps.activity.countFailedLogin(this.deps.clock.now());
-      await this.recordFailedLogin(principal, attempt.failureThrottles, request);
-      throw new InvalidCredentialsError();
-    }
-    await this.gate.succeeded(attempt);
-    if (!principal.active) throw new AccountInactiveError();
-    // Only after the right password: to anyone else an unverified account looks like any other.
-    if (!principal.emailVerified && policy.emailVerification === 'required') throw new EmailNotVerifiedError();
-    await attempts.clear(keys.accountAndAddress);
-    const grant = await this.startSession(principal, request);
-    if (!grant) return this.refuseChanged(principal);
-    // Only now, with the session standing: the store's check compares the hash it verified.
-    await this.rehashIfDue(principal, password);
-    return grant;
-  }
-
-  private async recordFailedLogin(
-    principal: Principal | null,
-    throttles: boolean,
-    request: RequestContext,
-  ): Promise<void> {
-    const target = principal && accountTarget(this.kind, principal.id);
-    if (this.kind === 'admin') {
-      const actor = { type: 'admin', id: principal?.id ?? null } as const;
-      await this.deps.audit.append(this.record({ actor, request }, 'admin.login_failed', target));
-    } else if (throttles) {
-      await this.deps.audit.append(this.record({ actor: SYSTEM_ACTOR, request }, 'user.login_throttled', target));
-    }
   }
 
   private record(
@@ -182,23 +84,6 @@ export class AuthService {
     changes: AuditChanges | null = null,
   ): AuditRecord {
     return auditRecord(this.deps.ids.next(), this.deps.clock.now(), by, action, target, changes);
-  }
-
-  /** The answer to a login whose account changed before its session could open. */
-  private async refuseChanged(verified: Principal): Promise<never> {
-    const now = await this.deps.principals.findById(verified.id);
-    const sameCredentials = now?.passwordHash === verified.passwordHash && now.email === verified.email;
-    throw sameCredentials && !now.active ? new AccountInactiveError() : new InvalidCredentialsError();
-  }
-
-  /**
-   * A hash brought in by an import (or made at another bcrypt cost) is replaced by one of the
-   * configured kind, now that the password is known to be right; a concurrent password change wins.
-   */
-  private async rehashIfDue(principal: Principal, password: string): Promise<void> {
-    const { hasher, rehash } = this.deps;
-    if (!hasher.needsRehash(principal.passwordHash)) return;
-    await rehash.replaceHash(this.kind, principal.id, principal.passwordHash, await hasher.hash(password));
   }
 
   /**
@@ -213,8 +98,8 @@ export class AuthService {
     if (state === 'retired') return this.presentedAgain(record, session, now, request);
     if (state !== 'current') throw new InvalidTokenError();
     const principal = await this.activePrincipal(session, now);
-    const next = this.newRefreshToken(session.id, now);
-    if (await sessions.rotate(record.id, next, now)) return this.grant(principal, session.id, next, now);
+    const next = this.deps.grants.newRefreshToken(session.id, now);
+    if (await sessions.rotate(record.id, next, now)) return this.deps.grants.grant(principal, session, next, now);
     // Another request exchanged this token first (a second tab), or the session ended meanwhile.
     const { record: after, session: sessionAfter } = await this.resolveRefreshToken(refreshToken);
     if (refreshTokenState(after, sessionAfter, now) === 'retired') {
@@ -238,7 +123,7 @@ export class AuthService {
     const current =
       withinReuseGrace(record, now, policy.refreshReuseGraceSeconds) &&
       (await sessions.findCurrentToken(session.id, now));
-    if (current) return this.grant(await this.activePrincipal(session, now), session.id, current, now);
+    if (current) return this.deps.grants.grant(await this.activePrincipal(session, now), session, current, now);
     // The service ends the session; who presented the token is not known (it may be a thief).
     const target = accountTarget(session.kind, session.subjectId);
     const changes = sessionChange(session.id, null);
@@ -339,40 +224,6 @@ export class AuthService {
     return { kind: this.kind, subjectId: sub, sessionId: sid };
   }
 
-  /**
-   * Opens a new session for an account that has just proven who it is; null if its password or
-   * email changed, or it was deactivated or deleted, since it was read (the store checks that as it
-   * opens the session, so a change committing meanwhile cannot leave it working).
-   */
-  private async startSession(principal: Principal, request: RequestContext): Promise<SessionGrant | null> {
-    const now = this.deps.clock.now();
-    const id = this.deps.ids.next();
-    const first = this.newRefreshToken(id, now);
-    const session: Session = {
-      id,
-      kind: this.kind,
-      subjectId: principal.id,
-      created: now,
-      lastUsed: now,
-      expires: first.expires,
-      clientAddress: request.clientAddress,
-      userAgent: request.userAgent,
-      amr: ['pwd'],
-      revoked: null,
-    };
-    const audit =
-      this.kind === 'admin'
-        ? this.record(
-            { actor: { type: 'admin', id: principal.id }, request },
-            'admin.login',
-            accountTarget('admin', principal.id),
-            sessionChange(null, session.id),
-          )
-        : undefined;
-    if (!(await this.deps.sessions.create(session, first, principal, audit))) return null;
-    return this.grant(principal, session.id, first, now);
-  }
-
   private async resolveRefreshToken(refreshToken: string): Promise<{ record: RefreshToken; session: Session }> {
     const { claims } = await this.deps.signer.verify(refreshToken, ['refresh']);
     if (typeof claims.jti !== 'string') throw new InvalidTokenError();
@@ -382,44 +233,5 @@ export class AuthService {
       throw new InvalidTokenError();
     }
     return { record, session };
-  }
-
-  private newRefreshToken(sessionId: string, now: Date): RefreshToken {
-    const expires = addSeconds(now, this.deps.policy.refreshTokenSeconds);
-    return { id: this.deps.ids.next(), sessionId, issued: now, expires, retired: null, revoked: null };
-  }
-
-  private async grant(
-    principal: Principal,
-    sessionId: string,
-    refresh: RefreshToken,
-    now: Date,
-  ): Promise<SessionGrant> {
-    const { signer, policy } = this.deps;
-    const accessTokenExpires = addSeconds(now, policy.accessTokenSeconds);
-    const subject = { sub: principal.id, sid: sessionId };
-    const [accessToken, refreshToken] = await Promise.all([
-      signer.sign(
-        ACCESS_PURPOSE[this.kind],
-        { ...principal.claims, ...subject, jti: this.deps.ids.next() },
-        now,
-        accessTokenExpires,
-      ),
-      signer.sign('refresh', { ...subject, jti: refresh.id }, now, refresh.expires),
-    ]);
-    return {
-      principal,
-      sessionId,
-      issued: now,
-      accessToken,
-      accessTokenExpires,
-      refreshToken,
-      refreshTokenExpires: refresh.expires,
-    };
-  }
-
-  private hashForTiming(): Promise<string> {
-    this.timingHash ??= this.deps.hasher.hash('timing-equaliser-password');
-    return this.timingHash;
   }
 }

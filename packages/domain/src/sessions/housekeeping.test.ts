@@ -13,9 +13,9 @@ import { AuditService } from '../audit/audit-service.ts';
 import { DEFAULT_THROTTLE_POLICY } from '../throttling/throttle.ts';
 
 describe('Housekeeping', () => {
-  it('run() forgets expired sessions and failures outside the longest throttling window', async () => {
+  it('run() forgets expired sessions, sign-in challenges and failures outside the longest throttling window', async () => {
     const clock = new ManualClock(new Date('2026-01-01T00:00:00.000Z'));
-    const { users, sessions, attempts, audit } = inMemoryRepositories();
+    const { users, sessions, attempts, signInChallenges, audit } = inMemoryRepositories();
     const user = sampleUser({ id: 'u1' });
     await users.insert(user);
     const start = clock.now();
@@ -26,19 +26,39 @@ describe('Housekeeping', () => {
       user,
     );
     await attempts.record('attempt-1', ['k'], start);
+    const challenge = {
+      id: 'c1',
+      owner: 'user',
+      subjectId: 'u1',
+      kinds: ['totp'],
+      webauthnChallenge: null,
+      methods: ['pwd'],
+      created: start,
+      expires,
+      failures: 0,
+      completed: null,
+      clientAddress: null,
+      userAgent: null,
+    } as const;
+    await signInChallenges.create(challenge);
     const housekeeping = new Housekeeping({
       sessions,
       attempts,
       rateCounters: new InMemoryRateCounterRepository(),
+      signInChallenges,
       audit,
       clock,
       throttle: { perAccountAndAddress: { limit: 1, windowSeconds: 60 }, perAddress: { limit: 1, windowSeconds: 120 } },
       auditRetentionDays: 0,
     });
 
-    clock.advance(90);
+    clock.advance(30);
+    await housekeeping.run();
+    expect(await signInChallenges.find('c1')).toEqual(challenge);
+    clock.advance(60);
     await housekeeping.run();
     expect(await sessions.findSession('s1')).toBeNull();
+    expect(await signInChallenges.find('c1')).toBeNull();
     expect((await attempts.failuresSince('k', start)).count).toBe(1);
 
     clock.advance(31);

@@ -3,12 +3,14 @@ import type { Clock } from '../shared/clock.ts';
 import type { LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
 import type { RateCounterRepository } from '../throttling/rate-counter.repository.ts';
 import type { ThrottlePolicy } from '../throttling/throttle.ts';
+import type { SignInChallengeRepository } from '../sign-in/sign-in-challenge.repository.ts';
 import type { SessionRepository } from './session.repository.ts';
 
 export interface HousekeepingDeps {
   sessions: SessionRepository;
   attempts: LoginAttemptRepository;
   rateCounters: RateCounterRepository;
+  signInChallenges: SignInChallengeRepository;
   audit: AuditTrail;
   clock: Clock;
   throttle: ThrottlePolicy;
@@ -20,19 +22,22 @@ const DAY_MS = 86_400_000;
 
 /**
  * Removes what can no longer affect any request: expired refresh tokens, dead sessions and
- * failed logins outside every throttling window, hit counters whose window ended; and audit events past their retention, which
+ * failed logins outside every throttling window, hit counters whose window ended, expired sign-in
+ * challenges; and audit events past their retention, which
  * the trail prunes so that what remains still verifies. Safe to run on many instances at once.
  */
 export class Housekeeping {
   constructor(private readonly deps: HousekeepingDeps) {}
 
   async run(): Promise<void> {
-    const { sessions, attempts, rateCounters, audit, clock, throttle, auditRetentionDays } = this.deps;
+    const { sessions, attempts, rateCounters, signInChallenges, audit, clock, throttle, auditRetentionDays } =
+      this.deps;
     const now = clock.now();
     const longestWindow = Math.max(throttle.perAccountAndAddress.windowSeconds, throttle.perAddress.windowSeconds);
     await sessions.prune(now);
     await attempts.prune(new Date(now.getTime() - longestWindow * 1000));
     await rateCounters.prune(now);
+    await signInChallenges.prune(now);
     if (auditRetentionDays > 0) await audit.prune(new Date(now.getTime() - auditRetentionDays * DAY_MS));
   }
 }

@@ -17,27 +17,27 @@ describe('AuthService.login() with a hash from elsewhere', () => {
 
   it('logs in with the original password, then stores a hash of the configured kind', async () => {
     const user = await userWithHash(`legacy:${PASSWORD}`);
-    await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
+    await domain.userLogin(user.email, PASSWORD, ADDRESS);
     expect(await storedHash(user.id)).toBe(`plain:${PASSWORD}`);
-    await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
+    await domain.userLogin(user.email, PASSWORD, ADDRESS);
   });
 
   it('never rehashes before the password verified: a wrong one leaves the hash as it was', async () => {
     const user = await userWithHash(`legacy:${PASSWORD}`);
-    await rejectionOf(domain.userAuth.login(user.email, 'wrong password', ADDRESS), InvalidCredentialsError);
+    await rejectionOf(domain.userLogin(user.email, 'wrong password', ADDRESS), InvalidCredentialsError);
     expect(await storedHash(user.id)).toBe(`legacy:${PASSWORD}`);
   });
 
   it('does not rehash for an inactive account, which gets no session', async () => {
     const user = await userWithHash(`legacy:${PASSWORD}`, 0);
-    await rejectionOf(domain.userAuth.login(user.email, PASSWORD, ADDRESS), AccountInactiveError);
+    await rejectionOf(domain.userLogin(user.email, PASSWORD, ADDRESS), AccountInactiveError);
     expect(await storedHash(user.id)).toBe(`legacy:${PASSWORD}`);
   });
 
   it('leaves a hash of the configured kind untouched', async () => {
     const user = await domain.createUser();
     const before = await storedHash(user.id);
-    await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
+    await domain.userLogin(user.email, PASSWORD, ADDRESS);
     expect(await storedHash(user.id)).toBe(before);
   });
 
@@ -52,7 +52,7 @@ describe('AuthService.login() with a hash from elsewhere', () => {
       return result;
     };
     // The login itself is refused (its session would outlive the change); the rehash never happens.
-    await rejectionOf(domain.userAuth.login(user.email, PASSWORD, ADDRESS), InvalidCredentialsError);
+    await rejectionOf(domain.userLogin(user.email, PASSWORD, ADDRESS), InvalidCredentialsError);
     expect(await storedHash(user.id)).toBe('plain:set by the admin');
   });
 });

@@ -11,6 +11,8 @@ export interface Principal {
   readonly name: string;
   readonly email: string;
   readonly created: Date;
+  /** Its last change (password, email, activation...): a sign-in begun before it cannot finish. */
+  readonly updated: Date;
   readonly passwordHash: string;
   readonly active: boolean;
   /** Whether its address is verified: always for an admin. */

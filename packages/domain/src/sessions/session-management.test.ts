@@ -19,13 +19,13 @@ describe('AuthService session management', () => {
 
   it('sessionsOf() lists where the account is signed in, most recently used first', async () => {
     const user = await domain.createUser();
-    const first = await domain.userAuth.login(user.email, PASSWORD, ADDRESS, {
+    const first = await domain.userLogin(user.email, PASSWORD, ADDRESS, {
       requestId: null,
       clientAddress: ADDRESS,
       userAgent: 'Firefox/140',
     });
     domain.clock.advance(60);
-    const second = await domain.userAuth.login(user.email, PASSWORD, OTHER_ADDRESS);
+    const second = await domain.userLogin(user.email, PASSWORD, OTHER_ADDRESS);
     domain.clock.advance(60);
     await domain.userAuth.refresh(first.refreshToken);
     const sessions = await domain.userAuth.sessionsOf(user.id);
@@ -41,7 +41,7 @@ describe('AuthService session management', () => {
 
   it("endSession() stops that session's access and refresh tokens at once, and leaves the others", async () => {
     const { user, grant } = await domain.signedInUser();
-    const other = await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
+    const other = await domain.userLogin(user.email, PASSWORD, ADDRESS);
     await domain.userAuth.endSession(user.id, grant.sessionId, SYSTEM);
     expect(await domain.isOpen(grant.accessToken)).toBe(false);
     await rejectionOf(domain.userAuth.refresh(grant.refreshToken), InvalidTokenError);
@@ -77,14 +77,14 @@ describe('AuthService session management', () => {
     // Ending all when none is left ends nothing, and records nothing; with one live, one event.
     await domain.userAuth.endAllSessions(user.id, by);
     expect(await revoked()).toHaveLength(1);
-    await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
+    await domain.userLogin(user.email, PASSWORD, ADDRESS);
     await domain.userAuth.endAllSessions(user.id, by);
     expect(await revoked()).toHaveLength(2);
   });
 
   it("endAllSessions() ends every session of the account and no one else's", async () => {
     const { user, grant } = await domain.signedInUser();
-    const again = await domain.userAuth.login(user.email, PASSWORD, ADDRESS);
+    const again = await domain.userLogin(user.email, PASSWORD, ADDRESS);
     const stranger = await domain.signedInUser();
     await domain.userAuth.endAllSessions(user.id, SYSTEM);
     expect(await domain.isOpen(grant.accessToken)).toBe(false);

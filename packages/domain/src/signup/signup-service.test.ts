@@ -32,9 +32,9 @@ describe('SignupService', () => {
 
   it('the account cannot log in until its address is verified (EMAIL_VERIFICATION=required)', async () => {
     await domain.signup.signUp({ email: EMAIL, password: PASSWORD });
-    await rejectionOf(domain.userAuth.login(EMAIL, PASSWORD, '203.0.113.7'), EmailNotVerifiedError);
+    await rejectionOf(domain.userLogin(EMAIL, PASSWORD, '203.0.113.7'), EmailNotVerifiedError);
     await domain.verification.verify(await domain.mailedToken('verification', EMAIL));
-    expect((await domain.userAuth.login(EMAIL, PASSWORD, '203.0.113.7')).accessToken).toBeTruthy();
+    expect((await domain.userLogin(EMAIL, PASSWORD, '203.0.113.7')).accessToken).toBeTruthy();
   });
 
   it('an address that has an account gets a notice to its owner, no second account and no token', async () => {

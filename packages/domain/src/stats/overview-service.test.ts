@@ -10,7 +10,7 @@ describe('OverviewService', () => {
     const ada = await domain.createUser();
     await domain.createUser({ active: 0 });
     domain.clock.advance(86_400);
-    await domain.userAuth.login(ada.email, PASSWORD, ADDRESS);
+    await domain.userLogin(ada.email, PASSWORD, ADDRESS);
     await domain.failLogins(domain.userAuth, ada.email, 2);
     await domain.failLogins(domain.userAuth, 'nobody@example.com', 1);
     await domain.signedInAdmin();

@@ -1,5 +1,9 @@
 import type { AdminCredentials } from '../admins/admin.ts';
-import type { AuthPolicy, AuthService, SessionGrant } from '../sessions/auth-service.ts';
+import type { AuthPolicy, AuthService } from '../sessions/auth-service.ts';
+import type { SessionGrant } from '../sign-in/session-grants.ts';
+import type { RequestContext } from '../audit/audit-event.ts';
+import { FakeOneTimeCodes, FakePasskeyCeremonies } from './fake-factor-ports.ts';
+import { factorEnrolment } from './factor-fixture.ts';
 import type { Identity } from '../shared/identity.ts';
 import { InvalidCredentialsError, InvalidTokenError, ValidationError, type ProblemSource } from '../shared/errors.ts';
 import type { JsonObject } from '../shared/json.ts';
@@ -81,6 +85,9 @@ export function buildDomain({
   const repositories = inMemoryRepositories();
   const tokenKeys = new FakeTokenKeys();
   const logger = new RecordingLogger();
+  const codes = new FakeOneTimeCodes();
+  const ceremonies = new FakePasskeyCeremonies();
+  const box = new FakeSecretBox();
   const useCases = createUseCases({
     repositories,
     hasher,
@@ -91,18 +98,33 @@ export function buildDomain({
     policy,
     tokenLifetimes: TEST_TOKEN_LIFETIMES,
     mail: {
-      box: new FakeSecretBox(),
+      box,
       templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] },
       logger,
       publicUrl: PUBLIC_URL,
     },
     mailLimits,
     signup,
+    codes,
+    ceremonies,
   });
   const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
     useCases;
   const { mailRequests, recovery, adminAccountMail, invitations } = useCases;
   let userCount = 0;
+  const { userSignIn, adminSignIn } = useCases;
+  /** The password step of an account without a second factor: its session, which it must be. */
+  const passwordLogin =
+    (signIn: typeof userSignIn) =>
+    async (email: string, password: string, address: string, request?: RequestContext): Promise<SessionGrant> => {
+      const { session } = await signIn.password.login(email, password, address, request);
+      if (!session) throw new Error('the login asked for a second factor');
+      return session;
+    };
+  const loginOf = new Map<AuthService, ReturnType<typeof passwordLogin>>([
+    [userAuth, passwordLogin(userSignIn)],
+    [adminAuth, passwordLogin(adminSignIn)],
+  ]);
 
   const domain = {
     clock,
@@ -115,6 +137,16 @@ export function buildDomain({
     self,
     userAuth,
     adminAuth,
+    userSignIn,
+    adminSignIn,
+    /** Logs a user in with a password: its session (a user with a factor gets a challenge instead). */
+    userLogin: loginOf.get(userAuth)!,
+    adminLogin: loginOf.get(adminAuth)!,
+    codes,
+    ceremonies,
+    secondFactorProofs: useCases.secondFactorProofs,
+    /** Active factors and recovery codes written straight into the store. */
+    enrol: factorEnrolment({ factors: repositories.factors, codes, box, ids }),
     transfer,
     tokenKeys,
     actionTokens,
@@ -166,7 +198,7 @@ export function buildDomain({
 
     /** Logs in (from ADDRESS by default) and authenticates the access token received. */
     async logIn(auth: AuthService, email: string, password: string, address = ADDRESS) {
-      const grant: SessionGrant = await auth.login(email, password, address);
+      const grant: SessionGrant = await loginOf.get(auth)!(email, password, address);
       const identity: Identity = await auth.authenticate(grant.accessToken);
       return { grant, identity };
     },
@@ -174,7 +206,7 @@ export function buildDomain({
     /** Fails `times` logins of `email` from `address` with a wrong password; each must be refused as such. */
     async failLogins(auth: AuthService, email: string, times: number, address = ADDRESS): Promise<void> {
       for (let i = 0; i < times; i += 1) {
-        const refused = await auth.login(email, 'wrong-password', address).then(
+        const refused = await loginOf.get(auth)!(email, 'wrong-password', address).then(
           () => new Error('a wrong password was accepted'),
           (error: unknown) => (error instanceof InvalidCredentialsError ? null : error),
         );

@@ -5,6 +5,7 @@ import type { SealedText } from '../secrets/secret.ts';
 import type { SessionRepository } from '../sessions/session.repository.ts';
 import type { SubjectKind } from '../shared/identity.ts';
 import type { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
+import type { DroppedWithAccount } from './in-memory-repositories.ts';
 
 const accountKey = (owner: SubjectKind, subjectId: string) => `${owner}:${subjectId}`;
 const byCreatedThenId = (a: Factor, b: Factor) =>
@@ -14,7 +15,7 @@ const byCreatedThenId = (a: Factor, b: Factor) =>
  * Factors and recovery codes in memory. Each check-and-write runs without an `await` in between,
  * which is the atomic compare-and-set the real stores make in one statement.
  */
-export class InMemoryFactorRepository implements FactorRepository {
+export class InMemoryFactorRepository implements FactorRepository, DroppedWithAccount {
   private readonly rows = new Map<string, Factor>();
   /** Per account: each recovery code's digest and when it was used (null: unused). */
   private readonly codes = new Map<string, Map<string, Date | null>>();
@@ -139,6 +140,11 @@ export class InMemoryFactorRepository implements FactorRepository {
   async reseal(id: string, secret: SealedText): Promise<void> {
     const row = this.rows.get(id);
     if (row?.totp) this.rows.set(id, { ...row, totp: { ...row.totp, secret } });
+  }
+
+  dropAccount(owner: SubjectKind, subjectId: string): void {
+    for (const factor of this.of(owner, subjectId)) this.rows.delete(factor.id);
+    this.codes.delete(accountKey(owner, subjectId));
   }
 
   private of(owner: SubjectKind, subjectId: string): Factor[] {

@@ -9,7 +9,7 @@ import type { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 import type { InMemoryMailQueue } from './in-memory-mail.ts';
 
 /** What the invitations reach of the in-memory user store: its rows, as one transaction sees them. */
-type UserRows = Pick<UserRepository, 'insert'> & { readonly rows: Map<string, User> };
+type UserRows = Pick<UserRepository, 'insert'> & { readonly rows: Map<string, User>; removeNow(id: string): void };
 
 const byCreatedThenId = (a: Invitation, b: Invitation) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -72,8 +72,7 @@ export class InMemoryInvitationRepository implements InvitationRepository {
     if (hasPassword(this.users.rows.get(pending.userId)!.passwordHash)) {
       this.tokens.voidUserTokens(pending.userId, at);
     } else {
-      this.users.rows.delete(pending.userId);
-      this.tokens.dropUserTokens(pending.userId);
+      this.users.removeNow(pending.userId);
     }
     this.audit.appendNow(record);
     return pending;

@@ -74,6 +74,8 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
     private readonly activity: InMemoryActivityRepository,
     private readonly audit: InMemoryAuditTrail,
     private readonly tokens: () => InMemoryActionTokenRepository,
+    /** What goes with a deleted account, as the databases' foreign keys take it along. */
+    private readonly dependents: () => readonly DroppedWithAccount[] = () => [],
   ) {
     super();
   }
@@ -142,12 +144,23 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
     const current = this.rows.get(id);
     if (!current) return false;
     const audit = check?.(structuredClone(current));
-    this.rows.delete(id);
-    this.tokens().dropUserTokens(id);
+    this.removeNow(id);
     this.sessions.endSubjectSessions('user', id, at);
     if (audit) this.audit.appendNow(audit);
     return true;
   }
+
+  /** Deletes the user at once, with what goes along with it. */
+  removeNow(id: string): void {
+    this.rows.delete(id);
+    this.tokens().dropUserTokens(id);
+    for (const dependent of this.dependents()) dependent.dropAccount('user', id);
+  }
+}
+
+/** Records of an account that go when it is deleted. */
+export interface DroppedWithAccount {
+  dropAccount(owner: SubjectKind, subjectId: string): void;
 }
 
 export class InMemoryAdminRepository extends EmailKeyedStore<Admin> implements AdminRepository {
@@ -450,10 +463,18 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     },
     audit,
   );
-  const users: InMemoryUserRepository = new InMemoryUserRepository(sessions, activity, audit, () => tokens);
+  const users: InMemoryUserRepository = new InMemoryUserRepository(
+    sessions,
+    activity,
+    audit,
+    () => tokens,
+    () => [factors, signInChallenges],
+  );
   const mail = new InMemoryMailQueue(audit);
   const tokens = new InMemoryActionTokenRepository(mail, audit, (id) => users.rows.has(id));
   const admins = new InMemoryAdminRepository(sessions);
+  const factors = new InMemoryFactorRepository(sessions, audit);
+  const signInChallenges = new InMemorySignInChallengeRepository();
   return {
     activity,
     users,
@@ -470,7 +491,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     rateCounters: new InMemoryRateCounterRepository(),
     mailRequests: new InMemoryMailRequestQueue(tokens, mail, audit),
     invitations: new InMemoryInvitationRepository(users, tokens, mail, audit),
-    factors: new InMemoryFactorRepository(sessions, audit),
-    signInChallenges: new InMemorySignInChallengeRepository(),
+    factors,
+    signInChallenges,
   };
 }

@@ -1,8 +1,10 @@
 import type { SignInChallenge } from '../sign-in/sign-in-challenge.ts';
 import type { SignInChallengeRepository } from '../sign-in/sign-in-challenge.repository.ts';
+import type { SubjectKind } from '../shared/identity.ts';
+import type { DroppedWithAccount } from './in-memory-repositories.ts';
 
 /** Sign-in challenges in memory; each count and completion is one step, as the stores' updates are. */
-export class InMemorySignInChallengeRepository implements SignInChallengeRepository {
+export class InMemorySignInChallengeRepository implements SignInChallengeRepository, DroppedWithAccount {
   private readonly rows = new Map<string, SignInChallenge>();
 
   async create(challenge: SignInChallenge): Promise<void> {
@@ -26,6 +28,10 @@ export class InMemorySignInChallengeRepository implements SignInChallengeReposit
     if (!row || row.completed !== null || row.failures >= maxFailures || row.expires <= at) return false;
     this.rows.set(id, { ...row, completed: at });
     return true;
+  }
+
+  dropAccount(owner: SubjectKind, subjectId: string): void {
+    for (const [id, row] of this.rows) if (row.owner === owner && row.subjectId === subjectId) this.rows.delete(id);
   }
 
   async prune(before: Date): Promise<void> {

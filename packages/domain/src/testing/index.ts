@@ -26,6 +26,8 @@ export * from './in-memory-mail-requests.ts';
 export * from './mail-request-queue.contract.ts';
 export * from './in-memory-invitations.ts';
 export * from './invitation.repository.contract.ts';
+export * from './factor.repository.contract.ts';
+export * from './sign-in-challenge.repository.contract.ts';
 
 import type { OpenRepositories } from './contract-harness.ts';
 import { describeAdminRepositoryContract } from './admin.repository.contract.ts';
@@ -43,6 +45,8 @@ import { describeActionTokenRepositoryContract } from './action-token.repository
 import { describeRateCounterRepositoryContract } from './rate-counter.repository.contract.ts';
 import { describeMailRequestQueueContract } from './mail-request-queue.contract.ts';
 import { describeInvitationRepositoryContract } from './invitation.repository.contract.ts';
+import { describeFactorRepositoryContract } from './factor.repository.contract.ts';
+import { describeSignInChallengeRepositoryContract } from './sign-in-challenge.repository.contract.ts';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
@@ -61,6 +65,8 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeRateCounterRepositoryContract(backend, open);
   describeMailRequestQueueContract(backend, open);
   describeInvitationRepositoryContract(backend, open);
+  describeFactorRepositoryContract(backend, open);
+  describeSignInChallengeRepositoryContract(backend, open);
 }
 // Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
 // case converts by changing its import line (relative imports carry .ts; the build refuses any

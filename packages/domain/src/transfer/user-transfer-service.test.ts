@@ -76,7 +76,7 @@ describe('UserTransferService', () => {
     expect(user.passwordHash).toBe(NO_PASSWORD_HASH);
     // Not the stored hash, nor the password the login verifies unknown emails against.
     for (const password of [NO_PASSWORD_HASH, 'timing-equaliser-password', PASSWORD]) {
-      await expect(domain.userAuth.login(user.email, password, OTHER_ADDRESS)).rejects.toBeInstanceOf(
+      await expect(domain.userLogin(user.email, password, OTHER_ADDRESS)).rejects.toBeInstanceOf(
         InvalidCredentialsError,
       );
     }
@@ -190,7 +190,7 @@ describe('UserTransferService', () => {
     });
 
     it('update replaces its attributes, keeps its id and created, and ends its sessions when the password changed', async () => {
-      const grant = await domain.userAuth.login(existing.email, PASSWORD, ADDRESS);
+      const grant = await domain.userLogin(existing.email, PASSWORD, ADDRESS);
       const loggedIn = domain.clock.now();
       domain.clock.advance(60);
       expect(
@@ -209,7 +209,7 @@ describe('UserTransferService', () => {
     });
 
     it('update with a record without password or hash keeps the stored password, and its sessions', async () => {
-      const grant = await domain.userAuth.login(existing.email, PASSWORD, ADDRESS);
+      const grant = await domain.userLogin(existing.email, PASSWORD, ADDRESS);
       const { password_hash: _, ...withoutHash } = toTransferRecord(existing, true);
       const report = await run(sources({ ...withoutHash, name: 'After' }), { onConflict: 'update' });
       expect(report).toMatchObject({ updated: 1, createdWithoutPassword: 0 });

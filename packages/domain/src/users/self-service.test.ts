@@ -80,16 +80,16 @@ describe('SelfService', () => {
   });
 
   it('with the right current_password, changes the password, ends the other sessions and keeps this one', async () => {
-    const other = await domain.userAuth.login(signedIn.user.email, PASSWORD, OTHER_ADDRESS);
+    const other = await domain.userLogin(signedIn.user.email, PASSWORD, OTHER_ADDRESS);
     await domain.self.update(signedIn.identity, { password: NEW_PASSWORD, current_password: PASSWORD });
 
     expect(await domain.isOpen(other.accessToken)).toBe(false);
     expect(await domain.isOpen(signedIn.grant.accessToken)).toBe(true);
     await expect(domain.userAuth.refresh(signedIn.grant.refreshToken)).resolves.toBeDefined();
-    await expect(domain.userAuth.login(signedIn.user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(
+    await expect(domain.userLogin(signedIn.user.email, PASSWORD, ADDRESS)).rejects.toBeInstanceOf(
       InvalidCredentialsError,
     );
-    await expect(domain.userAuth.login(signedIn.user.email, NEW_PASSWORD, ADDRESS)).resolves.toBeDefined();
+    await expect(domain.userLogin(signedIn.user.email, NEW_PASSWORD, ADDRESS)).resolves.toBeDefined();
   });
 
   it('applies the password rules to the new password once the current one is proven', async () => {

@@ -206,8 +206,8 @@ describe('UserService', () => {
       ['a new email', { email: 'moved@example.com' }],
     ])('%s ends every session of the user except the one kept', async (_case, patch) => {
       const { user, grant: first } = await domain.signedInUser();
-      const second = await domain.userAuth.login(user.email, PASSWORD, '198.51.100.1');
-      const kept = await domain.userAuth.login(user.email, PASSWORD, '198.51.100.2');
+      const second = await domain.userLogin(user.email, PASSWORD, '198.51.100.1');
+      const kept = await domain.userLogin(user.email, PASSWORD, '198.51.100.2');
       await domain.users.update(user.id, patch, { keepSessionId: kept.sessionId });
       expect(await isOpen(first.accessToken)).toBe(false);
       expect(await isOpen(second.accessToken)).toBe(false);

@@ -65,7 +65,7 @@ describe('VerificationService', () => {
       changes: { email: { before: user.email, after: NEW_EMAIL } },
     });
     // The new address logs in; the old one no longer does.
-    expect((await domain.userAuth.login(NEW_EMAIL, PASSWORD, '203.0.113.7')).accessToken).toBeTruthy();
+    expect((await domain.userLogin(NEW_EMAIL, PASSWORD, '203.0.113.7')).accessToken).toBeTruthy();
   });
 
   it('an email change whose address was taken meanwhile is refused (EmailTakenError), nothing changed, the token still usable', async () => {

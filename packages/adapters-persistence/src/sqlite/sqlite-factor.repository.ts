@@ -1,0 +1,243 @@
+import { and, asc, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { AuditRecord, Factor, FactorRepository, PasskeyCredential, SealedText, SubjectKind } from '@uas/domain';
+import { accountColumns, accountOf, ofAccount } from '../shared/account-columns';
+import { liveSessionsOf } from '../shared/conditions';
+import { isCredentialIdTaken } from '../shared/driver-errors';
+import { credentialColumns, factorOf, factorRow, totpStepUsable } from '../shared/factor-rows';
+import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
+import type { SqliteDb } from './sqlite-db';
+import { factors, recoveryCodes, sessions } from './sqlite-schema';
+import { preparedOnUse } from './prepared-on-use';
+
+// better-sqlite3 runs a transaction synchronously: its callbacks must never await. Every write
+// runs under the write lock (IMMEDIATE, or one statement), so each check-and-write is atomic
+// across connections and processes.
+export class SqliteFactorRepository implements FactorRepository {
+  // Every password login asks it.
+  private readonly activeOf = preparedOnUse(() => ({
+    user: this.hasActiveStatement('user'),
+    admin: this.hasActiveStatement('admin'),
+  }));
+
+  constructor(private readonly db: SqliteDb) {}
+
+  async create(factor: Factor): Promise<void> {
+    this.db.insert(factors).values(factorRow(factor)).run();
+  }
+
+  async findById(id: string): Promise<Factor | null> {
+    const row = this.db.select().from(factors).where(eq(factors.id, id)).get();
+    return row ? factorOf(row) : null;
+  }
+
+  async list(owner: SubjectKind, subjectId: string): Promise<Factor[]> {
+    return this.db
+      .select()
+      .from(factors)
+      .where(ofAccount(factors, owner, subjectId))
+      .orderBy(asc(factors.created), asc(factors.id))
+      .all()
+      .map(factorOf);
+  }
+
+  async hasActive(owner: SubjectKind, subjectId: string): Promise<boolean> {
+    return this.activeOf()[owner].get({ subjectId }) !== undefined;
+  }
+
+  async findByCredentialId(credentialId: string): Promise<Factor | null> {
+    const row = this.db
+      .select()
+      .from(factors)
+      .where(and(eq(factors.credentialId, credentialId), isNotNull(factors.activated)))
+      .get();
+    return row ? factorOf(row) : null;
+  }
+
+  async activate(
+    id: string,
+    at: Date,
+    credential: PasskeyCredential | null,
+    recoveryCodeDigests: readonly string[] | null,
+    audit?: AuditRecord,
+  ): Promise<boolean> {
+    try {
+      return this.db.transaction(
+        (tx) => {
+          const activated = tx
+            .update(factors)
+            .set({ activated: at, webauthnChallenge: null, ...(credential ? credentialColumns(credential) : {}) })
+            .where(and(eq(factors.id, id), isNull(factors.activated)))
+            .returning({ userId: factors.userId, adminId: factors.adminId })
+            .get();
+          if (!activated) return false;
+          const { owner, subjectId } = accountOf(activated);
+          if (recoveryCodeDigests) replaceCodes(tx, owner, subjectId, recoveryCodeDigests);
+          if (audit) appendAuditEvent(tx, audit);
+          return true;
+        },
+        { behavior: 'immediate' },
+      );
+    } catch (error) {
+      if (isCredentialIdTaken(error)) return false;
+      throw error;
+    }
+  }
+
+  async useTotpStep(id: string, step: number, at: Date): Promise<boolean> {
+    return (
+      this.db
+        .update(factors)
+        .set({ totpLastStep: step, lastUsed: at })
+        .where(totpStepUsable(factors, id, step))
+        .run().changes > 0
+    );
+  }
+
+  async usePasskey(id: string, counter: number, at: Date, audit?: AuditRecord): Promise<void> {
+    writeWithAudit(
+      this.db,
+      audit,
+      (tx) =>
+        tx
+          .update(factors)
+          .set({ credentialCounter: counter, lastUsed: at })
+          .where(and(eq(factors.id, id), isNotNull(factors.credentialId)))
+          .run().changes > 0,
+    );
+  }
+
+  async remove(id: string, audit?: AuditRecord): Promise<boolean> {
+    return this.db.transaction(
+      (tx) => {
+        const removed = tx
+          .delete(factors)
+          .where(eq(factors.id, id))
+          .returning({ userId: factors.userId, adminId: factors.adminId })
+          .get();
+        if (!removed) return false;
+        const { owner, subjectId } = accountOf(removed);
+        // The codes stand in for a factor: with no active factor left they stand in for nothing.
+        const stillActive = tx
+          .select({ id: factors.id })
+          .from(factors)
+          .where(and(ofAccount(factors, owner, subjectId), isNotNull(factors.activated)))
+          .get();
+        if (!stillActive)
+          tx.delete(recoveryCodes)
+            .where(ofAccount(recoveryCodes, owner, subjectId))
+            .run();
+        if (audit) appendAuditEvent(tx, audit);
+        return true;
+      },
+      { behavior: 'immediate' },
+    );
+  }
+
+  async removeAll(owner: SubjectKind, subjectId: string, at: Date, audit?: AuditRecord): Promise<number> {
+    return this.db.transaction(
+      (tx) => {
+        const removed = tx
+          .delete(factors)
+          .where(ofAccount(factors, owner, subjectId))
+          .run().changes;
+        tx.delete(recoveryCodes)
+          .where(ofAccount(recoveryCodes, owner, subjectId))
+          .run();
+        tx.update(sessions)
+          .set({ revoked: at })
+          .where(liveSessionsOf(sessions, owner, subjectId, undefined))
+          .run();
+        if (audit) appendAuditEvent(tx, audit);
+        return removed;
+      },
+      { behavior: 'immediate' },
+    );
+  }
+
+  async replaceRecoveryCodes(
+    owner: SubjectKind,
+    subjectId: string,
+    digests: readonly string[],
+    audit?: AuditRecord,
+  ): Promise<void> {
+    this.db.transaction(
+      (tx) => {
+        replaceCodes(tx, owner, subjectId, digests);
+        if (audit) appendAuditEvent(tx, audit);
+      },
+      { behavior: 'immediate' },
+    );
+  }
+
+  async useRecoveryCode(
+    owner: SubjectKind,
+    subjectId: string,
+    digest: string,
+    at: Date,
+    audit?: AuditRecord,
+  ): Promise<boolean> {
+    return writeWithAudit(
+      this.db,
+      audit,
+      (tx) =>
+        tx
+          .update(recoveryCodes)
+          .set({ used: at })
+          .where(
+            and(
+              ofAccount(recoveryCodes, owner, subjectId),
+              eq(recoveryCodes.digest, digest),
+              isNull(recoveryCodes.used),
+            ),
+          )
+          .run().changes > 0,
+    );
+  }
+
+  async recoveryCodesLeft(owner: SubjectKind, subjectId: string): Promise<number> {
+    const [left] = this.db
+      .select({ n: count() })
+      .from(recoveryCodes)
+      .where(and(ofAccount(recoveryCodes, owner, subjectId), isNull(recoveryCodes.used)))
+      .all();
+    return left?.n ?? 0;
+  }
+
+  async listSealedSecrets(): Promise<{ id: string; secret: SealedText }[]> {
+    return this.db
+      .select({ id: factors.id, keyId: factors.totpKeyId, ciphertext: factors.totpCiphertext })
+      .from(factors)
+      .where(eq(factors.kind, 'totp'))
+      .all()
+      .map(({ id, keyId, ciphertext }) => ({ id, secret: { keyId: keyId!, ciphertext: ciphertext! } }));
+  }
+
+  async reseal(id: string, secret: SealedText): Promise<void> {
+    this.db
+      .update(factors)
+      .set({ totpKeyId: secret.keyId, totpCiphertext: secret.ciphertext })
+      .where(and(eq(factors.id, id), eq(factors.kind, 'totp')))
+      .run();
+  }
+
+  private hasActiveStatement(owner: SubjectKind) {
+    return this.db
+      .select({ id: factors.id })
+      .from(factors)
+      .where(and(ofAccount(factors, owner, sql.placeholder('subjectId')), isNotNull(factors.activated)))
+      .limit(1)
+      .prepare();
+  }
+}
+
+/** Replaces the account's recovery codes with `digests`, inside the caller's transaction. */
+function replaceCodes(tx: SqliteDb, owner: SubjectKind, subjectId: string, digests: readonly string[]): void {
+  tx.delete(recoveryCodes)
+    .where(ofAccount(recoveryCodes, owner, subjectId))
+    .run();
+  if (digests.length === 0) return;
+  const account = accountColumns(owner, subjectId);
+  tx.insert(recoveryCodes)
+    .values(digests.map((digest) => ({ ...account, digest, used: null })))
+    .run();
+}

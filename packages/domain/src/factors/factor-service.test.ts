@@ -1,0 +1,232 @@
+import { describe, expect, it } from '../testing/test-api.ts';
+import { AccountMail, DEFAULT_ACCOUNT_MAIL_POLICY } from '../mail/account-mail.ts';
+import { MailService } from '../mail/mail-service.ts';
+import { DEFAULT_MAIL_TEMPLATES } from '../mail/mail-template.ts';
+import { adminPrincipals, userPrincipals } from '../sessions/principal.ts';
+import type { Session } from '../sessions/session.ts';
+import type { Identity } from '../shared/identity.ts';
+import { FakeOneTimeCodes, FakePasskeyCeremonies } from '../testing/fake-factor-ports.ts';
+import { FakeSecretBox } from '../testing/fake-mail-ports.ts';
+import { ManualClock, SequentialIds } from '../testing/fake-ports.ts';
+import { inMemoryRepositories } from '../testing/in-memory-repositories.ts';
+import { RecordingLogger } from '../testing/recording-logger.ts';
+import { firstTokenOf, sampleSession } from '../testing/sample-session.ts';
+import { sampleUser } from '../testing/user.repository.contract.ts';
+import { FactorService, MAX_FACTORS, PENDING_FACTOR_SECONDS } from './factor-service.ts';
+import { SecondFactorProofs } from './second-factor-proofs.ts';
+import { SECOND_FACTOR_RULES } from './second-factor-rules.ts';
+import type { PasskeyCeremonies } from './passkey-ceremonies.ts';
+
+type RegistrationInput = Parameters<PasskeyCeremonies['registrationOptions']>[0];
+
+async function setup() {
+  const repositories = inMemoryRepositories();
+  const clock = new ManualClock();
+  const ids = new SequentialIds();
+  const codes = new FakeOneTimeCodes();
+  const ceremonies = new FakePasskeyCeremonies();
+  const box = new FakeSecretBox();
+  const logger = new RecordingLogger();
+  const { audit, factors, sessions } = repositories;
+  const proofs = new SecondFactorProofs({
+    factors,
+    codes,
+    ceremonies,
+    box,
+    signInChallenges: repositories.signInChallenges,
+    audit,
+    clock,
+    ids,
+    logger,
+  });
+  const mail = new MailService({
+    box,
+    templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] },
+    logger,
+    queue: repositories.mail,
+    clock,
+    ids,
+  });
+  const accountMail = new AccountMail({
+    mail,
+    counters: repositories.rateCounters,
+    clock,
+    logger,
+    policy: DEFAULT_ACCOUNT_MAIL_POLICY,
+  });
+  const service = new FactorService({
+    factors,
+    sessions,
+    principals: { admin: adminPrincipals(repositories.admins), user: userPrincipals(repositories.users) },
+    codes,
+    ceremonies,
+    box,
+    proofs,
+    accountMail,
+    mailQueue: repositories.mail,
+    clock,
+    ids,
+    issuer: 'Example',
+  });
+  const user = sampleUser();
+  await repositories.users.insert(user);
+  /** A live session of the user, its login's methods `amr`. */
+  const login = async (amr: Session['amr'] = ['pwd']): Promise<Identity> => {
+    const session = sampleSession({ kind: 'user', subjectId: user.id, created: clock.now(), amr });
+    await sessions.create(session, firstTokenOf(session), user);
+    return { kind: 'user', subjectId: user.id, sessionId: session.id };
+  };
+  const who = await login();
+  /** Enrols and verifies a TOTP factor; answers its secret and the activation. */
+  const activeTotp = async (identity = who) => {
+    const enrolment = await service.enrol(identity, 'totp');
+    const activation = await service.verify(identity, enrolment.factor.id, {
+      code: codes.codeAt(enrolment.totp!.secret, clock.now()),
+    });
+    return { secret: enrolment.totp!.secret, ...activation };
+  };
+  const actions = async (): Promise<string[]> =>
+    (await audit.list({ page: 1, size: 100 })).events.map((event) => event.action);
+  return { repositories, clock, codes, ceremonies, box, proofs, service, user, who, login, activeTotp, actions };
+}
+
+describe('FactorService', () => {
+  it('enrols TOTP: a pending factor whose secret is sealed under factor-secret, its otpauth URI and QR code', async () => {
+    const { service, who, user, repositories } = await setup();
+    const { factor, totp, webauthn } = await service.enrol(who, 'totp');
+    expect(factor.activated).toBeNull();
+    expect(webauthn).toBeNull();
+    expect(totp!.uri).toBe(`otpauth://totp/Example:${encodeURIComponent(user.email)}?secret=${totp!.secret}`);
+    expect(totp!.qrSvg.startsWith('<svg')).toBe(true);
+    const stored = await repositories.factors.findById(factor.id);
+    expect(JSON.stringify(stored)).not.toContain(totp!.secret);
+  });
+
+  it('verify() activates with a current code, returns 10 recovery codes for the first factor only, and uses the step up', async () => {
+    const { service, who, codes, clock, proofs, activeTotp, actions, user } = await setup();
+    const first = await activeTotp();
+    expect(first.factor.activated).toEqual(clock.now());
+    expect(first.recoveryCodes).toHaveLength(SECOND_FACTOR_RULES.recoveryCodes.count);
+    // The code that verified cannot sign in right after.
+    expect(await proofs.proveCode('user', user.id, codes.codeAt(first.secret, clock.now()), clock.now())).toBeNull();
+    clock.advance(30);
+    expect(await proofs.proveCode('user', user.id, codes.codeAt(first.secret, clock.now()), clock.now())).toBe('otp');
+    const second = await activeTotp();
+    expect(second.recoveryCodes).toBeNull();
+    expect((await service.list('user', who.subjectId)).recoveryCodesLeft).toBe(10);
+    expect((await actions()).filter((action) => action === 'factor.activated')).toHaveLength(2);
+  });
+
+  it("verify() refuses a wrong code (invalid_second_factor), an active factor (409), another account's (404), a stale one", async () => {
+    const { service, who, codes, clock, login, repositories } = await setup();
+    const { factor, totp } = await service.enrol(who, 'totp');
+    await expect(service.verify(who, factor.id, { code: '000000' })).rejects.toMatchObject({
+      code: 'invalid_second_factor',
+    });
+    await expect(service.verify(who, factor.id, {})).rejects.toMatchObject({ code: 'invalid_attribute' });
+    const other = sampleUser();
+    await repositories.users.insert(other);
+    const stranger: Identity = { kind: 'user', subjectId: other.id, sessionId: 'x' };
+    const code = codes.codeAt(totp!.secret, clock.now());
+    await expect(service.verify(stranger, factor.id, { code })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(service.verify({ ...who, kind: 'admin' }, factor.id, { code })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await service.verify(who, factor.id, { code });
+    await expect(service.verify(who, factor.id, { code })).rejects.toMatchObject({ code: 'factor_already_active' });
+    const late = await service.enrol(await login(), 'totp');
+    clock.advance(PENDING_FACTOR_SECONDS + 1);
+    await expect(
+      service.verify(who, late.factor.id, { code: codes.codeAt(late.totp!.secret, clock.now()) }),
+    ).rejects.toMatchObject({ code: 'invalid_second_factor' });
+  });
+
+  it(`enrols at most ${MAX_FACTORS} factors per account, and refuses an unknown kind`, async () => {
+    const { service, who } = await setup();
+    for (let n = 0; n < MAX_FACTORS; n++) await service.enrol(who, 'totp');
+    await expect(service.enrol(who, 'totp')).rejects.toMatchObject({ code: 'invalid_attribute' });
+    await expect(service.enrol(who, 'sms')).rejects.toMatchObject({ code: 'invalid_attribute' });
+  });
+
+  it("enrols a passkey: options excluding the account's passkeys, verified against the stored challenge", async () => {
+    const { service, who, ceremonies } = await setup();
+    const first = await service.enrol(who, 'webauthn');
+    const challenge = first.webauthn!.challenge as string;
+    await expect(
+      service.verify(who, first.factor.id, { credential: { id: 'cred-1', challenge: 'another' } }),
+    ).rejects.toMatchObject({ code: 'invalid_second_factor' });
+    const activated = await service.verify(who, first.factor.id, { credential: { id: 'cred-1', challenge } });
+    expect(activated.factor.webauthn?.credential?.id).toBe('cred-1');
+    expect(activated.recoveryCodes).toHaveLength(10);
+    let excluded: readonly string[] = [];
+    const options = ceremonies.registrationOptions.bind(ceremonies);
+    ceremonies.registrationOptions = async (input: RegistrationInput) => {
+      excluded = input.exclude.map((credential) => credential.id);
+      return options(input);
+    };
+    await service.enrol(who, 'webauthn');
+    expect(excluded).toEqual(['cred-1']);
+  });
+
+  it('remove() and new recovery codes need a recent second step in the session, or a proof sent along', async () => {
+    const { service, who, codes, clock, login, activeTotp, actions } = await setup();
+    const { factor, secret } = await activeTotp();
+    await expect(service.remove(who, factor.id, {})).rejects.toMatchObject({ code: 'second_factor_required' });
+    await expect(service.regenerateRecoveryCodes(who, {})).rejects.toMatchObject({ code: 'second_factor_required' });
+    await expect(service.regenerateRecoveryCodes(who, { code: '999999' })).rejects.toMatchObject({
+      code: 'invalid_second_factor',
+    });
+    const stepped = await login(['pwd', 'otp', 'mfa']);
+    const renewed = await service.regenerateRecoveryCodes(stepped, {});
+    expect(renewed).toHaveLength(10);
+    clock.advance(SECOND_FACTOR_RULES.stepUpSeconds + 1);
+    await expect(service.remove(stepped, factor.id, {})).rejects.toMatchObject({ code: 'second_factor_required' });
+    // A recovery code of the new set proves it, once.
+    await service.regenerateRecoveryCodes(who, { code: renewed[0] });
+    await expect(service.regenerateRecoveryCodes(who, { code: renewed[0] })).rejects.toMatchObject({
+      code: 'invalid_second_factor',
+    });
+    await service.remove(who, factor.id, { code: codes.codeAt(secret, clock.now()) });
+    expect(await service.list('user', who.subjectId)).toEqual({ factors: [], recoveryCodesLeft: 0 });
+    const recorded = await actions();
+    for (const action of ['factor.removed', 'recovery_codes.regenerated', 'recovery_code.used']) {
+      expect(recorded.includes(action)).toBe(true);
+    }
+  });
+
+  it("an admin's reset removes every factor and code, ends the user's sessions, audits and mails a notice", async () => {
+    const { service, who, activeTotp, repositories, clock, user, actions } = await setup();
+    await activeTotp();
+    await service.enrol(who, 'webauthn');
+    const admin = {
+      actor: { type: 'admin' as const, id: 'admin-1' },
+      request: { requestId: null, clientAddress: null, userAgent: null },
+    };
+    expect((await service.listOfUser(user.id)).factors).toHaveLength(2);
+    await service.resetOfUser(user.id, admin);
+    expect(await service.listOfUser(user.id)).toEqual({ factors: [], recoveryCodesLeft: 0 });
+    expect(await repositories.sessions.listLive('user', user.id, clock.now(), 10)).toEqual([]);
+    expect((await actions()).filter((action) => action === 'factors.reset')).toHaveLength(1);
+    const { messages } = await repositories.mail.list({ page: 1, size: 10 });
+    expect(messages.map((message) => [message.kind, message.recipient])).toEqual([['factors_reset', user.email]]);
+    await expect(service.listOfUser('unknown')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(service.resetOfUser('unknown', admin)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('resealSecrets() seals every TOTP secret again, which then still verifies codes', async () => {
+    const { service, activeTotp, repositories, proofs, codes, clock, user } = await setup();
+    const { factor, secret } = await activeTotp();
+    let resealed = '';
+    const reseal = repositories.factors.reseal.bind(repositories.factors);
+    repositories.factors.reseal = async (id, sealed) => {
+      resealed = id;
+      return reseal(id, sealed);
+    };
+    const progress: string[] = [];
+    expect(await service.resealSecrets((done, total) => progress.push(`${done}/${total}`))).toBe(1);
+    expect(progress).toEqual(['1/1']);
+    expect(resealed).toBe(factor.id);
+    clock.advance(30);
+    expect(await proofs.proveCode('user', user.id, codes.codeAt(secret, clock.now()), clock.now())).toBe('otp');
+  });
+});

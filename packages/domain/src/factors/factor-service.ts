@@ -1,0 +1,297 @@
+import { auditRecord } from '../audit/audit-records.ts';
+import { NO_REQUEST, type Initiator, type RequestContext } from '../audit/audit-event.ts';
+import type { AccountMail } from '../mail/account-mail.ts';
+import type { MailQueue } from '../mail/mail-queue.ts';
+import type { SecretBox } from '../secrets/secret-box.ts';
+import type { PrincipalSource } from '../sessions/principal.ts';
+import type { SessionRepository } from '../sessions/session.repository.ts';
+import type { Clock } from '../shared/clock.ts';
+import {
+  FactorAlreadyActiveError,
+  InvalidSecondFactorError,
+  NotFoundError,
+  SecondFactorRequiredError,
+  ValidationError,
+} from '../shared/errors.ts';
+import type { IdGenerator } from '../shared/id-generator.ts';
+import type { Identity, SubjectKind } from '../shared/identity.ts';
+import { isJsonObject, type JsonObject } from '../shared/json.ts';
+import { FACTOR_KINDS, isActive, type AuthMethod, type Factor, type FactorKind } from './factor.ts';
+import type { FactorRepository } from './factor.repository.ts';
+import type { OneTimeCodes } from './one-time-codes.ts';
+import type { PasskeyCeremonies } from './passkey-ceremonies.ts';
+import { recoveryCodeDigest } from './recovery-codes.ts';
+import type { SecondFactorProofs } from './second-factor-proofs.ts';
+import { SECOND_FACTOR_RULES } from './second-factor-rules.ts';
+
+export interface FactorServiceDeps {
+  factors: FactorRepository;
+  sessions: SessionRepository;
+  /** The admins and the users, to name an account in its authenticator app and to mail it. */
+  principals: Record<SubjectKind, PrincipalSource>;
+  codes: OneTimeCodes;
+  ceremonies: PasskeyCeremonies;
+  /** The key ring: TOTP secrets are sealed under its `factor-secret` purpose, the factor's id as context. */
+  box: SecretBox;
+  proofs: SecondFactorProofs;
+  accountMail: AccountMail;
+  mailQueue: MailQueue;
+  clock: Clock;
+  ids: IdGenerator;
+  /** The issuer an authenticator app shows beside the account (WEBAUTHN_RP_NAME). */
+  issuer: string;
+}
+
+/** A new factor, with what its owner needs once to finish enrolling it. */
+export interface Enrolment {
+  readonly factor: Factor;
+  readonly totp: { readonly secret: string; readonly uri: string; readonly qrSvg: string } | null;
+  readonly webauthn: JsonObject | null;
+}
+
+/** A factor that became active, and the recovery codes when it was the account's first. */
+export interface Activation {
+  readonly factor: Factor;
+  readonly recoveryCodes: readonly string[] | null;
+}
+
+/** What proves a second factor inside a session: a code (TOTP or recovery) or a passkey assertion. */
+export interface StepUpProof {
+  readonly code?: unknown;
+  readonly credential?: unknown;
+}
+
+/** The most factors one account may hold, pending ones included. */
+export const MAX_FACTORS = 10;
+/** How long a pending factor can be verified: past this its owner enrols again. */
+export const PENDING_FACTOR_SECONDS = 600;
+const SECOND_FACTORS: readonly AuthMethod[] = ['otp', 'hwk', 'swk'];
+
+/**
+ * The second factors of an account, by their owner (enrol, verify, list, remove, renew the
+ * recovery codes) and by an admin (list and reset a user's). Removing a factor or renewing the
+ * codes needs a step-up: a session whose login's second step is recent, or a proof sent along.
+ */
+export class FactorService {
+  constructor(private readonly deps: FactorServiceDeps) {}
+
+  /** The account's factors, oldest first, and how many recovery codes it has left. */
+  async list(owner: SubjectKind, subjectId: string): Promise<{ factors: Factor[]; recoveryCodesLeft: number }> {
+    const { factors } = this.deps;
+    const [listed, recoveryCodesLeft] = await Promise.all([
+      factors.list(owner, subjectId),
+      factors.recoveryCodesLeft(owner, subjectId),
+    ]);
+    return { factors: listed, recoveryCodesLeft };
+  }
+
+  /** Starts enrolling a factor of `kind`: it stays pending until verify(). */
+  async enrol(who: Identity, kind: unknown): Promise<Enrolment> {
+    const { factors, codes, ceremonies, box, clock, ids, issuer } = this.deps;
+    if (typeof kind !== 'string' || !(FACTOR_KINDS as readonly string[]).includes(kind)) {
+      throw new ValidationError([
+        { source: { pointer: '/data/attributes/kind' }, detail: `kind must be one of ${FACTOR_KINDS.join(', ')}` },
+      ]);
+    }
+    const account = await this.accountOf(who.kind, who.subjectId);
+    const existing = await factors.list(who.kind, who.subjectId);
+    if (existing.length >= MAX_FACTORS) {
+      throw new ValidationError([
+        { source: { pointer: '/data' }, detail: `an account holds at most ${MAX_FACTORS} factors; remove one first` },
+      ]);
+    }
+    const id = ids.next();
+    const base = {
+      id,
+      owner: who.kind,
+      subjectId: who.subjectId,
+      created: clock.now(),
+      activated: null,
+      lastUsed: null,
+    };
+    if ((kind as FactorKind) === 'totp') {
+      const secret = codes.newSecret();
+      const factor: Factor = {
+        ...base,
+        kind: 'totp',
+        totp: { secret: await box.seal('factor-secret', secret, id), lastStep: null },
+        webauthn: null,
+      };
+      await factors.create(factor);
+      const uri = codes.uri(secret, account.email, issuer);
+      return { factor, totp: { secret, uri, qrSvg: await codes.qrSvg(uri) }, webauthn: null };
+    }
+    const exclude = existing.flatMap((factor) => (factor.webauthn?.credential ? [factor.webauthn.credential] : []));
+    const { options, challenge } = await ceremonies.registrationOptions({
+      userId: who.subjectId,
+      userName: account.email,
+      displayName: account.name || account.email,
+      exclude,
+    });
+    const factor: Factor = { ...base, kind: 'webauthn', totp: null, webauthn: { challenge, credential: null } };
+    await factors.create(factor);
+    return { factor, totp: null, webauthn: options };
+  }
+
+  /**
+   * Proves a pending factor works (a current TOTP code, or the passkey's registration answering
+   * the stored challenge) and activates it. The TOTP step is stored as used, so the same code
+   * cannot sign in right after. The account's first active factor comes with its recovery codes.
+   */
+  async verify(
+    who: Identity,
+    factorId: string,
+    proof: StepUpProof,
+    request: RequestContext = NO_REQUEST,
+  ): Promise<Activation> {
+    const { factors, codes, ceremonies, box, clock, ids } = this.deps;
+    const factor = await this.ownFactor(who, factorId);
+    if (isActive(factor)) throw new FactorAlreadyActiveError();
+    const now = clock.now();
+    if (now.getTime() - factor.created.getTime() > PENDING_FACTOR_SECONDS * 1000) throw new InvalidSecondFactorError();
+    let credential = null;
+    let step: number | null = null;
+    if (factor.totp) {
+      if (typeof proof.code !== 'string') throw missing('code');
+      const secret = await box.open('factor-secret', factor.totp.secret, factor.id);
+      step = codes.stepOf(secret, proof.code.replace(/\s/g, ''), now);
+      if (step === null) throw new InvalidSecondFactorError();
+    } else {
+      const challenge = factor.webauthn?.challenge;
+      if (!isJsonObject(proof.credential)) throw missing('credential');
+      credential = challenge ? await ceremonies.verifyRegistration(proof.credential, challenge) : null;
+      if (!credential) throw new InvalidSecondFactorError();
+    }
+    const first = !(await factors.hasActive(who.kind, who.subjectId));
+    const recoveryCodes = first ? this.newRecoveryCodes() : null;
+    const audit = auditRecord(ids.next(), now, by(who, request), 'factor.activated', factorTarget(factor.id));
+    const activated = await factors.activate(
+      factor.id,
+      now,
+      credential,
+      recoveryCodes?.map(recoveryCodeDigest) ?? null,
+      audit,
+    );
+    if (!activated) {
+      // Another verify won, the factor went, or the passkey is registered already.
+      const current = await factors.findById(factor.id);
+      if (current && isActive(current)) throw new FactorAlreadyActiveError();
+      throw new InvalidSecondFactorError();
+    }
+    if (step !== null) await factors.useTotpStep(factor.id, step, now);
+    return { factor: (await factors.findById(factor.id)) ?? factor, recoveryCodes };
+  }
+
+  /** Removes one of the account's factors, after a step-up. */
+  async remove(who: Identity, factorId: string, proof: StepUpProof, request: RequestContext = NO_REQUEST) {
+    const { factors, clock, ids } = this.deps;
+    const factor = await this.ownFactor(who, factorId);
+    await this.stepUp(who, proof, request);
+    const audit = auditRecord(ids.next(), clock.now(), by(who, request), 'factor.removed', factorTarget(factor.id));
+    if (!(await factors.remove(factor.id, audit))) throw new NotFoundError('factor');
+  }
+
+  /** Replaces the account's recovery codes with a new set, after a step-up; answers the codes, shown once. */
+  async regenerateRecoveryCodes(
+    who: Identity,
+    proof: StepUpProof,
+    request: RequestContext = NO_REQUEST,
+  ): Promise<readonly string[]> {
+    const { factors, clock, ids } = this.deps;
+    await this.stepUp(who, proof, request);
+    // Codes stand in for a factor: an account with none has nothing for them to replace.
+    if (!(await factors.hasActive(who.kind, who.subjectId))) throw new SecondFactorRequiredError();
+    const codes = this.newRecoveryCodes();
+    const target = { type: who.kind === 'admin' ? 'admins' : 'users', id: who.subjectId };
+    const audit = auditRecord(ids.next(), clock.now(), by(who, request), 'recovery_codes.regenerated', target);
+    await factors.replaceRecoveryCodes(who.kind, who.subjectId, codes.map(recoveryCodeDigest), audit);
+    return codes;
+  }
+
+  /** An admin's view of a user's factors: 404 for an unknown user. */
+  async listOfUser(userId: string): Promise<{ factors: Factor[]; recoveryCodesLeft: number }> {
+    await this.accountOf('user', userId);
+    return this.list('user', userId);
+  }
+
+  /**
+   * An admin removes every factor and recovery code of a user and ends the user's sessions (a
+   * lost phone). The user is mailed a notice; with no factor to remove, nothing happens.
+   */
+  async resetOfUser(userId: string, initiator: Initiator): Promise<void> {
+    const { factors, accountMail, mailQueue, clock, ids } = this.deps;
+    const user = await this.accountOf('user', userId);
+    const now = clock.now();
+    const audit = auditRecord(ids.next(), now, initiator, 'factors.reset', { type: 'users', id: userId });
+    const removed = await factors.removeAll('user', userId, now, audit);
+    if (removed === 0) return;
+    const compose = await accountMail.admit('factors_reset', user.email);
+    if (compose) await mailQueue.enqueue(await compose({ email: user.email }));
+  }
+
+  /**
+   * Seals every TOTP secret again under the current `factor-secret` key (after a rotation), so
+   * the older keys are no longer needed. Answers how many; `progress` is told after each.
+   */
+  async resealSecrets(progress: (done: number, total: number) => void = () => {}): Promise<number> {
+    const { factors, box } = this.deps;
+    const sealed = await factors.listSealedSecrets();
+    let done = 0;
+    for (const { id, secret } of sealed) {
+      await factors.reseal(id, await box.seal('factor-secret', await box.open('factor-secret', secret, id), id));
+      done += 1;
+      progress(done, sealed.length);
+    }
+    return done;
+  }
+
+  /**
+   * A change to the factors needs a second factor given recently: the session's login had a
+   * second step within SECOND_FACTOR_RULES.stepUpSeconds, or the request carries a code or a
+   * passkey assertion (over a challenge of the passkey options) of this account.
+   */
+  private async stepUp(who: Identity, proof: StepUpProof, request: RequestContext): Promise<void> {
+    const { sessions, proofs, clock } = this.deps;
+    const now = clock.now();
+    if (typeof proof.code === 'string') {
+      if ((await proofs.proveCode(who.kind, who.subjectId, proof.code, now, request)) === null) {
+        throw new InvalidSecondFactorError();
+      }
+      return;
+    }
+    if (isJsonObject(proof.credential)) {
+      const proved = await proofs.provePasskeyChallenge(who.kind, who.subjectId, proof.credential, now, request);
+      if (!proved) throw new InvalidSecondFactorError();
+      return;
+    }
+    const session = await sessions.findSession(who.sessionId);
+    const since = session ? now.getTime() - session.created.getTime() : Number.POSITIVE_INFINITY;
+    const proved = session?.amr.some((method) => SECOND_FACTORS.includes(method)) ?? false;
+    if (!proved || since > SECOND_FACTOR_RULES.stepUpSeconds * 1000) throw new SecondFactorRequiredError();
+  }
+
+  private async ownFactor(who: Identity, factorId: string): Promise<Factor> {
+    const factor = await this.deps.factors.findById(factorId);
+    // Another account's factor is as unknown as one that never was.
+    if (!factor || factor.owner !== who.kind || factor.subjectId !== who.subjectId) throw new NotFoundError('factor');
+    return factor;
+  }
+
+  private async accountOf(kind: SubjectKind, id: string) {
+    const account = await this.deps.principals[kind].findById(id);
+    if (!account) throw new NotFoundError(kind);
+    return account;
+  }
+
+  private newRecoveryCodes(): string[] {
+    return Array.from({ length: SECOND_FACTOR_RULES.recoveryCodes.count }, () => this.deps.codes.newRecoveryCode());
+  }
+}
+
+const factorTarget = (id: string) => ({ type: 'factors', id });
+const by = (who: Identity, request: RequestContext): Initiator => ({
+  actor: { type: who.kind, id: who.subjectId },
+  request,
+});
+const missing = (name: string) =>
+  new ValidationError([{ source: { pointer: `/${name}` }, detail: `${name} is required to verify this factor` }]);
