@@ -74,6 +74,8 @@ export async function createApplication(
       recovery: useCases.recovery,
       adminAccountMail: useCases.adminAccountMail,
       invitations: useCases.invitations,
+      factors: useCases.factors,
+      adminMfa: config.adminMfa,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
       metricsEndpoint: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 const KEY_BYTES = 32;
 
 /** Where the generated MFA key is kept when MFA_ENCRYPTION_KEY is not set: beside the admin key file. */
-export const mfaKeyPathBeside = (adminKeyPath: string): string => join(dirname(adminKeyPath), 'mfa.key');
+const mfaKeyPathBeside = (adminKeyPath: string): string => join(dirname(adminKeyPath), 'mfa.key');
 
 /**
  * The MFA keys: MFA_ENCRYPTION_KEY's when set (the first wraps), else the one in the `mfa.key`

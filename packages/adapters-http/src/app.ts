@@ -28,6 +28,9 @@ import { healthRoutes } from './routes/health.routes';
 import { invitationsRoutes } from './routes/invitations.routes';
 import { jwksRoutes } from './routes/jwks.routes';
 import { meSessionsRoutes } from './routes/me-sessions.routes';
+import { adminMeFactorsRoutes, meFactorsRoutes } from './routes/me-factors.routes';
+import { adminUserFactorsRoutes } from './routes/admin-user-factors.routes';
+import { adminMfaGate } from './middleware/admin-mfa-gate';
 import { meRoutes } from './routes/me.routes';
 import { meEmailRoutes } from './routes/me-email.routes';
 import { signupRoutes } from './routes/signup.routes';
@@ -60,13 +63,16 @@ export function createHttpApp(deps: HttpAppDeps) {
     .use(clientInfo(deps.trustedProxies))
     // The import streams a body of its own kind and size; its route checks both. The account
     // pages' forms are URL-encoded, as a browser posts them without script.
-    .use(bodyGuard({ streamedPaths: [IMPORT_PATH], formPaths: ACCOUNT_FORM_PATHS }));
+    .use(bodyGuard({ streamedPaths: [IMPORT_PATH], formPaths: ACCOUNT_FORM_PATHS }))
+    .use(adminMfaGate({ mode: deps.adminMfa, adminAuth: deps.adminAuth, factors: deps.factors }));
   if (deps.panelRoot !== null) app.route('/', adminPanelRoutes(deps.panelRoot));
   app
     .route('/', adminSessionRoutes(deps))
     .route('/', adminUserTransferRoutes(deps))
     .route('/', adminUsersRoutes(deps))
     .route('/', adminUserSessionsRoutes(deps))
+    .route('/', adminUserFactorsRoutes(deps))
+    .route('/', adminMeFactorsRoutes(deps))
     .route('/', adminUserRecoveryRoutes(deps))
     .route('/', adminStatsRoutes(deps))
     .route('/', adminAuditRoutes(deps))
@@ -80,6 +86,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', meRoutes(deps))
     .route('/', meEmailRoutes(deps))
     .route('/', meSessionsRoutes(deps))
+    .route('/', meFactorsRoutes(deps))
     .route('/', jwksRoutes(deps))
     .route('/', healthRoutes())
     .route('/', readyRoutes(deps));

@@ -1,4 +1,6 @@
 import type {
+  AdminMfaMode,
+  FactorService,
   AuditService,
   AuthService,
   InvitationService,
@@ -43,6 +45,10 @@ export interface HttpAppDeps {
   recovery: RecoveryService;
   adminAccountMail: AdminAccountMail;
   invitations: InvitationService;
+  /** The second factors of admins and users. */
+  factors: FactorService;
+  /** ADMIN_MFA: `required` closes every admin route but enrolment to an admin without a factor. */
+  adminMfa: AdminMfaMode;
   /** The public keys that verify every token, as a JWK Set. */
   jwks(): Promise<{ keys: JsonObject[] }>;
   /** Null when this instance is ready to serve; otherwise why not, in words fit for any client. */

@@ -204,6 +204,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/me/factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your second factors and how many recovery codes are left */
+        get: operations["listOwnFactors"];
+        put?: never;
+        /**
+         * Start enrolling a second factor (TOTP or passkey)
+         * @description The factor is pending until verified, within 10 minutes. TOTP answers its secret, `otpauth_uri` and QR code (SVG), shown once; WebAuthn answers the creation options for `navigator.credentials.create()`. At most 10 factors per account (422).
+         */
+        post: operations["enrolOwnFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/factors/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prove a pending factor works, which activates it
+         * @description A current TOTP `code`, or the passkey `credential` (RegistrationResponseJSON). The code cannot sign in afterwards. The account’s first active factor also answers `recovery_codes`, shown once.
+         */
+        post: operations["verifyOwnFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/factors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of your factors
+         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`. Removing the last active factor also removes the recovery codes.
+         */
+        delete: operations["removeOwnFactor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace your recovery codes with a new set
+         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`. Every earlier code stops working.
+         */
+        post: operations["regenerateOwnRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/jwks.json": {
         parameters: {
             query?: never;
@@ -2637,6 +2718,1023 @@ export interface operations {
             };
         };
     };
+    listOwnFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your factors, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "factors";
+                            id: string;
+                            attributes: {
+                                /**
+                                 * @description `totp`: an authenticator app; `webauthn`: a passkey or security key.
+                                 * @enum {string}
+                                 */
+                                kind: "totp" | "webauthn";
+                                /**
+                                 * @description Pending until verified; only active factors count at sign-in.
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "active";
+                                /** @description When it was enrolled (ISO 8601). */
+                                created: string;
+                                /** @description When it last proved a sign-in or a step-up (ISO 8601), or null. */
+                                last_used: string | null;
+                            };
+                        }[];
+                        meta: {
+                            /** @description Unused recovery codes of the account. */
+                            recovery_codes_left: number;
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    enrolOwnFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "factors",
+                 *         "attributes": {
+                 *           "kind": "totp"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type: "factors";
+                        attributes: {
+                            /** @enum {string} */
+                            kind: "totp" | "webauthn";
+                        };
+                    };
+                };
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "factors",
+                 *         "attributes": {
+                 *           "kind": "totp"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type: "factors";
+                        attributes: {
+                            /** @enum {string} */
+                            kind: "totp" | "webauthn";
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The pending factor. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "factors";
+                            id: string;
+                            attributes: {
+                                /**
+                                 * @description `totp`: an authenticator app; `webauthn`: a passkey or security key.
+                                 * @enum {string}
+                                 */
+                                kind: "totp" | "webauthn";
+                                /**
+                                 * @description Pending until verified; only active factors count at sign-in.
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "active";
+                                /** @description When it was enrolled (ISO 8601). */
+                                created: string;
+                                /** @description When it last proved a sign-in or a step-up (ISO 8601), or null. */
+                                last_used: string | null;
+                                /** @description TOTP: the base32 secret, for typing into an app. Shown once. */
+                                secret?: string;
+                                /** @description TOTP: the `otpauth://` URI the QR code holds. Shown once. */
+                                otpauth_uri?: string;
+                                /** @description TOTP: the QR code as an SVG document. Shown once. */
+                                qr_svg?: string;
+                                /** @description WebAuthn: PublicKeyCredentialCreationOptionsJSON for the browser. */
+                                webauthn?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    verifyOwnFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The factor's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The active factor. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "factors";
+                            id: string;
+                            attributes: {
+                                /**
+                                 * @description `totp`: an authenticator app; `webauthn`: a passkey or security key.
+                                 * @enum {string}
+                                 */
+                                kind: "totp" | "webauthn";
+                                /**
+                                 * @description Pending until verified; only active factors count at sign-in.
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "active";
+                                /** @description When it was enrolled (ISO 8601). */
+                                created: string;
+                                /** @description When it last proved a sign-in or a step-up (ISO 8601), or null. */
+                                last_used: string | null;
+                                /** @description The account's recovery codes, on its first active factor only. Shown once. */
+                                recovery_codes?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token`, `invalid_second_factor` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `factor_already_active` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    removeOwnFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The factor's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The factor is gone. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token`, `invalid_second_factor` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden`, `second_factor_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    regenerateOwnRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+                /** @example {} */
+                "application/vnd.api+json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The new codes, shown once. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "recovery_codes";
+                            id: string;
+                            attributes: {
+                                /** @description The new set: every earlier code stops working. Shown once. */
+                                recovery_codes: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token`, `invalid_second_factor` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden`, `second_factor_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
     jwks: {
         parameters: {
             query?: never;
@@ -2768,6 +3866,14 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
+export const pathsV1UsersMeFactorsGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
+export const pathsV1UsersMeFactorsGetResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
+export const pathsV1UsersMeFactorsPostRequestBodyContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["post"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
+export const pathsV1UsersMeFactorsPostRequestBodyContentApplicationVndApiJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
+export const pathsV1UsersMeFactorsPostResponses201ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
+export const pathsV1UsersMeFactorsPostResponses201ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
+export const pathsV1UsersMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
+export const pathsV1UsersMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
 export const errorObjectCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorObject"]["code"]> = ["invalid_attribute", "email_taken", "not_found", "invalid_credentials", "account_inactive", "email_not_verified", "invalid_token", "email_already_verified", "refresh_token_reused", "forbidden", "signup_disabled", "too_many_attempts", "precondition_failed", "database_unavailable", "invalid_second_factor", "invalid_challenge", "second_factor_required", "mfa_enrolment_required", "factor_already_active", "malformed_json", "invalid_parameter", "resource_conflict", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "missing_token", "cross_site_request", "bad_request", "malformed_request", "headers_too_large", "request_timeout", "expectation_failed", "not_ready", "internal_error"];
 export const loginDocumentDataTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LoginDocument"]["data"]["type"]> = ["users"];
 export const mfaChallengeDocumentDataAttributesKindsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MfaChallengeDocument"]["data"]["attributes"]["kinds"]> = ["totp", "webauthn", "recovery_code"];

@@ -280,6 +280,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/users/{id}/factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a user's second factors: kind, status, created, last used */
+        get: operations["listUserFactors"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove every second factor and recovery code of a user (a lost device)
+         * @description Also ends the user's sessions, is audited (`factors.reset`) and mails the user a notice. The user then signs in with the password alone and may enrol again.
+         */
+        delete: operations["resetUserFactors"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/me/factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your second factors and how many recovery codes are left */
+        get: operations["listAdminOwnFactors"];
+        put?: never;
+        /**
+         * Start enrolling a second factor (TOTP or passkey)
+         * @description The factor is pending until verified, within 10 minutes. TOTP answers its secret, `otpauth_uri` and QR code (SVG), shown once; WebAuthn answers the creation options for `navigator.credentials.create()`. At most 10 factors per account (422).
+         */
+        post: operations["enrolAdminOwnFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/me/factors/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prove a pending factor works, which activates it
+         * @description A current TOTP `code`, or the passkey `credential` (RegistrationResponseJSON). The code cannot sign in afterwards. The account’s first active factor also answers `recovery_codes`, shown once.
+         */
+        post: operations["verifyAdminOwnFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/me/factors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of your factors
+         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`. Removing the last active factor also removes the recovery codes.
+         */
+        delete: operations["removeAdminOwnFactor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/me/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace your recovery codes with a new set
+         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`. Every earlier code stops working.
+         */
+        post: operations["regenerateAdminOwnRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/users/{id}/recovery": {
         parameters: {
             query?: never;
@@ -755,6 +857,87 @@ export interface paths {
          * @description Its tokens stop working at once; naming the session of the token used logs this device out.
          */
         delete: operations["endOwnSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/factors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your second factors and how many recovery codes are left */
+        get: operations["listOwnFactors"];
+        put?: never;
+        /**
+         * Start enrolling a second factor (TOTP or passkey)
+         * @description The factor is pending until verified, within 10 minutes. TOTP answers its secret, `otpauth_uri` and QR code (SVG), shown once; WebAuthn answers the creation options for `navigator.credentials.create()`. At most 10 factors per account (422).
+         */
+        post: operations["enrolOwnFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/factors/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prove a pending factor works, which activates it
+         * @description A current TOTP `code`, or the passkey `credential` (RegistrationResponseJSON). The code cannot sign in afterwards. The account’s first active factor also answers `recovery_codes`, shown once.
+         */
+        post: operations["verifyOwnFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/factors/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of your factors
+         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`. Removing the last active factor also removes the recovery codes.
+         */
+        delete: operations["removeOwnFactor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace your recovery codes with a new set
+         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`. Every earlier code stops working.
+         */
+        post: operations["regenerateOwnRecoveryCodes"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -4563,6 +4746,1363 @@ export interface operations {
             };
         };
     };
+    listUserFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's factors, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "factors";
+                            id: string;
+                            attributes: {
+                                /**
+                                 * @description `totp`: an authenticator app; `webauthn`: a passkey or security key.
+                                 * @enum {string}
+                                 */
+                                kind: "totp" | "webauthn";
+                                /**
+                                 * @description Pending until verified; only active factors count at sign-in.
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "active";
+                                /** @description When it was enrolled (ISO 8601). */
+                                created: string;
+                                /** @description When it last proved a sign-in or a step-up (ISO 8601), or null. */
+                                last_used: string | null;
+                            };
+                        }[];
+                        meta: {
+                            /** @description Unused recovery codes of the account. */
+                            recovery_codes_left: number;
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    resetUserFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user has no second factor any more. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listAdminOwnFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your factors, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "factors";
+                            id: string;
+                            attributes: {
+                                /**
+                                 * @description `totp`: an authenticator app; `webauthn`: a passkey or security key.
+                                 * @enum {string}
+                                 */
+                                kind: "totp" | "webauthn";
+                                /**
+                                 * @description Pending until verified; only active factors count at sign-in.
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "active";
+                                /** @description When it was enrolled (ISO 8601). */
+                                created: string;
+                                /** @description When it last proved a sign-in or a step-up (ISO 8601), or null. */
+                                last_used: string | null;
+                            };
+                        }[];
+                        meta: {
+                            /** @description Unused recovery codes of the account. */
+                            recovery_codes_left: number;
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    enrolAdminOwnFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "factors",
+                 *         "attributes": {
+                 *           "kind": "totp"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type: "factors";
+                        attributes: {
+                            /** @enum {string} */
+                            kind: "totp" | "webauthn";
+                        };
+                    };
+                };
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "factors",
+                 *         "attributes": {
+                 *           "kind": "totp"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type: "factors";
+                        attributes: {
+                            /** @enum {string} */
+                            kind: "totp" | "webauthn";
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The pending factor. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "factors";
+                            id: string;
+                            attributes: {
+                                /**
+                                 * @description `totp`: an authenticator app; `webauthn`: a passkey or security key.
+                                 * @enum {string}
+                                 */
+                                kind: "totp" | "webauthn";
+                                /**
+                                 * @description Pending until verified; only active factors count at sign-in.
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "active";
+                                /** @description When it was enrolled (ISO 8601). */
+                                created: string;
+                                /** @description When it last proved a sign-in or a step-up (ISO 8601), or null. */
+                                last_used: string | null;
+                                /** @description TOTP: the base32 secret, for typing into an app. Shown once. */
+                                secret?: string;
+                                /** @description TOTP: the `otpauth://` URI the QR code holds. Shown once. */
+                                otpauth_uri?: string;
+                                /** @description TOTP: the QR code as an SVG document. Shown once. */
+                                qr_svg?: string;
+                                /** @description WebAuthn: PublicKeyCredentialCreationOptionsJSON for the browser. */
+                                webauthn?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    verifyAdminOwnFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The factor's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The active factor. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "factors";
+                            id: string;
+                            attributes: {
+                                /**
+                                 * @description `totp`: an authenticator app; `webauthn`: a passkey or security key.
+                                 * @enum {string}
+                                 */
+                                kind: "totp" | "webauthn";
+                                /**
+                                 * @description Pending until verified; only active factors count at sign-in.
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "active";
+                                /** @description When it was enrolled (ISO 8601). */
+                                created: string;
+                                /** @description When it last proved a sign-in or a step-up (ISO 8601), or null. */
+                                last_used: string | null;
+                                /** @description The account's recovery codes, on its first active factor only. Shown once. */
+                                recovery_codes?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token`, `invalid_second_factor` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `factor_already_active` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    removeAdminOwnFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The factor's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The factor is gone. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token`, `invalid_second_factor` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden`, `second_factor_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    regenerateAdminOwnRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+                /** @example {} */
+                "application/vnd.api+json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The new codes, shown once. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "recovery_codes";
+                            id: string;
+                            attributes: {
+                                /** @description The new set: every earlier code stops working. Shown once. */
+                                recovery_codes: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token`, `invalid_second_factor` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden`, `second_factor_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
     sendUserRecovery: {
         parameters: {
             query?: {
@@ -5414,7 +6954,7 @@ export interface operations {
                                  * @description What the message is for.
                                  * @enum {string}
                                  */
-                                kind: "test" | "verification" | "signup_existing" | "recovery" | "email_change" | "email_change_notice" | "password_changed" | "invitation";
+                                kind: "test" | "verification" | "signup_existing" | "recovery" | "email_change" | "email_change_notice" | "password_changed" | "invitation" | "factors_reset";
                                 recipient: string;
                                 subject: string;
                                 /**
@@ -5618,7 +7158,7 @@ export interface operations {
                                  * @description What the message is for.
                                  * @enum {string}
                                  */
-                                kind: "test" | "verification" | "signup_existing" | "recovery" | "email_change" | "email_change_notice" | "password_changed" | "invitation";
+                                kind: "test" | "verification" | "signup_existing" | "recovery" | "email_change" | "email_change_notice" | "password_changed" | "invitation" | "factors_reset";
                                 recipient: string;
                                 subject: string;
                                 /**
@@ -9763,6 +11303,1023 @@ export interface operations {
             };
         };
     };
+    listOwnFactors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your factors, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "factors";
+                            id: string;
+                            attributes: {
+                                /**
+                                 * @description `totp`: an authenticator app; `webauthn`: a passkey or security key.
+                                 * @enum {string}
+                                 */
+                                kind: "totp" | "webauthn";
+                                /**
+                                 * @description Pending until verified; only active factors count at sign-in.
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "active";
+                                /** @description When it was enrolled (ISO 8601). */
+                                created: string;
+                                /** @description When it last proved a sign-in or a step-up (ISO 8601), or null. */
+                                last_used: string | null;
+                            };
+                        }[];
+                        meta: {
+                            /** @description Unused recovery codes of the account. */
+                            recovery_codes_left: number;
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    enrolOwnFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "factors",
+                 *         "attributes": {
+                 *           "kind": "totp"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: {
+                        /** @constant */
+                        type: "factors";
+                        attributes: {
+                            /** @enum {string} */
+                            kind: "totp" | "webauthn";
+                        };
+                    };
+                };
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "factors",
+                 *         "attributes": {
+                 *           "kind": "totp"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    data: {
+                        /** @constant */
+                        type: "factors";
+                        attributes: {
+                            /** @enum {string} */
+                            kind: "totp" | "webauthn";
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The pending factor. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "factors";
+                            id: string;
+                            attributes: {
+                                /**
+                                 * @description `totp`: an authenticator app; `webauthn`: a passkey or security key.
+                                 * @enum {string}
+                                 */
+                                kind: "totp" | "webauthn";
+                                /**
+                                 * @description Pending until verified; only active factors count at sign-in.
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "active";
+                                /** @description When it was enrolled (ISO 8601). */
+                                created: string;
+                                /** @description When it last proved a sign-in or a step-up (ISO 8601), or null. */
+                                last_used: string | null;
+                                /** @description TOTP: the base32 secret, for typing into an app. Shown once. */
+                                secret?: string;
+                                /** @description TOTP: the `otpauth://` URI the QR code holds. Shown once. */
+                                otpauth_uri?: string;
+                                /** @description TOTP: the QR code as an SVG document. Shown once. */
+                                qr_svg?: string;
+                                /** @description WebAuthn: PublicKeyCredentialCreationOptionsJSON for the browser. */
+                                webauthn?: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    verifyOwnFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The factor's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The active factor. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "factors";
+                            id: string;
+                            attributes: {
+                                /**
+                                 * @description `totp`: an authenticator app; `webauthn`: a passkey or security key.
+                                 * @enum {string}
+                                 */
+                                kind: "totp" | "webauthn";
+                                /**
+                                 * @description Pending until verified; only active factors count at sign-in.
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "active";
+                                /** @description When it was enrolled (ISO 8601). */
+                                created: string;
+                                /** @description When it last proved a sign-in or a step-up (ISO 8601), or null. */
+                                last_used: string | null;
+                                /** @description The account's recovery codes, on its first active factor only. Shown once. */
+                                recovery_codes?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token`, `invalid_second_factor` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `factor_already_active` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    removeOwnFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The factor's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The factor is gone. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token`, `invalid_second_factor` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden`, `second_factor_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    regenerateOwnRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+                /** @example {} */
+                "application/vnd.api+json": {
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The new codes, shown once. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "recovery_codes";
+                            id: string;
+                            attributes: {
+                                /** @description The new set: every earlier code stops working. Shown once. */
+                                recovery_codes: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token`, `invalid_second_factor` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden`, `second_factor_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
     jwks: {
         parameters: {
             query?: never;
@@ -10390,16 +12947,34 @@ type ReadonlyArray<T> = [
 export const pathsV1AdminUsersImportPostParametersQueryOn_conflictValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/import"]["post"]["parameters"]["query"]["on_conflict"]> = ["skip", "update", "fail"];
 export const pathsV1AdminUsersImportPostParametersQueryDry_runValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/import"]["post"]["parameters"]["query"]["dry_run"]> = ["true", "false"];
 export const pathsV1AdminUsersExportGetParametersQueryWith_password_hashesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/export"]["get"]["parameters"]["query"]["with_password_hashes"]> = ["true", "false"];
+export const pathsV1AdminUsersIdFactorsGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/{id}/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
+export const pathsV1AdminUsersIdFactorsGetResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/{id}/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
+export const pathsV1AdminMeFactorsGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
+export const pathsV1AdminMeFactorsGetResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
+export const pathsV1AdminMeFactorsPostRequestBodyContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors"]["post"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
+export const pathsV1AdminMeFactorsPostRequestBodyContentApplicationVndApiJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
+export const pathsV1AdminMeFactorsPostResponses201ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
+export const pathsV1AdminMeFactorsPostResponses201ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
+export const pathsV1AdminMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
+export const pathsV1AdminMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
 export const pathsV1AdminUsersIdRecoveryPostParametersQueryDeliveryValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/{id}/recovery"]["post"]["parameters"]["query"]["delivery"]> = ["mail", "link"];
 export const pathsV1AdminAuditEventsGetParametersQueryFilterActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/audit-events"]["get"]["parameters"]["query"]["filter[action]"]> = ["admin.login", "admin.login_failed", "session.reuse_detected", "session.logout", "session.revoked", "user.created", "user.signed_up", "user.email_verified", "user.email_change_requested", "user.email_changed", "user.updated", "user.deactivated", "user.deleted", "user.login_throttled", "user.recovery_requested", "user.recovery_sent", "user.recovery_completed", "user.verification_resent", "factor.activated", "factor.removed", "factors.reset", "recovery_codes.regenerated", "recovery_code.used", "passkey.counter_regressed", "mfa.locked", "signing_key.rotated", "secret.rotated", "users.imported", "users.exported", "invitation.created", "invitation.accepted", "invitation.revoked", "invitation.resent", "mail.delivered", "mail.failed"];
-export const pathsV1AdminMailGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["test", "verification", "signup_existing", "recovery", "email_change", "email_change_notice", "password_changed", "invitation"];
+export const pathsV1AdminMailGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["test", "verification", "signup_existing", "recovery", "email_change", "email_change_notice", "password_changed", "invitation", "factors_reset"];
 export const pathsV1AdminMailGetResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["queued", "sending", "delivered", "failed"];
-export const pathsV1AdminMailIdGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["test", "verification", "signup_existing", "recovery", "email_change", "email_change_notice", "password_changed", "invitation"];
+export const pathsV1AdminMailIdGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["test", "verification", "signup_existing", "recovery", "email_change", "email_change_notice", "password_changed", "invitation", "factors_reset"];
 export const pathsV1AdminMailIdGetResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["queued", "sending", "delivered", "failed"];
 export const pathsV1AdminInvitationsPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/invitations"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["invitations"];
 export const pathsV1AdminInvitationsPostRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/invitations"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["invitations"];
 export const pathsV1SignupPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/signup"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["users"];
 export const pathsV1SignupPostRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/signup"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["users"];
+export const pathsV1UsersMeFactorsGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
+export const pathsV1UsersMeFactorsGetResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
+export const pathsV1UsersMeFactorsPostRequestBodyContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["post"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
+export const pathsV1UsersMeFactorsPostRequestBodyContentApplicationVndApiJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
+export const pathsV1UsersMeFactorsPostResponses201ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
+export const pathsV1UsersMeFactorsPostResponses201ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
+export const pathsV1UsersMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
+export const pathsV1UsersMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
 export const userResourceAttributesActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserResource"]["attributes"]["active"]> = [0, 1];
 export const auditEventResourceAttributesActorTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEventResource"]["attributes"]["actor"]["type"]> = ["admin", "user", "system"];
 export const auditEventResourceAttributesActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEventResource"]["attributes"]["action"]> = ["admin.login", "admin.login_failed", "session.reuse_detected", "session.logout", "session.revoked", "user.created", "user.signed_up", "user.email_verified", "user.email_change_requested", "user.email_changed", "user.updated", "user.deactivated", "user.deleted", "user.login_throttled", "user.recovery_requested", "user.recovery_sent", "user.recovery_completed", "user.verification_resent", "factor.activated", "factor.removed", "factors.reset", "recovery_codes.regenerated", "recovery_code.used", "passkey.counter_regressed", "mfa.locked", "signing_key.rotated", "secret.rotated", "users.imported", "users.exported", "invitation.created", "invitation.accepted", "invitation.revoked", "invitation.resent", "mail.delivered", "mail.failed"];

@@ -90,6 +90,8 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     recovery,
     adminAccountMail,
     invitations,
+    factors: useCases.factors,
+    adminMfa: 'optional',
     jwks: async () => TEST_JWKS,
     ready: async () => null,
     metricsEndpoint: null,

@@ -15,6 +15,7 @@ import { pageWindow } from '../shared/page-window';
 import { selectDays, selectUserTotals } from './postgres-activity.repository';
 import { selectFailureCounts } from './postgres-login-attempt.repository';
 import { selectSessionWithAccount } from './postgres-session.repository';
+import { selectActiveFactor, useCode } from './postgres-factor.repository';
 import { useToken, voidTokensOf } from './postgres-action-token-statements';
 import {
   PostgresUserRepository,
@@ -302,6 +303,17 @@ describe('PostgreSQL database', () => {
     const voiding = await plan(voidTokensOf(db, 'some-user', new Date()));
     expect(voiding).toContain('action_tokens_user_id_idx');
     expect(voiding).not.toContain('Seq Scan');
+  });
+
+  it("asks for an account's active factor and uses a recovery code by the account's indexes", async () => {
+    const db = drizzle(client);
+    const asking = await plan(selectActiveFactor(db, 'user', 'some-user'));
+    expect(asking).toContain('factors_user_idx');
+    expect(asking).not.toContain('Seq Scan');
+    expect(await plan(selectActiveFactor(db, 'admin', 'some-admin'))).toContain('factors_admin_idx');
+    const using = await plan(useCode(db, 'user', 'some-user', 'digest', new Date()));
+    expect(using).toContain('recovery_codes_user_digest_idx');
+    expect(using).not.toContain('Seq Scan');
   });
 
   it("checks a session and its account's state in one statement, by primary keys", async () => {

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, isNull, sql, type Placeholder } from 'drizzle-orm';
 import type { AuditRecord, Factor, FactorRepository, PasskeyCredential, SealedText, SubjectKind } from '@uas/domain';
 import { accountColumns, accountOf, ofAccount } from '../shared/account-columns';
 import { liveSessionsOf } from '../shared/conditions';
@@ -19,12 +19,7 @@ export class PostgresFactorRepository implements FactorRepository {
 
   constructor(private readonly db: PostgresDb) {
     const statement = (owner: SubjectKind) =>
-      db
-        .select({ id: factors.id })
-        .from(factors)
-        .where(and(ofAccount(factors, owner, sql.placeholder('subjectId')), isNotNull(factors.activated)))
-        .limit(1)
-        .prepare(`factor_active_${owner}`);
+      selectActiveFactor(db, owner, sql.placeholder('subjectId')).prepare(`factor_active_${owner}`);
     this.activeOf = { user: statement('user'), admin: statement('admin') };
   }
 
@@ -163,13 +158,7 @@ export class PostgresFactorRepository implements FactorRepository {
     audit?: AuditRecord,
   ): Promise<boolean> {
     return writeWithAudit(this.db, audit, async (tx) => {
-      const used = await tx
-        .update(recoveryCodes)
-        .set({ used: at })
-        .where(
-          and(ofAccount(recoveryCodes, owner, subjectId), eq(recoveryCodes.digest, digest), isNull(recoveryCodes.used)),
-        )
-        .returning({ digest: recoveryCodes.digest });
+      const used = await useCode(tx, owner, subjectId, digest, at).returning({ digest: recoveryCodes.digest });
       return used.length > 0;
     });
   }
@@ -196,6 +185,25 @@ export class PostgresFactorRepository implements FactorRepository {
       .set({ totpKeyId: secret.keyId, totpCiphertext: secret.ciphertext })
       .where(and(eq(factors.id, id), eq(factors.kind, 'totp')));
   }
+}
+
+/** One active factor of the account: what every password login asks. Exported for the query plan tests. */
+export function selectActiveFactor(db: PostgresDb, owner: SubjectKind, subjectId: string | Placeholder) {
+  return db
+    .select({ id: factors.id })
+    .from(factors)
+    .where(and(ofAccount(factors, owner, subjectId), isNotNull(factors.activated)))
+    .limit(1);
+}
+
+/** Marks the account's unused code `digest` used: the whole check and use. Exported for the query plan tests. */
+export function useCode(db: PostgresDb | PostgresTx, owner: SubjectKind, subjectId: string, digest: string, at: Date) {
+  return db
+    .update(recoveryCodes)
+    .set({ used: at })
+    .where(
+      and(ofAccount(recoveryCodes, owner, subjectId), eq(recoveryCodes.digest, digest), isNull(recoveryCodes.used)),
+    );
 }
 
 /** Holds the account's row until the transaction ends: its factor-wide changes take turns. */

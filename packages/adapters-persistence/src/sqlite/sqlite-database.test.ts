@@ -23,6 +23,7 @@ import {
 } from './sqlite-user-list';
 import { selectAuditPage, selectAuditTotal, selectLastBefore } from './sqlite-audit-trail';
 import { selectDue } from './sqlite-mail-queue';
+import { selectActiveFactor, useCode } from './sqlite-factor.repository';
 import { useToken, voidTokensOf } from './sqlite-action-token-statements';
 import { AUDIT_PLAN_CASES, COMMON_ACTIONS } from '../testing/audit-plan-cases';
 
@@ -110,6 +111,26 @@ describe('SQLite database', () => {
       );
       expect(plan(voidTokensOf(db, 'some-user', new Date()).toSQL())).toContain(
         'action_tokens_user_id_idx (user_id=?)',
+      );
+    } finally {
+      client.close();
+    }
+  });
+
+  it("asks for an account's active factor and uses a recovery code by the account's indexes", async () => {
+    const client = await migratedClient();
+    try {
+      const plan = ({ sql, params }: { sql: string; params: unknown[] }) =>
+        client
+          .prepare(`explain query plan ${sql}`)
+          .all(...params.map((param) => (param instanceof Date ? param.getTime() : param)))
+          .map((step) => (step as { detail: string }).detail)
+          .join('\n');
+      const db = drizzle(client);
+      expect(plan(selectActiveFactor(db, 'user', 'some-user').toSQL())).toContain('factors_user_idx (user_id=?)');
+      expect(plan(selectActiveFactor(db, 'admin', 'some-admin').toSQL())).toContain('factors_admin_idx (admin_id=?)');
+      expect(plan(useCode(db, 'user', 'some-user', 'digest', new Date()).toSQL())).toContain(
+        'recovery_codes_user_digest_idx (user_id=? AND digest=?)',
       );
     } finally {
       client.close();

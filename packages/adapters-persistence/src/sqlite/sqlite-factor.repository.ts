@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, isNull, sql, type Placeholder } from 'drizzle-orm';
 import type { AuditRecord, Factor, FactorRepository, PasskeyCredential, SealedText, SubjectKind } from '@uas/domain';
 import { accountColumns, accountOf, ofAccount } from '../shared/account-columns';
 import { liveSessionsOf } from '../shared/conditions';
@@ -15,8 +15,8 @@ import { preparedOnUse } from './prepared-on-use';
 export class SqliteFactorRepository implements FactorRepository {
   // Every password login asks it.
   private readonly activeOf = preparedOnUse(() => ({
-    user: this.hasActiveStatement('user'),
-    admin: this.hasActiveStatement('admin'),
+    user: selectActiveFactor(this.db, 'user', sql.placeholder('subjectId')).prepare(),
+    admin: selectActiveFactor(this.db, 'admin', sql.placeholder('subjectId')).prepare(),
   }));
 
   constructor(private readonly db: SqliteDb) {}
@@ -176,22 +176,7 @@ export class SqliteFactorRepository implements FactorRepository {
     at: Date,
     audit?: AuditRecord,
   ): Promise<boolean> {
-    return writeWithAudit(
-      this.db,
-      audit,
-      (tx) =>
-        tx
-          .update(recoveryCodes)
-          .set({ used: at })
-          .where(
-            and(
-              ofAccount(recoveryCodes, owner, subjectId),
-              eq(recoveryCodes.digest, digest),
-              isNull(recoveryCodes.used),
-            ),
-          )
-          .run().changes > 0,
-    );
+    return writeWithAudit(this.db, audit, (tx) => useCode(tx, owner, subjectId, digest, at).run().changes > 0);
   }
 
   async recoveryCodesLeft(owner: SubjectKind, subjectId: string): Promise<number> {
@@ -219,15 +204,25 @@ export class SqliteFactorRepository implements FactorRepository {
       .where(and(eq(factors.id, id), eq(factors.kind, 'totp')))
       .run();
   }
+}
 
-  private hasActiveStatement(owner: SubjectKind) {
-    return this.db
-      .select({ id: factors.id })
-      .from(factors)
-      .where(and(ofAccount(factors, owner, sql.placeholder('subjectId')), isNotNull(factors.activated)))
-      .limit(1)
-      .prepare();
-  }
+/** One active factor of the account: what every password login asks. Exported for the query plan tests. */
+export function selectActiveFactor(db: SqliteDb, owner: SubjectKind, subjectId: string | Placeholder) {
+  return db
+    .select({ id: factors.id })
+    .from(factors)
+    .where(and(ofAccount(factors, owner, subjectId), isNotNull(factors.activated)))
+    .limit(1);
+}
+
+/** Marks the account's unused code `digest` used: the whole check and use. Exported for the query plan tests. */
+export function useCode(db: SqliteDb, owner: SubjectKind, subjectId: string, digest: string, at: Date) {
+  return db
+    .update(recoveryCodes)
+    .set({ used: at })
+    .where(
+      and(ofAccount(recoveryCodes, owner, subjectId), eq(recoveryCodes.digest, digest), isNull(recoveryCodes.used)),
+    );
 }
 
 /** Replaces the account's recovery codes with `digests`, inside the caller's transaction. */

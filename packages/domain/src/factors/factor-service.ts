@@ -3,6 +3,7 @@ import { NO_REQUEST, type Initiator, type RequestContext } from '../audit/audit-
 import type { AccountMail } from '../mail/account-mail.ts';
 import type { MailQueue } from '../mail/mail-queue.ts';
 import type { SecretBox } from '../secrets/secret-box.ts';
+import { initiatorOf } from '../sessions/auth-service.ts';
 import type { PrincipalSource } from '../sessions/principal.ts';
 import type { SessionRepository } from '../sessions/session.repository.ts';
 import type { Clock } from '../shared/clock.ts';
@@ -85,6 +86,11 @@ export class FactorService {
     return { factors: listed, recoveryCodesLeft };
   }
 
+  /** Whether the account has an active factor (ADMIN_MFA=required asks it of every admin request). */
+  hasActive(owner: SubjectKind, subjectId: string): Promise<boolean> {
+    return this.deps.factors.hasActive(owner, subjectId);
+  }
+
   /** Starts enrolling a factor of `kind`: it stays pending until verify(). */
   async enrol(who: Identity, kind: unknown): Promise<Enrolment> {
     const { factors, codes, ceremonies, box, clock, ids, issuer } = this.deps;
@@ -164,7 +170,7 @@ export class FactorService {
     }
     const first = !(await factors.hasActive(who.kind, who.subjectId));
     const recoveryCodes = first ? this.newRecoveryCodes() : null;
-    const audit = auditRecord(ids.next(), now, by(who, request), 'factor.activated', factorTarget(factor.id));
+    const audit = auditRecord(ids.next(), now, initiatorOf(who, request), 'factor.activated', factorTarget(factor.id));
     const activated = await factors.activate(
       factor.id,
       now,
@@ -187,7 +193,13 @@ export class FactorService {
     const { factors, clock, ids } = this.deps;
     const factor = await this.ownFactor(who, factorId);
     await this.stepUp(who, proof, request);
-    const audit = auditRecord(ids.next(), clock.now(), by(who, request), 'factor.removed', factorTarget(factor.id));
+    const audit = auditRecord(
+      ids.next(),
+      clock.now(),
+      initiatorOf(who, request),
+      'factor.removed',
+      factorTarget(factor.id),
+    );
     if (!(await factors.remove(factor.id, audit))) throw new NotFoundError('factor');
   }
 
@@ -203,7 +215,7 @@ export class FactorService {
     if (!(await factors.hasActive(who.kind, who.subjectId))) throw new SecondFactorRequiredError();
     const codes = this.newRecoveryCodes();
     const target = { type: who.kind === 'admin' ? 'admins' : 'users', id: who.subjectId };
-    const audit = auditRecord(ids.next(), clock.now(), by(who, request), 'recovery_codes.regenerated', target);
+    const audit = auditRecord(ids.next(), clock.now(), initiatorOf(who, request), 'recovery_codes.regenerated', target);
     await factors.replaceRecoveryCodes(who.kind, who.subjectId, codes.map(recoveryCodeDigest), audit);
     return codes;
   }
@@ -289,9 +301,5 @@ export class FactorService {
 }
 
 const factorTarget = (id: string) => ({ type: 'factors', id });
-const by = (who: Identity, request: RequestContext): Initiator => ({
-  actor: { type: who.kind, id: who.subjectId },
-  request,
-});
 const missing = (name: string) =>
   new ValidationError([{ source: { pointer: `/${name}` }, detail: `${name} is required to verify this factor` }]);

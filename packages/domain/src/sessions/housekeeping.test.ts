@@ -11,9 +11,10 @@ import { SYSTEM } from '../audit/audit-event.ts';
 import { auditRecord } from '../audit/audit-records.ts';
 import { AuditService } from '../audit/audit-service.ts';
 import { DEFAULT_THROTTLE_POLICY } from '../throttling/throttle.ts';
+import { SECOND_FACTOR_RULES } from '../factors/second-factor-rules.ts';
 
 describe('Housekeeping', () => {
-  it('run() forgets expired sessions, sign-in challenges and failures outside the longest throttling window', async () => {
+  it("run() forgets expired sessions, sign-in challenges and failures outside every throttling window and the second step's lock", async () => {
     const clock = new ManualClock(new Date('2026-01-01T00:00:00.000Z'));
     const { users, sessions, attempts, signInChallenges, audit } = inMemoryRepositories();
     const user = sampleUser({ id: 'u1' });
@@ -62,6 +63,11 @@ describe('Housekeeping', () => {
     expect((await attempts.failuresSince('k', start)).count).toBe(1);
 
     clock.advance(31);
+    await housekeeping.run();
+    expect((await attempts.failuresSince('k', start)).count).toBe(1);
+
+    // Past the second step's lock window, which is longer here than the throttle's.
+    clock.advance(SECOND_FACTOR_RULES.lock.seconds);
     await housekeeping.run();
     expect((await attempts.failuresSince('k', start)).count).toBe(0);
   });
