@@ -147,7 +147,7 @@ export function securityView(context: ScreenContext, factors: FactorsApi, option
 
   async function enrolPasskey(): Promise<void> {
     const pending = await factors.enrol('webauthn');
-    const { webauthn } = pending.attributes as { webauthn?: unknown };
+    const { webauthn } = pending.attributes;
     let credential: Awaited<ReturnType<typeof createPasskey>>;
     try {
       credential = await createPasskey(webauthn);
@@ -159,7 +159,7 @@ export function securityView(context: ScreenContext, factors: FactorsApi, option
 
   async function activated(factor: VerifiedFactor, message: string): Promise<void> {
     toast(message);
-    const { recovery_codes } = factor.attributes as { recovery_codes?: readonly string[] };
+    const { recovery_codes } = factor.attributes;
     if (recovery_codes?.length) await showRecoveryCodes(recovery_codes);
     required.hidden = true;
     options.onFactorActivated();

@@ -12,7 +12,7 @@ import { openModal } from '../ui/modal';
  * markup of it can run or touch the page (and the CSP's img-src allows data:).
  */
 export async function enrolTotp(factors: FactorsApi, factor: EnrolledFactor): Promise<VerifiedFactor | null> {
-  const { secret, qr_svg } = factor.attributes as { secret?: string; qr_svg?: string };
+  const { secret, qr_svg } = factor.attributes;
   const code = field(
     'Code from the app',
     h('input', { type: 'text', name: 'code', inputmode: 'numeric', autocomplete: 'one-time-code', required: true }),

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { responseTo } from '../support/browser';
 import { usePanel } from '../support/panel';
 import { enterPassword, pairAuthenticatorApp } from '../support/second-factor';
 import { useStack } from '../support/stack';
@@ -25,8 +26,9 @@ describe('ADMIN_MFA=required in the panel', () => {
 
     await pairAuthenticatorApp(page);
     await demand.waitFor({ state: 'hidden' });
+    const users = responseTo(page, 'GET', '/v1/admin/users');
     await page.getByRole('link', { name: 'Users' }).click();
+    expect((await users).status()).toBe(200);
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
-    await page.getByRole('table').waitFor();
   });
 });

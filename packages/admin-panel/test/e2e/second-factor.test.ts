@@ -40,7 +40,8 @@ describe("the admin's second factor in the panel", () => {
   }
 
   const factorRows = () => page.locator('tr[data-factor-id]');
-  const signedIn = () => page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+  /** Signed in: the top bar's way out is there (the page is the one asked for, or the overview). */
+  const signedIn = () => page.getByRole('button', { name: 'Log out' }).waitFor();
 
   it('pairs an authenticator app from its QR code or key and shows the ten recovery codes once', async () => {
     await enterPassword(page, stack().server);
