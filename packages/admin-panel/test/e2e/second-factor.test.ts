@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../scripts/release-process';
-import { responseTo } from '../support/browser';
+import { responseTo, saveScreenshot } from '../support/browser';
 import { usePanel } from '../support/panel';
 import { enterPassword, logOut, pairAuthenticatorApp, totpCode } from '../support/second-factor';
 import { useStack } from '../support/stack';
@@ -106,6 +106,7 @@ describe("the admin's second factor in the panel", () => {
     await page.getByRole('heading', { name: 'Second step' }).waitFor();
     expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('code');
     expect(await page.getByRole('button', { name: 'Use a passkey' }).count()).toBe(0);
+    await saveScreenshot(page, 'second-step.png');
 
     const code = page.getByLabel('Authentication code');
     await code.fill(totpCode(secret, -120)); // an hour old
@@ -157,6 +158,7 @@ describe("the admin's second factor in the panel", () => {
     await signedIn();
     await openSecurity();
     await expect.poll(() => passkey.locator('time').count()).toBe(2); // added, and last used
+    await saveScreenshot(page, 'security.png');
   });
 
   it('replaces the recovery codes and removes a factor', async () => {
