@@ -1,5 +1,5 @@
 import { createHttpApp } from '@uas/adapters-http';
-import type { Logger } from '@uas/domain';
+import type { Logger, UseCases } from '@uas/domain';
 import { describeDatabaseLocation, openDatabase, type DatabaseLocation } from '@uas/adapters-persistence';
 import { ADMIN_PANEL_ROOT } from '@uas/admin-panel';
 import type { Config } from './config';
@@ -17,6 +17,8 @@ import { scheduleHousekeeping } from './housekeeping-schedule';
 export interface Application {
   app: ReturnType<typeof createHttpApp>;
   readiness: Readiness;
+  /** The use cases the app serves, for tests that set a scene the API has no route for. */
+  useCases: UseCases;
   /** Closes the database; call after the HTTP server has stopped taking requests. */
   close(): Promise<void>;
 }
@@ -92,6 +94,7 @@ export async function createApplication(
     return {
       app,
       readiness,
+      useCases,
       async close() {
         stopHousekeeping();
         await Promise.all([sender?.stop(config.shutdownGraceMs), requestWorker.stop(config.shutdownGraceMs)]);

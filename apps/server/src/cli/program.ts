@@ -4,6 +4,7 @@ import { AdminKeyFileError } from '../admin-key-file';
 import { CliExit, EXIT } from './exit-codes';
 import { auditCommand } from './audit-commands';
 import { mailCommand, secretsCommand } from './mail-commands';
+import { factorsCommand } from './factors-commands';
 import { adminCommand, dbCommand, keysCommand } from './operator-commands';
 import { usersCommand } from './users-commands';
 
@@ -17,6 +18,7 @@ function operatorProgram(): Command {
     adminCommand(),
     keysCommand(),
     secretsCommand(),
+    factorsCommand(),
     mailCommand(),
     auditCommand(),
     dbCommand(),

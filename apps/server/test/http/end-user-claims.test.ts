@@ -12,7 +12,7 @@ describe.each(BACKENDS)('claims of user tokens on %s', (backend) => {
     env: { JWT_ISSUER: ISSUER, JWT_AUDIENCE: AUDIENCE, ACCESS_TOKEN_TTL_SECONDS: String(ACCESS_TTL) },
   });
 
-  it('a fresh access token carries the stored account: sub, email, name, metadata, app, iat, exp, iss, aud, sid', async () => {
+  it('a fresh access token carries the stored account: sub, email, name, metadata, app, iat, exp, iss, aud, sid, amr, aal', async () => {
     const { t, api } = scenario;
     const user = await api.createUser({
       name: 'Zoë Ünal',
@@ -35,6 +35,8 @@ describe.each(BACKENDS)('claims of user tokens on %s', (backend) => {
       aud: AUDIENCE,
       sid: expect.stringMatching(/^[0-9a-f-]{36}$/),
       jti: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      amr: ['pwd'],
+      aal: 'aal1',
     });
     expect(stored).toMatchObject({
       email: 'zoe@example.com',

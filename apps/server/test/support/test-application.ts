@@ -26,6 +26,7 @@ export interface TestApplication {
   env: Record<string, string>;
   dir: string;
   readiness: Application['readiness'];
+  useCases: Application['useCases'];
   /** Closes the database under the running app, as an outage would. */
   closeDatabase(): Promise<void>;
   close(): Promise<void>;
@@ -64,7 +65,7 @@ export async function startTestApplication(
   // The application inherits the clock from its parent container.
   const parent = systemContainer.createChildContainer();
   parent.register(Clock, { useValue: clock });
-  const { app, readiness, close } = await createApplication(
+  const { app, readiness, useCases, close } = await createApplication(
     config,
     new JsonLogger(config.logLevel, (line) => logs.push(line)),
     parent,
@@ -78,6 +79,7 @@ export async function startTestApplication(
     env: fullEnv,
     dir,
     readiness,
+    useCases,
     closeDatabase: close,
     async close() {
       await close();

@@ -1,11 +1,11 @@
 import type { AuditTrail } from '../audit/audit-trail.ts';
-import { SECOND_FACTOR_RULES } from '../factors/second-factor-rules.ts';
 import type { Clock } from '../shared/clock.ts';
 import type { LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
 import type { RateCounterRepository } from '../throttling/rate-counter.repository.ts';
 import type { ThrottlePolicy } from '../throttling/throttle.ts';
 import type { SignInChallengeRepository } from '../sign-in/sign-in-challenge.repository.ts';
 import type { SessionRepository } from './session.repository.ts';
+import { SECOND_FACTOR_RULES } from '../factors/second-factor-rules.ts';
 
 export interface HousekeepingDeps {
   sessions: SessionRepository;
@@ -22,10 +22,10 @@ export interface HousekeepingDeps {
 const DAY_MS = 86_400_000;
 
 /**
- * Removes what can no longer affect any request: expired refresh tokens, dead sessions, failed
- * logins outside every throttling window and the second step's lock, hit counters whose window
- * ended, expired sign-in challenges; and audit events past their retention, which the trail
- * prunes so that what remains still verifies. Safe to run on many instances at once.
+ * Removes what can no longer affect any request: expired refresh tokens, dead sessions and
+ * failed logins outside every throttling window, hit counters whose window ended, expired sign-in
+ * challenges; and audit events past their retention, which
+ * the trail prunes so that what remains still verifies. Safe to run on many instances at once.
  */
 export class Housekeeping {
   constructor(private readonly deps: HousekeepingDeps) {}
@@ -34,7 +34,7 @@ export class Housekeeping {
     const { sessions, attempts, rateCounters, signInChallenges, audit, clock, throttle, auditRetentionDays } =
       this.deps;
     const now = clock.now();
-    // The second step's lock counts its failures among the login attempts too.
+    // The second step's lock counts its failures among the login attempts too (SecondStepLock).
     const longestWindow = Math.max(
       throttle.perAccountAndAddress.windowSeconds,
       throttle.perAddress.windowSeconds,
