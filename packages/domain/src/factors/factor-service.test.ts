@@ -12,7 +12,7 @@ import { inMemoryRepositories } from '../testing/in-memory-repositories.ts';
 import { RecordingLogger } from '../testing/recording-logger.ts';
 import { firstTokenOf, sampleSession } from '../testing/sample-session.ts';
 import { sampleUser } from '../testing/user.repository.contract.ts';
-import { FactorService, MAX_FACTORS, PENDING_FACTOR_SECONDS } from './factor-service.ts';
+import { FactorService } from './factor-service.ts';
 import { SecondFactorProofs } from './second-factor-proofs.ts';
 import { SECOND_FACTOR_RULES } from './second-factor-rules.ts';
 import type { PasskeyCeremonies } from './passkey-ceremonies.ts';
@@ -135,15 +135,15 @@ describe('FactorService', () => {
     await service.verify(who, factor.id, { code });
     await expect(service.verify(who, factor.id, { code })).rejects.toMatchObject({ code: 'factor_already_active' });
     const late = await service.enrol(await login(), 'totp');
-    clock.advance(PENDING_FACTOR_SECONDS + 1);
+    clock.advance(SECOND_FACTOR_RULES.enrolment.pendingSeconds + 1);
     await expect(
       service.verify(who, late.factor.id, { code: codes.codeAt(late.totp!.secret, clock.now()) }),
     ).rejects.toMatchObject({ code: 'invalid_second_factor' });
   });
 
-  it(`enrols at most ${MAX_FACTORS} factors per account, and refuses an unknown kind`, async () => {
+  it(`enrols at most ${SECOND_FACTOR_RULES.enrolment.maxFactors} factors per account, and refuses an unknown kind`, async () => {
     const { service, who } = await setup();
-    for (let n = 0; n < MAX_FACTORS; n++) await service.enrol(who, 'totp');
+    for (let n = 0; n < SECOND_FACTOR_RULES.enrolment.maxFactors; n++) await service.enrol(who, 'totp');
     await expect(service.enrol(who, 'totp')).rejects.toMatchObject({ code: 'invalid_attribute' });
     await expect(service.enrol(who, 'sms')).rejects.toMatchObject({ code: 'invalid_attribute' });
   });

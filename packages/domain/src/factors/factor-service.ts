@@ -62,10 +62,7 @@ export interface StepUpProof {
   readonly credential?: unknown;
 }
 
-/** The most factors one account may hold, pending ones included. */
-export const MAX_FACTORS = 10;
-/** How long a pending factor can be verified: past this its owner enrols again. */
-export const PENDING_FACTOR_SECONDS = 600;
+const { maxFactors, pendingSeconds } = SECOND_FACTOR_RULES.enrolment;
 const SECOND_FACTORS: readonly AuthMethod[] = ['otp', 'hwk', 'swk'];
 
 /**
@@ -101,9 +98,9 @@ export class FactorService {
     }
     const account = await this.accountOf(who.kind, who.subjectId);
     const existing = await factors.list(who.kind, who.subjectId);
-    if (existing.length >= MAX_FACTORS) {
+    if (existing.length >= maxFactors) {
       throw new ValidationError([
-        { source: { pointer: '/data' }, detail: `an account holds at most ${MAX_FACTORS} factors; remove one first` },
+        { source: { pointer: '/data' }, detail: `an account holds at most ${maxFactors} factors; remove one first` },
       ]);
     }
     const id = ids.next();
@@ -154,7 +151,7 @@ export class FactorService {
     const factor = await this.ownFactor(who, factorId);
     if (isActive(factor)) throw new FactorAlreadyActiveError();
     const now = clock.now();
-    if (now.getTime() - factor.created.getTime() > PENDING_FACTOR_SECONDS * 1000) throw new InvalidSecondFactorError();
+    if (now.getTime() - factor.created.getTime() > pendingSeconds * 1000) throw new InvalidSecondFactorError();
     let credential = null;
     let step: number | null = null;
     if (factor.totp) {

@@ -12,6 +12,8 @@ export const SECOND_FACTOR_RULES = {
   lock: { failures: 10, seconds: 900 },
   /** Removing a factor or renewing the recovery codes needs a second-factor proof this recent. */
   stepUpSeconds: 300,
+  /** Factors one account may hold (pending ones included), and how long a pending one can be verified. */
+  enrolment: { maxFactors: 10, pendingSeconds: 600 },
 } as const;
 
 /** ADMIN_MFA: whether an admin must enrol a second factor before doing anything else. */
