@@ -1,4 +1,6 @@
 import { AccountApi } from './api/account-api';
+import { watchEnrolmentGate } from './api/enrolment-gate';
+import { FactorsApi } from './api/factors-api';
 import { InvitationsApi } from './api/invitations-api';
 import { createSession } from './api/session';
 import { UsersApi } from './api/users-api';
@@ -9,6 +11,7 @@ import { invitationsView } from './views/invitations-view';
 import { loginView } from './views/login-view';
 import { mailView } from './views/mail-view';
 import { overviewView } from './views/overview-view';
+import { securityView } from './views/security-view';
 import { userView } from './views/user-view';
 import { usersView } from './views/users-view';
 import type { ScreenContext, View } from './views/view';
@@ -19,6 +22,9 @@ export class App {
   readonly #users = new UsersApi(this.#session);
   readonly #accounts = new AccountApi(this.#session);
   readonly #invitations = new InvitationsApi(this.#session);
+  readonly #factors = new FactorsApi(this.#session);
+  /** ADMIN_MFA=required refused a call: only the Security page is open until a factor is active. */
+  #enrolmentRequired = false;
   #view: View | null = null;
   #route: Route | null = null;
   #routing = 0;
@@ -28,6 +34,11 @@ export class App {
   constructor(private readonly root: HTMLElement) {}
 
   start(): void {
+    watchEnrolmentGate(this.#session, () => {
+      if (this.#enrolmentRequired) return;
+      this.#enrolmentRequired = true;
+      if (this.#route?.screen !== 'security') this.navigate(paths.security);
+    });
     addEventListener('popstate', () => {
       const route = routeOf(location.pathname);
       if (this.#route && sameScreen(route, this.#route) && this.#view?.onLocationChange) this.#view.onLocationChange();
@@ -61,8 +72,11 @@ export class App {
         return;
       }
     }
-    const route: Route = wanted.screen === 'login' ? { screen: 'overview' } : wanted;
-    if (wanted.screen === 'login') history.replaceState(null, '', paths.overview);
+    let route: Route = wanted;
+    if (this.#enrolmentRequired) route = { screen: 'security' };
+    else if (wanted.screen === 'login') route = { screen: 'overview' };
+    if (route.screen !== wanted.screen)
+      history.replaceState(null, '', route.screen === 'security' ? paths.security : paths.overview);
     this.#display(route, this.#screen(route));
   }
 
@@ -85,6 +99,13 @@ export class App {
         return mailView(context);
       case 'invitations':
         return invitationsView(context, this.#invitations);
+      case 'security':
+        return securityView(context, this.#factors, {
+          enrolmentRequired: this.#enrolmentRequired,
+          onFactorActivated: () => {
+            this.#enrolmentRequired = false;
+          },
+        });
       default:
         return overviewView(context);
     }
@@ -111,6 +132,7 @@ export class App {
   #signedOut(notice: string): void {
     if (this.#route?.screen === 'login') return;
     this.#routing += 1;
+    this.#enrolmentRequired = false;
     for (const dialog of document.querySelectorAll('dialog')) dialog.close();
     this.#showLogin(notice);
   }

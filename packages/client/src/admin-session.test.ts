@@ -1,4 +1,5 @@
 import { ADMIN, createTestApp, TEST_POLICY } from '@uas/adapters-http/testing';
+import { FakePasskeyCeremonies } from '@uas/domain/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AdminSession } from './admin-session';
 import { ApiError, unwrap } from '@uas/app-client';
@@ -92,5 +93,27 @@ describe('AdminSession', () => {
     expect(session.admin).toBeNull();
     expect(await session.refresh()).toBe(false);
     expect(token).not.toBeNull();
+  });
+
+  it('answers the second step an admin with a factor owes, and signs in only once it is answered', async () => {
+    const { t, session } = await setUp();
+    const { secret } = await t.enrol.totp('admin', t.admin.id, t.clock.now());
+    const challenge = await session.login(ADMIN.email, ADMIN.password);
+    expect(challenge?.attributes.kinds).toEqual(['totp']);
+    expect(session.admin).toBeNull();
+    const wrong = await session.completeSecondStep(challenge?.id ?? '', { code: '000000' }).catch((e: unknown) => e);
+    expect((wrong as ApiError).errors[0]?.code).toBe('invalid_second_factor');
+    await session.completeSecondStep(challenge?.id ?? '', { code: t.codes.codeAt(secret, t.clock.now()) });
+    expect(session.admin?.email).toBe(ADMIN.email);
+    expect((await session.api.GET('/v1/admin/users')).response.status).toBe(200);
+  });
+
+  it('signs in with a passkey alone, over options of its own', async () => {
+    const { t, session } = await setUp();
+    const { credential } = await t.enrol.passkey('admin', t.admin.id, t.clock.now());
+    const options = await session.passkeyOptions();
+    await session.loginWithPasskey(FakePasskeyCeremonies.assertion(credential, String(options.challenge)));
+    expect(session.admin?.email).toBe(ADMIN.email);
+    expect((await session.api.GET('/v1/admin/users')).response.status).toBe(200);
   });
 });

@@ -82,6 +82,19 @@ export class AdminSession {
     );
   }
 
+  /** Options for a passwordless passkey sign-in (or a passkey proof in a request): pass them to `startAuthentication()`. */
+  async passkeyOptions(): Promise<Record<string, unknown>> {
+    return (await unwrap(this.#anonymous.POST('/v1/admin/login/passkey/options'))).data.data.attributes.webauthn;
+  }
+
+  /** Signs in with a discoverable passkey's assertion over `passkeyOptions()`. */
+  async loginWithPasskey(credential: Record<string, unknown>): Promise<void> {
+    const body = { credential };
+    await this.#session.adopt(
+      this.#granted((await unwrap(this.#anonymous.POST('/v1/admin/login/passkey', { body }))).data),
+    );
+  }
+
   /**
    * Trades the refresh token for a new session. Resolves false when there is no live session
    * (a 4xx: no token, or a dead one); rejects when the server could not answer (network, 5xx)

@@ -23,4 +23,11 @@ export {
   type UserWrite,
 } from './api-client';
 export { type AdminIdentity, AdminSession, type AdminSessionOptions } from './admin-session';
-export { ApiError, type ApiErrorObject, isAbort, unwrap } from '@uas/app-client';
+export {
+  ApiError,
+  type ApiErrorObject,
+  isAbort,
+  type MfaChallenge,
+  type SecondStepAnswer,
+  unwrap,
+} from '@uas/app-client';

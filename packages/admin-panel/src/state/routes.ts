@@ -6,7 +6,8 @@ export type Route =
   | { screen: 'user'; id: string }
   | { screen: 'audit' }
   | { screen: 'mail' }
-  | { screen: 'invitations' };
+  | { screen: 'invitations' }
+  | { screen: 'security' };
 
 const PANEL = '/admin';
 export const paths = {
@@ -17,6 +18,7 @@ export const paths = {
   audit: `${PANEL}/audit`,
   mail: `${PANEL}/mail`,
   invitations: `${PANEL}/invitations`,
+  security: `${PANEL}/security`,
 } as const;
 
 export function routeOf(pathname: string): Route {
@@ -26,6 +28,7 @@ export function routeOf(pathname: string): Route {
   if (path === paths.audit) return { screen: 'audit' };
   if (path === paths.mail) return { screen: 'mail' };
   if (path === paths.invitations) return { screen: 'invitations' };
+  if (path === paths.security) return { screen: 'security' };
   const user = /^\/admin\/users\/([^/]+)$/.exec(path);
   if (user?.[1]) return { screen: 'user', id: decodeURIComponent(user[1]) };
   return { screen: 'overview' };

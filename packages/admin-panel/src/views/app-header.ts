@@ -10,6 +10,7 @@ const SECTIONS = [
   ['invitations', paths.invitations, 'Invitations'],
   ['audit', paths.audit, 'Audit log'],
   ['mail', paths.mail, 'Mail'],
+  ['security', paths.security, 'Security'],
 ] as const;
 export type Section = (typeof SECTIONS)[number][0];
 

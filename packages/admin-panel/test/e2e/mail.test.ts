@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,8 +9,8 @@ import { signIn } from '../support/browser';
 import { usePanel } from '../support/panel';
 import { useStack } from '../support/stack';
 
-// The server and `uas` share one SQLite file; the test template holds a link to follow and two
-// that must stay text.
+// The server and `uas` share one SQLite file, and so one MFA key (the key ring in the database is
+// sealed under it); the test template holds a link to follow and two that must stay text.
 const dir = mkdtempSync(join(tmpdir(), 'uas-panel-mail-'));
 const templates = join(dir, 'templates');
 mkdirSync(templates);
@@ -17,7 +18,11 @@ writeFileSync(
   join(templates, 'test.txt'),
   'Hello {{recipient}}, verify at https://accounts.example.com/verify?token=abc&x=1.\nNot javascript:alert(1) nor <b>bold</b>.\n',
 );
-const env = { DATABASE_URL: `sqlite:${join(dir, 'app.db')}`, MAIL_TEMPLATES_DIR: templates };
+const env = {
+  DATABASE_URL: `sqlite:${join(dir, 'app.db')}`,
+  MAIL_TEMPLATES_DIR: templates,
+  MFA_ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
+};
 const stack = useStack(env);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

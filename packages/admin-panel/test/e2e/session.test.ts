@@ -29,7 +29,7 @@ describe('the admin session in the panel', () => {
     await page.goto('/admin/users?search=private&page=2');
 
     await page.waitForURL('**/admin/login');
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     expect(await page.locator('table').count()).toBe(0);
     expect(await page.content()).not.toContain('private@example.com');
     expect(userCalls).toEqual([]);
@@ -59,7 +59,7 @@ describe('the admin session in the panel', () => {
     for (let attempt = 1; attempt <= 4; attempt += 1) {
       await page.getByLabel('Password', { exact: true }).fill(`guess number ${attempt}`);
       const login = responseTo(page, 'POST', '/v1/admin/login');
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
       response = await login;
       if (response.status() === 429) break;
     }
@@ -123,7 +123,7 @@ describe('the admin session in the panel', () => {
 
     await page.goto('/admin/');
     await page.waitForURL('**/admin/login');
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     expect(await page.locator('table').count()).toBe(0);
   });
 

@@ -71,7 +71,7 @@ describe('the overview and the user page', () => {
     await page.getByLabel('Email', { exact: true }).fill(stack().server.admin.email);
     await page.getByLabel('Password', { exact: true }).fill(stack().server.admin.password);
     const stats = responseTo(page, 'GET', '/v1/admin/stats');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     expect((await stats).status()).toBe(200);
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/admin/');

@@ -55,7 +55,7 @@ export async function signIn(page: Page, server: PanelServer, path = '/admin/use
   await page.waitForURL('**/admin/login');
   await page.getByLabel('Email', { exact: true }).fill(server.admin.email);
   await page.getByLabel('Password', { exact: true }).fill(server.admin.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('heading', { name: 'Users' }).waitFor();
 }
 
