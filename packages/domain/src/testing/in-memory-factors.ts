@@ -5,7 +5,7 @@ import type { SealedText } from '../secrets/secret.ts';
 import type { SessionRepository } from '../sessions/session.repository.ts';
 import type { SubjectKind } from '../shared/identity.ts';
 import type { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
-import type { DroppedWithAccount } from './in-memory-repositories.ts';
+import type { DroppedWithAccount } from './dropped-with-account.ts';
 
 const accountKey = (owner: SubjectKind, subjectId: string) => `${owner}:${subjectId}`;
 const byCreatedThenId = (a: Factor, b: Factor) =>

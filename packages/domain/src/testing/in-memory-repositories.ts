@@ -23,6 +23,7 @@ import { InMemoryActionTokenRepository } from './in-memory-action-tokens.ts';
 import { InMemoryRateCounterRepository } from './in-memory-rate-counters.ts';
 import { InMemoryMailRequestQueue } from './in-memory-mail-requests.ts';
 import { InMemoryInvitationRepository } from './in-memory-invitations.ts';
+import type { DroppedWithAccount } from './dropped-with-account.ts';
 import { InMemoryFactorRepository } from './in-memory-factors.ts';
 import { InMemorySignInChallengeRepository } from './in-memory-sign-in-challenges.ts';
 
@@ -156,11 +157,6 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
     this.tokens().dropUserTokens(id);
     for (const dependent of this.dependents()) dependent.dropAccount('user', id);
   }
-}
-
-/** Records of an account that go when it is deleted. */
-export interface DroppedWithAccount {
-  dropAccount(owner: SubjectKind, subjectId: string): void;
 }
 
 export class InMemoryAdminRepository extends EmailKeyedStore<Admin> implements AdminRepository {

@@ -1,7 +1,7 @@
 import type { SignInChallenge } from '../sign-in/sign-in-challenge.ts';
 import type { SignInChallengeRepository } from '../sign-in/sign-in-challenge.repository.ts';
 import type { SubjectKind } from '../shared/identity.ts';
-import type { DroppedWithAccount } from './in-memory-repositories.ts';
+import type { DroppedWithAccount } from './dropped-with-account.ts';
 
 /** Sign-in challenges in memory; each count and completion is one step, as the stores' updates are. */
 export class InMemorySignInChallengeRepository implements SignInChallengeRepository, DroppedWithAccount {
