@@ -63,6 +63,8 @@ export function scenarios({ client, probeClient, adminToken, count, users, tag }
   const search = (term: () => string) => async () =>
     (await client.send('GET', `/v1/admin/users?search%5Bemail%5D=${encodeURIComponent(term())}`, admin)).status;
   const oneDomain = () => `@org${String(random(DOMAINS)).padStart(2, '0')}.`;
+  // Every domain has at least this many pages of matches (the last may be short).
+  const domainPages = Math.max(1, Math.ceil(Math.floor(count / DOMAINS) / PAGE_SIZE));
   return [
     {
       name: 'GET /v1/admin/users',
@@ -96,6 +98,13 @@ export function scenarios({ client, probeClient, adminToken, count, users, tag }
           },
         },
       ],
+    },
+    {
+      name: 'GET /v1/admin/users?search[email]=@orgNN.&page[number]=…',
+      note: 'one email domain of 100 (1 % match), a page chosen at random among all its pages; with the total',
+      expected: 200,
+      prepare: async () => async () =>
+        list(`?search%5Bemail%5D=${encodeURIComponent(oneDomain())}&page%5Bnumber%5D=${1 + random(domainPages)}`)(),
     },
     {
       name: 'GET /v1/admin/users?search[email]=userNNNNNN',
