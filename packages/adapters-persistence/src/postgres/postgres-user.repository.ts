@@ -1,4 +1,4 @@
-import { asc, eq, getTableColumns, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { asc, eq, getTableColumns, is, Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type {
   ActionPurpose,
@@ -173,9 +173,16 @@ export function selectFirstMatches(db: PostgresDb, term: string, limit: number) 
     .from(matched);
 }
 
-/** The users with these ids, in (created, id) order: a page whose ids a cached search holds. */
-function selectUsersById(db: PostgresDb, ids: string[]) {
-  return db.select(listedColumns).from(users).where(inArray(users.id, ids)).orderBy(asc(users.created), asc(users.id));
+/**
+ * The users with these ids, in (created, id) order: a page whose ids a cached search holds. The
+ * ids are one array parameter, so one prepared statement serves every page.
+ */
+function selectUsersById(db: PostgresDb, ids: readonly string[] | Placeholder) {
+  return db
+    .select(listedColumns)
+    .from(users)
+    .where(sql`${users.id} = any(${is(ids, Placeholder) ? ids : sql.param(ids)}::text[])`)
+    .orderBy(asc(users.created), asc(users.id));
 }
 
 /**
@@ -183,7 +190,7 @@ function selectUsersById(db: PostgresDb, ids: string[]) {
  * snapshot): a page of a cached search, which holds when the generation is the cache's.
  * Exported for the query plan tests.
  */
-export function selectUsersByIdWithGeneration(db: PostgresDb, ids: string[]) {
+export function selectUsersByIdWithGeneration(db: PostgresDb, ids: readonly string[] | Placeholder) {
   return besideCounter(db, generation, selectUsersById(db, ids));
 }
 
@@ -216,10 +223,11 @@ export class PostgresUserRepository implements UserRepository {
   /** The counter as last read: the total of its generation. */
   private counted = { generation: '', total: 0 };
 
-  // Prepared once: the statements of every user read and first page, built without Drizzle's
-  // query builder at each call.
+  // Prepared once: the statements of every user read, first page and page of a cached search,
+  // built without Drizzle's query builder at each call.
   private readonly userById;
   private readonly firstPages;
+  private readonly cachedPages;
 
   constructor(private readonly db: PostgresDb) {
     this.userById = db
@@ -230,6 +238,7 @@ export class PostgresUserRepository implements UserRepository {
     this.firstPages = selectUserPageWithTotal(db, sql.placeholder('offset'), sql.placeholder('limit')).prepare(
       'user_page_with_total',
     );
+    this.cachedPages = selectUsersByIdWithGeneration(db, sql.placeholder('ids')).prepare('user_page_by_ids');
   }
 
   async insert(user: User, audit?: AuditRecord, issued?: PreparedActionToken): Promise<void> {
@@ -363,7 +372,7 @@ export class PostgresUserRepository implements UserRepository {
     const window = pageWindow(matches.total, page, size);
     const ids = window ? idsOfWindow(matches, window) : [];
     if (!ids) return undefined;
-    const rows = await selectUsersByIdWithGeneration(this.db, ids);
+    const rows = await this.cachedPages.execute({ ids });
     const read = rows[0]?.generation ?? '';
     if (read !== generation) {
       this.generation = read;
