@@ -20,7 +20,7 @@ import { useToken, voidTokensOf } from './postgres-action-token-statements';
 import {
   PostgresUserRepository,
   selectAnchors,
-  selectMatchEnds,
+  selectFirstMatches,
   selectUserPage,
   selectUserPageWithTotal,
   selectUserTotal,
@@ -166,7 +166,7 @@ describe('PostgreSQL database', () => {
       'Bitmap Index Scan on users_email_trgm_idx',
     );
     expect(await plan(selectUserTotal(drizzle(client), term))).toContain('Bitmap Index Scan on users_email_trgm_idx');
-    expect(await plan(selectMatchEnds(drizzle(client), term, 20_001))).toContain(
+    expect(await plan(selectFirstMatches(drizzle(client), term, 20_001))).toContain(
       'Bitmap Index Scan on users_email_trgm_idx',
     );
   });
@@ -208,6 +208,38 @@ describe('PostgreSQL database', () => {
       }
     }
     expect(differences).toEqual([]);
+  });
+
+  it('serves every page of a search it has read, deep ones too, in one statement each, as a fresh read gives them', async () => {
+    const statements: string[] = [];
+    const watched = postgres(schema.serverUrl, {
+      ...connectionSettings(schema.serverUrl, { schema: schema.schema, statementTimeoutMs: 45_000 }).options,
+      debug: (_connection, query) => statements.push(query),
+    });
+    try {
+      const users = new PostgresUserRepository(drizzle(watched));
+      const db = drizzle(client);
+      // 11,000 of the 50,000 (`@example1.`, `@example10.` to `@example19.`): 550 pages of 20.
+      const term = '@example1';
+      const { total } = await users.list({ page: 1, size: 20, emailContains: term });
+      const [counted] = await selectUserTotal(db, term);
+      expect(total).toBe(Number(counted!.total));
+      statements.length = 0;
+      const differences: unknown[] = [];
+      for (let step = 0; step < 200; step++) {
+        const page = 1 + ((step * 97) % 550);
+        const listed = await users.list({ page, size: 20, emailContains: term });
+        const window = pageWindow(total, page, 20)!;
+        const fresh = (await selectUserPage(db, term, window)).map((user) => user.id);
+        if (window.descending) fresh.reverse();
+        if (listed.total !== total || listed.users.map((user) => user.id).join() !== fresh.join())
+          differences.push({ page, listed: listed.users.length });
+      }
+      expect(differences).toEqual([]);
+      expect(statements.length).toBe(200);
+    } finally {
+      await watched.end();
+    }
   });
 
   it('reads a first-half page with the counter in one statement, from the (created, id) index', async () => {

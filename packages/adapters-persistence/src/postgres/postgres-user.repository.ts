@@ -1,4 +1,4 @@
-import { asc, eq, getTableColumns, inArray, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { asc, eq, getTableColumns, is, Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type {
   ActionPurpose,
@@ -14,7 +14,7 @@ import type {
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
 import { usableActionToken } from '../shared/conditions';
 import { columnContains } from '../shared/like-pattern';
-import { ENDS_HELD, idsOfWindow, MatchCache, type Matches } from '../shared/match-cache';
+import { idsOfWindow, MatchCache, matchesOf, type Matches } from '../shared/match-cache';
 import { pageWindow, type PageWindow } from '../shared/page-window';
 import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
@@ -26,8 +26,8 @@ import { actionTokens, userCount, users } from './postgres-schema';
 const { passwordHash: _hash, ...listedColumns } = getTableColumns(users);
 
 /**
- * A search with at most this many matches reads their ids in order once, keeping the first and
- * last (see MatchCache); a larger one is counted, and keeps the first ids only.
+ * A search reads the ids of at most this many matches in order, once per generation, so that the
+ * MatchCache serves any of its pages; a larger one is counted, and keeps the first ids only.
  */
 const MATCHES_HELD = 20_000;
 
@@ -156,12 +156,11 @@ function selectPageAfterWithGeneration(db: PostgresDb, anchor: Key, skip: number
 }
 
 /**
- * A search's first `limit` matches in (created, id) order, as one row: how many they are, and
- * the ids of the first and the last ENDS_HELD of them (the last ones last first). The ids between
- * stay in the database: parsing 10,000 rows of ids for one email domain of 100 cost the server
- * more than the rest of the search. Exported for the query plan tests.
+ * The ids of a search's first `limit` matches in (created, id) order, as one JSON array, which the driver parses natively: parsing 10,000 rows of ids for
+ * one email domain of 100 cost the server more than the rest of the search. Exported for the
+ * query plan tests.
  */
-export function selectMatchEnds(db: PostgresDb, term: string, limit: number) {
+export function selectFirstMatches(db: PostgresDb, term: string, limit: number) {
   const matched = db
     .select({ id: users.id, created: users.created })
     .from(users)
@@ -169,21 +168,21 @@ export function selectMatchEnds(db: PostgresDb, term: string, limit: number) {
     .orderBy(asc(users.created), asc(users.id))
     .limit(limit)
     .as('matched');
-  const ends = sql.raw(String(ENDS_HELD));
   return db
-    .select({
-      total: sql<number>`count(*)::int`,
-      head: sql<string[] | null>`(array_agg(${matched.id} order by ${matched.created}, ${matched.id}))[1:${ends}]`,
-      lastFirst: sql<
-        string[] | null
-      >`(array_agg(${matched.id} order by ${matched.created} desc, ${matched.id} desc))[1:${ends}]`,
-    })
+    .select({ ids: sql<string[] | null>`json_agg(${matched.id} order by ${matched.created}, ${matched.id})` })
     .from(matched);
 }
 
-/** The users with these ids, in (created, id) order: a page whose ids a cached search holds. */
-function selectUsersById(db: PostgresDb, ids: string[]) {
-  return db.select(listedColumns).from(users).where(inArray(users.id, ids)).orderBy(asc(users.created), asc(users.id));
+/**
+ * The users with these ids, in (created, id) order: a page whose ids a cached search holds. The
+ * ids are one array parameter, so one prepared statement serves every page.
+ */
+function selectUsersById(db: PostgresDb, ids: readonly string[] | Placeholder) {
+  return db
+    .select(listedColumns)
+    .from(users)
+    .where(sql`${users.id} = any(${is(ids, Placeholder) ? ids : sql.param(ids)}::text[])`)
+    .orderBy(asc(users.created), asc(users.id));
 }
 
 /**
@@ -191,7 +190,7 @@ function selectUsersById(db: PostgresDb, ids: string[]) {
  * snapshot): a page of a cached search, which holds when the generation is the cache's.
  * Exported for the query plan tests.
  */
-export function selectUsersByIdWithGeneration(db: PostgresDb, ids: string[]) {
+export function selectUsersByIdWithGeneration(db: PostgresDb, ids: readonly string[] | Placeholder) {
   return besideCounter(db, generation, selectUsersById(db, ids));
 }
 
@@ -224,10 +223,11 @@ export class PostgresUserRepository implements UserRepository {
   /** The counter as last read: the total of its generation. */
   private counted = { generation: '', total: 0 };
 
-  // Prepared once: the statements of every user read and first page, built without Drizzle's
-  // query builder at each call.
+  // Prepared once: the statements of every user read, first page and page of a cached search,
+  // built without Drizzle's query builder at each call.
   private readonly userById;
   private readonly firstPages;
+  private readonly cachedPages;
 
   constructor(private readonly db: PostgresDb) {
     this.userById = db
@@ -238,6 +238,7 @@ export class PostgresUserRepository implements UserRepository {
     this.firstPages = selectUserPageWithTotal(db, sql.placeholder('offset'), sql.placeholder('limit')).prepare(
       'user_page_with_total',
     );
+    this.cachedPages = selectUsersByIdWithGeneration(db, sql.placeholder('ids')).prepare('user_page_by_ids');
   }
 
   async insert(user: User, audit?: AuditRecord, issued?: PreparedActionToken): Promise<void> {
@@ -303,10 +304,11 @@ export class PostgresUserRepository implements UserRepository {
           const skip = position - (before + 1) * ANCHOR_STEP;
           return { total, users: await selectPageAfter(tx, anchor, skip, window.limit) };
         }
-        const { total, ...matches } = await this.matches(tx, emailContains);
+        const matches = await this.matches(tx, emailContains);
+        const { total } = matches;
         const window = pageWindow(total, page, size);
         if (window === null) return { total, users: [] };
-        const ids = idsOfWindow({ total, ...matches }, window);
+        const ids = idsOfWindow(matches, window);
         if (ids) return { total, users: await selectUsersById(tx, ids) };
         const rows = await selectUserPage(tx, emailContains, window);
         // A search read from the far end comes last first.
@@ -370,7 +372,7 @@ export class PostgresUserRepository implements UserRepository {
     const window = pageWindow(matches.total, page, size);
     const ids = window ? idsOfWindow(matches, window) : [];
     if (!ids) return undefined;
-    const rows = await selectUsersByIdWithGeneration(this.db, ids);
+    const rows = await this.cachedPages.execute({ ids });
     const read = rows[0]?.generation ?? '';
     if (read !== generation) {
       this.generation = read;
@@ -453,11 +455,9 @@ export class PostgresUserRepository implements UserRepository {
 
 /** What `term` matches in the transaction's snapshot. */
 async function readMatches(tx: PostgresTx, term: string): Promise<Matches> {
-  const [ends] = await selectMatchEnds(tx, term, MATCHES_HELD + 1);
-  const held = ends?.total ?? 0;
-  const head = ends?.head ?? [];
-  if (held <= MATCHES_HELD)
-    return { total: held, head, tail: held <= ENDS_HELD ? head : (ends?.lastFirst ?? []).reverse() };
+  const [first] = await selectFirstMatches(tx, term, MATCHES_HELD + 1);
+  const ids = first?.ids ?? [];
+  if (ids.length <= MATCHES_HELD) return matchesOf(ids);
   const [counted] = await selectUserTotal(tx, term);
-  return { total: Number(counted?.total ?? 0), head, tail: [] };
+  return matchesOf(ids.slice(0, MATCHES_HELD), Number(counted?.total ?? 0));
 }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ENDS_HELD, idsOfWindow, MatchCache, matchesOf } from './match-cache';
+import { bytesOf, idsOfWindow, MatchCache, matchesOf, TERM_BYTES } from './match-cache';
+import { pageWindow } from './page-window';
 
 const ids = (count: number, prefix = 'u') => Array.from({ length: count }, (_, n) => `${prefix}${n}`);
+/** As many UUID-long ids (36 characters) as `bytes` holds, packed. */
+const uuidsIn = (bytes: number) => Math.floor(bytes / (36 + 4));
+const uuids = (count: number, prefix: string) =>
+  Array.from({ length: count }, (_, n) => `${prefix}-${String(n).padStart(35 - prefix.length, '0')}`);
 
 describe('MatchCache', () => {
   it('answers a term only for the generation it was read at', () => {
@@ -15,32 +20,70 @@ describe('MatchCache', () => {
     expect([cache.has('term'), cache.has('other')]).toEqual([true, false]);
   });
 
-  it('lets the least recently used terms go once it holds too many ids', () => {
+  it('holds 64 MiB of ids at most, letting the least recently used terms go past it', () => {
     const cache = new MatchCache();
-    for (let n = 0; n < 200; n++) cache.set(`term${n}`, '1', matchesOf(ids(2 * ENDS_HELD, `t${n}-`)));
-    cache.get('term0', '1');
-    cache.set('last', '1', matchesOf(ids(2 * ENDS_HELD)));
-    expect(cache.get('last', '1')).toBeDefined();
-    expect(cache.get('term199', '1')).toBeDefined();
-    expect(cache.get('term1', '1')).toBeUndefined();
+    // 70 terms of 1 MiB each: 64 fit.
+    const count = uuidsIn(TERM_BYTES);
+    for (let n = 0; n < 70; n++) {
+      cache.set(`term${n}`, '1', matchesOf(uuids(count, `t${n}`)));
+      if (n === 10) cache.get('term0', '1'); // used again: kept past the others of its age
+    }
+    expect(cache.bytes).toBeLessThanOrEqual(64 << 20);
+    expect(cache.bytes).toBeGreaterThan(63 * TERM_BYTES);
+    const kept = Array.from({ length: 70 }, (_, n) => `term${n}`).filter((term) => cache.get(term, '1'));
+    expect(kept).toEqual(['term0', ...Array.from({ length: 63 }, (_, n) => `term${n + 7}`)]);
+  });
+
+  it('counts what a replaced term held once', () => {
+    const cache = new MatchCache();
+    cache.set('term', '1', matchesOf(ids(100)));
+    cache.set('term', '2', matchesOf(ids(10)));
+    expect(cache.bytes).toBe(bytesOf(matchesOf(ids(10)).ids));
+  });
+});
+
+describe('matchesOf', () => {
+  it('packs the ids into one string and their ends, a byte a character and four an id', () => {
+    const { ids: packed } = matchesOf(['a', 'bc', 'def']);
+    expect(packed.chars).toBe('abcdef');
+    expect([...packed.ends]).toEqual([1, 3, 6]);
+    expect(bytesOf(packed)).toBe(6 + 12);
+    // Past Latin-1, V8 stores every character of the string in two bytes.
+    expect(bytesOf(matchesOf(['ż', 'a']).ids)).toBe(4 + 8);
+  });
+
+  it('keeps as many of the first ids as TERM_BYTES holds, with the total of all', () => {
+    const count = uuidsIn(TERM_BYTES);
+    const all = uuids(count + 500, 'big');
+    const matches = matchesOf(all, 50_000);
+    expect(matches.total).toBe(50_000);
+    expect(matches.ids.ends.length).toBe(count);
+    expect(bytesOf(matches.ids)).toBeLessThanOrEqual(TERM_BYTES);
+    expect(idsOfWindow(matches, { descending: false, offset: count - 20, limit: 20 })).toEqual(
+      all.slice(count - 20, count),
+    );
+    expect(idsOfWindow(matches, { descending: false, offset: count - 19, limit: 20 })).toBeUndefined();
+    expect(idsOfWindow(matches, { descending: true, offset: 0, limit: 20 })).toBeUndefined();
   });
 });
 
 describe('idsOfWindow', () => {
-  it('serves pages near either end from the ids held, and none from the middle', () => {
-    const all = ids(3 * ENDS_HELD);
+  it('serves every page, from either end, of a search whose ids it holds', () => {
+    const all = ids(3 * 500 + 7);
     const matches = matchesOf(all);
     expect(matches.total).toBe(all.length);
-    expect(idsOfWindow(matches, { descending: false, offset: 40, limit: 20 })).toEqual(all.slice(40, 60));
+    const pages: string[] = [];
+    for (let page = 1; page <= Math.ceil(all.length / 20); page++)
+      pages.push(...idsOfWindow(matches, pageWindow(all.length, page, 20)!)!);
+    expect(pages).toEqual(all);
     // From the far end: offset counts from the last match, the ids come in (created, id) order.
     expect(idsOfWindow(matches, { descending: true, offset: 0, limit: 20 })).toEqual(all.slice(-20));
-    expect(idsOfWindow(matches, { descending: true, offset: 40, limit: 5 })).toEqual(all.slice(-45, -40));
-    expect(idsOfWindow(matches, { descending: false, offset: ENDS_HELD, limit: 20 })).toBeUndefined();
-    expect(idsOfWindow(matches, { descending: true, offset: ENDS_HELD - 10, limit: 20 })).toBeUndefined();
+    expect(idsOfWindow(matches, { descending: true, offset: 700, limit: 5 })).toEqual(all.slice(-705, -700));
   });
 
-  it('holds every id of a search with few matches', () => {
-    const matches = matchesOf(ids(30));
-    expect(idsOfWindow(matches, { descending: true, offset: 0, limit: 10 })).toEqual(ids(30).slice(20));
+  it('holds no ids of a search counted only', () => {
+    const matches = matchesOf([], 30_000);
+    expect(matches.total).toBe(30_000);
+    expect(idsOfWindow(matches, { descending: false, offset: 0, limit: 20 })).toBeUndefined();
   });
 });

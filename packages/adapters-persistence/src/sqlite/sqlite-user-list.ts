@@ -21,8 +21,8 @@ const WALK_PER_MATCH = 100;
 
 /**
  * A search with at most this many matches reads their rowids once (a few hundred kilobytes at
- * most) and puts them in order, keeping the ids of the first and last (see MatchCache); a larger
- * one is counted in the index and matched again for its page.
+ * most) and puts them in order, so that the MatchCache serves any of its pages; a larger one is
+ * counted in the index and matched again for each page.
  */
 const MATCHES_HELD = 20_000;
 
@@ -282,8 +282,7 @@ export class SqliteUserList {
     const held = rare
       ? checkedMatches.all({ match: rare, pattern: containsPattern(term), limit })
       : matches.all({ ...phrase, limit });
-    if (held.length > MATCHES_HELD)
-      return { matches: { total: totals.match.get(phrase)?.total ?? 0, head: [], tail: [] } };
+    if (held.length > MATCHES_HELD) return { matches: matchesOf([], totals.match.get(phrase)?.total ?? 0) };
     const listed = JSON.stringify(held.map((found) => found.rowid));
     if (held.length <= ROWS_READ_WHOLE) {
       const users = orderedUsers.all({ listed });

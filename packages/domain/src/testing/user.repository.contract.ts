@@ -445,11 +445,11 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       await users.insertMany(seed);
       for (const user of seed) matching.set(user.id, user);
       const order = (a: User, b: User) => a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : 1);
-      /** Both ends of the search and its total, through both instances: what a cache would serve. */
+      /** Both ends and the middle of the search, and its total, through both instances: what a cache would serve. */
       const look = () =>
         Promise.all(
           [users, elsewhere].flatMap((instance) =>
-            [1, Math.ceil(matching.size / size)].map((page) =>
+            [1, Math.ceil(matching.size / size / 2), Math.ceil(matching.size / size)].map((page) =>
               instance.list({ page, size, emailContains: 'cached' }).then((found) => ({ page, found })),
             ),
           ),
@@ -481,6 +481,52 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
         }
       }
       expect(stale).toEqual([]);
+    });
+
+    it('serves deep pages of a search read before as a fresh read does, and sees a write between two pages on either instance', async () => {
+      // 1,200 of 1,300 match: 172 pages of 7, far more than the first and last few.
+      const seed = Array.from({ length: 1300 }, (_, n) =>
+        sampleUser({ email: `deep${n}@${n % 13 === 5 ? 'other' : 'paged'}.example` }),
+      );
+      await users.insertMany(seed);
+      const order = (a: User, b: User) => a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : 1);
+      let matching = seed.filter((user) => user.email.includes('@paged.'));
+      const size = 7;
+      const term = '@paged.';
+      const wrong: unknown[] = [];
+      /** Page `page` through `instance`, against the matches as they are now. */
+      const check = async (instance: UserRepository, page: number, label: string) => {
+        const found = await instance.list({ page, size, emailContains: term });
+        const expected = [...matching].sort(order).slice((page - 1) * size, page * size);
+        if (found.total !== matching.length || found.users.map((u) => u.id).join() !== expected.map((u) => u.id).join())
+          wrong.push({ label, page, total: found.total, expected: matching.length });
+      };
+      const pages = () => Math.ceil(matching.length / size);
+      for (const instance of [users, elsewhere]) await instance.list({ page: 1, size, emailContains: term });
+      // Every page, in an order that jumps about, through one instance and then the other.
+      for (const [name, instance] of [
+        ['this', users],
+        ['another', elsewhere],
+      ] as const)
+        for (let step = 0; step < pages(); step++) await check(instance, 1 + ((step * 37) % pages()), name);
+      // A write between two deep pages, on the other instance: the next page sees it.
+      const middle = [...matching].sort(order)[600]!;
+      const added = sampleUser({ email: 'deep-added@paged.example', created: middle.created });
+      await check(users, 80, 'before the insert');
+      await elsewhere.insert(added);
+      matching = [...matching, added];
+      await check(users, 86, 'after the insert');
+      await check(users, 87, 'after the insert');
+      const gone = [...matching].sort(order)[300]!;
+      await users.delete(gone.id, new Date());
+      matching = matching.filter((user) => user.id !== gone.id);
+      await check(elsewhere, 43, 'after the delete');
+      const moved = [...matching].sort(order)[900]!;
+      await elsewhere.update(moved.id, (current) => ({ user: { ...current, email: 'moved@elsewhere.example' } }));
+      matching = matching.filter((user) => user.id !== moved.id);
+      await check(users, 129, 'after the email change');
+      await check(elsewhere, 129, 'after the email change');
+      expect(wrong).toEqual([]);
     });
 
     it('keeps the search index in step through rounds of concurrent email changes', async () => {
