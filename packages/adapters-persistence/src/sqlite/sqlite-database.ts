@@ -1,6 +1,7 @@
 // Placeholder until the factor and challenge tables land (issue 24, persistence work).
 import { InMemoryFactorRepository, InMemorySignInChallengeRepository } from '@uas/domain/testing';
-import { SqliteAuditTrail } from './sqlite-audit-trail';
+import { SqliteAuditTrail, sqliteChainingPass } from './sqlite-audit-trail';
+import { AuditSequencer } from '../shared/audit-sequencer';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,7 +56,7 @@ export function connectSqlite(path: string, mmapBytes = 0): SqliteConnection {
   }
 }
 
-function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined) {
+function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined, sequencer: AuditSequencer) {
   return guardedRepositories({
     users: new SqliteUserRepository(db, workers),
     admins: new SqliteAdminRepository(db),
@@ -71,7 +72,7 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     rateCounters: new SqliteRateCounterRepository(db),
     mailRequests: new SqliteMailRequestQueue(db),
     invitations: new SqliteInvitationRepository(db),
-    audit: new SqliteAuditTrail(db),
+    audit: new SqliteAuditTrail(db, sequencer),
     factors: new InMemoryFactorRepository({ revokeSubjectSessions: async () => {} }, { appendNow() {} } as never),
     signInChallenges: new InMemorySignInChallengeRepository(),
   });
@@ -93,9 +94,11 @@ export async function openSqliteDatabase(
   const workers = onWorkers
     ? new SqliteReadWorkers({ path, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes }, readWorkers)
     : undefined;
+  const sequencer = new AuditSequencer(sqliteChainingPass(db));
+  sequencer.start();
   return {
     dialect: 'sqlite',
-    repositories: sqliteRepositories(db, workers),
+    repositories: sqliteRepositories(db, workers, sequencer),
     migrate: () => guarded('database.migrate', () => migrate(db, { migrationsFolder: MIGRATIONS })),
     migrationStatus: () =>
       guarded('database.migrationStatus', () => {
@@ -110,6 +113,7 @@ export async function openSqliteDatabase(
     withStartupLock: (fn) => (path === IN_MEMORY ? fn() : withSqliteFileLock(`${path}-startup.lock`, fn)),
     ping: () => guarded('database.ping', () => void client.prepare('select 1').get()),
     close: async () => {
+      await sequencer.stop();
       await workers?.close();
       if (client.open) client.close();
     },
