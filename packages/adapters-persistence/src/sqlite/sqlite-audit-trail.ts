@@ -73,6 +73,11 @@ function chainWaitingEvents(tx: SqliteDb): number {
   return events.length;
 }
 
+/** Chains every event waiting, inside the caller's IMMEDIATE transaction. */
+export function chainAllWaitingEvents(tx: SqliteDb): void {
+  while (chainWaitingEvents(tx) === SEQUENCE_BATCH);
+}
+
 export function sqliteChainingPass(db: SqliteDb): ChainingPass {
   return {
     hasPending: async () => db.select({ id: auditPending.id }).from(auditPending).limit(1).get() !== undefined,
@@ -109,7 +114,7 @@ export class SqliteAuditTrail implements AuditTrail {
     return this.db.transaction(
       (tx) => {
         appendAuditEvent(tx, record);
-        while (chainWaitingEvents(tx) === SEQUENCE_BATCH);
+        chainAllWaitingEvents(tx);
         return auditEventOf(tx.select().from(auditEvents).where(eq(auditEvents.id, record.id)).get()!);
       },
       { behavior: 'immediate' },

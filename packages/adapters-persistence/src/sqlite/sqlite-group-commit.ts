@@ -12,12 +12,18 @@ interface Queued {
  * per write made a PATCH cost an fsync and the whole server stand still for it (issue 29). Here
  * the writes queued during one turn of the event loop run in one IMMEDIATE transaction, each in a
  * savepoint of its own, so one that throws is undone alone and answers its own error; the others
- * answer once the one commit, and its one fsync, is done. Nothing answers before its commit.
+ * answer once the one commit, and its one fsync, is done. Nothing answers before its commit. The
+ * group's audit events are chained in that same transaction: no pass of the sequencer, and no
+ * commit of its own, is needed for them.
  */
 export class SqliteGroupCommit {
   private queue: Queued[] = [];
 
-  constructor(private readonly db: SqliteDb) {}
+  /** `finish` runs last in each group's transaction, after every write of it (chaining their audit events). */
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly finish: (tx: SqliteDb) => void,
+  ) {}
 
   /** Runs `work` (synchronous, as better-sqlite3 requires) in the next group; answers after it commits. */
   run<T>(work: (tx: SqliteDb) => T): Promise<T> {
@@ -41,6 +47,7 @@ export class SqliteGroupCommit {
               outcomes.push({ error });
             }
           }
+          this.finish(tx);
         },
         { behavior: 'immediate' },
       );

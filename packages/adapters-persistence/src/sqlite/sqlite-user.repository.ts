@@ -12,7 +12,7 @@ import type {
 } from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
 import { MatchCache } from '../shared/match-cache';
-import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
+import { appendAuditEvent, chainAllWaitingEvents, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 import type { SqliteReadWorkers } from './sqlite-read-workers';
@@ -48,7 +48,7 @@ export class SqliteUserRepository implements UserRepository {
     private readonly workers?: SqliteReadWorkers,
   ) {
     this.lists = new SqliteUserList(db);
-    this.writes = new SqliteGroupCommit(db);
+    this.writes = new SqliteGroupCommit(db, chainAllWaitingEvents);
   }
 
   /** Prepared on first use, once the migrations have made the tables they read. */
