@@ -159,6 +159,8 @@ export class PostgresAuditTrail implements AuditTrail {
   }
 
   async prune(before: Date): Promise<number> {
+    // Every event recorded before the call is in the chain, and so may be pruned.
+    await this.sequencer.sequence();
     // Under the chain's lock, so prunes and passes on every instance take turns and the cut only moves forward.
     return this.db.transaction(async (tx) => {
       await takeTurns(tx, CHAIN_LOCK);

@@ -215,8 +215,9 @@ export const auditPending = pgTable('audit_pending', {
 });
 
 /**
- * The chain's one row: its head (the last event appended) and its cut (the last event pruned).
- * Every append locks it until commit, which is what makes appends from every instance take turns.
+ * The chain's one row: its head (the last event chained) and its cut (the last event pruned).
+ * Only the sequencer's passes and prune write it, one at a time (an advisory lock); writes never
+ * touch it.
  */
 export const auditChain = pgTable(
   'audit_chain',

@@ -59,11 +59,14 @@ export class AuditSequencer {
     this.timer.unref();
   }
 
-  /** Stops the ticks and lets a pass under way end. */
+  /**
+   * Stops the ticks and chains what waits, so a process that ends (a CLI command, an instance
+   * shutting down) leaves none of its events to the next one. A failure leaves them waiting.
+   */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    await Promise.allSettled([this.running, this.queued]);
+    await this.sequence().catch(() => {});
   }
 
   private run(wait: boolean): Promise<void> {

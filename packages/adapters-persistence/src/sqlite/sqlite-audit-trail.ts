@@ -153,6 +153,8 @@ export class SqliteAuditTrail implements AuditTrail {
   }
 
   async prune(before: Date): Promise<number> {
+    // Every event recorded before the call is in the chain, and so may be pruned.
+    await this.sequencer.sequence();
     return this.db.transaction(
       (tx) => {
         const cut = auditChainState(tx.select().from(auditChain).get()).cut;

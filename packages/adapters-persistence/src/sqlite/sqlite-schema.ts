@@ -197,8 +197,8 @@ export const auditPending = sqliteTable('audit_pending', {
 });
 
 /**
- * The chain's one row: its head (the last event appended) and its cut (the last event pruned).
- * Every append updates it, which is what makes appends take turns.
+ * The chain's one row: its head (the last event chained) and its cut (the last event pruned).
+ * Only the passes that chain waiting events, and prune, write it.
  */
 export const auditChain = sqliteTable(
   'audit_chain',
