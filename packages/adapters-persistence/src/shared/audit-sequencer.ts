@@ -8,7 +8,7 @@ export const SEQUENCE_BATCH = 1000;
  * How often each process looks for events waiting for their place: with the length of a pass,
  * the longest an event stays outside the chain, which is what verification cannot yet vouch for.
  */
-export const SEQUENCE_INTERVAL_MS = 100;
+const SEQUENCE_INTERVAL_MS = 100;
 
 /** One dialect's way of chaining the events waiting in audit_pending. */
 export interface ChainingPass {
