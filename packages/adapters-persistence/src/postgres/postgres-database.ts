@@ -117,7 +117,6 @@ export async function openPostgresDatabase(url: string, options: DatabaseOptions
   let closing: Promise<void> | undefined;
   const db = drizzle(settings.preparedStatements ? preparingClient(client) : client);
   const sequencer = new AuditSequencer(postgresChainingPass(db));
-  sequencer.start();
   return {
     dialect: 'postgres',
     repositories: postgresRepositories(db, sequencer),
@@ -129,6 +128,8 @@ export async function openPostgresDatabase(url: string, options: DatabaseOptions
         ),
       );
       await expectSchema(client, settings.schema);
+      // A process that migrates serves (or imports): its ticks chain what its writes record.
+      sequencer.start();
     },
     migrationStatus: () =>
       guarded('database.migrationStatus', async () => {

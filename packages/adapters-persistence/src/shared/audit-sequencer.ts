@@ -50,7 +50,7 @@ export class AuditSequencer {
     return this.queued;
   }
 
-  /** Starts the ticks; they keep no process alive. */
+  /** Starts the ticks (once the schema is known to be there); they keep no process alive. */
   start(): void {
     this.timer ??= setInterval(() => {
       // A failed pass changes nothing: its events still wait, and the next tick takes them.

@@ -95,11 +95,14 @@ export async function openSqliteDatabase(
     ? new SqliteReadWorkers({ path, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes }, readWorkers)
     : undefined;
   const sequencer = new AuditSequencer(sqliteChainingPass(db));
-  sequencer.start();
   return {
     dialect: 'sqlite',
     repositories: sqliteRepositories(db, workers, sequencer),
-    migrate: () => guarded('database.migrate', () => migrate(db, { migrationsFolder: MIGRATIONS })),
+    migrate: async () => {
+      await guarded('database.migrate', () => migrate(db, { migrationsFolder: MIGRATIONS }));
+      // A process that migrates serves (or imports): its ticks chain what its writes record.
+      sequencer.start();
+    },
     migrationStatus: () =>
       guarded('database.migrationStatus', () => {
         const table = client
