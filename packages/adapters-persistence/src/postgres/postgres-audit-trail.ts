@@ -1,4 +1,4 @@
-import { asc, count, eq, gt, inArray, lt, lte } from 'drizzle-orm';
+import { asc, count, eq, gt, lt, lte, sql } from 'drizzle-orm';
 import {
   chainLength,
   sealAuditEvents,
@@ -60,12 +60,9 @@ export function postgresChainingPass(db: PostgresDb): ChainingPass {
         const events = sealAuditEvents(waiting.map(auditRecordOf), { seq: Number(head!.seq), hash: head!.hash });
         const last = events.at(-1)!;
         await tx.insert(auditEvents).values(events.map(auditEventRow));
-        await tx.delete(auditPending).where(
-          inArray(
-            auditPending.id,
-            waiting.map((row) => row.id),
-          ),
-        );
+        // One array parameter: one statement, and one plan, whatever the batch's size.
+        const chained = waiting.map((row) => row.id);
+        await tx.delete(auditPending).where(sql`${auditPending.id} = any(${sql.param(chained)}::text[])`);
         await tx.update(auditChain).set({ headSeq: last.seq, headHash: last.hash }).where(eq(auditChain.id, 1));
         return events.length;
       }),
