@@ -47,7 +47,11 @@ export class SqliteGroupCommit {
               outcomes.push({ error });
             }
           }
-          this.finish(tx);
+          try {
+            tx.transaction((savepoint) => this.finish(savepoint));
+          } catch {
+            // The writes stand without it: what it would have done (chaining) is done by the next tick.
+          }
         },
         { behavior: 'immediate' },
       );
