@@ -8,16 +8,17 @@ export interface Reply {
 }
 
 /**
- * Keep-alive HTTP/1.1 to one server. node:http rather than fetch: the load generator shares the
- * machine's cores with the server, and node:http costs the client less CPU per request.
+ * Keep-alive HTTP/1.1 to one server, or to several in turn (as a load balancer would spread the
+ * requests over instances). node:http rather than fetch: the load generator shares the machine's
+ * cores with the server, and node:http costs the client less CPU per request.
  */
 export class HttpClient {
   private readonly agent: Agent;
+  private readonly baseUrls: readonly string[];
+  private sent = 0;
 
-  constructor(
-    private readonly baseUrl: string,
-    sockets: number,
-  ) {
+  constructor(baseUrl: string | readonly string[], sockets: number) {
+    this.baseUrls = typeof baseUrl === 'string' ? [baseUrl] : baseUrl;
     this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
   }
 
@@ -26,6 +27,7 @@ export class HttpClient {
     path: string,
     { token, json, from }: { token?: string; json?: unknown; from?: string } = {},
   ): Promise<Reply> {
+    const baseUrl = this.baseUrls[this.sent++ % this.baseUrls.length]!;
     const body = json === undefined ? undefined : JSON.stringify(json);
     const headers: Record<string, string> = {};
     // The client address the server sees, through its trusted proxy (see CLIENT_ADDRESS_ENV).
@@ -35,7 +37,7 @@ export class HttpClient {
       Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
     return new Promise((resolve, reject) => {
       const sent = request(
-        `${this.baseUrl}${path}`,
+        `${baseUrl}${path}`,
         { method, headers, agent: this.agent, timeout: REQUEST_TIMEOUT_MS },
         (response) => {
           let text = '';

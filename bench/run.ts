@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [--postgres [--pooler]] [--users N] [--concurrency N] [--duration S] [--only A,B] [--compare-node PATH]`:
+ * `pnpm bench [--postgres [--pooler] [--instances N]] [--users N] [--concurrency N] [--duration S] [--only A,B] [--compare-node PATH]`:
  * seeds a fresh database with N users through the user repository's bulk path, starts the real
  * server on 127.0.0.1 against it and prints, as Markdown, requests/s and latency percentiles of
  * the main endpoints, each beside a bare Hono server's requests/s measured in the same run, and
@@ -10,7 +10,8 @@
  * servers at once: direct with prepared statements (the default), direct without, and through a
  * PgBouncer in transaction mode (scripts/pgbouncer.ts) without, each beside its same-run ceiling.
  * With --only, just the scenarios whose names contain one of the comma-separated words
- * (`--only recover,signup`).
+ * (`--only recover,signup`). With --instances N (PostgreSQL), N servers run on the database and
+ * the load goes to each in turn, as a load balancer would spread it.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -27,6 +28,7 @@ import { againstFirstTable, comparisonTable, figuresTable, memoryTable, type Row
 import { CLIENT_ADDRESS_ENV, scenarios, type Scenario, type Traffic } from './scenarios';
 import { seedUsers } from './seed';
 import { bcryptCeiling, targetsSection } from './targets';
+import { writeTargetsSection } from './write-targets';
 import { VARIABLES } from '../apps/server/src/config-variables';
 import { ServerProcesses } from '../scripts/release-process';
 
@@ -34,6 +36,7 @@ import { ServerProcesses } from '../scripts/release-process';
 const MAX_DURATION_S = 20;
 const WARM_UP_MS = 1_000;
 const MAX_USERS = 1_000_000;
+const MAX_INSTANCES = 4;
 
 interface Options {
   users: number;
@@ -46,6 +49,8 @@ interface Options {
   pooler: boolean;
   /** Words one of which a scenario's name must contain to run; none: every scenario runs. */
   only: string[];
+  /** Servers on the same database the load is spread over, in turn (PostgreSQL for more than one). */
+  instances: number;
 }
 
 function readOptions(): Options {
@@ -58,12 +63,17 @@ function readOptions(): Options {
       'compare-node': { type: 'string' },
       pooler: { type: 'boolean', default: false },
       only: { type: 'string' },
+      instances: { type: 'string', default: '1' },
     },
   });
   if (values.pooler && !(values.postgres || process.env.BENCH_DATABASE_URL))
     throw new Error('--pooler measures PostgreSQL: add --postgres (or set BENCH_DATABASE_URL)');
   if (values.pooler && values['compare-node']) throw new Error('--pooler and --compare-node do not go together');
-  const wholeNumber = (name: 'users' | 'concurrency' | 'duration', min: number, max: number): number => {
+  if (values.instances !== '1' && !(values.postgres || process.env.BENCH_DATABASE_URL))
+    throw new Error(
+      '--instances above 1 shares one database between servers: add --postgres (or set BENCH_DATABASE_URL)',
+    );
+  const wholeNumber = (name: 'users' | 'concurrency' | 'duration' | 'instances', min: number, max: number): number => {
     const value = Number(values[name]);
     if (!Number.isInteger(value) || value < min || value > max)
       throw new Error(`--${name} must be a whole number from ${min} to ${max}`);
@@ -80,6 +90,7 @@ function readOptions(): Options {
     compareNode: values['compare-node'],
     pooler: values.pooler ?? false,
     only: values.only ? values.only.split(',').filter(Boolean) : [],
+    instances: wholeNumber('instances', 1, MAX_INSTANCES),
   };
 }
 
@@ -154,7 +165,7 @@ async function measureScenario(load: Load, scenario: Scenario): Promise<Row[]> {
 
 /** A started server of one runtime, with its clients and its scenarios. */
 async function startTarget(
-  { load, users: count, only }: Options,
+  { load, users: count, only, instances }: Options,
   env: Record<string, string>,
   directory: string,
   users: { id: string; email: string }[],
@@ -165,12 +176,17 @@ async function startTarget(
   serverSets.push(servers);
   // Measured with the defaults production runs with, not the cheap bcrypt of the tests.
   const defaults = { BCRYPT_COST: VARIABLES.BCRYPT_COST.default };
-  const logFile = join(directory, `server-${tag}.log`);
-  const server = await servers.start({ ...defaults, ...env }, { cwd: directory, logFile });
+  const logFiles = Array.from({ length: instances }, (_, n) => join(directory, `server-${tag}${n || ''}.log`));
+  // One after the other: the first migrates and writes the admin's key, the others find both.
+  const started: Awaited<ReturnType<ServerProcesses['start']>>[] = [];
+  for (const logFile of logFiles)
+    started.push(await servers.start({ ...defaults, ...env }, { cwd: directory, logFile }));
+  const server = started[0]!;
   const admin = JSON.parse(await readFile(env.ADMIN_KEY_PATH!, 'utf8')) as Admin;
   const atStart = await server.memory();
-  const client = new HttpClient(server.url, load.concurrency);
-  const probeClient = new HttpClient(server.url, 2);
+  const urls = started.map(({ url }) => url);
+  const client = new HttpClient(urls, load.concurrency);
+  const probeClient = new HttpClient(urls, 2);
   const token = await adminToken(client, admin);
   const firstPage = await client.send('GET', '/v1/admin/users', { token });
   expectJson(firstPage, 200, 'GET /v1/admin/users');
@@ -186,9 +202,15 @@ async function startTarget(
       const afterLoad = await server.memory();
       client.close();
       probeClient.close();
-      await server.stop();
-      const log = await readFile(logFile, 'utf8');
-      return { afterLoad, errors: log.split('\n').filter((line) => line.includes('"level":"error"')) };
+      for (const each of started) await each.stop();
+      const logs = await Promise.all(logFiles.map((file) => readFile(file, 'utf8')));
+      return {
+        afterLoad,
+        errors: logs
+          .join('\n')
+          .split('\n')
+          .filter((line) => line.includes('"level":"error"')),
+      };
     },
   };
 }
@@ -301,7 +323,7 @@ async function main(): Promise<void> {
     }) => `${runs.length > 1 ? `#### ${label}\n\n` : ''}**Ceiling**: a bare Hono server on Node.js ${runtime.version} answering the first page's body from memory,
 ${measured.ceiling.perSecond.toFixed(0)} req/s (p99 ${measured.ceiling.p99.toFixed(1)} ms) in this run; "of ceiling" is each figure's share of it.
 
-${figuresTable(measured.rows, measured.ceiling)}${targetsSection(measured.rows, bcrypt, cpu.length)}
+${figuresTable(measured.rows, measured.ceiling)}${targetsSection(measured.rows, bcrypt, cpu.length)}${writeTargetsSection(measured.rows, measured.ceiling, options.postgresUrl ? 'postgres' : 'sqlite', options.users)}
 
 ${memoryTable([
   ['measured server, at start', measured.atStart],
@@ -324,7 +346,7 @@ the load generator runs on the same cores (Node.js ${process.version}). Figures 
 ${database.notes}
 ${options.users} users seeded through \`UserRepository.insertMany\` (batches of 10,000, one bcrypt hash of cost 10 shared) in ${seedSeconds.toFixed(1)} s.
 The measured server runs with its defaults (BCRYPT_COST=10, LOG_LEVEL=info, request logs to a file) but for TRUSTED_PROXIES=127.0.0.1 and MAIL_HOURLY_LIMIT=100000000 (see \`CLIENT_ADDRESS_ENV\`). ${load.concurrency} concurrent keep-alive clients,
-${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up.${runs.length > 1 ? ` ${runs.length} servers (${runs.map(({ label }) => label).join('; ')}) run at once on the same database; each measurement alternates between them.` : ''}
+${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up.${options.instances > 1 ? ` The load is spread over ${options.instances} servers on the same database, in turn, as a load balancer would; the memory is the first one's.` : ''}${runs.length > 1 ? ` ${runs.length} servers (${runs.map(({ label }) => label).join('; ')}) run at once on the same database; each measurement alternates between them.` : ''}
 
 ${sections.join('\n\n')}${comparison}`);
 }

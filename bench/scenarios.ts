@@ -155,6 +155,19 @@ export function scenarios({ client, probeClient, adminToken, count, users, tag }
       },
     },
     {
+      name: 'PATCH /v1/users/me',
+      note: 'a user changes their own name: one row and its audit event',
+      expected: 200,
+      prepare: async (worker) => {
+        const { accessToken } = await userToken(worker);
+        let n = 0;
+        return async () => {
+          const json = { data: { type: 'users', attributes: { name: `Worker ${worker} ${++n}` } } };
+          return (await client.send('PATCH', '/v1/users/me', { token: accessToken, json })).status;
+        };
+      },
+    },
+    {
       name: 'GET /v1/users/me',
       note: 'user token: signature and session check',
       expected: 200,

@@ -108,7 +108,7 @@ async function main(): Promise<void> {
     database = values.postgres
       ? await postgresDatabase(process.env.BENCH_DATABASE_URL ?? LOCAL_POSTGRES_URL)
       : sqliteDatabase(dir);
-    const env = { ...database.env, ADMIN_KEY_PATH: join(dir, 'admin.key'), DATABASE_STATEMENT_TIMEOUT_MS: '60000' };
+    const env = { ...database.env, ADMIN_KEY_PATH: join(dir, 'admin.key') };
     const input = join(dir, 'users.ndjson');
     process.stderr.write(`Writing ${users.toLocaleString('en')} records…\n`);
     const bad = await writeInput(input, users);

@@ -8,6 +8,12 @@ export async function takeTurns(tx: PostgresTx, name: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${name}))`);
 }
 
+/** Takes the lock `name` for `tx` if no other transaction holds it; answers whether it did. */
+export async function tryTurn(tx: PostgresTx, name: string): Promise<boolean> {
+  const [row] = await tx.execute<{ taken: boolean }>(sql`select pg_try_advisory_xact_lock(hashtext(${name})) as taken`);
+  return row?.taken === true;
+}
+
 export interface ConnectionSettings {
   url: string;
   schema: string | undefined;

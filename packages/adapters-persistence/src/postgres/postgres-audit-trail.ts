@@ -1,7 +1,7 @@
-import { asc, count, eq, gt, lt, lte } from 'drizzle-orm';
+import { asc, count, eq, gt, lt, lte, sql } from 'drizzle-orm';
 import {
   chainLength,
-  sealAuditEvent,
+  sealAuditEvents,
   type AuditChainState,
   type AuditEvent,
   type AuditPage,
@@ -15,29 +15,58 @@ import {
   auditEventOf,
   auditEventRow,
   auditFilter,
+  auditPendingRow,
+  auditRecordOf,
   isUnfiltered,
   NEW_AUDIT_CHAIN,
   newestFirst,
 } from '../shared/audit-rows';
+import { SEQUENCE_BATCH, type AuditSequencer, type ChainingPass } from '../shared/audit-sequencer';
+import { takeTurns, tryTurn } from './postgres-advisory-lock';
 import type { PostgresDb, PostgresTx } from './postgres-db';
-import { auditChain, auditEvents } from './postgres-schema';
+import { auditChain, auditEvents, auditPending } from './postgres-schema';
 
 /**
- * Appends `record` as the next event of the chain, inside the caller's transaction. The upsert
- * locks the chain's row (creating it on the first append) until that transaction ends, so every
- * other append, from any instance, waits and then reads the head this one wrote: one chain,
- * never a fork. Call it last in a transaction, so the row is held only for the commit.
+ * Records `record` in the caller's transaction, so it commits or rolls back with the change, as
+ * an event waiting for its place in the chain (see AuditSequencer). It inserts one row under a
+ * key of its own and locks nothing another write needs: writes to different users never wait
+ * for each other here, on any instance.
  */
-export async function appendAuditEvent(tx: PostgresTx | PostgresDb, record: AuditRecord): Promise<AuditEvent> {
-  const [head] = await tx
-    .insert(auditChain)
-    .values(NEW_AUDIT_CHAIN)
-    .onConflictDoUpdate({ target: auditChain.id, set: { id: 1 } })
-    .returning({ seq: auditChain.headSeq, hash: auditChain.headHash });
-  const event = sealAuditEvent(record, { seq: Number(head!.seq), hash: head!.hash });
-  await tx.insert(auditEvents).values(auditEventRow(event));
-  await tx.update(auditChain).set({ headSeq: event.seq, headHash: event.hash }).where(eq(auditChain.id, 1));
-  return event;
+export async function appendAuditEvent(tx: PostgresTx | PostgresDb, record: AuditRecord): Promise<void> {
+  await tx.insert(auditPending).values(auditPendingRow(record));
+}
+
+/** Taken by each pass of the sequencer and by prune: the chain's head and cut move one at a time. */
+const CHAIN_LOCK = 'uas:audit-chain';
+
+/** Chains the oldest waiting events after the head, in the order they were recorded, in one transaction. */
+export function postgresChainingPass(db: PostgresDb): ChainingPass {
+  return {
+    hasPending: async () => (await db.select({ id: auditPending.id }).from(auditPending).limit(1)).length > 0,
+    chain: (wait) =>
+      db.transaction(async (tx) => {
+        if (!(await (wait ? takeTurns(tx, CHAIN_LOCK).then(() => true) : tryTurn(tx, CHAIN_LOCK)))) return 0;
+        const waiting = await tx
+          .select()
+          .from(auditPending)
+          .orderBy(asc(auditPending.time), asc(auditPending.id))
+          .limit(SEQUENCE_BATCH);
+        if (waiting.length === 0) return 0;
+        const [head] = await tx
+          .insert(auditChain)
+          .values(NEW_AUDIT_CHAIN)
+          .onConflictDoUpdate({ target: auditChain.id, set: { id: 1 } })
+          .returning({ seq: auditChain.headSeq, hash: auditChain.headHash });
+        const events = sealAuditEvents(waiting.map(auditRecordOf), { seq: Number(head!.seq), hash: head!.hash });
+        const last = events.at(-1)!;
+        await tx.insert(auditEvents).values(events.map(auditEventRow));
+        // One array parameter: one statement, and one plan, whatever the batch's size.
+        const chained = waiting.map((row) => row.id);
+        await tx.delete(auditPending).where(sql`${auditPending.id} = any(${sql.param(chained)}::text[])`);
+        await tx.update(auditChain).set({ headSeq: last.seq, headHash: last.hash }).where(eq(auditChain.id, 1));
+        return events.length;
+      }),
+  };
 }
 
 /** Runs `write`, and appends `audit` in its transaction when `write` says it changed something. */
@@ -81,13 +110,21 @@ export function selectLastBefore(db: PostgresDb, before: Date) {
 }
 
 export class PostgresAuditTrail implements AuditTrail {
-  constructor(private readonly db: PostgresDb) {}
+  constructor(
+    private readonly db: PostgresDb,
+    private readonly sequencer: AuditSequencer,
+  ) {}
 
   async append(record: AuditRecord): Promise<AuditEvent> {
-    return this.db.transaction((tx) => appendAuditEvent(tx, record));
+    await appendAuditEvent(this.db, record);
+    await this.sequencer.sequence();
+    const [row] = await this.db.select().from(auditEvents).where(eq(auditEvents.id, record.id));
+    return auditEventOf(row!);
   }
 
   async list({ page, size, ...filters }: AuditQuery): Promise<AuditPage> {
+    // What was recorded before the call is listed.
+    await this.sequencer.sequence();
     // One snapshot, so the page and the total describe the same moment.
     return this.db.transaction(
       async (tx) => {
@@ -103,6 +140,8 @@ export class PostgresAuditTrail implements AuditTrail {
   }
 
   async state(): Promise<AuditChainState> {
+    // The chain as it stands once every event recorded before the call has its place.
+    await this.sequencer.sequence();
     return auditChainState((await this.db.select().from(auditChain))[0]);
   }
 
@@ -117,9 +156,12 @@ export class PostgresAuditTrail implements AuditTrail {
   }
 
   async prune(before: Date): Promise<number> {
-    // The chain's row is locked first, so prunes on several instances take turns and the cut only moves forward.
+    // Every event recorded before the call is in the chain, and so may be pruned.
+    await this.sequencer.sequence();
+    // Under the chain's lock, so prunes and passes on every instance take turns and the cut only moves forward.
     return this.db.transaction(async (tx) => {
-      const [chain] = await tx.select().from(auditChain).where(eq(auditChain.id, 1)).for('update');
+      await takeTurns(tx, CHAIN_LOCK);
+      const [chain] = await tx.select().from(auditChain).where(eq(auditChain.id, 1));
       const [last] = await selectLastBefore(tx, before);
       if (!chain || !last || last.seq <= chain.cutSeq) return 0;
       const removed = await tx.delete(auditEvents).where(lte(auditEvents.seq, last.seq));

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { drizzle } from 'drizzle-orm/postgres-js';
+import { sampleUser } from '@uas/domain/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeDatabaseContract } from '../database.contract';
 import { openDatabase } from '../database';
@@ -27,6 +28,7 @@ import {
   selectUsersByIdWithGeneration,
 } from './postgres-user.repository';
 import { selectAuditPage, selectAuditTotal, selectLastBefore } from './postgres-audit-trail';
+import { selectSharingEmailOrId } from './postgres-user-import.repository';
 import { AUDIT_PLAN_CASES, COMMON_ACTIONS } from '../testing/audit-plan-cases';
 
 describeDatabaseContract('PostgreSQL', async () => {
@@ -142,6 +144,7 @@ describe('PostgreSQL database', () => {
       'admins',
       'audit_chain',
       'audit_events',
+      'audit_pending',
       'daily_activity',
       'factors',
       'invitations',
@@ -360,6 +363,18 @@ describe('PostgreSQL database', () => {
     const counting = await plan(selectFailureCounts(drizzle(client), keys, new Date('2026-01-01T10:00:00Z')));
     expect(counting).toContain('login_failures_key_at_idx');
     expect(counting).not.toContain('Seq Scan');
+  });
+
+  it("looks an import batch's 1,000 emails and ids up in their unique indexes, never by reading every user", async () => {
+    const entries = Array.from({ length: 1000 }, (_, n) => ({
+      line: n + 1,
+      user: sampleUser({ email: `new${n}@example.com` }),
+      given: { id: true, created: true, updated: true, password: true },
+    }));
+    const lookup = await plan(selectSharingEmailOrId(drizzle(client), entries).for('update'));
+    expect(lookup).toMatch(/Index (Only )?Scan using users_email_unique/);
+    expect(lookup).toMatch(/Index (Only )?Scan using users_pkey/);
+    expect(lookup.includes('Seq Scan'), lookup.slice(0, 2000)).toBe(false);
   });
 
   it.each(AUDIT_PLAN_CASES)(

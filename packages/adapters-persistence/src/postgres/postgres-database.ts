@@ -1,4 +1,5 @@
-import { PostgresAuditTrail } from './postgres-audit-trail';
+import { PostgresAuditTrail, postgresChainingPass } from './postgres-audit-trail';
+import { AuditSequencer } from '../shared/audit-sequencer';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { drizzle } from 'drizzle-orm/postgres-js';
@@ -87,7 +88,7 @@ async function expectSchema(client: postgres.Sql, schema: string | undefined): P
   );
 }
 
-function postgresRepositories(db: PostgresDb) {
+function postgresRepositories(db: PostgresDb, sequencer: AuditSequencer) {
   return guardedRepositories({
     users: new PostgresUserRepository(db),
     admins: new PostgresAdminRepository(db),
@@ -103,7 +104,7 @@ function postgresRepositories(db: PostgresDb) {
     rateCounters: new PostgresRateCounterRepository(db),
     mailRequests: new PostgresMailRequestQueue(db),
     invitations: new PostgresInvitationRepository(db),
-    audit: new PostgresAuditTrail(db),
+    audit: new PostgresAuditTrail(db, sequencer),
     factors: new PostgresFactorRepository(db),
     signInChallenges: new PostgresSignInChallengeRepository(db),
   });
@@ -114,9 +115,11 @@ export async function openPostgresDatabase(url: string, options: DatabaseOptions
   const settings = connectionSettings(url, options);
   const client = postgres(url, settings.options);
   let closing: Promise<void> | undefined;
+  const db = drizzle(settings.preparedStatements ? preparingClient(client) : client);
+  const sequencer = new AuditSequencer(postgresChainingPass(db));
   return {
     dialect: 'postgres',
-    repositories: postgresRepositories(drizzle(settings.preparedStatements ? preparingClient(client) : client)),
+    repositories: postgresRepositories(db, sequencer),
     migrate: async () => {
       await guarded('database.migrate', () =>
         withAdvisoryLock(settings, MIGRATION_LOCK, (tx) =>
@@ -125,6 +128,8 @@ export async function openPostgresDatabase(url: string, options: DatabaseOptions
         ),
       );
       await expectSchema(client, settings.schema);
+      // A process that migrates serves (or imports): its ticks chain what its writes record.
+      sequencer.start();
     },
     migrationStatus: () =>
       guarded('database.migrationStatus', async () => {
@@ -138,6 +143,6 @@ export async function openPostgresDatabase(url: string, options: DatabaseOptions
       }),
     withStartupLock: (fn) => withAdvisoryLock(settings, `uas:startup:${settings.schema ?? ''}`, () => fn()),
     ping: () => guarded('database.ping', async () => void (await client`select 1`)),
-    close: () => (closing ??= client.end({ timeout: 5 })),
+    close: () => (closing ??= sequencer.stop().then(() => client.end({ timeout: 5 }))),
   };
 }

@@ -3,7 +3,7 @@ import { describeRepositoryContracts } from '@uas/domain/testing';
 import { openDatabase } from '../database';
 import type { Database } from '../shared/database-handle';
 import { parseDatabaseUrl } from '../database-url';
-import { sqlAuditTampering } from '../testing/audit-tampering';
+import { holdAuditedWrite, sqlAuditTampering } from '../testing/audit-tampering';
 import { createTestPostgresSchema, type TestPostgresSchema } from '../testing/postgres-test-database';
 
 // One migrated schema for the file; each test starts from empty tables.
@@ -31,6 +31,7 @@ describeRepositoryContracts('PostgreSQL', async () => {
     repositories: database.repositories,
     another: another.repositories,
     tamper: sqlAuditTampering(schema),
+    holdAuditedWrite: (record) => holdAuditedWrite(schema, record),
     close: async () => {},
   };
 });

@@ -205,8 +205,30 @@ export const auditEvents = pgTable(
 );
 
 /**
- * The chain's one row: its head (the last event appended) and its cut (the last event pruned).
- * Every append locks it until commit, which is what makes appends from every instance take turns.
+ * Events committed with their change but not yet in the chain: a write inserts its event here, in
+ * its own transaction, and touches no row another write needs. The sequencer (see
+ * audit-sequencer.ts) moves them into audit_events, in batches, one pass at a time, each event
+ * taking the next place of the chain there.
+ */
+export const auditPending = pgTable('audit_pending', {
+  id: identifier('id').primaryKey(),
+  time: timestamp('time').notNull(),
+  actorType: text('actor_type').$type<AuditActor['type']>().notNull(),
+  actorId: identifier('actor_id'),
+  action: text('action').$type<AuditAction>().notNull(),
+  targetType: text('target_type'),
+  targetId: identifier('target_id'),
+  /** Canonical JSON text, hashed as stored once chained. */
+  changes: text('changes'),
+  requestId: text('request_id'),
+  clientAddress: text('client_address'),
+  userAgent: text('user_agent'),
+});
+
+/**
+ * The chain's one row: its head (the last event chained) and its cut (the last event pruned).
+ * Only the sequencer's passes and prune write it, one at a time (an advisory lock); writes never
+ * touch it.
  */
 export const auditChain = pgTable(
   'audit_chain',

@@ -8,6 +8,7 @@ import {
   type AuditChanges,
   type AuditEvent,
   type AuditFilters,
+  type AuditRecord,
 } from '@uas/domain';
 
 /** An audit event as both dialects store it: flat columns, `changes` as canonical JSON text. */
@@ -29,27 +30,34 @@ export interface AuditEventRow {
 }
 
 export function auditEventRow(event: AuditEvent): AuditEventRow {
-  return {
-    seq: event.seq,
-    id: event.id,
-    time: event.time,
-    actorType: event.actor.type,
-    actorId: event.actor.id,
-    action: event.action,
-    targetType: event.target?.type ?? null,
-    targetId: event.target?.id ?? null,
-    changes: canonicalChanges(event.changes),
-    requestId: event.request.requestId,
-    clientAddress: event.request.clientAddress,
-    userAgent: event.request.userAgent,
-    previousHash: event.previousHash,
-    hash: event.hash,
-  };
+  return { seq: event.seq, ...auditPendingRow(event), previousHash: event.previousHash, hash: event.hash };
 }
 
 export function auditEventOf(row: AuditEventRow): AuditEvent {
+  return { ...auditRecordOf(row), seq: Number(row.seq), previousHash: row.previousHash, hash: row.hash };
+}
+
+/** A record as it waits for its place in the chain (audit_pending): an event's columns but its links. */
+export type AuditPendingRow = Omit<AuditEventRow, 'seq' | 'previousHash' | 'hash'>;
+
+export function auditPendingRow(record: AuditRecord): AuditPendingRow {
   return {
-    seq: Number(row.seq),
+    id: record.id,
+    time: record.time,
+    actorType: record.actor.type,
+    actorId: record.actor.id,
+    action: record.action,
+    targetType: record.target?.type ?? null,
+    targetId: record.target?.id ?? null,
+    changes: canonicalChanges(record.changes),
+    requestId: record.request.requestId,
+    clientAddress: record.request.clientAddress,
+    userAgent: record.request.userAgent,
+  };
+}
+
+export function auditRecordOf(row: AuditPendingRow): AuditRecord {
+  return {
     id: row.id,
     time: row.time,
     actor: { type: row.actorType, id: row.actorId },
@@ -57,8 +65,6 @@ export function auditEventOf(row: AuditEventRow): AuditEvent {
     target: row.targetType === null || row.targetId === null ? null : { type: row.targetType, id: row.targetId },
     changes: row.changes === null ? null : (JSON.parse(row.changes) as AuditChanges),
     request: { requestId: row.requestId, clientAddress: row.clientAddress, userAgent: row.userAgent },
-    previousHash: row.previousHash,
-    hash: row.hash,
   };
 }
 

@@ -32,12 +32,27 @@ describe('toDomainError()', () => {
       { code: 'SQLITE_CONSTRAINT_PRIMARYKEY', message: 'UNIQUE constraint failed: users.id' },
       'SQLITE_CONSTRAINT_PRIMARYKEY',
     ],
-    [{ code: '57014', message: 'canceling statement due to statement timeout' }, '57014'],
+    [{ code: 'XX999', message: 'something new' }, 'XX999'],
   ])('turns any other fault into a PersistenceError naming the operation and code only', (cause, code) => {
     const error = toDomainError(failedQuery(cause), 'users.insert');
     expect(error).toBeInstanceOf(PersistenceError);
-    expect(error.message).toBe(`The database operation users.insert failed (${code}).`);
+    expect(error.message).toMatch(
+      new RegExp(`^The database operation users\\.insert failed: .+ \\(code ${code}\\)\\.$`),
+    );
     expect(JSON.stringify({ ...error, message: error.message })).not.toMatch(/insert into|secret|id-1/);
+  });
+
+  it.each([
+    ['57014', /statement timeout and was cancelled; raise DATABASE_STATEMENT_TIMEOUT_MS/],
+    ['42P01', /table is missing.*uas db migrate/],
+    ['SQLITE_BUSY_SNAPSHOT', /held the database file locked/],
+    ['53300', /./],
+    ['XX999', /internal error/],
+    ['ZZ000', /does not describe; look the code up/],
+  ])('explains code %s in words, with what to change, never the code alone', (code, words) => {
+    const { message } = new PersistenceError('imports.importBatch', code);
+    expect(message).toMatch(words);
+    expect(message).toMatch(new RegExp(`\\(code ${code}\\)\\.$`));
   });
 
   it('copes with errors that carry no code', () => {

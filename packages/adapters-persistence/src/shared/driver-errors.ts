@@ -1,9 +1,14 @@
 import { DrizzleQueryError } from 'drizzle-orm';
+import { describeDriverCode } from './driver-error-causes';
 import { DatabaseUnavailableError, DomainError, EmailTakenError, type Repositories } from '@uas/domain';
 
+const explained = (code: string) =>
+  `${describeDriverCode(code) ?? 'the database answered with an error this service does not describe; look the code up in its documentation'} (code ${code})`;
+
 /**
- * A database fault, described by the operation and the driver's error code only: driver and
- * query errors carry SQL text and parameter values (hashes, emails), which must not travel on.
+ * A database fault, described by the operation and the driver's error code, explained in words
+ * with what to change: driver and query errors carry SQL text and parameter values (hashes,
+ * emails), which must not travel on.
  */
 export class PersistenceError extends Error {
   override readonly name = 'PersistenceError';
@@ -11,7 +16,7 @@ export class PersistenceError extends Error {
     readonly operation: string,
     readonly driverCode: string | undefined,
   ) {
-    super(`The database operation ${operation} failed${driverCode ? ` (${driverCode})` : ''}.`);
+    super(`The database operation ${operation} failed${driverCode ? `: ${explained(driverCode)}` : ''}.`);
   }
 }
 
@@ -26,7 +31,7 @@ class DatabaseUnreachableError extends DatabaseUnavailableError {
     readonly driverCode: string,
   ) {
     super();
-    this.cause = `${operation} (${driverCode})`;
+    this.cause = `${operation}: the database could not be reached, or dropped the connection; check DATABASE_URL and that the server (or pooler) runs and has connections to spare (code ${driverCode})`;
   }
 }
 

@@ -1,7 +1,7 @@
-import { asc, count, eq, gt, lt, lte } from 'drizzle-orm';
+import { asc, count, eq, gt, inArray, lt, lte } from 'drizzle-orm';
 import {
   chainLength,
-  sealAuditEvent,
+  sealAuditEvents,
   type AuditChainState,
   type AuditEvent,
   type AuditPage,
@@ -15,39 +15,75 @@ import {
   auditEventOf,
   auditEventRow,
   auditFilter,
+  auditPendingRow,
+  auditRecordOf,
   isUnfiltered,
   NEW_AUDIT_CHAIN,
   newestFirst,
 } from '../shared/audit-rows';
+import { SEQUENCE_BATCH, type AuditSequencer, type ChainingPass } from '../shared/audit-sequencer';
 import type { SqliteDb } from './sqlite-db';
-import { auditChain, auditEvents } from './sqlite-schema';
+import { auditChain, auditEvents, auditPending } from './sqlite-schema';
 
 /**
- * Appends `record` as the next event of the chain, inside the caller's transaction, which must
- * be IMMEDIATE: it holds the database's write lock, so no other append (from any connection or
- * process) reads the same head. Synchronous, as better-sqlite3 transactions are.
+ * Records `record` in the caller's transaction, so it commits or rolls back with the change, as
+ * an event waiting for its place in the chain (see AuditSequencer): one small row, rather than
+ * the chain's head read and written by every write. Synchronous, as better-sqlite3 transactions are.
  */
-export function appendAuditEvent(tx: SqliteDb, record: AuditRecord): AuditEvent {
-  return appendAuditEvents(tx, [record])[0]!;
+export function appendAuditEvent(tx: SqliteDb, record: AuditRecord): void {
+  appendAuditEvents(tx, [record]);
+}
+
+/** Records `records` as appendAuditEvent does one, in one statement (a worker's round of many). */
+export function appendAuditEvents(tx: SqliteDb, records: readonly AuditRecord[]): void {
+  if (records.length > 0) tx.insert(auditPending).values(records.map(auditPendingRow)).run();
 }
 
 /**
- * Appends `records` as the next events of the chain, in order, as appendAuditEvent does one: the
- * head read and written once, the events inserted in one statement (a worker's round of many).
+ * Chains the oldest waiting events after the head, in the order they were recorded, inside the
+ * caller's IMMEDIATE transaction (which holds the database's one write lock, so passes on every
+ * connection take turns). Answers how many it chained.
  */
-export function appendAuditEvents(tx: SqliteDb, records: readonly AuditRecord[]): AuditEvent[] {
-  if (records.length === 0) return [];
+function chainWaitingEvents(tx: SqliteDb): number {
+  const waiting = tx
+    .select()
+    .from(auditPending)
+    .orderBy(asc(auditPending.time), asc(auditPending.id))
+    .limit(SEQUENCE_BATCH)
+    .all();
+  if (waiting.length === 0) return 0;
   const [head] = tx
     .insert(auditChain)
     .values(NEW_AUDIT_CHAIN)
     .onConflictDoUpdate({ target: auditChain.id, set: { id: 1 } })
     .returning({ seq: auditChain.headSeq, hash: auditChain.headHash })
     .all();
-  let previous = head!;
-  const events = records.map((record) => (previous = sealAuditEvent(record, previous)));
+  const events = sealAuditEvents(waiting.map(auditRecordOf), head!);
+  const last = events.at(-1)!;
   tx.insert(auditEvents).values(events.map(auditEventRow)).run();
-  tx.update(auditChain).set({ headSeq: previous.seq, headHash: previous.hash }).where(eq(auditChain.id, 1)).run();
-  return events;
+  tx.delete(auditPending)
+    .where(
+      inArray(
+        auditPending.id,
+        waiting.map((row) => row.id),
+      ),
+    )
+    .run();
+  tx.update(auditChain).set({ headSeq: last.seq, headHash: last.hash }).where(eq(auditChain.id, 1)).run();
+  return events.length;
+}
+
+/** Chains every event waiting, inside the caller's IMMEDIATE transaction. */
+export function chainAllWaitingEvents(tx: SqliteDb): void {
+  while (chainWaitingEvents(tx) === SEQUENCE_BATCH);
+}
+
+export function sqliteChainingPass(db: SqliteDb): ChainingPass {
+  return {
+    hasPending: async () => db.select({ id: auditPending.id }).from(auditPending).limit(1).get() !== undefined,
+    // SQLite's busy timeout is the wait: a pass never gives up on the lock.
+    chain: async () => db.transaction(chainWaitingEvents, { behavior: 'immediate' }),
+  };
 }
 
 /** Runs `write` in an IMMEDIATE transaction and appends `audit` when `write` says it changed something. */
@@ -68,13 +104,26 @@ export function writeWithAudit(
 }
 
 export class SqliteAuditTrail implements AuditTrail {
-  constructor(private readonly db: SqliteDb) {}
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly sequencer: AuditSequencer,
+  ) {}
 
   async append(record: AuditRecord): Promise<AuditEvent> {
-    return this.db.transaction((tx) => appendAuditEvent(tx, record), { behavior: 'immediate' });
+    // Alone, an event is chained at once, with those waiting before it, in its own transaction.
+    return this.db.transaction(
+      (tx) => {
+        appendAuditEvent(tx, record);
+        chainAllWaitingEvents(tx);
+        return auditEventOf(tx.select().from(auditEvents).where(eq(auditEvents.id, record.id)).get()!);
+      },
+      { behavior: 'immediate' },
+    );
   }
 
   async list({ page, size, ...filters }: AuditQuery): Promise<AuditPage> {
+    // What was recorded before the call is listed.
+    await this.sequencer.sequence();
     // One read transaction, so the page and the total describe the same moment.
     return this.db.transaction((tx) => {
       // Unfiltered, the total is the chain's length: no count over the table.
@@ -87,6 +136,8 @@ export class SqliteAuditTrail implements AuditTrail {
   }
 
   async state(): Promise<AuditChainState> {
+    // The chain as it stands once every event recorded before the call has its place.
+    await this.sequencer.sequence();
     return auditChainState(this.db.select().from(auditChain).get());
   }
 
@@ -102,6 +153,8 @@ export class SqliteAuditTrail implements AuditTrail {
   }
 
   async prune(before: Date): Promise<number> {
+    // Every event recorded before the call is in the chain, and so may be pruned.
+    await this.sequencer.sequence();
     return this.db.transaction(
       (tx) => {
         const cut = auditChainState(tx.select().from(auditChain).get()).cut;

@@ -1,4 +1,5 @@
-import { SqliteAuditTrail } from './sqlite-audit-trail';
+import { SqliteAuditTrail, sqliteChainingPass } from './sqlite-audit-trail';
+import { AuditSequencer } from '../shared/audit-sequencer';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,7 +56,7 @@ export function connectSqlite(path: string, mmapBytes = 0): SqliteConnection {
   }
 }
 
-function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined) {
+function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined, sequencer: AuditSequencer) {
   return guardedRepositories({
     users: new SqliteUserRepository(db, workers),
     admins: new SqliteAdminRepository(db),
@@ -71,7 +72,7 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     rateCounters: new SqliteRateCounterRepository(db),
     mailRequests: new SqliteMailRequestQueue(db),
     invitations: new SqliteInvitationRepository(db),
-    audit: new SqliteAuditTrail(db),
+    audit: new SqliteAuditTrail(db, sequencer),
     factors: new SqliteFactorRepository(db),
     signInChallenges: new SqliteSignInChallengeRepository(db),
   });
@@ -93,10 +94,15 @@ export async function openSqliteDatabase(
   const workers = onWorkers
     ? new SqliteReadWorkers({ path, busyTimeoutMs: BUSY_TIMEOUT_MS, mmapBytes }, readWorkers)
     : undefined;
+  const sequencer = new AuditSequencer(sqliteChainingPass(db));
   return {
     dialect: 'sqlite',
-    repositories: sqliteRepositories(db, workers),
-    migrate: () => guarded('database.migrate', () => migrate(db, { migrationsFolder: MIGRATIONS })),
+    repositories: sqliteRepositories(db, workers, sequencer),
+    migrate: async () => {
+      await guarded('database.migrate', () => migrate(db, { migrationsFolder: MIGRATIONS }));
+      // A process that migrates serves (or imports): its ticks chain what its writes record.
+      sequencer.start();
+    },
     migrationStatus: () =>
       guarded('database.migrationStatus', () => {
         const table = client
@@ -110,6 +116,7 @@ export async function openSqliteDatabase(
     withStartupLock: (fn) => (path === IN_MEMORY ? fn() : withSqliteFileLock(`${path}-startup.lock`, fn)),
     ping: () => guarded('database.ping', () => void client.prepare('select 1').get()),
     close: async () => {
+      await sequencer.stop();
       await workers?.close();
       if (client.open) client.close();
     },

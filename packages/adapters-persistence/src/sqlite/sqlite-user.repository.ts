@@ -12,8 +12,9 @@ import type {
 } from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
 import { MatchCache } from '../shared/match-cache';
-import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
+import { appendAuditEvent, chainAllWaitingEvents, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
+import { SqliteGroupCommit } from './sqlite-group-commit';
 import type { SqliteReadWorkers } from './sqlite-read-workers';
 import { SqliteUserList, type ListReply } from './sqlite-user-list';
 import { insertActionToken, useToken } from './sqlite-action-token-statements';
@@ -39,6 +40,7 @@ export class SqliteUserRepository implements UserRepository {
   private prepared: ReturnType<typeof prepareStatements> | undefined;
   private readonly lists: SqliteUserList;
   private readonly searches = new MatchCache();
+  private readonly writes: SqliteGroupCommit;
 
   /** With `workers`, lists that cost more than a few index entries or cached ids run on them. */
   constructor(
@@ -46,6 +48,7 @@ export class SqliteUserRepository implements UserRepository {
     private readonly workers?: SqliteReadWorkers,
   ) {
     this.lists = new SqliteUserList(db);
+    this.writes = new SqliteGroupCommit(db, chainAllWaitingEvents);
   }
 
   /** Prepared on first use, once the migrations have made the tables they read. */
@@ -94,17 +97,15 @@ export class SqliteUserRepository implements UserRepository {
     return page;
   }
 
-  // Each change is one IMMEDIATE transaction: it takes the database's write lock before it reads,
-  // so no other connection or process writes between the read and the write. Its callback is
-  // synchronous, as better-sqlite3 requires.
+  // Each change runs in an IMMEDIATE transaction: it takes the database's write lock before it
+  // reads, so no other connection or process writes between the read and the write. Changes that
+  // arrive together share that transaction and its commit, each in a savepoint of its own (see
+  // SqliteGroupCommit). Its callback is synchronous, as better-sqlite3 requires.
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
-    return this.db.transaction(
-      (tx) => {
-        const current = tx.select().from(users).where(eq(users.id, id)).get();
-        return current ? writeUser(tx, id, change(current)) : null;
-      },
-      { behavior: 'immediate' },
-    );
+    return this.writes.run((tx) => {
+      const current = tx.select().from(users).where(eq(users.id, id)).get();
+      return current ? writeUser(tx, id, change(current)) : null;
+    });
   }
 
   /** The token's use and the change in one transaction: a change that throws rolls the use back. */

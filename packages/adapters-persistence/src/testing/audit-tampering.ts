@@ -1,6 +1,9 @@
 import { openSqliteConnection } from '../sqlite/sqlite-driver';
 import postgres from 'postgres';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import type { AuditRecord } from '@uas/domain';
 import type { AuditTampering } from '@uas/domain/testing';
+import { appendAuditEvent } from '../postgres/postgres-audit-trail';
 import { parseDatabaseUrl } from '../database-url';
 
 type Statement = readonly [sql: string, params: readonly (string | number)[]];
@@ -42,5 +45,31 @@ export function sqlAuditTampering(database: { url: string; schema?: string }): A
         ['update audit_events set seq = $1 where seq = $2', [a, b]],
         ['update audit_events set seq = $1 where seq = -1', [b]],
       ]),
+  };
+}
+
+/**
+ * PostgreSQL: a transaction on a connection of its own that appends `record` as the write ports
+ * do and stays open until the answered function commits it (see RepositoryHarness).
+ */
+export async function holdAuditedWrite(
+  { url, schema }: { url: string; schema: string },
+  record: AuditRecord,
+): Promise<() => Promise<void>> {
+  const client = postgres(url, { max: 1, onnotice: () => {}, connection: { search_path: schema } });
+  let commit = () => {};
+  const committing = new Promise<void>((resolve) => (commit = resolve));
+  let appended = () => {};
+  const open = new Promise<void>((resolve) => (appended = resolve));
+  const transaction = drizzle(client).transaction(async (tx) => {
+    await appendAuditEvent(tx, record);
+    appended();
+    await committing;
+  });
+  await Promise.race([open, transaction]);
+  return async () => {
+    commit();
+    await transaction;
+    await client.end({ timeout: 5 });
   };
 }

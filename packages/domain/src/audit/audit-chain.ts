@@ -71,6 +71,12 @@ export function sealAuditEvent(record: AuditRecord, previous: ChainLink): AuditE
   return { ...unsealed, hash: auditEventHash(unsealed) };
 }
 
+/** The records as the next events after `previous`, in order, each linked to the one before. */
+export function sealAuditEvents(records: readonly AuditRecord[], previous: ChainLink): AuditEvent[] {
+  let last = previous;
+  return records.map((record) => (last = sealAuditEvent(record, last)));
+}
+
 /** Where verification found the chain broken: the first event that does not hold, and why. */
 export interface ChainBreak {
   /** The event, or null when what is missing is the chain's end (the head names an event that is gone). */

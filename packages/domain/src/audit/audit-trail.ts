@@ -29,12 +29,14 @@ export interface AuditPage {
 }
 
 /**
- * The audit trail: one hash chain of events. Every append, on any instance, takes the next place
- * in that chain, one at a time. The write ports take an `AuditRecord` beside a change and append
- * it in the change's transaction, the same way `append` does here.
+ * The audit trail: one hash chain of events. The write ports take an `AuditRecord` beside a
+ * change and record it in the change's transaction, so the event commits with its change or not
+ * at all; each committed event then takes the next place in the chain (the stores chain them in
+ * batches, without making writes wait for each other). Reading the trail (`list`, `state`) and
+ * `append` first give every event committed before the call its place.
  */
 export interface AuditTrail {
-  /** Appends an event that goes with no other write (a failed login, an export). */
+  /** Appends an event that goes with no other write (a failed login, an export); answers it with its place. */
   append(record: AuditRecord): Promise<AuditEvent>;
   list(query: AuditQuery): Promise<AuditPage>;
   state(): Promise<AuditChainState>;

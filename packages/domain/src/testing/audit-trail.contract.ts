@@ -7,7 +7,12 @@ import type { Repositories } from '../repositories.ts';
 import { EmailTakenError, PreconditionFailedError } from '../shared/errors.ts';
 import type { User } from '../users/user.ts';
 import { applyUserPatch } from '../users/user.rules.ts';
-import { useFreshRepositories, type AuditTampering, type OpenRepositories } from './contract-harness.ts';
+import {
+  useFreshRepositories,
+  type AuditTampering,
+  type OpenRepositories,
+  type RepositoryHarness,
+} from './contract-harness.ts';
 import { firstTokenOf, sampleSession } from './sample-session.ts';
 import { sampleUser } from './user.repository.contract.ts';
 
@@ -26,10 +31,14 @@ function record(action: AuditAction, seconds: number, overrides: Partial<AuditRe
 export function describeAuditTrailContract(backend: string, open: OpenRepositories): void {
   describe(`AuditTrail contract (${backend})`, () => {
     let repositories: Repositories;
+    let another: Repositories;
     let tamper: AuditTampering;
-    useFreshRepositories(open, (opened, _another, harness) => {
+    let holdAuditedWrite: RepositoryHarness['holdAuditedWrite'];
+    useFreshRepositories(open, (opened, second, harness) => {
       repositories = opened;
+      another = second;
       tamper = harness.tamper;
+      holdAuditedWrite = harness.holdAuditedWrite;
     });
     const verify = () => new AuditService({ audit: repositories.audit }).verify();
     const all = async () => (await repositories.audit.list({ page: 1, size: 100 })).events;
@@ -223,6 +232,28 @@ export function describeAuditTrailContract(backend: string, open: OpenRepositori
       const report = await verify();
       expect(report.broken).toBeNull();
       expect(report.checked).toBe(40);
+    });
+
+    it("commits a write while another user's write, its event appended, is still open", async () => {
+      // Where writes run side by side: the fake and SQLite take them one at a time.
+      if (!holdAuditedWrite) return;
+      const [held, other] = [sampleUser(), sampleUser()];
+      await repositories.users.insert(held);
+      await repositories.users.insert(other);
+      const commitHeld = await holdAuditedWrite(record('user.updated', 1, { target: userTarget(held.id) }));
+      try {
+        const write = another.users.update(other.id, (current) => ({
+          user: applyUserPatch(current, { name: 'Not waiting' }, at(2)),
+          audit: record('user.updated', 2, { target: userTarget(other.id) }),
+        }));
+        const waited = new Promise<string>((resolve) => setTimeout(() => resolve('waited 2 s'), 2000));
+        expect(await Promise.race([write.then(() => 'committed'), waited])).toBe('committed');
+      } finally {
+        await commitHeld();
+      }
+      const { events } = await repositories.audit.list({ page: 1, size: 10 });
+      expect(events.map((event) => event.target?.id).sort()).toEqual([held.id, other.id].sort());
+      expect((await verify()).broken).toBeNull();
     });
 
     describe('verification', () => {

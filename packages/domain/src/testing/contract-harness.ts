@@ -1,4 +1,5 @@
 import { afterEach, beforeEach } from './test-api.ts';
+import type { AuditRecord } from '../audit/audit-event.ts';
 import type { Repositories } from '../repositories.ts';
 
 /**
@@ -21,6 +22,12 @@ export interface RepositoryHarness {
    */
   another?: Repositories;
   tamper: AuditTampering;
+  /**
+   * Begins a transaction on a connection of its own, appends `record` in it as a write port does,
+   * and leaves it open until the answered function commits it: a write caught before its commit.
+   * Only where writes run side by side (PostgreSQL); SQLite has one writer at a time by design.
+   */
+  holdAuditedWrite?(record: AuditRecord): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -1,0 +1,53 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { applyUserPatch, EmailTakenError, PreconditionFailedError, type User } from '@uas/domain';
+import { sampleUser } from '@uas/domain/testing';
+import { openDatabase } from '../database';
+import type { Database } from '../shared/database-handle';
+import { createTemporarySqliteFile, type TemporarySqliteFile } from '../testing/sqlite-test-database';
+
+// Updates sent together share one transaction and one commit (SqliteGroupCommit): each must
+// still stand or fall alone.
+describe('SQLite updates sent together', () => {
+  let file: TemporarySqliteFile;
+  let database: Database;
+  beforeEach(async () => {
+    file = createTemporarySqliteFile();
+    database = await openDatabase({ dialect: 'sqlite', url: `sqlite:${file.path}`, path: file.path });
+    await database.migrate();
+  });
+  afterEach(async () => {
+    await database.close();
+    file.remove();
+  });
+
+  const rename = (name: string) => (current: User) => ({ user: applyUserPatch(current, { name }, current.updated) });
+
+  it('undo only the one that fails, which answers its own error, and store the others', async () => {
+    const people = Array.from({ length: 6 }, () => sampleUser());
+    for (const user of people) await database.repositories.users.insert(user);
+    const { users } = database.repositories;
+    const outcomes = await Promise.allSettled([
+      users.update(people[0]!.id, rename('First')),
+      users.update(people[1]!.id, () => {
+        throw new PreconditionFailedError();
+      }),
+      users.update(people[2]!.id, (current) => ({ user: { ...current, name: 'Half', email: people[3]!.email } })),
+      users.update(people[3]!.id, rename('Fourth')),
+      users.update('nobody', rename('Nobody')),
+      users.update(people[5]!.id, rename('Sixth')),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(PreconditionFailedError);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(EmailTakenError);
+    expect((outcomes[4] as PromiseFulfilledResult<User | null>).value).toBeNull();
+    const names = await Promise.all(people.map(async ({ id }) => (await users.findById(id))?.name));
+    expect(names).toEqual(['First', people[1]!.name, people[2]!.name, 'Fourth', people[4]!.name, 'Sixth']);
+  });
+});
