@@ -42,6 +42,11 @@ const cases: [string, () => unknown, () => unknown][] = [
     () => check({ a: 1, b: { c: 2, d: 3 } }).toMatchObject({ b: { c: 2 } }),
     () => check({ a: 1 }).toMatchObject({ a: 1, b: undefined }),
   ],
+  [
+    'toMatchObject on an error, by its own keys',
+    () => check(Object.assign(new Error('refused'), { code: 'x' })).toMatchObject({ code: 'x' }),
+    () => check(Object.assign(new Error('refused'), { code: 'x' })).toMatchObject({ code: 'y' }),
+  ],
   ['toBeNull', () => check(null).toBeNull(), () => check(undefined).toBeNull()],
   ['toBeDefined', () => check(0).toBeDefined(), () => check(undefined).toBeDefined()],
   ['toBeUndefined', () => check(undefined).toBeUndefined(), () => check(null).toBeUndefined()],
