@@ -62,7 +62,7 @@ export function signInStepRoutes({ path, operation, tags, signIn, session, respo
         operationId: `${operation}LoginPasskeyOptions`,
         summary: 'Start a passwordless sign-in with a passkey',
         description:
-          'Request options for a discoverable passkey (no allowCredentials), valid 5 minutes and once. Limited per client address (`PASSKEY_OPTIONS_PER_MINUTE`, admins\' and users\' together) → 429 with `Retry-After`. Pass `data.attributes.webauthn` to `startAuthentication()`, then send the assertion to the passkey sign-in. Its challenge also serves a step-up assertion of the signed-in account.',
+          "Request options for a discoverable passkey (no allowCredentials), valid 5 minutes and once. Limited per client address (`PASSKEY_OPTIONS_PER_MINUTE`, admins' and users' together) → 429 with `Retry-After`. Pass `data.attributes.webauthn` to `startAuthentication()`, then send the assertion to the passkey sign-in. Its challenge also serves a step-up assertion of the signed-in account.",
         tags,
         responses: { 200: { description: 'The passkey challenge.', schema: passkeyChallengeDocumentSchema } },
       }),

@@ -23,7 +23,7 @@ export interface FactorRow {
 }
 
 /** The credential's columns, all null when there is none. */
-export const credentialColumns = (credential: PasskeyCredential | null) => ({
+const credentialColumns = (credential: PasskeyCredential | null) => ({
   credentialId: credential?.id ?? null,
   credentialPublicKey: credential?.publicKey ?? null,
   credentialCounter: credential?.counter ?? null,

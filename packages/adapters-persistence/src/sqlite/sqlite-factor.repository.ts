@@ -81,7 +81,8 @@ export class SqliteFactorRepository implements FactorRepository {
             .from(factors)
             .where(and(ofAccount(factors, owner, subjectId), isNotNull(factors.activated), ne(factors.id, id)))
             .get();
-          if (first && activation.recoveryCodeDigests) replaceCodes(tx, owner, subjectId, activation.recoveryCodeDigests);
+          if (first && activation.recoveryCodeDigests)
+            replaceCodes(tx, owner, subjectId, activation.recoveryCodeDigests);
           if (audit) appendAuditEvent(tx, audit);
           return { first };
         },

@@ -114,7 +114,7 @@ describe('FactorService', () => {
     expect((await actions()).filter((action) => action === 'factor.activated')).toHaveLength(2);
   });
 
-  it('verify() stores the enrolment code\'s step with the activation: that code never proves anything after', async () => {
+  it("verify() stores the enrolment code's step with the activation: that code never proves anything after", async () => {
     const { service, who, codes, clock, proofs, user, repositories } = await setup();
     const { factor, totp } = await service.enrol(who, 'totp');
     const code = codes.codeAt(totp!.secret, clock.now());

@@ -135,9 +135,9 @@ export function describeFactorRepositoryContract(backend: string, open: OpenRepo
       const account = await userAccount();
       const factor = await created(totpFactor(account));
       const record = audit('factor.activated', account.subjectId);
-      expect(await repositories.factors.activate(factor.id, at(5), { recoveryCodeDigests: digests('a') }, record)).toEqual(
-        { first: true },
-      );
+      expect(
+        await repositories.factors.activate(factor.id, at(5), { recoveryCodeDigests: digests('a') }, record),
+      ).toEqual({ first: true });
       expect(await repositories.factors.findById(factor.id)).toEqual({ ...factor, activated: at(5) });
       expect(await repositories.factors.recoveryCodesLeft('user', account.subjectId)).toBe(10);
       expect(
@@ -158,7 +158,9 @@ export function describeFactorRepositoryContract(backend: string, open: OpenRepo
       const factor = await created(passkeyFactor(account));
       const registered = credential();
       expect(await repositories.factors.findByCredentialId(registered.id)).toBeNull();
-      expect(await repositories.factors.activate(factor.id, at(3), { credential: registered })).toEqual({ first: true });
+      expect(await repositories.factors.activate(factor.id, at(3), { credential: registered })).toEqual({
+        first: true,
+      });
       const active = { ...factor, activated: at(3), webauthn: { challenge: null, credential: registered } };
       expect(await repositories.factors.findById(factor.id)).toEqual(active);
       expect(await repositories.factors.findByCredentialId(registered.id)).toEqual(active);
@@ -173,7 +175,12 @@ export function describeFactorRepositoryContract(backend: string, open: OpenRepo
       const second = await created(passkeyFactor(await adminAccount()));
       const record = audit('factor.activated', second.subjectId);
       expect(
-        await repositories.factors.activate(second.id, at(2), { credential: { ...credential(), id: taken.id } }, record),
+        await repositories.factors.activate(
+          second.id,
+          at(2),
+          { credential: { ...credential(), id: taken.id } },
+          record,
+        ),
       ).toBeNull();
       expect(await repositories.factors.findById(second.id)).toEqual(second);
       expect((await repositories.factors.findByCredentialId(taken.id))?.owner).toBe('user');
@@ -198,9 +205,11 @@ export function describeFactorRepositoryContract(backend: string, open: OpenRepo
       const account = await userAccount();
       await activeTotp(account, digests('first'));
       const second = await created(totpFactor(account));
-      expect(await repositories.factors.activate(second.id, at(3), { recoveryCodeDigests: digests('second') })).toEqual({
-        first: false,
-      });
+      expect(await repositories.factors.activate(second.id, at(3), { recoveryCodeDigests: digests('second') })).toEqual(
+        {
+          first: false,
+        },
+      );
       expect(await repositories.factors.useRecoveryCode('user', account.subjectId, 'second-0', at(4))).toBe(false);
       expect(await repositories.factors.useRecoveryCode('user', account.subjectId, 'first-0', at(4))).toBe(true);
     });
@@ -424,7 +433,9 @@ export function describeFactorRepositoryContract(backend: string, open: OpenRepo
         ]);
         firsts.push(results.filter((result) => result?.first).length);
         const winner = results[0]?.first ? 'one' : 'two';
-        working.push(await repositories.factors.useRecoveryCode('user', account.subjectId, `${winner}-${round}-0`, at(2)));
+        working.push(
+          await repositories.factors.useRecoveryCode('user', account.subjectId, `${winner}-${round}-0`, at(2)),
+        );
       }
       expect(firsts).toEqual(once);
       expect(working).toEqual(Array.from({ length: ROUNDS }, () => true));
