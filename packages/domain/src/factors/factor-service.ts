@@ -65,8 +65,8 @@ const SECOND_FACTORS: readonly AuthMethod[] = ['otp', 'hwk', 'swk'];
 
 /**
  * The second factors of an account, by their owner (enrol, verify, list, remove, renew the
- * recovery codes) and by an admin (list and reset a user's). Removing a factor or renewing the
- * codes needs a step-up: a session whose login's second step is recent, or a proof sent along.
+ * recovery codes) and by an admin (list and reset a user's). Removing an active factor or renewing
+ * the codes needs a step-up: a session whose login's second step is recent, or a proof sent along.
  */
 export class FactorService {
   constructor(private readonly deps: FactorServiceDeps) {}
