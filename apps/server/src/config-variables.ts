@@ -281,6 +281,11 @@ export const VARIABLES = {
     default: '5',
     doc: 'Requests per minute one client address may make to the endpoints that send mail (sign-up, recover, resend verification, email change), counted together on every instance; more → 429 `too_many_attempts` with `Retry-After`, whatever address the request names.',
   }),
+  PASSKEY_OPTIONS_PER_MINUTE: variable({
+    schema: integer(1, 1_000_000),
+    default: '30',
+    doc: 'Passkey options (`POST /v1/login/passkey/options` and `/v1/admin/login/passkey/options`, each a stored challenge) one client address may ask for per minute, both routes together, on every instance; more → 429 `too_many_attempts` with `Retry-After`.',
+  }),
   MAIL_HOURLY_LIMIT: variable({
     schema: integer(1, 100_000_000),
     default: '1000',

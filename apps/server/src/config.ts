@@ -98,6 +98,8 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
     },
     /** Requests per minute a client address may make to the endpoints that send mail. */
     mailRequestsPerMinute: e.MAIL_REQUESTS_PER_MINUTE,
+    /** Passkey options a client address may ask for per minute. */
+    passkeyOptionsPerMinute: e.PASSKEY_OPTIONS_PER_MINUTE,
     /** The send limits of account mail. */
     accountMail: { hourlyLimit: e.MAIL_HOURLY_LIMIT, securityNotices: e.SECURITY_NOTICES === 'on' },
     loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,

@@ -188,6 +188,7 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
     codes: resolve(container, OneTimeCodes),
     ceremonies: resolve(container, PasskeyCeremonies),
     totpIssuer: config.webauthn.rpName,
+    passkeyOptionsPerMinute: config.passkeyOptionsPerMinute,
   });
 }
 

@@ -38,7 +38,7 @@ export interface HttpAppDeps {
   signup: SignupService;
   verification: VerificationService;
   emailChange: EmailChangeService;
-  /** The per-client-address limit of the endpoints that send mail (see limitMailRequests). */
+  /** The per-client-address limit of the endpoints that send mail (see limitPerAddress). */
   mailRequestLimit: MailRequestLimit;
   /** Recover and resend: recorded, resolved off the request path. */
   mailRequests: MailRequestService;

@@ -73,7 +73,7 @@ export interface paths {
         put?: never;
         /**
          * Start a passwordless sign-in with a passkey
-         * @description Request options for a discoverable passkey (no allowCredentials), valid 5 minutes and once. Pass `data.attributes.webauthn` to `startAuthentication()`, then send the assertion to the passkey sign-in. Its challenge also serves a step-up assertion of the signed-in account.
+         * @description Request options for a discoverable passkey (no allowCredentials), valid 5 minutes and once. Limited per client address (`PASSKEY_OPTIONS_PER_MINUTE`, admins' and users' together) → 429 with `Retry-After`. Pass `data.attributes.webauthn` to `startAuthentication()`, then send the assertion to the passkey sign-in. Its challenge also serves a step-up assertion of the signed-in account.
          */
         post: operations["userLoginPasskeyOptions"];
         delete?: never;
@@ -257,7 +257,7 @@ export interface paths {
         post?: never;
         /**
          * Remove one of your factors
-         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`. Removing the last active factor also removes the recovery codes.
+         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`. A pending factor (never verified) needs none: there is no second factor to prove yet. Removing the last active factor also removes the recovery codes.
          */
         delete: operations["removeOwnFactor"];
         options?: never;
@@ -1151,6 +1151,19 @@ export interface operations {
             417: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `too_many_attempts` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3141,6 +3154,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
                 /**
                  * @example {
@@ -3154,6 +3169,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
             };
         };
@@ -3376,6 +3393,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
                 /**
                  * @example {
@@ -3389,6 +3408,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
             };
         };
@@ -3566,6 +3587,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
                 /** @example {} */
                 "application/vnd.api+json": {
@@ -3575,6 +3598,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
             };
         };

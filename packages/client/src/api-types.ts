@@ -53,7 +53,7 @@ export interface paths {
         put?: never;
         /**
          * Start a passwordless sign-in with a passkey
-         * @description Request options for a discoverable passkey (no allowCredentials), valid 5 minutes and once. Pass `data.attributes.webauthn` to `startAuthentication()`, then send the assertion to the passkey sign-in. Its challenge also serves a step-up assertion of the signed-in account.
+         * @description Request options for a discoverable passkey (no allowCredentials), valid 5 minutes and once. Limited per client address (`PASSKEY_OPTIONS_PER_MINUTE`, admins' and users' together) → 429 with `Retry-After`. Pass `data.attributes.webauthn` to `startAuthentication()`, then send the assertion to the passkey sign-in. Its challenge also serves a step-up assertion of the signed-in account.
          */
         post: operations["adminLoginPasskeyOptions"];
         delete?: never;
@@ -354,7 +354,7 @@ export interface paths {
         post?: never;
         /**
          * Remove one of your factors
-         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`. Removing the last active factor also removes the recovery codes.
+         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`. A pending factor (never verified) needs none: there is no second factor to prove yet. Removing the last active factor also removes the recovery codes.
          */
         delete: operations["removeAdminOwnFactor"];
         options?: never;
@@ -631,7 +631,7 @@ export interface paths {
         put?: never;
         /**
          * Start a passwordless sign-in with a passkey
-         * @description Request options for a discoverable passkey (no allowCredentials), valid 5 minutes and once. Pass `data.attributes.webauthn` to `startAuthentication()`, then send the assertion to the passkey sign-in. Its challenge also serves a step-up assertion of the signed-in account.
+         * @description Request options for a discoverable passkey (no allowCredentials), valid 5 minutes and once. Limited per client address (`PASSKEY_OPTIONS_PER_MINUTE`, admins' and users' together) → 429 with `Retry-After`. Pass `data.attributes.webauthn` to `startAuthentication()`, then send the assertion to the passkey sign-in. Its challenge also serves a step-up assertion of the signed-in account.
          */
         post: operations["userLoginPasskeyOptions"];
         delete?: never;
@@ -915,7 +915,7 @@ export interface paths {
         post?: never;
         /**
          * Remove one of your factors
-         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`. Removing the last active factor also removes the recovery codes.
+         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`. A pending factor (never verified) needs none: there is no second factor to prove yet. Removing the last active factor also removes the recovery codes.
          */
         delete: operations["removeOwnFactor"];
         options?: never;
@@ -1865,6 +1865,19 @@ export interface operations {
             417: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `too_many_attempts` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5509,6 +5522,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
                 /**
                  * @example {
@@ -5522,6 +5537,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
             };
         };
@@ -5744,6 +5761,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
                 /**
                  * @example {
@@ -5757,6 +5776,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
             };
         };
@@ -5934,6 +5955,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
                 /** @example {} */
                 "application/vnd.api+json": {
@@ -5943,6 +5966,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
             };
         };
@@ -8809,6 +8834,19 @@ export interface operations {
             417: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `too_many_attempts` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11726,6 +11764,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
                 /**
                  * @example {
@@ -11739,6 +11779,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
             };
         };
@@ -11961,6 +12003,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
                 /**
                  * @example {
@@ -11974,6 +12018,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
             };
         };
@@ -12151,6 +12197,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
                 /** @example {} */
                 "application/vnd.api+json": {
@@ -12160,6 +12208,8 @@ export interface operations {
                     credential?: {
                         [key: string]: unknown;
                     };
+                } & {
+                    [key: string]: unknown;
                 };
             };
         };

@@ -17,6 +17,7 @@ import { MailService } from './mail/mail-service.ts';
 import type { MailTemplates } from './mail/mail-template.ts';
 import { AccountMail, DEFAULT_ACCOUNT_MAIL_POLICY, type AccountMailPolicy } from './mail/account-mail.ts';
 import { MailRequestLimit } from './throttling/mail-request-limit.ts';
+import { PasskeyOptionsLimit } from './throttling/passkey-options-limit.ts';
 import { MailRequestService } from './mail-requests/mail-request-service.ts';
 import { RecoveryService } from './recovery/recovery-service.ts';
 import { AdminAccountMail } from './recovery/admin-account-mail.ts';
@@ -38,6 +39,7 @@ import { SecondStep } from './sign-in/second-step.ts';
 import { SecondStepLock } from './sign-in/second-step-lock.ts';
 import { PasskeyStep } from './sign-in/passkey-step.ts';
 import { FactorService } from './factors/factor-service.ts';
+import { SECOND_FACTOR_RULES } from './factors/second-factor-rules.ts';
 
 export interface UseCaseDeps {
   repositories: Repositories;
@@ -70,6 +72,8 @@ export interface UseCaseDeps {
   ceremonies: PasskeyCeremonies;
   /** The issuer authenticator apps show beside a TOTP account (WEBAUTHN_RP_NAME). */
   totpIssuer?: string;
+  /** Passkey options one client address may ask for per minute (PASSKEY_OPTIONS_PER_MINUTE). */
+  passkeyOptionsPerMinute?: number;
 }
 
 /** One kind of account's sign-in steps, each ending in the one session grant. */
@@ -80,6 +84,8 @@ export interface SignInSteps {
   secondStep: SecondStep;
   /** A discoverable passkey alone, over the passkey options. */
   passkey: PasskeyStep;
+  /** The passkey options' limit per client address, shared by admins' and users' routes. */
+  passkeyOptionsLimit: PasskeyOptionsLimit;
 }
 
 export interface MailLimits {
@@ -112,6 +118,7 @@ export function createUseCases({
   codes,
   ceremonies,
   totpIssuer = 'User-account service',
+  passkeyOptionsPerMinute = SECOND_FACTOR_RULES.passkeyOptionsPerMinute,
 }: UseCaseDeps) {
   const { sessions, attempts, audit } = repositories;
   const admins = adminPrincipals(repositories.admins);
@@ -125,12 +132,15 @@ export function createUseCases({
     // The key ring's box: TOTP secrets are sealed under its `factor-secret` purpose.
     box: mailDeps.box,
     signInChallenges,
-    audit,
-    clock,
     ids,
     logger: mailDeps.logger,
   });
   const lock = new SecondStepLock({ attempts, audit, clock, ids });
+  const passkeyOptionsLimit = new PasskeyOptionsLimit({
+    counters: repositories.rateCounters,
+    clock,
+    perMinute: passkeyOptionsPerMinute,
+  });
   /** An account kind's session handling and its sign-in steps, all ending in one session grant. */
   const accountsOf = (principals: PrincipalSource): { auth: AuthService; signIn: SignInSteps } => {
     const kind = principals.kind;
@@ -156,6 +166,7 @@ export function createUseCases({
         }),
         secondStep: new SecondStep({ ...steps, lock }),
         passkey: new PasskeyStep({ ...steps, ceremonies }),
+        passkeyOptionsLimit,
       },
     };
   };
@@ -263,7 +274,6 @@ export function createUseCases({
       box: mailDeps.box,
       proofs,
       accountMail,
-      mailQueue: repositories.mail,
       clock,
       ids,
       issuer: totpIssuer,

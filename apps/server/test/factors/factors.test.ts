@@ -249,6 +249,110 @@ describe.each(BACKENDS)('second factors on %s', (backend) => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     expect((await client.get(`/v1/admin/users/${unknown}/factors`, admin)).status).toBe(404);
   });
+
+  it("the enrolment code's step is stored with the activation: that code never completes a login", async () => {
+    const { client } = scenario;
+    const user = await signedInUser();
+    const { data } = await (await client.send('POST', '/v1/users/me/factors', ENROL('totp'), user.token)).json();
+    const code = codeNow(data.attributes.secret);
+    expect((await client.send('POST', `/v1/users/me/factors/${data.id}/verify`, { code }, user.token)).status).toBe(
+      200,
+    );
+    const login = await client.send('POST', '/v1/login', {
+      data: { type: 'users', attributes: { email: user.email, password: PASSWORD } },
+    });
+    const challenge = (await login.json()).data.id;
+    const answered = await client.send('POST', '/v1/login/mfa', { challenge, code });
+    expect([answered.status, (await answered.json()).errors[0].code]).toEqual([401, 'invalid_second_factor']);
+  });
+
+  it('of two pending factors verified at once as the first, exactly one answer carries recovery codes, and those work: 20 rounds', async () => {
+    const { client } = scenario;
+    const carried: number[] = [];
+    const working: number[] = [];
+    for (let round = 0; round < 20; round++) {
+      const user = await signedInUser();
+      const totp = (await (await client.send('POST', '/v1/users/me/factors', ENROL('totp'), user.token)).json()).data;
+      const passkey = (await (await client.send('POST', '/v1/users/me/factors', ENROL('webauthn'), user.token)).json())
+        .data;
+      const credential = new SoftwareAuthenticator().register(passkey.attributes.webauthn, ORIGIN);
+      const answers = await Promise.all([
+        client.send(
+          'POST',
+          `/v1/users/me/factors/${totp.id}/verify`,
+          { code: codeNow(totp.attributes.secret) },
+          user.token,
+        ),
+        client.send('POST', `/v1/users/me/factors/${passkey.id}/verify`, { credential }, user.token),
+      ]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      const given = (await Promise.all(answers.map((answer) => answer.json()))).flatMap(
+        ({ data }) => (data.attributes.recovery_codes as string[] | undefined) ?? [],
+      );
+      carried.push(given.length);
+      const renewed = await client.send('POST', '/v1/users/me/recovery-codes', { code: given[0] }, user.token);
+      working.push(renewed.status);
+    }
+    expect(carried).toEqual(Array.from({ length: 20 }, () => SECOND_FACTOR_RULES.recoveryCodes.count));
+    expect(working).toEqual(Array.from({ length: 20 }, () => 200));
+  });
+
+  it('answers malformed credentials, codes, challenge ids, factor ids and array bodies with JSON:API errors, never a 500', async () => {
+    const { client } = scenario;
+    const user = await signedInUser();
+    const { enrolled } = await enrolTotp(user.token);
+    const pending = (await (await client.send('POST', '/v1/users/me/factors', ENROL('webauthn'), user.token)).json())
+      .data;
+    const login = await client.send('POST', '/v1/login', {
+      data: { type: 'users', attributes: { email: user.email, password: PASSWORD } },
+    });
+    const challenge = (await login.json()).data.id;
+    const long = 'A'.repeat(200_000);
+    const credentials: unknown[] = [
+      {},
+      { id: 'abc', rawId: 'abc', type: 'public-key', response: {} },
+      { id: 'abc', rawId: 'abc', type: 'public-key', response: { clientDataJSON: 5, attestationObject: [] } },
+      { id: long, rawId: long, type: 'public-key', response: { clientDataJSON: long, authenticatorData: long } },
+      { id: 'abc', rawId: 'abc', type: 'public-key', response: { clientDataJSON: 'eyJjaGFsbGVuZ2UiOjV9' } },
+      [],
+      'x',
+    ];
+    const codes: unknown[] = ['', '12345', '1234567', long, 123456, null, [], {}, '１２３４５６'];
+    const requests: [string, string, unknown][] = [];
+    for (const credential of credentials) {
+      requests.push(['POST', `/v1/users/me/factors/${pending.id}/verify`, { credential }]);
+      requests.push(['DELETE', `/v1/users/me/factors/${enrolled.id}`, { credential }]);
+      requests.push(['POST', '/v1/users/me/recovery-codes', { credential }]);
+      requests.push(['POST', '/v1/login/mfa', { challenge, credential }]);
+      requests.push(['POST', '/v1/login/passkey', { credential }]);
+    }
+    for (const code of codes) {
+      requests.push(['POST', '/v1/users/me/recovery-codes', { code }]);
+      requests.push(['POST', '/v1/login/mfa', { challenge, code }]);
+    }
+    for (const id of [long, '', 5, []]) requests.push(['POST', '/v1/login/mfa', { challenge: id, code: '123456' }]);
+    for (const id of ['nope', 'x'.repeat(5000)]) {
+      requests.push(['POST', `/v1/users/me/factors/${id}/verify`, { code: '123456' }]);
+      requests.push(['DELETE', `/v1/users/me/factors/${id}`, {}]);
+      requests.push(['GET', `/v1/admin/users/${id}/factors`, undefined]);
+    }
+    for (const body of [[], [{ code: '123456' }]]) {
+      requests.push(['POST', `/v1/users/me/factors/${pending.id}/verify`, body]);
+      requests.push(['DELETE', `/v1/users/me/factors/${pending.id}`, body]);
+      requests.push(['POST', '/v1/users/me/recovery-codes', body]);
+      requests.push(['POST', '/v1/login/mfa', body]);
+      requests.push(['POST', '/v1/login/passkey', body]);
+    }
+    const admin = await client.adminToken();
+    for (const [method, path, body] of requests) {
+      const token = path.startsWith('/v1/admin/') ? admin : user.token;
+      const response = method === 'GET' ? await client.get(path, token) : await client.send(method, path, body, token);
+      const text = await response.text();
+      const what = `${method} ${path.slice(0, 60)} ${JSON.stringify(body)?.slice(0, 80)}: ${response.status} ${text.slice(0, 120)}`;
+      expect(response.status >= 400 && response.status < 500, what).toBe(true);
+      expect(JSON.parse(text).errors[0].code, what).toEqual(expect.any(String));
+    }
+  });
 });
 
 describe('ADMIN_MFA=required on sqlite', () => {

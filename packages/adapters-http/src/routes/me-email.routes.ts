@@ -2,7 +2,7 @@ import type { AuthService, EmailChangeService, MailRequestLimit } from '@uas/dom
 import { Hono } from 'hono';
 import type { AppEnv, AuthenticatedEnv } from '../app-env';
 import { bearerAuth } from '../middleware/bearer-auth';
-import { limitMailRequests } from '../middleware/mail-request-limit';
+import { limitPerAddress } from '../middleware/per-address-limit';
 import { requestContext } from '../network/request-context';
 import { describeRoute } from '../openapi/route-description';
 import { acceptedDocument, acceptedDocumentSchema } from '../presenters/accepted.presenter';
@@ -45,7 +45,7 @@ export function meEmailRoutes({
       errors: ['not_found'],
     }),
     bearerAuth(userAuth),
-    limitMailRequests(mailRequestLimit),
+    limitPerAddress(mailRequestLimit),
     jsonBody<ReturnType<typeof parseEmailChangeBody>, AuthenticatedEnv>(parseEmailChangeBody),
     async (c) => {
       await emailChange.request(c.get('identity'), c.req.valid('json'), requestContext(c));

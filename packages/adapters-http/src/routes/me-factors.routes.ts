@@ -105,7 +105,7 @@ function ownFactorsRoutes(factors: FactorService, { base, name, tag, auth }: Aud
       describeRoute({
         operationId: `remove${name}Factor`,
         summary: 'Remove one of your factors',
-        description: `${STEP_UP} Removing the last active factor also removes the recovery codes.`,
+        description: `${STEP_UP} A pending factor (never verified) needs none: there is no second factor to prove yet. Removing the last active factor also removes the recovery codes.`,
         tags,
         body: { schema: stepUpDocument, optional: true, example: { code: '123456' } },
         responses: { 204: { description: 'The factor is gone.' } },

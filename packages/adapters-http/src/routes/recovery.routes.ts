@@ -1,7 +1,7 @@
 import type { MailRequestLimit, MailRequestService, RecoveryService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { limitMailRequests } from '../middleware/mail-request-limit';
+import { limitPerAddress } from '../middleware/per-address-limit';
 import { requestContext } from '../network/request-context';
 import { describeRoute } from '../openapi/route-description';
 import { MAIL_REQUEST_ACCEPTED, messageDocumentSchema } from '../presenters/account-mail.presenter';
@@ -37,7 +37,7 @@ export interface RecoveryRoutesDeps {
  * address alike (one insert, 202, the same body); reset consumes the mailed token.
  */
 export function recoveryRoutes({ mailRequests, recovery, mailRequestLimit }: RecoveryRoutesDeps) {
-  const limited = limitMailRequests(mailRequestLimit);
+  const limited = limitPerAddress(mailRequestLimit);
   const emailRequest = jsonBody(parseEmailRequest);
   return new Hono<AppEnv>()
     .post(

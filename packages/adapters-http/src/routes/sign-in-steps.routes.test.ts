@@ -1,3 +1,4 @@
+import { SECOND_FACTOR_RULES } from '@uas/domain';
 import { FakePasskeyCeremonies } from '@uas/domain/testing';
 import { describe, expect, it } from 'vitest';
 import { REFRESH_COOKIE } from '../session/refresh-cookie';
@@ -121,5 +122,23 @@ describe('the sign-in steps over HTTP', () => {
     expect([response.status, (await response.json()).data.id]).toEqual([200, user.id]);
     const again = await t.app.request('/v1/login/passkey', jsonInit('POST', body));
     expect([again.status, (await again.json()).errors[0].code]).toEqual([401, 'invalid_second_factor']);
+  });
+
+  it(`limits the passkey options per client address, admins' and users' together: ${SECOND_FACTOR_RULES.passkeyOptionsPerMinute} a minute, then 429 with Retry-After`, async () => {
+    const t = await createTestApp();
+    const options = (path: string) => t.app.request(`${path}/passkey/options`, { method: 'POST' });
+    const limit = SECOND_FACTOR_RULES.passkeyOptionsPerMinute;
+    const answered = await Promise.all(
+      Array.from({ length: limit }, (_, n) => options(n % 2 === 0 ? '/v1/login' : '/v1/admin/login')),
+    );
+    expect(answered.map((response) => response.status)).toEqual(Array.from({ length: limit }, () => 200));
+    t.clock.advance(20);
+    for (const path of ['/v1/login', '/v1/admin/login']) {
+      const refused = await options(path);
+      expect([refused.status, (await refused.json()).errors[0].code]).toEqual([429, 'too_many_attempts']);
+      expect(refused.headers.get('retry-after')).toBe('40');
+    }
+    t.clock.advance(40);
+    expect((await options('/v1/login')).status).toBe(200);
   });
 });

@@ -1,6 +1,7 @@
 import type { SessionGrant, SignInSteps } from '@uas/domain';
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../app-env';
+import { limitPerAddress } from '../middleware/per-address-limit';
 import { requestContext } from '../network/request-context';
 import { describeRoute } from '../openapi/route-description';
 import { passkeyChallengeDocument, passkeyChallengeDocumentSchema } from '../presenters/sign-in-challenge.presenter';
@@ -61,10 +62,12 @@ export function signInStepRoutes({ path, operation, tags, signIn, session, respo
         operationId: `${operation}LoginPasskeyOptions`,
         summary: 'Start a passwordless sign-in with a passkey',
         description:
-          'Request options for a discoverable passkey (no allowCredentials), valid 5 minutes and once. Pass `data.attributes.webauthn` to `startAuthentication()`, then send the assertion to the passkey sign-in. Its challenge also serves a step-up assertion of the signed-in account.',
+          "Request options for a discoverable passkey (no allowCredentials), valid 5 minutes and once. Limited per client address (`PASSKEY_OPTIONS_PER_MINUTE`, admins' and users' together) → 429 with `Retry-After`. Pass `data.attributes.webauthn` to `startAuthentication()`, then send the assertion to the passkey sign-in. Its challenge also serves a step-up assertion of the signed-in account.",
         tags,
         responses: { 200: { description: 'The passkey challenge.', schema: passkeyChallengeDocumentSchema } },
       }),
+      // Each answer stores a challenge: limited per client address, admins' and users' together.
+      limitPerAddress(signIn.passkeyOptionsLimit),
       async (c) => c.json(passkeyChallengeDocument(await signIn.passkey.options(requestContext(c))), 200),
     )
     .post(

@@ -1,7 +1,7 @@
 import type { MailRequestLimit, SignupService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { limitMailRequests } from '../middleware/mail-request-limit';
+import { limitPerAddress } from '../middleware/per-address-limit';
 import { requestContext } from '../network/request-context';
 import { describeRoute } from '../openapi/route-description';
 import { acceptedDocument, acceptedDocumentSchema } from '../presenters/accepted.presenter';
@@ -44,7 +44,7 @@ export function signupRoutes({
       },
       errors: ['resource_conflict', 'forbidden', 'signup_disabled'],
     }),
-    limitMailRequests(mailRequestLimit),
+    limitPerAddress(mailRequestLimit),
     jsonBody(parseSignup),
     async (c) => {
       await signup.signUp(c.req.valid('json'), requestContext(c));

@@ -1,5 +1,6 @@
 import { FACTOR_KINDS } from '@uas/domain';
 import * as v from 'valibot';
+import { closedObject, jsonObject } from './json-api.schemas';
 
 /** POST …/factors: the kind of factor to enrol. */
 export const enrolDocument = v.object({
@@ -10,17 +11,19 @@ export const enrolDocument = v.object({
 });
 
 const credential = v.pipe(
-  v.record(v.string(), v.unknown()),
+  jsonObject(),
   v.description('A WebAuthn response as @simplewebauthn/browser returns it (plain JSON).'),
 );
 const code = v.pipe(v.string(), v.maxLength(64), v.description('A TOTP code, or for a step-up a recovery code.'));
+/** A code or a passkey response, in a JSON object (an array or any other member is refused). */
+const codeOrCredential = () => closedObject({ code: v.optional(code), credential: v.optional(credential) }, 'member');
 
 /** POST …/factors/{id}/verify: a TOTP code, or the passkey's RegistrationResponseJSON. */
-export const verifyFactorDocument = v.object({ code: v.optional(code), credential: v.optional(credential) });
+export const verifyFactorDocument = codeOrCredential();
 
 /**
  * A step-up given with the request (DELETE …/factors/{id}, POST …/recovery-codes): a code, or an
  * AuthenticationResponseJSON over a challenge of the passkey options. Both optional: a session
  * whose login's second step is recent needs neither.
  */
-export const stepUpDocument = v.object({ code: v.optional(code), credential: v.optional(credential) });
+export const stepUpDocument = codeOrCredential();

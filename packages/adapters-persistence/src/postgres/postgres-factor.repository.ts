@@ -1,11 +1,21 @@
-import { and, asc, count, eq, isNotNull, isNull, sql, type Placeholder } from 'drizzle-orm';
-import type { AuditRecord, Factor, FactorRepository, PasskeyCredential, SealedText, SubjectKind } from '@uas/domain';
+import { and, asc, count, eq, isNotNull, isNull, ne, sql, type Placeholder } from 'drizzle-orm';
+import type {
+  Activated,
+  AuditRecord,
+  Factor,
+  FactorActivation,
+  FactorRepository,
+  NewMail,
+  SealedText,
+  SubjectKind,
+} from '@uas/domain';
 import { accountColumns, accountOf, ofAccount } from '../shared/account-columns';
 import { liveSessionsOf } from '../shared/conditions';
 import { isCredentialIdTaken } from '../shared/driver-errors';
-import { credentialColumns, factorOf, factorRow, totpStepUsable } from '../shared/factor-rows';
+import { activationColumns, factorOf, factorRow, totpStepUsable } from '../shared/factor-rows';
 import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
+import { insertMail } from './postgres-mail-queue';
 import { admins, factors, recoveryCodes, sessions, users } from './postgres-schema';
 
 /**
@@ -53,30 +63,34 @@ export class PostgresFactorRepository implements FactorRepository {
     return row ? factorOf(row) : null;
   }
 
-  async activate(
-    id: string,
-    at: Date,
-    credential: PasskeyCredential | null,
-    recoveryCodeDigests: readonly string[] | null,
-    audit?: AuditRecord,
-  ): Promise<boolean> {
+  async activate(id: string, at: Date, activation: FactorActivation, audit?: AuditRecord): Promise<Activated | null> {
     try {
       return await this.db.transaction(async (tx) => {
         const account = await lockedAccountOf(tx, id);
-        if (!account) return false;
+        if (!account) return null;
+        const { owner, subjectId } = account;
         const [activated] = await tx
           .update(factors)
-          .set({ activated: at, webauthnChallenge: null, ...(credential ? credentialColumns(credential) : {}) })
+          .set(activationColumns(at, activation))
           .where(and(eq(factors.id, id), isNull(factors.activated)))
           .returning({ id: factors.id });
-        if (!activated) return false;
-        if (recoveryCodeDigests) await replaceCodes(tx, account.owner, account.subjectId, recoveryCodeDigests);
+        if (!activated) return null;
+        // The account's row is locked: of two factors verified at once, only one finds no other active.
+        const [other] = await tx
+          .select({ id: factors.id })
+          .from(factors)
+          .where(and(ofAccount(factors, owner, subjectId), isNotNull(factors.activated), ne(factors.id, id)))
+          .limit(1);
+        const first = !other;
+        if (first && activation.recoveryCodeDigests) {
+          await replaceCodes(tx, owner, subjectId, activation.recoveryCodeDigests);
+        }
         if (audit) await appendAuditEvent(tx, audit);
-        return true;
+        return { first };
       });
     } catch (error) {
       // Another factor registered the credential first: the transaction rolled back.
-      if (isCredentialIdTaken(error)) return false;
+      if (isCredentialIdTaken(error)) return null;
       throw error;
     }
   }
@@ -120,7 +134,13 @@ export class PostgresFactorRepository implements FactorRepository {
     });
   }
 
-  async removeAll(owner: SubjectKind, subjectId: string, at: Date, audit?: AuditRecord): Promise<number> {
+  async removeAll(
+    owner: SubjectKind,
+    subjectId: string,
+    at: Date,
+    audit?: AuditRecord,
+    notice?: NewMail,
+  ): Promise<number> {
     return this.db.transaction(async (tx) => {
       await lockAccount(tx, owner, subjectId);
       const removed = await tx
@@ -133,6 +153,7 @@ export class PostgresFactorRepository implements FactorRepository {
         .set({ revoked: at })
         .where(liveSessionsOf(sessions, owner, subjectId, undefined));
       if (audit) await appendAuditEvent(tx, audit);
+      if (notice && removed.length > 0) await insertMail(tx, notice);
       return removed.length;
     });
   }

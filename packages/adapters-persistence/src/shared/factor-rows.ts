@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull, lt, or, type Column, type SQL } from 'drizzle-orm';
-import type { Factor, FactorKind, PasskeyCredential } from '@uas/domain';
+import type { Factor, FactorActivation, FactorKind, PasskeyCredential } from '@uas/domain';
 import { accountColumns, accountOf } from './account-columns';
 
 /** A factor as both dialects' `factors` table holds it. */
@@ -23,12 +23,23 @@ export interface FactorRow {
 }
 
 /** The credential's columns, all null when there is none. */
-export const credentialColumns = (credential: PasskeyCredential | null) => ({
+const credentialColumns = (credential: PasskeyCredential | null) => ({
   credentialId: credential?.id ?? null,
   credentialPublicKey: credential?.publicKey ?? null,
   credentialCounter: credential?.counter ?? null,
   credentialTransports: credential?.transports ?? null,
   credentialBackedUp: credential?.backedUp ?? null,
+});
+
+/**
+ * The columns an activation sets: the credential of a passkey, or the TOTP step its enrolment
+ * code used (so that code is refused from then on) with `at` as the factor's last use.
+ */
+export const activationColumns = (at: Date, { credential, totpStep }: FactorActivation) => ({
+  activated: at,
+  webauthnChallenge: null,
+  ...(credential ? credentialColumns(credential) : {}),
+  ...(totpStep === undefined ? {} : { totpLastStep: totpStep, lastUsed: at }),
 });
 
 export function factorRow({

@@ -1,11 +1,21 @@
-import { and, asc, count, eq, isNotNull, isNull, sql, type Placeholder } from 'drizzle-orm';
-import type { AuditRecord, Factor, FactorRepository, PasskeyCredential, SealedText, SubjectKind } from '@uas/domain';
+import { and, asc, count, eq, isNotNull, isNull, ne, sql, type Placeholder } from 'drizzle-orm';
+import type {
+  Activated,
+  AuditRecord,
+  Factor,
+  FactorActivation,
+  FactorRepository,
+  NewMail,
+  SealedText,
+  SubjectKind,
+} from '@uas/domain';
 import { accountColumns, accountOf, ofAccount } from '../shared/account-columns';
 import { liveSessionsOf } from '../shared/conditions';
 import { isCredentialIdTaken } from '../shared/driver-errors';
-import { credentialColumns, factorOf, factorRow, totpStepUsable } from '../shared/factor-rows';
+import { activationColumns, factorOf, factorRow, totpStepUsable } from '../shared/factor-rows';
 import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
+import { insertMail } from './sqlite-mail-queue';
 import { factors, recoveryCodes, sessions } from './sqlite-schema';
 import { preparedOnUse } from './prepared-on-use';
 
@@ -53,32 +63,33 @@ export class SqliteFactorRepository implements FactorRepository {
     return row ? factorOf(row) : null;
   }
 
-  async activate(
-    id: string,
-    at: Date,
-    credential: PasskeyCredential | null,
-    recoveryCodeDigests: readonly string[] | null,
-    audit?: AuditRecord,
-  ): Promise<boolean> {
+  async activate(id: string, at: Date, activation: FactorActivation, audit?: AuditRecord): Promise<Activated | null> {
     try {
       return this.db.transaction(
         (tx) => {
           const activated = tx
             .update(factors)
-            .set({ activated: at, webauthnChallenge: null, ...(credential ? credentialColumns(credential) : {}) })
+            .set(activationColumns(at, activation))
             .where(and(eq(factors.id, id), isNull(factors.activated)))
             .returning({ userId: factors.userId, adminId: factors.adminId })
             .get();
-          if (!activated) return false;
+          if (!activated) return null;
           const { owner, subjectId } = accountOf(activated);
-          if (recoveryCodeDigests) replaceCodes(tx, owner, subjectId, recoveryCodeDigests);
+          // Under the write lock: of two factors verified at once, only one finds no other active.
+          const first = !tx
+            .select({ id: factors.id })
+            .from(factors)
+            .where(and(ofAccount(factors, owner, subjectId), isNotNull(factors.activated), ne(factors.id, id)))
+            .get();
+          if (first && activation.recoveryCodeDigests)
+            replaceCodes(tx, owner, subjectId, activation.recoveryCodeDigests);
           if (audit) appendAuditEvent(tx, audit);
-          return true;
+          return { first };
         },
         { behavior: 'immediate' },
       );
     } catch (error) {
-      if (isCredentialIdTaken(error)) return false;
+      if (isCredentialIdTaken(error)) return null;
       throw error;
     }
   }
@@ -133,7 +144,13 @@ export class SqliteFactorRepository implements FactorRepository {
     );
   }
 
-  async removeAll(owner: SubjectKind, subjectId: string, at: Date, audit?: AuditRecord): Promise<number> {
+  async removeAll(
+    owner: SubjectKind,
+    subjectId: string,
+    at: Date,
+    audit?: AuditRecord,
+    notice?: NewMail,
+  ): Promise<number> {
     return this.db.transaction(
       (tx) => {
         const removed = tx
@@ -148,6 +165,7 @@ export class SqliteFactorRepository implements FactorRepository {
           .where(liveSessionsOf(sessions, owner, subjectId, undefined))
           .run();
         if (audit) appendAuditEvent(tx, audit);
+        if (notice && removed > 0) insertMail(tx, notice);
         return removed;
       },
       { behavior: 'immediate' },

@@ -34,8 +34,6 @@ async function setup() {
     ceremonies,
     box,
     signInChallenges: repositories.signInChallenges,
-    audit,
-    clock,
     ids,
     logger,
   });
@@ -63,7 +61,6 @@ async function setup() {
     box,
     proofs,
     accountMail,
-    mailQueue: repositories.mail,
     clock,
     ids,
     issuer: 'Example',
@@ -71,10 +68,10 @@ async function setup() {
   const user = sampleUser();
   await repositories.users.insert(user);
   /** A live session of the user, its login's methods `amr`. */
-  const login = async (amr: Session['amr'] = ['pwd']): Promise<Identity> => {
-    const session = sampleSession({ kind: 'user', subjectId: user.id, created: clock.now(), amr });
-    await sessions.create(session, firstTokenOf(session), user);
-    return { kind: 'user', subjectId: user.id, sessionId: session.id };
+  const login = async (amr: Session['amr'] = ['pwd'], account = user): Promise<Identity> => {
+    const session = sampleSession({ kind: 'user', subjectId: account.id, created: clock.now(), amr });
+    await sessions.create(session, firstTokenOf(session), account);
+    return { kind: 'user', subjectId: account.id, sessionId: session.id };
   };
   const who = await login();
   /** Enrols and verifies a TOTP factor; answers its secret and the activation. */
@@ -115,6 +112,42 @@ describe('FactorService', () => {
     expect(second.recoveryCodes).toBeNull();
     expect((await service.list('user', who.subjectId)).recoveryCodesLeft).toBe(10);
     expect((await actions()).filter((action) => action === 'factor.activated')).toHaveLength(2);
+  });
+
+  it("verify() stores the enrolment code's step with the activation: that code never proves anything after", async () => {
+    const { service, who, codes, clock, proofs, user, repositories } = await setup();
+    const { factor, totp } = await service.enrol(who, 'totp');
+    const code = codes.codeAt(totp!.secret, clock.now());
+    const activation = await service.verify(who, factor.id, { code });
+    const stored = await repositories.factors.findById(factor.id);
+    expect(stored?.totp?.lastStep).not.toBeNull();
+    expect(stored?.lastUsed).toEqual(clock.now());
+    expect(activation.factor.totp?.lastStep).toBe(stored?.totp?.lastStep);
+    expect(await proofs.proveCode('user', user.id, code, clock.now())).toBeNull();
+  });
+
+  it('of two pending factors verified at once as the first, exactly one answers recovery codes, and those work: 25 rounds', async () => {
+    const { service, codes, clock, proofs, login, repositories } = await setup();
+    const carried: number[] = [];
+    const working: (string | null)[] = [];
+    for (let round = 0; round < 25; round += 1) {
+      const other = sampleUser();
+      await repositories.users.insert(other);
+      const who = await login(['pwd'], other);
+      const totp = await service.enrol(who, 'totp');
+      const passkey = await service.enrol(who, 'webauthn');
+      const activations = await Promise.all([
+        service.verify(who, totp.factor.id, { code: codes.codeAt(totp.totp!.secret, clock.now()) }),
+        service.verify(who, passkey.factor.id, {
+          credential: { id: `cred-${round}`, challenge: passkey.webauthn!.challenge as string },
+        }),
+      ]);
+      const given = activations.flatMap((activation) => (activation.recoveryCodes ? [activation.recoveryCodes] : []));
+      carried.push(given.length);
+      working.push(given[0] ? await proofs.proveCode('user', other.id, given[0][3]!, clock.now()) : null);
+    }
+    expect(carried).toEqual(Array.from({ length: 25 }, () => 1));
+    expect(working).toEqual(Array.from({ length: 25 }, () => 'otp'));
   });
 
   it("verify() refuses a wrong code (invalid_second_factor), an active factor (409), another account's (404), a stale one", async () => {
@@ -192,6 +225,19 @@ describe('FactorService', () => {
     for (const action of ['factor.removed', 'recovery_codes.regenerated', 'recovery_code.used']) {
       expect(recorded.includes(action)).toBe(true);
     }
+  });
+
+  it('removing a pending factor, or any while the account has no active one, needs no step-up', async () => {
+    const { service, who, activeTotp, actions } = await setup();
+    const abandoned = await service.enrol(who, 'webauthn');
+    await service.remove(who, abandoned.factor.id, {});
+    const { factor } = await activeTotp();
+    const pending = await service.enrol(who, 'totp');
+    await service.remove(who, pending.factor.id, {});
+    // An active factor is what a step-up protects.
+    await expect(service.remove(who, factor.id, {})).rejects.toMatchObject({ code: 'second_factor_required' });
+    expect((await service.list('user', who.subjectId)).factors.map((listed) => listed.id)).toEqual([factor.id]);
+    expect((await actions()).filter((action) => action === 'factor.removed')).toHaveLength(2);
   });
 
   it("an admin's reset removes every factor and code, ends the user's sessions, audits and mails a notice", async () => {

@@ -1,7 +1,6 @@
 import { auditRecord } from '../audit/audit-records.ts';
 import { NO_REQUEST, type Initiator, type RequestContext } from '../audit/audit-event.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
-import type { MailQueue } from '../mail/mail-queue.ts';
 import type { SecretBox } from '../secrets/secret-box.ts';
 import { initiatorOf } from '../sessions/auth-service.ts';
 import type { PrincipalSource } from '../sessions/principal.ts';
@@ -18,7 +17,7 @@ import type { IdGenerator } from '../shared/id-generator.ts';
 import type { Identity, SubjectKind } from '../shared/identity.ts';
 import { isJsonObject, type JsonObject } from '../shared/json.ts';
 import { FACTOR_KINDS, isActive, type AuthMethod, type Factor, type FactorKind } from './factor.ts';
-import type { FactorRepository } from './factor.repository.ts';
+import type { FactorActivation, FactorRepository } from './factor.repository.ts';
 import type { OneTimeCodes } from './one-time-codes.ts';
 import type { PasskeyCeremonies } from './passkey-ceremonies.ts';
 import { recoveryCodeDigest } from './recovery-codes.ts';
@@ -36,7 +35,6 @@ export interface FactorServiceDeps {
   box: SecretBox;
   proofs: SecondFactorProofs;
   accountMail: AccountMail;
-  mailQueue: MailQueue;
   clock: Clock;
   ids: IdGenerator;
   /** The issuer an authenticator app shows beside the account (WEBAUTHN_RP_NAME). */
@@ -67,8 +65,8 @@ const SECOND_FACTORS: readonly AuthMethod[] = ['otp', 'hwk', 'swk'];
 
 /**
  * The second factors of an account, by their owner (enrol, verify, list, remove, renew the
- * recovery codes) and by an admin (list and reset a user's). Removing a factor or renewing the
- * codes needs a step-up: a session whose login's second step is recent, or a proof sent along.
+ * recovery codes) and by an admin (list and reset a user's). Removing an active factor or renewing
+ * the codes needs a step-up: a session whose login's second step is recent, or a proof sent along.
  */
 export class FactorService {
   constructor(private readonly deps: FactorServiceDeps) {}
@@ -138,8 +136,9 @@ export class FactorService {
 
   /**
    * Proves a pending factor works (a current TOTP code, or the passkey's registration answering
-   * the stored challenge) and activates it. The TOTP step is stored as used, so the same code
-   * cannot sign in right after. The account's first active factor comes with its recovery codes.
+   * the stored challenge) and activates it. The TOTP step is stored as used by the activation
+   * itself, so the enrolment code never signs in. The account's first active factor (as the store
+   * decides, whatever races) comes with its recovery codes.
    */
   async verify(
     who: Identity,
@@ -152,27 +151,27 @@ export class FactorService {
     if (isActive(factor)) throw new FactorAlreadyActiveError();
     const now = clock.now();
     if (now.getTime() - factor.created.getTime() > pendingSeconds * 1000) throw new InvalidSecondFactorError();
-    let credential = null;
-    let step: number | null = null;
+    let activation: FactorActivation;
     if (factor.totp) {
       if (typeof proof.code !== 'string') throw missing('code');
       const secret = await box.open('factor-secret', factor.totp.secret, factor.id);
-      step = codes.stepOf(secret, proof.code.replace(/\s/g, ''), now);
-      if (step === null) throw new InvalidSecondFactorError();
+      const totpStep = codes.stepOf(secret, proof.code.replace(/\s/g, ''), now);
+      if (totpStep === null) throw new InvalidSecondFactorError();
+      activation = { totpStep };
     } else {
       const challenge = factor.webauthn?.challenge;
       if (!isJsonObject(proof.credential)) throw missing('credential');
-      credential = challenge ? await ceremonies.verifyRegistration(proof.credential, challenge) : null;
+      const credential = challenge ? await ceremonies.verifyRegistration(proof.credential, challenge) : null;
       if (!credential) throw new InvalidSecondFactorError();
+      activation = { credential };
     }
-    const first = !(await factors.hasActive(who.kind, who.subjectId));
-    const recoveryCodes = first ? this.newRecoveryCodes() : null;
+    // Offered to every activation; the store keeps them only for the account's first active factor.
+    const recoveryCodes = this.newRecoveryCodes();
     const audit = auditRecord(ids.next(), now, initiatorOf(who, request), 'factor.activated', factorTarget(factor.id));
     const activated = await factors.activate(
       factor.id,
       now,
-      credential,
-      recoveryCodes?.map(recoveryCodeDigest) ?? null,
+      { ...activation, recoveryCodeDigests: recoveryCodes.map(recoveryCodeDigest) },
       audit,
     );
     if (!activated) {
@@ -181,15 +180,20 @@ export class FactorService {
       if (current && isActive(current)) throw new FactorAlreadyActiveError();
       throw new InvalidSecondFactorError();
     }
-    if (step !== null) await factors.useTotpStep(factor.id, step, now);
-    return { factor: (await factors.findById(factor.id)) ?? factor, recoveryCodes };
+    return {
+      factor: (await factors.findById(factor.id)) ?? factor,
+      recoveryCodes: activated.first ? recoveryCodes : null,
+    };
   }
 
-  /** Removes one of the account's factors, after a step-up. */
+  /**
+   * Removes one of the account's factors. An active one needs a step-up; a pending one, or any
+   * while the account has no active factor, does not: there is no second factor to prove yet.
+   */
   async remove(who: Identity, factorId: string, proof: StepUpProof, request: RequestContext = NO_REQUEST) {
     const { factors, clock, ids } = this.deps;
     const factor = await this.ownFactor(who, factorId);
-    await this.stepUp(who, proof, request);
+    if (isActive(factor)) await this.stepUp(who, proof, request);
     const audit = auditRecord(
       ids.next(),
       clock.now(),
@@ -225,17 +229,18 @@ export class FactorService {
 
   /**
    * An admin removes every factor and recovery code of a user and ends the user's sessions (a
-   * lost phone). The user is mailed a notice; with no factor to remove, nothing happens.
+   * lost phone). The user is mailed a notice, queued in the removal's transaction; with no factor
+   * to remove, no notice.
    */
   async resetOfUser(userId: string, initiator: Initiator): Promise<void> {
-    const { factors, accountMail, mailQueue, clock, ids } = this.deps;
+    const { factors, accountMail, clock, ids } = this.deps;
     const user = await this.accountOf('user', userId);
     const now = clock.now();
     const audit = auditRecord(ids.next(), now, initiator, 'factors.reset', { type: 'users', id: userId });
-    const removed = await factors.removeAll('user', userId, now, audit);
-    if (removed === 0) return;
-    const compose = await accountMail.admit('factors_reset', user.email);
-    if (compose) await mailQueue.enqueue(await compose({ email: user.email }));
+    const hasFactors = (await factors.list('user', userId)).length > 0;
+    const compose = hasFactors ? await accountMail.admit('factors_reset', user.email) : null;
+    const notice = compose ? await compose({ email: user.email }) : undefined;
+    await factors.removeAll('user', userId, now, audit, notice);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { AuditRecord } from '../audit/audit-event.ts';
+import type { NewMail } from '../mail/mail-message.ts';
 import type { SubjectKind } from '../shared/identity.ts';
 import { token } from '../shared/token.ts';
 import type { SealedText } from '../secrets/secret.ts';
@@ -20,18 +21,14 @@ export interface FactorRepository {
   /** The active passkey with this credential id, whoever owns it. */
   findByCredentialId(credentialId: string): Promise<Factor | null>;
   /**
-   * Makes a pending factor active, storing the passkey's credential for a WebAuthn factor (and
-   * clearing its registration challenge), and, when `recoveryCodeDigests` is given, replacing the
-   * account's recovery codes with them, all in one transaction with `audit`. False when the factor
-   * is not pending any more (another verify won, or it was removed) or the credential id is taken.
+   * Makes a pending factor active, in one transaction with `audit`: a passkey's credential is
+   * stored (its registration challenge cleared), a TOTP factor's `totpStep` (the enrolment code's)
+   * is stored as its last used step, so that code never signs in, and `recoveryCodeDigests`
+   * become the account's recovery codes only when it had no active factor yet: the store alone
+   * decides which of two racing verifies is the first. Null when the factor is not pending any
+   * more (another verify won, or it was removed) or the credential id is taken.
    */
-  activate(
-    id: string,
-    at: Date,
-    credential: PasskeyCredential | null,
-    recoveryCodeDigests: readonly string[] | null,
-    audit?: AuditRecord,
-  ): Promise<boolean>;
+  activate(id: string, at: Date, activation: FactorActivation, audit?: AuditRecord): Promise<Activated | null>;
   /**
    * The TOTP replay guard: records `step` as the factor's last used step (and `at` as its last
    * use), only if the factor is active and its last step is null or smaller. False otherwise.
@@ -43,9 +40,10 @@ export interface FactorRepository {
   remove(id: string, audit?: AuditRecord): Promise<boolean>;
   /**
    * Removes every factor and recovery code of the account and ends its sessions, with `audit` in
-   * the same transaction whatever it found (the sessions end regardless). Answers how many factors went.
+   * the same transaction whatever it found (the sessions end regardless), and `notice` queued in
+   * it only when a factor went. Answers how many factors went.
    */
-  removeAll(owner: SubjectKind, subjectId: string, at: Date, audit?: AuditRecord): Promise<number>;
+  removeAll(owner: SubjectKind, subjectId: string, at: Date, audit?: AuditRecord, notice?: NewMail): Promise<number>;
   /** Replaces the account's recovery codes with a new set (digests). */
   replaceRecoveryCodes(
     owner: SubjectKind,
@@ -67,4 +65,17 @@ export interface FactorRepository {
   /** Replaces a TOTP factor's sealed secret (same plaintext, newer key). */
   reseal(id: string, secret: SealedText): Promise<void>;
 }
+/** What an activation stores beside the factor's new status. */
+export interface FactorActivation {
+  readonly credential?: PasskeyCredential;
+  readonly totpStep?: number;
+  /** The codes of the account's first active factor, stored only if this one is the first. */
+  readonly recoveryCodeDigests?: readonly string[];
+}
+
+/** A factor made active; `first` when it was the account's first, whose recovery codes were stored. */
+export interface Activated {
+  readonly first: boolean;
+}
+
 export const FactorRepository = token<FactorRepository>('FactorRepository');

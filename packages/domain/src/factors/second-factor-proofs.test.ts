@@ -31,8 +31,6 @@ function setUp() {
     ceremonies,
     box,
     signInChallenges: repositories.signInChallenges,
-    audit: repositories.audit,
-    clock,
     ids,
     logger,
   });

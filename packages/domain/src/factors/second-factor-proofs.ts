@@ -1,8 +1,6 @@
 import { auditRecord } from '../audit/audit-records.ts';
 import { NO_REQUEST, type AuditAction, type AuditRecord, type RequestContext } from '../audit/audit-event.ts';
-import type { AuditTrail } from '../audit/audit-trail.ts';
 import type { SecretBox } from '../secrets/secret-box.ts';
-import type { Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { SubjectKind } from '../shared/identity.ts';
 import type { JsonObject } from '../shared/json.ts';
@@ -23,8 +21,6 @@ export interface SecondFactorProofsDeps {
   ceremonies: PasskeyCeremonies;
   box: SecretBox;
   signInChallenges: SignInChallengeRepository;
-  audit: AuditTrail;
-  clock: Clock;
   ids: IdGenerator;
   logger: Logger;
 }

@@ -14,6 +14,8 @@ export const SECOND_FACTOR_RULES = {
   stepUpSeconds: 300,
   /** Factors one account may hold (pending ones included), and how long a pending one can be verified. */
   enrolment: { maxFactors: 10, pendingSeconds: 600 },
+  /** Passkey options (each a stored challenge) one client address may ask for a minute, by default. */
+  passkeyOptionsPerMinute: 30,
 } as const;
 
 /** ADMIN_MFA: whether an admin must enrol a second factor before doing anything else. */

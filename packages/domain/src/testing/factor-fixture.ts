@@ -25,7 +25,7 @@ export function factorEnrolment({ factors, codes, box, ids }: Enrolment) {
       const secret = codes.newSecret();
       const sealed = await box.seal('factor-secret', secret, id);
       await factors.create(factor(id, owner, subjectId, at, { totp: { secret: sealed, lastStep: null } }));
-      await factors.activate(id, at, null, null);
+      await factors.activate(id, at, {});
       return { id, secret };
     },
 
@@ -47,7 +47,7 @@ export function factorEnrolment({ factors, codes, box, ids }: Enrolment) {
       await factors.create(
         factor(id, owner, subjectId, at, { webauthn: { challenge: 'registration', credential: null } }),
       );
-      await factors.activate(id, at, credential, null);
+      await factors.activate(id, at, { credential });
       return { id, credential };
     },
 

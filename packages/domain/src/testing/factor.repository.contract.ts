@@ -8,6 +8,7 @@ import { useFreshRepositories, type OpenRepositories } from './contract-harness.
 import { sampleAdmin } from './admin.repository.contract.ts';
 import { sampleUser } from './user.repository.contract.ts';
 import { firstTokenOf, sampleSession } from './sample-session.ts';
+import { sampleMail } from './mail-queue.contract.ts';
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -96,9 +97,9 @@ export function describeFactorRepositoryContract(backend: string, open: OpenRepo
       return factor;
     };
     /** An active TOTP factor of `account`, whose activation gave the account `codes`. */
-    const activeTotp = async (account: Account, codes: readonly string[] | null = null) => {
+    const activeTotp = async (account: Account, codes?: readonly string[]) => {
       const factor = await created(totpFactor(account));
-      expect(await repositories.factors.activate(factor.id, at(1), null, codes)).toBe(true);
+      expect(await repositories.factors.activate(factor.id, at(1), { recoveryCodeDigests: codes })).not.toBeNull();
       return { ...factor, activated: at(1) };
     };
     const audit = (action: AuditAction, subjectId: string) =>
@@ -134,19 +135,20 @@ export function describeFactorRepositoryContract(backend: string, open: OpenRepo
       const account = await userAccount();
       const factor = await created(totpFactor(account));
       const record = audit('factor.activated', account.subjectId);
-      expect(await repositories.factors.activate(factor.id, at(5), null, digests('a'), record)).toBe(true);
+      expect(
+        await repositories.factors.activate(factor.id, at(5), { recoveryCodeDigests: digests('a') }, record),
+      ).toEqual({ first: true });
       expect(await repositories.factors.findById(factor.id)).toEqual({ ...factor, activated: at(5) });
       expect(await repositories.factors.recoveryCodesLeft('user', account.subjectId)).toBe(10);
       expect(
         await repositories.factors.activate(
           factor.id,
           at(6),
-          null,
-          digests('b'),
+          { recoveryCodeDigests: digests('b') },
           audit('factor.activated', account.subjectId),
         ),
-      ).toBe(false);
-      expect(await repositories.factors.activate(nextId(), at(6), null, null)).toBe(false);
+      ).toBeNull();
+      expect(await repositories.factors.activate(nextId(), at(6), {})).toBeNull();
       expect(await repositories.factors.useRecoveryCode('user', account.subjectId, 'a-3', at(7))).toBe(true);
       expect(await auditedIds()).toEqual([record.id]);
     });
@@ -156,7 +158,9 @@ export function describeFactorRepositoryContract(backend: string, open: OpenRepo
       const factor = await created(passkeyFactor(account));
       const registered = credential();
       expect(await repositories.factors.findByCredentialId(registered.id)).toBeNull();
-      expect(await repositories.factors.activate(factor.id, at(3), registered, null)).toBe(true);
+      expect(await repositories.factors.activate(factor.id, at(3), { credential: registered })).toEqual({
+        first: true,
+      });
       const active = { ...factor, activated: at(3), webauthn: { challenge: null, credential: registered } };
       expect(await repositories.factors.findById(factor.id)).toEqual(active);
       expect(await repositories.factors.findByCredentialId(registered.id)).toEqual(active);
@@ -165,15 +169,49 @@ export function describeFactorRepositoryContract(backend: string, open: OpenRepo
 
     it('activate() refuses a credential id another factor holds, whoever owns it, and leaves the factor pending', async () => {
       const taken = credential();
-      await repositories.factors.activate((await created(passkeyFactor(await userAccount()))).id, at(1), taken, null);
+      await repositories.factors.activate((await created(passkeyFactor(await userAccount()))).id, at(1), {
+        credential: taken,
+      });
       const second = await created(passkeyFactor(await adminAccount()));
       const record = audit('factor.activated', second.subjectId);
       expect(
-        await repositories.factors.activate(second.id, at(2), { ...credential(), id: taken.id }, null, record),
-      ).toBe(false);
+        await repositories.factors.activate(
+          second.id,
+          at(2),
+          { credential: { ...credential(), id: taken.id } },
+          record,
+        ),
+      ).toBeNull();
       expect(await repositories.factors.findById(second.id)).toEqual(second);
       expect((await repositories.factors.findByCredentialId(taken.id))?.owner).toBe('user');
       expect(await auditedIds()).toEqual([]);
+    });
+
+    it("activate() of a TOTP factor stores the enrolment code's step as used, so that step is refused from then on", async () => {
+      const account = await userAccount();
+      const factor = await created(totpFactor(account));
+      expect(await repositories.factors.activate(factor.id, at(4), { totpStep: 500 })).toEqual({ first: true });
+      expect(await repositories.factors.findById(factor.id)).toEqual({
+        ...factor,
+        activated: at(4),
+        lastUsed: at(4),
+        totp: { ...factor.totp!, lastStep: 500 },
+      });
+      expect(await repositories.factors.useTotpStep(factor.id, 500, at(5))).toBe(false);
+      expect(await repositories.factors.useTotpStep(factor.id, 501, at(5))).toBe(true);
+    });
+
+    it("activate() stores the recovery codes only for the account's first active factor, and says so", async () => {
+      const account = await userAccount();
+      await activeTotp(account, digests('first'));
+      const second = await created(totpFactor(account));
+      expect(await repositories.factors.activate(second.id, at(3), { recoveryCodeDigests: digests('second') })).toEqual(
+        {
+          first: false,
+        },
+      );
+      expect(await repositories.factors.useRecoveryCode('user', account.subjectId, 'second-0', at(4))).toBe(false);
+      expect(await repositories.factors.useRecoveryCode('user', account.subjectId, 'first-0', at(4))).toBe(true);
     });
 
     it('useTotpStep() accepts only a step later than the last one accepted, and only for an active TOTP factor', async () => {
@@ -193,7 +231,7 @@ export function describeFactorRepositoryContract(backend: string, open: OpenRepo
       expect((await repositories.factors.findById(factor.id))?.totp?.lastStep).toBe(102);
       expect(await repositories.factors.useTotpStep(nextId(), 200, at(5))).toBe(false);
       const passkey = await created(passkeyFactor(account));
-      await repositories.factors.activate(passkey.id, at(1), credential(), null);
+      await repositories.factors.activate(passkey.id, at(1), { credential: credential() });
       expect(await repositories.factors.useTotpStep(passkey.id, 200, at(5))).toBe(false);
     });
 
@@ -201,7 +239,7 @@ export function describeFactorRepositoryContract(backend: string, open: OpenRepo
       const account = await userAccount();
       const factor = await created(passkeyFactor(account));
       const registered = credential({ counter: 0, backedUp: true });
-      await repositories.factors.activate(factor.id, at(1), registered, null);
+      await repositories.factors.activate(factor.id, at(1), { credential: registered });
       const record = audit('passkey.counter_regressed', account.subjectId);
       await repositories.factors.usePasskey(factor.id, 4_294_967_295, at(9), record);
       expect(await repositories.factors.findById(factor.id)).toMatchObject({
@@ -227,7 +265,7 @@ export function describeFactorRepositoryContract(backend: string, open: OpenRepo
       expect(await auditedIds()).toEqual([record.id]);
     });
 
-    it("removeAll() takes every factor and code of the account and ends its sessions, nobody else's, with its audit event", async () => {
+    it("removeAll() takes every factor and code of the account and ends its sessions, nobody else's, with its audit event and its notice", async () => {
       const account = await userAccount();
       const bystander = await userAccount();
       await activeTotp(account, digests('mine'));
@@ -242,7 +280,13 @@ export function describeFactorRepositoryContract(backend: string, open: OpenRepo
         expect(await repositories.sessions.create(session, firstTokenOf(session), user)).toBe(true);
       }
       const record = audit('factors.reset', account.subjectId);
-      expect(await repositories.factors.removeAll('user', account.subjectId, at(20), record)).toBe(2);
+      const notice = sampleMail(9001);
+      expect(await repositories.factors.removeAll('user', account.subjectId, at(20), record, notice)).toBe(2);
+      expect(await repositories.mail.findById(notice.id)).not.toBeNull();
+      // Nothing left to remove: no second notice.
+      const again = sampleMail(9002);
+      expect(await repositories.factors.removeAll('user', account.subjectId, at(21), undefined, again)).toBe(0);
+      expect(await repositories.mail.findById(again.id)).toBeNull();
       expect(await repositories.factors.list('user', account.subjectId)).toEqual([]);
       expect(await repositories.factors.recoveryCodesLeft('user', account.subjectId)).toBe(0);
       expect((await repositories.sessions.findSession(sessions[0]!.id))?.revoked).toEqual(at(20));
@@ -366,10 +410,35 @@ export function describeFactorRepositoryContract(backend: string, open: OpenRepo
       let factor: Factor | undefined;
       const winners = await race(
         (instance) =>
-          instance.factors.activate(factor!.id, at(1), credential({ id: `credential-of-${factor!.id}` }), null),
+          instance.factors
+            .activate(factor!.id, at(1), { credential: credential({ id: `credential-of-${factor!.id}` }) })
+            .then((activated) => activated !== null),
         async () => void (factor = await created(passkeyFactor(account))),
       );
       expect(winners).toEqual(once);
+    });
+
+    it(`of two pending factors of one account activated at once, on two instances, exactly one is the first: ${ROUNDS} rounds`, async () => {
+      const firsts: number[] = [];
+      const working: boolean[] = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        const account = await userAccount();
+        const [one, two] = [await created(totpFactor(account)), await created(passkeyFactor(account))];
+        const results = await Promise.all([
+          repositories.factors.activate(one.id, at(1), { totpStep: 7, recoveryCodeDigests: digests(`one-${round}`) }),
+          other.factors.activate(two.id, at(1), {
+            credential: credential(),
+            recoveryCodeDigests: digests(`two-${round}`),
+          }),
+        ]);
+        firsts.push(results.filter((result) => result?.first).length);
+        const winner = results[0]?.first ? 'one' : 'two';
+        working.push(
+          await repositories.factors.useRecoveryCode('user', account.subjectId, `${winner}-${round}-0`, at(2)),
+        );
+      }
+      expect(firsts).toEqual(once);
+      expect(working).toEqual(Array.from({ length: ROUNDS }, () => true));
     });
 
     it('concurrent removals of the last active factors never leave recovery codes without a factor', async () => {

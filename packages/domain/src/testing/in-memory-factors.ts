@@ -1,10 +1,12 @@
 import type { AuditRecord } from '../audit/audit-event.ts';
-import type { Factor, PasskeyCredential } from '../factors/factor.ts';
-import type { FactorRepository } from '../factors/factor.repository.ts';
+import type { Factor } from '../factors/factor.ts';
+import type { Activated, FactorActivation, FactorRepository } from '../factors/factor.repository.ts';
+import type { NewMail } from '../mail/mail-message.ts';
 import type { SealedText } from '../secrets/secret.ts';
 import type { SessionRepository } from '../sessions/session.repository.ts';
 import type { SubjectKind } from '../shared/identity.ts';
 import type { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
+import type { InMemoryMailQueue } from './in-memory-mail.ts';
 import type { DroppedWithAccount } from './dropped-with-account.ts';
 
 const accountKey = (owner: SubjectKind, subjectId: string) => `${owner}:${subjectId}`;
@@ -23,6 +25,7 @@ export class InMemoryFactorRepository implements FactorRepository, DroppedWithAc
   constructor(
     private readonly sessions: Pick<SessionRepository, 'revokeSubjectSessions'>,
     private readonly audit: InMemoryAuditTrail,
+    private readonly mail: InMemoryMailQueue,
   ) {}
 
   async create(factor: Factor): Promise<void> {
@@ -49,23 +52,21 @@ export class InMemoryFactorRepository implements FactorRepository, DroppedWithAc
     return row ? structuredClone(row) : null;
   }
 
-  async activate(
-    id: string,
-    at: Date,
-    credential: PasskeyCredential | null,
-    recoveryCodeDigests: readonly string[] | null,
-    audit?: AuditRecord,
-  ): Promise<boolean> {
+  async activate(id: string, at: Date, activation: FactorActivation, audit?: AuditRecord): Promise<Activated | null> {
+    const { credential, totpStep, recoveryCodeDigests } = activation;
     const row = this.rows.get(id);
-    if (!row || row.activated !== null) return false;
+    if (!row || row.activated !== null) return null;
     if (credential && [...this.rows.values()].some((factor) => factor.webauthn?.credential?.id === credential.id)) {
-      return false;
+      return null;
     }
+    const first = !this.of(row.owner, row.subjectId).some((factor) => factor.activated !== null);
     const webauthn = row.webauthn && { challenge: null, credential: credential ?? row.webauthn.credential };
-    this.rows.set(id, { ...row, activated: at, webauthn });
-    if (recoveryCodeDigests) this.replaceNow(row.owner, row.subjectId, recoveryCodeDigests);
+    const totp = row.totp && totpStep !== undefined ? { ...row.totp, lastStep: totpStep } : row.totp;
+    const lastUsed = totpStep !== undefined ? at : row.lastUsed;
+    this.rows.set(id, { ...row, activated: at, lastUsed, totp, webauthn });
+    if (first && recoveryCodeDigests) this.replaceNow(row.owner, row.subjectId, recoveryCodeDigests);
     if (audit) this.audit.appendNow(audit);
-    return true;
+    return { first };
   }
 
   async useTotpStep(id: string, step: number, at: Date): Promise<boolean> {
@@ -95,11 +96,18 @@ export class InMemoryFactorRepository implements FactorRepository, DroppedWithAc
     return true;
   }
 
-  async removeAll(owner: SubjectKind, subjectId: string, at: Date, audit?: AuditRecord): Promise<number> {
+  async removeAll(
+    owner: SubjectKind,
+    subjectId: string,
+    at: Date,
+    audit?: AuditRecord,
+    notice?: NewMail,
+  ): Promise<number> {
     const factors = this.of(owner, subjectId);
     for (const factor of factors) this.rows.delete(factor.id);
     this.codes.delete(accountKey(owner, subjectId));
     if (audit) this.audit.appendNow(audit);
+    if (notice && factors.length > 0) this.mail.insertNow(notice);
     await this.sessions.revokeSubjectSessions(owner, subjectId, at);
     return factors.length;
   }

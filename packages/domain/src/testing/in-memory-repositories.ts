@@ -469,7 +469,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
   const mail = new InMemoryMailQueue(audit);
   const tokens = new InMemoryActionTokenRepository(mail, audit, (id) => users.rows.has(id));
   const admins = new InMemoryAdminRepository(sessions);
-  const factors = new InMemoryFactorRepository(sessions, audit);
+  const factors = new InMemoryFactorRepository(sessions, audit, mail);
   const signInChallenges = new InMemorySignInChallengeRepository();
   return {
     activity,
