@@ -2,7 +2,7 @@ import { expectJson, logIn, PASSWORD, tokensOf, userAttributes, usersDocument, t
 import type { HttpClient, Load, Step } from './load';
 import { seedTotpAnswers, totpStepNow, type ServerData, type TotpAnswer } from './second-factor-seed';
 import { DOMAINS } from './seed';
-import { SoftwareAuthenticator } from '../apps/server/test/support/software-authenticator';
+import { SoftwareAuthenticator } from '../scripts/software-authenticator';
 
 /** What every scenario works on: the measured server, its admin's token and the seeded users. */
 export interface Target {

@@ -9,7 +9,7 @@ import { generateSync } from 'otplib';
 import { describe, expect, it } from 'vitest';
 import { sessionOf } from '../support/admin-api';
 import { scenarioApplication } from '../support/scenario';
-import { SoftwareAuthenticator } from '../support/software-authenticator';
+import { SoftwareAuthenticator } from '../../../../scripts/software-authenticator';
 import { BACKENDS, type TestApplication } from '../support/test-application';
 import { claimsOf } from '../support/user-client';
 
