@@ -26,6 +26,7 @@ import { HttpClient, measure, type Figures, type Load } from './load';
 import { currentRuntime, runtimeFor, type NodeRuntime } from './node-runtime';
 import { againstFirstTable, comparisonTable, figuresTable, memoryTable, type Row } from './report';
 import { CLIENT_ADDRESS_ENV, scenarios, type Scenario, type Traffic } from './scenarios';
+import type { ServerData } from './second-factor-seed';
 import { seedUsers } from './seed';
 import { bcryptCeiling, targetsSection } from './targets';
 import { writeTargetsSection } from './write-targets';
@@ -171,6 +172,7 @@ async function startTarget(
   users: { id: string; email: string }[],
   runtime: NodeRuntime,
   tag: string,
+  data: ServerData,
 ) {
   const servers = new ServerProcesses(runtime);
   serverSets.push(servers);
@@ -194,9 +196,17 @@ async function startTarget(
     runtime,
     atStart,
     firstPage: firstPage.body,
-    scenarios: scenarios({ client, probeClient, adminToken: token, count, users, tag }).filter(
-      (scenario) => only.length === 0 || only.some((word) => scenario.name.includes(word)),
-    ),
+    scenarios: scenarios({
+      client,
+      probeClient,
+      adminToken: token,
+      count,
+      users,
+      tag,
+      load,
+      server: data,
+      webauthnOrigin: `http://localhost:${new URL(server.url).port}`,
+    }).filter((scenario) => only.length === 0 || only.some((word) => scenario.name.includes(word))),
     /** Its memory after the load, and the log lines at level error (5xx answers and their causes). */
     async finish() {
       const afterLoad = await server.memory();
@@ -226,10 +236,11 @@ async function measureAll(
   directory: string,
   users: { id: string; email: string }[],
   variants: Variant[],
+  data: ServerData,
 ) {
   const targets = [];
   for (const [index, { runtime, env }] of variants.entries())
-    targets.push(await startTarget(options, env, directory, users, runtime, String.fromCharCode(97 + index)));
+    targets.push(await startTarget(options, env, directory, users, runtime, String.fromCharCode(97 + index), data));
   const ceilings: Figures[] = [];
   for (const [which, target] of targets.entries()) {
     progress(`${variants[which]!.label}:`);
@@ -312,7 +323,8 @@ async function main(): Promise<void> {
   // Before and after the load, as the machine's other work may change in between: their mean.
   const hashOnce = () => hash(PASSWORD, { cost });
   const before = await bcryptCeiling(hashOnce, cpu.length);
-  const runs = await measureAll(options, directory, users, await variantsOf(options, env, directory, database));
+  const data = { location: database.location, options: database.options, adminKeyPath: env.ADMIN_KEY_PATH };
+  const runs = await measureAll(options, directory, users, await variantsOf(options, env, directory, database), data);
   const after = await bcryptCeiling(hashOnce, cpu.length);
   const bcrypt = { perSecond: (before.perSecond + after.perSecond) / 2, ms: (before.ms + after.ms) / 2 };
   const sections = runs.map(

@@ -1,6 +1,8 @@
-import { logIn, PASSWORD, tokensOf, userAttributes, usersDocument, type SeededUser } from './api';
-import type { HttpClient, Step } from './load';
+import { expectJson, logIn, PASSWORD, tokensOf, userAttributes, usersDocument, type SeededUser } from './api';
+import type { HttpClient, Load, Step } from './load';
+import { seedTotpAnswers, totpStepNow, type ServerData, type TotpAnswer } from './second-factor-seed';
 import { DOMAINS } from './seed';
+import { SoftwareAuthenticator } from '../scripts/software-authenticator';
 
 /** What every scenario works on: the measured server, its admin's token and the seeded users. */
 export interface Target {
@@ -14,6 +16,12 @@ export interface Target {
   users: readonly SeededUser[];
   /** Set apart the users this target creates from another's on the same database (`a`, `b`, …). */
   tag: string;
+  /** The load each scenario runs under: the single-use answers it needs are made ahead for it. */
+  load: Load;
+  /** The server's database and key file, for the records written ahead of the second step's load. */
+  server: ServerData;
+  /** The origin the server's WebAuthn ceremonies expect (its default: http://localhost:<PORT>). */
+  webauthnOrigin: string;
 }
 
 /** One request type, sent by every worker in turn. */
@@ -47,6 +55,29 @@ const newClient = () => {
   return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 };
 
+/**
+ * The most requests a second-factor scenario is prepared for, per second of its load: each
+ * answer is single use (a TOTP step per factor, a passkey challenge), so they are made ahead, and
+ * running out ends the scenario's requests in errors. Beyond the issue's targets, with margin.
+ */
+const TOTP_ANSWERS_PER_SECOND = 2_500;
+const PASSKEY_ANSWERS_PER_SECOND = 1_500;
+
+const ENROL_PASSKEY = { data: { type: 'factors', attributes: { kind: 'webauthn' } } };
+interface FactorDocument {
+  data: { id: string; attributes: { webauthn: Parameters<SoftwareAuthenticator['register']>[0] } };
+}
+interface PasskeyOptionsDocument {
+  data: { attributes: { webauthn: Parameters<SoftwareAuthenticator['authenticate']>[0] } };
+}
+
+/** Takes the next prepared answer; none left fails the request, which the row then shows. */
+function next<T>(answers: T[]): T {
+  const answer = answers.pop();
+  if (answer === undefined) throw new Error('the answers prepared ahead ran out: raise the answers per second');
+  return answer;
+}
+
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
 const random = (below: number) => Math.floor(Math.random() * below);
 const PAGE_SIZE = 20;
@@ -55,7 +86,17 @@ const PAGE_SIZE = 20;
  * The scenarios, in the order they run. Seeded emails are `user0001234@org34.example`: a domain
  * (`@org34.`) matches 1 % of the users, a 6-digit prefix (`user000123`) 10 of them.
  */
-export function scenarios({ client, probeClient, adminToken, count, users, tag }: Target): Scenario[] {
+export function scenarios({
+  client,
+  probeClient,
+  adminToken,
+  count,
+  users,
+  tag,
+  load,
+  server,
+  webauthnOrigin,
+}: Target): Scenario[] {
   const admin = { token: adminToken };
   const someUser = () => pick(users);
   const userToken = async (worker: number) => logIn(client, users[worker % users.length]!.email, PASSWORD);
@@ -71,6 +112,9 @@ export function scenarios({ client, probeClient, adminToken, count, users, tag }
   const searchedOnce = async () => {
     while (unsearched < DOMAINS) await search(() => domain(unsearched++))();
   };
+  const loadSeconds = (load.warmUpMs + load.durationMs) / 1000;
+  /** Shared by the workers: written once, when the scenario's first worker prepares. */
+  let totpAnswers: Promise<TotpAnswer[]> | undefined;
   return [
     {
       name: 'GET /v1/admin/users',
@@ -253,6 +297,53 @@ export function scenarios({ client, probeClient, adminToken, count, users, tag }
           return (await client.send('POST', '/v1/login', { json: usersDocument({ email, password: PASSWORD }) }))
             .status;
         };
+      },
+    },
+    // Last: the passkey's users are seeded users, whose password login then asks for a second step.
+    {
+      name: 'POST /v1/login/mfa (TOTP)',
+      note: 'second step with a TOTP code; challenge, factor and code made ahead (one factor per answer: a step is accepted once)',
+      expected: 200,
+      prepare: async () => {
+        totpAnswers ??= seedTotpAnswers(server, Math.ceil(loadSeconds * TOTP_ANSWERS_PER_SECOND), tag);
+        const answers = await totpAnswers;
+        return async () => {
+          const { challenge, codes } = next(answers);
+          return (await client.send('POST', '/v1/login/mfa', { json: { challenge, code: codes.get(totpStepNow()) } }))
+            .status;
+        };
+      },
+    },
+    {
+      name: 'POST /v1/login/passkey',
+      note: "passwordless, a synced passkey per worker; its options fetched and signed ahead by the tests' software authenticator",
+      expected: 200,
+      prepare: async (worker) => {
+        const { accessToken: token } = await userToken(worker);
+        const authenticator = new SoftwareAuthenticator({ backedUp: true });
+        const enrolled = expectJson<FactorDocument>(
+          await client.send('POST', '/v1/users/me/factors', { token, json: ENROL_PASSKEY }),
+          201,
+          'POST /v1/users/me/factors',
+        ).data;
+        const credential = authenticator.register(enrolled.attributes.webauthn, webauthnOrigin);
+        expectJson(
+          await client.send('POST', `/v1/users/me/factors/${enrolled.id}/verify`, { token, json: { credential } }),
+          200,
+          'POST /v1/users/me/factors/{id}/verify',
+        );
+        const answers: unknown[] = [];
+        const perWorker = Math.ceil((loadSeconds * PASSKEY_ANSWERS_PER_SECOND) / load.concurrency);
+        while (answers.length < perWorker) {
+          const options = expectJson<PasskeyOptionsDocument>(
+            await client.send('POST', '/v1/login/passkey/options'),
+            200,
+            'POST /v1/login/passkey/options',
+          ).data.attributes.webauthn;
+          answers.push(authenticator.authenticate(options, webauthnOrigin));
+        }
+        return async () =>
+          (await client.send('POST', '/v1/login/passkey', { json: { credential: next(answers) } })).status;
       },
     },
   ];

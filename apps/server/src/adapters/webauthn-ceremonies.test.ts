@@ -4,7 +4,7 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/server';
-import { SoftwareAuthenticator } from '../../test/support/software-authenticator';
+import { SoftwareAuthenticator } from '../../../../scripts/software-authenticator';
 import { SimpleWebAuthnCeremonies } from './webauthn-ceremonies';
 
 const ORIGIN = 'http://localhost:3002';

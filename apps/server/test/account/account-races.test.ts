@@ -3,30 +3,11 @@ import { usersDocument } from '@uas/adapters-http/testing';
 import { AdminClient } from '../support/admin-client';
 import { mailedToken, outboxIds } from '../support/outbox';
 import { loadConfig } from '../../src/config';
+import { ROUNDS, rounds, tally } from '../support/race-rounds';
 import { storedData } from '../support/stored-data';
 import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
 
-/** Rounds of each race, as the issue asks for, per database. */
-const ROUNDS = 50;
-/** Rounds in flight at once: enough to keep both databases busy, few enough for two shared cores. */
-const ROUNDS_AT_ONCE = 10;
 const PASSWORD = 'race password 1';
-
-/** Runs `round` ROUNDS times, ROUNDS_AT_ONCE at once, and answers each round's outcome. */
-async function rounds<T>(round: (index: number) => Promise<T>): Promise<T[]> {
-  const outcomes: T[] = [];
-  for (let start = 0; start < ROUNDS; start += ROUNDS_AT_ONCE) {
-    const batch = Array.from({ length: Math.min(ROUNDS_AT_ONCE, ROUNDS - start) }, (_, i) => start + i);
-    outcomes.push(...(await Promise.all(batch.map(round))));
-  }
-  return outcomes;
-}
-
-/** How many times each status was answered. */
-const tally = (statuses: number[]) =>
-  Object.fromEntries(
-    [...new Set(statuses)].sort().map((status) => [status, statuses.filter((s) => s === status).length]),
-  );
 
 /**
  * Two instances of the real application over one database (each its own connections, caches and

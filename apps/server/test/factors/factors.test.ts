@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config';
 import { sessionOf } from '../support/admin-api';
 import { outboxIds } from '../support/outbox';
 import { scenarioApplication } from '../support/scenario';
-import { SoftwareAuthenticator } from '../support/software-authenticator';
+import { SoftwareAuthenticator } from '../../../../scripts/software-authenticator';
 import { storedData } from '../support/stored-data';
 import { BACKENDS } from '../support/test-application';
 

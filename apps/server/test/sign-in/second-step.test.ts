@@ -9,7 +9,7 @@ import { generateSync } from 'otplib';
 import { describe, expect, it } from 'vitest';
 import { sessionOf } from '../support/admin-api';
 import { scenarioApplication } from '../support/scenario';
-import { SoftwareAuthenticator } from '../support/software-authenticator';
+import { SoftwareAuthenticator } from '../../../../scripts/software-authenticator';
 import { BACKENDS, type TestApplication } from '../support/test-application';
 import { claimsOf } from '../support/user-client';
 
@@ -127,6 +127,27 @@ describe.each(BACKENDS)('the sign-in steps on %s', (backend) => {
       }
     }
     expect(lost).toEqual([]);
+  });
+
+  it('answers an unknown challenge as it answers a wrong code, 401 of one shape, naming no account', async () => {
+    const user = await userWithTotp();
+    const { id } = await challengeOf(user.email);
+    const unknown = await secondStep({ challenge: 'A'.repeat(43), code: '000000' });
+    const wrong = await secondStep({ challenge: id, code: '000000' });
+    const shapeOf = async (response: Response) => {
+      const text = await response.text();
+      // Only the password step hands out a challenge: what may differ is the code, never who it is for.
+      expect(text).not.toContain(user.email);
+      expect(text).not.toContain(user.id);
+      const { errors } = JSON.parse(text);
+      return {
+        status: response.status,
+        type: response.headers.get('content-type'),
+        keys: Object.keys(errors[0]).sort(),
+        errors: errors.length,
+      };
+    };
+    expect(await shapeOf(unknown)).toEqual(await shapeOf(wrong));
   });
 
   it('ends a challenge at its 5th wrong answer', async () => {

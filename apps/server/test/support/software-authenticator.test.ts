@@ -6,7 +6,7 @@ import {
   verifyRegistrationResponse,
   type WebAuthnCredential,
 } from '@simplewebauthn/server';
-import { SoftwareAuthenticator } from './software-authenticator';
+import { SoftwareAuthenticator } from '../../../../scripts/software-authenticator';
 
 const RP_ID = 'localhost';
 const ORIGIN = 'http://localhost:3002';

@@ -1,0 +1,149 @@
+import { SECOND_FACTOR_RULES } from '@uas/domain';
+import { generateSync } from 'otplib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminClient } from '../support/admin-client';
+import { ROUNDS, rounds, tally } from '../support/race-rounds';
+import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+
+const PASSWORD = 'second-step-race-1';
+const PERIOD = SECOND_FACTOR_RULES.totp.periodSeconds;
+
+/**
+ * The issue's races of the second step, across two instances of the real application over one
+ * database (each its own connections and caches): every round sends one answer to each instance
+ * at once, and exactly one may open a session.
+ */
+describe.each(BACKENDS)('second-step races on %s, across two instances', (backend) => {
+  let a: TestApplication;
+  let b: TestApplication;
+  let clientA: AdminClient;
+  let clientB: AdminClient;
+  beforeAll(async () => {
+    a = await startTestApplication(backend);
+    // The same database and key file directory (so the same generated MFA key) as `a`.
+    const shared = Object.fromEntries(
+      Object.entries(a.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
+    );
+    b = await startTestApplication(backend, shared);
+    // One time for both, as two servers synchronised by NTP: a code is of the same step on each.
+    b.clock.advance((a.clock.now().getTime() - b.clock.now().getTime()) / 1000);
+    [clientA, clientB] = [new AdminClient(a), new AdminClient(b)];
+  }, 60_000);
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  const codeAt = (secret: string, secondsFromNow = 0) =>
+    generateSync({ secret, epoch: Math.floor(a.clock.now().getTime() / 1000) + secondsFromNow });
+
+  /**
+   * A new user with an active TOTP factor, enrolled through the routes. The enrolment is verified
+   * with the previous step's code (within the allowed drift), so the current step is still unused.
+   */
+  async function userWithTotp(name: string) {
+    const email = `${name}-${backend}-${crypto.randomUUID()}@example.com`;
+    const user = await clientA.createUser({ email, password: PASSWORD });
+    const { accessToken } = await clientA.userSession(email, PASSWORD);
+    const enrolled = await clientA.send(
+      'POST',
+      '/v1/users/me/factors',
+      { data: { type: 'factors', attributes: { kind: 'totp' } } },
+      accessToken,
+    );
+    expect(enrolled.status).toBe(201);
+    const { data } = await enrolled.json();
+    const secret: string = data.attributes.secret;
+    const verified = await clientA.send(
+      'POST',
+      `/v1/users/me/factors/${data.id}/verify`,
+      { code: codeAt(secret, -PERIOD) },
+      accessToken,
+    );
+    expect(verified.status).toBe(200);
+    const recoveryCodes: string[] = (await verified.json()).data.attributes.recovery_codes;
+    return { id: user.id, email, secret, recoveryCodes };
+  }
+
+  /** The password step on `client`: the challenge's handle. */
+  async function challenge(client: AdminClient, email: string): Promise<string> {
+    const response = await client.login(email, PASSWORD, {}, '/v1/login');
+    expect(response.status).toBe(200);
+    const { data } = await response.json();
+    expect(data.type).toBe('mfa_challenges');
+    return data.id;
+  }
+
+  const answer = (client: AdminClient, handle: string, code: string) =>
+    client.send('POST', '/v1/login/mfa', { challenge: handle, code });
+
+  /** The account's unused recovery codes, as an admin sees them. */
+  async function codesLeft(id: string): Promise<number> {
+    const listed = await clientB.get(`/v1/admin/users/${id}/factors`, await clientB.adminToken());
+    expect(listed.status).toBe(200);
+    return (await listed.json()).meta.recovery_codes_left;
+  }
+
+  /** A round's two answers: their statuses, error codes and how many opened a session. */
+  async function outcomeOf(responses: Response[]) {
+    const answered = await Promise.all(
+      responses.map(async (response) => {
+        const body = await response.json();
+        return response.status === 200 ? '200 session' : `${response.status} ${body.errors[0].code}`;
+      }),
+    );
+    return { answered, sessions: answered.filter((each) => each === '200 session').length };
+  }
+
+  it(`one TOTP code sent to both instances at once, each for its own challenge: exactly one session, ${ROUNDS} rounds`, async () => {
+    const outcomes = await rounds(async () => {
+      const user = await userWithTotp('totp-race');
+      const [first, second] = await Promise.all([challenge(clientA, user.email), challenge(clientB, user.email)]);
+      const code = codeAt(user.secret);
+      return outcomeOf(await Promise.all([answer(clientA, first, code), answer(clientB, second, code)]));
+    });
+    console.info(`one TOTP code twice at once, two instances (${backend}):`, {
+      sessions: tally(outcomes.map((outcome) => outcome.sessions)),
+      answers: tally(outcomes.flatMap((outcome) => outcome.answered)),
+    });
+    expect(outcomes.filter((outcome) => outcome.sessions !== 1)).toEqual([]);
+    expect(outcomes.filter((outcome) => !outcome.answered.includes('401 invalid_second_factor'))).toEqual([]);
+  }, 120_000);
+
+  it(`one recovery code sent to both instances at once, each for its own challenge: exactly one session, one code used, ${ROUNDS} rounds`, async () => {
+    const outcomes = await rounds(async () => {
+      const user = await userWithTotp('recovery-race');
+      const [first, second] = await Promise.all([challenge(clientA, user.email), challenge(clientB, user.email)]);
+      const [code] = user.recoveryCodes;
+      const outcome = await outcomeOf(
+        await Promise.all([answer(clientA, first, code!), answer(clientB, second, code!)]),
+      );
+      return { ...outcome, used: user.recoveryCodes.length - (await codesLeft(user.id)) };
+    });
+    console.info(`one recovery code twice at once, two instances (${backend}):`, {
+      sessions: tally(outcomes.map((outcome) => outcome.sessions)),
+      'codes used': tally(outcomes.map((outcome) => outcome.used)),
+      answers: tally(outcomes.flatMap((outcome) => outcome.answered)),
+    });
+    expect(outcomes.filter((outcome) => outcome.sessions !== 1 || outcome.used !== 1)).toEqual([]);
+  }, 120_000);
+
+  it(`one challenge answered on both instances at once with two right recovery codes: exactly one session, ${ROUNDS} rounds`, async () => {
+    const outcomes = await rounds(async () => {
+      const user = await userWithTotp('challenge-race');
+      const handle = await challenge(clientA, user.email);
+      const [one, other] = user.recoveryCodes;
+      const outcome = await outcomeOf(
+        await Promise.all([answer(clientA, handle, one!), answer(clientB, handle, other!)]),
+      );
+      return { ...outcome, used: user.recoveryCodes.length - (await codesLeft(user.id)) };
+    });
+    console.info(`one challenge completed twice at once, two instances (${backend}):`, {
+      sessions: tally(outcomes.map((outcome) => outcome.sessions)),
+      'codes used': tally(outcomes.map((outcome) => outcome.used)),
+      answers: tally(outcomes.flatMap((outcome) => outcome.answered)),
+    });
+    expect(outcomes.filter((outcome) => outcome.sessions !== 1)).toEqual([]);
+    expect(outcomes.filter((outcome) => !outcome.answered.includes('401 invalid_challenge'))).toEqual([]);
+  }, 120_000);
+});
