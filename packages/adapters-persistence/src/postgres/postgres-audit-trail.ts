@@ -46,11 +46,7 @@ export function postgresChainingPass(db: PostgresDb): ChainingPass {
     chain: (wait) =>
       db.transaction(async (tx) => {
         if (!(await (wait ? takeTurns(tx, CHAIN_LOCK).then(() => true) : tryTurn(tx, CHAIN_LOCK)))) return 0;
-        const waiting = await tx
-          .select()
-          .from(auditPending)
-          .orderBy(asc(auditPending.time), asc(auditPending.id))
-          .limit(SEQUENCE_BATCH);
+        const waiting = await tx.select().from(auditPending).orderBy(asc(auditPending.ord)).limit(SEQUENCE_BATCH);
         if (waiting.length === 0) return 0;
         const [head] = await tx
           .insert(auditChain)

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   boolean,
   check,
   customType,
@@ -212,6 +213,12 @@ export const auditEvents = pgTable(
  */
 export const auditPending = pgTable('audit_pending', {
   id: identifier('id').primaryKey(),
+  /**
+   * The order the events were recorded in: the sequencer chains by it, so a change made after
+   * another in one process is chained after it (times can be equal, ids are random). SQLite's
+   * rowid plays this part there.
+   */
+  ord: bigserial('ord', { mode: 'number' }).notNull(),
   time: timestamp('time').notNull(),
   actorType: text('actor_type').$type<AuditActor['type']>().notNull(),
   actorId: identifier('actor_id'),

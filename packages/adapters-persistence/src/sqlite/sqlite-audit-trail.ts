@@ -1,4 +1,4 @@
-import { asc, count, eq, gt, inArray, lt, lte } from 'drizzle-orm';
+import { asc, count, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
 import {
   chainLength,
   sealAuditEvents,
@@ -40,17 +40,13 @@ export function appendAuditEvents(tx: SqliteDb, records: readonly AuditRecord[])
 }
 
 /**
- * Chains the oldest waiting events after the head, in the order they were recorded, inside the
+ * Chains the oldest waiting events after the head, in the order they were recorded (their rowids:
+ * each insert takes one above the largest waiting; times can be equal, ids are random), inside the
  * caller's IMMEDIATE transaction (which holds the database's one write lock, so passes on every
  * connection take turns). Answers how many it chained.
  */
 function chainWaitingEvents(tx: SqliteDb): number {
-  const waiting = tx
-    .select()
-    .from(auditPending)
-    .orderBy(asc(auditPending.time), asc(auditPending.id))
-    .limit(SEQUENCE_BATCH)
-    .all();
+  const waiting = tx.select().from(auditPending).orderBy(sql`rowid`).limit(SEQUENCE_BATCH).all();
   if (waiting.length === 0) return 0;
   const [head] = tx
     .insert(auditChain)
