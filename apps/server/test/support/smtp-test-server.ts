@@ -14,6 +14,8 @@ export class TestSmtpServer {
   readonly received: ParsedMail[] = [];
   /** Reply code and text by recipient address. */
   readonly refusals = new Map<string, { code: number; text: string }>();
+  /** Connection errors of clients, kept rather than thrown (see start). */
+  readonly connectionErrors: Error[] = [];
   private server: SMTPServer | null = null;
   port = 0;
 
@@ -50,6 +52,9 @@ export class TestSmtpServer {
       server.once('error', reject);
       server.listen(this.port, '127.0.0.1', () => resolve());
     });
+    // A client killed mid-session (the crash tests' kill -9) resets its connection: smtp-server
+    // reports that as an 'error' event, which must not become the test process's uncaught one.
+    server.on('error', (error: Error) => this.connectionErrors.push(error));
     this.server = server;
     this.port = (server.server.address() as AddressInfo).port;
   }
