@@ -273,6 +273,7 @@ export function createUseCases({
       ceremonies,
       box: mailDeps.box,
       proofs,
+      lock,
       accountMail,
       clock,
       ids,
