@@ -229,6 +229,7 @@ describe.each(BACKENDS)('second factors on %s', (backend) => {
     const user = await signedInUser();
     // Pending before the first factor became active: its verify is stepped up too.
     const early = (await (await client.send('POST', '/v1/users/me/factors', ENROL('totp'), user.token)).json()).data;
+    scenario.t.clock.advance(1);
     const { enrolled } = await enrolTotp(user.token);
     const overtaken = await client.send(
       'POST',
@@ -265,6 +266,21 @@ describe.each(BACKENDS)('second factors on %s', (backend) => {
       stepped,
     );
     expect(late.status).toBe(200);
+  });
+
+  it('pending factors past their 10-minute window do not count toward the 10-factor limit', async () => {
+    const { client, t } = scenario;
+    const user = await signedInUser();
+    const { refreshToken } = await client.userSession(user.email, PASSWORD);
+    const { maxFactors, pendingSeconds } = SECOND_FACTOR_RULES.enrolment;
+    for (let n = 0; n < maxFactors; n++) {
+      expect((await client.send('POST', '/v1/users/me/factors', ENROL('totp'), user.token)).status).toBe(201);
+    }
+    const full = await client.send('POST', '/v1/users/me/factors', ENROL('totp'), user.token);
+    expect([full.status, (await full.json()).errors[0].code]).toEqual([422, 'invalid_attribute']);
+    t.clock.advance(pendingSeconds + 1);
+    const token = (await sessionOf(await client.send('POST', '/v1/refresh', { refreshToken }))).accessToken;
+    expect((await client.send('POST', '/v1/users/me/factors', ENROL('totp'), token)).status).toBe(201);
   });
 
   it('step-up proofs count toward the second-step lock: 10 wrong ones lock it (429, Retry-After), also for a right one and the login', async () => {

@@ -110,7 +110,10 @@ export class FactorService {
     const account = await this.accountOf(who.kind, who.subjectId);
     const existing = await factors.list(who.kind, who.subjectId);
     if (existing.some(isActive)) await this.stepUp(who, proof, request);
-    if (existing.length >= maxFactors) {
+    // A pending factor past its window can never become active: it no longer takes a place.
+    const now = clock.now();
+    const held = existing.filter((factor) => isActive(factor) || !isStale(factor, now));
+    if (held.length >= maxFactors) {
       throw new ValidationError([
         { source: { pointer: '/data' }, detail: `an account holds at most ${maxFactors} factors; remove one first` },
       ]);
@@ -120,7 +123,7 @@ export class FactorService {
       id,
       owner: who.kind,
       subjectId: who.subjectId,
-      created: clock.now(),
+      created: now,
       activated: null,
       lastUsed: null,
     };
@@ -164,11 +167,11 @@ export class FactorService {
     const factor = await this.ownFactor(who, factorId);
     if (isActive(factor)) throw new FactorAlreadyActiveError();
     const now = clock.now();
-    if (now.getTime() - factor.created.getTime() > pendingSeconds * 1000) throw new InvalidSecondFactorError();
+    if (isStale(factor, now)) throw new InvalidSecondFactorError();
     // Enrolled freely before another factor became active: it was never stepped up, so its
     // verify is (by the session; the body's code is the new factor's own).
     const overtaken = (await factors.list(who.kind, who.subjectId)).some(
-      (other) => other.activated !== null && other.activated.getTime() >= factor.created.getTime(),
+      (other) => other.activated !== null && other.activated.getTime() > factor.created.getTime(),
     );
     if (overtaken) await this.stepUp(who, {}, request);
     let activation: FactorActivation;
@@ -335,5 +338,8 @@ export class FactorService {
 }
 
 const factorTarget = (id: string) => ({ type: 'factors', id });
+/** A pending factor whose verification window has passed. */
+const isStale = (factor: Factor, now: Date) =>
+  !isActive(factor) && now.getTime() - factor.created.getTime() > pendingSeconds * 1000;
 const missing = (name: string) =>
   new ValidationError([{ source: { pointer: `/${name}` }, detail: `${name} is required to verify this factor` }]);

@@ -12,7 +12,7 @@ export const SECOND_FACTOR_RULES = {
   lock: { failures: 10, seconds: 900 },
   /** Removing a factor or renewing the recovery codes needs a second-factor proof this recent. */
   stepUpSeconds: 300,
-  /** Factors one account may hold (pending ones included), and how long a pending one can be verified. */
+  /** Factors one account may hold (pending ones within their window included), and how long a pending one can be verified. */
   enrolment: { maxFactors: 10, pendingSeconds: 600 },
   /** Passkey options (each a stored challenge) one client address may ask for a minute, by default. */
   passkeyOptionsPerMinute: 30,
