@@ -253,7 +253,7 @@ export class FactorService {
   /**
    * An admin removes every factor and recovery code of a user and ends the user's sessions (a
    * lost phone). The user is mailed a notice, queued in the removal's transaction; with no factor
-   * to remove, no notice.
+   * to remove, no notice and no audit event (a repeated reset is not a second one).
    */
   async resetOfUser(userId: string, initiator: Initiator): Promise<void> {
     const { factors, accountMail, clock, ids } = this.deps;
@@ -263,7 +263,7 @@ export class FactorService {
     const hasFactors = (await factors.list('user', userId)).length > 0;
     const compose = hasFactors ? await accountMail.admit('factors_reset', user.email) : null;
     const notice = compose ? await compose({ email: user.email }) : undefined;
-    await factors.removeAll('user', userId, now, audit, notice);
+    await factors.removeAll('user', userId, now, hasFactors ? audit : undefined, notice);
   }
 
   /**
