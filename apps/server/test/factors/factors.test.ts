@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { SECOND_FACTOR_RULES } from '@uas/domain';
 import type {
   PublicKeyCredentialCreationOptionsJSON,
@@ -112,6 +113,11 @@ describe.each(BACKENDS)('second factors on %s', (backend) => {
     }
     for (const code of recoveryCodes) {
       expect(stored.includes(code) || stored.includes(code.replaceAll('-', '')), 'a recovery code stored').toBe(false);
+      // Nor its unkeyed digest: a database copy alone must not check guesses (they are keyed HMACs).
+      const digest = createHash('sha256').update(code.replaceAll('-', '')).digest();
+      for (const form of [digest.toString('hex'), digest.toString('base64url'), digest.toString('base64')]) {
+        expect(stored.includes(form), 'a recovery code as a plain SHA-256').toBe(false);
+      }
     }
     const logs = t.logs.join('\n');
     for (const needle of [secret, ...recoveryCodes]) expect(logs.includes(needle)).toBe(false);

@@ -32,7 +32,10 @@ export interface FactorServiceDeps {
   principals: Record<SubjectKind, PrincipalSource>;
   codes: OneTimeCodes;
   ceremonies: PasskeyCeremonies;
-  /** The key ring: TOTP secrets are sealed under its `factor-secret` purpose, the factor's id as context. */
+  /**
+   * The key ring: TOTP secrets are sealed under its `factor-secret` purpose (the factor's id as
+   * context), and recovery codes stored as HMACs under it.
+   */
   box: SecretBox;
   proofs: SecondFactorProofs;
   /** The account's second-step lock: a step-up proof is guessed at as a login's second step is. */
@@ -194,7 +197,7 @@ export class FactorService {
     const activated = await factors.activate(
       factor.id,
       now,
-      { ...activation, recoveryCodeDigests: recoveryCodes.map(recoveryCodeDigest) },
+      { ...activation, recoveryCodeDigests: await this.digestsOf(recoveryCodes) },
       audit,
     );
     if (!activated) {
@@ -240,7 +243,7 @@ export class FactorService {
     const codes = this.newRecoveryCodes();
     const target = { type: who.kind === 'admin' ? 'admins' : 'users', id: who.subjectId };
     const audit = auditRecord(ids.next(), clock.now(), initiatorOf(who, request), 'recovery_codes.regenerated', target);
-    await factors.replaceRecoveryCodes(who.kind, who.subjectId, codes.map(recoveryCodeDigest), audit);
+    await factors.replaceRecoveryCodes(who.kind, who.subjectId, await this.digestsOf(codes), audit);
     return codes;
   }
 
@@ -330,6 +333,10 @@ export class FactorService {
     const account = await this.deps.principals[kind].findById(id);
     if (!account) throw new NotFoundError(kind);
     return account;
+  }
+
+  private digestsOf(codes: readonly string[]): Promise<string[]> {
+    return Promise.all(codes.map((code) => recoveryCodeDigest(this.deps.box, code)));
   }
 
   private newRecoveryCodes(): string[] {

@@ -5,7 +5,7 @@
  */
 export const SECOND_FACTOR_RULES = {
   totp: { digits: 6, periodSeconds: 30, algorithm: 'SHA1', secretBytes: 20, windowSteps: 1 },
-  /** 10 codes of 12 base32 characters: 60 bits each, shown once, stored as SHA-256 digests. */
+  /** 10 codes of 12 base32 characters: 60 bits each, shown once, stored as HMACs under the factor-secret key. */
   recoveryCodes: { count: 10, length: 12 },
   challenge: { seconds: 300, maxFailures: 5 },
   /** 10 consecutive wrong second steps of one account lock its second step for 15 minutes. */
