@@ -18,9 +18,10 @@ import { enrolDocument, stepUpDocument, verifyFactorDocument } from '../schemas/
 import { jsonBody, parseWith } from '../schemas/validation';
 import { requireUuidParam } from './uuid-param';
 
-const STEP_UP_LOWER =
-  'needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body, not both (422); else 403 `second_factor_required`. A wrong proof counts toward the account’s second-step lock (10 in a row: 429 `too_many_attempts` with `Retry-After`, as at the login’s second step).';
-const STEP_UP = `Needs${STEP_UP_LOWER.slice('needs'.length)}`;
+/** What a step-up is, for the routes' descriptions. */
+const STEP_UP_PROOF =
+  'a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body, not both (422); else 403 `second_factor_required`. A wrong proof counts toward the account’s second-step lock (10 in a row: 429 `too_many_attempts` with `Retry-After`, as at the login’s second step).';
+const STEP_UP = `Needs a step-up: ${STEP_UP_PROOF}`;
 
 interface Audience {
   /** `/v1/users/me` or `/v1/admin/me`. */
@@ -60,7 +61,7 @@ function ownFactorsRoutes(factors: FactorService, { base, name, tag, auth }: Aud
       describeRoute({
         operationId: `enrol${name}Factor`,
         summary: 'Start enrolling a second factor (TOTP or passkey)',
-        description: `The factor is pending until verified, within 10 minutes. TOTP answers its secret, \`otpauth_uri\` and QR code (SVG), shown once; WebAuthn answers the creation options for \`navigator.credentials.create()\`. At most 10 factors per account (422). The account's first factor needs nothing more; once it has an active factor, enrolling another ${STEP_UP_LOWER}`,
+        description: `The factor is pending until verified, within 10 minutes. TOTP answers its secret, \`otpauth_uri\` and QR code (SVG), shown once; WebAuthn answers the creation options for \`navigator.credentials.create()\`. At most 10 factors per account (422; a pending one past its 10 minutes does not count). The account's first factor needs nothing more; once it has an active factor, enrolling another needs a step-up: ${STEP_UP_PROOF}`,
         tags,
         body: {
           schema: enrolDocument,
