@@ -36,6 +36,9 @@ const NO_MAIL = {
   box: {
     seal: () => Promise.reject(new Error('this example sends no mail')),
     open: () => Promise.reject(new Error('this example sends no mail')),
+    // Nor keeps recovery codes (see NO_FACTORS).
+    mac: () => Promise.reject(new Error('this example has no second factors')),
+    macs: () => Promise.reject(new Error('this example has no second factors')),
   },
   templates: { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] },
   logger: { debug() {}, info() {}, warn() {}, error() {} } satisfies Logger,

@@ -73,7 +73,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with a passkey alone
-         * @description A discoverable passkey's assertion over a challenge of the passkey options, with user verification. The access token carries `amr` `["hwk"]` (a device-bound passkey) or `["swk"]` (a synced one) and `aal` `aal2`.
+         * @description A discoverable passkey's assertion over a challenge of the passkey options, with user verification. The access token carries `amr` `["hwk"]` (a device-bound passkey) or `["swk"]` (a synced one) and `aal` `aal2`. Refused (429 with `Retry-After`) while the account's second step is locked.
          */
         post: operations["adminLoginPasskey"];
         delete?: never;
@@ -313,7 +313,7 @@ export interface paths {
         put?: never;
         /**
          * Start enrolling a second factor (TOTP or passkey)
-         * @description The factor is pending until verified, within 10 minutes. TOTP answers its secret, `otpauth_uri` and QR code (SVG), shown once; WebAuthn answers the creation options for `navigator.credentials.create()`. At most 10 factors per account (422).
+         * @description The factor is pending until verified, within 10 minutes. TOTP answers its secret, `otpauth_uri` and QR code (SVG), shown once; WebAuthn answers the creation options for `navigator.credentials.create()`. At most 10 factors per account (422; a pending one past its 10 minutes does not count). The account's first factor needs nothing more; once it has an active factor, enrolling another needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body, not both (422); else 403 `second_factor_required`. A wrong proof counts toward the account’s second-step lock (10 in a row: 429 `too_many_attempts` with `Retry-After`, as at the login’s second step).
          */
         post: operations["enrolAdminOwnFactor"];
         delete?: never;
@@ -333,7 +333,7 @@ export interface paths {
         put?: never;
         /**
          * Prove a pending factor works, which activates it
-         * @description A current TOTP `code`, or the passkey `credential` (RegistrationResponseJSON). The code cannot sign in afterwards. The account’s first active factor also answers `recovery_codes`, shown once.
+         * @description A current TOTP `code`, or the passkey `credential` (RegistrationResponseJSON). The code cannot sign in afterwards. The account’s first active factor also answers `recovery_codes`, shown once. A factor enrolled before another one became active needs a session whose login had a second step within the last 5 minutes (else 403 `second_factor_required`: remove it and enrol again with a step-up).
          */
         post: operations["verifyAdminOwnFactor"];
         delete?: never;
@@ -354,7 +354,7 @@ export interface paths {
         post?: never;
         /**
          * Remove one of your factors
-         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`. A pending factor (never verified) needs none: there is no second factor to prove yet. Removing the last active factor also removes the recovery codes.
+         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body, not both (422); else 403 `second_factor_required`. A wrong proof counts toward the account’s second-step lock (10 in a row: 429 `too_many_attempts` with `Retry-After`, as at the login’s second step). A pending factor (never verified) needs none: there is no second factor to prove yet. Removing the last active factor also removes the recovery codes.
          */
         delete: operations["removeAdminOwnFactor"];
         options?: never;
@@ -373,7 +373,7 @@ export interface paths {
         put?: never;
         /**
          * Replace your recovery codes with a new set
-         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`. Every earlier code stops working.
+         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body, not both (422); else 403 `second_factor_required`. A wrong proof counts toward the account’s second-step lock (10 in a row: 429 `too_many_attempts` with `Retry-After`, as at the login’s second step). Every earlier code stops working.
          */
         post: operations["regenerateAdminOwnRecoveryCodes"];
         delete?: never;
@@ -651,7 +651,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in with a passkey alone
-         * @description A discoverable passkey's assertion over a challenge of the passkey options, with user verification. The access token carries `amr` `["hwk"]` (a device-bound passkey) or `["swk"]` (a synced one) and `aal` `aal2`.
+         * @description A discoverable passkey's assertion over a challenge of the passkey options, with user verification. The access token carries `amr` `["hwk"]` (a device-bound passkey) or `["swk"]` (a synced one) and `aal` `aal2`. Refused (429 with `Retry-After`) while the account's second step is locked.
          */
         post: operations["userLoginPasskey"];
         delete?: never;
@@ -874,7 +874,7 @@ export interface paths {
         put?: never;
         /**
          * Start enrolling a second factor (TOTP or passkey)
-         * @description The factor is pending until verified, within 10 minutes. TOTP answers its secret, `otpauth_uri` and QR code (SVG), shown once; WebAuthn answers the creation options for `navigator.credentials.create()`. At most 10 factors per account (422).
+         * @description The factor is pending until verified, within 10 minutes. TOTP answers its secret, `otpauth_uri` and QR code (SVG), shown once; WebAuthn answers the creation options for `navigator.credentials.create()`. At most 10 factors per account (422; a pending one past its 10 minutes does not count). The account's first factor needs nothing more; once it has an active factor, enrolling another needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body, not both (422); else 403 `second_factor_required`. A wrong proof counts toward the account’s second-step lock (10 in a row: 429 `too_many_attempts` with `Retry-After`, as at the login’s second step).
          */
         post: operations["enrolOwnFactor"];
         delete?: never;
@@ -894,7 +894,7 @@ export interface paths {
         put?: never;
         /**
          * Prove a pending factor works, which activates it
-         * @description A current TOTP `code`, or the passkey `credential` (RegistrationResponseJSON). The code cannot sign in afterwards. The account’s first active factor also answers `recovery_codes`, shown once.
+         * @description A current TOTP `code`, or the passkey `credential` (RegistrationResponseJSON). The code cannot sign in afterwards. The account’s first active factor also answers `recovery_codes`, shown once. A factor enrolled before another one became active needs a session whose login had a second step within the last 5 minutes (else 403 `second_factor_required`: remove it and enrol again with a step-up).
          */
         post: operations["verifyOwnFactor"];
         delete?: never;
@@ -915,7 +915,7 @@ export interface paths {
         post?: never;
         /**
          * Remove one of your factors
-         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`. A pending factor (never verified) needs none: there is no second factor to prove yet. Removing the last active factor also removes the recovery codes.
+         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body, not both (422); else 403 `second_factor_required`. A wrong proof counts toward the account’s second-step lock (10 in a row: 429 `too_many_attempts` with `Retry-After`, as at the login’s second step). A pending factor (never verified) needs none: there is no second factor to prove yet. Removing the last active factor also removes the recovery codes.
          */
         delete: operations["removeOwnFactor"];
         options?: never;
@@ -934,7 +934,7 @@ export interface paths {
         put?: never;
         /**
          * Replace your recovery codes with a new set
-         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`. Every earlier code stops working.
+         * @description Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body, not both (422); else 403 `second_factor_required`. A wrong proof counts toward the account’s second-step lock (10 in a row: 429 `too_many_attempts` with `Retry-After`, as at the login’s second step). Every earlier code stops working.
          */
         post: operations["regenerateOwnRecoveryCodes"];
         delete?: never;
@@ -2055,6 +2055,19 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `too_many_attempts` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5296,6 +5309,12 @@ export interface operations {
                             kind: "totp" | "webauthn";
                         };
                     };
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
                 };
                 /**
                  * @example {
@@ -5315,6 +5334,12 @@ export interface operations {
                             /** @enum {string} */
                             kind: "totp" | "webauthn";
                         };
+                    };
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -5374,7 +5399,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `missing_token`, `invalid_token` */
+            /** @description `missing_token`, `invalid_token`, `invalid_second_factor` */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5387,7 +5412,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `forbidden` */
+            /** @description `forbidden`, `second_factor_required` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5451,6 +5476,19 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `too_many_attempts` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5602,7 +5640,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `forbidden` */
+            /** @description `forbidden`, `second_factor_required` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5899,6 +5937,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `too_many_attempts` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
             /** @description `headers_too_large` */
             431: {
                 headers: {
@@ -6081,6 +6132,19 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `too_many_attempts` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9031,6 +9095,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `too_many_attempts` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
             /** @description `headers_too_large` */
             431: {
                 headers: {
@@ -11538,6 +11615,12 @@ export interface operations {
                             kind: "totp" | "webauthn";
                         };
                     };
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
                 };
                 /**
                  * @example {
@@ -11557,6 +11640,12 @@ export interface operations {
                             /** @enum {string} */
                             kind: "totp" | "webauthn";
                         };
+                    };
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -11616,7 +11705,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `missing_token`, `invalid_token` */
+            /** @description `missing_token`, `invalid_token`, `invalid_second_factor` */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11629,7 +11718,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `forbidden` */
+            /** @description `forbidden`, `second_factor_required` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11693,6 +11782,19 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `too_many_attempts` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11844,7 +11946,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `forbidden` */
+            /** @description `forbidden`, `second_factor_required` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12141,6 +12243,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description `too_many_attempts` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
             /** @description `headers_too_large` */
             431: {
                 headers: {
@@ -12323,6 +12438,19 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `too_many_attempts` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -165,7 +165,7 @@ export function createUseCases({
           policy,
         }),
         secondStep: new SecondStep({ ...steps, lock }),
-        passkey: new PasskeyStep({ ...steps, ceremonies }),
+        passkey: new PasskeyStep({ ...steps, ceremonies, lock }),
         passkeyOptionsLimit,
       },
     };
@@ -273,6 +273,7 @@ export function createUseCases({
       ceremonies,
       box: mailDeps.box,
       proofs,
+      lock,
       accountMail,
       clock,
       ids,

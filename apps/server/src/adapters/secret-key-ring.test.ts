@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ActionTokenService, InvalidActionTokenError } from '@uas/domain';
 import {
@@ -133,6 +133,20 @@ describe('SecretKeyRing', () => {
     expect(digests).toHaveLength(2);
     expect(digests[0]).toBe(await keyRing.digest(token));
     expect(digests[1]).toBe(expected);
+  });
+
+  it('macs a recovery code under the current factor-secret key, unknown to the database alone, and under every key held after a rotation', async () => {
+    const { keyRing, repositories } = ring();
+    await keyRing.ensureSecrets();
+    const mac = await keyRing.mac('factor-secret', 'abcdefghijkl');
+    expect(mac).not.toBe(createHash('sha256').update('abcdefghijkl').digest('base64url'));
+    const [stored] = await repositories.secrets.list('factor-secret');
+    // The stored material is wrapped: keyed with it as it stands, the digest does not match.
+    expect(mac).not.toBe(createHmac('sha256', stored!.material).update('abcdefghijkl').digest('base64url'));
+    await keyRing.rotate('factor-secret');
+    const macs = await keyRing.macs('factor-secret', 'abcdefghijkl');
+    expect(macs).toEqual([await keyRing.mac('factor-secret', 'abcdefghijkl'), mac]);
+    expect(macs[0]).not.toBe(mac);
   });
 
   it('reloadedDigests() finds a token another instance made under a secret it rotated in after this one cached the ring', async () => {

@@ -54,7 +54,8 @@ export interface SecretKeyRingOptions {
  *
  * It also makes single-use tokens and their HMAC-SHA256 digests under the `token-hmac` secrets:
  * a token is stored under the current secret's digest, and looked up by its digest under every
- * secret of the purpose, so a rotation leaves the tokens already sent usable.
+ * secret of the purpose, so a rotation leaves the tokens already sent usable. `mac`/`macs` do the
+ * same for any purpose: recovery codes are stored as HMACs under the (wrapped) `factor-secret`.
  */
 export class SecretKeyRing implements SecretBox, TokenKeys {
   private readonly loaded = new Map<SecretPurpose, { secrets: Secret[]; at: number }>();
@@ -128,6 +129,15 @@ export class SecretKeyRing implements SecretBox, TokenKeys {
       decipher.update(bytes.subarray(NONCE_BYTES, bytes.length - TAG_BYTES)),
       decipher.final(),
     ]).toString('utf8');
+  }
+
+  async mac(purpose: SecretPurpose, message: string): Promise<string> {
+    return hmacOf(currentOf(purpose, await this.secretsOf(purpose)), message);
+  }
+
+  /** Under every secret of the purpose held (current first, as the store lists them). */
+  async macs(purpose: SecretPurpose, message: string): Promise<string[]> {
+    return (await this.secretsOf(purpose)).map((secret) => hmacOf(secret, message));
   }
 
   generate(): string {

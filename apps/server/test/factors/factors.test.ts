@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { SECOND_FACTOR_RULES } from '@uas/domain';
 import type {
   PublicKeyCredentialCreationOptionsJSON,
@@ -58,6 +59,18 @@ describe.each(BACKENDS)('second factors on %s', (backend) => {
     return { enrolled: data, activated: (await verified.json()).data };
   }
 
+  /** A session whose login had a second step (TOTP), for changes that need a step-up. */
+  async function steppedSession(email: string, secret: string) {
+    const { client, t } = scenario;
+    t.clock.advance(PERIOD); // past the step of any code just used
+    const challenge = (await (await client.login(email, PASSWORD, {}, '/v1/login')).json()).data;
+    const session = await sessionOf(
+      await client.send('POST', '/v1/login/mfa', { challenge: challenge.id, code: codeNow(secret) }),
+    );
+    t.clock.advance(PERIOD);
+    return session.accessToken;
+  }
+
   it('enrols TOTP with real codes: secret, otpauth URI and QR shown once, 10 recovery codes on the first, none of it stored in the clear', async () => {
     const { client, t } = scenario;
     const user = await signedInUser();
@@ -100,6 +113,11 @@ describe.each(BACKENDS)('second factors on %s', (backend) => {
     }
     for (const code of recoveryCodes) {
       expect(stored.includes(code) || stored.includes(code.replaceAll('-', '')), 'a recovery code stored').toBe(false);
+      // Nor its unkeyed digest: a database copy alone must not check guesses (they are keyed HMACs).
+      const digest = createHash('sha256').update(code.replaceAll('-', '')).digest();
+      for (const form of [digest.toString('hex'), digest.toString('base64url'), digest.toString('base64')]) {
+        expect(stored.includes(form), 'a recovery code as a plain SHA-256').toBe(false);
+      }
     }
     const logs = t.logs.join('\n');
     for (const needle of [secret, ...recoveryCodes]) expect(logs.includes(needle)).toBe(false);
@@ -108,12 +126,15 @@ describe.each(BACKENDS)('second factors on %s', (backend) => {
   it('one pending factor verified twice at once activates once, with one set of recovery codes', async () => {
     const { client } = scenario;
     const user = await signedInUser();
+    let token = user.token;
     for (let round = 0; round < 5; round++) {
-      const { data } = await (await client.send('POST', '/v1/users/me/factors', ENROL('totp'), user.token)).json();
+      const { data } = await (await client.send('POST', '/v1/users/me/factors', ENROL('totp'), token)).json();
       const code = codeNow(data.attributes.secret);
       const answers = await Promise.all(
-        [0, 1].map(() => client.send('POST', `/v1/users/me/factors/${data.id}/verify`, { code }, user.token)),
+        [0, 1].map(() => client.send('POST', `/v1/users/me/factors/${data.id}/verify`, { code }, token)),
       );
+      // Further factors beside an active one need a step-up: the second step of a new login.
+      if (round === 0) token = await steppedSession(user.email, data.attributes.secret);
       const statuses = answers.map((answer) => answer.status).sort();
       expect(statuses[0]).toBe(200);
       expect([401, 409]).toContain(statuses[1]);
@@ -143,7 +164,11 @@ describe.each(BACKENDS)('second factors on %s', (backend) => {
     expect(replayed.status).toBe(409);
 
     scenario.t.clock.advance(1); // so the list's oldest-first order is the enrolment order
-    const second = await (await client.send('POST', '/v1/users/me/factors', ENROL('webauthn'), user.token)).json();
+    // A second factor needs a step-up: here an assertion of the first passkey.
+    const request = (await (await client.send('POST', '/v1/login/passkey/options', {})).json()).data.attributes
+      .webauthn;
+    const stepUp = { ...ENROL('webauthn'), credential: authenticator.authenticate(request, ORIGIN) };
+    const second = await (await client.send('POST', '/v1/users/me/factors', stepUp, user.token)).json();
     expect(second.data.attributes.webauthn.excludeCredentials.map((item: { id: string }) => item.id)).toEqual([
       credential.id,
     ]);
@@ -205,6 +230,99 @@ describe.each(BACKENDS)('second factors on %s', (backend) => {
     });
   });
 
+  it('a factor beside an active one needs a step-up to enrol and to verify; the first enrols freely', async () => {
+    const { client } = scenario;
+    const user = await signedInUser();
+    // Pending before the first factor became active: its verify is stepped up too.
+    const early = (await (await client.send('POST', '/v1/users/me/factors', ENROL('totp'), user.token)).json()).data;
+    scenario.t.clock.advance(1);
+    const { enrolled } = await enrolTotp(user.token);
+    const overtaken = await client.send(
+      'POST',
+      `/v1/users/me/factors/${early.id}/verify`,
+      { code: codeNow(early.attributes.secret) },
+      user.token,
+    );
+    expect([overtaken.status, (await overtaken.json()).errors[0].code]).toEqual([403, 'second_factor_required']);
+
+    const refused = await client.send('POST', '/v1/users/me/factors', ENROL('webauthn'), user.token);
+    expect([refused.status, (await refused.json()).errors[0].code]).toEqual([403, 'second_factor_required']);
+    const wrong = await client.send('POST', '/v1/users/me/factors', { ...ENROL('totp'), code: '000000' }, user.token);
+    expect([wrong.status, (await wrong.json()).errors[0].code]).toEqual([401, 'invalid_second_factor']);
+    const both = { ...ENROL('totp'), code: codeNow(enrolled.attributes.secret), credential: {} };
+    expect((await client.send('POST', '/v1/users/me/factors', both, user.token)).status).toBe(422);
+
+    const proved = { ...ENROL('totp'), code: codeNow(enrolled.attributes.secret) };
+    const added = await client.send('POST', '/v1/users/me/factors', proved, user.token);
+    expect(added.status).toBe(201);
+    const { data } = await added.json();
+    const verified = await client.send(
+      'POST',
+      `/v1/users/me/factors/${data.id}/verify`,
+      { code: codeNow(data.attributes.secret) },
+      user.token,
+    );
+    expect(verified.status).toBe(200);
+
+    const stepped = await steppedSession(user.email, enrolled.attributes.secret);
+    const late = await client.send(
+      'POST',
+      `/v1/users/me/factors/${early.id}/verify`,
+      { code: codeNow(early.attributes.secret) },
+      stepped,
+    );
+    expect(late.status).toBe(200);
+  });
+
+  it('pending factors past their 10-minute window do not count toward the 10-factor limit', async () => {
+    const { client, t } = scenario;
+    const user = await signedInUser();
+    const { refreshToken } = await client.userSession(user.email, PASSWORD);
+    const { maxFactors, pendingSeconds } = SECOND_FACTOR_RULES.enrolment;
+    for (let n = 0; n < maxFactors; n++) {
+      expect((await client.send('POST', '/v1/users/me/factors', ENROL('totp'), user.token)).status).toBe(201);
+    }
+    const full = await client.send('POST', '/v1/users/me/factors', ENROL('totp'), user.token);
+    expect([full.status, (await full.json()).errors[0].code]).toEqual([422, 'invalid_attribute']);
+    t.clock.advance(pendingSeconds + 1);
+    const token = (await sessionOf(await client.send('POST', '/v1/refresh', { refreshToken }))).accessToken;
+    expect((await client.send('POST', '/v1/users/me/factors', ENROL('totp'), token)).status).toBe(201);
+  });
+
+  it('step-up proofs count toward the second-step lock: 10 wrong ones lock it (429, Retry-After), also for a right one and the login', async () => {
+    const { client, t } = scenario;
+    const user = await signedInUser();
+    const { refreshToken } = await client.userSession(user.email, PASSWORD);
+    const { enrolled } = await enrolTotp(user.token);
+    for (let i = 0; i < SECOND_FACTOR_RULES.lock.failures; i += 1) {
+      const wrong = await client.send('POST', '/v1/users/me/recovery-codes', { code: `${100000 + i}` }, user.token);
+      expect(wrong.status).toBe(401);
+    }
+    const secret = enrolled.attributes.secret;
+    const locked = await client.send('POST', '/v1/users/me/recovery-codes', { code: codeNow(secret) }, user.token);
+    expect([locked.status, (await locked.json()).errors[0].code]).toEqual([429, 'too_many_attempts']);
+    expect(Number(locked.headers.get('retry-after'))).toBe(SECOND_FACTOR_RULES.lock.seconds);
+    const removal = await client.send(
+      'DELETE',
+      `/v1/users/me/factors/${enrolled.id}`,
+      { code: codeNow(secret) },
+      user.token,
+    );
+    expect(removal.status).toBe(429);
+    const challenge = (await (await client.login(user.email, PASSWORD, {}, '/v1/login')).json()).data;
+    const login = await client.send('POST', '/v1/login/mfa', { challenge: challenge.id, code: codeNow(secret) });
+    expect(login.status).toBe(429);
+
+    t.clock.advance(SECOND_FACTOR_RULES.lock.seconds);
+    const token = (await sessionOf(await client.send('POST', '/v1/refresh', { refreshToken }))).accessToken;
+    const renewed = await client.send('POST', '/v1/users/me/recovery-codes', { code: codeNow(secret) }, token);
+    expect(renewed.status).toBe(200);
+    // A right proof clears the count: 9 more wrong ones do not lock.
+    for (let i = 0; i < SECOND_FACTOR_RULES.lock.failures - 1; i += 1) {
+      expect((await client.send('POST', '/v1/users/me/recovery-codes', { code: '000000' }, token)).status).toBe(401);
+    }
+  });
+
   it('a passkey assertion over a passkey-options challenge proves a step-up, once', async () => {
     const { client } = scenario;
     const user = await signedInUser();
@@ -241,9 +359,11 @@ describe.each(BACKENDS)('second factors on %s', (backend) => {
       data: [],
       meta: { recovery_codes_left: 0 },
     });
-    expect(await outboxIds(client, 'factors_reset', user.email)).toHaveLength(1);
+    // A second reset finds nothing to remove: no second event, no second notice.
+    expect((await client.delete(`/v1/admin/users/${user.id}/factors`, admin)).status).toBe(204);
     const events = await (await client.get('/v1/admin/audit-events?filter[action]=factors.reset', admin)).json();
     expect(events.data).toHaveLength(1);
+    expect(await outboxIds(client, 'factors_reset', user.email)).toHaveLength(1);
     // The password alone signs in again.
     expect((await client.userSession(user.email, PASSWORD)).accessToken).toBeTruthy();
     const unknown = '00000000-0000-4000-8000-000000000000';
@@ -300,9 +420,9 @@ describe.each(BACKENDS)('second factors on %s', (backend) => {
   it('answers malformed credentials, codes, challenge ids, factor ids and array bodies with JSON:API errors, never a 500', async () => {
     const { client } = scenario;
     const user = await signedInUser();
-    const { enrolled } = await enrolTotp(user.token);
     const pending = (await (await client.send('POST', '/v1/users/me/factors', ENROL('webauthn'), user.token)).json())
       .data;
+    const { enrolled } = await enrolTotp(user.token);
     const login = await client.send('POST', '/v1/login', {
       data: { type: 'users', attributes: { email: user.email, password: PASSWORD } },
     });

@@ -14,7 +14,7 @@ describe('uas factors rotate-key', () => {
     await t?.close();
   });
 
-  it('seals every TOTP secret again under a new factor-secret key, audited, and the codes keep working', async () => {
+  it('seals every TOTP secret again under a new factor-secret key, audited, and the codes (recovery ones too) keep working', async () => {
     t = await startTestApplication('sqlite');
     const { useCases, clock } = t;
     const created = await useCases.users.create({ email: 'rotate@example.com', password: 'rotate-password-1' });
@@ -23,9 +23,13 @@ describe('uas factors rotate-key', () => {
     const who = await useCases.userAuth.authenticate(grant.accessToken);
     const codeNow = (secret: string) => generateSync({ secret, epoch: Math.floor(clock.now().getTime() / 1000) });
     const secrets: string[] = [];
+    const recoveryCodes: string[] = [];
     for (let n = 0; n < 3; n++) {
-      const { factor, totp } = await useCases.factors.enrol(who, 'totp');
-      await useCases.factors.verify(who, factor.id, { code: codeNow(totp!.secret) });
+      // Beside the first, each enrolment is stepped up with one of its recovery codes.
+      const proof = n === 0 ? {} : { code: recoveryCodes.shift() };
+      const { factor, totp } = await useCases.factors.enrol(who, 'totp', proof);
+      const { recoveryCodes: first } = await useCases.factors.verify(who, factor.id, { code: codeNow(totp!.secret) });
+      recoveryCodes.push(...(first ?? []));
       secrets.push(totp!.secret);
     }
 
@@ -54,5 +58,9 @@ describe('uas factors rotate-key', () => {
     clock.advance(30);
     const proved = await useCases.secondFactorProofs.proveCode('user', created.id, codeNow(secrets[2]!), clock.now());
     expect(proved).toBe('otp');
+    // Once the instance has read the new key (a minute), recovery codes kept under the old key still work.
+    clock.advance(61);
+    const recovered = await useCases.secondFactorProofs.proveCode('user', created.id, recoveryCodes[0]!, clock.now());
+    expect(recovered).toBe('otp');
   });
 });

@@ -1,4 +1,4 @@
-import { SECOND_FACTOR_RULES, type SubjectKind } from '@uas/domain';
+import { SECOND_FACTOR_RULES, type StepUpProof, type SubjectKind } from '@uas/domain';
 import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
@@ -44,12 +44,24 @@ describe.each(BACKENDS)('the sign-in steps on %s', (backend) => {
     return { secret: totp!.secret, recoveryCodes: recoveryCodes ?? [] };
   }
 
-  async function enrolPasskey(kind: SubjectKind, accessToken: string, authenticator: SoftwareAuthenticator) {
+  /** `proof`: the step-up an account with an active factor needs to enrol another. */
+  async function enrolPasskey(
+    kind: SubjectKind,
+    accessToken: string,
+    authenticator: SoftwareAuthenticator,
+    proof: StepUpProof = {},
+  ) {
     const { t } = scenario;
     const who = await identityOf(kind, accessToken);
-    const { factor, webauthn } = await t.useCases.factors.enrol(who, 'webauthn');
+    const { factor, webauthn } = await t.useCases.factors.enrol(who, 'webauthn', proof);
     const credential = authenticator.register(webauthn as unknown as PublicKeyCredentialCreationOptionsJSON, ORIGIN);
     await t.useCases.factors.verify(who, factor.id, { credential });
+  }
+
+  /** An assertion of `authenticator` over a fresh challenge of the passkey options. */
+  async function passkeyAssertion(authenticator: SoftwareAuthenticator) {
+    const options = (await (await scenario.client.send('POST', '/v1/login/passkey/options', {})).json()).data;
+    return authenticator.authenticate(options.attributes.webauthn as PublicKeyCredentialRequestOptionsJSON, ORIGIN);
   }
 
   /** A user with a verified TOTP factor: its secret, recovery codes and email. */
@@ -177,6 +189,24 @@ describe.each(BACKENDS)('the sign-in steps on %s', (backend) => {
     await sessionOf(await secondStep({ challenge: (await challengeOf(user.email)).id, code: codeAt(t, user.secret) }));
   });
 
+  it("refuses a passwordless passkey sign-in while the account's second step is locked, as its passkey second step", async () => {
+    const { t, client } = scenario;
+    const user = await client.createUser({ email: `locked-${crypto.randomUUID()}@example.com`, password: PASSWORD });
+    const authenticator = new SoftwareAuthenticator();
+    await enrolPasskey('user', (await client.userSession(user.attributes.email, PASSWORD)).accessToken, authenticator);
+    for (let i = 0; i < SECOND_FACTOR_RULES.lock.failures; i += 1) {
+      const wrong = await secondStep({ challenge: (await challengeOf(user.attributes.email)).id, code: '000000' });
+      expect(wrong.status).toBe(401);
+    }
+    const credential = await passkeyAssertion(authenticator);
+    const locked = await client.send('POST', '/v1/login/passkey', { credential });
+    expect([locked.status, (await locked.json()).errors[0].code]).toEqual([429, 'too_many_attempts']);
+    expect(Number(locked.headers.get('retry-after'))).toBe(SECOND_FACTOR_RULES.lock.seconds);
+    t.clock.advance(SECOND_FACTOR_RULES.lock.seconds);
+    const alone = await client.send('POST', '/v1/login/passkey', { credential: await passkeyAssertion(authenticator) });
+    expect((await sessionOf(alone)).id).toBe(user.id);
+  });
+
   it("asks an admin with a factor for the second step, which sets the panel's cookie; a user's challenge is refused there", async () => {
     const { t, client } = scenario;
     const { secret } = await enrolTotp('admin', await client.adminToken());
@@ -204,7 +234,7 @@ describe.each(BACKENDS)('the sign-in steps on %s', (backend) => {
     const synced = new SoftwareAuthenticator({ backedUp: true });
     const first = await client.userSession(user.attributes.email, PASSWORD);
     await enrolPasskey('user', first.accessToken, bound);
-    await enrolPasskey('user', first.accessToken, synced);
+    await enrolPasskey('user', first.accessToken, synced, { credential: await passkeyAssertion(bound) });
 
     const challenge = await challengeOf(user.attributes.email);
     expect(challenge.attributes.kinds).toEqual(['webauthn', 'recovery_code']);

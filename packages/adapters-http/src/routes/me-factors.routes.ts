@@ -18,8 +18,10 @@ import { enrolDocument, stepUpDocument, verifyFactorDocument } from '../schemas/
 import { jsonBody, parseWith } from '../schemas/validation';
 import { requireUuidParam } from './uuid-param';
 
-const STEP_UP =
-  'Needs a step-up: a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body; else 403 `second_factor_required`.';
+/** What a step-up is, for the routes' descriptions. */
+const STEP_UP_PROOF =
+  'a session whose login had a second step within the last 5 minutes, or a `code` (TOTP or recovery code) or `credential` (an assertion over a challenge of the passkey options) in the body, not both (422); else 403 `second_factor_required`. A wrong proof counts toward the account’s second-step lock (10 in a row: 429 `too_many_attempts` with `Retry-After`, as at the login’s second step).';
+const STEP_UP = `Needs a step-up: ${STEP_UP_PROOF}`;
 
 interface Audience {
   /** `/v1/users/me` or `/v1/admin/me`. */
@@ -59,19 +61,25 @@ function ownFactorsRoutes(factors: FactorService, { base, name, tag, auth }: Aud
       describeRoute({
         operationId: `enrol${name}Factor`,
         summary: 'Start enrolling a second factor (TOTP or passkey)',
-        description:
-          'The factor is pending until verified, within 10 minutes. TOTP answers its secret, `otpauth_uri` and QR code (SVG), shown once; WebAuthn answers the creation options for `navigator.credentials.create()`. At most 10 factors per account (422).',
+        description: `The factor is pending until verified, within 10 minutes. TOTP answers its secret, \`otpauth_uri\` and QR code (SVG), shown once; WebAuthn answers the creation options for \`navigator.credentials.create()\`. At most 10 factors per account (422; a pending one past its 10 minutes does not count). The account's first factor needs nothing more; once it has an active factor, enrolling another needs a step-up: ${STEP_UP_PROOF}`,
         tags,
         body: {
           schema: enrolDocument,
           example: { data: { type: 'factors', attributes: { kind: 'totp' } } },
         },
         responses: { 201: { description: 'The pending factor.', schema: enrolmentDocumentSchema } },
+        errors: ['second_factor_required', 'invalid_second_factor', 'too_many_attempts'],
       }),
       authenticated,
       jsonBody((body) => parseWith(enrolDocument, body)),
       async (c) => {
-        const enrolment = await factors.enrol(c.get('identity'), c.req.valid('json').data.attributes.kind);
+        const { data, code, credential } = c.req.valid('json');
+        const enrolment = await factors.enrol(
+          c.get('identity'),
+          data.attributes.kind,
+          { code, credential },
+          requestContext(c),
+        );
         return c.json(enrolmentDocument(enrolment), 201);
       },
     )
@@ -81,11 +89,11 @@ function ownFactorsRoutes(factors: FactorService, { base, name, tag, auth }: Aud
         operationId: `verify${name}Factor`,
         summary: 'Prove a pending factor works, which activates it',
         description:
-          'A current TOTP `code`, or the passkey `credential` (RegistrationResponseJSON). The code cannot sign in afterwards. The account’s first active factor also answers `recovery_codes`, shown once.',
+          'A current TOTP `code`, or the passkey `credential` (RegistrationResponseJSON). The code cannot sign in afterwards. The account’s first active factor also answers `recovery_codes`, shown once. A factor enrolled before another one became active needs a session whose login had a second step within the last 5 minutes (else 403 `second_factor_required`: remove it and enrol again with a step-up).',
         tags,
         body: { schema: verifyFactorDocument, example: { code: '123456' } },
         responses: { 200: { description: 'The active factor.', schema: activationDocumentSchema } },
-        errors: ['invalid_second_factor', 'factor_already_active'],
+        errors: ['invalid_second_factor', 'factor_already_active', 'second_factor_required'],
       }),
       authenticated,
       knownFactor,
@@ -109,7 +117,7 @@ function ownFactorsRoutes(factors: FactorService, { base, name, tag, auth }: Aud
         tags,
         body: { schema: stepUpDocument, optional: true, example: { code: '123456' } },
         responses: { 204: { description: 'The factor is gone.' } },
-        errors: ['second_factor_required', 'invalid_second_factor'],
+        errors: ['second_factor_required', 'invalid_second_factor', 'too_many_attempts'],
       }),
       authenticated,
       knownFactor,
@@ -128,7 +136,7 @@ function ownFactorsRoutes(factors: FactorService, { base, name, tag, auth }: Aud
         tags,
         body: { schema: stepUpDocument, optional: true, example: {} },
         responses: { 200: { description: 'The new codes, shown once.', schema: recoveryCodesDocumentSchema } },
-        errors: ['second_factor_required', 'invalid_second_factor'],
+        errors: ['second_factor_required', 'invalid_second_factor', 'too_many_attempts'],
       }),
       authenticated,
       jsonBody((body) => parseWith(stepUpDocument, body)),

@@ -76,11 +76,11 @@ export function signInStepRoutes({ path, operation, tags, signIn, session, respo
         operationId: `${operation}LoginPasskey`,
         summary: 'Sign in with a passkey alone',
         description:
-          'A discoverable passkey\'s assertion over a challenge of the passkey options, with user verification. The access token carries `amr` `["hwk"]` (a device-bound passkey) or `["swk"]` (a synced one) and `aal` `aal2`.',
+          'A discoverable passkey\'s assertion over a challenge of the passkey options, with user verification. The access token carries `amr` `["hwk"]` (a device-bound passkey) or `["swk"]` (a synced one) and `aal` `aal2`. Refused (429 with `Retry-After`) while the account\'s second step is locked.',
         tags,
         body: { schema: passkeyBodySchema },
         responses: { 200: session },
-        errors: ['invalid_second_factor', 'account_inactive', 'email_not_verified'],
+        errors: ['invalid_second_factor', 'account_inactive', 'email_not_verified', 'too_many_attempts'],
       }),
       jsonBody(parsePasskeyBody),
       async (c) => respond(c, await signIn.passkey.signIn(c.req.valid('json'), requestContext(c))),

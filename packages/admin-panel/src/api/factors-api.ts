@@ -20,8 +20,9 @@ type Verification = JsonBody<paths['/v1/admin/me/factors/{id}/verify']['post']>;
 export type PasskeyRegistration = Extract<Verification, { credential: unknown }>['credential'];
 
 /**
- * The signed-in admin's second factors. Removing one and regenerating the recovery codes need a
- * proof: a recent second step of this session's login, or `proof` sent along.
+ * The signed-in admin's second factors. Enrolling one beside an active one, removing one and
+ * regenerating the recovery codes need a proof: a recent second step of this session's login, or
+ * `proof` sent along.
  */
 export class FactorsApi {
   constructor(private readonly session: AdminSession) {}
@@ -30,8 +31,9 @@ export class FactorsApi {
     return (await unwrap(this.session.api.GET('/v1/admin/me/factors', { signal }))).data;
   }
 
-  async enrol(kind: FactorKind): Promise<EnrolledFactor> {
-    const body = { data: { type: 'factors' as const, attributes: { kind } } };
+  /** Once a factor is active, enrolling another needs a proof too (see remove()). */
+  async enrol(kind: FactorKind, proof?: SecondStepAnswer): Promise<EnrolledFactor> {
+    const body = { data: { type: 'factors' as const, attributes: { kind } }, ...proof };
     return (await unwrap(this.session.api.POST('/v1/admin/me/factors', { body }))).data.data;
   }
 

@@ -139,14 +139,21 @@ export function securityView(context: ScreenContext, factors: FactorsApi, option
     }
   }
 
+  /** Starts an enrolment; beside an active factor, the server asks for a proof first. */
+  const enrol = (kind: FactorKind, title: string) =>
+    withSecondFactor(session, { title, passkey: hasPasskey() }, (proof) => factors.enrol(kind, proof));
+
   async function enrolAuthenticatorApp(): Promise<void> {
-    const verified = await enrolTotp(factors, await factors.enrol('totp'));
+    const pending = await enrol('totp', 'Confirm a new authenticator app');
+    if (!pending) return;
+    const verified = await enrolTotp(factors, pending);
     if (verified) await activated(verified, 'Authenticator app added.');
     else await load(); // the pending factor the dialog left is listed until it is removed
   }
 
   async function enrolPasskey(): Promise<void> {
-    const pending = await factors.enrol('webauthn');
+    const pending = await enrol('webauthn', 'Confirm a new passkey');
+    if (!pending) return;
     const { webauthn } = pending.attributes;
     let credential: Awaited<ReturnType<typeof createPasskey>>;
     try {

@@ -77,26 +77,21 @@ describe("the admin's second factor in the panel", () => {
     for (const code of firstCodes) expect(content).not.toContain(code);
   });
 
-  it('asks for a proof before removing a factor in a session signed in with the password alone', async () => {
-    // The pairing escaped above left a pending factor; this session's login had no second step.
-    const pending = factorRows().filter({ hasText: 'Not verified' });
-    await pending.getByRole('button', { name: /^Remove the authenticator app/ }).click();
-    await page
-      .getByRole('dialog', { name: /Remove this authenticator app/ })
-      .getByRole('button', { name: 'Remove' })
-      .click();
-    const stepUp = page.getByRole('dialog', { name: 'Remove the authenticator app' });
+  it('asks for a proof before adding a second factor in a session signed in with the password alone', async () => {
+    // This session's login had no second step, and the account has an active factor now.
+    await page.getByRole('button', { name: 'Add an authenticator app' }).click();
+    const stepUp = page.getByRole('dialog', { name: 'Confirm a new authenticator app' });
     const code = stepUp.getByLabel('Authentication code');
     await code.fill('not-a-code');
-    const refused = responseTo(page, 'DELETE', /^\/v1\/admin\/me\/factors\//);
+    const refused = responseTo(page, 'POST', '/v1/admin/me/factors');
     await stepUp.getByRole('button', { name: 'Confirm' }).click();
     expect((await refused).status()).toBe(401);
     await expect.poll(() => stepUp.getByRole('alert').textContent()).not.toBe('');
 
     await code.fill(firstCodes[9] ?? '');
     await stepUp.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText('Authenticator app removed.').waitFor();
-    await expect.poll(() => factorRows().count()).toBe(1);
+    await page.getByRole('dialog', { name: 'Add an authenticator app' }).waitFor();
+    await page.keyboard.press('Escape');
     await page.getByText('Recovery codes left: 9').waitFor();
   });
 

@@ -12,6 +12,7 @@ import { inMemoryRepositories } from '../testing/in-memory-repositories.ts';
 import { RecordingLogger } from '../testing/recording-logger.ts';
 import { firstTokenOf, sampleSession } from '../testing/sample-session.ts';
 import { sampleUser } from '../testing/user.repository.contract.ts';
+import { SecondStepLock } from '../sign-in/second-step-lock.ts';
 import { FactorService } from './factor-service.ts';
 import { SecondFactorProofs } from './second-factor-proofs.ts';
 import { SECOND_FACTOR_RULES } from './second-factor-rules.ts';
@@ -60,6 +61,7 @@ async function setup() {
     ceremonies,
     box,
     proofs,
+    lock: new SecondStepLock({ attempts: repositories.attempts, audit, clock, ids }),
     accountMail,
     clock,
     ids,
@@ -100,7 +102,7 @@ describe('FactorService', () => {
   });
 
   it('verify() activates with a current code, returns 10 recovery codes for the first factor only, and uses the step up', async () => {
-    const { service, who, codes, clock, proofs, activeTotp, actions, user } = await setup();
+    const { service, who, codes, clock, proofs, activeTotp, actions, user, login } = await setup();
     const first = await activeTotp();
     expect(first.factor.activated).toEqual(clock.now());
     expect(first.recoveryCodes).toHaveLength(SECOND_FACTOR_RULES.recoveryCodes.count);
@@ -108,7 +110,8 @@ describe('FactorService', () => {
     expect(await proofs.proveCode('user', user.id, codes.codeAt(first.secret, clock.now()), clock.now())).toBeNull();
     clock.advance(30);
     expect(await proofs.proveCode('user', user.id, codes.codeAt(first.secret, clock.now()), clock.now())).toBe('otp');
-    const second = await activeTotp();
+    // Beside an active factor, a further one is enrolled by a session with a recent second step.
+    const second = await activeTotp(await login(['pwd', 'otp', 'mfa']));
     expect(second.recoveryCodes).toBeNull();
     expect((await service.list('user', who.subjectId)).recoveryCodesLeft).toBe(10);
     expect((await actions()).filter((action) => action === 'factor.activated')).toHaveLength(2);
@@ -167,7 +170,7 @@ describe('FactorService', () => {
     });
     await service.verify(who, factor.id, { code });
     await expect(service.verify(who, factor.id, { code })).rejects.toMatchObject({ code: 'factor_already_active' });
-    const late = await service.enrol(await login(), 'totp');
+    const late = await service.enrol(await login(['pwd', 'otp', 'mfa']), 'totp');
     clock.advance(SECOND_FACTOR_RULES.enrolment.pendingSeconds + 1);
     await expect(
       service.verify(who, late.factor.id, { code: codes.codeAt(late.totp!.secret, clock.now()) }),
@@ -182,7 +185,7 @@ describe('FactorService', () => {
   });
 
   it("enrols a passkey: options excluding the account's passkeys, verified against the stored challenge", async () => {
-    const { service, who, ceremonies } = await setup();
+    const { service, who, ceremonies, login } = await setup();
     const first = await service.enrol(who, 'webauthn');
     const challenge = first.webauthn!.challenge as string;
     await expect(
@@ -197,7 +200,7 @@ describe('FactorService', () => {
       excluded = input.exclude.map((credential) => credential.id);
       return options(input);
     };
-    await service.enrol(who, 'webauthn');
+    await service.enrol(await login(['pwd', 'hwk', 'mfa']), 'webauthn');
     expect(excluded).toEqual(['cred-1']);
   });
 
@@ -228,11 +231,11 @@ describe('FactorService', () => {
   });
 
   it('removing a pending factor, or any while the account has no active one, needs no step-up', async () => {
-    const { service, who, activeTotp, actions } = await setup();
+    const { service, who, activeTotp, actions, login } = await setup();
     const abandoned = await service.enrol(who, 'webauthn');
     await service.remove(who, abandoned.factor.id, {});
     const { factor } = await activeTotp();
-    const pending = await service.enrol(who, 'totp');
+    const pending = await service.enrol(await login(['pwd', 'otp', 'mfa']), 'totp');
     await service.remove(who, pending.factor.id, {});
     // An active factor is what a step-up protects.
     await expect(service.remove(who, factor.id, {})).rejects.toMatchObject({ code: 'second_factor_required' });
@@ -241,9 +244,9 @@ describe('FactorService', () => {
   });
 
   it("an admin's reset removes every factor and code, ends the user's sessions, audits and mails a notice", async () => {
-    const { service, who, activeTotp, repositories, clock, user, actions } = await setup();
+    const { service, activeTotp, repositories, clock, user, actions, login } = await setup();
     await activeTotp();
-    await service.enrol(who, 'webauthn');
+    await service.enrol(await login(['pwd', 'otp', 'mfa']), 'webauthn');
     const admin = {
       actor: { type: 'admin' as const, id: 'admin-1' },
       request: { requestId: null, clientAddress: null, userAgent: null },

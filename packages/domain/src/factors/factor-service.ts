@@ -5,6 +5,7 @@ import type { SecretBox } from '../secrets/secret-box.ts';
 import { initiatorOf } from '../sessions/auth-service.ts';
 import type { PrincipalSource } from '../sessions/principal.ts';
 import type { SessionRepository } from '../sessions/session.repository.ts';
+import type { SecondStepLock } from '../sign-in/second-step-lock.ts';
 import type { Clock } from '../shared/clock.ts';
 import {
   FactorAlreadyActiveError,
@@ -31,9 +32,14 @@ export interface FactorServiceDeps {
   principals: Record<SubjectKind, PrincipalSource>;
   codes: OneTimeCodes;
   ceremonies: PasskeyCeremonies;
-  /** The key ring: TOTP secrets are sealed under its `factor-secret` purpose, the factor's id as context. */
+  /**
+   * The key ring: TOTP secrets are sealed under its `factor-secret` purpose (the factor's id as
+   * context), and recovery codes stored as HMACs under it.
+   */
   box: SecretBox;
   proofs: SecondFactorProofs;
+  /** The account's second-step lock: a step-up proof is guessed at as a login's second step is. */
+  lock: SecondStepLock;
   accountMail: AccountMail;
   clock: Clock;
   ids: IdGenerator;
@@ -65,8 +71,10 @@ const SECOND_FACTORS: readonly AuthMethod[] = ['otp', 'hwk', 'swk'];
 
 /**
  * The second factors of an account, by their owner (enrol, verify, list, remove, renew the
- * recovery codes) and by an admin (list and reset a user's). Removing an active factor or renewing
- * the codes needs a step-up: a session whose login's second step is recent, or a proof sent along.
+ * recovery codes) and by an admin (list and reset a user's). Once the account has an active
+ * factor, enrolling another, removing an active one or renewing the codes needs a step-up: a
+ * session whose login's second step is recent, or a proof sent along; else a password (or a
+ * session from before the first factor) would add its own factor and walk around the second.
  */
 export class FactorService {
   constructor(private readonly deps: FactorServiceDeps) {}
@@ -86,8 +94,16 @@ export class FactorService {
     return this.deps.factors.hasActive(owner, subjectId);
   }
 
-  /** Starts enrolling a factor of `kind`: it stays pending until verify(). */
-  async enrol(who: Identity, kind: unknown): Promise<Enrolment> {
+  /**
+   * Starts enrolling a factor of `kind`: it stays pending until verify(). An account with an
+   * active factor needs a step-up for it; one with none enrols freely.
+   */
+  async enrol(
+    who: Identity,
+    kind: unknown,
+    proof: StepUpProof = {},
+    request: RequestContext = NO_REQUEST,
+  ): Promise<Enrolment> {
     const { factors, codes, ceremonies, box, clock, ids, issuer } = this.deps;
     if (typeof kind !== 'string' || !(FACTOR_KINDS as readonly string[]).includes(kind)) {
       throw new ValidationError([
@@ -96,7 +112,11 @@ export class FactorService {
     }
     const account = await this.accountOf(who.kind, who.subjectId);
     const existing = await factors.list(who.kind, who.subjectId);
-    if (existing.length >= maxFactors) {
+    if (existing.some(isActive)) await this.stepUp(who, proof, request);
+    // A pending factor past its window can never become active: it no longer takes a place.
+    const now = clock.now();
+    const held = existing.filter((factor) => isActive(factor) || !isStale(factor, now));
+    if (held.length >= maxFactors) {
       throw new ValidationError([
         { source: { pointer: '/data' }, detail: `an account holds at most ${maxFactors} factors; remove one first` },
       ]);
@@ -106,7 +126,7 @@ export class FactorService {
       id,
       owner: who.kind,
       subjectId: who.subjectId,
-      created: clock.now(),
+      created: now,
       activated: null,
       lastUsed: null,
     };
@@ -150,7 +170,13 @@ export class FactorService {
     const factor = await this.ownFactor(who, factorId);
     if (isActive(factor)) throw new FactorAlreadyActiveError();
     const now = clock.now();
-    if (now.getTime() - factor.created.getTime() > pendingSeconds * 1000) throw new InvalidSecondFactorError();
+    if (isStale(factor, now)) throw new InvalidSecondFactorError();
+    // Enrolled freely before another factor became active: it was never stepped up, so its
+    // verify is (by the session; the body's code is the new factor's own).
+    const overtaken = (await factors.list(who.kind, who.subjectId)).some(
+      (other) => other.activated !== null && other.activated.getTime() > factor.created.getTime(),
+    );
+    if (overtaken) await this.stepUp(who, {}, request);
     let activation: FactorActivation;
     if (factor.totp) {
       if (typeof proof.code !== 'string') throw missing('code');
@@ -171,7 +197,7 @@ export class FactorService {
     const activated = await factors.activate(
       factor.id,
       now,
-      { ...activation, recoveryCodeDigests: recoveryCodes.map(recoveryCodeDigest) },
+      { ...activation, recoveryCodeDigests: await this.digestsOf(recoveryCodes) },
       audit,
     );
     if (!activated) {
@@ -217,7 +243,7 @@ export class FactorService {
     const codes = this.newRecoveryCodes();
     const target = { type: who.kind === 'admin' ? 'admins' : 'users', id: who.subjectId };
     const audit = auditRecord(ids.next(), clock.now(), initiatorOf(who, request), 'recovery_codes.regenerated', target);
-    await factors.replaceRecoveryCodes(who.kind, who.subjectId, codes.map(recoveryCodeDigest), audit);
+    await factors.replaceRecoveryCodes(who.kind, who.subjectId, await this.digestsOf(codes), audit);
     return codes;
   }
 
@@ -230,7 +256,7 @@ export class FactorService {
   /**
    * An admin removes every factor and recovery code of a user and ends the user's sessions (a
    * lost phone). The user is mailed a notice, queued in the removal's transaction; with no factor
-   * to remove, no notice.
+   * to remove, no notice and no audit event (a repeated reset is not a second one).
    */
   async resetOfUser(userId: string, initiator: Initiator): Promise<void> {
     const { factors, accountMail, clock, ids } = this.deps;
@@ -240,7 +266,7 @@ export class FactorService {
     const hasFactors = (await factors.list('user', userId)).length > 0;
     const compose = hasFactors ? await accountMail.admit('factors_reset', user.email) : null;
     const notice = compose ? await compose({ email: user.email }) : undefined;
-    await factors.removeAll('user', userId, now, audit, notice);
+    await factors.removeAll('user', userId, now, hasFactors ? audit : undefined, notice);
   }
 
   /**
@@ -262,26 +288,38 @@ export class FactorService {
   /**
    * A change to the factors needs a second factor given recently: the session's login had a
    * second step within SECOND_FACTOR_RULES.stepUpSeconds, or the request carries a code or a
-   * passkey assertion (over a challenge of the passkey options) of this account.
+   * passkey assertion (over a challenge of the passkey options) of this account. A proof sent
+   * along is counted by the account's second-step lock, as a login's second step is.
    */
   private async stepUp(who: Identity, proof: StepUpProof, request: RequestContext): Promise<void> {
-    const { sessions, proofs, clock } = this.deps;
+    const { sessions, clock } = this.deps;
     const now = clock.now();
-    if (typeof proof.code === 'string') {
-      if ((await proofs.proveCode(who.kind, who.subjectId, proof.code, now, request)) === null) {
-        throw new InvalidSecondFactorError();
-      }
-      return;
+    if (proof.code !== undefined && proof.credential !== undefined) {
+      throw new ValidationError([{ source: { pointer: '' }, detail: 'give either a code or a credential' }]);
     }
-    if (isJsonObject(proof.credential)) {
-      const proved = await proofs.provePasskeyChallenge(who.kind, who.subjectId, proof.credential, now, request);
-      if (!proved) throw new InvalidSecondFactorError();
+    if (typeof proof.code === 'string' || isJsonObject(proof.credential)) {
+      await this.proveAlong(who, proof, now, request);
       return;
     }
     const session = await sessions.findSession(who.sessionId);
     const since = session ? now.getTime() - session.created.getTime() : Number.POSITIVE_INFINITY;
     const proved = session?.amr.some((method) => SECOND_FACTORS.includes(method)) ?? false;
     if (!proved || since > SECOND_FACTOR_RULES.stepUpSeconds * 1000) throw new SecondFactorRequiredError();
+  }
+
+  private async proveAlong(who: Identity, proof: StepUpProof, now: Date, request: RequestContext): Promise<void> {
+    const { proofs, lock } = this.deps;
+    const attempt = await lock.enter(who.kind, who.subjectId);
+    const proved =
+      typeof proof.code === 'string'
+        ? (await proofs.proveCode(who.kind, who.subjectId, proof.code, now, request)) !== null
+        : isJsonObject(proof.credential) &&
+          (await proofs.provePasskeyChallenge(who.kind, who.subjectId, proof.credential, now, request)) !== null;
+    if (!proved) {
+      await lock.failed(who.kind, who.subjectId, attempt, request);
+      throw new InvalidSecondFactorError();
+    }
+    await lock.succeeded(who.kind, who.subjectId, attempt);
   }
 
   private async ownFactor(who: Identity, factorId: string): Promise<Factor> {
@@ -297,11 +335,18 @@ export class FactorService {
     return account;
   }
 
+  private digestsOf(codes: readonly string[]): Promise<string[]> {
+    return Promise.all(codes.map((code) => recoveryCodeDigest(this.deps.box, code)));
+  }
+
   private newRecoveryCodes(): string[] {
     return Array.from({ length: SECOND_FACTOR_RULES.recoveryCodes.count }, () => this.deps.codes.newRecoveryCode());
   }
 }
 
 const factorTarget = (id: string) => ({ type: 'factors', id });
+/** A pending factor whose verification window has passed. */
+const isStale = (factor: Factor, now: Date) =>
+  !isActive(factor) && now.getTime() - factor.created.getTime() > pendingSeconds * 1000;
 const missing = (name: string) =>
   new ValidationError([{ source: { pointer: `/${name}` }, detail: `${name} is required to verify this factor` }]);

@@ -1,4 +1,4 @@
-import { sha256Hex } from '../shared/sha256.ts';
+import type { SecretBox } from '../secrets/secret-box.ts';
 
 /**
  * A recovery code as typed: case, spaces and dashes do not count, so `ABCD-efgh ijkl` is the code
@@ -7,7 +7,14 @@ import { sha256Hex } from '../shared/sha256.ts';
 export const normalizeRecoveryCode = (code: string): string => code.replace(/[\s-]/g, '').toLowerCase();
 
 /**
- * What the store keeps of a recovery code: the SHA-256 digest of its normal form. 60 random bits
- * need no slow hash or salt; nothing short of 2^60 guesses per code finds one from its digest.
+ * What the store keeps of a recovery code: the HMAC-SHA256 of its normal form under the key ring's
+ * `factor-secret` key, which is kept wrapped under the MFA key outside the database. An unkeyed
+ * digest of 60 random bits could be swept once for every account of a database copy; this one
+ * cannot be checked without the key.
  */
-export const recoveryCodeDigest = (code: string): string => sha256Hex(normalizeRecoveryCode(code));
+export const recoveryCodeDigest = (box: SecretBox, code: string): Promise<string> =>
+  box.mac('factor-secret', normalizeRecoveryCode(code));
+
+/** The digests a typed code may be stored under: one per `factor-secret` key still held, current first. */
+export const recoveryCodeLookups = (box: SecretBox, code: string): Promise<string[]> =>
+  box.macs('factor-secret', normalizeRecoveryCode(code));

@@ -12,7 +12,7 @@ import type { AuthMethod, Factor } from './factor.ts';
 import type { FactorRepository } from './factor.repository.ts';
 import type { OneTimeCodes } from './one-time-codes.ts';
 import type { PasskeyCeremonies } from './passkey-ceremonies.ts';
-import { recoveryCodeDigest } from './recovery-codes.ts';
+import { recoveryCodeLookups } from './recovery-codes.ts';
 import { SECOND_FACTOR_RULES } from './second-factor-rules.ts';
 
 export interface SecondFactorProofsDeps {
@@ -66,8 +66,11 @@ export class SecondFactorProofs {
     if (TOTP_CODE.test(typed)) return (await this.proveTotp(owner, subjectId, typed, at)) ? 'otp' : null;
     if (typed.length === 0 || typed.length > 64) return null;
     const audit = this.record(owner, subjectId, 'recovery_code.used', request, at);
-    const used = await this.deps.factors.useRecoveryCode(owner, subjectId, recoveryCodeDigest(typed), at, audit);
-    return used ? 'otp' : null;
+    // Under each factor-secret key still held: codes made before a rotation keep working.
+    for (const digest of await recoveryCodeLookups(this.deps.box, typed)) {
+      if (await this.deps.factors.useRecoveryCode(owner, subjectId, digest, at, audit)) return 'otp';
+    }
+    return null;
   }
 
   private async proveTotp(owner: SubjectKind, subjectId: string, code: string, at: Date): Promise<boolean> {

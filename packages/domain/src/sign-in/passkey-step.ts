@@ -7,6 +7,7 @@ import type { PrincipalSource } from '../sessions/principal.ts';
 import { addSeconds, type Clock } from '../shared/clock.ts';
 import { InvalidSecondFactorError } from '../shared/errors.ts';
 import type { JsonObject } from '../shared/json.ts';
+import type { SecondStepLock } from './second-step-lock.ts';
 import type { SessionGrant, SessionGrants } from './session-grants.ts';
 import type { SignInChallengeRepository } from './sign-in-challenge.repository.ts';
 import { assertMaySignIn } from './sign-in-standing.ts';
@@ -16,6 +17,8 @@ export interface PasskeyStepDeps {
   ceremonies: PasskeyCeremonies;
   signInChallenges: SignInChallengeRepository;
   proofs: SecondFactorProofs;
+  /** A passkey signs in alone only while the account's second step is not locked. */
+  lock: SecondStepLock;
   grants: SessionGrants;
   clock: Clock;
   policy: { emailVerification: EmailVerification };
@@ -33,7 +36,8 @@ export interface PasskeyOptions {
  * `POST /v1/login/passkey`), and the source of the challenges a step-up assertion signs. The
  * options name no credential; the stored challenge has no account until an assertion names
  * one, and is found by the digest of the WebAuthn challenge the assertion signed: single use, 5
- * minutes. A passkey alone signs in only with user verification (`amr` `hwk` or `swk`, `aal2`).
+ * minutes. A passkey alone signs in only with user verification (`amr` `hwk` or `swk`, `aal2`),
+ * and not while the account's second step is locked (429, as the passkey second step).
  */
 export class PasskeyStep {
   constructor(private readonly deps: PasskeyStepDeps) {}
@@ -61,9 +65,11 @@ export class PasskeyStep {
   }
 
   async signIn(credential: JsonObject, request: RequestContext): Promise<SessionGrant> {
-    const { principals, proofs, grants, clock, policy } = this.deps;
+    const { principals, proofs, lock, grants, clock, policy } = this.deps;
     const proof = await proofs.provePasskeyChallenge(principals.kind, null, credential, clock.now(), request);
     if (!proof?.userVerified) throw new InvalidSecondFactorError();
+    // The account is known only now, from the assertion: a locked one is refused as at /v1/login/mfa.
+    await lock.succeeded(principals.kind, proof.subjectId, await lock.enter(principals.kind, proof.subjectId));
     const principal = await principals.findById(proof.subjectId);
     if (!principal) throw new InvalidSecondFactorError();
     assertMaySignIn(principal, policy.emailVerification);

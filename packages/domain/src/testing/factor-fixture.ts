@@ -53,7 +53,11 @@ export function factorEnrolment({ factors, codes, box, ids }: Enrolment) {
 
     /** Replaces the account's recovery codes with `plain`, stored as their digests. */
     async recoveryCodes(owner: SubjectKind, subjectId: string, plain: readonly string[]): Promise<void> {
-      await factors.replaceRecoveryCodes(owner, subjectId, plain.map(recoveryCodeDigest));
+      await factors.replaceRecoveryCodes(
+        owner,
+        subjectId,
+        await Promise.all(plain.map((code) => recoveryCodeDigest(box, code))),
+      );
     },
   };
 }

@@ -1,6 +1,7 @@
 import { MailDeliveryError, type Mailer, type MailFailure, type OutgoingMail } from '../mail/mailer.ts';
 import type { SealedText, SecretPurpose } from '../secrets/secret.ts';
 import type { SecretBox } from '../secrets/secret-box.ts';
+import { sha256Hex } from '../shared/sha256.ts';
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
@@ -21,6 +22,13 @@ export class FakeSecretBox implements SecretBox {
     if (sealed.keyId !== `fake-${purpose}` || !sealed.ciphertext.startsWith(prefix)) throw new Error('cannot open');
     const bytes = Uint8Array.from(atob(sealed.ciphertext.slice(prefix.length)), (c) => c.charCodeAt(0));
     return fromUtf8.decode(bytes);
+  }
+  /** Keyed by the purpose only: a stand-in for HMAC, never the message itself. */
+  async mac(purpose: SecretPurpose, message: string): Promise<string> {
+    return `fake-${purpose}:${sha256Hex(message)}`;
+  }
+  async macs(purpose: SecretPurpose, message: string): Promise<string[]> {
+    return [await this.mac(purpose, message)];
   }
 }
 
