@@ -29,7 +29,28 @@ export class SqliteFactorRepository implements FactorRepository {
     admin: selectActiveFactor(this.db, 'admin', sql.placeholder('subjectId')).prepare(),
   }));
 
+  // Every second step lists the account's factors and uses up a TOTP step.
+  private readonly listOf = preparedOnUse(() => ({
+    user: this.selectListOf('user').prepare(),
+    admin: this.selectListOf('admin').prepare(),
+  }));
+  private readonly totpStepUse = preparedOnUse(() =>
+    this.db
+      .update(factors)
+      .set({ totpLastStep: sql`${sql.placeholder('step')}`, lastUsed: sql`${sql.placeholder('at')}` })
+      .where(totpStepUsable(factors, sql.placeholder('id'), sql.placeholder('step')))
+      .prepare(),
+  );
+
   constructor(private readonly db: SqliteDb) {}
+
+  private selectListOf(owner: SubjectKind) {
+    return this.db
+      .select()
+      .from(factors)
+      .where(ofAccount(factors, owner, sql.placeholder('subjectId')))
+      .orderBy(asc(factors.created), asc(factors.id));
+  }
 
   async create(factor: Factor): Promise<void> {
     this.db.insert(factors).values(factorRow(factor)).run();
@@ -41,13 +62,7 @@ export class SqliteFactorRepository implements FactorRepository {
   }
 
   async list(owner: SubjectKind, subjectId: string): Promise<Factor[]> {
-    return this.db
-      .select()
-      .from(factors)
-      .where(ofAccount(factors, owner, subjectId))
-      .orderBy(asc(factors.created), asc(factors.id))
-      .all()
-      .map(factorOf);
+    return this.listOf()[owner].all({ subjectId }).map(factorOf);
   }
 
   async hasActive(owner: SubjectKind, subjectId: string): Promise<boolean> {
@@ -95,13 +110,8 @@ export class SqliteFactorRepository implements FactorRepository {
   }
 
   async useTotpStep(id: string, step: number, at: Date): Promise<boolean> {
-    return (
-      this.db
-        .update(factors)
-        .set({ totpLastStep: step, lastUsed: at })
-        .where(totpStepUsable(factors, id, step))
-        .run().changes > 0
-    );
+    // Times go as epoch milliseconds, as stored: a placeholder's value reaches the driver as it is.
+    return this.totpStepUse().run({ id, step, at: at.getTime() }).changes > 0;
   }
 
   async usePasskey(id: string, counter: number, at: Date, audit?: AuditRecord): Promise<void> {
