@@ -18,6 +18,7 @@ import type { SqliteDb } from './sqlite-db';
 import { insertMail } from './sqlite-mail-queue';
 import { factors, recoveryCodes, sessions } from './sqlite-schema';
 import { preparedOnUse } from './prepared-on-use';
+import { unsyncedWrite } from './sqlite-unsynced-write';
 
 // better-sqlite3 runs a transaction synchronously: its callbacks must never await. Every write
 // runs under the write lock (IMMEDIATE, or one statement), so each check-and-write is atomic
@@ -111,7 +112,10 @@ export class SqliteFactorRepository implements FactorRepository {
 
   async useTotpStep(id: string, step: number, at: Date): Promise<boolean> {
     // Times go as epoch milliseconds, as stored: a placeholder's value reaches the driver as it is.
-    return this.totpStepUse().run({ id, step, at: at.getTime() }).changes > 0;
+    // Not flushed on its own (see unsyncedWrite): what the step proves (a session, a factor
+    // change) is a FULL commit after it, which flushes it too; a power cut before that can only
+    // undo a use that granted nothing.
+    return unsyncedWrite(this.db, () => this.totpStepUse().run({ id, step, at: at.getTime() }).changes > 0);
   }
 
   async usePasskey(id: string, counter: number, at: Date, audit?: AuditRecord): Promise<void> {

@@ -4,6 +4,7 @@ import { failuresOf } from '../shared/conditions';
 import { preparedOnUse } from './prepared-on-use';
 import { HeldWhileUnchanged } from './sqlite-change-stamp';
 import type { SqliteDb } from './sqlite-db';
+import { unsyncedWrite } from './sqlite-unsynced-write';
 import { loginFailures } from './sqlite-schema';
 
 /**
@@ -26,6 +27,10 @@ export const selectFailureCounts = (db: SqliteDb) =>
 /** Sets of keys remembered to have had no failures, at most (a page of keys each). */
 const NONE_HELD = 64;
 
+/**
+ * Attempts are recorded, withdrawn and cleared without a flush of their own (see unsyncedWrite),
+ * as the rate counters are: a power cut may forget the last few, and a limit counts a little less.
+ */
 export class SqliteLoginAttemptRepository implements LoginAttemptRepository {
   // Every page of the user list counts its users' failures: prepared once, not built per call.
   private readonly failureCountsOf = preparedOnUse(() => selectFailureCounts(this.db).prepare());
@@ -70,17 +75,19 @@ export class SqliteLoginAttemptRepository implements LoginAttemptRepository {
     if (keys.length === 0) return;
     if (keys.length === 1) {
       // An insert's placeholders go through the column's mapping (a Date); a WHERE's do not.
-      this.recordOne().run({ attempt: id, key: keys[0], at });
+      unsyncedWrite(this.db, () => this.recordOne().run({ attempt: id, key: keys[0], at }));
       return;
     }
-    this.db
-      .insert(loginFailures)
-      .values(keys.map((key) => ({ attempt: id, key, at })))
-      .run();
+    unsyncedWrite(this.db, () =>
+      this.db
+        .insert(loginFailures)
+        .values(keys.map((key) => ({ attempt: id, key, at })))
+        .run(),
+    );
   }
 
   async withdraw(id: string): Promise<void> {
-    this.withdrawal().run({ attempt: id });
+    unsyncedWrite(this.db, () => this.withdrawal().run({ attempt: id }));
   }
 
   async failuresSince(key: string, since: Date): Promise<FailureStats> {
@@ -100,7 +107,7 @@ export class SqliteLoginAttemptRepository implements LoginAttemptRepository {
   }
 
   async clear(key: string): Promise<void> {
-    this.clearing().run({ key });
+    unsyncedWrite(this.db, () => this.clearing().run({ key }));
   }
 
   async prune(before: Date): Promise<void> {
