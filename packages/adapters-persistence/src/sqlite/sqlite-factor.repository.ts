@@ -119,6 +119,11 @@ export class SqliteFactorRepository implements FactorRepository {
   }
 
   async usePasskey(id: string, counter: number, at: Date, audit?: AuditRecord): Promise<void> {
+    // Not flushed on its own, as a TOTP step's use: what the assertion proves is committed after it.
+    unsyncedWrite(this.db, () => this.storeCounter(id, counter, at, audit));
+  }
+
+  private storeCounter(id: string, counter: number, at: Date, audit?: AuditRecord): void {
     writeWithAudit(
       this.db,
       audit,
