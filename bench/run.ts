@@ -357,7 +357,7 @@ Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), **shared with other work
 the load generator runs on the same cores (Node.js ${process.version}). Figures are indicative, not a capacity promise.
 ${database.notes}
 ${options.users} users seeded through \`UserRepository.insertMany\` (batches of 10,000, one bcrypt hash of cost 10 shared) in ${seedSeconds.toFixed(1)} s.
-The measured server runs with its defaults (BCRYPT_COST=10, LOG_LEVEL=info, request logs to a file) but for TRUSTED_PROXIES=127.0.0.1 and MAIL_HOURLY_LIMIT=100000000 (see \`CLIENT_ADDRESS_ENV\`). ${load.concurrency} concurrent keep-alive clients,
+The measured server runs with its defaults (BCRYPT_COST=10, LOG_LEVEL=info, request logs to a file) but for TRUSTED_PROXIES=127.0.0.1, MAIL_HOURLY_LIMIT=100000000 and PASSKEY_OPTIONS_PER_MINUTE=1000000 (see \`CLIENT_ADDRESS_ENV\`). ${load.concurrency} concurrent keep-alive clients,
 ${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up.${options.instances > 1 ? ` The load is spread over ${options.instances} servers on the same database, in turn, as a load balancer would; the memory is the first one's.` : ''}${runs.length > 1 ? ` ${runs.length} servers (${runs.map(({ label }) => label).join('; ')}) run at once on the same database; each measurement alternates between them.` : ''}
 
 ${sections.join('\n\n')}${comparison}`);

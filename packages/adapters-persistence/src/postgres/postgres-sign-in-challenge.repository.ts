@@ -1,6 +1,6 @@
 import { eq, lt, sql } from 'drizzle-orm';
 import type { SignInChallenge, SignInChallengeRepository } from '@uas/domain';
-import { completable, signInChallengeOf, signInChallengeRow } from '../shared/sign-in-challenge-rows';
+import { completable, heldSince, signInChallengeOf, signInChallengeRow } from '../shared/sign-in-challenge-rows';
 import type { PostgresDb } from './postgres-db';
 import { signInChallenges } from './postgres-schema';
 
@@ -20,11 +20,11 @@ export class PostgresSignInChallengeRepository implements SignInChallengeReposit
     return row ? signInChallengeOf(row) : null;
   }
 
-  async fail(id: string): Promise<number> {
+  async fail(id: string, completed: Date): Promise<number> {
     const [counted] = await this.db
       .update(signInChallenges)
-      .set({ failures: sql`${signInChallenges.failures} + 1` })
-      .where(eq(signInChallenges.id, id))
+      .set({ failures: sql`${signInChallenges.failures} + 1`, completed: null })
+      .where(heldSince(signInChallenges, id, completed))
       .returning({ failures: signInChallenges.failures });
     return counted?.failures ?? 0;
   }

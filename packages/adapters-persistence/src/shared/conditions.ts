@@ -1,4 +1,19 @@
-import { and, eq, gt, gte, inArray, isNull, lt, ne, or, sql, type Column, type SQL, type Table } from 'drizzle-orm';
+import {
+  and,
+  eq,
+  gt,
+  gte,
+  inArray,
+  isNull,
+  lt,
+  ne,
+  or,
+  sql,
+  type Column,
+  type Placeholder,
+  type SQL,
+  type Table,
+} from 'drizzle-orm';
 import type { SubjectKind, VerifiedAccount } from '@uas/domain';
 
 // The WHERE clauses of the ports, written once for both dialects: the tables of each dialect
@@ -64,7 +79,11 @@ export function unexpiredSessionsOf(
 }
 
 /** Failures of `key` at or after `since`. */
-export function failuresOf(failures: { key: Column; at: Column }, key: string, since: Date): SQL | undefined {
+export function failuresOf(
+  failures: { key: Column; at: Column },
+  key: string | Placeholder,
+  since: Date | Placeholder,
+): SQL | undefined {
   return and(eq(failures.key, key), gte(failures.at, since));
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, lt, or, type Column, type SQL } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, or, type Column, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Factor, FactorActivation, FactorKind, PasskeyCredential } from '@uas/domain';
 import { accountColumns, accountOf } from './account-columns';
 
@@ -103,5 +103,9 @@ interface FactorColumns {
 }
 
 /** The TOTP replay guard's WHERE: the active TOTP factor `id`, if `step` is later than its last. */
-export const totpStepUsable = (t: FactorColumns, id: string, step: number): SQL | undefined =>
+export const totpStepUsable = (
+  t: FactorColumns,
+  id: string | Placeholder,
+  step: number | Placeholder,
+): SQL | undefined =>
   and(eq(t.id, id), eq(t.kind, 'totp'), isNotNull(t.activated), or(isNull(t.totpLastStep), lt(t.totpLastStep, step)));

@@ -18,6 +18,7 @@ import type { SqliteDb } from './sqlite-db';
 import { insertMail } from './sqlite-mail-queue';
 import { factors, recoveryCodes, sessions } from './sqlite-schema';
 import { preparedOnUse } from './prepared-on-use';
+import { unsyncedWrite } from './sqlite-unsynced-write';
 
 // better-sqlite3 runs a transaction synchronously: its callbacks must never await. Every write
 // runs under the write lock (IMMEDIATE, or one statement), so each check-and-write is atomic
@@ -29,7 +30,28 @@ export class SqliteFactorRepository implements FactorRepository {
     admin: selectActiveFactor(this.db, 'admin', sql.placeholder('subjectId')).prepare(),
   }));
 
+  // Every second step lists the account's factors and uses up a TOTP step.
+  private readonly listOf = preparedOnUse(() => ({
+    user: this.selectListOf('user').prepare(),
+    admin: this.selectListOf('admin').prepare(),
+  }));
+  private readonly totpStepUse = preparedOnUse(() =>
+    this.db
+      .update(factors)
+      .set({ totpLastStep: sql`${sql.placeholder('step')}`, lastUsed: sql`${sql.placeholder('at')}` })
+      .where(totpStepUsable(factors, sql.placeholder('id'), sql.placeholder('step')))
+      .prepare(),
+  );
+
   constructor(private readonly db: SqliteDb) {}
+
+  private selectListOf(owner: SubjectKind) {
+    return this.db
+      .select()
+      .from(factors)
+      .where(ofAccount(factors, owner, sql.placeholder('subjectId')))
+      .orderBy(asc(factors.created), asc(factors.id));
+  }
 
   async create(factor: Factor): Promise<void> {
     this.db.insert(factors).values(factorRow(factor)).run();
@@ -41,13 +63,7 @@ export class SqliteFactorRepository implements FactorRepository {
   }
 
   async list(owner: SubjectKind, subjectId: string): Promise<Factor[]> {
-    return this.db
-      .select()
-      .from(factors)
-      .where(ofAccount(factors, owner, subjectId))
-      .orderBy(asc(factors.created), asc(factors.id))
-      .all()
-      .map(factorOf);
+    return this.listOf()[owner].all({ subjectId }).map(factorOf);
   }
 
   async hasActive(owner: SubjectKind, subjectId: string): Promise<boolean> {
@@ -95,16 +111,19 @@ export class SqliteFactorRepository implements FactorRepository {
   }
 
   async useTotpStep(id: string, step: number, at: Date): Promise<boolean> {
-    return (
-      this.db
-        .update(factors)
-        .set({ totpLastStep: step, lastUsed: at })
-        .where(totpStepUsable(factors, id, step))
-        .run().changes > 0
-    );
+    // Times go as epoch milliseconds, as stored: a placeholder's value reaches the driver as it is.
+    // Not flushed on its own (see unsyncedWrite): what the step proves (a session, a factor
+    // change) is a FULL commit after it, which flushes it too; a power cut before that can only
+    // undo a use that granted nothing.
+    return unsyncedWrite(this.db, () => this.totpStepUse().run({ id, step, at: at.getTime() }).changes > 0);
   }
 
   async usePasskey(id: string, counter: number, at: Date, audit?: AuditRecord): Promise<void> {
+    // Not flushed on its own, as a TOTP step's use: what the assertion proves is committed after it.
+    unsyncedWrite(this.db, () => this.storeCounter(id, counter, at, audit));
+  }
+
+  private storeCounter(id: string, counter: number, at: Date, audit?: AuditRecord): void {
     writeWithAudit(
       this.db,
       audit,

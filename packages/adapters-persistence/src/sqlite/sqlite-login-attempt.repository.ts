@@ -4,6 +4,7 @@ import { failuresOf } from '../shared/conditions';
 import { preparedOnUse } from './prepared-on-use';
 import { HeldWhileUnchanged } from './sqlite-change-stamp';
 import type { SqliteDb } from './sqlite-db';
+import { unsyncedWrite } from './sqlite-unsynced-write';
 import { loginFailures } from './sqlite-schema';
 
 /**
@@ -26,9 +27,40 @@ export const selectFailureCounts = (db: SqliteDb) =>
 /** Sets of keys remembered to have had no failures, at most (a page of keys each). */
 const NONE_HELD = 64;
 
+/**
+ * Attempts are recorded, withdrawn and cleared without a flush of their own (see unsyncedWrite),
+ * as the rate counters are: a power cut may forget the last few, and a limit counts a little less.
+ */
 export class SqliteLoginAttemptRepository implements LoginAttemptRepository {
   // Every page of the user list counts its users' failures: prepared once, not built per call.
   private readonly failureCountsOf = preparedOnUse(() => selectFailureCounts(this.db).prepare());
+  // Every second step records an attempt under one key, counts it and takes it back (or clears
+  // the key): prepared once, not built per call.
+  private readonly recordOne = preparedOnUse(() =>
+    this.db
+      .insert(loginFailures)
+      .values({ attempt: sql.placeholder('attempt'), key: sql.placeholder('key'), at: sql.placeholder('at') })
+      .prepare(),
+  );
+  private readonly withdrawal = preparedOnUse(() =>
+    this.db
+      .delete(loginFailures)
+      .where(eq(loginFailures.attempt, sql.placeholder('attempt')))
+      .prepare(),
+  );
+  private readonly statsOf = preparedOnUse(() =>
+    this.db
+      .select({ count: count(), oldest: min(loginFailures.at) })
+      .from(loginFailures)
+      .where(failuresOf(loginFailures, sql.placeholder('key'), sql.placeholder('since')))
+      .prepare(),
+  );
+  private readonly clearing = preparedOnUse(() =>
+    this.db
+      .delete(loginFailures)
+      .where(eq(loginFailures.key, sql.placeholder('key')))
+      .prepare(),
+  );
   /**
    * Keys (a JSON array) found with no failures at or after a time (epoch milliseconds), since the
    * file last changed: nor have they any at or after a later time, until something is written.
@@ -41,22 +73,25 @@ export class SqliteLoginAttemptRepository implements LoginAttemptRepository {
 
   async record(id: string, keys: readonly string[], at: Date): Promise<void> {
     if (keys.length === 0) return;
-    this.db
-      .insert(loginFailures)
-      .values(keys.map((key) => ({ attempt: id, key, at })))
-      .run();
+    if (keys.length === 1) {
+      // An insert's placeholders go through the column's mapping (a Date); a WHERE's do not.
+      unsyncedWrite(this.db, () => this.recordOne().run({ attempt: id, key: keys[0], at }));
+      return;
+    }
+    unsyncedWrite(this.db, () =>
+      this.db
+        .insert(loginFailures)
+        .values(keys.map((key) => ({ attempt: id, key, at })))
+        .run(),
+    );
   }
 
   async withdraw(id: string): Promise<void> {
-    this.db.delete(loginFailures).where(eq(loginFailures.attempt, id)).run();
+    unsyncedWrite(this.db, () => this.withdrawal().run({ attempt: id }));
   }
 
   async failuresSince(key: string, since: Date): Promise<FailureStats> {
-    const stats = this.db
-      .select({ count: count(), oldest: min(loginFailures.at) })
-      .from(loginFailures)
-      .where(failuresOf(loginFailures, key, since))
-      .get();
+    const stats = this.statsOf().get({ key, since: since.getTime() });
     return stats ?? { count: 0, oldest: null };
   }
 
@@ -72,7 +107,7 @@ export class SqliteLoginAttemptRepository implements LoginAttemptRepository {
   }
 
   async clear(key: string): Promise<void> {
-    this.db.delete(loginFailures).where(eq(loginFailures.key, key)).run();
+    unsyncedWrite(this.db, () => this.clearing().run({ key }));
   }
 
   async prune(before: Date): Promise<void> {

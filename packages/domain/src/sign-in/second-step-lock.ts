@@ -40,10 +40,19 @@ export class SecondStepLock {
     return this.gate.enter([[lockKey(kind, subjectId), RULE]], 'Too many wrong second steps; try again later.');
   }
 
-  /** The answer was right: the failures before it no longer count. */
+  /**
+   * The answer was right: the failures before it no longer count. One write: the key's count is
+   * cleared (its attempt with it) only when the gate saw failures before it; otherwise taking its
+   * own attempt back is enough, and a failure recorded meanwhile by a concurrent answer stands.
+   */
   async succeeded(kind: SubjectKind, subjectId: string, attempt: Attempt): Promise<void> {
-    await this.gate.succeeded(attempt);
-    await this.deps.attempts.clear(lockKey(kind, subjectId));
+    if (attempt.followsFailures) await this.deps.attempts.clear(lockKey(kind, subjectId));
+    else await this.gate.succeeded(attempt);
+  }
+
+  /** The answer was not judged (its challenge was taken): it counts neither way. */
+  withdraw(attempt: Attempt): Promise<void> {
+    return this.gate.succeeded(attempt);
   }
 
   /** The answer was wrong (its attempt stays a failure); the one that fills the count is audited. */

@@ -95,6 +95,24 @@ describe('the sign-in steps', () => {
       await rejectionOf(answer(handle, { code: code() }), InvalidChallengeError);
     });
 
+    it('takes the challenge before proving: of two right answers at once, the loser uses up nothing', async () => {
+      await domain.enrol.recoveryCodes('user', user.id, ['AAAA-BBBB-CCCC']);
+      const { handle } = await challenge();
+      await rejectionOf(answer(handle, { code: '000000' }), InvalidSecondFactorError);
+      const totp = code();
+      const results = await Promise.allSettled([
+        answer(handle, { code: 'AAAA-BBBB-CCCC' }),
+        answer(handle, { code: totp }),
+      ]);
+      expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+      const lost = results.find((result) => result.status === 'rejected');
+      expect(lost?.reason).toBeInstanceOf(InvalidChallengeError);
+      // Whichever answer lost is still good for a new challenge: neither was used up by losing.
+      const codesLeft = await domain.repositories.factors.recoveryCodesLeft('user', user.id);
+      const loser = codesLeft === 1 ? 'AAAA-BBBB-CCCC' : totp;
+      await expect(answer((await challenge()).handle, { code: loser })).resolves.toBeDefined();
+    });
+
     it('refuses an unknown handle, an expired challenge, and a user challenge at the admin step', async () => {
       await rejectionOf(answer('no-such-handle', { code: code() }), InvalidChallengeError);
       const { handle } = await challenge();

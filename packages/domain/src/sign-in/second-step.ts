@@ -32,10 +32,12 @@ const { maxFailures } = SECOND_FACTOR_RULES.challenge;
 /**
  * The second step (`POST /v1/login/mfa`, `/v1/admin/login/mfa`): the challenge found by its
  * handle's digest (of this kind of account only, so an admin's challenge is no user's), the answer
- * proved by SecondFactorProofs for the challenge's own account. A wrong answer counts against the
- * challenge (5 end it) and against the account's second step (see SecondStepLock); a right one
- * completes the challenge, once, and opens the session, with the account checked again as at the
- * password step and unchanged since it.
+ * proved by SecondFactorProofs for the challenge's own account. The challenge is completed (once,
+ * atomically) before the answer is proved, so of two answers racing on one challenge the loser
+ * uses up nothing: neither its TOTP step nor its recovery code. A wrong answer gives the
+ * challenge back with one failure counted in the same write (5 end it), and counts against the
+ * account's second step (see SecondStepLock); a right one opens the session, with the account
+ * checked again as at the password step and unchanged since it.
  */
 export class SecondStep {
   constructor(private readonly deps: SecondStepDeps) {}
@@ -49,14 +51,18 @@ export class SecondStep {
     if (!challenge?.subjectId || !isOpen(challenge, kind, now)) throw new InvalidChallengeError();
     const subjectId = challenge.subjectId;
     const attempt = await lock.enter(kind, subjectId);
+    if (!(await signInChallenges.complete(id, now, maxFailures))) {
+      // Another answer holds (or has used) the challenge: this one was not judged, so not counted.
+      await lock.withdraw(attempt);
+      throw new InvalidChallengeError();
+    }
     const method = await this.prove(challenge, subjectId, answer, now, request);
     if (method === null) {
-      await signInChallenges.fail(id);
+      await signInChallenges.fail(id, now);
       await lock.failed(kind, subjectId, attempt, request);
       throw new InvalidSecondFactorError();
     }
     await lock.succeeded(kind, subjectId, attempt);
-    if (!(await signInChallenges.complete(id, now, maxFailures))) throw new InvalidChallengeError();
     const principal = await principals.findById(subjectId);
     if (!principal) throw new InvalidChallengeError();
     assertMaySignIn(principal, policy.emailVerification);

@@ -5,8 +5,13 @@ import type { SignInChallenge } from './sign-in-challenge.ts';
 export interface SignInChallengeRepository {
   create(challenge: SignInChallenge): Promise<void>;
   find(id: string): Promise<SignInChallenge | null>;
-  /** Counts one wrong answer atomically and answers the failures after it (0 for an unknown id). */
-  fail(id: string): Promise<number>;
+  /**
+   * An answer that completed the challenge at `completed` did not prove: gives the challenge back
+   * (not completed) and counts the failure, in one atomic write, and answers the failures after it;
+   * 0, changing nothing, when the challenge is not completed at `completed` (unknown, open, or
+   * completed by another answer).
+   */
+  fail(id: string, completed: Date): Promise<number>;
   /**
    * Completes the challenge, once: true only for the one caller that finds it not completed, not
    * expired at `at` and with fewer than `maxFailures` failures.

@@ -16,10 +16,10 @@ export class InMemorySignInChallengeRepository implements SignInChallengeReposit
     return row ? structuredClone(row) : null;
   }
 
-  async fail(id: string): Promise<number> {
+  async fail(id: string, completed: Date): Promise<number> {
     const row = this.rows.get(id);
-    if (!row) return 0;
-    this.rows.set(id, { ...row, failures: row.failures + 1 });
+    if (row?.completed?.getTime() !== completed.getTime()) return 0;
+    this.rows.set(id, { ...row, failures: row.failures + 1, completed: null });
     return row.failures + 1;
   }
 

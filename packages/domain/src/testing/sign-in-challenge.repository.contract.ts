@@ -66,22 +66,38 @@ export function describeSignInChallengeRepositoryContract(backend: string, open:
       expect(await repositories.signInChallenges.find('unknown')).toBeNull();
     });
 
-    it('fail() counts each wrong answer and answers the count; 0 for an unknown challenge', async () => {
+    /** A wrong answer as the second step makes it: the challenge completed at `at(second)`, then given back. */
+    async function failOnce(id: string, second: number): Promise<number> {
+      await repositories.signInChallenges.complete(id, at(second), MAX_FAILURES);
+      return repositories.signInChallenges.fail(id, at(second));
+    }
+
+    it('fail() gives back the challenge its answer completed, counting the failure; 0 and nothing changed otherwise', async () => {
       const challenge = await ofNewUser();
-      expect(await repositories.signInChallenges.fail(challenge.id)).toBe(1);
-      expect(await repositories.signInChallenges.fail(challenge.id)).toBe(2);
-      expect((await repositories.signInChallenges.find(challenge.id))?.failures).toBe(2);
-      expect(await repositories.signInChallenges.fail('unknown')).toBe(0);
+      expect(await failOnce(challenge.id, 1)).toBe(1);
+      expect(await failOnce(challenge.id, 2)).toBe(2);
+      expect(await repositories.signInChallenges.find(challenge.id)).toEqual({ ...challenge, failures: 2 });
+      expect(await repositories.signInChallenges.fail(challenge.id, at(3))).toBe(0);
+      expect(await repositories.signInChallenges.complete(challenge.id, at(4), MAX_FAILURES)).toBe(true);
+      expect(await repositories.signInChallenges.fail(challenge.id, at(5))).toBe(0);
+      expect(await repositories.signInChallenges.find(challenge.id)).toEqual({
+        ...challenge,
+        failures: 2,
+        completed: at(4),
+      });
+      expect(await repositories.signInChallenges.fail('unknown', at(4))).toBe(0);
     });
 
-    it('fail() loses no count when many answer wrongly at once, on two instances', async () => {
+    it('fail() gives a challenge back once when many try at once, on two instances', async () => {
       const challenge = await ofNewUser();
+      await repositories.signInChallenges.complete(challenge.id, at(1), MAX_FAILURES);
       const counts = await Promise.all(
         Array.from({ length: 10 }, (_, racer) =>
-          (racer % 2 === 0 ? repositories : other).signInChallenges.fail(challenge.id),
+          (racer % 2 === 0 ? repositories : other).signInChallenges.fail(challenge.id, at(1)),
         ),
       );
-      expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, index) => index + 1));
+      expect([...counts].sort((a, b) => a - b)).toEqual([...Array.from({ length: 9 }, () => 0), 1]);
+      expect((await repositories.signInChallenges.find(challenge.id))?.completed).toBeNull();
     });
 
     it('complete() completes a challenge once, and records when', async () => {
@@ -96,10 +112,9 @@ export function describeSignInChallengeRepositoryContract(backend: string, open:
       const expiring = await ofNewUser();
       expect(await repositories.signInChallenges.complete(expiring.id, expiring.expires, MAX_FAILURES)).toBe(false);
       const failing = await ofNewUser();
-      for (let failure = 0; failure < MAX_FAILURES - 1; failure += 1)
-        await repositories.signInChallenges.fail(failing.id);
+      for (let failure = 0; failure < MAX_FAILURES - 1; failure += 1) await failOnce(failing.id, failure);
       const atLimit = await ofNewUser();
-      for (let failure = 0; failure < MAX_FAILURES; failure += 1) await repositories.signInChallenges.fail(atLimit.id);
+      for (let failure = 0; failure < MAX_FAILURES; failure += 1) await failOnce(atLimit.id, failure);
       expect(await repositories.signInChallenges.complete(atLimit.id, at(1), MAX_FAILURES)).toBe(false);
       expect(await repositories.signInChallenges.complete(failing.id, at(1), MAX_FAILURES)).toBe(true);
     });

@@ -15,6 +15,8 @@ export interface Attempt {
   readonly id: string;
   /** Failing, this attempt is the one that starts the throttling of one of its keys. */
   readonly failureThrottles: boolean;
+  /** Failures other than this attempt counted under one of its keys as it entered. */
+  readonly followsFailures: boolean;
 }
 
 /** A key to count an attempt under, and the limit it is held to. */
@@ -43,7 +45,7 @@ export class AttemptGate {
         const stats = await attempts.failuresSince(key, windowStart(rule, now));
         // The count includes this attempt: the key is full when the others reach the limit.
         const wait = retryAfterSeconds({ ...stats, count: stats.count - 1 }, rule, now) ?? 0;
-        return { wait, fills: stats.count >= rule.limit };
+        return { wait, fills: stats.count >= rule.limit, follows: stats.count > 1 };
       }),
     );
     const longest = Math.max(0, ...judged.map(({ wait }) => wait));
@@ -51,7 +53,11 @@ export class AttemptGate {
       await attempts.withdraw(id);
       throw new TooManyAttemptsError(longest, refusal);
     }
-    return { id, failureThrottles: judged.some(({ fills }) => fills) };
+    return {
+      id,
+      failureThrottles: judged.some(({ fills }) => fills),
+      followsFailures: judged.some(({ follows }) => follows),
+    };
   }
 
   /** The attempt proved right: it no longer counts as a failure. */
