@@ -174,6 +174,21 @@ export const signingKeys = pgTable('signing_keys', {
   retires: timestamp('retires'),
 });
 
+/** An audit record's columns, the same whether it waits for the chain (audit_pending) or is in it. */
+const auditRecordColumns = () => ({
+  time: timestamp('time').notNull(),
+  actorType: text('actor_type').$type<AuditActor['type']>().notNull(),
+  actorId: identifier('actor_id'),
+  action: text('action').$type<AuditAction>().notNull(),
+  targetType: text('target_type'),
+  targetId: identifier('target_id'),
+  /** Canonical JSON text, kept as hashed (jsonb would reorder its keys). */
+  changes: text('changes'),
+  requestId: text('request_id'),
+  clientAddress: text('client_address'),
+  userAgent: text('user_agent'),
+});
+
 /**
  * The audit trail: one hash chain, in `seq` order. Each filter of the API reads an index that
  * ends in the list's order (time, seq), so a page of the newest matches is a range scan.
@@ -183,17 +198,7 @@ export const auditEvents = pgTable(
   {
     seq: bigint('seq', { mode: 'number' }).primaryKey(),
     id: identifier('id').notNull().unique(),
-    time: timestamp('time').notNull(),
-    actorType: text('actor_type').$type<AuditActor['type']>().notNull(),
-    actorId: identifier('actor_id'),
-    action: text('action').$type<AuditAction>().notNull(),
-    targetType: text('target_type'),
-    targetId: identifier('target_id'),
-    /** Canonical JSON text, kept as hashed (jsonb would reorder its keys). */
-    changes: text('changes'),
-    requestId: text('request_id'),
-    clientAddress: text('client_address'),
-    userAgent: text('user_agent'),
+    ...auditRecordColumns(),
     previousHash: text('previous_hash'),
     hash: text('hash').notNull(),
   },
@@ -219,17 +224,7 @@ export const auditPending = pgTable('audit_pending', {
    * rowid plays this part there.
    */
   ord: bigserial('ord', { mode: 'number' }).notNull(),
-  time: timestamp('time').notNull(),
-  actorType: text('actor_type').$type<AuditActor['type']>().notNull(),
-  actorId: identifier('actor_id'),
-  action: text('action').$type<AuditAction>().notNull(),
-  targetType: text('target_type'),
-  targetId: identifier('target_id'),
-  /** Canonical JSON text, hashed as stored once chained. */
-  changes: text('changes'),
-  requestId: text('request_id'),
-  clientAddress: text('client_address'),
-  userAgent: text('user_agent'),
+  ...auditRecordColumns(),
 });
 
 /**

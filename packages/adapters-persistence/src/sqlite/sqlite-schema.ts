@@ -154,6 +154,21 @@ export const signingKeys = sqliteTable('signing_keys', {
   retires: timestamp('retires'),
 });
 
+/** An audit record's columns, the same whether it waits for the chain (audit_pending) or is in it. */
+const auditRecordColumns = () => ({
+  time: timestamp('time').notNull(),
+  actorType: text('actor_type').$type<AuditActor['type']>().notNull(),
+  actorId: text('actor_id'),
+  action: text('action').$type<AuditAction>().notNull(),
+  targetType: text('target_type'),
+  targetId: text('target_id'),
+  /** Canonical JSON text, kept as hashed. */
+  changes: text('changes'),
+  requestId: text('request_id'),
+  clientAddress: text('client_address'),
+  userAgent: text('user_agent'),
+});
+
 /**
  * The audit trail: one hash chain, in `seq` order. Each filter of the API reads an index that
  * ends in the list's order (time, seq), so a page of the newest matches is a range scan.
@@ -163,17 +178,7 @@ export const auditEvents = sqliteTable(
   {
     seq: integer('seq').primaryKey(),
     id: text('id').notNull().unique(),
-    time: timestamp('time').notNull(),
-    actorType: text('actor_type').$type<AuditActor['type']>().notNull(),
-    actorId: text('actor_id'),
-    action: text('action').$type<AuditAction>().notNull(),
-    targetType: text('target_type'),
-    targetId: text('target_id'),
-    /** Canonical JSON text, kept as hashed. */
-    changes: text('changes'),
-    requestId: text('request_id'),
-    clientAddress: text('client_address'),
-    userAgent: text('user_agent'),
+    ...auditRecordColumns(),
     previousHash: text('previous_hash'),
     hash: text('hash').notNull(),
   },
@@ -193,17 +198,7 @@ export const auditEvents = sqliteTable(
  */
 export const auditPending = sqliteTable('audit_pending', {
   id: text('id').primaryKey(),
-  time: timestamp('time').notNull(),
-  actorType: text('actor_type').$type<AuditActor['type']>().notNull(),
-  actorId: text('actor_id'),
-  action: text('action').$type<AuditAction>().notNull(),
-  targetType: text('target_type'),
-  targetId: text('target_id'),
-  /** Canonical JSON text, hashed as stored once chained. */
-  changes: text('changes'),
-  requestId: text('request_id'),
-  clientAddress: text('client_address'),
-  userAgent: text('user_agent'),
+  ...auditRecordColumns(),
 });
 
 /**

@@ -5,39 +5,19 @@ import { DEFAULT_MAIL_TEMPLATES } from '../mail/mail-template.ts';
 import { adminPrincipals, userPrincipals } from '../sessions/principal.ts';
 import type { Session } from '../sessions/session.ts';
 import type { Identity } from '../shared/identity.ts';
-import { FakeOneTimeCodes, FakePasskeyCeremonies } from '../testing/fake-factor-ports.ts';
-import { FakeSecretBox } from '../testing/fake-mail-ports.ts';
-import { ManualClock, SequentialIds } from '../testing/fake-ports.ts';
-import { inMemoryRepositories } from '../testing/in-memory-repositories.ts';
-import { RecordingLogger } from '../testing/recording-logger.ts';
+import { proofsFixture } from '../testing/factor-fixture.ts';
 import { firstTokenOf, sampleSession } from '../testing/sample-session.ts';
 import { sampleUser } from '../testing/user.repository.contract.ts';
 import { SecondStepLock } from '../sign-in/second-step-lock.ts';
 import { FactorService } from './factor-service.ts';
-import { SecondFactorProofs } from './second-factor-proofs.ts';
 import { SECOND_FACTOR_RULES } from './second-factor-rules.ts';
 import type { PasskeyCeremonies } from './passkey-ceremonies.ts';
 
 type RegistrationInput = Parameters<PasskeyCeremonies['registrationOptions']>[0];
 
 async function setup() {
-  const repositories = inMemoryRepositories();
-  const clock = new ManualClock();
-  const ids = new SequentialIds();
-  const codes = new FakeOneTimeCodes();
-  const ceremonies = new FakePasskeyCeremonies();
-  const box = new FakeSecretBox();
-  const logger = new RecordingLogger();
+  const { repositories, clock, ids, codes, ceremonies, box, logger, proofs } = proofsFixture();
   const { audit, factors, sessions } = repositories;
-  const proofs = new SecondFactorProofs({
-    factors,
-    codes,
-    ceremonies,
-    box,
-    signInChallenges: repositories.signInChallenges,
-    ids,
-    logger,
-  });
   const mail = new MailService({
     box,
     templates: { of: (kind) => DEFAULT_MAIL_TEMPLATES[kind] },

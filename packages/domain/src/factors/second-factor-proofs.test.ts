@@ -1,14 +1,10 @@
 import { beforeEach, describe, expect, it } from '../testing/test-api.ts';
-import { ManualClock, SequentialIds } from '../testing/fake-ports.ts';
-import { FakeSecretBox } from '../testing/fake-mail-ports.ts';
-import { FakeOneTimeCodes, FakePasskeyCeremonies } from '../testing/fake-factor-ports.ts';
-import { factorEnrolment } from '../testing/factor-fixture.ts';
-import { inMemoryRepositories } from '../testing/in-memory-repositories.ts';
-import { RecordingLogger } from '../testing/recording-logger.ts';
+import { FakePasskeyCeremonies } from '../testing/fake-factor-ports.ts';
+import { factorEnrolment, proofsFixture } from '../testing/factor-fixture.ts';
 import type { SignInChallenge } from '../sign-in/sign-in-challenge.ts';
 import { addSeconds } from '../shared/clock.ts';
 import type { SubjectKind } from '../shared/identity.ts';
-import { passkeyChallengeId, SecondFactorProofs } from './second-factor-proofs.ts';
+import { passkeyChallengeId } from './second-factor-proofs.ts';
 import { SECOND_FACTOR_RULES } from './second-factor-rules.ts';
 
 const USER = '00000000-0000-4000-8000-00000000aaaa';
@@ -18,22 +14,7 @@ const RECOVERY = ['ABCD-EFGH-JKLM', 'NPQR-STUV-WXYZ'];
 const { assertion } = FakePasskeyCeremonies;
 
 function setUp() {
-  const repositories = inMemoryRepositories();
-  const clock = new ManualClock();
-  const ids = new SequentialIds();
-  const codes = new FakeOneTimeCodes();
-  const ceremonies = new FakePasskeyCeremonies();
-  const box = new FakeSecretBox();
-  const logger = new RecordingLogger();
-  const proofs = new SecondFactorProofs({
-    factors: repositories.factors,
-    codes,
-    ceremonies,
-    box,
-    signInChallenges: repositories.signInChallenges,
-    ids,
-    logger,
-  });
+  const { repositories, clock, ids, codes, box, logger, proofs } = proofsFixture();
   const enrol = factorEnrolment({ factors: repositories.factors, codes, box, ids });
   const actions = () => repositories.audit.events.map((event) => event.action);
 

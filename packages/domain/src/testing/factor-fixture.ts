@@ -4,7 +4,12 @@ import { recoveryCodeDigest } from '../factors/recovery-codes.ts';
 import type { SecretBox } from '../secrets/secret-box.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { SubjectKind } from '../shared/identity.ts';
-import type { FakeOneTimeCodes } from './fake-factor-ports.ts';
+import { SecondFactorProofs } from '../factors/second-factor-proofs.ts';
+import { FakeOneTimeCodes, FakePasskeyCeremonies } from './fake-factor-ports.ts';
+import { FakeSecretBox } from './fake-mail-ports.ts';
+import { ManualClock, SequentialIds } from './fake-ports.ts';
+import { inMemoryRepositories } from './in-memory-repositories.ts';
+import { RecordingLogger } from './recording-logger.ts';
 
 interface Enrolment {
   factors: FactorRepository;
@@ -81,4 +86,25 @@ function factor(
     webauthn: null,
     ...kind,
   };
+}
+
+/** The in-memory stores and fake ports the factor tests share, with the proofs built over them. */
+export function proofsFixture() {
+  const repositories = inMemoryRepositories();
+  const clock = new ManualClock();
+  const ids = new SequentialIds();
+  const codes = new FakeOneTimeCodes();
+  const ceremonies = new FakePasskeyCeremonies();
+  const box = new FakeSecretBox();
+  const logger = new RecordingLogger();
+  const proofs = new SecondFactorProofs({
+    factors: repositories.factors,
+    codes,
+    ceremonies,
+    box,
+    signInChallenges: repositories.signInChallenges,
+    ids,
+    logger,
+  });
+  return { repositories, clock, ids, codes, ceremonies, box, logger, proofs };
 }
