@@ -3,14 +3,21 @@ import postgres from 'postgres';
 import { toDomainError } from '../shared/driver-errors';
 import type { PostgresTx } from './postgres-db';
 
+/**
+ * The key of the lock `name` in the schema the connection searches first: advisory locks are the
+ * whole database's, and services in other schemas of it (other deployments, test suites running
+ * side by side) must neither wait for this one's turns nor close a cycle of waits with them.
+ */
+const lockKey = (name: string) => sql`hashtext(current_schema() || ':' || ${name})`;
+
 /** Makes transactions that take the lock `name` take turns: it is held until `tx` ends. */
 export async function takeTurns(tx: PostgresTx, name: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${name}))`);
+  await tx.execute(sql`select pg_advisory_xact_lock(${lockKey(name)})`);
 }
 
 /** Takes the lock `name` for `tx` if no other transaction holds it; answers whether it did. */
 export async function tryTurn(tx: PostgresTx, name: string): Promise<boolean> {
-  const [row] = await tx.execute<{ taken: boolean }>(sql`select pg_try_advisory_xact_lock(hashtext(${name})) as taken`);
+  const [row] = await tx.execute<{ taken: boolean }>(sql`select pg_try_advisory_xact_lock(${lockKey(name)}) as taken`);
   return row?.taken === true;
 }
 
@@ -56,7 +63,8 @@ export async function withAdvisoryLock<T>(
       try {
         await tx`select set_config('statement_timeout', '0', true)`;
         if (settings.schema !== undefined) await tx`select set_config('search_path', ${settings.schema}, true)`;
-        await tx`select pg_advisory_xact_lock(hashtext(${name}))`;
+        // As lockKey, on this connection's own client.
+        await tx`select pg_advisory_xact_lock(hashtext(current_schema() || ':' || ${name}))`;
       } catch (error) {
         throw toDomainError(error, 'database.advisoryLock');
       }
