@@ -4,7 +4,7 @@ import { factorEnrolment, proofsFixture } from '../testing/factor-fixture.ts';
 import type { SignInChallenge } from '../sign-in/sign-in-challenge.ts';
 import { addSeconds } from '../shared/clock.ts';
 import type { SubjectKind } from '../shared/identity.ts';
-import { passkeyChallengeId } from './second-factor-proofs.ts';
+import { challengeDigest } from '../sign-in/sign-in-challenge.ts';
 import { SECOND_FACTOR_RULES } from './second-factor-rules.ts';
 
 const USER = '00000000-0000-4000-8000-00000000aaaa';
@@ -22,7 +22,7 @@ function setUp() {
   async function passkeyChallenge(owner: SubjectKind, webauthnChallenge: string): Promise<string> {
     const now = clock.now();
     const challenge: SignInChallenge = {
-      id: passkeyChallengeId(webauthnChallenge),
+      id: challengeDigest(webauthnChallenge),
       owner,
       subjectId: null,
       kinds: ['webauthn'],
@@ -254,7 +254,7 @@ describe('SecondFactorProofs', () => {
       ).toBeNull();
       // A login's challenge (it has its account) is answered at the second step only.
       const login = await t.passkeyChallenge('user', 'a-login-challenge');
-      const stored = await t.repositories.signInChallenges.find(passkeyChallengeId(login));
+      const stored = await t.repositories.signInChallenges.find(challengeDigest(login));
       await t.repositories.signInChallenges.create({ ...stored!, subjectId: USER });
       expect(
         await t.proofs.provePasskeyChallenge('user', null, assertion(credential, login), t.clock.now()),

@@ -5,7 +5,7 @@ import type { IdGenerator } from '../shared/id-generator.ts';
 import type { SubjectKind } from '../shared/identity.ts';
 import type { JsonObject } from '../shared/json.ts';
 import type { Logger } from '../shared/logger.ts';
-import { sha256Hex } from '../shared/sha256.ts';
+import { challengeDigest } from '../sign-in/sign-in-challenge.ts';
 import type { SignInChallengeRepository } from '../sign-in/sign-in-challenge.repository.ts';
 import { assertionChallengeOf } from './assertion-challenge.ts';
 import type { AuthMethod, Factor } from './factor.ts';
@@ -36,9 +36,6 @@ const TOTP_CODE = new RegExp(`^\\d{${SECOND_FACTOR_RULES.totp.digits}}$`);
 /** Spaces and dashes a person may type into a code (`ABCD-EFGH-IJKL`, `123 456`). */
 const SEPARATORS = /[\s-]/g;
 const ACCOUNT_TYPE: Record<SubjectKind, string> = { admin: 'admins', user: 'users' };
-
-/** The id a passkey sign-in challenge is stored under: its WebAuthn challenge, digested. */
-export const passkeyChallengeId = (webauthnChallenge: string): string => sha256Hex(webauthnChallenge);
 
 /**
  * The one place a second factor is checked: a TOTP code, a recovery code or a passkey assertion,
@@ -154,7 +151,7 @@ export class SecondFactorProofs {
     const { signInChallenges } = this.deps;
     const named = assertionChallengeOf(response);
     if (named === null) return null;
-    const id = passkeyChallengeId(named);
+    const id = challengeDigest(named);
     const challenge = await signInChallenges.find(id);
     if (!challenge || challenge.owner !== owner || challenge.subjectId !== null || !challenge.webauthnChallenge) {
       return null;

@@ -7,8 +7,7 @@ import { SECOND_FACTOR_RULES } from '../factors/second-factor-rules.ts';
 import { addSeconds, type Clock } from '../shared/clock.ts';
 import type { SubjectKind } from '../shared/identity.ts';
 import type { JsonObject } from '../shared/json.ts';
-import { sha256Hex } from '../shared/sha256.ts';
-import type { SignInChallenge } from './sign-in-challenge.ts';
+import { challengeDigest, type SignInChallenge } from './sign-in-challenge.ts';
 import type { SignInChallengeRepository } from './sign-in-challenge.repository.ts';
 
 export interface ChallengeIssuingDeps {
@@ -29,9 +28,6 @@ export interface IssuedChallenge {
   /** The passkey request options (PublicKeyCredentialRequestOptionsJSON), when a passkey may answer. */
   readonly webauthn: JsonObject | null;
 }
-
-/** The digest a login challenge is stored and found under. */
-export const challengeDigest = (handle: string): string => sha256Hex(handle);
 
 /**
  * Issues the challenge of a login whose first step passed, for an account with an active factor:

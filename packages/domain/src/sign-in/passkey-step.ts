@@ -1,6 +1,7 @@
 import type { RequestContext } from '../audit/audit-event.ts';
 import type { PasskeyCeremonies } from '../factors/passkey-ceremonies.ts';
-import { passkeyChallengeId, type SecondFactorProofs } from '../factors/second-factor-proofs.ts';
+import type { SecondFactorProofs } from '../factors/second-factor-proofs.ts';
+import { challengeDigest } from './sign-in-challenge.ts';
 import { SECOND_FACTOR_RULES } from '../factors/second-factor-rules.ts';
 import type { EmailVerification } from '../sessions/auth-service.ts';
 import type { PrincipalSource } from '../sessions/principal.ts';
@@ -48,7 +49,7 @@ export class PasskeyStep {
     const now = clock.now();
     const expires = addSeconds(now, SECOND_FACTOR_RULES.challenge.seconds);
     await signInChallenges.create({
-      id: passkeyChallengeId(challenge),
+      id: challengeDigest(challenge),
       owner: principals.kind,
       subjectId: null,
       kinds: ['webauthn'],

@@ -7,7 +7,7 @@ import type { PrincipalSource } from '../sessions/principal.ts';
 import type { Clock } from '../shared/clock.ts';
 import { InvalidChallengeError, InvalidSecondFactorError } from '../shared/errors.ts';
 import type { JsonObject } from '../shared/json.ts';
-import { challengeDigest } from './challenge-issuing.ts';
+import { challengeDigest } from './sign-in-challenge.ts';
 import type { SecondStepLock } from './second-step-lock.ts';
 import type { SessionGrant, SessionGrants } from './session-grants.ts';
 import type { SignInChallenge } from './sign-in-challenge.ts';

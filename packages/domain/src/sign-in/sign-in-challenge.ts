@@ -1,3 +1,4 @@
+import { sha256Hex } from '../shared/sha256.ts';
 import type { AuthMethod, SecondStepKind } from '../factors/factor.ts';
 import type { SubjectKind } from '../shared/identity.ts';
 
@@ -25,3 +26,9 @@ export interface SignInChallenge {
   readonly clientAddress: string | null;
   readonly userAgent: string | null;
 }
+
+/**
+ * The id a challenge is stored and found under: the digest of what its client holds (a login
+ * challenge's handle, or a passkey sign-in's WebAuthn challenge, which its assertion signs).
+ */
+export const challengeDigest = (handle: string): string => sha256Hex(handle);
