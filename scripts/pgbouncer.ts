@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type postgres from 'postgres';
+import postgres from 'postgres';
 
 /** Debian's package puts it here; `apt-get install pgbouncer` (scripts/test-prerequisites.sh). */
 const PGBOUNCER = process.env.PGBOUNCER_BIN ?? '/usr/sbin/pgbouncer';
@@ -17,6 +17,8 @@ export interface TestPgBouncer {
   down(): Promise<void>;
   /** Starts it again on the same port. */
   up(): Promise<void>;
+  /** The server process ids of the connections it holds for `user` (SHOW SERVERS on its admin console). */
+  serverPids(user: string): Promise<number[]>;
   stop(): Promise<void>;
 }
 
@@ -137,6 +139,23 @@ export async function startTestPgBouncer(serverUrl: string): Promise<TestPgBounc
     },
     down: () => halt('down'),
     up: start,
+    async serverPids(user) {
+      // The admin console speaks the simple query protocol only, and has no types to fetch.
+      const adminConsole = postgres({
+        host: '127.0.0.1',
+        port,
+        user: 'postgres',
+        database: 'pgbouncer',
+        max: 1,
+        fetch_types: false,
+      });
+      try {
+        const servers = await adminConsole.unsafe<{ user: string; remote_pid: string }[]>('SHOW SERVERS').simple();
+        return servers.filter((server) => server.user === user).map((server) => Number(server.remote_pid));
+      } finally {
+        await adminConsole.end();
+      }
+    },
     stop: () => halt('stop'),
   };
 }
@@ -162,9 +181,10 @@ export async function createSchemaRole(admin: postgres.Sql, schema: string): Pro
 
 /** Ends the role's connections (the pooler keeps idle ones per role) and drops it; its schema is dropped before. */
 export async function dropSchemaRole(admin: postgres.Sql, schema: string): Promise<void> {
-  const [{ database } = { database: '' }] = await admin<{ database: string }[]>`select current_database() as database`;
   await admin`select pg_terminate_backend(pid) from pg_stat_activity where usename = ${schema}`;
-  await admin`revoke all on database ${admin(database)} from ${admin(schema)}`;
+  // Whatever the role still owns or was granted (its grant on the database, anything a test made
+  // outside its schema), so the role has nothing left that depends on it.
+  await admin`drop owned by ${admin(schema)}`;
   await admin`drop role if exists ${admin(schema)}`;
 }
 

@@ -7,17 +7,21 @@ interface ListedMessage {
   attributes: { kind: string; recipient: string };
 }
 
-/** The ids of the messages of `kind` to `recipient` in the outbox, newest first (GET /v1/admin/mail, every page). */
+/**
+ * The ids of the messages of `kind` to `recipient` in the outbox, newest first (GET /v1/admin/mail,
+ * every page). A set: messages queued while the pages are read push older ones onto the next page,
+ * where one read already is met again.
+ */
 export async function outboxIds(client: AdminClient, kind: MailKind, recipient: string): Promise<string[]> {
-  const ids: string[] = [];
+  const ids = new Set<string>();
   for (let page = 1; ; page += 1) {
     const response = await client.get(`/v1/admin/mail?page[number]=${page}&page[size]=100`, await client.adminToken());
     expect(response.status).toBe(200);
     const { data } = (await response.json()) as { data: ListedMessage[] };
     for (const message of data) {
-      if (message.attributes.kind === kind && message.attributes.recipient === recipient) ids.push(message.id);
+      if (message.attributes.kind === kind && message.attributes.recipient === recipient) ids.add(message.id);
     }
-    if (data.length < 100) return ids;
+    if (data.length < 100) return [...ids];
   }
 }
 

@@ -142,9 +142,18 @@ export async function createTestPostgresSchema(given: TestSchemaOptions = {}): P
     async endConnections() {
       if (!ownRole) throw new Error('Only the connections of a schema with a role of its own can be told apart.');
       // In the select list, so that only the rows the filter kept are ended: other tests share the server.
-      const ended = await admin<{ ended: boolean }[]>`
-        select pg_terminate_backend(pid) as ended from pg_stat_activity where usename = ${schema}`;
-      return ended.filter((row) => row.ended).length;
+      const ended = await admin<{ pid: number; ended: boolean }[]>`
+        select pid, pg_terminate_backend(pid) as ended from pg_stat_activity where usename = ${schema}`;
+      const pids = new Set(ended.filter((row) => row.ended).map((row) => row.pid));
+      // A pooler learns of an ended server connection when its socket closes: until then it could
+      // hand it to the next client, who would meet 'server conn crashed?' instead of what the test
+      // is about. Wait until it has let the ended ones go (under load it opens new ones meanwhile).
+      const held = async () => (await pooler!.serverPids(schema)).some((pid) => pids.has(pid));
+      for (const deadline = Date.now() + 5000; pooler && (await held()); ) {
+        if (Date.now() > deadline) throw new Error('The pooler still holds connections that were ended.');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return pids.size;
     },
     async drop() {
       await admin`drop schema if exists ${admin(schema)} cascade`;
