@@ -62,6 +62,7 @@ export async function createApplication(
       transfer: useCases.transfer,
       self: useCases.self,
       adminAuth: useCases.adminAuth,
+      adminAccess: useCases.adminAccess,
       userAuth: useCases.userAuth,
       adminSignIn: useCases.adminSignIn,
       userSignIn: useCases.userSignIn,

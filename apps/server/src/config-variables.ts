@@ -363,6 +363,11 @@ export const VARIABLES = {
     default: 'optional',
     doc: '`required`: an admin without an active second factor can do nothing but enrol one (the panel asks first; the API answers 403 `mfa_enrolment_required`). `optional`: enrolling is up to each admin.',
   }),
+  IMPERSONATION: variable({
+    schema: oneOf(['on', 'off'] as const),
+    default: 'off',
+    doc: '`on`: administrators with the role `support` or above may start a session as an end user (`POST /v1/admin/users/{id}/impersonation`, with a reason): an access token of at most 15 minutes with an `act` claim naming the admin, no refresh token, audited under the admin. `off`: 403 `impersonation_disabled`.',
+  }),
   WEBAUTHN_RP_ID: variable({
     schema: v.pipe(v.string(), v.trim()),
     default: '',

@@ -122,6 +122,8 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
     /** The keys that wrap the `factor-secret` keys, the first the sealing one; empty: the `mfa.key` file's. */
     mfaKeys: e.MFA_ENCRYPTION_KEY,
     adminMfa: e.ADMIN_MFA,
+    /** Whether support and above may start a session as an end user. */
+    impersonation: e.IMPERSONATION === 'on',
     /** The passkeys' relying party: by default the host and origin the service is reached at. */
     webauthn: webauthnOf(e),
     /** The bearer token that reads GET /metrics; undefined: no metrics endpoint. */

@@ -1,4 +1,4 @@
-import type { Identity } from '@uas/domain';
+import type { Admin, Identity } from '@uas/domain';
 import type { ApiErrorCode } from './errors/error-catalogue';
 
 /** What the HTTP layer knows about the client once the request context middleware has run. */
@@ -41,4 +41,9 @@ export interface AppEnv {
 
 export interface AuthenticatedEnv extends AppEnv {
   Variables: AppEnv['Variables'] & { identity: Identity };
+}
+
+/** An admin route's context once the admin's role allowed it: the admin as read at this request. */
+export interface AdminEnv extends AuthenticatedEnv {
+  Variables: AuthenticatedEnv['Variables'] & { admin: Admin };
 }

@@ -1,4 +1,5 @@
 import type {
+  AdminAccess,
   AdminMfaMode,
   FactorService,
   AuditService,
@@ -28,6 +29,8 @@ export interface HttpAppDeps {
   transfer: UserTransferService;
   self: SelfService;
   adminAuth: AuthService;
+  /** Authorizes an admin operation by the admin's role, read on every request. */
+  adminAccess: AdminAccess;
   userAuth: AuthService;
   /** The sign-in steps of admins and of users, each ending in a session. */
   adminSignIn: SignInSteps;

@@ -18,6 +18,8 @@ export * from './verification/verification-service.ts';
 export * from './admins/admin.ts';
 export * from './admins/admin.repository.ts';
 export * from './admins/admin-service.ts';
+export * from './admins/admin-roles.ts';
+export * from './admins/admin-access.ts';
 export * from './sessions/session.ts';
 export * from './sessions/session.repository.ts';
 export * from './sessions/password-rehash.repository.ts';

@@ -1,3 +1,4 @@
+import { AdminAccess } from './admins/admin-access.ts';
 import { AdminService } from './admins/admin-service.ts';
 import { AuditService } from './audit/audit-service.ts';
 import { AuthService, type AuthPolicy } from './sessions/auth-service.ts';
@@ -197,6 +198,8 @@ export function createUseCases({
     self,
     admins: new AdminService({ admins: repositories.admins, hasher, clock, ids }),
     adminAuth: adminAccounts.auth,
+    /** Every admin operation's door: an open session and a role that holds the operation's permission. */
+    adminAccess: new AdminAccess({ auth: adminAccounts.auth, admins: repositories.admins }),
     userAuth: userAccounts.auth,
     /** The sign-in steps of admins (`/v1/admin/login…`) and of users (`/v1/login…`). */
     adminSignIn: adminAccounts.signIn,

@@ -18,6 +18,7 @@ export async function insertSecondAdmin(t: TestApplication): Promise<AdminCreden
       name: 'Second Admin',
       email: credentials.email,
       passwordHash,
+      role: 'owner',
       created: now,
       updated: now,
       keyFileStamp: null,

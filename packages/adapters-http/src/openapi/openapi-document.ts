@@ -93,6 +93,7 @@ function operation({ description: route, fragments }: ApiRoute & { description: 
     })),
   ];
   const security = fragments.find((fragment) => fragment.security)?.security ?? route.security;
+  const roles = fragments.find((fragment) => fragment.roles)?.roles;
   const errors: ApiErrorCode[] = [
     ...EVERY_ROUTE_ERRORS,
     ...fragments.flatMap((fragment) => fragment.errors ?? []),
@@ -106,6 +107,7 @@ function operation({ description: route, fragments }: ApiRoute & { description: 
     tags: route.tags,
     ...(parameters.length === 0 ? {} : { parameters }),
     ...(security === undefined ? {} : { security }),
+    ...(roles === undefined ? {} : { 'x-roles': roles }),
     ...(route.body === undefined ? {} : { requestBody: requestBody(route.body) }),
     responses: { ...successResponses(route.responses), ...errorResponses(errors) },
   };

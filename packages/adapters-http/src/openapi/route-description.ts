@@ -1,3 +1,4 @@
+import type { AdminRole } from '@uas/domain';
 import type { MiddlewareHandler } from 'hono';
 import type { GenericSchema } from 'valibot';
 import type { AppEnv } from '../app-env';
@@ -47,6 +48,8 @@ export interface RouteDescription {
 /** What a shared middleware (authentication, an id in the path) adds to every route it guards. */
 export interface RouteFragment {
   security?: RouteDescription['security'];
+  /** The admin roles allowed (`x-roles` in the document): what adminAccess checks. */
+  roles?: readonly AdminRole[];
   pathParameters?: readonly { name: string; description: string; schema: Record<string, unknown> }[];
   errors?: readonly ApiErrorCode[];
 }

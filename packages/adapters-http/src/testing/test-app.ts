@@ -76,6 +76,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     transfer,
     self,
     adminAuth,
+    adminAccess: useCases.adminAccess,
     userAuth,
     adminSignIn: useCases.adminSignIn,
     userSignIn: useCases.userSignIn,

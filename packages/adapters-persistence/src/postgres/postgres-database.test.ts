@@ -141,6 +141,7 @@ describe('PostgreSQL database', () => {
     expect(tables.map((table) => table.tablename)).toEqual([
       '__drizzle_migrations',
       'action_tokens',
+      'admin_invitations',
       'admins',
       'audit_chain',
       'audit_events',

@@ -16,6 +16,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type {
+  AdminRole,
   ActionPurpose,
   ActiveFlag,
   AuditAction,
@@ -96,8 +97,36 @@ export const admins = pgTable(
     created: timestamp('created').notNull(),
     updated: timestamp('updated').notNull(),
     keyFileStamp: text('key_file_stamp'),
+    role: text('role').$type<AdminRole>().notNull().default('owner'),
   },
-  (t) => [index('admins_created_id_idx').on(t.created, t.id)],
+  (t) => [
+    index('admins_created_id_idx').on(t.created, t.id),
+    check('admins_role', sql`${t.role} in ('owner', 'admin', 'support', 'auditor')`),
+  ],
+);
+
+/**
+ * Invitations of administrators: an owner names an address and a role, the invitee sets a
+ * password through a single-use link bound to that address (48 hours). Only the token's digest is
+ * stored; `used` is set when it is accepted or withdrawn.
+ */
+export const adminInvitations = pgTable(
+  'admin_invitations',
+  {
+    id: identifier('id').primaryKey(),
+    digest: text('digest').notNull().unique(),
+    email: text('email').notNull(),
+    name: text('name').notNull().default(''),
+    role: text('role').$type<AdminRole>().notNull(),
+    invitedBy: identifier('invited_by'),
+    created: timestamp('created').notNull(),
+    expires: timestamp('expires').notNull(),
+    used: timestamp('used'),
+  },
+  (t) => [
+    index('admin_invitations_email_idx').on(t.email),
+    check('admin_invitations_role', sql`${t.role} in ('owner', 'admin', 'support', 'auditor')`),
+  ],
 );
 
 export const sessions = pgTable(

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, customType, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type {
+  AdminRole,
   ActionPurpose,
   ActiveFlag,
   AuditAction,
@@ -76,8 +77,35 @@ export const admins = sqliteTable(
     created: timestamp('created').notNull(),
     updated: timestamp('updated').notNull(),
     keyFileStamp: text('key_file_stamp'),
+    // No check constraint here, unlike PostgreSQL: adding one makes SQLite copy the table, and
+    // dropping the old one would cascade to every row that references an admin.
+    role: text('role').$type<AdminRole>().notNull().default('owner'),
   },
   (t) => [index('admins_created_id_idx').on(t.created, t.id)],
+);
+
+/**
+ * Invitations of administrators: an owner names an address and a role, the invitee sets a
+ * password through a single-use link bound to that address (48 hours). Only the token's digest is
+ * stored; `used` is set when it is accepted or withdrawn.
+ */
+export const adminInvitations = sqliteTable(
+  'admin_invitations',
+  {
+    id: text('id').primaryKey(),
+    digest: text('digest').notNull().unique(),
+    email: text('email').notNull(),
+    name: text('name').notNull().default(''),
+    role: text('role').$type<AdminRole>().notNull(),
+    invitedBy: text('invited_by'),
+    created: timestamp('created').notNull(),
+    expires: timestamp('expires').notNull(),
+    used: timestamp('used'),
+  },
+  (t) => [
+    index('admin_invitations_email_idx').on(t.email),
+    check('admin_invitations_role', sql`${t.role} in ('owner', 'admin', 'support', 'auditor')`),
+  ],
 );
 
 export const sessions = sqliteTable(

@@ -17,6 +17,7 @@ describe('AdminService.applyCredentials()', () => {
       name: DEFAULT_ADMIN_NAME,
       email: 'admin@example.com',
       passwordHash: expect.any(String),
+      role: 'owner',
       created: domain.clock.now(),
       updated: domain.clock.now(),
       keyFileStamp: null,

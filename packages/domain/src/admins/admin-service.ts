@@ -5,6 +5,7 @@ import { ValidationError } from '../shared/errors.ts';
 import { normalizeEmail, userAttributeIssues } from '../users/user.rules.ts';
 import type { Admin, AdminCredentials } from './admin.ts';
 import type { AdminRepository } from './admin.repository.ts';
+import { KEY_FILE_ADMIN_ROLE } from './admin-roles.ts';
 
 export const DEFAULT_ADMIN_NAME = 'Administrator';
 
@@ -42,6 +43,7 @@ export class AdminService {
         name: credentials.name ?? DEFAULT_ADMIN_NAME,
         email,
         passwordHash: await hasher.hash(credentials.password),
+        role: KEY_FILE_ADMIN_ROLE,
         created: now,
         updated: now,
         keyFileStamp,

@@ -1,9 +1,13 @@
-/** The administrator who manages users through the admin API and panel. */
+import type { AdminRole } from './admin-roles.ts';
+
+/** An administrator who manages users through the admin API and panel, within their role. */
 export interface Admin {
   readonly id: string;
   readonly name: string;
   readonly email: string;
   readonly passwordHash: string;
+  /** What they may do (ADMIN_PERMISSIONS); the key file's admin is an owner. */
+  readonly role: AdminRole;
   readonly created: Date;
   readonly updated: Date;
   /**

@@ -35,6 +35,17 @@ export const AUDIT_ACTIONS = [
   'passkey.counter_regressed',
   /** 10 wrong second steps in a row: the account's second step is locked for 15 minutes. */
   'mfa.locked',
+  /** An owner invited an administrator (by email, with a role). */
+  'admin.invited',
+  /** An invited administrator set their password: the account exists from now on. */
+  'admin.joined',
+  'admin.role_changed',
+  'admin.removed',
+  /** A user was banned (with a reason, and an end or none); their sessions ended with it. */
+  'user.banned',
+  'user.unbanned',
+  /** An admin began a session as a user (IMPERSONATION=on); what it does is recorded under that admin. */
+  'user.impersonated',
   'signing_key.rotated',
   'secret.rotated',
   'users.imported',

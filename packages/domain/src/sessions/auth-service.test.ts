@@ -458,6 +458,7 @@ describe('AuthService', () => {
         name: 'Other',
         email: 'other-admin@example.com',
         passwordHash: 'x',
+        role: 'owner' as const,
         created: domain.clock.now(),
         updated: domain.clock.now(),
         keyFileStamp: null,

@@ -22,7 +22,10 @@ export type ErrorCode =
   | 'invalid_challenge'
   | 'second_factor_required'
   | 'mfa_enrolment_required'
-  | 'factor_already_active';
+  | 'factor_already_active'
+  | 'last_owner'
+  | 'account_banned'
+  | 'impersonation_disabled';
 
 export abstract class DomainError extends Error {
   abstract readonly code: ErrorCode;
@@ -196,5 +199,29 @@ export class FactorAlreadyActiveError extends DomainError {
   readonly code = 'factor_already_active';
   constructor() {
     super('This factor is active already.');
+  }
+}
+
+/** A change that would leave no administrator with the role `owner`. */
+export class LastOwnerError extends DomainError {
+  readonly code = 'last_owner';
+  constructor() {
+    super('This is the last owner: make another administrator an owner first.');
+  }
+}
+
+/** A banned user's login with the right password (a wrong one stays invalid_credentials). */
+export class AccountBannedError extends DomainError {
+  readonly code = 'account_banned';
+  constructor() {
+    super('This account is banned.');
+  }
+}
+
+/** Impersonation while IMPERSONATION is not `on`. */
+export class ImpersonationDisabledError extends DomainError {
+  readonly code = 'impersonation_disabled';
+  constructor() {
+    super('Impersonation is off on this service (IMPERSONATION).');
   }
 }

@@ -15,6 +15,7 @@ export function sampleAdmin(overrides: Partial<Admin> = {}): Admin {
     name: 'Administrator',
     email: `admin${sequence}@example.com`,
     passwordHash: 'hash',
+    role: 'owner',
     created,
     updated: created,
     keyFileStamp: null,

@@ -26,6 +26,7 @@ const admin = {
   created: at,
   updated: at,
   keyFileStamp: null,
+  role: 'owner' as const,
 };
 
 /** The behaviour every PasswordRehashRepository promises. */
