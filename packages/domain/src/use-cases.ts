@@ -1,4 +1,5 @@
 import { AdminAccess } from './admins/admin-access.ts';
+import { AdminAccounts } from './admins/admin-accounts.ts';
 import { AdminService } from './admins/admin-service.ts';
 import { AuditService } from './audit/audit-service.ts';
 import { AuthService, type AuthPolicy } from './sessions/auth-service.ts';
@@ -200,6 +201,18 @@ export function createUseCases({
     adminAuth: adminAccounts.auth,
     /** Every admin operation's door: an open session and a role that holds the operation's permission. */
     adminAccess: new AdminAccess({ auth: adminAccounts.auth, admins: repositories.admins }),
+    /** Owners' management of administrators: invitations, roles, removal. */
+    adminAccounts: new AdminAccounts({
+      admins: repositories.admins,
+      invitations: repositories.adminInvitations,
+      keys: tokenKeys,
+      actionTokens,
+      accountMail,
+      hasher,
+      clock,
+      ids,
+      publicUrl,
+    }),
     userAuth: userAccounts.auth,
     /** The sign-in steps of admins (`/v1/admin/login…`) and of users (`/v1/login…`). */
     adminSignIn: adminAccounts.signIn,
