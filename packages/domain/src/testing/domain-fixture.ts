@@ -176,6 +176,7 @@ export function buildDomain({
     recovery,
     adminAccountMail,
     invitations,
+    adminAccounts: useCases.adminAccounts,
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */
     createUser(overrides: Partial<NewUser> = {}): Promise<User> {
