@@ -63,6 +63,7 @@ export async function createApplication(
       self: useCases.self,
       adminAuth: useCases.adminAuth,
       adminAccess: useCases.adminAccess,
+      adminAccounts: useCases.adminAccounts,
       userAuth: useCases.userAuth,
       adminSignIn: useCases.adminSignIn,
       userSignIn: useCases.userSignIn,

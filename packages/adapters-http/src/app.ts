@@ -11,6 +11,7 @@ import { requestMetrics } from './middleware/request-metrics';
 import { requestId } from './middleware/request-id';
 import { securityHeaders } from './middleware/security-headers';
 import { clientInfo } from './network/client-info';
+import { adminAccountsRoutes } from './routes/admin-accounts.routes';
 import { adminAuditRoutes } from './routes/admin-audit.routes';
 import { adminInvitationsRoutes } from './routes/admin-invitations.routes';
 import { adminMailRoutes } from './routes/admin-mail.routes';
@@ -41,10 +42,13 @@ import { readyRoutes } from './routes/ready.routes';
 import { userSessionRoutes } from './routes/user-session.routes';
 
 /** What the `/account/` pages do: the use cases the JSON endpoints call. */
-const accountActions = ({ verification, recovery, invitations }: HttpAppDeps): AccountActions => ({
+const accountActions = ({ verification, recovery, invitations, adminAccounts }: HttpAppDeps): AccountActions => ({
   verify: (token, request) => verification.verify(token, request),
   resetPassword: (token, password, request) => recovery.reset(token, password, request),
   acceptInvitation: (token, password, request) => invitations.accept(token, password, request),
+  acceptAdminInvitation: async (token, password, request) => {
+    await adminAccounts.accept(token, password, request);
+  },
 });
 
 /**
@@ -78,6 +82,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminAuditRoutes(deps))
     .route('/', adminMailRoutes(deps))
     .route('/', adminInvitationsRoutes(deps))
+    .route('/', adminAccountsRoutes(deps))
     .route('/', invitationsRoutes(deps))
     .route('/', userSessionRoutes(deps))
     .route('/', signupRoutes(deps))

@@ -1,5 +1,6 @@
 import type {
   AdminAccess,
+  AdminAccounts,
   AdminMfaMode,
   FactorService,
   AuditService,
@@ -31,6 +32,8 @@ export interface HttpAppDeps {
   adminAuth: AuthService;
   /** Authorizes an admin operation by the admin's role, read on every request. */
   adminAccess: AdminAccess;
+  /** Owners' management of administrators: invitations, roles, removal. */
+  adminAccounts: AdminAccounts;
   userAuth: AuthService;
   /** The sign-in steps of admins and of users, each ending in a session. */
   adminSignIn: SignInSteps;

@@ -1,4 +1,4 @@
-import { ACCOUNT_PAGES, type AccountPage, type RequestContext } from '@uas/domain';
+import { ACCOUNT_PAGES, ADMIN_INVITATION_PAGE, type AccountPage, type RequestContext } from '@uas/domain';
 import type { AccountActions } from './account-actions';
 
 /** What one page says and does: its words, whether it asks for a new password, and its action. */
@@ -15,7 +15,7 @@ export interface AccountPageSpec {
   act(actions: AccountActions, token: string, password: string, request: RequestContext): Promise<void>;
 }
 
-/** The four pages the mailed links open, one per token purpose (`ACCOUNT_PAGES`). */
+/** The pages the mailed links open: one per token purpose (`ACCOUNT_PAGES`), and an administrator's invitation's. */
 export const ACCOUNT_PAGE_SPECS: readonly AccountPageSpec[] = [
   {
     page: ACCOUNT_PAGES.verification,
@@ -56,5 +56,18 @@ export const ACCOUNT_PAGE_SPECS: readonly AccountPageSpec[] = [
     done: { title: 'Invitation accepted', text: 'Your account is ready. Sign in with your new password.' },
     action: 'acceptInvitation',
     act: (actions, token, password, request) => actions.acceptInvitation(token, password, request),
+  },
+  {
+    page: ADMIN_INVITATION_PAGE,
+    title: 'Become an administrator',
+    intro: 'Choose a password for your administrator account. You sign in with it at the admin panel.',
+    submit: 'Accept invitation',
+    choosesPassword: true,
+    done: {
+      title: 'Invitation accepted',
+      text: 'Your administrator account is ready. Sign in to the admin panel with your email address and new password.',
+    },
+    action: 'acceptAdminInvitation',
+    act: (actions, token, password, request) => actions.acceptAdminInvitation(token, password, request),
   },
 ];

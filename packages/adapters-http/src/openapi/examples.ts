@@ -151,3 +151,25 @@ export const invitationExample = {
     },
   },
 };
+
+export const adminExample = {
+  data: {
+    type: 'admins',
+    id: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e73',
+    attributes: { ...ADA, role: 'support', created: CREATED, updated: CREATED },
+  },
+};
+
+export const adminInvitationExample = {
+  data: {
+    type: 'admin-invitations',
+    id: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e74',
+    attributes: {
+      ...ADA,
+      role: 'support',
+      invited_by: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e72',
+      created: CREATED,
+      expires: '2026-11-23T10:00:00.000Z',
+    },
+  },
+};

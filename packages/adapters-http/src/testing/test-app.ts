@@ -77,6 +77,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     self,
     adminAuth,
     adminAccess: useCases.adminAccess,
+    adminAccounts: useCases.adminAccounts,
     userAuth,
     adminSignIn: useCases.adminSignIn,
     userSignIn: useCases.userSignIn,
