@@ -1,6 +1,12 @@
 import { ADMIN_ROLES, type AdminPatch, type NewAdminInvitation } from '@uas/domain';
 import * as v from 'valibot';
-import { assertResourceIdentity, closedObject, identifiedResourceDocument, resourceDocument, text } from './json-api.schemas';
+import {
+  assertResourceIdentity,
+  closedObject,
+  identifiedResourceDocument,
+  resourceDocument,
+  text,
+} from './json-api.schemas';
 import { email, name } from './user.schemas';
 import { parseWith } from './validation';
 
