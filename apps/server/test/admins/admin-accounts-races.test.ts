@@ -38,9 +38,14 @@ describe.each(BACKENDS)('administrator races on %s, across two instances', (back
       const email = `accept-race-${backend}-${index}@example.com`;
       const token = await invite(clientA, email, 'support');
       const answers = await Promise.all([accept(clientA, token), accept(clientB, token)]);
-      const listed = (await (await clientB.get(ADMINS, await clientB.adminToken())).json()) as { data: AdminResource[] };
+      const listed = (await (await clientB.get(ADMINS, await clientB.adminToken())).json()) as {
+        data: AdminResource[];
+      };
       return {
-        statuses: answers.map((answer) => answer.status).sort().join('+'),
+        statuses: answers
+          .map((answer) => answer.status)
+          .sort()
+          .join('+'),
         admins: listed.data.filter((admin) => admin.attributes.email === email).length,
       };
     });
@@ -57,9 +62,17 @@ describe.each(BACKENDS)('administrator races on %s, across two instances', (back
     const x = await joined(clientA, `owner-x-${backend}@example.com`, 'owner');
     const y = await joined(clientA, `owner-y-${backend}@example.com`, 'owner');
     const session = (email: string) => clientA.adminSession({}, { email, password: ADMIN_PASSWORD });
-    const [xToken, yToken] = [(await session(x.attributes.email)).accessToken, (await session(y.attributes.email)).accessToken];
+    const [xToken, yToken] = [
+      (await session(x.attributes.email)).accessToken,
+      (await session(y.attributes.email)).accessToken,
+    ];
     const keyFileAdmin = (await clientA.adminSession()).id;
-    const stepDown = await clientA.send('PATCH', `${ADMINS}/${keyFileAdmin}`, roleDocument(keyFileAdmin, 'admin'), xToken);
+    const stepDown = await clientA.send(
+      'PATCH',
+      `${ADMINS}/${keyFileAdmin}`,
+      roleDocument(keyFileAdmin, 'admin'),
+      xToken,
+    );
     expect(stepDown.status).toBe(200);
     const roleOf = async (token: string) =>
       ((await (await clientA.get('/v1/admin/me', token)).json()) as { data: AdminResource }).data.attributes.role;
@@ -74,11 +87,22 @@ describe.each(BACKENDS)('administrator races on %s, across two instances', (back
       ]);
       const roles = [await roleOf(xToken), await roleOf(yToken)];
       const owners = roles.filter((role) => role === 'owner').length;
-      outcomes.push({ statuses: answers.map((answer) => answer.status).sort().join('+'), owners });
+      outcomes.push({
+        statuses: answers
+          .map((answer) => answer.status)
+          .sort()
+          .join('+'),
+        owners,
+      });
       // The owner left makes the other an owner again for the next round.
       if (owners === 1) {
         const [survivor, other] = roles[0] === 'owner' ? [xToken, y] : [yToken, x];
-        const restored = await clientA.send('PATCH', `${ADMINS}/${other.id}`, roleDocument(other.id, 'owner'), survivor);
+        const restored = await clientA.send(
+          'PATCH',
+          `${ADMINS}/${other.id}`,
+          roleDocument(other.id, 'owner'),
+          survivor,
+        );
         expect(restored.status).toBe(200);
       }
       if (owners === 0) break;
@@ -91,7 +115,12 @@ describe.each(BACKENDS)('administrator races on %s, across two instances', (back
     expect(outcomes.filter((outcome) => outcome.owners !== 1)).toEqual([]);
     // One demotion wins; the other is refused: 409 last_owner, or 403 once its sender is no owner.
     expect(outcomes.filter((outcome) => !['200+409', '200+403'].includes(outcome.statuses))).toEqual([]);
-    const restored = await clientA.send('PATCH', `${ADMINS}/${keyFileAdmin}`, roleDocument(keyFileAdmin, 'owner'), xToken);
+    const restored = await clientA.send(
+      'PATCH',
+      `${ADMINS}/${keyFileAdmin}`,
+      roleDocument(keyFileAdmin, 'owner'),
+      xToken,
+    );
     expect(restored.status).toBe(200);
     for (const client of [clientA, clientB]) client.expectCleanLogs();
   }, 180_000);
