@@ -131,9 +131,9 @@ export class AdminAccounts {
     const problem = typeof password === 'string' ? passwordProblem(password) : 'password must be a string';
     if (problem !== null) throw new ValidationError([{ source: { pointer: '/password' }, detail: problem }]);
     const { invitations, actionTokens, hasher, clock, ids } = this.deps;
-    const digests = await actionTokens.digestsOf(token);
     // Hashing is slow: done before the write, and for every token, so a wrong one takes as long.
     const passwordHash = await hasher.hash(password as string);
+    const digests = await actionTokens.digestsOf(token);
     const now = clock.now();
     const admin = await invitations.accept(digests, now, (invitation) => {
       const joined: Admin = {
