@@ -1,13 +1,20 @@
-import type { AuthService } from '../sessions/auth-service.ts';
 import { ForbiddenError, InvalidTokenError } from '../shared/errors.ts';
 import type { Identity } from '../shared/identity.ts';
 import type { Admin } from './admin.ts';
 import type { AdminRepository } from './admin.repository.ts';
 import { roleAllows, type AdminPermission } from './admin-roles.ts';
 
+/**
+ * What the door needs of the admins' AuthService (signature, session and account checks), named
+ * here: the domain's sessions sit above its admins, which import nothing from them.
+ */
+interface AdminTokens {
+  authenticate(accessToken: string): Promise<Identity>;
+}
+
 export interface AdminAccessDeps {
-  /** The admins' AuthService: signature, session and account checks. */
-  auth: AuthService;
+  /** The admins' AuthService. */
+  auth: AdminTokens;
   admins: AdminRepository;
 }
 
