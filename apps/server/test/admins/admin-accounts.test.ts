@@ -181,6 +181,30 @@ describe.each(BACKENDS)('administrators with roles on %s', (backend) => {
     expect(list.meta.total).toBe(list.data.length);
   });
 
+  it("a start makes the key file's admin an owner again, whoever demoted it", async () => {
+    const eve = await joined(client, 'eve@example.com', 'owner');
+    const eveToken = await tokenOf('eve@example.com');
+    const keyFileAdmin = (await me(owner)).id;
+    const demoted = await client.send(
+      'PATCH',
+      `${ADMINS}/${keyFileAdmin}`,
+      roleDocument(keyFileAdmin, 'auditor'),
+      eveToken,
+    );
+    expect(demoted.status).toBe(200);
+    expect((await me(owner)).attributes.role).toBe('auditor');
+    const shared = Object.fromEntries(
+      Object.entries(t.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
+    );
+    const restarted = await startTestApplication(backend, shared);
+    try {
+      expect((await me(owner)).attributes.role).toBe('owner');
+    } finally {
+      await restarted.close();
+    }
+    expect((await client.delete(`${ADMINS}/${eve.id}`, owner)).status).toBe(204);
+  });
+
   it('the single-admin flows stay: the key file admin logs in and out as before', async () => {
     const session = await sessionOf(await client.login());
     expect((await client.delete(`/v1/admin/logout/${session.id}`, session.accessToken)).status).toBe(204);

@@ -53,13 +53,13 @@ export class AdminService {
     }
     // The key file's admin is an owner: a role an owner gave it meanwhile ends at this start.
     const isOwner = current.role === KEY_FILE_ADMIN_ROLE;
-    if (keyFileStamp !== null && current.keyFileStamp === keyFileStamp && isOwner) return current;
+    const asOwner = async (admin: Admin) =>
+      (await admins.update({ ...admin, role: KEY_FILE_ADMIN_ROLE, keyFileStamp })) ?? admin;
+    if (keyFileStamp !== null && current.keyFileStamp === keyFileStamp) return isOwner ? current : asOwner(current);
     const samePassword = await hasher.verify(credentials.password, current.passwordHash);
     const name = credentials.name ?? current.name;
     if (samePassword && current.email === email && current.name === name) {
-      return current.keyFileStamp === keyFileStamp && isOwner
-        ? current
-        : ((await admins.update({ ...current, role: KEY_FILE_ADMIN_ROLE, keyFileStamp })) ?? current);
+      return current.keyFileStamp === keyFileStamp && isOwner ? current : asOwner(current);
     }
     const updated: Admin = {
       ...current,
