@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_ROLES, type AdminRole } from '@uas/domain';
+import { ADMIN_PERMISSIONS, ADMIN_ROLES, type AdminRole } from '@uas/domain';
 import { bearer } from '@uas/adapters-http/testing';
 import { sessionOf, type Session } from '../support/admin-api';
 import { type DocumentedOperation, type OpenApiDocument, operationsOf } from '../support/openapi-requests';
@@ -14,6 +15,28 @@ const adminOperations = (document: OpenApiDocument) =>
     ({ template, operation }) =>
       template.startsWith('/v1/admin/') && (operation.security ?? []).some((requirement) => 'bearer' in requirement),
   );
+
+/** docs/API.md's matrix (section 2.6): each permission's row, the operations it names and the roles it ticks. */
+function documentedMatrix() {
+  const api = readFileSync(new URL('../../../../docs/API.md', import.meta.url), 'utf8');
+  const section = api.slice(api.indexOf('### 2.6 Administrator roles'), api.indexOf('\n## 3.'));
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => {
+      const [permission = '', operations = '', ...ticks] = line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim());
+      return {
+        permission: permission.replaceAll('`', ''),
+        operations: [...operations.matchAll(/`((?:GET|POST|PATCH|PUT|DELETE) \/v1\/[^`]+)`/g)].map(
+          (match) => match[1]!,
+        ),
+        roles: ADMIN_ROLES.filter((_, i) => ticks[i] === '✓'),
+      };
+    });
+}
 
 const name = ({ method, template, operation }: DocumentedOperation) =>
   `${operation.operationId} (${method} ${template})`;
@@ -78,6 +101,19 @@ describe.each(BACKENDS)('admin roles × operations, from the served document, on
       operation['x-roles']!.some((role) => !(ADMIN_ROLES as readonly string[]).includes(role)),
     );
     expect(unknownRoles.map(name)).toEqual([]);
+  });
+
+  it("docs/API.md's matrix gives every permission the domain's roles, and every operation it names those roles as x-roles", () => {
+    const rows = documentedMatrix();
+    expect(Object.fromEntries(rows.map(({ permission, roles }) => [permission, roles]))).toEqual(ADMIN_PERMISSIONS);
+    const served = new Map(
+      adminOperations(document).map(({ method, template, operation }) => [`${method} ${template}`, operation]),
+    );
+    const disagreeing = rows.flatMap(({ operations, roles }) =>
+      operations.filter((operation) => served.get(operation)?.['x-roles']?.join() !== roles.join()),
+    );
+    expect(rows.flatMap(({ operations }) => operations)).not.toEqual([]);
+    expect(disagreeing, 'named in docs/API.md with other roles than x-roles, or not served').toEqual([]);
   });
 
   it('answers 403 forbidden exactly where x-roles leaves the role out, for every operation and role', async () => {
