@@ -1,6 +1,5 @@
 import type { AdminAccess, AuthService, FactorService } from '@uas/domain';
-import { Hono } from 'hono';
-import type { MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv, AuthenticatedEnv } from '../app-env';
 import { adminAccess } from '../middleware/admin-access';
 import { bearerAuth } from '../middleware/bearer-auth';
