@@ -4,17 +4,9 @@ import type { Admin } from './admin.ts';
 import type { AdminRepository } from './admin.repository.ts';
 import { roleAllows, type AdminPermission } from './admin-roles.ts';
 
-/**
- * What the door needs of the admins' AuthService (signature, session and account checks), named
- * here: the domain's sessions sit above its admins, which import nothing from them.
- */
-interface AdminTokens {
-  authenticate(accessToken: string): Promise<Identity>;
-}
-
 export interface AdminAccessDeps {
-  /** The admins' AuthService. */
-  auth: AdminTokens;
+  /** The admins' AuthService (sessions sit above admins, hence its one method here): signature, session and account checks. */
+  auth: { authenticate(accessToken: string): Promise<Identity> };
   admins: AdminRepository;
 }
 
