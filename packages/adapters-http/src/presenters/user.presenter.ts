@@ -40,7 +40,7 @@ export type UserResource = v.InferOutput<typeof userResourceSchema>;
 
 export const userDocumentSchema = v.object({ data: userResourceSchema });
 
-export function userResource(user: ShownUser<ListedUser>): UserResource {
+function userResource(user: ShownUser<ListedUser>): UserResource {
   return {
     type: 'users',
     id: user.id,
