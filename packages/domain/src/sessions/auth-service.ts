@@ -203,8 +203,8 @@ export class AuthService {
    * Checks an access token: signature, issuer, audience, expiry, that its session is still open
    * and its account still active and not banned. The last closes the one gap the transactional
    * change leaves: a login that read the account just before its deactivation (or ban) committed
-   * opens its session after the change ended the others; that session dies at its first use. A valid token of the
-   * other kind of account is refused as forbidden, not as invalid.
+   * opens its session after the change ended the others; that session dies at its first use. A
+   * valid token of the other kind of account is refused as forbidden, not as invalid.
    */
   async authenticate(accessToken: string): Promise<Identity> {
     const { signer, sessions } = this.deps;
