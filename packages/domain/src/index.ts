@@ -20,6 +20,8 @@ export * from './admins/admin.repository.ts';
 export * from './admins/admin-service.ts';
 export * from './admins/admin-roles.ts';
 export * from './admins/admin-access.ts';
+export * from './impersonation/impersonation-rules.ts';
+export * from './impersonation/impersonation-service.ts';
 export * from './sessions/session.ts';
 export * from './sessions/session.repository.ts';
 export * from './sessions/password-rehash.repository.ts';

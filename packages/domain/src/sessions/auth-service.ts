@@ -55,8 +55,12 @@ const accountTarget = (kind: SubjectKind, id: string): AuditTarget => ({ type: A
 /** One session opening or ending, as the audit trail shows it beside the account. */
 const sessionChange = (before: string | null, after: string | null): AuditChanges => ({ session: { before, after } });
 
-/** The caller of a request made with an access token, as the audit trail records it. */
+/**
+ * The caller of a request made with an access token, as the audit trail records it: the admin
+ * behind an impersonation session, not the user it acts as.
+ */
 export function initiatorOf(identity: Identity, request: RequestContext): Initiator {
+  if (identity.impersonatorId !== undefined) return { actor: { type: 'admin', id: identity.impersonatorId }, request };
   return { actor: { type: identity.kind, id: identity.subjectId }, request };
 }
 /** The token a route of each kind refuses, as the refusal names it. */
@@ -204,7 +208,8 @@ export class AuthService {
    * and its account still active. The last closes the one gap the transactional change leaves: a
    * login that read the account just before its deactivation committed opens its session after
    * the deactivation ended the others; that session dies at its first use. A valid token of the
-   * other kind of account is refused as forbidden, not as invalid.
+   * other kind of account is refused as forbidden, not as invalid. The session says whether an
+   * admin opened it by impersonation, so its end stops the token at its next request as any other.
    */
   async authenticate(accessToken: string): Promise<Identity> {
     const { signer, sessions } = this.deps;
@@ -221,7 +226,8 @@ export class AuthService {
     }
     if (read === undefined) await this.activePrincipal(session, this.deps.clock.now());
     else if (!read?.accountActive) await this.refuseEnded(session, this.deps.clock.now());
-    return { kind: this.kind, subjectId: sub, sessionId: sid };
+    const identity: Identity = { kind: this.kind, subjectId: sub, sessionId: sid };
+    return session.impersonatorId === null ? identity : { ...identity, impersonatorId: session.impersonatorId };
   }
 
   private async resolveRefreshToken(refreshToken: string): Promise<{ record: RefreshToken; session: Session }> {
