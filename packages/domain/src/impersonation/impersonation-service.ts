@@ -67,7 +67,7 @@ export class ImpersonationService {
     input: ImpersonationRequest,
     request: RequestContext = NO_REQUEST,
   ): Promise<Impersonation> {
-    const { users, grants, factors, clock, ids, accessTokenSeconds } = this.deps;
+    const { grants, factors, clock, ids, accessTokenSeconds } = this.deps;
     this.ensureEnabled();
     const problem = impersonationReasonProblem(input.reason);
     if (problem) throw new ValidationError([{ source: { pointer: '/reason' }, detail: problem }]);
