@@ -280,6 +280,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/users/{id}/impersonation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Act as a user: a short session of theirs, for support
+         * @description Only with IMPERSONATION=on (else 403 `impersonation_disabled`). Opens a session of the user, which the user sees among their own (`impersonated_by`), and answers its one access token: at most 15 minutes, no refresh token, an `act` claim `{ "sub": "<your id>" }`. With it, password, email, second-factor and recovery-code changes → 403 `forbidden`; everything else it does is audited under you. Ending the session (by the user, or `DELETE /v1/admin/users/{id}/sessions…`) stops the token at once. An administrator with an active second factor sends a `code` or `credential` along (else 403 `second_factor_required`). Only an end user can be impersonated: any other id → 404; an inactive user → 403 `account_inactive`. Recorded as `user.impersonated`, with the reason.
+         */
+        post: operations["impersonateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/users/{id}/factors": {
         parameters: {
             query?: never;
@@ -1106,7 +1126,7 @@ export interface components {
                     id: string | null;
                 };
                 /** @enum {string} */
-                action: "admin.login" | "admin.login_failed" | "session.reuse_detected" | "session.logout" | "session.revoked" | "user.created" | "user.signed_up" | "user.email_verified" | "user.email_change_requested" | "user.email_changed" | "user.updated" | "user.deactivated" | "user.deleted" | "user.login_throttled" | "user.recovery_requested" | "user.recovery_sent" | "user.recovery_completed" | "user.verification_resent" | "factor.activated" | "factor.removed" | "factors.reset" | "recovery_codes.regenerated" | "recovery_code.used" | "passkey.counter_regressed" | "mfa.locked" | "signing_key.rotated" | "secret.rotated" | "users.imported" | "users.exported" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "invitation.resent" | "mail.delivered" | "mail.failed";
+                action: "admin.login" | "admin.login_failed" | "session.reuse_detected" | "session.logout" | "session.revoked" | "user.created" | "user.signed_up" | "user.email_verified" | "user.email_change_requested" | "user.email_changed" | "user.updated" | "user.deactivated" | "user.deleted" | "user.login_throttled" | "user.recovery_requested" | "user.recovery_sent" | "user.recovery_completed" | "user.verification_resent" | "factor.activated" | "factor.removed" | "factors.reset" | "recovery_codes.regenerated" | "recovery_code.used" | "passkey.counter_regressed" | "mfa.locked" | "admin.invited" | "admin.joined" | "admin.role_changed" | "admin.removed" | "user.banned" | "user.unbanned" | "user.impersonated" | "signing_key.rotated" | "secret.rotated" | "users.imported" | "users.exported" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "invitation.resent" | "mail.delivered" | "mail.failed";
                 target: {
                     type: string;
                     id: string;
@@ -1224,7 +1244,7 @@ export interface components {
             /** @description On a 500: the request id to quote when reporting it. */
             id?: string;
             /** @enum {string} */
-            code: "invalid_attribute" | "email_taken" | "not_found" | "invalid_credentials" | "account_inactive" | "email_not_verified" | "invalid_token" | "email_already_verified" | "refresh_token_reused" | "forbidden" | "signup_disabled" | "too_many_attempts" | "precondition_failed" | "database_unavailable" | "invalid_second_factor" | "invalid_challenge" | "second_factor_required" | "mfa_enrolment_required" | "factor_already_active" | "malformed_json" | "invalid_parameter" | "resource_conflict" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "missing_token" | "cross_site_request" | "bad_request" | "malformed_request" | "headers_too_large" | "request_timeout" | "expectation_failed" | "not_ready" | "internal_error";
+            code: "invalid_attribute" | "email_taken" | "not_found" | "invalid_credentials" | "account_inactive" | "email_not_verified" | "invalid_token" | "email_already_verified" | "refresh_token_reused" | "forbidden" | "signup_disabled" | "too_many_attempts" | "precondition_failed" | "database_unavailable" | "invalid_second_factor" | "invalid_challenge" | "second_factor_required" | "mfa_enrolment_required" | "factor_already_active" | "last_owner" | "account_banned" | "impersonation_disabled" | "malformed_json" | "invalid_parameter" | "resource_conflict" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "missing_token" | "cross_site_request" | "bad_request" | "malformed_request" | "headers_too_large" | "request_timeout" | "expectation_failed" | "not_ready" | "internal_error";
             /** @description The same for every occurrence of the code. */
             title: string;
             detail: string;
@@ -4279,7 +4299,8 @@ export interface operations {
                      *             "last_used": "2026-11-21T10:14:00.000Z",
                      *             "expires": "2026-12-21T10:14:00.000Z",
                      *             "client_address": "203.0.113.7",
-                     *             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0"
+                     *             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
+                     *             "impersonated_by": null
                      *           }
                      *         }
                      *       ],
@@ -4314,6 +4335,8 @@ export interface operations {
                                 client_address: string | null;
                                 /** @description The login's User-Agent, at most 256 characters. */
                                 user_agent: string | null;
+                                /** @description The administrator acting as the account in this session (impersonation); null for a login. */
+                                impersonated_by: string | null;
                             };
                         }[];
                         meta: {
@@ -4725,6 +4748,250 @@ export interface operations {
             417: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    impersonateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Ticket 4711: the user cannot find the export button"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why you act as this user: kept in the audit trail with the event. */
+                    reason: string;
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @example {
+                 *       "reason": "Ticket 4711: the user cannot find the export button"
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    /** @description Why you act as this user: kept in the audit trail with the event. */
+                    reason: string;
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The session and its access token, shown this once. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "impersonations";
+                            /**
+                             * Format: uuid
+                             * @description The session's id, as the user's sessions list it.
+                             */
+                            id: string;
+                            attributes: {
+                                /** @description A user access token with an `act` claim naming you (RFC 8693). It cannot be refreshed, and stops working when the session ends. */
+                                access_token: string;
+                                /** @constant */
+                                token_type: "Bearer";
+                                /**
+                                 * Format: date-time
+                                 * @description When the token and its session end: at most 15 minutes.
+                                 */
+                                expires: string;
+                                /** Format: uuid */
+                                user_id: string;
+                                reason: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token`, `invalid_second_factor` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden`, `impersonation_disabled`, `account_inactive`, `second_factor_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `too_many_attempts` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6789,7 +7056,7 @@ export interface operations {
                 /** @description Only events by the account with this id; `system` for the service's own. */
                 "filter[actor]"?: string;
                 /** @description Only events of this action. */
-                "filter[action]"?: "admin.login" | "admin.login_failed" | "session.reuse_detected" | "session.logout" | "session.revoked" | "user.created" | "user.signed_up" | "user.email_verified" | "user.email_change_requested" | "user.email_changed" | "user.updated" | "user.deactivated" | "user.deleted" | "user.login_throttled" | "user.recovery_requested" | "user.recovery_sent" | "user.recovery_completed" | "user.verification_resent" | "factor.activated" | "factor.removed" | "factors.reset" | "recovery_codes.regenerated" | "recovery_code.used" | "passkey.counter_regressed" | "mfa.locked" | "signing_key.rotated" | "secret.rotated" | "users.imported" | "users.exported" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "invitation.resent" | "mail.delivered" | "mail.failed";
+                "filter[action]"?: "admin.login" | "admin.login_failed" | "session.reuse_detected" | "session.logout" | "session.revoked" | "user.created" | "user.signed_up" | "user.email_verified" | "user.email_change_requested" | "user.email_changed" | "user.updated" | "user.deactivated" | "user.deleted" | "user.login_throttled" | "user.recovery_requested" | "user.recovery_sent" | "user.recovery_completed" | "user.verification_resent" | "factor.activated" | "factor.removed" | "factors.reset" | "recovery_codes.regenerated" | "recovery_code.used" | "passkey.counter_regressed" | "mfa.locked" | "admin.invited" | "admin.joined" | "admin.role_changed" | "admin.removed" | "user.banned" | "user.unbanned" | "user.impersonated" | "signing_key.rotated" | "secret.rotated" | "users.imported" | "users.exported" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "invitation.resent" | "mail.delivered" | "mail.failed";
                 /** @description Only events at or after this instant. ISO 8601: a date (2026-11-21, midnight UTC) or a time with a zone (2026-11-21T10:00:00Z). */
                 "filter[since]"?: string;
                 /** @description Only events before this instant. ISO 8601: a date (2026-11-21, midnight UTC) or a time with a zone (2026-11-21T10:00:00Z). */
@@ -11095,7 +11362,8 @@ export interface operations {
                      *             "last_used": "2026-11-21T10:14:00.000Z",
                      *             "expires": "2026-12-21T10:14:00.000Z",
                      *             "client_address": "203.0.113.7",
-                     *             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0"
+                     *             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
+                     *             "impersonated_by": null
                      *           }
                      *         }
                      *       ],
@@ -11130,6 +11398,8 @@ export interface operations {
                                 client_address: string | null;
                                 /** @description The login's User-Agent, at most 256 characters. */
                                 user_agent: string | null;
+                                /** @description The administrator acting as the account in this session (impersonation); null for a login. */
+                                impersonated_by: string | null;
                             };
                         }[];
                         meta: {
@@ -13136,7 +13406,7 @@ export const pathsV1AdminMeFactorsPostResponses201ContentApplicationJsonDataAttr
 export const pathsV1AdminMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
 export const pathsV1AdminMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
 export const pathsV1AdminUsersIdRecoveryPostParametersQueryDeliveryValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/{id}/recovery"]["post"]["parameters"]["query"]["delivery"]> = ["mail", "link"];
-export const pathsV1AdminAuditEventsGetParametersQueryFilterActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/audit-events"]["get"]["parameters"]["query"]["filter[action]"]> = ["admin.login", "admin.login_failed", "session.reuse_detected", "session.logout", "session.revoked", "user.created", "user.signed_up", "user.email_verified", "user.email_change_requested", "user.email_changed", "user.updated", "user.deactivated", "user.deleted", "user.login_throttled", "user.recovery_requested", "user.recovery_sent", "user.recovery_completed", "user.verification_resent", "factor.activated", "factor.removed", "factors.reset", "recovery_codes.regenerated", "recovery_code.used", "passkey.counter_regressed", "mfa.locked", "signing_key.rotated", "secret.rotated", "users.imported", "users.exported", "invitation.created", "invitation.accepted", "invitation.revoked", "invitation.resent", "mail.delivered", "mail.failed"];
+export const pathsV1AdminAuditEventsGetParametersQueryFilterActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/audit-events"]["get"]["parameters"]["query"]["filter[action]"]> = ["admin.login", "admin.login_failed", "session.reuse_detected", "session.logout", "session.revoked", "user.created", "user.signed_up", "user.email_verified", "user.email_change_requested", "user.email_changed", "user.updated", "user.deactivated", "user.deleted", "user.login_throttled", "user.recovery_requested", "user.recovery_sent", "user.recovery_completed", "user.verification_resent", "factor.activated", "factor.removed", "factors.reset", "recovery_codes.regenerated", "recovery_code.used", "passkey.counter_regressed", "mfa.locked", "admin.invited", "admin.joined", "admin.role_changed", "admin.removed", "user.banned", "user.unbanned", "user.impersonated", "signing_key.rotated", "secret.rotated", "users.imported", "users.exported", "invitation.created", "invitation.accepted", "invitation.revoked", "invitation.resent", "mail.delivered", "mail.failed"];
 export const pathsV1AdminMailGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["test", "verification", "signup_existing", "recovery", "email_change", "email_change_notice", "password_changed", "invitation", "factors_reset"];
 export const pathsV1AdminMailGetResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["queued", "sending", "delivered", "failed"];
 export const pathsV1AdminMailIdGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["test", "verification", "signup_existing", "recovery", "email_change", "email_change_notice", "password_changed", "invitation", "factors_reset"];
@@ -13155,9 +13425,9 @@ export const pathsV1UsersMeFactorsIdVerifyPostResponses200ContentApplicationJson
 export const pathsV1UsersMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
 export const userResourceAttributesActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserResource"]["attributes"]["active"]> = [0, 1];
 export const auditEventResourceAttributesActorTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEventResource"]["attributes"]["actor"]["type"]> = ["admin", "user", "system"];
-export const auditEventResourceAttributesActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEventResource"]["attributes"]["action"]> = ["admin.login", "admin.login_failed", "session.reuse_detected", "session.logout", "session.revoked", "user.created", "user.signed_up", "user.email_verified", "user.email_change_requested", "user.email_changed", "user.updated", "user.deactivated", "user.deleted", "user.login_throttled", "user.recovery_requested", "user.recovery_sent", "user.recovery_completed", "user.verification_resent", "factor.activated", "factor.removed", "factors.reset", "recovery_codes.regenerated", "recovery_code.used", "passkey.counter_regressed", "mfa.locked", "signing_key.rotated", "secret.rotated", "users.imported", "users.exported", "invitation.created", "invitation.accepted", "invitation.revoked", "invitation.resent", "mail.delivered", "mail.failed"];
+export const auditEventResourceAttributesActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEventResource"]["attributes"]["action"]> = ["admin.login", "admin.login_failed", "session.reuse_detected", "session.logout", "session.revoked", "user.created", "user.signed_up", "user.email_verified", "user.email_change_requested", "user.email_changed", "user.updated", "user.deactivated", "user.deleted", "user.login_throttled", "user.recovery_requested", "user.recovery_sent", "user.recovery_completed", "user.verification_resent", "factor.activated", "factor.removed", "factors.reset", "recovery_codes.regenerated", "recovery_code.used", "passkey.counter_regressed", "mfa.locked", "admin.invited", "admin.joined", "admin.role_changed", "admin.removed", "user.banned", "user.unbanned", "user.impersonated", "signing_key.rotated", "secret.rotated", "users.imported", "users.exported", "invitation.created", "invitation.accepted", "invitation.revoked", "invitation.resent", "mail.delivered", "mail.failed"];
 export const mfaChallengeDocumentDataAttributesKindsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MfaChallengeDocument"]["data"]["attributes"]["kinds"]> = ["totp", "webauthn", "recovery_code"];
-export const errorObjectCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorObject"]["code"]> = ["invalid_attribute", "email_taken", "not_found", "invalid_credentials", "account_inactive", "email_not_verified", "invalid_token", "email_already_verified", "refresh_token_reused", "forbidden", "signup_disabled", "too_many_attempts", "precondition_failed", "database_unavailable", "invalid_second_factor", "invalid_challenge", "second_factor_required", "mfa_enrolment_required", "factor_already_active", "malformed_json", "invalid_parameter", "resource_conflict", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "missing_token", "cross_site_request", "bad_request", "malformed_request", "headers_too_large", "request_timeout", "expectation_failed", "not_ready", "internal_error"];
+export const errorObjectCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorObject"]["code"]> = ["invalid_attribute", "email_taken", "not_found", "invalid_credentials", "account_inactive", "email_not_verified", "invalid_token", "email_already_verified", "refresh_token_reused", "forbidden", "signup_disabled", "too_many_attempts", "precondition_failed", "database_unavailable", "invalid_second_factor", "invalid_challenge", "second_factor_required", "mfa_enrolment_required", "factor_already_active", "last_owner", "account_banned", "impersonation_disabled", "malformed_json", "invalid_parameter", "resource_conflict", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "missing_token", "cross_site_request", "bad_request", "malformed_request", "headers_too_large", "request_timeout", "expectation_failed", "not_ready", "internal_error"];
 export const loginDocumentDataTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LoginDocument"]["data"]["type"]> = ["users"];
 export const createUserDocumentDataTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateUserDocument"]["data"]["type"]> = ["users"];
 export const createUserDocumentDataAttributesActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateUserDocument"]["data"]["attributes"]["active"]> = [0, 1];
