@@ -1,9 +1,8 @@
-import { auditRecord } from '../audit/audit-records.ts';
+import { auditRecord, initiatorOf } from '../audit/audit-records.ts';
 import { NO_REQUEST, type Initiator, type RequestContext } from '../audit/audit-event.ts';
 import { refuseWhileImpersonated } from '../impersonation/impersonation-rules.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import type { SecretBox } from '../secrets/secret-box.ts';
-import { initiatorOf } from '../sessions/auth-service.ts';
 import type { PrincipalSource } from '../sessions/principal.ts';
 import type { SessionRepository } from '../sessions/session.repository.ts';
 import type { SecondStepLock } from '../sign-in/second-step-lock.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '../testing/test-api.ts';
 import { buildDomain, POLICY, rejectionOf } from '../testing/domain-fixture.ts';
-import { initiatorOf } from '../sessions/auth-service.ts';
+import { initiatorOf } from '../audit/audit-records.ts';
 import {
   AccountInactiveError,
   ForbiddenError,

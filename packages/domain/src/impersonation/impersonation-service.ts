@@ -1,7 +1,6 @@
-import { auditRecord, userTarget } from '../audit/audit-records.ts';
+import { auditRecord, initiatorOf, userTarget } from '../audit/audit-records.ts';
 import { NO_REQUEST, type RequestContext } from '../audit/audit-event.ts';
 import type { FactorService, StepUpProof } from '../factors/factor-service.ts';
-import { initiatorOf } from '../sessions/auth-service.ts';
 import type { PrincipalSource } from '../sessions/principal.ts';
 import type { Session } from '../sessions/session.ts';
 import type { SessionGrants } from '../sign-in/session-grants.ts';

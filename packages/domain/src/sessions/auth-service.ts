@@ -1,4 +1,4 @@
-import { auditRecord } from '../audit/audit-records.ts';
+import { auditRecord, initiatorOf } from '../audit/audit-records.ts';
 import {
   NO_REQUEST,
   SYSTEM_ACTOR,
@@ -55,14 +55,6 @@ const accountTarget = (kind: SubjectKind, id: string): AuditTarget => ({ type: A
 /** One session opening or ending, as the audit trail shows it beside the account. */
 const sessionChange = (before: string | null, after: string | null): AuditChanges => ({ session: { before, after } });
 
-/**
- * The caller of a request made with an access token, as the audit trail records it: the admin
- * behind an impersonation session, not the user it acts as.
- */
-export function initiatorOf(identity: Identity, request: RequestContext): Initiator {
-  if (identity.impersonatorId !== undefined) return { actor: { type: 'admin', id: identity.impersonatorId }, request };
-  return { actor: { type: identity.kind, id: identity.subjectId }, request };
-}
 /** The token a route of each kind refuses, as the refusal names it. */
 const OTHER_KIND_TOKEN: Record<SubjectKind, string> = { admin: 'A user token', user: 'An admin token' };
 

@@ -1,6 +1,6 @@
 import { NO_REQUEST, type RequestContext } from '../audit/audit-event.ts';
 import { refuseWhileImpersonated } from '../impersonation/impersonation-rules.ts';
-import { initiatorOf } from '../sessions/auth-service.ts';
+import { initiatorOf } from '../audit/audit-records.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ForbiddenError, ValidationError } from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
