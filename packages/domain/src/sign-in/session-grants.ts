@@ -97,9 +97,12 @@ export class SessionGrants {
     return this.grant(principal, session, first, now);
   }
 
-  /** A refresh token of the session, not yet stored, valid for the policy's lifetime from `now`. */
-  newRefreshToken(sessionId: string, now: Date): RefreshToken {
-    const expires = addSeconds(now, this.deps.policy.refreshTokenSeconds);
+  /** A refresh token of the session, not yet stored, valid for the policy's lifetime from `now` unless told. */
+  newRefreshToken(
+    sessionId: string,
+    now: Date,
+    expires = addSeconds(now, this.deps.policy.refreshTokenSeconds),
+  ): RefreshToken {
     return { id: this.deps.ids.next(), sessionId, issued: now, expires, retired: null, revoked: null };
   }
 
@@ -134,14 +137,7 @@ export class SessionGrants {
       revoked: null,
       impersonatorId,
     };
-    const family: RefreshToken = {
-      id: ids.next(),
-      sessionId: session.id,
-      issued: now,
-      expires,
-      retired: null,
-      revoked: null,
-    };
+    const family = this.newRefreshToken(session.id, now, expires);
     if (!(await sessions.create(session, family, principal, audit(session)))) return null;
     const accessToken = await this.signAccess(principal, session, now, expires, { act: { sub: impersonatorId } });
     return { session, accessToken };
