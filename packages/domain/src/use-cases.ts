@@ -41,6 +41,7 @@ import { SecondStepLock } from './sign-in/second-step-lock.ts';
 import { PasskeyStep } from './sign-in/passkey-step.ts';
 import { FactorService } from './factors/factor-service.ts';
 import { ImpersonationService } from './impersonation/impersonation-service.ts';
+import { impersonatorCheck } from './impersonation/impersonation-rules.ts';
 import { SECOND_FACTOR_RULES } from './factors/second-factor-rules.ts';
 
 export interface UseCaseDeps {
@@ -147,6 +148,7 @@ export function createUseCases({
     perMinute: passkeyOptionsPerMinute,
   });
   /** An account kind's session handling and its sign-in steps, all ending in one session grant. */
+  const impersonatorAllowed = impersonatorCheck(repositories.admins, impersonation);
   const accountsOf = (
     principals: PrincipalSource,
   ): { auth: AuthService; signIn: SignInSteps; grants: SessionGrants } => {
@@ -156,7 +158,18 @@ export function createUseCases({
     const steps = { principals, signInChallenges, proofs, grants, clock, policy };
     return {
       grants,
-      auth: new AuthService({ principals, accounts, sessions, grants, audit, signer, clock, ids, policy }),
+      auth: new AuthService({
+        principals,
+        accounts,
+        sessions,
+        grants,
+        audit,
+        signer,
+        clock,
+        ids,
+        policy,
+        impersonatorAllowed,
+      }),
       signIn: {
         password: new PasswordStep({
           principals,

@@ -1,3 +1,5 @@
+import type { AdminRepository } from '../admins/admin.repository.ts';
+import { roleAllows } from '../admins/admin-roles.ts';
 import { ForbiddenError } from '../shared/errors.ts';
 import type { Identity } from '../shared/identity.ts';
 import { isStorableText } from '../shared/json.ts';
@@ -30,4 +32,16 @@ export function refuseWhileImpersonated(identity: Identity, what: string): void 
   if (identity.impersonatorId !== undefined) {
     throw new ForbiddenError(`An impersonation session cannot change the account's ${what}.`);
   }
+}
+
+/**
+ * Whether an admin may act through an impersonation session at this request: impersonation is on,
+ * and the admin still exists with a role that allows it, as the store has them now.
+ */
+export function impersonatorCheck(admins: AdminRepository, enabled: boolean) {
+  return async (adminId: string): Promise<boolean> => {
+    if (!enabled) return false;
+    const admin = await admins.findById(adminId);
+    return admin !== null && roleAllows(admin.role, 'users.impersonate');
+  };
 }

@@ -11,7 +11,7 @@ import {
   ValidationError,
 } from '../shared/errors.ts';
 import { NO_REQUEST } from '../audit/audit-event.ts';
-import { IMPERSONATION_RULES } from './impersonation-rules.ts';
+import { IMPERSONATION_RULES, impersonatorCheck } from './impersonation-rules.ts';
 
 const REASON = 'Ticket 4711: cannot find the export button';
 
@@ -87,6 +87,18 @@ describe('ImpersonationService', () => {
     const byClock = await acting();
     clock.advance(IMPERSONATION_RULES.maxSeconds);
     expect(await isOpen(byClock.accessToken)).toBe(false);
+  });
+
+  it('ends when its admin may no longer impersonate: demoted to a role without it, or with IMPERSONATION off', async () => {
+    const { acting, admin, repositories, userAuth, user, isOpen } = await setup();
+    const started = await acting();
+    await repositories.admins.update({ ...admin, role: 'auditor' });
+    expect(await isOpen(started.accessToken)).toBe(false);
+    expect((await userAuth.sessionsOf(user.id)).map((session) => session.id)).not.toContain(started.session.id);
+    expect(await impersonatorCheck(repositories.admins, true)(admin.id)).toBe(false);
+    await repositories.admins.update({ ...admin, role: 'support' });
+    expect(await impersonatorCheck(repositories.admins, true)(admin.id)).toBe(true);
+    expect(await impersonatorCheck(repositories.admins, false)(admin.id)).toBe(false);
   });
 
   it('authenticates as the user, with the admin behind it, whom the audit trail names for what the token does', async () => {

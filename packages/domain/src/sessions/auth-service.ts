@@ -46,6 +46,12 @@ export interface AuthServiceDeps {
   clock: Clock;
   ids: IdGenerator;
   policy: AuthPolicy;
+  /**
+   * Whether an admin may still act through an impersonation session (see impersonatorCheck):
+   * asked on each request such a session makes, so a demotion or IMPERSONATION switched off
+   * stops it at its next request. Without it, no impersonation session is let through.
+   */
+  impersonatorAllowed?: (adminId: string) => Promise<boolean>;
 }
 
 /** How the audit trail types an account of each kind, as actor and as target. */
@@ -201,7 +207,8 @@ export class AuthService {
    * login that read the account just before its deactivation committed opens its session after
    * the deactivation ended the others; that session dies at its first use. A valid token of the
    * other kind of account is refused as forbidden, not as invalid. The session says whether an
-   * admin opened it by impersonation, so its end stops the token at its next request as any other.
+   * admin opened it by impersonation, so its end stops the token at its next request as any other;
+   * such a session also ends once its admin may no longer impersonate.
    */
   async authenticate(accessToken: string): Promise<Identity> {
     const { signer, sessions } = this.deps;
@@ -219,7 +226,11 @@ export class AuthService {
     if (read === undefined) await this.activePrincipal(session, this.deps.clock.now());
     else if (!read?.accountActive) await this.refuseEnded(session, this.deps.clock.now());
     const identity: Identity = { kind: this.kind, subjectId: sub, sessionId: sid };
-    return session.impersonatorId === null ? identity : { ...identity, impersonatorId: session.impersonatorId };
+    const { impersonatorId } = session;
+    if (impersonatorId === null) return identity;
+    if (!(await this.deps.impersonatorAllowed?.(impersonatorId)))
+      await this.refuseEnded(session, this.deps.clock.now());
+    return { ...identity, impersonatorId };
   }
 
   private async resolveRefreshToken(refreshToken: string): Promise<{ record: RefreshToken; session: Session }> {
