@@ -3,6 +3,8 @@ import { usersDocument } from '@uas/adapters-http/testing';
 import type { AuditEventListDocument, SessionListDocument, UserDocument } from '@uas/client';
 import { AdminClient } from '../support/admin-client';
 import { ROUNDS, rounds, tally } from '../support/race-rounds';
+import { insertAdmin } from '../support/second-admin';
+import { withApplicationDatabase } from '../support/token-forgery';
 import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
 import { claimsOf } from '../support/user-client';
 import { USER_PASSWORD } from '../support/wire';
@@ -106,6 +108,22 @@ describe.each(BACKENDS)('impersonation on %s, across two instances', (backend) =
       changes: { session: { before: null, after: started.sessionId }, reason: { before: null, after: REASON } },
     });
     expect(byAction.get('user.updated')?.actor).toEqual({ type: 'admin', id: adminId });
+  });
+
+  it('a support agent demoted to auditor: their impersonation token stops at its next request, on either instance', async () => {
+    const support = await insertAdmin(a, 'support', { email: `support-${backend}@example.com` });
+    const token = (await clientA.adminSession({}, support)).accessToken;
+    const user = await clientA.createUser({ email: `demoted-${backend}@example.com` });
+    const response = await clientA.send('POST', `/v1/admin/users/${user.id}/impersonation`, { reason: REASON }, token);
+    expect(response.status).toBe(201);
+    const { data } = (await response.json()) as { data: { attributes: { access_token: string } } };
+    expect((await me(clientB, data.attributes.access_token)).status).toBe(200);
+    await withApplicationDatabase(a, async (database) => {
+      const admin = await database.repositories.admins.findById(support.id);
+      await database.repositories.admins.update({ ...admin!, role: 'auditor', updated: a.clock.now() });
+    });
+    expect((await me(clientB, data.attributes.access_token)).status).toBe(401);
+    expect((await me(clientA, data.attributes.access_token)).status).toBe(401);
   });
 
   /** The three ways a session ends, each sent to the other instance than the one that started it. */
