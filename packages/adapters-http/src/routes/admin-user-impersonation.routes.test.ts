@@ -140,12 +140,16 @@ describe('POST /v1/admin/users/{id}/impersonation', () => {
     expect((await t.app.request('/v1/users/me', { headers: byAdmin.as })).status).toBe(401);
   });
 
-  it('acts only as an end user: an admin id or an unknown one is not found, an inactive user refused', async () => {
+  it('acts only as an end user: an admin id or an unknown one is not found, a banned or inactive user refused', async () => {
     for (const id of [t.admin.id, UNKNOWN, 'not-a-uuid']) {
       const response = await impersonate(id);
       expect(response.status, id).toBe(404);
       expect((await errorOf(response))?.code).toBe('not_found');
     }
+    await t.deps.users.ban(user.id, { reason: 'spam', until: null });
+    const banned = await impersonate(user.id);
+    expect(banned.status).toBe(403);
+    expect((await errorOf(banned))?.code).toBe('account_banned');
     await t.deps.users.update(user.id, { active: 0 });
     const inactive = await impersonate(user.id);
     expect(inactive.status).toBe(403);

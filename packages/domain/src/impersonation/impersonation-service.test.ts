@@ -2,6 +2,7 @@ import { describe, expect, it } from '../testing/test-api.ts';
 import { buildDomain, POLICY, rejectionOf } from '../testing/domain-fixture.ts';
 import { initiatorOf } from '../audit/audit-records.ts';
 import {
+  AccountBannedError,
   AccountInactiveError,
   ForbiddenError,
   ImpersonationDisabledError,
@@ -10,7 +11,7 @@ import {
   SecondFactorRequiredError,
   ValidationError,
 } from '../shared/errors.ts';
-import { NO_REQUEST } from '../audit/audit-event.ts';
+import { NO_REQUEST, SYSTEM } from '../audit/audit-event.ts';
 import { IMPERSONATION_RULES, impersonatorCheck } from './impersonation-rules.ts';
 
 const REASON = 'Ticket 4711: cannot find the export button';
@@ -138,10 +139,12 @@ describe('ImpersonationService', () => {
     await self.update(ownIdentity, { password: 'changed-by-owner-1', current_password: 'correct horse battery' });
   });
 
-  it("acts only as an active end user: an unknown id or an admin's is not found, an inactive user refused", async () => {
+  it("acts only as an active end user: an unknown id or an admin's is not found, a banned or inactive user refused", async () => {
     const { start, admin, users, user } = await setup();
     await rejectionOf(start(undefined, admin.id), NotFoundError);
     await rejectionOf(start(undefined, '00000000-0000-4000-8000-0000000fffff'), NotFoundError);
+    await users.ban(user.id, { reason: 'spam', until: null }, SYSTEM);
+    await rejectionOf(start(), AccountBannedError);
     await users.update(user.id, { active: 0 });
     await rejectionOf(start(), AccountInactiveError);
   });

@@ -5,7 +5,13 @@ import type { PrincipalSource } from '../sessions/principal.ts';
 import type { Session } from '../sessions/session.ts';
 import type { SessionGrants } from '../sign-in/session-grants.ts';
 import type { Clock } from '../shared/clock.ts';
-import { AccountInactiveError, ImpersonationDisabledError, NotFoundError, ValidationError } from '../shared/errors.ts';
+import {
+  AccountBannedError,
+  AccountInactiveError,
+  ImpersonationDisabledError,
+  NotFoundError,
+  ValidationError,
+} from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { Identity } from '../shared/identity.ts';
 import { IMPERSONATION_RULES, impersonationReasonProblem } from './impersonation-rules.ts';
@@ -13,7 +19,10 @@ import { IMPERSONATION_RULES, impersonationReasonProblem } from './impersonation
 export interface ImpersonationServiceDeps {
   /** IMPERSONATION: off refuses every start. */
   enabled: boolean;
-  /** The end users: nobody else can be impersonated (an admin's id is as unknown as any other). */
+  /**
+   * The end users: nobody else can be impersonated (an admin's id is as unknown as any other), nor
+   * a banned or inactive one.
+   */
   users: PrincipalSource;
   /** The users' session grants: an impersonation is a session of the user. */
   grants: SessionGrants;
@@ -83,8 +92,8 @@ export class ImpersonationService {
     for (let attempt = 1; ; attempt += 1) {
       const opened = await grants.openImpersonation(user, admin.subjectId, seconds, request, audit);
       if (opened) return { ...opened, reason };
-      // The user's password or email changed, or it was deactivated, between the read and the
-      // session's opening: read again, and refuse if it is no longer there to act as.
+      // The user's password or email changed, or it was deactivated or banned, between the read
+      // and the session's opening: read again, and refuse if it is no longer there to act as.
       if (attempt === ATTEMPTS) throw new AccountInactiveError();
       user = await this.activeUser(userId);
     }
@@ -94,6 +103,7 @@ export class ImpersonationService {
     const user = await this.deps.users.findById(userId);
     if (!user) throw new NotFoundError('user');
     if (!user.active) throw new AccountInactiveError();
+    if (user.banned) throw new AccountBannedError();
     return user;
   }
 }
