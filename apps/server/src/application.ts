@@ -79,6 +79,7 @@ export async function createApplication(
       adminAccountMail: useCases.adminAccountMail,
       invitations: useCases.invitations,
       factors: useCases.factors,
+      impersonation: useCases.impersonation,
       adminMfa: config.adminMfa,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),

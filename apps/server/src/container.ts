@@ -195,6 +195,7 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
     ceremonies: resolve(container, PasskeyCeremonies),
     totpIssuer: config.webauthn.rpName,
     passkeyOptionsPerMinute: config.passkeyOptionsPerMinute,
+    impersonation: config.impersonation,
   });
 }
 

@@ -19,6 +19,7 @@ import { adminPanelRoutes } from './routes/admin-panel.routes';
 import { adminSessionRoutes } from './routes/admin-session.routes';
 import { adminStatsRoutes } from './routes/admin-stats.routes';
 import { adminUserSessionsRoutes } from './routes/admin-user-sessions.routes';
+import { adminUserImpersonationRoutes } from './routes/admin-user-impersonation.routes';
 import { adminUsersRoutes } from './routes/admin-users.routes';
 import { adminUserRecoveryRoutes } from './routes/admin-user-recovery.routes';
 import { adminUserBanRoutes } from './routes/admin-user-ban.routes';
@@ -76,6 +77,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminUserTransferRoutes(deps))
     .route('/', adminUsersRoutes(deps))
     .route('/', adminUserSessionsRoutes(deps))
+    .route('/', adminUserImpersonationRoutes(deps))
     .route('/', adminUserFactorsRoutes(deps))
     .route('/', adminMeFactorsRoutes(deps))
     .route('/', adminUserRecoveryRoutes(deps))

@@ -3,6 +3,7 @@ import type {
   AdminAccounts,
   AdminMfaMode,
   FactorService,
+  ImpersonationService,
   AuditService,
   AuthService,
   InvitationService,
@@ -53,6 +54,8 @@ export interface HttpAppDeps {
   invitations: InvitationService;
   /** The second factors of admins and users. */
   factors: FactorService;
+  /** Support acting as an end user (IMPERSONATION). */
+  impersonation: ImpersonationService;
   /** ADMIN_MFA: `required` closes every admin route but enrolment to an admin without a factor. */
   adminMfa: AdminMfaMode;
   /** The public keys that verify every token, as a JWK Set. */

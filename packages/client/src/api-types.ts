@@ -280,6 +280,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/users/{id}/impersonation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Act as a user: a short session of theirs, for support
+         * @description Only with IMPERSONATION=on (else 403 `impersonation_disabled`). Opens a session of the user, which the user sees among their own (`impersonated_by`), and answers its one access token: at most 15 minutes, no refresh token, an `act` claim `{ "sub": "<your id>" }`. With it, password, email, second-factor and recovery-code changes → 403 `forbidden`; everything else it does is audited under you. Ending the session (by the user, or `DELETE /v1/admin/users/{id}/sessions…`) stops the token at once. An administrator with an active second factor sends a `code` or `credential` along (else 403 `second_factor_required`). Only an end user can be impersonated: any other id → 404; an inactive user → 403 `account_inactive`, a banned one → 403 `account_banned`. Recorded as `user.impersonated`, with the reason.
+         */
+        post: operations["impersonateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/users/{id}/factors": {
         parameters: {
             query?: never;
@@ -4492,7 +4512,8 @@ export interface operations {
                      *             "last_used": "2026-11-21T10:14:00.000Z",
                      *             "expires": "2026-12-21T10:14:00.000Z",
                      *             "client_address": "203.0.113.7",
-                     *             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0"
+                     *             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
+                     *             "impersonated_by": null
                      *           }
                      *         }
                      *       ],
@@ -4527,6 +4548,8 @@ export interface operations {
                                 client_address: string | null;
                                 /** @description The login's User-Agent, at most 256 characters. */
                                 user_agent: string | null;
+                                /** @description The administrator acting as the account in this session (impersonation); null for a login. */
+                                impersonated_by: string | null;
                             };
                         }[];
                         meta: {
@@ -4938,6 +4961,250 @@ export interface operations {
             417: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    impersonateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Ticket 4711: the user cannot find the export button"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why you act as this user: kept in the audit trail with the event. */
+                    reason: string;
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @example {
+                 *       "reason": "Ticket 4711: the user cannot find the export button"
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    /** @description Why you act as this user: kept in the audit trail with the event. */
+                    reason: string;
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The session and its access token, shown this once. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "impersonations";
+                            /**
+                             * Format: uuid
+                             * @description The session's id, as the user's sessions list it.
+                             */
+                            id: string;
+                            attributes: {
+                                /** @description A user access token with an `act` claim naming you (RFC 8693). It cannot be refreshed, and stops working when the session ends. */
+                                access_token: string;
+                                /** @constant */
+                                token_type: "Bearer";
+                                /**
+                                 * Format: date-time
+                                 * @description When the token and its session end: at most 15 minutes.
+                                 */
+                                expires: string;
+                                /** Format: uuid */
+                                user_id: string;
+                                reason: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token`, `invalid_second_factor` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden`, `impersonation_disabled`, `account_inactive`, `account_banned`, `second_factor_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `too_many_attempts` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13513,7 +13780,8 @@ export interface operations {
                      *             "last_used": "2026-11-21T10:14:00.000Z",
                      *             "expires": "2026-12-21T10:14:00.000Z",
                      *             "client_address": "203.0.113.7",
-                     *             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0"
+                     *             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
+                     *             "impersonated_by": null
                      *           }
                      *         }
                      *       ],
@@ -13548,6 +13816,8 @@ export interface operations {
                                 client_address: string | null;
                                 /** @description The login's User-Agent, at most 256 characters. */
                                 user_agent: string | null;
+                                /** @description The administrator acting as the account in this session (impersonation); null for a login. */
+                                impersonated_by: string | null;
                             };
                         }[];
                         meta: {

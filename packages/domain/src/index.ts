@@ -24,6 +24,8 @@ export * from './admins/admin-access.ts';
 export * from './admins/admin-invitation.ts';
 export * from './admins/admin-invitation.repository.ts';
 export * from './admins/admin-accounts.ts';
+export * from './impersonation/impersonation-rules.ts';
+export * from './impersonation/impersonation-service.ts';
 export * from './sessions/session.ts';
 export * from './sessions/session.repository.ts';
 export * from './sessions/password-rehash.repository.ts';

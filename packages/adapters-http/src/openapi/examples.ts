@@ -45,6 +45,7 @@ export const loginSessionsExample = {
         expires: '2026-12-21T10:14:00.000Z',
         client_address: '203.0.113.7',
         user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0',
+        impersonated_by: null,
       },
     },
   ],

@@ -4,7 +4,7 @@ import { EmailTakenError, LastOwnerError } from '../shared/errors.ts';
 import type { Admin } from '../admins/admin.ts';
 import type { AdminChange, AdminRepository } from '../admins/admin.repository.ts';
 import type { SubjectKind } from '../shared/identity.ts';
-import { isSessionLive, type RefreshToken, type Session } from '../sessions/session.ts';
+import { isSessionLive, isUserLogin, type RefreshToken, type Session } from '../sessions/session.ts';
 import type { SessionRepository, SessionWithAccount, VerifiedAccount } from '../sessions/session.repository.ts';
 import type { PasswordRehashRepository } from '../sessions/password-rehash.repository.ts';
 import type { FailureStats, LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
@@ -220,8 +220,8 @@ export class InMemoryAdminRepository extends EmailKeyedStore<Admin> implements A
 /** The stored account a session of `kind` belongs to, if it exists, is active and is not banned at `at`. */
 export type ActiveAccountLookup = (kind: SubjectKind, id: string, at: Date) => VerifiedAccount | undefined;
 
-/** What opening a session writes besides it: the user's last login, the day's logins. */
-export type LoginRecorder = (kind: SubjectKind, id: string, at: Date) => void;
+/** What a user's login writes besides its session: the user's last login, the day's logins. */
+export type LoginRecorder = (id: string, at: Date) => void;
 
 export class InMemorySessionRepository implements SessionRepository {
   private readonly sessions = new Map<string, Session>();
@@ -243,7 +243,7 @@ export class InMemorySessionRepository implements SessionRepository {
     if (account?.email !== verified.email || account.passwordHash !== verified.passwordHash) return false;
     this.sessions.set(session.id, { ...session });
     this.tokens.set(firstToken.id, { ...firstToken });
-    this.loggedIn(session.kind, session.subjectId, session.created);
+    if (isUserLogin(session)) this.loggedIn(session.subjectId, session.created);
     if (audit) this.audit.appendNow(audit);
     return true;
   }
@@ -496,8 +496,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
       kind === 'admin'
         ? admins.rows.get(id)
         : [users.rows.get(id)].find((user) => user?.active === 1 && !banInForce(user, at)),
-    (kind, id, at) => {
-      if (kind === 'admin') return;
+    (id, at) => {
       users.rows.set(id, { ...users.rows.get(id)!, lastLogin: at });
       activity.count(at, 'logins');
     },
