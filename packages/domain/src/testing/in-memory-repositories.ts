@@ -25,6 +25,7 @@ import { InMemoryRateCounterRepository } from './in-memory-rate-counters.ts';
 import { InMemoryMailRequestQueue } from './in-memory-mail-requests.ts';
 import { InMemoryInvitationRepository } from './in-memory-invitations.ts';
 import { InMemoryAdminInvitationRepository } from './in-memory-admin-invitations.ts';
+import { InMemoryWebhookRepository } from './in-memory-webhooks.ts';
 import type { DroppedWithAccount } from './dropped-with-account.ts';
 import { InMemoryFactorRepository } from './in-memory-factors.ts';
 import { InMemorySignInChallengeRepository } from './in-memory-sign-in-challenges.ts';
@@ -533,5 +534,6 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     adminInvitations: new InMemoryAdminInvitationRepository(admins, mail, audit),
     factors,
     signInChallenges,
+    webhooks: new InMemoryWebhookRepository(audit),
   };
 }
