@@ -80,6 +80,7 @@ export async function createApplication(
       invitations: useCases.invitations,
       factors: useCases.factors,
       impersonation: useCases.impersonation,
+      webhooks: useCases.webhooks,
       adminMfa: config.adminMfa,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
