@@ -5,10 +5,15 @@ import { dailyActivity, userCount } from './sqlite-schema';
 
 /** Adds one to a count of the day of `at`, in the caller's transaction when `db` is one. */
 export function countOnDay(db: SqliteDb, at: Date, what: 'logins' | 'failedLogins'): void {
-  db.insert(dailyActivity)
-    .values({ day: dayOf(at), [what]: 1 })
-    .onConflictDoUpdate({ target: dailyActivity.day, set: { [what]: sql`${dailyActivity[what]} + 1` } })
-    .run();
+  dayCount(db, what).run({ day: dayOf(at) });
+}
+
+/** The statement that adds one to the count `what` of the day `day` (a placeholder): prepared where every request counts. */
+export function dayCount(db: SqliteDb, what: 'logins' | 'failedLogins') {
+  return db
+    .insert(dailyActivity)
+    .values({ day: sql.placeholder('day'), [what]: 1 })
+    .onConflictDoUpdate({ target: dailyActivity.day, set: { [what]: sql`${dailyActivity[what]} + 1` } });
 }
 
 /** Exported for the query plan tests: one row of the counter, a range of the days' primary key. */

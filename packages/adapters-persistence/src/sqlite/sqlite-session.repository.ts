@@ -1,5 +1,13 @@
 import { and, asc, desc, eq, isNull, type Placeholder, sql, type SQL } from 'drizzle-orm';
-import type { AuditRecord, RefreshToken, Session, SessionRepository, SubjectKind, VerifiedAccount } from '@uas/domain';
+import {
+  dayOf,
+  type AuditRecord,
+  type RefreshToken,
+  type Session,
+  type SessionRepository,
+  type SubjectKind,
+  type VerifiedAccount,
+} from '@uas/domain';
 import {
   currentTokensOf,
   exchangeable,
@@ -9,7 +17,7 @@ import {
   unexpiredSessionsOf,
   unrevoked,
 } from '../shared/conditions';
-import { countOnDay } from './sqlite-activity.repository';
+import { dayCount } from './sqlite-activity.repository';
 import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import type { SqliteGroupCommit } from './sqlite-group-commit';
@@ -76,6 +84,7 @@ export class SqliteSessionRepository implements SessionRepository {
         .set({ lastLogin: sql`${sql.placeholder('at')}` })
         .where(eq(users.id, sql.placeholder('id')))
         .prepare(),
+      login: dayCount(this.db, 'logins').prepare(),
     };
   });
 
@@ -107,7 +116,7 @@ export class SqliteSessionRepository implements SessionRepository {
       });
       if (session.kind === 'user') {
         statements.lastLogin.run({ id, at: session.created.getTime() });
-        countOnDay(tx, session.created, 'logins');
+        statements.login.run({ day: dayOf(session.created) });
       }
       if (audit) appendAuditEvent(tx, audit);
       return true;
