@@ -318,7 +318,7 @@ export interface components {
             /** @description On a 500: the request id to quote when reporting it. */
             id?: string;
             /** @enum {string} */
-            code: "invalid_attribute" | "email_taken" | "not_found" | "invalid_credentials" | "account_inactive" | "email_not_verified" | "invalid_token" | "email_already_verified" | "refresh_token_reused" | "forbidden" | "signup_disabled" | "too_many_attempts" | "precondition_failed" | "database_unavailable" | "invalid_second_factor" | "invalid_challenge" | "second_factor_required" | "mfa_enrolment_required" | "factor_already_active" | "malformed_json" | "invalid_parameter" | "resource_conflict" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "missing_token" | "cross_site_request" | "bad_request" | "malformed_request" | "headers_too_large" | "request_timeout" | "expectation_failed" | "not_ready" | "internal_error";
+            code: "invalid_attribute" | "email_taken" | "not_found" | "invalid_credentials" | "account_inactive" | "email_not_verified" | "invalid_token" | "email_already_verified" | "refresh_token_reused" | "forbidden" | "signup_disabled" | "too_many_attempts" | "precondition_failed" | "database_unavailable" | "invalid_second_factor" | "invalid_challenge" | "second_factor_required" | "mfa_enrolment_required" | "factor_already_active" | "last_owner" | "account_banned" | "impersonation_disabled" | "malformed_json" | "invalid_parameter" | "resource_conflict" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "missing_token" | "cross_site_request" | "bad_request" | "malformed_request" | "headers_too_large" | "request_timeout" | "expectation_failed" | "not_ready" | "internal_error";
             /** @description The same for every occurrence of the code. */
             title: string;
             detail: string;
@@ -2421,7 +2421,8 @@ export interface operations {
                      *             "last_used": "2026-11-21T10:14:00.000Z",
                      *             "expires": "2026-12-21T10:14:00.000Z",
                      *             "client_address": "203.0.113.7",
-                     *             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0"
+                     *             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
+                     *             "impersonated_by": null
                      *           }
                      *         }
                      *       ],
@@ -2456,6 +2457,8 @@ export interface operations {
                                 client_address: string | null;
                                 /** @description The login's User-Agent, at most 256 characters. */
                                 user_agent: string | null;
+                                /** @description The administrator acting as the account in this session (impersonation); null for a login. */
+                                impersonated_by: string | null;
                             };
                         }[];
                         meta: {
@@ -3963,7 +3966,7 @@ export const pathsV1UsersMeFactorsPostResponses201ContentApplicationJsonDataAttr
 export const pathsV1UsersMeFactorsPostResponses201ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
 export const pathsV1UsersMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
 export const pathsV1UsersMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
-export const errorObjectCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorObject"]["code"]> = ["invalid_attribute", "email_taken", "not_found", "invalid_credentials", "account_inactive", "email_not_verified", "invalid_token", "email_already_verified", "refresh_token_reused", "forbidden", "signup_disabled", "too_many_attempts", "precondition_failed", "database_unavailable", "invalid_second_factor", "invalid_challenge", "second_factor_required", "mfa_enrolment_required", "factor_already_active", "malformed_json", "invalid_parameter", "resource_conflict", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "missing_token", "cross_site_request", "bad_request", "malformed_request", "headers_too_large", "request_timeout", "expectation_failed", "not_ready", "internal_error"];
+export const errorObjectCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorObject"]["code"]> = ["invalid_attribute", "email_taken", "not_found", "invalid_credentials", "account_inactive", "email_not_verified", "invalid_token", "email_already_verified", "refresh_token_reused", "forbidden", "signup_disabled", "too_many_attempts", "precondition_failed", "database_unavailable", "invalid_second_factor", "invalid_challenge", "second_factor_required", "mfa_enrolment_required", "factor_already_active", "last_owner", "account_banned", "impersonation_disabled", "malformed_json", "invalid_parameter", "resource_conflict", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "missing_token", "cross_site_request", "bad_request", "malformed_request", "headers_too_large", "request_timeout", "expectation_failed", "not_ready", "internal_error"];
 export const loginDocumentDataTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LoginDocument"]["data"]["type"]> = ["users"];
 export const mfaChallengeDocumentDataAttributesKindsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MfaChallengeDocument"]["data"]["attributes"]["kinds"]> = ["totp", "webauthn", "recovery_code"];
 export const userResourceAttributesActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserResource"]["attributes"]["active"]> = [0, 1];

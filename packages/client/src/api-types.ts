@@ -280,6 +280,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/users/{id}/impersonation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Act as a user: a short session of theirs, for support
+         * @description Only with IMPERSONATION=on (else 403 `impersonation_disabled`). Opens a session of the user, which the user sees among their own (`impersonated_by`), and answers its one access token: at most 15 minutes, no refresh token, an `act` claim `{ "sub": "<your id>" }`. With it, password, email, second-factor and recovery-code changes → 403 `forbidden`; everything else it does is audited under you. Ending the session (by the user, or `DELETE /v1/admin/users/{id}/sessions…`) stops the token at once. An administrator with an active second factor sends a `code` or `credential` along (else 403 `second_factor_required`). Only an end user can be impersonated: any other id → 404; an inactive user → 403 `account_inactive`, a banned one → 403 `account_banned`. Recorded as `user.impersonated`, with the reason.
+         */
+        post: operations["impersonateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/users/{id}/factors": {
         parameters: {
             query?: never;
@@ -422,6 +442,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/users/{id}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ban a user
+         * @description Ends every session of the user and voids its single-use links, in the ban's transaction with its audit event (`user.banned`). Until `until` (or for good when null), a login with the right password is refused with 403 `account_banned`, as are the passkey sign-in, the second step and refresh; a wrong password stays 401. A second ban replaces the first.
+         */
+        post: operations["banUser"];
+        /**
+         * Lift a user's ban
+         * @description The user can log in again at once (`user.unbanned`). A user without a ban is answered as it is, and nothing is recorded.
+         */
+        delete: operations["unbanUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/stats": {
         parameters: {
             query?: never;
@@ -558,6 +602,135 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/admins/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an administrator's invitation: set the password with the mailed token
+         * @description No admin token: the link's token is the proof. The password is checked first: a refused one (422) leaves the link usable. Then the invitation is used once and the administrator made, with the invited address and role. A wrong, used, withdrawn or expired invitation's token → 400 `invalid_action_token`, one answer for all; an address an administrator took meanwhile → 409 `email_taken`.
+         */
+        post: operations["acceptAdminInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in administrator, with their role
+         * @description The role is read at this request: a change applies at the next one.
+         */
+        get: operations["adminMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/admins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the administrators, earliest first
+         * @description The first is the key file's administrator (ADMIN_KEY_PATH). Pending invitations are listed apart, at /v1/admin/admins/invitations.
+         */
+        get: operations["listAdmins"];
+        put?: never;
+        /**
+         * Invite an administrator by email, with a role
+         * @description Mails a link (kind `admin_invitation`) to the `/account/admin-invitation` page, where the invitee sets a password (or POST /v1/admin/admins/accept). The link works once, for the invited address, for 48 hours; inviting an address again withdraws its earlier link. `name` defaults to the address. An address that is an administrator's → 409 `email_taken`.
+         */
+        post: operations["inviteAdmin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/admins/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List administrators' pending invitations, oldest first
+         * @description Pending: neither accepted, withdrawn nor expired.
+         */
+        get: operations["listAdminInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/admins/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraw an administrator's pending invitation
+         * @description Its link stops working. An accepted, withdrawn, expired or unknown invitation → 404.
+         */
+        delete: operations["withdrawAdminInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/admins/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an administrator */
+        get: operations["getAdmin"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove an administrator
+         * @description Their sessions end in the same transaction, and their second factors go. An owner may remove themselves while another owner remains; the last owner → 409 `last_owner`. The key file's administrator → 403 `forbidden` (edit the key file instead).
+         */
+        delete: operations["removeAdmin"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an administrator's role or name
+         * @description A role change applies at the administrator's next request. Taking `owner` from the last owner → 409 `last_owner`, also when two owners demote each other at once. The key file's administrator may be demoted while another owner remains; it is an owner again at the service's next start.
+         */
+        patch: operations["updateAdmin"];
         trace?: never;
     };
     "/v1/invitations/accept": {
@@ -1075,6 +1248,46 @@ export interface components {
         UserDocument: {
             data: components["schemas"]["UserResource"];
         };
+        AdminUserResource: {
+            /** @constant */
+            type: "users";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                name: string;
+                /** Format: email */
+                email: string;
+                /** @description Data the user may read and change: any JSON object, at most 8 KiB serialised. */
+                metadata: {
+                    [key: string]: unknown;
+                };
+                /** @description Data only admins may change; users read it in their token: any JSON object, at most 8 KiB serialised. */
+                app: {
+                    [key: string]: unknown;
+                };
+                /** @enum {number} */
+                active: 0 | 1;
+                /** @description When the address was verified (a verification link, or an admin), or null: not verified. */
+                email_verified: string | null;
+                /** Format: date-time */
+                created: string;
+                /** Format: date-time */
+                updated: string;
+                /** @description When the user last logged in, or null. Not part of the version: a login leaves the ETag. */
+                last_login: string | null;
+                /** @description The account's failed logins within the throttling window, from any address. */
+                recent_failed_logins: number;
+                /** @description Whether a ban is in force now: the user cannot log in. A ban lifts itself at its end. */
+                banned: boolean;
+                /** @description When the ban in force ends; null for a ban without end, and when there is no ban in force. */
+                banned_until: string | null;
+                /** @description The admin's reason for the ban in force; null when there is none. */
+                ban_reason: string | null;
+            };
+        };
+        AdminUserDocument: {
+            data: components["schemas"]["AdminUserResource"];
+        };
         PageLinks: {
             /** @description A relative URL that keeps the page size and the search or filters. */
             first: string;
@@ -1084,7 +1297,7 @@ export interface components {
             next: string | null;
         };
         UserListDocument: {
-            data: components["schemas"]["UserResource"][];
+            data: components["schemas"]["AdminUserResource"][];
             links: components["schemas"]["PageLinks"];
             meta: {
                 /** @description How many users match. */
@@ -1106,7 +1319,7 @@ export interface components {
                     id: string | null;
                 };
                 /** @enum {string} */
-                action: "admin.login" | "admin.login_failed" | "session.reuse_detected" | "session.logout" | "session.revoked" | "user.created" | "user.signed_up" | "user.email_verified" | "user.email_change_requested" | "user.email_changed" | "user.updated" | "user.deactivated" | "user.deleted" | "user.login_throttled" | "user.recovery_requested" | "user.recovery_sent" | "user.recovery_completed" | "user.verification_resent" | "factor.activated" | "factor.removed" | "factors.reset" | "recovery_codes.regenerated" | "recovery_code.used" | "passkey.counter_regressed" | "mfa.locked" | "signing_key.rotated" | "secret.rotated" | "users.imported" | "users.exported" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "invitation.resent" | "mail.delivered" | "mail.failed";
+                action: "admin.login" | "admin.login_failed" | "session.reuse_detected" | "session.logout" | "session.revoked" | "user.created" | "user.signed_up" | "user.email_verified" | "user.email_change_requested" | "user.email_changed" | "user.updated" | "user.deactivated" | "user.deleted" | "user.login_throttled" | "user.recovery_requested" | "user.recovery_sent" | "user.recovery_completed" | "user.verification_resent" | "factor.activated" | "factor.removed" | "factors.reset" | "recovery_codes.regenerated" | "recovery_code.used" | "passkey.counter_regressed" | "mfa.locked" | "admin.invited" | "admin.joined" | "admin.role_changed" | "admin.removed" | "user.banned" | "user.unbanned" | "user.impersonated" | "signing_key.rotated" | "secret.rotated" | "users.imported" | "users.exported" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "invitation.resent" | "mail.delivered" | "mail.failed";
                 target: {
                     type: string;
                     id: string;
@@ -1224,7 +1437,7 @@ export interface components {
             /** @description On a 500: the request id to quote when reporting it. */
             id?: string;
             /** @enum {string} */
-            code: "invalid_attribute" | "email_taken" | "not_found" | "invalid_credentials" | "account_inactive" | "email_not_verified" | "invalid_token" | "email_already_verified" | "refresh_token_reused" | "forbidden" | "signup_disabled" | "too_many_attempts" | "precondition_failed" | "database_unavailable" | "invalid_second_factor" | "invalid_challenge" | "second_factor_required" | "mfa_enrolment_required" | "factor_already_active" | "malformed_json" | "invalid_parameter" | "resource_conflict" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "missing_token" | "cross_site_request" | "bad_request" | "malformed_request" | "headers_too_large" | "request_timeout" | "expectation_failed" | "not_ready" | "internal_error";
+            code: "invalid_attribute" | "email_taken" | "not_found" | "invalid_credentials" | "account_inactive" | "email_not_verified" | "invalid_token" | "email_already_verified" | "refresh_token_reused" | "forbidden" | "signup_disabled" | "too_many_attempts" | "precondition_failed" | "database_unavailable" | "invalid_second_factor" | "invalid_challenge" | "second_factor_required" | "mfa_enrolment_required" | "factor_already_active" | "last_owner" | "account_banned" | "impersonation_disabled" | "malformed_json" | "invalid_parameter" | "resource_conflict" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "missing_token" | "cross_site_request" | "bad_request" | "malformed_request" | "headers_too_large" | "request_timeout" | "expectation_failed" | "not_ready" | "internal_error";
             /** @description The same for every occurrence of the code. */
             title: string;
             detail: string;
@@ -1341,6 +1554,17 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+        };
+        BanBody: {
+            /** @description Why the user is banned (shown to admins, recorded in the audit trail). */
+            reason: string;
+            /**
+             * @description When the ban ends, an ISO 8601 UTC time to come; null or absent: no end.
+             * @default null
+             */
+            until: string | null;
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: never;
@@ -3492,12 +3716,15 @@ export interface operations {
                      *           "created": "2026-11-21T10:00:00.000Z",
                      *           "updated": "2026-11-21T10:00:00.000Z",
                      *           "last_login": "2026-11-21T10:05:12.345Z",
-                     *           "recent_failed_logins": 0
+                     *           "recent_failed_logins": 0,
+                     *           "banned": true,
+                     *           "banned_until": "2026-12-01T00:00:00.000Z",
+                     *           "ban_reason": "Spam reported by three users; a week to cool off."
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["UserDocument"];
+                    "application/json": components["schemas"]["AdminUserDocument"];
                 };
             };
             /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
@@ -3687,12 +3914,15 @@ export interface operations {
                      *           "created": "2026-11-21T10:00:00.000Z",
                      *           "updated": "2026-11-21T10:00:00.000Z",
                      *           "last_login": "2026-11-21T10:05:12.345Z",
-                     *           "recent_failed_logins": 0
+                     *           "recent_failed_logins": 0,
+                     *           "banned": true,
+                     *           "banned_until": "2026-12-01T00:00:00.000Z",
+                     *           "ban_reason": "Spam reported by three users; a week to cool off."
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["UserDocument"];
+                    "application/json": components["schemas"]["AdminUserDocument"];
                 };
             };
             /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
@@ -4069,12 +4299,15 @@ export interface operations {
                      *           "created": "2026-11-21T10:00:00.000Z",
                      *           "updated": "2026-11-21T10:00:00.000Z",
                      *           "last_login": "2026-11-21T10:05:12.345Z",
-                     *           "recent_failed_logins": 0
+                     *           "recent_failed_logins": 0,
+                     *           "banned": true,
+                     *           "banned_until": "2026-12-01T00:00:00.000Z",
+                     *           "ban_reason": "Spam reported by three users; a week to cool off."
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["UserDocument"];
+                    "application/json": components["schemas"]["AdminUserDocument"];
                 };
             };
             /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
@@ -4279,7 +4512,8 @@ export interface operations {
                      *             "last_used": "2026-11-21T10:14:00.000Z",
                      *             "expires": "2026-12-21T10:14:00.000Z",
                      *             "client_address": "203.0.113.7",
-                     *             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0"
+                     *             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
+                     *             "impersonated_by": null
                      *           }
                      *         }
                      *       ],
@@ -4314,6 +4548,8 @@ export interface operations {
                                 client_address: string | null;
                                 /** @description The login's User-Agent, at most 256 characters. */
                                 user_agent: string | null;
+                                /** @description The administrator acting as the account in this session (impersonation); null for a login. */
+                                impersonated_by: string | null;
                             };
                         }[];
                         meta: {
@@ -4725,6 +4961,250 @@ export interface operations {
             417: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    impersonateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Ticket 4711: the user cannot find the export button"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why you act as this user: kept in the audit trail with the event. */
+                    reason: string;
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @example {
+                 *       "reason": "Ticket 4711: the user cannot find the export button"
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    /** @description Why you act as this user: kept in the audit trail with the event. */
+                    reason: string;
+                    /** @description A TOTP code, or for a step-up a recovery code. */
+                    code?: string;
+                    /** @description A WebAuthn response as @simplewebauthn/browser returns it (plain JSON). */
+                    credential?: {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The session and its access token, shown this once. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "impersonations";
+                            /**
+                             * Format: uuid
+                             * @description The session's id, as the user's sessions list it.
+                             */
+                            id: string;
+                            attributes: {
+                                /** @description A user access token with an `act` claim naming you (RFC 8693). It cannot be refreshed, and stops working when the session ends. */
+                                access_token: string;
+                                /** @constant */
+                                token_type: "Bearer";
+                                /**
+                                 * Format: date-time
+                                 * @description When the token and its session end: at most 15 minutes.
+                                 */
+                                expires: string;
+                                /** Format: uuid */
+                                user_id: string;
+                                reason: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token`, `invalid_second_factor` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden`, `impersonation_disabled`, `account_inactive`, `account_banned`, `second_factor_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `too_many_attempts` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6580,6 +7060,407 @@ export interface operations {
             };
         };
     };
+    banUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Spam reported by three users; a week to cool off.",
+                 *       "until": "2026-12-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BanBody"];
+                /**
+                 * @example {
+                 *       "reason": "Spam reported by three users; a week to cool off.",
+                 *       "until": "2026-12-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/vnd.api+json": components["schemas"]["BanBody"];
+            };
+        };
+        responses: {
+            /** @description The banned user. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "users",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e6f",
+                     *         "attributes": {
+                     *           "name": "Ada Lovelace",
+                     *           "email": "ada@example.com",
+                     *           "metadata": {
+                     *             "locale": "en-GB"
+                     *           },
+                     *           "app": {
+                     *             "plan": "pro"
+                     *           },
+                     *           "active": 1,
+                     *           "email_verified": "2026-11-21T10:00:00.000Z",
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z",
+                     *           "last_login": "2026-11-21T10:05:12.345Z",
+                     *           "recent_failed_logins": 0,
+                     *           "banned": true,
+                     *           "banned_until": "2026-12-01T00:00:00.000Z",
+                     *           "ban_reason": "Spam reported by three users; a week to cool off."
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminUserDocument"];
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    unbanUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user, not banned. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "users",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e6f",
+                     *         "attributes": {
+                     *           "name": "Ada Lovelace",
+                     *           "email": "ada@example.com",
+                     *           "metadata": {
+                     *             "locale": "en-GB"
+                     *           },
+                     *           "app": {
+                     *             "plan": "pro"
+                     *           },
+                     *           "active": 1,
+                     *           "email_verified": "2026-11-21T10:00:00.000Z",
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z",
+                     *           "last_login": "2026-11-21T10:05:12.345Z",
+                     *           "recent_failed_logins": 0,
+                     *           "banned": true,
+                     *           "banned_until": "2026-12-01T00:00:00.000Z",
+                     *           "ban_reason": "Spam reported by three users; a week to cool off."
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminUserDocument"];
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
     getStats: {
         parameters: {
             query?: never;
@@ -6789,7 +7670,7 @@ export interface operations {
                 /** @description Only events by the account with this id; `system` for the service's own. */
                 "filter[actor]"?: string;
                 /** @description Only events of this action. */
-                "filter[action]"?: "admin.login" | "admin.login_failed" | "session.reuse_detected" | "session.logout" | "session.revoked" | "user.created" | "user.signed_up" | "user.email_verified" | "user.email_change_requested" | "user.email_changed" | "user.updated" | "user.deactivated" | "user.deleted" | "user.login_throttled" | "user.recovery_requested" | "user.recovery_sent" | "user.recovery_completed" | "user.verification_resent" | "factor.activated" | "factor.removed" | "factors.reset" | "recovery_codes.regenerated" | "recovery_code.used" | "passkey.counter_regressed" | "mfa.locked" | "signing_key.rotated" | "secret.rotated" | "users.imported" | "users.exported" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "invitation.resent" | "mail.delivered" | "mail.failed";
+                "filter[action]"?: "admin.login" | "admin.login_failed" | "session.reuse_detected" | "session.logout" | "session.revoked" | "user.created" | "user.signed_up" | "user.email_verified" | "user.email_change_requested" | "user.email_changed" | "user.updated" | "user.deactivated" | "user.deleted" | "user.login_throttled" | "user.recovery_requested" | "user.recovery_sent" | "user.recovery_completed" | "user.verification_resent" | "factor.activated" | "factor.removed" | "factors.reset" | "recovery_codes.regenerated" | "recovery_code.used" | "passkey.counter_regressed" | "mfa.locked" | "admin.invited" | "admin.joined" | "admin.role_changed" | "admin.removed" | "user.banned" | "user.unbanned" | "user.impersonated" | "signing_key.rotated" | "secret.rotated" | "users.imported" | "users.exported" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "invitation.resent" | "mail.delivered" | "mail.failed";
                 /** @description Only events at or after this instant. ISO 8601: a date (2026-11-21, midnight UTC) or a time with a zone (2026-11-21T10:00:00Z). */
                 "filter[since]"?: string;
                 /** @description Only events before this instant. ISO 8601: a date (2026-11-21, midnight UTC) or a time with a zone (2026-11-21T10:00:00Z). */
@@ -7043,7 +7924,7 @@ export interface operations {
                                  * @description What the message is for.
                                  * @enum {string}
                                  */
-                                kind: "test" | "verification" | "signup_existing" | "recovery" | "email_change" | "email_change_notice" | "password_changed" | "invitation" | "factors_reset";
+                                kind: "test" | "verification" | "signup_existing" | "recovery" | "email_change" | "email_change_notice" | "password_changed" | "invitation" | "admin_invitation" | "factors_reset";
                                 recipient: string;
                                 subject: string;
                                 /**
@@ -7247,7 +8128,7 @@ export interface operations {
                                  * @description What the message is for.
                                  * @enum {string}
                                  */
-                                kind: "test" | "verification" | "signup_existing" | "recovery" | "email_change" | "email_change_notice" | "password_changed" | "invitation" | "factors_reset";
+                                kind: "test" | "verification" | "signup_existing" | "recovery" | "email_change" | "email_change_notice" | "password_changed" | "invitation" | "admin_invitation" | "factors_reset";
                                 recipient: string;
                                 subject: string;
                                 /**
@@ -8199,6 +9080,1810 @@ export interface operations {
             };
             /** @description `expectation_failed` */
             417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    acceptAdminInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "the-token-from-the-link",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The `token` query parameter of the mailed link. */
+                    token: string;
+                    /** @description 8 to 72 bytes of UTF-8. */
+                    password: string;
+                };
+                /**
+                 * @example {
+                 *       "token": "the-token-from-the-link",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    /** @description The `token` query parameter of the mailed link. */
+                    token: string;
+                    /** @description 8 to 72 bytes of UTF-8. */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new administrator; they log in at /v1/admin/login. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "admins",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e73",
+                     *         "attributes": {
+                     *           "name": "Ada Lovelace",
+                     *           "email": "ada@example.com",
+                     *           "role": "support",
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "admins";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** Format: email */
+                                email: string;
+                                name: string;
+                                /**
+                                 * @description What the administrator may do (see the role matrix).
+                                 * @enum {string}
+                                 */
+                                role: "owner" | "admin" | "support" | "auditor";
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter`, `invalid_token` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `email_taken` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    adminMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The administrator the access token speaks for. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "admins",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e73",
+                     *         "attributes": {
+                     *           "name": "Ada Lovelace",
+                     *           "email": "ada@example.com",
+                     *           "role": "support",
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "admins";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** Format: email */
+                                email: string;
+                                name: string;
+                                /**
+                                 * @description What the administrator may do (see the role matrix).
+                                 * @enum {string}
+                                 */
+                                role: "owner" | "admin" | "support" | "auditor";
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listAdmins: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every administrator. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "admins";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** Format: email */
+                                email: string;
+                                name: string;
+                                /**
+                                 * @description What the administrator may do (see the role matrix).
+                                 * @enum {string}
+                                 */
+                                role: "owner" | "admin" | "support" | "auditor";
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                            };
+                        }[];
+                        meta: {
+                            /** @description How many administrators there are. */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    inviteAdmin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "admins",
+                 *         "attributes": {
+                 *           "email": "ada@example.com",
+                 *           "name": "Ada",
+                 *           "role": "support"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "admins";
+                        attributes: {
+                            /**
+                             * Format: email
+                             * @description Trimmed and stored lower-cased; unique whatever the case.
+                             */
+                            email: string;
+                            name?: string;
+                            /**
+                             * @description One of the roles.
+                             * @enum {string}
+                             */
+                            role: "owner" | "admin" | "support" | "auditor";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "admins",
+                 *         "attributes": {
+                 *           "email": "ada@example.com",
+                 *           "name": "Ada",
+                 *           "role": "support"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "admins";
+                        attributes: {
+                            /**
+                             * Format: email
+                             * @description Trimmed and stored lower-cased; unique whatever the case.
+                             */
+                            email: string;
+                            name?: string;
+                            /**
+                             * @description One of the roles.
+                             * @enum {string}
+                             */
+                            role: "owner" | "admin" | "support" | "auditor";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The invitation, pending. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "admin-invitations",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e74",
+                     *         "attributes": {
+                     *           "name": "Ada Lovelace",
+                     *           "email": "ada@example.com",
+                     *           "role": "support",
+                     *           "invited_by": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e72",
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "expires": "2026-11-23T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "admin-invitations";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** Format: email */
+                                email: string;
+                                name: string;
+                                /**
+                                 * @description What the administrator may do (see the role matrix).
+                                 * @enum {string}
+                                 */
+                                role: "owner" | "admin" | "support" | "auditor";
+                                /** @description The owner who invited, or null (the CLI). */
+                                invited_by: string | null;
+                                /** Format: date-time */
+                                created: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the link stops working (48 hours after it was made).
+                                 */
+                                expires: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `resource_conflict`, `email_taken` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listAdminInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every pending invitation. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "admin-invitations";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** Format: email */
+                                email: string;
+                                name: string;
+                                /**
+                                 * @description What the administrator may do (see the role matrix).
+                                 * @enum {string}
+                                 */
+                                role: "owner" | "admin" | "support" | "auditor";
+                                /** @description The owner who invited, or null (the CLI). */
+                                invited_by: string | null;
+                                /** Format: date-time */
+                                created: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the link stops working (48 hours after it was made).
+                                 */
+                                expires: string;
+                            };
+                        }[];
+                        meta: {
+                            /** @description How many invitations are pending. */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    withdrawAdminInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getAdmin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The admin's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The administrator. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "admins",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e73",
+                     *         "attributes": {
+                     *           "name": "Ada Lovelace",
+                     *           "email": "ada@example.com",
+                     *           "role": "support",
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "admins";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** Format: email */
+                                email: string;
+                                name: string;
+                                /**
+                                 * @description What the administrator may do (see the role matrix).
+                                 * @enum {string}
+                                 */
+                                role: "owner" | "admin" | "support" | "auditor";
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    removeAdmin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The admin's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `last_owner` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    updateAdmin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The admin's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "admins",
+                 *         "attributes": {
+                 *           "role": "auditor"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "admins";
+                        id?: string;
+                        attributes: {
+                            /**
+                             * @description One of the roles.
+                             * @enum {string}
+                             */
+                            role?: "owner" | "admin" | "support" | "auditor";
+                            name?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "admins",
+                 *         "attributes": {
+                 *           "role": "auditor"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "admins";
+                        id?: string;
+                        attributes: {
+                            /**
+                             * @description One of the roles.
+                             * @enum {string}
+                             */
+                            role?: "owner" | "admin" | "support" | "auditor";
+                            name?: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The administrator as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "admins",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e73",
+                     *         "attributes": {
+                     *           "name": "Ada Lovelace",
+                     *           "email": "ada@example.com",
+                     *           "role": "support",
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "admins";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** Format: email */
+                                email: string;
+                                name: string;
+                                /**
+                                 * @description What the administrator may do (see the role matrix).
+                                 * @enum {string}
+                                 */
+                                role: "owner" | "admin" | "support" | "auditor";
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `resource_conflict`, `last_owner` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -11095,7 +13780,8 @@ export interface operations {
                      *             "last_used": "2026-11-21T10:14:00.000Z",
                      *             "expires": "2026-12-21T10:14:00.000Z",
                      *             "client_address": "203.0.113.7",
-                     *             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0"
+                     *             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
+                     *             "impersonated_by": null
                      *           }
                      *         }
                      *       ],
@@ -11130,6 +13816,8 @@ export interface operations {
                                 client_address: string | null;
                                 /** @description The login's User-Agent, at most 256 characters. */
                                 user_agent: string | null;
+                                /** @description The administrator acting as the account in this session (impersonation); null for a login. */
+                                impersonated_by: string | null;
                             };
                         }[];
                         meta: {
@@ -13136,13 +15824,28 @@ export const pathsV1AdminMeFactorsPostResponses201ContentApplicationJsonDataAttr
 export const pathsV1AdminMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
 export const pathsV1AdminMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
 export const pathsV1AdminUsersIdRecoveryPostParametersQueryDeliveryValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/{id}/recovery"]["post"]["parameters"]["query"]["delivery"]> = ["mail", "link"];
-export const pathsV1AdminAuditEventsGetParametersQueryFilterActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/audit-events"]["get"]["parameters"]["query"]["filter[action]"]> = ["admin.login", "admin.login_failed", "session.reuse_detected", "session.logout", "session.revoked", "user.created", "user.signed_up", "user.email_verified", "user.email_change_requested", "user.email_changed", "user.updated", "user.deactivated", "user.deleted", "user.login_throttled", "user.recovery_requested", "user.recovery_sent", "user.recovery_completed", "user.verification_resent", "factor.activated", "factor.removed", "factors.reset", "recovery_codes.regenerated", "recovery_code.used", "passkey.counter_regressed", "mfa.locked", "signing_key.rotated", "secret.rotated", "users.imported", "users.exported", "invitation.created", "invitation.accepted", "invitation.revoked", "invitation.resent", "mail.delivered", "mail.failed"];
-export const pathsV1AdminMailGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["test", "verification", "signup_existing", "recovery", "email_change", "email_change_notice", "password_changed", "invitation", "factors_reset"];
+export const pathsV1AdminAuditEventsGetParametersQueryFilterActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/audit-events"]["get"]["parameters"]["query"]["filter[action]"]> = ["admin.login", "admin.login_failed", "session.reuse_detected", "session.logout", "session.revoked", "user.created", "user.signed_up", "user.email_verified", "user.email_change_requested", "user.email_changed", "user.updated", "user.deactivated", "user.deleted", "user.login_throttled", "user.recovery_requested", "user.recovery_sent", "user.recovery_completed", "user.verification_resent", "factor.activated", "factor.removed", "factors.reset", "recovery_codes.regenerated", "recovery_code.used", "passkey.counter_regressed", "mfa.locked", "admin.invited", "admin.joined", "admin.role_changed", "admin.removed", "user.banned", "user.unbanned", "user.impersonated", "signing_key.rotated", "secret.rotated", "users.imported", "users.exported", "invitation.created", "invitation.accepted", "invitation.revoked", "invitation.resent", "mail.delivered", "mail.failed"];
+export const pathsV1AdminMailGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["test", "verification", "signup_existing", "recovery", "email_change", "email_change_notice", "password_changed", "invitation", "admin_invitation", "factors_reset"];
 export const pathsV1AdminMailGetResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["queued", "sending", "delivered", "failed"];
-export const pathsV1AdminMailIdGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["test", "verification", "signup_existing", "recovery", "email_change", "email_change_notice", "password_changed", "invitation", "factors_reset"];
+export const pathsV1AdminMailIdGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["test", "verification", "signup_existing", "recovery", "email_change", "email_change_notice", "password_changed", "invitation", "admin_invitation", "factors_reset"];
 export const pathsV1AdminMailIdGetResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["queued", "sending", "delivered", "failed"];
 export const pathsV1AdminInvitationsPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/invitations"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["invitations"];
 export const pathsV1AdminInvitationsPostRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/invitations"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["invitations"];
+export const pathsV1AdminAdminsAcceptPostResponses201ContentApplicationJsonDataAttributesRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins/accept"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["role"]> = ["owner", "admin", "support", "auditor"];
+export const pathsV1AdminMeGetResponses200ContentApplicationJsonDataAttributesRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["role"]> = ["owner", "admin", "support", "auditor"];
+export const pathsV1AdminAdminsGetResponses200ContentApplicationJsonDataAttributesRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["role"]> = ["owner", "admin", "support", "auditor"];
+export const pathsV1AdminAdminsPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["admins"];
+export const pathsV1AdminAdminsPostRequestBodyContentApplicationJsonDataAttributesRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins"]["post"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["role"]> = ["owner", "admin", "support", "auditor"];
+export const pathsV1AdminAdminsPostRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["admins"];
+export const pathsV1AdminAdminsPostRequestBodyContentApplicationVndApiJsonDataAttributesRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["attributes"]["role"]> = ["owner", "admin", "support", "auditor"];
+export const pathsV1AdminAdminsPostResponses201ContentApplicationJsonDataAttributesRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["role"]> = ["owner", "admin", "support", "auditor"];
+export const pathsV1AdminAdminsInvitationsGetResponses200ContentApplicationJsonDataAttributesRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins/invitations"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["role"]> = ["owner", "admin", "support", "auditor"];
+export const pathsV1AdminAdminsIdGetResponses200ContentApplicationJsonDataAttributesRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["role"]> = ["owner", "admin", "support", "auditor"];
+export const pathsV1AdminAdminsIdPatchRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins/{id}"]["patch"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["admins"];
+export const pathsV1AdminAdminsIdPatchRequestBodyContentApplicationJsonDataAttributesRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins/{id}"]["patch"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["role"]> = ["owner", "admin", "support", "auditor"];
+export const pathsV1AdminAdminsIdPatchRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins/{id}"]["patch"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["admins"];
+export const pathsV1AdminAdminsIdPatchRequestBodyContentApplicationVndApiJsonDataAttributesRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins/{id}"]["patch"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["attributes"]["role"]> = ["owner", "admin", "support", "auditor"];
+export const pathsV1AdminAdminsIdPatchResponses200ContentApplicationJsonDataAttributesRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["role"]> = ["owner", "admin", "support", "auditor"];
 export const pathsV1SignupPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/signup"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["users"];
 export const pathsV1SignupPostRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/signup"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["users"];
 export const pathsV1UsersMeFactorsGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
@@ -13154,10 +15857,11 @@ export const pathsV1UsersMeFactorsPostResponses201ContentApplicationJsonDataAttr
 export const pathsV1UsersMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
 export const pathsV1UsersMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
 export const userResourceAttributesActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserResource"]["attributes"]["active"]> = [0, 1];
+export const adminUserResourceAttributesActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminUserResource"]["attributes"]["active"]> = [0, 1];
 export const auditEventResourceAttributesActorTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEventResource"]["attributes"]["actor"]["type"]> = ["admin", "user", "system"];
-export const auditEventResourceAttributesActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEventResource"]["attributes"]["action"]> = ["admin.login", "admin.login_failed", "session.reuse_detected", "session.logout", "session.revoked", "user.created", "user.signed_up", "user.email_verified", "user.email_change_requested", "user.email_changed", "user.updated", "user.deactivated", "user.deleted", "user.login_throttled", "user.recovery_requested", "user.recovery_sent", "user.recovery_completed", "user.verification_resent", "factor.activated", "factor.removed", "factors.reset", "recovery_codes.regenerated", "recovery_code.used", "passkey.counter_regressed", "mfa.locked", "signing_key.rotated", "secret.rotated", "users.imported", "users.exported", "invitation.created", "invitation.accepted", "invitation.revoked", "invitation.resent", "mail.delivered", "mail.failed"];
+export const auditEventResourceAttributesActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEventResource"]["attributes"]["action"]> = ["admin.login", "admin.login_failed", "session.reuse_detected", "session.logout", "session.revoked", "user.created", "user.signed_up", "user.email_verified", "user.email_change_requested", "user.email_changed", "user.updated", "user.deactivated", "user.deleted", "user.login_throttled", "user.recovery_requested", "user.recovery_sent", "user.recovery_completed", "user.verification_resent", "factor.activated", "factor.removed", "factors.reset", "recovery_codes.regenerated", "recovery_code.used", "passkey.counter_regressed", "mfa.locked", "admin.invited", "admin.joined", "admin.role_changed", "admin.removed", "user.banned", "user.unbanned", "user.impersonated", "signing_key.rotated", "secret.rotated", "users.imported", "users.exported", "invitation.created", "invitation.accepted", "invitation.revoked", "invitation.resent", "mail.delivered", "mail.failed"];
 export const mfaChallengeDocumentDataAttributesKindsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MfaChallengeDocument"]["data"]["attributes"]["kinds"]> = ["totp", "webauthn", "recovery_code"];
-export const errorObjectCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorObject"]["code"]> = ["invalid_attribute", "email_taken", "not_found", "invalid_credentials", "account_inactive", "email_not_verified", "invalid_token", "email_already_verified", "refresh_token_reused", "forbidden", "signup_disabled", "too_many_attempts", "precondition_failed", "database_unavailable", "invalid_second_factor", "invalid_challenge", "second_factor_required", "mfa_enrolment_required", "factor_already_active", "malformed_json", "invalid_parameter", "resource_conflict", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "missing_token", "cross_site_request", "bad_request", "malformed_request", "headers_too_large", "request_timeout", "expectation_failed", "not_ready", "internal_error"];
+export const errorObjectCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorObject"]["code"]> = ["invalid_attribute", "email_taken", "not_found", "invalid_credentials", "account_inactive", "email_not_verified", "invalid_token", "email_already_verified", "refresh_token_reused", "forbidden", "signup_disabled", "too_many_attempts", "precondition_failed", "database_unavailable", "invalid_second_factor", "invalid_challenge", "second_factor_required", "mfa_enrolment_required", "factor_already_active", "last_owner", "account_banned", "impersonation_disabled", "malformed_json", "invalid_parameter", "resource_conflict", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "missing_token", "cross_site_request", "bad_request", "malformed_request", "headers_too_large", "request_timeout", "expectation_failed", "not_ready", "internal_error"];
 export const loginDocumentDataTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LoginDocument"]["data"]["type"]> = ["users"];
 export const createUserDocumentDataTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateUserDocument"]["data"]["type"]> = ["users"];
 export const createUserDocumentDataAttributesActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateUserDocument"]["data"]["attributes"]["active"]> = [0, 1];

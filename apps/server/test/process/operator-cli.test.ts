@@ -181,7 +181,11 @@ describe('the operator CLI', { timeout: 60_000 }, () => {
       ['users', 'import'],
       ['users', 'export'],
       ['users', 'create'],
+      ['users', 'ban'],
+      ['users', 'unban'],
       ['admin', 'reset-password'],
+      ['admins', 'list'],
+      ['admins', 'invite'],
       ['keys', 'rotate'],
       ['db', 'status'],
     ]) {
@@ -193,7 +197,7 @@ describe('the operator CLI', { timeout: 60_000 }, () => {
     expect((await runCli(['nonsense'], {})).code).toBe(2);
   });
 
-  it('db status changes nothing; db migrate brings the database up to date; users create and admin reset-password work', async () => {
+  it('db status changes nothing; db migrate brings the database up to date; users create, ban and unban and admin reset-password work', async () => {
     const dir = await dirs.tempDir();
     const env = { DATABASE_URL: `sqlite:${join(dir, 'app.db')}`, ADMIN_KEY_PATH: join(dir, 'admin.key') };
     const before = JSON.parse((await runCli(['db', 'status'], env)).stdout);
@@ -209,6 +213,19 @@ describe('the operator CLI', { timeout: 60_000 }, () => {
     expect(JSON.parse(created.stdout)).toMatchObject({ email: 'ops@example.com', password: expect.any(String) });
     expect((await runCli(['users', 'create', '--email', 'ops@example.com'], env)).code).toBe(4);
 
+    const ban = ['users', 'ban', '--email', 'OPS@example.com', '--reason', 'chargeback'];
+    const banned = await runCli([...ban, '--until', '2099-01-01T00:00:00.000Z'], env);
+    expect(JSON.parse(banned.stdout)).toMatchObject({
+      email: 'ops@example.com',
+      banned: true,
+      banned_until: '2099-01-01T00:00:00.000Z',
+      ban_reason: 'chargeback',
+    });
+    expect((await runCli([...ban, '--until', '2001-01-01T00:00:00.000Z'], env)).code).toBe(2);
+    expect((await runCli(['users', 'ban', '--email', 'nobody@example.com', '--reason', 'x'], env)).code).toBe(2);
+    const unbanned = await runCli(['users', 'unban', '--email', 'ops@example.com'], env);
+    expect(JSON.parse(unbanned.stdout)).toMatchObject({ banned: false, banned_until: null, ban_reason: null });
+
     expect((await runCli(['admin', 'reset-password'], env)).code).toBe(0);
     const first = JSON.parse(await readFile(env.ADMIN_KEY_PATH, 'utf8'));
     expect((await stat(env.ADMIN_KEY_PATH)).mode & 0o777).toBe(0o600);
@@ -216,5 +233,15 @@ describe('the operator CLI', { timeout: 60_000 }, () => {
     const second = JSON.parse(await readFile(env.ADMIN_KEY_PATH, 'utf8'));
     expect(second.email).toBe(first.email);
     expect(second.password).not.toBe(first.password);
+
+    const invited = await runCli(['admins', 'invite', 'Sam@Example.com', '--role', 'support'], env);
+    expect(JSON.parse(invited.stdout)).toMatchObject({ email: 'sam@example.com', role: 'support' });
+    expect((await runCli(['admins', 'invite', first.email, '--role', 'admin'], env)).code).toBe(4);
+    expect((await runCli(['admins', 'invite', 'x@example.com', '--role', 'root'], env)).code).toBe(2);
+    const listed = (await runCli(['admins', 'list'], env)).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(listed).toEqual([expect.objectContaining({ email: first.email, role: 'owner' })]);
   });
 });

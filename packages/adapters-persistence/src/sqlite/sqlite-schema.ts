@@ -43,6 +43,9 @@ export const users = sqliteTable(
     version: integer('version').notNull().default(1),
     lastLogin: timestamp('last_login'),
     emailVerified: timestamp('email_verified'),
+    bannedAt: timestamp('banned_at'),
+    bannedUntil: timestamp('banned_until'),
+    banReason: text('ban_reason'),
   },
   // The email trigram index (users_email_fts), the counter's triggers and their initial fill
   // live in a custom migration: Drizzle has no FTS5 tables or triggers.
@@ -121,6 +124,9 @@ export const sessions = sqliteTable(
     userAgent: text('user_agent'),
     amr: authMethods('amr').notNull().default(sql`'pwd'`),
     revoked: timestamp('revoked'),
+    // The admin who opened it by impersonating its user (null for a login): what it does is theirs,
+    // and it goes with them.
+    impersonatorId: text('impersonator_id').references(() => admins.id, { onDelete: 'cascade' }),
   },
   (t) => [
     index('sessions_subject_idx').on(t.kind, t.subjectId),

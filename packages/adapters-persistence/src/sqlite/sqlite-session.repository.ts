@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, isNull, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import {
   dayOf,
+  isUserLogin,
   type AuditRecord,
   type RefreshToken,
   type Session,
@@ -12,6 +13,7 @@ import {
   currentTokensOf,
   exchangeable,
   expiredBefore,
+  inGoodStanding,
   liveSessionsOf,
   prunableSessions,
   unexpiredSessionsOf,
@@ -52,7 +54,8 @@ export class SqliteSessionRepository implements SessionRepository {
         )
         .prepare();
     return {
-      user: accountOf(users, eq(users.active, 1)),
+      // A placeholder's value reaches the driver as it is: the time goes as epoch milliseconds.
+      user: accountOf(users, inGoodStanding(users, sql.placeholder('at'))),
       admin: accountOf(admins),
       session: this.db
         .insert(sessions)
@@ -67,6 +70,7 @@ export class SqliteSessionRepository implements SessionRepository {
             'clientAddress',
             'userAgent',
             'amr',
+            'impersonatorId',
           ]),
           revoked: sql`${sql.placeholder('revoked')}`,
         })
@@ -106,7 +110,8 @@ export class SqliteSessionRepository implements SessionRepository {
     return this.writes.run((tx) => {
       const statements = this.opening();
       const id = session.subjectId;
-      const account = statements[session.kind].get({ id, email: verified.email, passwordHash: verified.passwordHash });
+      const { email, passwordHash } = verified;
+      const account = statements[session.kind].get({ id, email, passwordHash, at: session.created.getTime() });
       if (!account) return false;
       statements.session.run({ ...session, revoked: session.revoked?.getTime() ?? null });
       statements.token.run({
@@ -114,7 +119,7 @@ export class SqliteSessionRepository implements SessionRepository {
         retired: firstToken.retired?.getTime() ?? null,
         revoked: firstToken.revoked?.getTime() ?? null,
       });
-      if (session.kind === 'user') {
+      if (isUserLogin(session)) {
         statements.lastLogin.run({ id, at: session.created.getTime() });
         statements.login.run({ day: dayOf(session.created) });
       }
