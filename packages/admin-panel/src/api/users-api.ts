@@ -6,8 +6,14 @@ import {
   type UserListDocument,
   type UserResource,
   type UserWrite,
+  type SecondStepAnswer,
+  type operations,
   unwrap,
 } from '@uas/client';
+
+/** What an impersonation gives: the token as the user, and when it stops working. */
+export type Impersonation =
+  operations['impersonateUser']['responses'][201]['content']['application/json']['data']['attributes'];
 
 const NDJSON = 'application/x-ndjson';
 
@@ -71,6 +77,29 @@ export class UsersApi {
   /** Queues a message with a new verification link, to a user whose address is not verified (else 409). */
   async resendVerification(id: string): Promise<void> {
     await unwrap(this.session.api.POST('/v1/admin/users/{id}/verification', { params: { path: { id } } }));
+  }
+
+  /** Bans the user (every session ends with it) until `until`, or until unbanned when null. */
+  async ban(id: string, reason: string, until: string | null): Promise<UserResource> {
+    const call = this.session.api.POST('/v1/admin/users/{id}/ban', {
+      params: { path: { id } },
+      body: { reason, until },
+    });
+    return (await unwrap(call)).data.data;
+  }
+
+  async unban(id: string): Promise<UserResource> {
+    return (await unwrap(this.session.api.DELETE('/v1/admin/users/{id}/ban', { params: { path: { id } } }))).data.data;
+  }
+
+  /**
+   * A short-lived access token as the user, for support (IMPERSONATION=on), with the admin's second
+   * factor when they have one (the server asks with 403 `second_factor_required`).
+   */
+  async impersonate(id: string, reason: string, proof?: SecondStepAnswer): Promise<Impersonation> {
+    const body = { reason, ...proof };
+    const call = this.session.api.POST('/v1/admin/users/{id}/impersonation', { params: { path: { id } }, body });
+    return (await unwrap(call)).data.data.attributes;
   }
 
   /** Every user (or those whose email contains `search`) as an NDJSON file, without password hashes. */
