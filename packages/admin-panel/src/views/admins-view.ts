@@ -16,7 +16,7 @@ import type { ScreenContext, View } from './view';
  * they will have, a change of role and a removal. The API keeps one owner at least (409 last_owner).
  */
 export function adminsView(context: ScreenContext): View {
-  const { admins, me } = context;
+  const { admins, me, can } = context;
   const abort = new AbortController();
   const heading = h('h1', { tabindex: -1, id: 'admins-title' }, 'Admins');
   const listed = h('section', { class: 'card', 'aria-labelledby': 'admins-list-title', 'aria-busy': 'true' });
@@ -187,13 +187,17 @@ export function adminsView(context: ScreenContext): View {
     ];
   }
 
-  void load();
+  // Reached by its address without the role for it: say so rather than offer what the API refuses.
+  const content = can('admins.manage')
+    ? [form, listed]
+    : [h('p', { role: 'alert' }, 'Only owners manage administrators. Your role is shown at the top of the page.')];
+  if (can('admins.manage')) void load();
   return {
     element: h(
       'div',
       { class: 'shell' },
       appHeader(context, 'admins'),
-      h('main', { class: 'page' }, h('div', { class: 'page-head' }, heading), form, listed),
+      h('main', { class: 'page' }, h('div', { class: 'page-head' }, heading), ...content),
     ),
     destroy() {
       abort.abort();
