@@ -10,7 +10,8 @@ type Ok<P extends keyof paths, M extends 'get'> =
 
 /** An administrator, as `/v1/admin/me` and `/v1/admin/admins` show them (never a password hash). */
 export type AdminResource = Ok<'/v1/admin/me', 'get'>['data'];
-export type AdminList = Ok<'/v1/admin/admins', 'get'>;
+/** A pending invitation of an administrator (never its link). */
+export type AdminInvitationResource = Ok<'/v1/admin/admins/invitations', 'get'>['data'][number];
 
 /** What an owner fills in to invite an administrator. */
 export type AdminInvitationInput = { email: string; name?: string; role: AdminRole };
@@ -24,8 +25,18 @@ export class AdminsApi {
     return (await unwrap(this.session.api.GET('/v1/admin/me', { signal }))).data.data;
   }
 
-  async list(signal?: AbortSignal): Promise<AdminList> {
-    return (await unwrap(this.session.api.GET('/v1/admin/admins', { signal }))).data;
+  async list(signal?: AbortSignal): Promise<AdminResource[]> {
+    return (await unwrap(this.session.api.GET('/v1/admin/admins', { signal }))).data.data;
+  }
+
+  /** The invitations not yet accepted, withdrawn or expired, oldest first. */
+  async pendingInvitations(signal?: AbortSignal): Promise<AdminInvitationResource[]> {
+    return (await unwrap(this.session.api.GET('/v1/admin/admins/invitations', { signal }))).data.data;
+  }
+
+  /** The invitation's link stops working. */
+  async withdraw(id: string): Promise<void> {
+    await unwrap(this.session.api.DELETE('/v1/admin/admins/invitations/{id}', { params: { path: { id } } }));
   }
 
   /** Mails the invitee a link to set their password and join with `role`. */

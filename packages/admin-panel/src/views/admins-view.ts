@@ -1,5 +1,5 @@
 import { ADMIN_ROLES } from '@uas/domain';
-import type { AdminList, AdminResource } from '../api/admins-api';
+import type { AdminInvitationResource, AdminResource } from '../api/admins-api';
 import type { AdminRole } from '../state/permissions';
 import { confirmAction } from '../ui/confirm-dialog';
 import { h, uniqueId } from '../ui/dom';
@@ -76,8 +76,8 @@ export function adminsView(context: ScreenContext): View {
     const title = h('h2', { id: 'admins-list-title', tabindex: -1 }, 'Administrators');
     listed.setAttribute('aria-busy', 'true');
     try {
-      const list = await admins.list(abort.signal);
-      listed.replaceChildren(title, h('div', { class: 'table-wrap' }, adminTable(list.data)), ...pending(list));
+      const [list, invited] = await Promise.all([admins.list(abort.signal), admins.pendingInvitations(abort.signal)]);
+      listed.replaceChildren(title, h('div', { class: 'table-wrap' }, adminTable(list)), ...pending(invited));
     } catch (error) {
       if (abort.signal.aborted) return;
       listed.replaceChildren(
@@ -174,17 +174,43 @@ export function adminsView(context: ScreenContext): View {
     );
   }
 
-  function pending(list: AdminList): HTMLElement[] {
-    const invited = list.meta?.pending ?? [];
+  /** The invitations not accepted yet, each with its role, its link's end, and a way to withdraw it. */
+  function pending(invited: readonly AdminInvitationResource[]): HTMLElement[] {
     if (invited.length === 0) return [];
     return [
-      h('h3', {}, 'Invited, not joined yet'),
-      h(
-        'ul',
-        { class: 'pending-admins' },
-        ...invited.map((p) => h('li', {}, `${p.email} · ${p.role} · link expires `, stamp(p.expires))),
-      ),
+      h('h3', { id: 'pending-admins-title', tabindex: -1 }, 'Invited, not joined yet'),
+      h('ul', { class: 'pending-admins', 'aria-labelledby': 'pending-admins-title' }, ...invited.map(invitation)),
     ];
+  }
+
+  function invitation({ id, attributes }: AdminInvitationResource): HTMLLIElement {
+    const withdraw = h(
+      'button',
+      {
+        type: 'button',
+        class: 'button small danger-text',
+        'aria-label': `Withdraw the invitation of ${attributes.email}`,
+      },
+      'Withdraw',
+    );
+    withdraw.addEventListener('click', async () => {
+      const done = await confirmAction({
+        title: 'Withdraw the invitation?',
+        message: `The link sent to ${attributes.email} stops working.`,
+        confirmLabel: 'Withdraw',
+        action: () => admins.withdraw(id),
+      });
+      if (!done) return;
+      toast(`The invitation of ${attributes.email} is withdrawn.`);
+      await load();
+      listed.querySelector<HTMLElement>('h2')?.focus();
+    });
+    return h(
+      'li',
+      { 'data-invitation-id': id },
+      h('span', {}, `${attributes.email} · ${attributes.role} · link expires `, stamp(attributes.expires)),
+      withdraw,
+    );
   }
 
   // Reached by its address without the role for it: say so rather than offer what the API refuses.

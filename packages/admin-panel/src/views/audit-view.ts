@@ -29,7 +29,7 @@ export function auditView(context: ScreenContext): View {
   let known: Promise<readonly KnownAccount[]> | null = null;
   const knownAdmins = (): Promise<readonly KnownAccount[]> => {
     known ??= can('admins.manage')
-      ? admins.list().then(({ data }) => data.map(({ id, attributes }) => ({ id, email: attributes.email })))
+      ? admins.list().then((listed) => listed.map(({ id, attributes }) => ({ id, email: attributes.email })))
       : Promise.resolve([{ id: me.id, email: me.email }]);
     return known;
   };

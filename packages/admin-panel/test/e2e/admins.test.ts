@@ -66,9 +66,9 @@ describe('administrators and their roles in the panel', () => {
     const accepted = invitee.page.waitForResponse((r) => r.request().method() === 'POST');
     await invitee.page.locator('form button[type="submit"]').click();
     expect((await accepted).status()).toBeLessThan(400);
-    await expect.poll(async () => (await stack().api.admins()).find((a) => a.email === INVITEE.email)?.role).toBe(
-      'auditor',
-    );
+    await expect
+      .poll(async () => (await stack().api.admins()).find((a) => a.email === INVITEE.email)?.role)
+      .toBe('auditor');
 
     await section(page, 'Admins').click();
     const row = adminRow(page, INVITEE.email);
@@ -158,11 +158,13 @@ describe('administrators and their roles in the panel', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
-  it("removes an admin after a confirmation: their sessions end with it", async () => {
+  it('removes an admin after a confirmation: their sessions end with it', async () => {
     const { page } = owner;
     const removedAdmin = await AdminClient.signIn(stack().server, INVITEE);
     expect(await removedAdmin.meStatus()).toBe(200);
-    await adminRow(page, INVITEE.email).getByRole('button', { name: `Remove ${INVITEE.email}` }).click();
+    await adminRow(page, INVITEE.email)
+      .getByRole('button', { name: `Remove ${INVITEE.email}` })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Remove the admin?' });
     const removed = responseTo(page, 'DELETE', /^\/v1\/admin\/admins\/[^/]+$/);
     await dialog.getByRole('button', { name: 'Remove' }).click();

@@ -60,7 +60,9 @@ describe('impersonating a user for support (IMPERSONATION=on)', () => {
       headers: { Authorization: `Bearer ${data.attributes.access_token}` },
     });
     expect(me.status).toBe(200);
-    expect(((await me.json()) as UserResource & { data: UserResource }).data.attributes.email).toBe('carol@example.com');
+    expect(((await me.json()) as UserResource & { data: UserResource }).data.attributes.email).toBe(
+      'carol@example.com',
+    );
 
     await dialog.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'detached' });
