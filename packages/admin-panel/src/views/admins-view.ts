@@ -19,7 +19,11 @@ export function adminsView(context: ScreenContext): View {
   const { admins, me, can } = context;
   const abort = new AbortController();
   const heading = h('h1', { tabindex: -1, id: 'admins-title' }, 'Admins');
-  const listed = h('section', { class: 'card', 'aria-labelledby': 'admins-list-title', 'aria-busy': 'true' });
+  const listed = h('section', {
+    class: 'card admins-list',
+    'aria-labelledby': 'admins-list-title',
+    'aria-busy': 'true',
+  });
 
   const email = field('Email', h('input', { type: 'email', name: 'email', required: true, autocomplete: 'off' }));
   const name = field('Name', h('input', { type: 'text', name: 'name', autocomplete: 'off' }), 'Optional.');
