@@ -11,6 +11,9 @@ import {
   unwrap,
 } from '@uas/client';
 
+/** A user as the admin API shows it: with the ban in force, if any, which end users never see. */
+export type AdminUser = operations['getUser']['responses'][200]['content']['application/json']['data'];
+
 /** What an impersonation gives: the token as the user, and when it stops working. */
 export type Impersonation =
   operations['impersonateUser']['responses'][201]['content']['application/json']['data']['attributes'];
@@ -41,12 +44,12 @@ export class UsersApi {
       .data;
   }
 
-  async get(id: string): Promise<UserResource> {
+  async get(id: string): Promise<AdminUser> {
     return (await this.getTagged(id)).user;
   }
 
   /** The user and its ETag, for an edit that must not overwrite a change made elsewhere. */
-  async getTagged(id: string): Promise<{ user: UserResource; etag: string | null }> {
+  async getTagged(id: string): Promise<{ user: AdminUser; etag: string | null }> {
     const { data, response } = await unwrap(this.session.api.GET('/v1/admin/users/{id}', { params: { path: { id } } }));
     return { user: data.data, etag: response.headers.get('ETag') };
   }
@@ -80,7 +83,7 @@ export class UsersApi {
   }
 
   /** Bans the user (every session ends with it) until `until`, or until unbanned when null. */
-  async ban(id: string, reason: string, until: string | null): Promise<UserResource> {
+  async ban(id: string, reason: string, until: string | null): Promise<AdminUser> {
     const call = this.session.api.POST('/v1/admin/users/{id}/ban', {
       params: { path: { id } },
       body: { reason, until },
@@ -88,7 +91,7 @@ export class UsersApi {
     return (await unwrap(call)).data.data;
   }
 
-  async unban(id: string): Promise<UserResource> {
+  async unban(id: string): Promise<AdminUser> {
     return (await unwrap(this.session.api.DELETE('/v1/admin/users/{id}/ban', { params: { path: { id } } }))).data.data;
   }
 

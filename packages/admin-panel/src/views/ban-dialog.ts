@@ -1,5 +1,4 @@
-import type { UserResource } from '@uas/client';
-import type { UsersApi } from '../api/users-api';
+import type { AdminUser, UsersApi } from '../api/users-api';
 import { h } from '../ui/dom';
 import { field } from '../ui/field';
 import { FormErrors } from '../ui/form-errors';
@@ -10,7 +9,7 @@ import { fromLocalInput } from '../ui/local-time';
  * Bans a user: a reason (kept with the ban and in the audit log) and an optional end. Every session
  * of the user ends with it. Resolves with the banned user, or null when cancelled.
  */
-export async function openBanDialog(users: UsersApi, user: UserResource): Promise<UserResource | null> {
+export async function openBanDialog(users: UsersApi, user: AdminUser): Promise<AdminUser | null> {
   const fields = {
     reason: field(
       'Reason',
@@ -36,7 +35,7 @@ export async function openBanDialog(users: UsersApi, user: UserResource): Promis
     h('div', { class: 'dialog-actions' }, cancel, submit),
   );
   const modal = openModal('Ban the user', form);
-  let banned: UserResource | null = null;
+  let banned: AdminUser | null = null;
   cancel.addEventListener('click', () => modal.close());
   form.addEventListener('submit', (event) => {
     event.preventDefault();

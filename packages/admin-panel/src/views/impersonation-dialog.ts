@@ -1,6 +1,6 @@
-import type { AdminSession, UserResource } from '@uas/client';
+import type { AdminSession } from '@uas/client';
 import type { FactorsApi } from '../api/factors-api';
-import type { Impersonation, UsersApi } from '../api/users-api';
+import type { AdminUser, Impersonation, UsersApi } from '../api/users-api';
 import { h } from '../ui/dom';
 import { field } from '../ui/field';
 import { FormErrors } from '../ui/form-errors';
@@ -16,7 +16,7 @@ import { withSecondFactor } from './step-up';
  */
 export async function openImpersonation(
   deps: { session: AdminSession; users: UsersApi; factors: FactorsApi },
-  user: UserResource,
+  user: AdminUser,
   onStarted: () => void,
 ): Promise<void> {
   const reason = field(

@@ -1,4 +1,5 @@
-import { ApiError, isAbort, type UserResource } from '@uas/client';
+import { ApiError, isAbort } from '@uas/client';
+import type { AdminUser } from '../api/users-api';
 import type { LoginSessionResource } from '../api/account-api';
 import { auditApiPathOf, auditLocationSearchOf, type AuditQuery } from '../state/audit-query';
 import { paths } from '../state/routes';
@@ -28,7 +29,7 @@ export function userView(context: ScreenContext, userId: string): View {
   const ban = h('button', { type: 'button', class: 'button danger', hidden: true }, 'Ban…');
   const unban = h('button', { type: 'button', class: 'button', hidden: true }, 'Unban');
   const impersonate = h('button', { type: 'button', class: 'button', disabled: true }, 'Impersonate…');
-  let loaded: UserResource | null = null;
+  let loaded: AdminUser | null = null;
   const details = h('section', { class: 'card', 'aria-labelledby': 'details-title', 'aria-busy': 'true' });
   const sessions = h('section', { class: 'card', 'aria-labelledby': 'sessions-title', 'aria-busy': 'true' });
   const trail = h('section', { class: 'card', 'aria-labelledby': 'trail-title', 'aria-busy': 'true' });
@@ -279,7 +280,7 @@ export function userView(context: ScreenContext, userId: string): View {
   };
 }
 
-function attributeList(user: UserResource): HTMLElement {
+function attributeList(user: AdminUser): HTMLElement {
   const {
     name,
     email,
