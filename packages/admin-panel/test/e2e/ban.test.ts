@@ -21,7 +21,8 @@ describe("a user's ban, from the user's page", () => {
 
   it('bans with a reason and an end after asking for the reason; the page shows the ban and the user cannot sign in', async () => {
     const { page } = panel;
-    await signIn(page, stack().server, `/admin/users/${user.id}`);
+    await signIn(page, stack().server);
+    await page.goto(`/admin/users/${user.id}`);
     await page.getByRole('heading', { name: 'mallory@example.com', level: 1 }).waitFor();
     expect(await attribute('Banned').textContent()).toBe('No');
 
