@@ -124,7 +124,34 @@ describe('administrators and their roles in the panel', () => {
     await other.getByRole('button', { name: 'Ban…' }).waitFor();
     await other.getByRole('button', { name: 'Send recovery link' }).waitFor();
     expect(await other.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0);
+    const sent = responseTo(other, 'POST', `/v1/admin/users/${user.id}/recovery`);
+    await other.getByRole('button', { name: 'Send recovery link' }).click();
+    expect((await sent).status()).toBe(202);
     expect(invitee.watch.errors).toEqual([]);
+  });
+
+  it('filters the audit log by an admin, picked by email or from an event they made', async () => {
+    const { page } = owner;
+    const audrey = (await stack().api.admins()).find((a) => a.email === INVITEE.email)!;
+    await section(page, 'Audit log').click();
+    await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
+    // What Audrey did is shown under her email, a link to everything she did.
+    const hers = page.getByRole('link', { name: INVITEE.email }).first();
+    await hers.waitFor();
+    await hers.click();
+    await page.waitForURL(`**/admin/audit?actor=${audrey.id}`);
+    const actors = page.locator('tbody td[data-label="Actor"]');
+    await expect.poll(async () => new Set(await actors.allTextContents())).toEqual(new Set([INVITEE.email]));
+
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.waitForURL('**/admin/audit');
+    await page.getByLabel('Actor').fill(INVITEE.email.toUpperCase());
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(`**/admin/audit?actor=${audrey.id}`);
+    await expect.poll(async () => new Set(await actors.allTextContents())).toEqual(new Set([INVITEE.email]));
+    expect(await page.getByLabel('Actor').inputValue()).toBe(INVITEE.email.toUpperCase());
+    await section(page, 'Admins').click();
+    await page.getByRole('heading', { name: 'Admins', level: 1 }).waitFor();
   });
 
   it("refuses to demote the last owner and to remove the key file's admin, and says why where it was asked", async () => {
