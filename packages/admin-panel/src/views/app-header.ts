@@ -37,7 +37,9 @@ export function appHeader({ me, can, navigate, onSignedOut, session }: ScreenCon
     h(
       'nav',
       { class: 'sections', 'aria-label': 'Sections' },
-      ...SECTIONS.filter(([section, , , permission]) => section === current || can(permission)).map(
+      // While a factor must be enrolled the role is not read (me.role null): every section stays
+      // offered, and the enrolment gate keeps the admin on Security until a factor is active.
+      ...SECTIONS.filter(([section, , , permission]) => me.role === null || section === current || can(permission)).map(
         ([section, path, label]) =>
           navLink(
             navigate,
