@@ -13,6 +13,8 @@ export interface Operation {
   requestBody?: { required?: boolean; content: Record<string, { schema: Record<string, unknown> }> };
   responses: Record<string, unknown>;
   security?: Record<string, unknown>[];
+  /** The admin roles allowed, on every operation that takes an admin's token. */
+  'x-roles'?: string[];
 }
 
 export interface DocumentedOperation {

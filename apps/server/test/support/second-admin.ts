@@ -1,24 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import type { AdminCredentials } from '@uas/domain';
+import type { AdminCredentials, AdminRole } from '@uas/domain';
 import { hash } from '@node-rs/bcrypt';
 import type { TestApplication } from './test-application';
 import { withApplicationDatabase } from './token-forgery';
 
 /**
- * A second admin, written straight into the application's database: the service bootstraps only
- * one, but the contract says what happens between two (one may not log the other out).
+ * An admin of `role`, written straight into the application's database: the service bootstraps
+ * only one, and the scenarios need others beside it (one may not log another out; each role
+ * meets the matrix).
  */
-export async function insertSecondAdmin(t: TestApplication): Promise<AdminCredentials & { id: string }> {
-  const credentials = { id: randomUUID(), email: 'second.admin@example.com', password: 'second-admin-password' };
+export async function insertAdmin(
+  t: TestApplication,
+  role: AdminRole,
+  { email = `${role}.admin@example.com`, name = `${role} admin` }: { email?: string; name?: string } = {},
+): Promise<AdminCredentials & { id: string; role: AdminRole }> {
+  const credentials = { id: randomUUID(), email, password: `${role}-admin-password`, role };
   const passwordHash = await hash(credentials.password, { cost: 4 });
   const now = t.clock.now();
   await withApplicationDatabase(t, (database) =>
     database.repositories.admins.insert({
       id: credentials.id,
-      name: 'Second Admin',
-      email: credentials.email,
+      name,
+      email,
       passwordHash,
-      role: 'owner',
+      role,
       created: now,
       updated: now,
       keyFileStamp: null,
@@ -26,3 +31,7 @@ export async function insertSecondAdmin(t: TestApplication): Promise<AdminCreden
   );
   return credentials;
 }
+
+/** A second owner beside the key file's admin. */
+export const insertSecondAdmin = (t: TestApplication) =>
+  insertAdmin(t, 'owner', { email: 'second.admin@example.com', name: 'Second Admin' });

@@ -78,8 +78,18 @@ export interface RoutedPath {
   path: string;
 }
 
+/** How specific each segment is: a literal beats a parameter, which beats a wildcard. */
+const segmentRank = (part: string) => (part === '*' ? 0 : part.startsWith(':') ? 1 : 2);
+
+interface ServedPath {
+  pattern: RegExp;
+  methods: Set<string>;
+  /** One rank per segment, compared left to right: the path a request names is the most specific that matches. */
+  rank: number[];
+}
+
 /** Each routed path as a pattern, with the methods it serves (HEAD wherever GET: Hono answers it). */
-function servedMethods(routes: readonly RoutedPath[]): { pattern: RegExp; methods: Set<string> }[] {
+function servedPaths(routes: readonly RoutedPath[]): ServedPath[] {
   const byPath = new Map<string, Set<string>>();
   for (const { method, path } of routes) {
     if (method === 'ALL') continue;
@@ -89,14 +99,39 @@ function servedMethods(routes: readonly RoutedPath[]): { pattern: RegExp; method
     byPath.set(path, methods);
   }
   return [...byPath].map(([path, methods]) => {
-    const source = path
-      .split('/')
+    const parts = path.split('/');
+    const source = parts
       .map((part) =>
         part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
       )
       .join('/');
-    return { pattern: new RegExp(`^${source}$`), methods };
+    return { pattern: new RegExp(`^${source}$`), methods, rank: parts.map(segmentRank) };
   });
+}
+
+/** Negative when `a` is the less specific, as OpenAPI matches a concrete path before a templated one. */
+function bySpecificity(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return a[i]! - b[i]!;
+  }
+  return a.length - b.length;
+}
+
+/**
+ * The methods of the path a request names: of its most specific routed paths only, so that
+ * `/v1/admin/users/export` is not taken for a `/v1/admin/users/:id`.
+ */
+function methodsOf(served: readonly ServedPath[], path: string): Set<string> {
+  const matching = served.filter(({ pattern }) => pattern.test(path));
+  const best = matching.reduce<number[] | undefined>(
+    (top, { rank }) => (top === undefined || bySpecificity(rank, top) > 0 ? rank : top),
+    undefined,
+  );
+  return new Set(
+    matching
+      .filter(({ rank }) => best !== undefined && bySpecificity(rank, best) === 0)
+      .flatMap(({ methods }) => [...methods]),
+  );
 }
 
 /**
@@ -105,12 +140,10 @@ function servedMethods(routes: readonly RoutedPath[]): { pattern: RegExp; method
  * once the app has all its routes.
  */
 export function notFoundHandler(routes: () => readonly RoutedPath[]): NotFoundHandler<AppEnv> {
-  let served: ReturnType<typeof servedMethods> | undefined;
+  let served: ServedPath[] | undefined;
   return (c) => {
-    served ??= servedMethods(routes());
-    const allowed = new Set(
-      served.filter(({ pattern }) => pattern.test(c.req.path)).flatMap(({ methods }) => [...methods]),
-    );
+    served ??= servedPaths(routes());
+    const allowed = methodsOf(served, c.req.path);
     // A served method that fell through (a missing file under a static route) is a plain 404.
     if (allowed.size === 0 || allowed.has(c.req.method)) return problemResponse(c, routeNotFound());
     return problemResponse(c, methodNotAllowed(c.req.method, [...allowed].sort()));

@@ -137,7 +137,7 @@ export function openApiDocument(routes: readonly ListedRoute[], { version }: Doc
         'every error is a JSON:API error document whose `code` is stable. A query parameter that an',
         'endpoint does not list is refused with 400 `invalid_parameter`; a known path called with a',
         'method it does not serve answers 405 `method_not_allowed` with an `Allow` header.',
-        'The `Allow` header lists the methods the path serves, HEAD wherever GET.',
+        'The `Allow` header lists the methods the path serves, HEAD wherever GET; a literal path is matched before a templated one.',
       ].join(' '),
     },
     servers: [{ url: '/' }],

@@ -1,7 +1,7 @@
-import type { AuditService, AuthService } from '@uas/domain';
+import type { AdminAccess, AuditService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { bearerAuth } from '../middleware/bearer-auth';
+import { adminAccess } from '../middleware/admin-access';
 import { auditEventsExample } from '../openapi/examples';
 import { describeRoute } from '../openapi/route-description';
 import {
@@ -14,7 +14,7 @@ import { decodeQueryString } from '../schemas/query-string';
 import { queryParameters } from '../schemas/validation';
 
 /** The audit trail, newest first, with an admin access token. */
-export function adminAuditRoutes({ audit, adminAuth }: { audit: AuditService; adminAuth: AuthService }) {
+export function adminAuditRoutes({ audit, adminAccess: access }: { audit: AuditService; adminAccess: AdminAccess }) {
   return new Hono<AppEnv>().get(
     AUDIT_EVENTS_PATH,
     describeRoute({
@@ -32,7 +32,7 @@ export function adminAuditRoutes({ audit, adminAuth }: { audit: AuditService; ad
         },
       },
     }),
-    bearerAuth(adminAuth),
+    adminAccess(access, 'audit.read'),
     queryParameters<AuditQueryInput, ReturnType<typeof parseAuditQuery>>((c) =>
       parseAuditQuery(decodeQueryString(c.req.url)),
     ),

@@ -1,7 +1,7 @@
-import type { AuthService, InvitationService } from '@uas/domain';
+import type { AdminAccess, InvitationService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { bearerAuth } from '../middleware/bearer-auth';
+import { adminAccess } from '../middleware/admin-access';
 import { caller } from '../network/request-context';
 import { invitationExample } from '../openapi/examples';
 import { describeRoute } from '../openapi/route-description';
@@ -25,12 +25,11 @@ const invitation = (description: string) =>
 /** Inviting users by mail, with an admin access token. */
 export function adminInvitationsRoutes({
   invitations,
-  adminAuth,
+  adminAccess: access,
 }: {
   invitations: InvitationService;
-  adminAuth: AuthService;
+  adminAccess: AdminAccess;
 }) {
-  const authenticated = bearerAuth(adminAuth);
   const knownId = requireUuidParam('invitation');
   return new Hono<AppEnv>()
     .get(
@@ -47,7 +46,7 @@ export function adminInvitationsRoutes({
           },
         },
       }),
-      authenticated,
+      adminAccess(access, 'invitations.read'),
       queryParameters<PageQueryInput, ReturnType<typeof parsePageQuery>>((c) =>
         parsePageQuery(decodeQueryString(c.req.url)),
       ),
@@ -71,7 +70,7 @@ export function adminInvitationsRoutes({
         responses: { 201: invitation('The invitation, pending.') },
         errors: ['resource_conflict', 'email_taken'],
       }),
-      authenticated,
+      adminAccess(access, 'invitations.write'),
       jsonBody(parseCreateInvitation),
       async (c) => c.json(invitationDocument(await invitations.invite(c.req.valid('json'), caller(c))), 201),
     )
@@ -85,7 +84,7 @@ export function adminInvitationsRoutes({
         tags: TAGS,
         responses: { 204: { description: 'Revoked.' } },
       }),
-      authenticated,
+      adminAccess(access, 'invitations.write'),
       knownId,
       async (c) => {
         await invitations.revoke(c.req.param('id'), caller(c));
@@ -101,7 +100,7 @@ export function adminInvitationsRoutes({
         tags: TAGS,
         responses: { 200: invitation('The invitation, with its new `sent` and `expires`.') },
       }),
-      authenticated,
+      adminAccess(access, 'invitations.write'),
       knownId,
       async (c) => c.json(invitationDocument(await invitations.resend(c.req.param('id'), caller(c))), 200),
     );

@@ -1,7 +1,7 @@
-import type { AuthService, MailService } from '@uas/domain';
+import type { AdminAccess, MailService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { bearerAuth } from '../middleware/bearer-auth';
+import { adminAccess } from '../middleware/admin-access';
 import { mailMessageExample, mailMessagesExample } from '../openapi/examples';
 import { describeRoute } from '../openapi/route-description';
 import {
@@ -19,8 +19,7 @@ import { requireUuidParam } from './uuid-param';
 const TAGS = ['Mail'];
 
 /** The outbox: every message the service has queued, with an admin access token. */
-export function adminMailRoutes({ mail, adminAuth }: { mail: MailService; adminAuth: AuthService }) {
-  const authenticated = bearerAuth(adminAuth);
+export function adminMailRoutes({ mail, adminAccess: access }: { mail: MailService; adminAccess: AdminAccess }) {
   return new Hono<AppEnv>()
     .get(
       MAIL_PATH,
@@ -39,7 +38,7 @@ export function adminMailRoutes({ mail, adminAuth }: { mail: MailService; adminA
           },
         },
       }),
-      authenticated,
+      adminAccess(access, 'mail.read'),
       queryParameters<PageQueryInput, ReturnType<typeof parsePageQuery>>((c) =>
         parsePageQuery(decodeQueryString(c.req.url)),
       ),
@@ -58,7 +57,7 @@ export function adminMailRoutes({ mail, adminAuth }: { mail: MailService; adminA
           200: { description: 'The message.', schema: mailMessageDocumentSchema, example: mailMessageExample },
         },
       }),
-      authenticated,
+      adminAccess(access, 'mail.open'),
       requireUuidParam('mail message'),
       async (c) => c.json(mailMessageDocument(await mail.read(c.req.param('id'))), 200),
     );

@@ -1,9 +1,9 @@
-import type { AuthService, SessionGrant, SignInSteps } from '@uas/domain';
+import type { AdminAccess, AuthService, SessionGrant, SignInSteps } from '@uas/domain';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { createFactory } from 'hono/factory';
 import type { AppEnv } from '../app-env';
-import { bearerAuth } from '../middleware/bearer-auth';
+import { adminAccess } from '../middleware/admin-access';
 import { requestContext } from '../network/request-context';
 import { sessionExample } from '../openapi/examples';
 import { describeRoute, type RouteDescription } from '../openapi/route-description';
@@ -63,8 +63,16 @@ function openedSession(c: Context<AppEnv>, grant: SessionGrant): Response {
 }
 
 /** Admin sign-in, refresh (two paths), revocation and logout, with the panel's session cookie. */
-export function adminSessionRoutes({ adminAuth, adminSignIn }: { adminAuth: AuthService; adminSignIn: SignInSteps }) {
-  const authenticated = bearerAuth(adminAuth);
+export function adminSessionRoutes({
+  adminAuth,
+  adminAccess: access,
+  adminSignIn,
+}: {
+  adminAuth: AuthService;
+  adminAccess: AdminAccess;
+  adminSignIn: SignInSteps;
+}) {
+  const authenticated = adminAccess(access, 'self');
   const refreshTokenBody = jsonBody(parseRefreshTokenBody);
 
   const refresh = factory.createHandlers(refreshTokenBody, async (c) => {

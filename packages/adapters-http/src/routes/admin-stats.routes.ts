@@ -1,13 +1,19 @@
-import type { AuthService, OverviewService } from '@uas/domain';
+import type { AdminAccess, OverviewService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { bearerAuth } from '../middleware/bearer-auth';
+import { adminAccess } from '../middleware/admin-access';
 import { overviewExample } from '../openapi/examples';
 import { describeRoute } from '../openapi/route-description';
 import { overviewDocument, overviewDocumentSchema } from '../presenters/overview.presenter';
 
 /** The panel's overview: user totals and the last 30 days' activity, read from counters. */
-export function adminStatsRoutes({ overview, adminAuth }: { overview: OverviewService; adminAuth: AuthService }) {
+export function adminStatsRoutes({
+  overview,
+  adminAccess: access,
+}: {
+  overview: OverviewService;
+  adminAccess: AdminAccess;
+}) {
   return new Hono<AppEnv>().get(
     '/v1/admin/stats',
     describeRoute({
@@ -17,7 +23,7 @@ export function adminStatsRoutes({ overview, adminAuth }: { overview: OverviewSe
       tags: ['Admin users'],
       responses: { 200: { description: 'The overview.', schema: overviewDocumentSchema, example: overviewExample } },
     }),
-    bearerAuth(adminAuth),
+    adminAccess(access, 'stats.read'),
     async (c) => c.json(overviewDocument(await overview.overview()), 200),
   );
 }

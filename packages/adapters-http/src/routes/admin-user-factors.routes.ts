@@ -1,7 +1,7 @@
-import { initiatorOf, type AuthService, type FactorService } from '@uas/domain';
+import { initiatorOf, type AdminAccess, type FactorService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { bearerAuth } from '../middleware/bearer-auth';
+import { adminAccess } from '../middleware/admin-access';
 import { requestContext } from '../network/request-context';
 import { describeRoute } from '../openapi/route-description';
 import { factorListDocument, factorListDocumentSchema } from '../presenters/factor.presenter';
@@ -10,8 +10,13 @@ import { requireUuidParam } from './uuid-param';
 const TAGS = ['Admin users'];
 
 /** A user's second factors as an admin sees them (never a secret), and their reset after a lost device. */
-export function adminUserFactorsRoutes({ factors, adminAuth }: { factors: FactorService; adminAuth: AuthService }) {
-  const authenticated = bearerAuth(adminAuth);
+export function adminUserFactorsRoutes({
+  factors,
+  adminAccess: access,
+}: {
+  factors: FactorService;
+  adminAccess: AdminAccess;
+}) {
   const knownUser = requireUuidParam('user');
   return new Hono<AppEnv>()
     .get(
@@ -22,7 +27,7 @@ export function adminUserFactorsRoutes({ factors, adminAuth }: { factors: Factor
         tags: TAGS,
         responses: { 200: { description: "The user's factors, oldest first.", schema: factorListDocumentSchema } },
       }),
-      authenticated,
+      adminAccess(access, 'users.read'),
       knownUser,
       async (c) => c.json(factorListDocument(await factors.listOfUser(c.req.param('id'))), 200),
     )
@@ -36,7 +41,7 @@ export function adminUserFactorsRoutes({ factors, adminAuth }: { factors: Factor
         tags: TAGS,
         responses: { 204: { description: 'The user has no second factor any more.' } },
       }),
-      authenticated,
+      adminAccess(access, 'users.write'),
       knownUser,
       async (c) => {
         await factors.resetOfUser(c.req.param('id'), initiatorOf(c.get('identity'), requestContext(c)));

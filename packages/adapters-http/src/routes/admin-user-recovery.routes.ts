@@ -1,7 +1,7 @@
-import type { AdminAccountMail, AuthService } from '@uas/domain';
+import type { AdminAccess, AdminAccountMail } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { bearerAuth } from '../middleware/bearer-auth';
+import { adminAccess } from '../middleware/admin-access';
 import { invalidParameters } from '../errors/http-problem';
 import { caller } from '../network/request-context';
 import { describeRoute } from '../openapi/route-description';
@@ -33,13 +33,12 @@ function deliveryOf(url: string): (typeof RECOVERY_DELIVERIES)[number] {
 
 /** An admin helps a user in: a recovery link (mailed, or handed over), the verification link again. */
 export function adminUserRecoveryRoutes({
-  adminAuth,
+  adminAccess: access,
   adminAccountMail,
 }: {
-  adminAuth: AuthService;
+  adminAccess: AdminAccess;
   adminAccountMail: AdminAccountMail;
 }) {
-  const authenticated = bearerAuth(adminAuth);
   const knownUser = requireUuidParam('user');
   return new Hono<AppEnv>()
     .post(
@@ -67,7 +66,7 @@ export function adminUserRecoveryRoutes({
           },
         },
       }),
-      authenticated,
+      adminAccess(access, 'users.message'),
       knownUser,
       async (c) => {
         const delivery = deliveryOf(c.req.url);
@@ -95,7 +94,7 @@ export function adminUserRecoveryRoutes({
         },
         errors: ['email_already_verified'],
       }),
-      authenticated,
+      adminAccess(access, 'users.message'),
       knownUser,
       async (c) => {
         await adminAccountMail.resendVerification(c.req.param('id'), caller(c));

@@ -1,7 +1,7 @@
-import { initiatorOf, type AuthService } from '@uas/domain';
+import { initiatorOf, type AdminAccess, type AuthService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { bearerAuth } from '../middleware/bearer-auth';
+import { adminAccess } from '../middleware/admin-access';
 import { loginSessionsExample } from '../openapi/examples';
 import { requestContext } from '../network/request-context';
 import { describeRoute } from '../openapi/route-description';
@@ -11,8 +11,13 @@ import { requireUuidParam } from './uuid-param';
 const TAGS = ['Admin users'];
 
 /** A user's sessions as an admin sees and ends them. */
-export function adminUserSessionsRoutes({ adminAuth, userAuth }: { adminAuth: AuthService; userAuth: AuthService }) {
-  const authenticated = bearerAuth(adminAuth);
+export function adminUserSessionsRoutes({
+  adminAccess: access,
+  userAuth,
+}: {
+  adminAccess: AdminAccess;
+  userAuth: AuthService;
+}) {
   const knownUser = requireUuidParam('user');
   return new Hono<AppEnv>()
     .get(
@@ -30,7 +35,7 @@ export function adminUserSessionsRoutes({ adminAuth, userAuth }: { adminAuth: Au
           },
         },
       }),
-      authenticated,
+      adminAccess(access, 'users.read'),
       knownUser,
       async (c) => c.json(loginSessionListDocument(await userAuth.sessionsOf(c.req.param('id'))), 200),
     )
@@ -43,7 +48,7 @@ export function adminUserSessionsRoutes({ adminAuth, userAuth }: { adminAuth: Au
         tags: TAGS,
         responses: { 204: { description: 'Every session of the user has ended.' } },
       }),
-      authenticated,
+      adminAccess(access, 'sessions.end'),
       knownUser,
       async (c) => {
         await userAuth.endAllSessions(c.req.param('id'), initiatorOf(c.get('identity'), requestContext(c)));
@@ -59,7 +64,7 @@ export function adminUserSessionsRoutes({ adminAuth, userAuth }: { adminAuth: Au
         tags: TAGS,
         responses: { 204: { description: 'The session has ended.' } },
       }),
-      authenticated,
+      adminAccess(access, 'sessions.end'),
       knownUser,
       requireUuidParam('session', 'sessionId'),
       async (c) => {

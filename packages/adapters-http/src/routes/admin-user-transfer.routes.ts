@@ -2,7 +2,7 @@ import {
   ndjsonLine,
   readNdjson,
   toTransferRecord,
-  type AuthService,
+  type AdminAccess,
   type ImportReport,
   type ImportSource,
   type UserTransferService,
@@ -11,7 +11,7 @@ import { Hono } from 'hono';
 import * as v from 'valibot';
 import type { AppEnv } from '../app-env';
 import { HttpProblem, payloadTooLarge } from '../errors/http-problem';
-import { bearerAuth } from '../middleware/bearer-auth';
+import { adminAccess } from '../middleware/admin-access';
 import { caller } from '../network/request-context';
 import { describeRoute } from '../openapi/route-description';
 import {
@@ -109,12 +109,11 @@ const reportDocument = (report: ImportReport): v.InferOutput<typeof importReport
 /** Moving users in and out with an admin access token: NDJSON in, NDJSON out, both streamed. */
 export function adminUserTransferRoutes({
   transfer,
-  adminAuth,
+  adminAccess: access,
 }: {
   transfer: UserTransferService;
-  adminAuth: AuthService;
+  adminAccess: AdminAccess;
 }) {
-  const authenticated = bearerAuth(adminAuth);
   return new Hono<AppEnv>()
     .post(
       IMPORT_PATH,
@@ -130,7 +129,7 @@ export function adminUserTransferRoutes({
         },
         responses: { 200: { description: 'What the import did.', schema: importReportSchema } },
       }),
-      authenticated,
+      adminAccess(access, 'users.import'),
       async (c) => {
         const query = parseImportQuery(c.req.url);
         if (c.req.header('content-type')?.split(';')[0]?.trim().toLowerCase() !== NDJSON_MEDIA_TYPE)
@@ -161,7 +160,7 @@ export function adminUserTransferRoutes({
           },
         },
       }),
-      authenticated,
+      adminAccess(access, 'users.export'),
       async (c) => {
         const { withPasswordHashes, search } = parseExportQuery(c.req.url);
         // The trail records the export (who, with or without hashes) as its first page is read.

@@ -1,7 +1,7 @@
-import type { AuthService, UserService } from '@uas/domain';
+import type { AdminAccess, UserService } from '@uas/domain';
 import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
-import { bearerAuth } from '../middleware/bearer-auth';
+import { adminAccess } from '../middleware/admin-access';
 import { caller } from '../network/request-context';
 import { userExample } from '../openapi/examples';
 import { describeRoute, IF_MATCH_HEADER } from '../openapi/route-description';
@@ -19,8 +19,7 @@ const user = (description: string) =>
   ({ description, schema: userDocumentSchema, headers: ['ETag'], example: userExample }) as const;
 
 /** User management with an admin access token. */
-export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adminAuth: AuthService }) {
-  const authenticated = bearerAuth(adminAuth);
+export function adminUsersRoutes({ users, adminAccess: access }: { users: UserService; adminAccess: AdminAccess }) {
   const knownId = requireUuidParam('user');
   return new Hono<AppEnv>()
     .get(
@@ -34,7 +33,7 @@ export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adm
           200: { description: 'One page of users, with links to the others.', schema: userListDocumentSchema },
         },
       }),
-      authenticated,
+      adminAccess(access, 'users.read'),
       queryParameters<ListQueryInput, ReturnType<typeof parseListQuery>>((c) =>
         parseListQuery(decodeQueryString(c.req.url)),
       ),
@@ -61,7 +60,7 @@ export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adm
         responses: { 201: { ...user('The created user.'), headers: ['Location', 'ETag'] } },
         errors: ['resource_conflict', 'email_taken'],
       }),
-      authenticated,
+      adminAccess(access, 'users.write'),
       jsonBody(parseCreateUser),
       async (c) => {
         const user = await users.create(c.req.valid('json'), caller(c));
@@ -76,7 +75,7 @@ export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adm
         tags: TAGS,
         responses: { 200: user('The user.') },
       }),
-      authenticated,
+      adminAccess(access, 'users.read'),
       knownId,
       async (c) => {
         const user = await users.get(c.req.param('id'));
@@ -95,7 +94,7 @@ export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adm
         responses: { 200: user('The changed user.') },
         errors: ['resource_conflict', 'email_taken', 'precondition_failed'],
       }),
-      authenticated,
+      adminAccess(access, 'users.write'),
       knownId,
       jsonBody((body, c) => parseUpdateUser(body, c.req.param('id') ?? '')),
       async (c) => {
@@ -115,7 +114,7 @@ export function adminUsersRoutes({ users, adminAuth }: { users: UserService; adm
         responses: { 204: { description: 'Deleted.' } },
         errors: ['precondition_failed'],
       }),
-      authenticated,
+      adminAccess(access, 'users.write'),
       knownId,
       async (c) => {
         await users.delete(c.req.param('id'), { ifVersion: ifMatchVersions(c.req.header('If-Match')), by: caller(c) });

@@ -1,6 +1,7 @@
-import type { AuthService, FactorService } from '@uas/domain';
-import { Hono } from 'hono';
-import type { AppEnv } from '../app-env';
+import type { AdminAccess, AuthService, FactorService } from '@uas/domain';
+import { Hono, type MiddlewareHandler } from 'hono';
+import type { AppEnv, AuthenticatedEnv } from '../app-env';
+import { adminAccess } from '../middleware/admin-access';
 import { bearerAuth } from '../middleware/bearer-auth';
 import { requestContext } from '../network/request-context';
 import { describeRoute } from '../openapi/route-description';
@@ -29,7 +30,8 @@ interface Audience {
   /** Prefix of the operation ids: `Own` or `AdminOwn`. */
   name: 'Own' | 'AdminOwn';
   tag: string;
-  auth: AuthService;
+  /** Lets through only a valid token of the audience's kind of account. */
+  authenticated: MiddlewareHandler<AuthenticatedEnv>;
 }
 
 /**
@@ -37,8 +39,7 @@ interface Audience {
  * recovery codes. The same routes for users (`/v1/users/me/…`, user token) and admins
  * (`/v1/admin/me/…`, admin token).
  */
-function ownFactorsRoutes(factors: FactorService, { base, name, tag, auth }: Audience) {
-  const authenticated = bearerAuth(auth);
+function ownFactorsRoutes(factors: FactorService, { base, name, tag, authenticated }: Audience) {
   const knownFactor = requireUuidParam('factor');
   const tags = [tag];
   return new Hono<AppEnv>()
@@ -150,8 +151,25 @@ function ownFactorsRoutes(factors: FactorService, { base, name, tag, auth }: Aud
 
 /** A user's own factors, with a user access token. */
 export const meFactorsRoutes = ({ factors, userAuth }: { factors: FactorService; userAuth: AuthService }) =>
-  ownFactorsRoutes(factors, { base: '/v1/users/me', name: 'Own', tag: 'Own account', auth: userAuth });
+  ownFactorsRoutes(factors, {
+    base: '/v1/users/me',
+    name: 'Own',
+    tag: 'Own account',
+    authenticated: bearerAuth(userAuth),
+  });
 
 /** An admin's own factors, with an admin access token. */
-export const adminMeFactorsRoutes = ({ factors, adminAuth }: { factors: FactorService; adminAuth: AuthService }) =>
-  ownFactorsRoutes(factors, { base: '/v1/admin/me', name: 'AdminOwn', tag: 'Admin session', auth: adminAuth });
+export const adminMeFactorsRoutes = ({
+  factors,
+  adminAccess: access,
+}: {
+  factors: FactorService;
+  adminAccess: AdminAccess;
+}) =>
+  ownFactorsRoutes(factors, {
+    base: '/v1/admin/me',
+    name: 'AdminOwn',
+    tag: 'Admin session',
+    // It sets the identity as bearerAuth does, and the admin, which these routes do not read.
+    authenticated: adminAccess(access, 'self') as unknown as MiddlewareHandler<AuthenticatedEnv>,
+  });

@@ -1,4 +1,3 @@
-import type { AuthService } from '../sessions/auth-service.ts';
 import { ForbiddenError, InvalidTokenError } from '../shared/errors.ts';
 import type { Identity } from '../shared/identity.ts';
 import type { Admin } from './admin.ts';
@@ -6,8 +5,8 @@ import type { AdminRepository } from './admin.repository.ts';
 import { roleAllows, type AdminPermission } from './admin-roles.ts';
 
 export interface AdminAccessDeps {
-  /** The admins' AuthService: signature, session and account checks. */
-  auth: AuthService;
+  /** The admins' AuthService (sessions sit above admins, hence its one method here): signature, session and account checks. */
+  auth: { authenticate(accessToken: string): Promise<Identity> };
   admins: AdminRepository;
 }
 

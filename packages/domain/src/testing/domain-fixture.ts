@@ -137,6 +137,7 @@ export function buildDomain({
     self,
     userAuth,
     adminAuth,
+    adminAccess: useCases.adminAccess,
     userSignIn,
     adminSignIn,
     /** Logs a user in with a password: its session (a user with a factor gets a challenge instead). */
