@@ -77,6 +77,24 @@ describe('administrators and their roles in the panel', () => {
     await saveScreenshot(page, 'admins.png');
   });
 
+  it('lists a pending invitation with its role, and withdraws it after a confirmation', async () => {
+    const { page } = owner;
+    await page.getByLabel('Email', { exact: true }).fill('pat@example.com');
+    await page.getByLabel('Role', { exact: true }).selectOption('support');
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
+    const pending = page.locator('.pending-admins li', { hasText: 'pat@example.com' });
+    await pending.waitFor();
+    expect(await pending.textContent()).toContain('pat@example.com · support · link expires');
+
+    await pending.getByRole('button', { name: 'Withdraw the invitation of pat@example.com' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Withdraw the invitation?' });
+    const withdrawn = responseTo(page, 'DELETE', /^\/v1\/admin\/admins\/invitations\/[^/]+$/);
+    await dialog.getByRole('button', { name: 'Withdraw' }).click();
+    expect((await withdrawn).status()).toBe(204);
+    await page.getByText('The invitation of pat@example.com is withdrawn.').waitFor();
+    expect(await pending.count()).toBe(0);
+  });
+
   it('shows an auditor their role and no control that writes', async () => {
     const { page } = invitee;
     await signIn(page, { ...stack().server, admin: INVITEE });
