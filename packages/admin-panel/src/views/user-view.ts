@@ -131,6 +131,8 @@ export function userView(context: ScreenContext, userId: string): View {
   }
 
   async function loadTrail(): Promise<void> {
+    // Support may act on a user without reading the audit log: their page has no trail.
+    if (!can('audit.read')) return;
     await section(trail, 'trail-title', 'Audit trail', async () => {
       const page = await accounts.auditEvents(auditApiPathOf(trailQuery, TRAIL_SIZE), abort.signal);
       const all = navLink(navigate, `${paths.audit}${auditLocationSearchOf(trailQuery)}`, {}, 'Open in the audit log');
@@ -271,7 +273,7 @@ export function userView(context: ScreenContext, userId: string): View {
             can('users.write') && edit,
           ),
         ),
-        h('div', { class: 'user-page' }, details, sessions, trail),
+        h('div', { class: 'user-page' }, details, sessions, can('audit.read') && trail),
       ),
     ),
     destroy() {

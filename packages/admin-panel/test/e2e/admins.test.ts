@@ -142,6 +142,8 @@ describe('administrators and their roles in the panel', () => {
     await other.getByRole('button', { name: 'Ban…' }).waitFor();
     await other.getByRole('button', { name: 'Send recovery link' }).waitFor();
     expect(await other.getByRole('button', { name: 'Edit', exact: true }).count()).toBe(0);
+    // Support does not read the audit log: the page shows no trail rather than a refusal.
+    expect(await other.getByRole('heading', { name: 'Audit trail' }).count()).toBe(0);
     const sent = responseTo(other, 'POST', `/v1/admin/users/${user.id}/recovery`);
     await other.getByRole('button', { name: 'Send recovery link' }).click();
     expect((await sent).status()).toBe(202);
