@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { openDatabase, type DatabaseLocation, type DatabaseOptions } from '@uas/adapters-persistence';
-import { challengeDigest, SECOND_FACTOR_RULES, type User } from '@uas/domain';
+import { challengeDigest, NO_BAN, SECOND_FACTOR_RULES, type User } from '@uas/domain';
 import { generateSync } from 'otplib';
 import { OtplibCodes } from '../apps/server/src/adapters/otp-codes';
 import { RandomIdGenerator } from '../apps/server/src/adapters/random-id-generator';
@@ -63,6 +63,7 @@ export async function seedTotpAnswers(server: ServerData, count: number, tag: st
       version: 1,
       lastLogin: null,
       emailVerified: now,
+      ...NO_BAN,
     }));
     await users.insertMany(accounts);
     const seeded: { challenge: string; secret: string }[] = [];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hash } from '@node-rs/bcrypt';
 import { openDatabase, type DatabaseLocation, type DatabaseOptions } from '@uas/adapters-persistence';
-import type { User } from '@uas/domain';
+import { NO_BAN, type User } from '@uas/domain';
 import { PASSWORD, type SeededUser } from './api';
 
 /** Users per insertMany call: one transaction each, large enough that commits cost little. */
@@ -52,6 +52,7 @@ export async function seedUsers(
           lastLogin: null,
           // Verified, as users an admin creates or imports are: the benchmark logs them in.
           emailVerified: created,
+          ...NO_BAN,
         };
         batch.push(user);
         if (n % every === 0) sample.push({ id: user.id, email: user.email });

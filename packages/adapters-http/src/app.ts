@@ -20,6 +20,7 @@ import { adminStatsRoutes } from './routes/admin-stats.routes';
 import { adminUserSessionsRoutes } from './routes/admin-user-sessions.routes';
 import { adminUsersRoutes } from './routes/admin-users.routes';
 import { adminUserRecoveryRoutes } from './routes/admin-user-recovery.routes';
+import { adminUserBanRoutes } from './routes/admin-user-ban.routes';
 import { recoveryRoutes } from './routes/recovery.routes';
 import { apiReferenceRoutes } from './routes/api-reference.routes';
 import { adminUserTransferRoutes, IMPORT_PATH } from './routes/admin-user-transfer.routes';
@@ -74,6 +75,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminUserFactorsRoutes(deps))
     .route('/', adminMeFactorsRoutes(deps))
     .route('/', adminUserRecoveryRoutes(deps))
+    .route('/', adminUserBanRoutes(deps))
     .route('/', adminStatsRoutes(deps))
     .route('/', adminAuditRoutes(deps))
     .route('/', adminMailRoutes(deps))

@@ -422,6 +422,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/users/{id}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ban a user
+         * @description Ends every session of the user and voids its single-use links, in the ban's transaction with its audit event (`user.banned`). Until `until` (or for good when null), a login with the right password is refused with 403 `account_banned`, as are the passkey sign-in, the second step and refresh; a wrong password stays 401. A second ban replaces the first.
+         */
+        post: operations["banUser"];
+        /**
+         * Lift a user's ban
+         * @description The user can log in again at once (`user.unbanned`). A user without a ban is answered as it is, and nothing is recorded.
+         */
+        delete: operations["unbanUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/stats": {
         parameters: {
             query?: never;
@@ -1075,6 +1099,46 @@ export interface components {
         UserDocument: {
             data: components["schemas"]["UserResource"];
         };
+        AdminUserResource: {
+            /** @constant */
+            type: "users";
+            /** Format: uuid */
+            id: string;
+            attributes: {
+                name: string;
+                /** Format: email */
+                email: string;
+                /** @description Data the user may read and change: any JSON object, at most 8 KiB serialised. */
+                metadata: {
+                    [key: string]: unknown;
+                };
+                /** @description Data only admins may change; users read it in their token: any JSON object, at most 8 KiB serialised. */
+                app: {
+                    [key: string]: unknown;
+                };
+                /** @enum {number} */
+                active: 0 | 1;
+                /** @description When the address was verified (a verification link, or an admin), or null: not verified. */
+                email_verified: string | null;
+                /** Format: date-time */
+                created: string;
+                /** Format: date-time */
+                updated: string;
+                /** @description When the user last logged in, or null. Not part of the version: a login leaves the ETag. */
+                last_login: string | null;
+                /** @description The account's failed logins within the throttling window, from any address. */
+                recent_failed_logins: number;
+                /** @description Whether a ban is in force now: the user cannot log in. A ban lifts itself at its end. */
+                banned: boolean;
+                /** @description When the ban in force ends; null for a ban without end, and when there is no ban in force. */
+                banned_until: string | null;
+                /** @description The admin's reason for the ban in force; null when there is none. */
+                ban_reason: string | null;
+            };
+        };
+        AdminUserDocument: {
+            data: components["schemas"]["AdminUserResource"];
+        };
         PageLinks: {
             /** @description A relative URL that keeps the page size and the search or filters. */
             first: string;
@@ -1084,7 +1148,7 @@ export interface components {
             next: string | null;
         };
         UserListDocument: {
-            data: components["schemas"]["UserResource"][];
+            data: components["schemas"]["AdminUserResource"][];
             links: components["schemas"]["PageLinks"];
             meta: {
                 /** @description How many users match. */
@@ -1341,6 +1405,17 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+        };
+        BanBody: {
+            /** @description Why the user is banned (shown to admins, recorded in the audit trail). */
+            reason: string;
+            /**
+             * @description When the ban ends, an ISO 8601 UTC time to come; null or absent: no end.
+             * @default null
+             */
+            until: string | null;
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: never;
@@ -3492,12 +3567,15 @@ export interface operations {
                      *           "created": "2026-11-21T10:00:00.000Z",
                      *           "updated": "2026-11-21T10:00:00.000Z",
                      *           "last_login": "2026-11-21T10:05:12.345Z",
-                     *           "recent_failed_logins": 0
+                     *           "recent_failed_logins": 0,
+                     *           "banned": true,
+                     *           "banned_until": "2026-12-01T00:00:00.000Z",
+                     *           "ban_reason": "Spam reported by three users; a week to cool off."
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["UserDocument"];
+                    "application/json": components["schemas"]["AdminUserDocument"];
                 };
             };
             /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
@@ -3687,12 +3765,15 @@ export interface operations {
                      *           "created": "2026-11-21T10:00:00.000Z",
                      *           "updated": "2026-11-21T10:00:00.000Z",
                      *           "last_login": "2026-11-21T10:05:12.345Z",
-                     *           "recent_failed_logins": 0
+                     *           "recent_failed_logins": 0,
+                     *           "banned": true,
+                     *           "banned_until": "2026-12-01T00:00:00.000Z",
+                     *           "ban_reason": "Spam reported by three users; a week to cool off."
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["UserDocument"];
+                    "application/json": components["schemas"]["AdminUserDocument"];
                 };
             };
             /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
@@ -4069,12 +4150,15 @@ export interface operations {
                      *           "created": "2026-11-21T10:00:00.000Z",
                      *           "updated": "2026-11-21T10:00:00.000Z",
                      *           "last_login": "2026-11-21T10:05:12.345Z",
-                     *           "recent_failed_logins": 0
+                     *           "recent_failed_logins": 0,
+                     *           "banned": true,
+                     *           "banned_until": "2026-12-01T00:00:00.000Z",
+                     *           "ban_reason": "Spam reported by three users; a week to cool off."
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["UserDocument"];
+                    "application/json": components["schemas"]["AdminUserDocument"];
                 };
             };
             /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
@@ -6495,6 +6579,407 @@ export interface operations {
             };
             /** @description `email_already_verified` */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    banUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Spam reported by three users; a week to cool off.",
+                 *       "until": "2026-12-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BanBody"];
+                /**
+                 * @example {
+                 *       "reason": "Spam reported by three users; a week to cool off.",
+                 *       "until": "2026-12-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/vnd.api+json": components["schemas"]["BanBody"];
+            };
+        };
+        responses: {
+            /** @description The banned user. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "users",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e6f",
+                     *         "attributes": {
+                     *           "name": "Ada Lovelace",
+                     *           "email": "ada@example.com",
+                     *           "metadata": {
+                     *             "locale": "en-GB"
+                     *           },
+                     *           "app": {
+                     *             "plan": "pro"
+                     *           },
+                     *           "active": 1,
+                     *           "email_verified": "2026-11-21T10:00:00.000Z",
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z",
+                     *           "last_login": "2026-11-21T10:05:12.345Z",
+                     *           "recent_failed_logins": 0,
+                     *           "banned": true,
+                     *           "banned_until": "2026-12-01T00:00:00.000Z",
+                     *           "ban_reason": "Spam reported by three users; a week to cool off."
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminUserDocument"];
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    unbanUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user, not banned. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "users",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e6f",
+                     *         "attributes": {
+                     *           "name": "Ada Lovelace",
+                     *           "email": "ada@example.com",
+                     *           "metadata": {
+                     *             "locale": "en-GB"
+                     *           },
+                     *           "app": {
+                     *             "plan": "pro"
+                     *           },
+                     *           "active": 1,
+                     *           "email_verified": "2026-11-21T10:00:00.000Z",
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z",
+                     *           "last_login": "2026-11-21T10:05:12.345Z",
+                     *           "recent_failed_logins": 0,
+                     *           "banned": true,
+                     *           "banned_until": "2026-12-01T00:00:00.000Z",
+                     *           "ban_reason": "Spam reported by three users; a week to cool off."
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdminUserDocument"];
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -13154,6 +13639,7 @@ export const pathsV1UsersMeFactorsPostResponses201ContentApplicationJsonDataAttr
 export const pathsV1UsersMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
 export const pathsV1UsersMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
 export const userResourceAttributesActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserResource"]["attributes"]["active"]> = [0, 1];
+export const adminUserResourceAttributesActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminUserResource"]["attributes"]["active"]> = [0, 1];
 export const auditEventResourceAttributesActorTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEventResource"]["attributes"]["actor"]["type"]> = ["admin", "user", "system"];
 export const auditEventResourceAttributesActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEventResource"]["attributes"]["action"]> = ["admin.login", "admin.login_failed", "session.reuse_detected", "session.logout", "session.revoked", "user.created", "user.signed_up", "user.email_verified", "user.email_change_requested", "user.email_changed", "user.updated", "user.deactivated", "user.deleted", "user.login_throttled", "user.recovery_requested", "user.recovery_sent", "user.recovery_completed", "user.verification_resent", "factor.activated", "factor.removed", "factors.reset", "recovery_codes.regenerated", "recovery_code.used", "passkey.counter_regressed", "mfa.locked", "admin.invited", "admin.joined", "admin.role_changed", "admin.removed", "user.banned", "user.unbanned", "user.impersonated", "signing_key.rotated", "secret.rotated", "users.imported", "users.exported", "invitation.created", "invitation.accepted", "invitation.revoked", "invitation.resent", "mail.delivered", "mail.failed"];
 export const mfaChallengeDocumentDataAttributesKindsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MfaChallengeDocument"]["data"]["attributes"]["kinds"]> = ["totp", "webauthn", "recovery_code"];

@@ -8,6 +8,7 @@ export * from './shared/password-hasher.ts';
 export * from './shared/errors.ts';
 export * from './users/user.ts';
 export * from './users/user.rules.ts';
+export * from './users/user-ban.ts';
 export * from './users/user.repository.ts';
 export * from './users/user-service.ts';
 export * from './users/self-service.ts';

@@ -123,7 +123,7 @@ export function createUseCases({
 }: UseCaseDeps) {
   const { sessions, attempts, audit } = repositories;
   const admins = adminPrincipals(repositories.admins);
-  const people = userPrincipals(repositories.users);
+  const people = userPrincipals(repositories.users, clock);
   const accounts = accountDirectory(admins, people);
   const { factors, signInChallenges } = repositories;
   const proofs = new SecondFactorProofs({

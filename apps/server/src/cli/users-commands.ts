@@ -4,9 +4,12 @@ import {
   CONFLICT_POLICIES,
   EmailTakenError,
   isJsonObject,
+  normalizeEmail,
   ValidationError,
   type ConflictPolicy,
   type ImportReport,
+  type ShownUser,
+  type UserRepository,
 } from '@uas/domain';
 import { CliExit, EXIT } from './exit-codes';
 import { EXPORT_FORMATS, writeExport, type ExportFormat } from './export-output';
@@ -41,7 +44,7 @@ function finish(report: ImportReport): void {
 }
 
 export function usersCommand(): Command {
-  const users = new Command('users').description('move users in and out, and create them');
+  const users = new Command('users').description('move users in and out, create them, ban and unban them');
 
   users
     .command('import')
@@ -164,5 +167,58 @@ export function usersCommand(): Command {
       },
     );
 
+  users
+    .command('ban')
+    .description('ban a user (every session ends; audited as user.banned, by the system)')
+    .requiredOption('--email <email>', "the user's email address")
+    .requiredOption('--reason <reason>', 'why (shown to admins, recorded in the audit trail)')
+    .option('--until <time>', 'when the ban ends, an ISO 8601 UTC time to come; without it, no end')
+    .action(async (options: { email: string; reason: string; until?: string }) => {
+      await withOperator(async ({ database, useCases }) => {
+        const id = await userIdOf(database.repositories.users, options.email);
+        const input = { reason: options.reason, until: options.until ?? null };
+        printBan(await usageOnInvalid(() => useCases.users.ban(id, input)));
+      });
+    });
+
+  users
+    .command('unban')
+    .description("lift a user's ban (audited as user.unbanned, by the system)")
+    .requiredOption('--email <email>', "the user's email address")
+    .action(async (options: { email: string }) => {
+      await withOperator(async ({ database, useCases }) => {
+        printBan(await useCases.users.unban(await userIdOf(database.repositories.users, options.email)));
+      });
+    });
+
   return users;
+}
+
+/** The id of the user with `email`; a usage error when there is none. */
+async function userIdOf(users: UserRepository, email: string): Promise<string> {
+  const user = await users.findByEmail(normalizeEmail(email));
+  if (!user) throw new CliExit(EXIT.usage, `no user has the email ${email}`);
+  return user.id;
+}
+
+async function usageOnInvalid<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ValidationError)
+      throw new CliExit(EXIT.usage, error.issues.map((issue) => issue.detail).join('; '));
+    throw error;
+  }
+}
+
+/** A user's ban as the admin API shows it, on stdout as JSON. */
+function printBan(user: ShownUser): void {
+  const shown = {
+    id: user.id,
+    email: user.email,
+    banned: user.banned,
+    banned_until: user.banned ? (user.bannedUntil?.toISOString() ?? null) : null,
+    ban_reason: user.banned ? user.banReason : null,
+  };
+  process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
 }

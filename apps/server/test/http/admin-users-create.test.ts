@@ -122,6 +122,9 @@ describe.each(BACKENDS)('POST and GET /v1/admin/users on %s', (backend) => {
         updated: now,
         last_login: null,
         recent_failed_logins: 0,
+        banned: false,
+        banned_until: null,
+        ban_reason: null,
       },
     });
     expect(response.headers.get('location')).toBe(`${USERS}/${data.id}`);
@@ -145,6 +148,9 @@ describe.each(BACKENDS)('POST and GET /v1/admin/users on %s', (backend) => {
       updated: expect.stringMatching(ISO_MS),
       last_login: null,
       recent_failed_logins: 0,
+      banned: false,
+      banned_until: null,
+      ban_reason: null,
     });
     expect(Object.keys(data.attributes)).not.toContain('password');
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
-import { claimsOf, userScenario } from '../support/user-client';
+import { claimsOf, userScenario, withoutAdminOnly } from '../support/user-client';
 import { expectError } from '../support/error-expectations';
 import { sessionOf } from '../support/admin-api';
 import { USER_PASSWORD } from '../support/wire';
@@ -11,15 +11,17 @@ const CURRENT_PASSWORD_POINTER = '/data/attributes/current_password';
 describe.each(BACKENDS)('a user on their own account (/v1/users/me) on %s', (backend) => {
   const scenario = userScenario(backend);
 
-  it('GET /v1/users/me answers the user exactly as the admin API shows it', async () => {
+  it('GET /v1/users/me answers the user exactly as the admin API shows it, but for the ban only admins see', async () => {
     const { api } = scenario;
     const user = await api.createUser({ name: 'Ann', metadata: { theme: 'dark' }, app: { plan: 'pro' } });
     const { accessToken } = await api.loginAs(user);
     const response = await api.me(accessToken);
     expect(response.status).toBe(200);
     const asAdminSees = await (await api.asAdmin('GET', `/v1/admin/users/${user.id}`)).json();
-    expect(await response.json()).toEqual(asAdminSees);
-    expect(asAdminSees).toEqual({ data: { type: 'users', id: user.id, attributes: user.attributes } });
+    expect(asAdminSees.data.attributes).toMatchObject({ banned: false, banned_until: null, ban_reason: null });
+    const attributes = withoutAdminOnly(asAdminSees.data.attributes);
+    expect(await response.json()).toEqual({ data: { ...asAdminSees.data, attributes } });
+    expect(attributes).toEqual(user.attributes);
   });
 
   it('PATCH /v1/users/me changes name and metadata, and the next token carries them', async () => {

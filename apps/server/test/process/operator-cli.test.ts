@@ -181,6 +181,8 @@ describe('the operator CLI', { timeout: 60_000 }, () => {
       ['users', 'import'],
       ['users', 'export'],
       ['users', 'create'],
+      ['users', 'ban'],
+      ['users', 'unban'],
       ['admin', 'reset-password'],
       ['keys', 'rotate'],
       ['db', 'status'],
@@ -193,7 +195,7 @@ describe('the operator CLI', { timeout: 60_000 }, () => {
     expect((await runCli(['nonsense'], {})).code).toBe(2);
   });
 
-  it('db status changes nothing; db migrate brings the database up to date; users create and admin reset-password work', async () => {
+  it('db status changes nothing; db migrate brings the database up to date; users create, ban and unban and admin reset-password work', async () => {
     const dir = await dirs.tempDir();
     const env = { DATABASE_URL: `sqlite:${join(dir, 'app.db')}`, ADMIN_KEY_PATH: join(dir, 'admin.key') };
     const before = JSON.parse((await runCli(['db', 'status'], env)).stdout);
@@ -208,6 +210,19 @@ describe('the operator CLI', { timeout: 60_000 }, () => {
     const created = await runCli(['users', 'create', '--email', 'Ops@Example.com', '--app', '{"plan":"pro"}'], env);
     expect(JSON.parse(created.stdout)).toMatchObject({ email: 'ops@example.com', password: expect.any(String) });
     expect((await runCli(['users', 'create', '--email', 'ops@example.com'], env)).code).toBe(4);
+
+    const ban = ['users', 'ban', '--email', 'OPS@example.com', '--reason', 'chargeback'];
+    const banned = await runCli([...ban, '--until', '2099-01-01T00:00:00.000Z'], env);
+    expect(JSON.parse(banned.stdout)).toMatchObject({
+      email: 'ops@example.com',
+      banned: true,
+      banned_until: '2099-01-01T00:00:00.000Z',
+      ban_reason: 'chargeback',
+    });
+    expect((await runCli([...ban, '--until', '2001-01-01T00:00:00.000Z'], env)).code).toBe(2);
+    expect((await runCli(['users', 'ban', '--email', 'nobody@example.com', '--reason', 'x'], env)).code).toBe(2);
+    const unbanned = await runCli(['users', 'unban', '--email', 'ops@example.com'], env);
+    expect(JSON.parse(unbanned.stdout)).toMatchObject({ banned: false, banned_until: null, ban_reason: null });
 
     expect((await runCli(['admin', 'reset-password'], env)).code).toBe(0);
     const first = JSON.parse(await readFile(env.ADMIN_KEY_PATH, 'utf8'));

@@ -15,6 +15,12 @@ export interface CreatedUser {
   attributes: Record<string, unknown>;
 }
 
+/** A user's attributes as the user sees them: without the ban, which only admins see. */
+export function withoutAdminOnly<T extends object>(attributes: T): Omit<T, 'banned' | 'banned_until' | 'ban_reason'> {
+  const { banned: _, banned_until: __, ban_reason: ___, ...own } = attributes as T & Record<string, unknown>;
+  return own;
+}
+
 /** The claims and header of a token, read without verifying it. */
 export const claimsOf = (token: string): JWTPayload => decodeJwt(token);
 export const headerOf = (token: string) => decodeProtectedHeader(token);
@@ -81,10 +87,11 @@ export class UserClient {
 
   /** Creates a user through the admin API, with a unique email unless one is given. */
   async createUser(attributes: Record<string, unknown> = {}): Promise<CreatedUser> {
-    const { id, attributes: stored } = await this.client.createUser({
+    const { id, attributes: asAdminSees } = await this.client.createUser({
       email: `user-${crypto.randomUUID()}@example.com`,
       ...attributes,
     });
+    const stored = withoutAdminOnly(asAdminSees);
     return { id, email: stored.email, password: String(attributes.password ?? USER_PASSWORD), attributes: stored };
   }
 

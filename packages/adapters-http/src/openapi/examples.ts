@@ -22,6 +22,18 @@ export const userExample = {
   },
 };
 
+export const adminUserExample = {
+  data: {
+    ...userExample.data,
+    attributes: {
+      ...userExample.data.attributes,
+      banned: true,
+      banned_until: '2026-12-01T00:00:00.000Z',
+      ban_reason: 'Spam reported by three users; a week to cool off.',
+    },
+  },
+};
+
 export const loginSessionsExample = {
   data: [
     {

@@ -5,11 +5,16 @@ import { sessionDocumentSchema } from '../presenters/session.presenter';
 import { auditEventListDocumentSchema, auditEventResourceSchema } from '../presenters/audit-event.presenter';
 import { pageLinksSchema } from '../presenters/page-links';
 import { userListDocumentSchema } from '../presenters/user-list.presenter';
-import { userDocumentSchema, userResourceSchema } from '../presenters/user.presenter';
+import {
+  adminUserDocumentSchema,
+  adminUserResourceSchema,
+  userDocumentSchema,
+  userResourceSchema,
+} from '../presenters/user.presenter';
 import { loginDocument, refreshTokenBodySchema } from '../schemas/session.schemas';
 import { mfaChallengeDocumentSchema, passkeyChallengeDocumentSchema } from '../presenters/sign-in-challenge.presenter';
 import { passkeyBodySchema, secondStepBodySchema } from '../schemas/sign-in.schemas';
-import { createUserDocument, selfUpdateDocument, updateUserDocument } from '../schemas/user.schemas';
+import { banBodySchema, createUserDocument, selfUpdateDocument, updateUserDocument } from '../schemas/user.schemas';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -17,6 +22,8 @@ export type JsonSchema = Record<string, unknown>;
 const COMPONENTS: Record<string, GenericSchema> = {
   UserResource: userResourceSchema,
   UserDocument: userDocumentSchema,
+  AdminUserResource: adminUserResourceSchema,
+  AdminUserDocument: adminUserDocumentSchema,
   PageLinks: pageLinksSchema,
   UserListDocument: userListDocumentSchema,
   AuditEventResource: auditEventResourceSchema,
@@ -33,6 +40,7 @@ const COMPONENTS: Record<string, GenericSchema> = {
   CreateUserDocument: createUserDocument,
   UpdateUserDocument: updateUserDocument,
   SelfUpdateDocument: selfUpdateDocument,
+  BanBody: banBodySchema,
 };
 
 const CONVERSION: ConversionConfig = {

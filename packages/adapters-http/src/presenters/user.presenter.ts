@@ -40,7 +40,7 @@ export type UserResource = v.InferOutput<typeof userResourceSchema>;
 
 export const userDocumentSchema = v.object({ data: userResourceSchema });
 
-export function userResource(user: ShownUser<ListedUser>): UserResource {
+function userResource(user: ShownUser<ListedUser>): UserResource {
   return {
     type: 'users',
     id: user.id,
@@ -61,6 +61,46 @@ export function userResource(user: ShownUser<ListedUser>): UserResource {
 
 export const userDocument = (user: ShownUser): v.InferOutput<typeof userDocumentSchema> => ({
   data: userResource(user),
+});
+
+/** A user as admins see it: with the ban in force, if any (an end user never sees these). */
+export const adminUserResourceSchema = v.object({
+  ...userResourceSchema.entries,
+  attributes: v.object({
+    ...userResourceSchema.entries.attributes.entries,
+    banned: v.pipe(
+      v.boolean(),
+      v.description('Whether a ban is in force now: the user cannot log in. A ban lifts itself at its end.'),
+    ),
+    banned_until: v.pipe(
+      v.nullable(isoTimestamp()),
+      v.description('When the ban in force ends; null for a ban without end, and when there is no ban in force.'),
+    ),
+    ban_reason: v.pipe(
+      v.nullable(v.string()),
+      v.description("The admin's reason for the ban in force; null when there is none."),
+    ),
+  }),
+});
+export type AdminUserResource = v.InferOutput<typeof adminUserResourceSchema>;
+
+export const adminUserDocumentSchema = v.object({ data: adminUserResourceSchema });
+
+export function adminUserResource(user: ShownUser<ListedUser>): AdminUserResource {
+  const resource = userResource(user);
+  return {
+    ...resource,
+    attributes: {
+      ...resource.attributes,
+      banned: user.banned,
+      banned_until: user.banned ? optionalTimestamp(user.bannedUntil) : null,
+      ban_reason: user.banned ? user.banReason : null,
+    },
+  };
+}
+
+export const adminUserDocument = (user: ShownUser): v.InferOutput<typeof adminUserDocumentSchema> => ({
+  data: adminUserResource(user),
 });
 
 export const userLocation = (user: ListedUser) => `/v1/admin/users/${user.id}`;

@@ -46,6 +46,9 @@ describe('POST /v1/admin/users', () => {
         updated: expect.stringMatching(ISO),
         last_login: null,
         recent_failed_logins: 0,
+        banned: false,
+        banned_until: null,
+        ban_reason: null,
       },
     });
   });

@@ -3,11 +3,11 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../app-env';
 import { adminAccess } from '../middleware/admin-access';
 import { caller } from '../network/request-context';
-import { userExample } from '../openapi/examples';
+import { adminUserExample } from '../openapi/examples';
 import { describeRoute, IF_MATCH_HEADER } from '../openapi/route-description';
 import { userListDocument, userListDocumentSchema } from '../presenters/user-list.presenter';
 import { ifMatchVersions, userETag } from '../presenters/user-etag';
-import { userDocument, userDocumentSchema, userLocation } from '../presenters/user.presenter';
+import { adminUserDocument, adminUserDocumentSchema, userLocation } from '../presenters/user.presenter';
 import { LIST_QUERY_PARAMETERS, parseListQuery, type ListQueryInput } from '../schemas/list-query.schemas';
 import { decodeQueryString } from '../schemas/query-string';
 import { createUserDocument, parseCreateUser, parseUpdateUser, updateUserDocument } from '../schemas/user.schemas';
@@ -16,7 +16,7 @@ import { requireUuidParam } from './uuid-param';
 
 const TAGS = ['Admin users'];
 const user = (description: string) =>
-  ({ description, schema: userDocumentSchema, headers: ['ETag'], example: userExample }) as const;
+  ({ description, schema: adminUserDocumentSchema, headers: ['ETag'], example: adminUserExample }) as const;
 
 /** User management with an admin access token. */
 export function adminUsersRoutes({ users, adminAccess: access }: { users: UserService; adminAccess: AdminAccess }) {
@@ -64,7 +64,7 @@ export function adminUsersRoutes({ users, adminAccess: access }: { users: UserSe
       jsonBody(parseCreateUser),
       async (c) => {
         const user = await users.create(c.req.valid('json'), caller(c));
-        return c.json(userDocument(user), 201, { Location: userLocation(user), ETag: userETag(user) });
+        return c.json(adminUserDocument(user), 201, { Location: userLocation(user), ETag: userETag(user) });
       },
     )
     .get(
@@ -79,7 +79,7 @@ export function adminUsersRoutes({ users, adminAccess: access }: { users: UserSe
       knownId,
       async (c) => {
         const user = await users.get(c.req.param('id'));
-        return c.json(userDocument(user), 200, { ETag: userETag(user) });
+        return c.json(adminUserDocument(user), 200, { ETag: userETag(user) });
       },
     )
     .patch(
@@ -100,7 +100,7 @@ export function adminUsersRoutes({ users, adminAccess: access }: { users: UserSe
       async (c) => {
         const ifVersion = ifMatchVersions(c.req.header('If-Match'));
         const user = await users.update(c.req.param('id'), c.req.valid('json'), { ifVersion, by: caller(c) });
-        return c.json(userDocument(user), 200, { ETag: userETag(user) });
+        return c.json(adminUserDocument(user), 200, { ETag: userETag(user) });
       },
     )
     .delete(

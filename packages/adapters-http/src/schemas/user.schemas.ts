@@ -1,5 +1,6 @@
 import {
   adminOnlyAttributes,
+  BAN_REASON_MAX_LENGTH,
   CLAIMS_MAX_BYTES,
   EMAIL_MAX_LENGTH,
   NAME_MAX_LENGTH,
@@ -7,6 +8,7 @@ import {
   PASSWORD_MIN_BYTES,
   isJsonObject,
   userAttributeIssues,
+  type BanInput,
   type JsonObject,
   type NewUser,
   type SelfPatch,
@@ -151,3 +153,23 @@ export function parseUpdateUser(body: unknown, pathId: string): UserPatch {
   const { email_verified, ...attributes } = parseWith(updateUserDocument, body).data.attributes;
   return { ...attributes, emailVerified: email_verified };
 }
+
+/**
+ * `{ "reason": "…", "until": "<ISO 8601 UTC>" | null }`: POST /v1/admin/users/{id}/ban. An absent
+ * `until` is null (a ban without end). The domain checks the reason and that the end is to come.
+ */
+export const banBodySchema = closedObject(
+  {
+    reason: v.pipe(
+      text(),
+      v.description('Why the user is banned (shown to admins, recorded in the audit trail).'),
+      v.metadata({ minLength: 1, maxLength: BAN_REASON_MAX_LENGTH }),
+    ),
+    until: v.pipe(
+      v.optional(v.nullable(text()), null),
+      v.description('When the ban ends, an ISO 8601 UTC time to come; null or absent: no end.'),
+    ),
+  },
+  'member',
+);
+export const parseBan = (body: unknown): BanInput => parseWith(banBodySchema, body);

@@ -353,7 +353,7 @@ describe('PostgreSQL database', () => {
   });
 
   it("checks a session and its account's state in one statement, by primary keys", async () => {
-    const checking = await plan(selectSessionWithAccount(drizzle(client), 'some-session'));
+    const checking = await plan(selectSessionWithAccount(drizzle(client), 'some-session', new Date()));
     expect(checking).toContain('sessions_pkey');
     expect(checking).toContain('users_pkey');
     expect(checking).not.toContain('Seq Scan on users');

@@ -63,6 +63,9 @@ export const users = pgTable(
     version: integer('version').notNull().default(1),
     lastLogin: timestamp('last_login'),
     emailVerified: timestamp('email_verified'),
+    bannedAt: timestamp('banned_at'),
+    bannedUntil: timestamp('banned_until'),
+    banReason: text('ban_reason'),
   },
   // The trigram index on email needs pg_trgm and, like the counter's triggers, lives in a custom migration.
   (t) => [index('users_created_id_idx').on(t.created, t.id), check('users_active_flag', sql`${t.active} in (0, 1)`)],

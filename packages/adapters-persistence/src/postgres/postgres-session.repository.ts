@@ -12,6 +12,7 @@ import {
   currentTokensOf,
   exchangeable,
   expiredBefore,
+  inGoodStanding,
   liveSessionsOf,
   prunableSessions,
   stillVerified,
@@ -24,16 +25,17 @@ import type { PostgresDb } from './postgres-db';
 import { admins, refreshTokens, sessions, users } from './postgres-schema';
 
 /**
- * A session, and whether its account (in the table of the session's kind) exists and is active:
- * the check of every access token, in one statement. Exported for the query plan tests.
+ * A session, and whether its account (in the table of the session's kind) exists, is active and
+ * is not banned at `now`: the check of every access token, in one statement. Exported for the
+ * query plan tests.
  */
-export function selectSessionWithAccount(db: PostgresDb, id: string | Placeholder) {
+export function selectSessionWithAccount(db: PostgresDb, id: string | Placeholder, now: Date | Placeholder) {
   return db
     .select({
       session: sessions,
       accountActive: sql<boolean>`case when ${sessions.kind} = 'admin'
         then exists (select 1 from ${admins} where ${admins.id} = ${sessions.subjectId})
-        else exists (select 1 from ${users} where ${users.id} = ${sessions.subjectId} and ${users.active} = 1) end`,
+        else exists (select 1 from ${users} where ${users.id} = ${sessions.subjectId} and ${inGoodStanding(users, now)}) end`,
     })
     .from(sessions)
     .where(eq(sessions.id, id));
@@ -51,7 +53,9 @@ export class PostgresSessionRepository implements SessionRepository {
       .from(sessions)
       .where(eq(sessions.id, sql.placeholder('id')))
       .prepare('session_by_id');
-    this.sessionWithAccount = selectSessionWithAccount(db, sql.placeholder('id')).prepare('session_with_account');
+    this.sessionWithAccount = selectSessionWithAccount(db, sql.placeholder('id'), sql.placeholder('now')).prepare(
+      'session_with_account',
+    );
   }
 
   async create(
@@ -75,7 +79,7 @@ export class PostgresSessionRepository implements SessionRepository {
         : tx
             .select({ id: users.id })
             .from(users)
-            .where(stillVerified(users, id, verified, eq(users.active, 1)))
+            .where(stillVerified(users, id, verified, inGoodStanding(users, session.created)))
             .for('no key update'));
       if (!account) return false;
       await tx.insert(sessions).values(session);
@@ -95,8 +99,9 @@ export class PostgresSessionRepository implements SessionRepository {
     return session ?? null;
   }
 
-  async findSessionWithAccount(id: string): Promise<SessionWithAccount | null> {
-    const [found] = await this.sessionWithAccount.execute({ id });
+  async findSessionWithAccount(id: string, now: Date): Promise<SessionWithAccount | null> {
+    // A placeholder's value reaches the driver as it is: the timestamp goes as the column writes it.
+    const [found] = await this.sessionWithAccount.execute({ id, now: now.toISOString() });
     return found ?? null;
   }
 

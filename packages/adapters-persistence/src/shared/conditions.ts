@@ -6,6 +6,7 @@ import {
   inArray,
   isNull,
   lt,
+  lte,
   ne,
   or,
   sql,
@@ -46,6 +47,18 @@ export function stillVerified(
   ...more: SQL[]
 ): SQL | undefined {
   return and(eq(accounts.id, id), eq(accounts.email, email), eq(accounts.passwordHash, passwordHash), ...more);
+}
+
+/**
+ * A user that may hold a session at `at`: active, and not under a ban in force then (as the
+ * domain's banInForce: none set, or one whose end has passed; a null end is never passed).
+ */
+export function inGoodStanding(
+  users: { active: Column; bannedAt: Column; bannedUntil: Column },
+  at: Date | Placeholder,
+): SQL {
+  // and() of conditions that are all given is never undefined.
+  return and(eq(users.active, 1), or(isNull(users.bannedAt), lte(users.bannedUntil, at)))!;
 }
 
 /** A subject's sessions that are still live, but for `keepSessionId`. */

@@ -43,6 +43,9 @@ export const users = sqliteTable(
     version: integer('version').notNull().default(1),
     lastLogin: timestamp('last_login'),
     emailVerified: timestamp('email_verified'),
+    bannedAt: timestamp('banned_at'),
+    bannedUntil: timestamp('banned_until'),
+    banReason: text('ban_reason'),
   },
   // The email trigram index (users_email_fts), the counter's triggers and their initial fill
   // live in a custom migration: Drizzle has no FTS5 tables or triggers.

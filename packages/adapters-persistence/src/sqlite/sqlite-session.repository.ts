@@ -4,6 +4,7 @@ import {
   currentTokensOf,
   exchangeable,
   expiredBefore,
+  inGoodStanding,
   liveSessionsOf,
   prunableSessions,
   stillVerified,
@@ -50,7 +51,7 @@ export class SqliteSessionRepository implements SessionRepository {
             : tx
                 .select({ id: users.id })
                 .from(users)
-                .where(stillVerified(users, id, verified, eq(users.active, 1)))
+                .where(stillVerified(users, id, verified, inGoodStanding(users, session.created)))
                 .get();
         if (!account) return false;
         tx.insert(sessions).values(session).run();

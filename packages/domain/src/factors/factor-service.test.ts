@@ -36,7 +36,7 @@ async function setup() {
   const service = new FactorService({
     factors,
     sessions,
-    principals: { admin: adminPrincipals(repositories.admins), user: userPrincipals(repositories.users) },
+    principals: { admin: adminPrincipals(repositories.admins), user: userPrincipals(repositories.users, clock) },
     codes,
     ceremonies,
     box,

@@ -20,6 +20,7 @@ import { applyUserPatch, normalizeEmail, passwordProblem, userAttributeIssues } 
 import type { User } from '../users/user.ts';
 import type { Invitation, InvitationPage, ListedInvitation, NewInvitation } from './invitation.ts';
 import type { InvitationRepository } from './invitation.repository.ts';
+import { NO_BAN } from '../users/user-ban.ts';
 
 export interface InvitationServiceDeps {
   invitations: InvitationRepository;
@@ -75,6 +76,7 @@ export class InvitationService {
       version: 1,
       lastLogin: null,
       emailVerified: null,
+      ...NO_BAN,
     };
     const { token, mail } = await this.prepare(user);
     const invitation: Invitation = {

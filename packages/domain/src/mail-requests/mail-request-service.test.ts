@@ -63,6 +63,21 @@ describe('MailRequestService', () => {
     expect((await events()).map((event) => event.action)).toEqual(['user.created', 'user.created']);
   });
 
+  it('mails a banned user no recovery link while the ban lasts, and one once it has ended', async () => {
+    const banned = await domain.createUser();
+    await domain.users.ban(banned.id, {
+      reason: 'spam',
+      until: new Date(domain.clock.now().getTime() + 60_000).toISOString(),
+    });
+    await domain.mailRequests.request('recovery', banned.email, CONTEXT);
+    expect(await domain.mailRequests.resolveDue(10)).toBe(1);
+    expect(await outbox()).toEqual([]);
+    domain.clock.advance(60);
+    await domain.mailRequests.request('recovery', banned.email, CONTEXT);
+    expect(await domain.mailRequests.resolveDue(10)).toBe(1);
+    expect(await outbox()).toHaveLength(1);
+  });
+
   it('mails a pending invitee neither a recovery nor a verification link: only the invitation lets them in', async () => {
     await domain.invitations.invite({ email: 'invitee@example.com' });
     const [invitation] = await outbox();

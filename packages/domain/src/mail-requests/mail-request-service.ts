@@ -19,6 +19,7 @@ import {
   type MailRequestKind,
 } from './mail-request.ts';
 import type { MailRequestOutcome, MailRequestQueue, MailRequestSettlement } from './mail-request.repository.ts';
+import { banInForce } from '../users/user-ban.ts';
 
 /** A claimed request with what resolving it writes (nothing for one dropped). */
 interface ResolvedRequest extends MailRequestSettlement {
@@ -38,20 +39,21 @@ export interface MailRequestServiceDeps {
 }
 
 /**
- * Who qualifies for what each kind of request mails, and the audit event it records. A pending
- * invitee (no password yet) gets neither: only the invitation's own link lets them in, and an
- * admin can send it again.
+ * Who qualifies at `now` for what each kind of request mails, and the audit event it records. A
+ * pending invitee (no password yet) gets neither: only the invitation's own link lets them in,
+ * and an admin can send it again. A banned user gets no recovery link while the ban lasts (the
+ * ban voided those sent before): a new password would not let them in.
  */
 const RESOLUTIONS = {
   recovery: {
-    qualifies: (user: User) => user.active === 1 && hasPassword(user.passwordHash),
+    qualifies: (user: User, now: Date) => user.active === 1 && !banInForce(user, now) && hasPassword(user.passwordHash),
     action: 'user.recovery_requested',
   },
   verification: {
-    qualifies: (user: User) => user.emailVerified === null && hasPassword(user.passwordHash),
+    qualifies: (user: User, _now: Date) => user.emailVerified === null && hasPassword(user.passwordHash),
     action: 'user.verification_resent',
   },
-} as const satisfies Record<MailRequestKind, { qualifies: (user: User) => boolean; action: AuditAction }>;
+} as const satisfies Record<MailRequestKind, { qualifies: (user: User, now: Date) => boolean; action: AuditAction }>;
 
 /**
  * The enumeration-safe endpoints (POST /v1/recover, POST /v1/verify/resend): `request()` does the
@@ -140,7 +142,7 @@ export class MailRequestService {
     const { users, actionTokens, accountMail, clock, ids, publicUrl } = this.deps;
     const resolution = RESOLUTIONS[claim.kind];
     const user = await users.findByEmail(claim.email);
-    if (!user || !resolution.qualifies(user)) return {};
+    if (!user || !resolution.qualifies(user, clock.now())) return {};
     // Whoever asked is unknown: the service acts, and the event keeps the request it came from.
     const by: Initiator = { actor: SYSTEM_ACTOR, request: claim.request };
     const audit = auditRecord(ids.next(), clock.now(), by, resolution.action, userTarget(user.id));

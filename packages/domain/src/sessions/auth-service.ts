@@ -15,7 +15,7 @@ import type { IdGenerator } from '../shared/id-generator.ts';
 import { ForbiddenError, InvalidTokenError, NotFoundError, RefreshTokenReusedError } from '../shared/errors.ts';
 import type { TokenSigner } from '../tokens/token-signer.ts';
 import type { ThrottlePolicy } from '../throttling/throttle.ts';
-import type { AccountDirectory, Principal, PrincipalSource } from './principal.ts';
+import { mayHoldSession, type AccountDirectory, type Principal, type PrincipalSource } from './principal.ts';
 import type { Identity, SubjectKind } from '../shared/identity.ts';
 import { refreshTokenState, withinReuseGrace, type RefreshToken, type Session } from './session.ts';
 import type { SessionRepository } from './session.repository.ts';
@@ -135,14 +135,14 @@ export class AuthService {
     throw new RefreshTokenReusedError();
   }
 
-  /** The session's account, if it still exists and is active; otherwise the session ends. */
+  /** The session's account, if it still exists, is active and is not banned; otherwise the session ends. */
   private async activePrincipal(session: Session, now: Date): Promise<Principal> {
     const principal = await this.deps.principals.findById(session.subjectId);
-    if (principal?.active) return principal;
+    if (principal && mayHoldSession(principal)) return principal;
     return this.refuseEnded(session, now);
   }
 
-  /** Ends a session whose account is gone or inactive, and refuses its token. */
+  /** Ends a session whose account is gone, inactive or banned, and refuses its token. */
   private async refuseEnded(session: Session, now: Date): Promise<never> {
     await this.deps.sessions.revokeSession(session.id, now);
     throw new InvalidTokenError();
@@ -201,10 +201,10 @@ export class AuthService {
 
   /**
    * Checks an access token: signature, issuer, audience, expiry, that its session is still open
-   * and its account still active. The last closes the one gap the transactional change leaves: a
-   * login that read the account just before its deactivation committed opens its session after
-   * the deactivation ended the others; that session dies at its first use. A valid token of the
-   * other kind of account is refused as forbidden, not as invalid.
+   * and its account still active and not banned. The last closes the one gap the transactional
+   * change leaves: a login that read the account just before its deactivation (or ban) committed
+   * opens its session after the change ended the others; that session dies at its first use. A
+   * valid token of the other kind of account is refused as forbidden, not as invalid.
    */
   async authenticate(accessToken: string): Promise<Identity> {
     const { signer, sessions } = this.deps;
@@ -214,13 +214,14 @@ export class AuthService {
     }
     const { sub, sid } = verified.claims;
     if (typeof sub !== 'string' || typeof sid !== 'string') throw new InvalidTokenError();
-    const read = sessions.findSessionWithAccount ? await sessions.findSessionWithAccount(sid) : undefined;
+    const now = this.deps.clock.now();
+    const read = sessions.findSessionWithAccount ? await sessions.findSessionWithAccount(sid, now) : undefined;
     const session = read === undefined ? await sessions.findSession(sid) : (read?.session ?? null);
     if (!session || session.revoked || session.kind !== this.kind || session.subjectId !== sub) {
       throw new InvalidTokenError();
     }
-    if (read === undefined) await this.activePrincipal(session, this.deps.clock.now());
-    else if (!read?.accountActive) await this.refuseEnded(session, this.deps.clock.now());
+    if (read === undefined) await this.activePrincipal(session, now);
+    else if (!read?.accountActive) await this.refuseEnded(session, now);
     return { kind: this.kind, subjectId: sub, sessionId: sid };
   }
 

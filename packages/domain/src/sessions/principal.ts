@@ -4,6 +4,8 @@ import type { AdminRepository } from '../admins/admin.repository.ts';
 import type { Admin } from '../admins/admin.ts';
 import type { UserRepository } from '../users/user.repository.ts';
 import type { User } from '../users/user.ts';
+import { banInForce } from '../users/user-ban.ts';
+import type { Clock } from '../shared/clock.ts';
 
 /** An account that can log in, seen the same way whether it is an admin or a user. */
 export interface Principal {
@@ -15,6 +17,8 @@ export interface Principal {
   readonly updated: Date;
   readonly passwordHash: string;
   readonly active: boolean;
+  /** Whether a ban is in force as the account is read: never for an admin. */
+  readonly banned: boolean;
   /** Whether its address is verified: always for an admin. */
   readonly emailVerified: boolean;
   /** Claims its access tokens carry besides the registered ones. */
@@ -27,14 +31,24 @@ export interface PrincipalSource {
   findByEmail(email: string): Promise<Principal | null>;
 }
 
+/** Whether the account may hold a session: active and not banned (see assertMaySignIn for what a sign-in tells). */
+export const mayHoldSession = (principal: Principal): boolean => principal.active && !principal.banned;
+
 function fromAdmin(admin: Admin): Principal {
-  return { ...admin, active: true, emailVerified: true, claims: { email: admin.email, name: admin.name } };
+  return {
+    ...admin,
+    active: true,
+    banned: false,
+    emailVerified: true,
+    claims: { email: admin.email, name: admin.name },
+  };
 }
 
-function fromUser(user: User): Principal {
+function fromUser(user: User, now: Date): Principal {
   return {
     ...user,
     active: user.active === 1,
+    banned: banInForce(user, now),
     emailVerified: user.emailVerified !== null,
     claims: { email: user.email, name: user.name, metadata: user.metadata, app: user.app },
   };
@@ -53,11 +67,13 @@ export function adminPrincipals(admins: AdminRepository): PrincipalSource {
   };
 }
 
-export function userPrincipals(users: UserRepository): PrincipalSource {
+/** Users as principals, their bans judged at `clock`'s time of each read. */
+export function userPrincipals(users: UserRepository, clock: Clock): PrincipalSource {
+  const fromUserNow = (user: User) => fromUser(user, clock.now());
   return {
     kind: 'user',
-    findById: (id) => users.findById(id).then(mapped(fromUser)),
-    findByEmail: (email) => users.findByEmail(email).then(mapped(fromUser)),
+    findById: (id) => users.findById(id).then(mapped(fromUserNow)),
+    findByEmail: (email) => users.findByEmail(email).then(mapped(fromUserNow)),
   };
 }
 

@@ -9,7 +9,7 @@ export interface VerifiedAccount {
   readonly passwordHash: string;
 }
 
-/** A session, and whether its account (of the session's kind) still exists and is active. */
+/** A session, and whether its account (of the session's kind) still exists, is active and is not banned. */
 export interface SessionWithAccount {
   readonly session: Session;
   readonly accountActive: boolean;
@@ -23,8 +23,9 @@ export interface SessionWithAccount {
 export interface SessionRepository {
   /**
    * Stores a session and its first token, in one transaction with a read of the account (of the
-   * session's kind and subject) that must still be active and carry `verified`'s email and password
-   * hash; otherwise stores nothing and answers false. The account is held meanwhile, so a change to
+   * session's kind and subject) that must still be active, not banned at the session's creation
+   * (see banInForce), and carry `verified`'s email and password hash; otherwise stores nothing and
+   * answers false. The account is held meanwhile, so a change to
    * it either commits first (and this sees it) or waits and then ends this session with the others.
    * For a user, the same transaction sets the user's last login to the session's creation and
    * counts the login in the day's activity (see ActivityRepository).
@@ -32,11 +33,11 @@ export interface SessionRepository {
   create(session: Session, firstToken: RefreshToken, verified: VerifiedAccount, audit?: AuditRecord): Promise<boolean>;
   findSession(id: string): Promise<Session | null>;
   /**
-   * The session and whether its account is active, read together (one snapshot): the check every
-   * access token gets, in one read where the store can join the two. Optional: without it, the
-   * session is read and then its account.
+   * The session and whether its account is active and not banned at `now`, read together (one
+   * snapshot): the check every access token gets, in one read where the store can join the two.
+   * Optional: without it, the session is read and then its account.
    */
-  findSessionWithAccount?(id: string): Promise<SessionWithAccount | null>;
+  findSessionWithAccount?(id: string, now: Date): Promise<SessionWithAccount | null>;
   findToken(id: string): Promise<RefreshToken | null>;
   /**
    * The session's refresh token that may be exchanged now (neither retired, revoked nor expired),

@@ -6,7 +6,7 @@ import type { AuthPolicy } from '../sessions/auth-service.ts';
 import type { PasswordRehashRepository } from '../sessions/password-rehash.repository.ts';
 import type { Principal, PrincipalSource } from '../sessions/principal.ts';
 import type { Clock } from '../shared/clock.ts';
-import { AccountInactiveError, InvalidCredentialsError } from '../shared/errors.ts';
+import { InvalidCredentialsError } from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import { isStorableText } from '../shared/json.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
@@ -116,11 +116,15 @@ export class PasswordStep {
     else if (throttles) await append(SYSTEM_ACTOR, 'user.login_throttled');
   }
 
-  /** The answer to a login whose account changed before its session could open. */
+  /**
+   * The answer to a login whose account changed before its session could open: deactivated or
+   * banned meanwhile (the password was right, so that may be told), else invalid credentials.
+   */
   private async refuseChanged(verified: Principal): Promise<never> {
     const now = await this.deps.principals.findById(verified.id);
     const sameCredentials = now?.passwordHash === verified.passwordHash && now.email === verified.email;
-    throw sameCredentials && !now.active ? new AccountInactiveError() : new InvalidCredentialsError();
+    if (sameCredentials) assertMaySignIn(now, this.deps.policy.emailVerification);
+    throw new InvalidCredentialsError();
   }
 
   /**

@@ -12,6 +12,7 @@ import type { PasswordHasher } from '../shared/password-hasher.ts';
 import type { User } from '../users/user.ts';
 import type { UserRepository } from '../users/user.repository.ts';
 import { newUserIssues, normalizeEmail } from '../users/user.rules.ts';
+import { NO_BAN } from '../users/user-ban.ts';
 
 /** SIGNUP: `open`, anyone may sign up; `invite-only` and `closed`, only an administrator makes accounts. */
 export const SIGNUP_MODES = ['open', 'invite-only', 'closed'] as const;
@@ -86,6 +87,7 @@ export class SignupService {
       version: 1,
       lastLogin: null,
       emailVerified: null,
+      ...NO_BAN,
     };
     const verification = await actionTokens.prepare('verification', { userId: user.id, email }, (token) =>
       compose({ email, link: accountLink(publicUrl, 'verification', token) }),

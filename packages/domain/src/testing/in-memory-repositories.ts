@@ -11,6 +11,7 @@ import type { FailureStats, LoginAttemptRepository } from '../throttling/login-a
 import type { SigningKey } from '../tokens/signing-key.ts';
 import type { SigningKeyRepository } from '../tokens/signing-key.repository.ts';
 import type { User } from '../users/user.ts';
+import { banInForce } from '../users/user-ban.ts';
 import type { UserListQuery, UserPage, UserRepository, UserWrite } from '../users/user.repository.ts';
 import type { Repositories } from '../repositories.ts';
 import type { ImportEntry, ImportPlan } from '../transfer/import-plan.ts';
@@ -175,8 +176,8 @@ export class InMemoryAdminRepository extends EmailKeyedStore<Admin> implements A
   }
 }
 
-/** The stored account a session of `kind` belongs to, if it exists and is active. */
-export type ActiveAccountLookup = (kind: SubjectKind, id: string) => VerifiedAccount | undefined;
+/** The stored account a session of `kind` belongs to, if it exists, is active and is not banned at `at`. */
+export type ActiveAccountLookup = (kind: SubjectKind, id: string, at: Date) => VerifiedAccount | undefined;
 
 /** What opening a session writes besides it: the user's last login, the day's logins. */
 export type LoginRecorder = (kind: SubjectKind, id: string, at: Date) => void;
@@ -197,7 +198,7 @@ export class InMemorySessionRepository implements SessionRepository {
     verified: VerifiedAccount,
     audit?: AuditRecord,
   ): Promise<boolean> {
-    const account = this.activeAccount(session.kind, session.subjectId);
+    const account = this.activeAccount(session.kind, session.subjectId, session.created);
     if (account?.email !== verified.email || account.passwordHash !== verified.passwordHash) return false;
     this.sessions.set(session.id, { ...session });
     this.tokens.set(firstToken.id, { ...firstToken });
@@ -209,12 +210,12 @@ export class InMemorySessionRepository implements SessionRepository {
     const session = this.sessions.get(id);
     return session ? { ...session } : null;
   }
-  async findSessionWithAccount(id: string): Promise<SessionWithAccount | null> {
+  async findSessionWithAccount(id: string, now: Date): Promise<SessionWithAccount | null> {
     const session = this.sessions.get(id);
     if (!session) return null;
     return {
       session: { ...session },
-      accountActive: this.activeAccount(session.kind, session.subjectId) !== undefined,
+      accountActive: this.activeAccount(session.kind, session.subjectId, now) !== undefined,
     };
   }
   async findToken(id: string): Promise<RefreshToken | null> {
@@ -450,8 +451,10 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
   const audit = new InMemoryAuditTrail();
   const activity: InMemoryActivityRepository = new InMemoryActivityRepository(() => users.rows.values());
   const sessions = new InMemorySessionRepository(
-    (kind, id): VerifiedAccount | undefined =>
-      kind === 'admin' ? admins.rows.get(id) : [users.rows.get(id)].find((user) => user?.active === 1),
+    (kind, id, at): VerifiedAccount | undefined =>
+      kind === 'admin'
+        ? admins.rows.get(id)
+        : [users.rows.get(id)].find((user) => user?.active === 1 && !banInForce(user, at)),
     (kind, id, at) => {
       if (kind === 'admin') return;
       users.rows.set(id, { ...users.rows.get(id)!, lastLogin: at });

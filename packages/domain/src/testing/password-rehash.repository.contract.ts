@@ -2,6 +2,7 @@ import { describe, expect, it } from './test-api.ts';
 import type { Repositories } from '../repositories.ts';
 import type { User } from '../users/user.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
+import { NO_BAN } from '../users/user-ban.ts';
 
 const at = new Date('2026-01-01T00:00:00.000Z');
 const user: User = {
@@ -17,6 +18,7 @@ const user: User = {
   version: 1,
   lastLogin: null,
   emailVerified: null,
+  ...NO_BAN,
 };
 const admin = {
   id: '00000000-0000-4000-8000-0000000000b1',

@@ -86,6 +86,20 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       expect(await sessions.create(ofInactive, sampleToken(ofInactive.id), user)).toBe(false);
     });
 
+    it("create() refuses a user banned at the session's creation, and opens a session once the ban has ended", async () => {
+      const banned = sampleUser({ bannedAt: T0, bannedUntil: later(60), banReason: 'spam' });
+      const forever = sampleUser({ bannedAt: T0, bannedUntil: null, banReason: 'fraud' });
+      await repositories.users.insert(banned);
+      await repositories.users.insert(forever);
+      const opened = async (user: typeof banned, created: Date) => {
+        const session = sampleSession({ subjectId: user.id, created, lastUsed: created });
+        return sessions.create(session, sampleToken(session.id), user);
+      };
+      expect(await opened(banned, later(59))).toBe(false);
+      expect(await opened(forever, later(3600 * 24 * 365))).toBe(false);
+      expect(await opened(banned, later(60))).toBe(true);
+    });
+
     it('create() racing a password change never leaves a live session with the old password', async () => {
       const lost: number[] = [];
       for (let round = 0; round < 10; round += 1) {
@@ -112,15 +126,22 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       if (!withAccount) return;
       const { session: ofUser } = await started();
       const { session: ofAdmin } = await started({ kind: 'admin' });
-      expect(await withAccount(ofUser.id)).toEqual({ session: ofUser, accountActive: true });
-      expect(await withAccount(ofAdmin.id)).toEqual({ session: ofAdmin, accountActive: true });
-      expect(await withAccount(nextId())).toBeNull();
+      expect(await withAccount(ofUser.id, T0)).toEqual({ session: ofUser, accountActive: true });
+      expect(await withAccount(ofAdmin.id, T0)).toEqual({ session: ofAdmin, accountActive: true });
+      expect(await withAccount(nextId(), T0)).toBeNull();
+      // Banned without ending its sessions: not in good standing until the ban's end.
+      const { session: ofBanned } = await started();
+      await repositories.users.update(ofBanned.subjectId, (current) => ({
+        user: { ...current, bannedAt: T0, bannedUntil: later(60), banReason: 'spam' },
+      }));
+      expect(await withAccount(ofBanned.id, later(59))).toEqual({ session: ofBanned, accountActive: false });
+      expect(await withAccount(ofBanned.id, later(60))).toEqual({ session: ofBanned, accountActive: true });
       // Deactivated without ending its sessions, as a login racing the deactivation leaves one.
       await repositories.users.update(ofUser.subjectId, (current) => ({ user: { ...current, active: 0 } }));
-      expect(await withAccount(ofUser.id)).toEqual({ session: ofUser, accountActive: false });
+      expect(await withAccount(ofUser.id, T0)).toEqual({ session: ofUser, accountActive: false });
       const { session: ofDeleted } = await started();
       await repositories.users.delete(ofDeleted.subjectId, later(5));
-      expect(await withAccount(ofDeleted.id)).toEqual({
+      expect(await withAccount(ofDeleted.id, T0)).toEqual({
         session: { ...ofDeleted, revoked: later(5) },
         accountActive: false,
       });

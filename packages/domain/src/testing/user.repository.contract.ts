@@ -7,8 +7,10 @@ import type { UserRepository } from '../users/user.repository.ts';
 import { applyUserPatch } from '../users/user.rules.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 import { firstTokenOf, sampleSession } from './sample-session.ts';
+import { NO_BAN } from '../users/user-ban.ts';
 
 let sequence = 0;
+const T0 = new Date('2026-01-01T00:00:00.000Z');
 export function sampleUser(overrides: Partial<User> = {}): User {
   sequence += 1;
   const created = new Date(Date.UTC(2026, 0, 1, 0, 0, 0, sequence));
@@ -25,6 +27,7 @@ export function sampleUser(overrides: Partial<User> = {}): User {
     version: 1,
     lastLogin: null,
     emailVerified: created,
+    ...NO_BAN,
     ...overrides,
   };
 }
@@ -55,8 +58,10 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
     }
     const isLive = async (sessionId: string) => (await sessions.findSession(sessionId))?.revoked === null;
 
-    it('returns an inserted user unchanged, by id and by email, verified or not', async () => {
-      for (const user of [sampleUser(), sampleUser({ emailVerified: null })]) {
+    it('returns an inserted user unchanged, by id and by email, verified or not, banned or not', async () => {
+      const banned = sampleUser({ bannedAt: T0, bannedUntil: new Date(T0.getTime() + 60_000), banReason: 'spam 🥫' });
+      const bannedForever = sampleUser({ bannedAt: T0, bannedUntil: null, banReason: 'fraud' });
+      for (const user of [sampleUser(), sampleUser({ emailVerified: null }), banned, bannedForever]) {
         await users.insert(user);
         expect(await users.findById(user.id)).toEqual(user);
         expect(await users.findByEmail(user.email)).toEqual(user);
@@ -95,6 +100,9 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
         app: {},
         active: 0,
         emailVerified: null,
+        bannedAt: later(user, 5),
+        bannedUntil: later(user, 65),
+        banReason: 'spam',
         updated: later(user, 5),
         version: 2,
       };
@@ -329,8 +337,8 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
       expect((await users.list({ page: 1, size: 1 })).total).toBe(30);
     });
 
-    it('lists users without their password hash', async () => {
-      const { passwordHash: _hash, ...listed } = sampleUser();
+    it('lists users without their password hash, with their ban', async () => {
+      const { passwordHash: _hash, ...listed } = sampleUser({ bannedAt: T0, bannedUntil: null, banReason: 'spam' });
       await users.insert({ ...listed, passwordHash: 'secret-hash' });
       const [first] = (await users.list({ page: 1, size: 1 })).users;
       expect(first).toEqual(listed);

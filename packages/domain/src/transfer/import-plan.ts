@@ -139,6 +139,10 @@ export function planImport(
       version: slot.user.version,
       // An import carries no logins: a stored user keeps its own.
       lastLogin: slot.user.lastLogin,
+      // Nor bans (an export writes none): a stored user keeps its own.
+      bannedAt: slot.user.bannedAt,
+      bannedUntil: slot.user.bannedUntil,
+      banReason: slot.user.banReason,
       emailVerified: verifiedAt(slot.user.emailVerified, given.emailVerified, now),
     };
     if (sameUser(merged, slot.user)) {

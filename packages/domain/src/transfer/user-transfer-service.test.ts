@@ -66,6 +66,9 @@ describe('UserTransferService', () => {
       version: 1,
       lastLogin: null,
       emailVerified: domain.clock.now(),
+      bannedAt: null,
+      bannedUntil: null,
+      banReason: null,
     });
   });
 
@@ -206,6 +209,18 @@ describe('UserTransferService', () => {
         lastLogin: loggedIn,
       });
       expect((await domain.repositories.sessions.findSession(grant.sessionId))?.revoked).toEqual(domain.clock.now());
+    });
+
+    it("update keeps the stored user's ban, which an export does not carry", async () => {
+      const banned = await domain.users.ban(existing.id, { reason: 'spam', until: null });
+      domain.clock.advance(60);
+      expect(await run(sources(record(1, { name: 'After' })), { onConflict: 'update' })).toMatchObject({ updated: 1 });
+      expect(await domain.repositories.users.findById(existing.id)).toMatchObject({
+        name: 'After',
+        bannedAt: banned.bannedAt,
+        bannedUntil: null,
+        banReason: 'spam',
+      });
     });
 
     it('update with a record without password or hash keeps the stored password, and its sessions', async () => {

@@ -11,6 +11,7 @@ import { EmailTakenError } from '../shared/errors.ts';
 import { planImport, type ConflictPolicy, type ImportEntry, type ImportPlan } from './import-plan.ts';
 import { readTransferRecord, type ImportDraft } from './transfer-record.ts';
 import type { ExportCursor, UserImportRepository } from './user-import.repository.ts';
+import { NO_BAN } from '../users/user-ban.ts';
 
 /** One record of the input, as a format reader found it: its value, or why it could not be read. */
 export type ImportSource = { line: number; value: unknown } | { line: number; unreadable: string };
@@ -213,6 +214,7 @@ export class UserTransferService {
       version: 1,
       lastLogin: null,
       emailVerified: verifiedAt(null, emailVerified ?? true, now),
+      ...NO_BAN,
     };
     return {
       line,

@@ -34,7 +34,11 @@ describe('UserService', () => {
         version: 1,
         lastLogin: null,
         emailVerified: domain.clock.now(),
+        bannedAt: null,
+        bannedUntil: null,
+        banReason: null,
         recentFailedLogins: 0,
+        banned: false,
       });
     });
 

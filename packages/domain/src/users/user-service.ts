@@ -5,7 +5,8 @@ import type { IdGenerator } from '../shared/id-generator.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
 import { NotFoundError, PreconditionFailedError, ValidationError } from '../shared/errors.ts';
 import type { NewMail } from '../mail/mail-message.ts';
-import type { ListedUser, NewUser, ShownUser, User, UserPatch } from './user.ts';
+import type { BanInput, ListedUser, NewUser, ShownUser, User, UserPatch } from './user.ts';
+import { applyBan, banChanges, banInForce, banIssues, liftBan, NO_BAN } from './user-ban.ts';
 import type { LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
 import { accountKey, windowStart, type ThrottlePolicy } from '../throttling/throttle.ts';
 import type { UserListQuery, UserPage, UserRepository } from './user.repository.ts';
@@ -79,6 +80,7 @@ export class UserService {
       version: 1,
       lastLogin: null,
       emailVerified: verifiedAt(null, input.emailVerified ?? true, now),
+      ...NO_BAN,
     };
     await this.deps.users.insert(user, this.record(by, 'user.created', user.id, userChanges(null, user), now));
     return this.shownOne(user);
@@ -106,8 +108,13 @@ export class UserService {
     if (users.length === 0) return [];
     const { attempts, throttle, clock } = this.deps;
     const keys = users.map((user) => accountKey('user', user.email));
-    const counts = await attempts.failureCounts(keys, windowStart(throttle.perAccountAndAddress, clock.now()));
-    return users.map((user, index) => ({ ...user, recentFailedLogins: counts.get(keys[index]!) ?? 0 }));
+    const now = clock.now();
+    const counts = await attempts.failureCounts(keys, windowStart(throttle.perAccountAndAddress, now));
+    return users.map((user, index) => ({
+      ...user,
+      recentFailedLogins: counts.get(keys[index]!) ?? 0,
+      banned: banInForce(user, now),
+    }));
   }
 
   private async shownOne<T extends ListedUser>(user: T): Promise<ShownUser<T>> {
@@ -142,6 +149,38 @@ export class UserService {
       return changesEndSessions(current, changes)
         ? { user, endSessions: { keepSessionId }, audit, voidTokens, mail }
         : { user, audit, voidTokens, mail };
+    });
+    if (!updated) throw new NotFoundError('user');
+    return this.shownOne(updated);
+  }
+
+  /**
+   * Bans the user from now until `until` (or without end): in one transaction the ban, the end of
+   * every session of the user, the voiding of its single-use tokens (a link handed out before
+   * must not act for a banned account) and the `user.banned` event. Logins are refused from then
+   * on, and a login that read the user just before cannot open its session after (the session
+   * store checks the ban as it opens one).
+   */
+  async ban(id: string, input: BanInput, by: Initiator = SYSTEM): Promise<ShownUser> {
+    const now = this.deps.clock.now();
+    const issues = banIssues(input, now);
+    if (issues.length > 0) throw new ValidationError(issues);
+    const updated = await this.deps.users.update(id, (current) => {
+      const user = applyBan(current, input, now);
+      const audit = this.record(by, 'user.banned', id, banChanges(current, user, now), now);
+      return { user, endSessions: {}, voidTokens: true, audit };
+    });
+    if (!updated) throw new NotFoundError('user');
+    return this.shownOne(updated);
+  }
+
+  /** Lifts the user's ban (`user.unbanned`); a user without a ban is answered as it is, and nothing is recorded. */
+  async unban(id: string, by: Initiator = SYSTEM): Promise<ShownUser> {
+    const now = this.deps.clock.now();
+    const updated = await this.deps.users.update(id, (current) => {
+      const user = liftBan(current, now);
+      if (user === current) return { user };
+      return { user, audit: this.record(by, 'user.unbanned', id, banChanges(current, user, now), now) };
     });
     if (!updated) throw new NotFoundError('user');
     return this.shownOne(updated);

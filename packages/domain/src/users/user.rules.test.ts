@@ -192,6 +192,9 @@ describe('applyUserPatch', () => {
     metadata: { theme: 'dark', lang: 'en' },
     app: { roles: ['reader'] },
     lastLogin: new Date('2026-05-01T00:00:00.000Z'),
+    bannedAt: new Date('2026-05-02T00:00:00.000Z'),
+    bannedUntil: new Date('2026-07-01T00:00:00.000Z'),
+    banReason: 'spam',
   });
 
   it('keeps every attribute absent from the patch, never turning it into null', () => {

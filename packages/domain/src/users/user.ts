@@ -30,13 +30,34 @@ export interface User {
    * word), or null while it is not. With EMAIL_VERIFICATION=required, an unverified user cannot log in.
    */
   readonly emailVerified: Date | null;
+  /**
+   * When an admin banned the user, or null while no ban was set (or since it was lifted). The ban
+   * is in force until `bannedUntil` (see banInForce), forever when that is null; a ban whose end
+   * has passed is over without anything being written.
+   */
+  readonly bannedAt: Date | null;
+  readonly bannedUntil: Date | null;
+  /** The admin's reason for the ban, shown to admins only; null exactly when `bannedAt` is. */
+  readonly banReason: string | null;
 }
 
 /** A user as a list shows it: everything but the password hash, which no list reads. */
 export type ListedUser = Omit<User, 'passwordHash'>;
 
-/** A user as the API shows it: with its failed logins within the throttling window, from any address. */
-export type ShownUser<T extends ListedUser = User> = T & { readonly recentFailedLogins: number };
+/**
+ * A user as the API shows it: with its failed logins within the throttling window, from any
+ * address, and whether a ban is in force as it is read.
+ */
+export type ShownUser<T extends ListedUser = User> = T & {
+  readonly recentFailedLogins: number;
+  readonly banned: boolean;
+};
+
+/** What an admin states to ban a user: why, and until when (an ISO 8601 UTC time) or null for no end. */
+export interface BanInput {
+  reason: string;
+  until: string | null;
+}
 
 /**
  * How a caller states the verification of an address: `true` verified (now, or since when it
