@@ -351,7 +351,7 @@ export const VARIABLES = {
   MAIL_TEMPLATES_DIR: variable({
     schema: parsed(mailTemplatesFrom),
     default: '',
-    doc: 'A folder of your own mail templates, read at start: `<kind>.subject.txt`, `<kind>.txt` and `<kind>.html` (kinds: `test`, `verification`, `signup_existing`, `recovery`, `email_change`, `email_change_notice`, `password_changed`, `invitation`, `factors_reset`); a file missing there keeps the default. `{{recipient}}` and the like stand for values, HTML-escaped in the `.html`.',
+    doc: 'A folder of your own mail templates, read at start: `<kind>.subject.txt`, `<kind>.txt` and `<kind>.html` (kinds: `test`, `verification`, `signup_existing`, `recovery`, `email_change`, `email_change_notice`, `password_changed`, `invitation`, `admin_invitation`, `factors_reset`); a file missing there keeps the default. `{{recipient}}` and the like stand for values, HTML-escaped in the `.html`.',
   }),
   MFA_ENCRYPTION_KEY: variable({
     schema: mfaKeys,

@@ -14,6 +14,8 @@ import {
   createUseCases,
   IdGenerator,
   InvitationRepository,
+  AdminInvitationRepository,
+  ADMIN_INVITATION_LIFETIME_SECONDS,
   FactorRepository,
   SignInChallengeRepository,
   LoginAttemptRepository,
@@ -74,6 +76,7 @@ const REPOSITORY_PORTS = {
   rateCounters: RateCounterRepository,
   mailRequests: MailRequestQueue,
   invitations: InvitationRepository,
+  adminInvitations: AdminInvitationRepository,
   factors: FactorRepository,
   signInChallenges: SignInChallengeRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
@@ -131,7 +134,10 @@ export function buildContainer(
         secrets: resolve(r, SecretRepository),
         clock: resolve(r, Clock),
         ids: resolve(r, IdGenerator),
-        liveTokensAfterRetiringSeconds: Math.max(...Object.values(config.tokenLifetimes)) + CLOCK_TOLERANCE_SECONDS,
+        // An administrator's invitation is digested under the same secrets as the action tokens.
+        liveTokensAfterRetiringSeconds:
+          Math.max(...Object.values(config.tokenLifetimes), ADMIN_INVITATION_LIFETIME_SECONDS) +
+          CLOCK_TOLERANCE_SECONDS,
         wrapKeys: mfaKeysFrom(config.mfaKeys, config.adminKeyPath),
       }),
   );
@@ -189,6 +195,7 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
     ceremonies: resolve(container, PasskeyCeremonies),
     totpIssuer: config.webauthn.rpName,
     passkeyOptionsPerMinute: config.passkeyOptionsPerMinute,
+    impersonation: config.impersonation,
   });
 }
 

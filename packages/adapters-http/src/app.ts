@@ -11,6 +11,7 @@ import { requestMetrics } from './middleware/request-metrics';
 import { requestId } from './middleware/request-id';
 import { securityHeaders } from './middleware/security-headers';
 import { clientInfo } from './network/client-info';
+import { adminAccountsRoutes } from './routes/admin-accounts.routes';
 import { adminAuditRoutes } from './routes/admin-audit.routes';
 import { adminInvitationsRoutes } from './routes/admin-invitations.routes';
 import { adminMailRoutes } from './routes/admin-mail.routes';
@@ -18,6 +19,7 @@ import { adminPanelRoutes } from './routes/admin-panel.routes';
 import { adminSessionRoutes } from './routes/admin-session.routes';
 import { adminStatsRoutes } from './routes/admin-stats.routes';
 import { adminUserSessionsRoutes } from './routes/admin-user-sessions.routes';
+import { adminUserImpersonationRoutes } from './routes/admin-user-impersonation.routes';
 import { adminUsersRoutes } from './routes/admin-users.routes';
 import { adminUserRecoveryRoutes } from './routes/admin-user-recovery.routes';
 import { adminUserBanRoutes } from './routes/admin-user-ban.routes';
@@ -42,10 +44,13 @@ import { readyRoutes } from './routes/ready.routes';
 import { userSessionRoutes } from './routes/user-session.routes';
 
 /** What the `/account/` pages do: the use cases the JSON endpoints call. */
-const accountActions = ({ verification, recovery, invitations }: HttpAppDeps): AccountActions => ({
+const accountActions = ({ verification, recovery, invitations, adminAccounts }: HttpAppDeps): AccountActions => ({
   verify: (token, request) => verification.verify(token, request),
   resetPassword: (token, password, request) => recovery.reset(token, password, request),
   acceptInvitation: (token, password, request) => invitations.accept(token, password, request),
+  acceptAdminInvitation: async (token, password, request) => {
+    await adminAccounts.accept(token, password, request);
+  },
 });
 
 /**
@@ -72,6 +77,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminUserTransferRoutes(deps))
     .route('/', adminUsersRoutes(deps))
     .route('/', adminUserSessionsRoutes(deps))
+    .route('/', adminUserImpersonationRoutes(deps))
     .route('/', adminUserFactorsRoutes(deps))
     .route('/', adminMeFactorsRoutes(deps))
     .route('/', adminUserRecoveryRoutes(deps))
@@ -80,6 +86,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminAuditRoutes(deps))
     .route('/', adminMailRoutes(deps))
     .route('/', adminInvitationsRoutes(deps))
+    .route('/', adminAccountsRoutes(deps))
     .route('/', invitationsRoutes(deps))
     .route('/', userSessionRoutes(deps))
     .route('/', signupRoutes(deps))

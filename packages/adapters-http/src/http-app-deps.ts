@@ -1,7 +1,9 @@
 import type {
   AdminAccess,
+  AdminAccounts,
   AdminMfaMode,
   FactorService,
+  ImpersonationService,
   AuditService,
   AuthService,
   InvitationService,
@@ -31,6 +33,8 @@ export interface HttpAppDeps {
   adminAuth: AuthService;
   /** Authorizes an admin operation by the admin's role, read on every request. */
   adminAccess: AdminAccess;
+  /** Owners' management of administrators: invitations, roles, removal. */
+  adminAccounts: AdminAccounts;
   userAuth: AuthService;
   /** The sign-in steps of admins and of users, each ending in a session. */
   adminSignIn: SignInSteps;
@@ -50,6 +54,8 @@ export interface HttpAppDeps {
   invitations: InvitationService;
   /** The second factors of admins and users. */
   factors: FactorService;
+  /** Support acting as an end user (IMPERSONATION). */
+  impersonation: ImpersonationService;
   /** ADMIN_MFA: `required` closes every admin route but enrolment to an admin without a factor. */
   adminMfa: AdminMfaMode;
   /** The public keys that verify every token, as a JWK Set. */

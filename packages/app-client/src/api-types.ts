@@ -2421,7 +2421,8 @@ export interface operations {
                      *             "last_used": "2026-11-21T10:14:00.000Z",
                      *             "expires": "2026-12-21T10:14:00.000Z",
                      *             "client_address": "203.0.113.7",
-                     *             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0"
+                     *             "user_agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
+                     *             "impersonated_by": null
                      *           }
                      *         }
                      *       ],
@@ -2456,6 +2457,8 @@ export interface operations {
                                 client_address: string | null;
                                 /** @description The login's User-Agent, at most 256 characters. */
                                 user_agent: string | null;
+                                /** @description The administrator acting as the account in this session (impersonation); null for a login. */
+                                impersonated_by: string | null;
                             };
                         }[];
                         meta: {

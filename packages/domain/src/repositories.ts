@@ -12,6 +12,7 @@ import type { SecretRepository } from './secrets/secret.repository.ts';
 import type { ActionTokenRepository } from './action-tokens/action-token.repository.ts';
 import type { RateCounterRepository } from './throttling/rate-counter.repository.ts';
 import type { MailRequestQueue } from './mail-requests/mail-request.repository.ts';
+import type { AdminInvitationRepository } from './admins/admin-invitation.repository.ts';
 import type { InvitationRepository } from './invitations/invitation.repository.ts';
 import type { FactorRepository } from './factors/factor.repository.ts';
 import type { SignInChallengeRepository } from './sign-in/sign-in-challenge.repository.ts';
@@ -33,6 +34,7 @@ export interface Repositories {
   rateCounters: RateCounterRepository;
   mailRequests: MailRequestQueue;
   invitations: InvitationRepository;
+  adminInvitations: AdminInvitationRepository;
   factors: FactorRepository;
   signInChallenges: SignInChallengeRepository;
 }

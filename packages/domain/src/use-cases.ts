@@ -1,4 +1,5 @@
 import { AdminAccess } from './admins/admin-access.ts';
+import { AdminAccounts } from './admins/admin-accounts.ts';
 import { AdminService } from './admins/admin-service.ts';
 import { AuditService } from './audit/audit-service.ts';
 import { AuthService, type AuthPolicy } from './sessions/auth-service.ts';
@@ -40,6 +41,8 @@ import { SecondStep } from './sign-in/second-step.ts';
 import { SecondStepLock } from './sign-in/second-step-lock.ts';
 import { PasskeyStep } from './sign-in/passkey-step.ts';
 import { FactorService } from './factors/factor-service.ts';
+import { ImpersonationService } from './impersonation/impersonation-service.ts';
+import { impersonatorCheck } from './impersonation/impersonation-rules.ts';
 import { SECOND_FACTOR_RULES } from './factors/second-factor-rules.ts';
 
 export interface UseCaseDeps {
@@ -75,6 +78,8 @@ export interface UseCaseDeps {
   totpIssuer?: string;
   /** Passkey options one client address may ask for per minute (PASSKEY_OPTIONS_PER_MINUTE). */
   passkeyOptionsPerMinute?: number;
+  /** Whether admins may act as end users (IMPERSONATION); off unless told. */
+  impersonation?: boolean;
 }
 
 /** One kind of account's sign-in steps, each ending in the one session grant. */
@@ -120,6 +125,7 @@ export function createUseCases({
   ceremonies,
   totpIssuer = 'User-account service',
   passkeyOptionsPerMinute = SECOND_FACTOR_RULES.passkeyOptionsPerMinute,
+  impersonation = false,
 }: UseCaseDeps) {
   const { sessions, attempts, audit } = repositories;
   const admins = adminPrincipals(repositories.admins);
@@ -143,13 +149,28 @@ export function createUseCases({
     perMinute: passkeyOptionsPerMinute,
   });
   /** An account kind's session handling and its sign-in steps, all ending in one session grant. */
-  const accountsOf = (principals: PrincipalSource): { auth: AuthService; signIn: SignInSteps } => {
+  const impersonatorAllowed = impersonatorCheck(repositories.admins, impersonation);
+  const accountsOf = (
+    principals: PrincipalSource,
+  ): { auth: AuthService; signIn: SignInSteps; grants: SessionGrants } => {
     const kind = principals.kind;
     const grants = new SessionGrants({ kind, sessions, signer, clock, ids, policy });
     const issuing = new ChallengeIssuing({ kind, factors, ceremonies, signInChallenges, tokenKeys, clock });
     const steps = { principals, signInChallenges, proofs, grants, clock, policy };
     return {
-      auth: new AuthService({ principals, accounts, sessions, grants, audit, signer, clock, ids, policy }),
+      grants,
+      auth: new AuthService({
+        principals,
+        accounts,
+        sessions,
+        grants,
+        audit,
+        signer,
+        clock,
+        ids,
+        policy,
+        impersonatorAllowed,
+      }),
       signIn: {
         password: new PasswordStep({
           principals,
@@ -193,6 +214,20 @@ export function createUseCases({
     lifetimes: tokenLifetimes,
   });
   const self = new SelfService({ users, hasher, attempts, ids, clock, throttle: policy.throttle, accountMail });
+  const factorService = new FactorService({
+    factors,
+    sessions,
+    principals: { admin: admins, user: people },
+    codes,
+    ceremonies,
+    box: mailDeps.box,
+    proofs,
+    lock,
+    accountMail,
+    clock,
+    ids,
+    issuer: totpIssuer,
+  });
   return {
     users,
     self,
@@ -200,6 +235,18 @@ export function createUseCases({
     adminAuth: adminAccounts.auth,
     /** Every admin operation's door: an open session and a role that holds the operation's permission. */
     adminAccess: new AdminAccess({ auth: adminAccounts.auth, admins: repositories.admins }),
+    /** Owners' management of administrators: invitations, roles, removal. */
+    adminAccounts: new AdminAccounts({
+      admins: repositories.admins,
+      invitations: repositories.adminInvitations,
+      keys: tokenKeys,
+      actionTokens,
+      accountMail,
+      hasher,
+      clock,
+      ids,
+      publicUrl,
+    }),
     userAuth: userAccounts.auth,
     /** The sign-in steps of admins (`/v1/admin/login…`) and of users (`/v1/login…`). */
     adminSignIn: adminAccounts.signIn,
@@ -268,19 +315,16 @@ export function createUseCases({
     }),
     verification: new VerificationService({ users: repositories.users, actionTokens, clock, ids }),
     /** The second factors of admins and users: enrolment, step-up changes, an admin's reset. */
-    factors: new FactorService({
-      factors,
-      sessions,
-      principals: { admin: admins, user: people },
-      codes,
-      ceremonies,
-      box: mailDeps.box,
-      proofs,
-      lock,
-      accountMail,
+    factors: factorService,
+    /** Support acting as an end user, when IMPERSONATION is on. */
+    impersonation: new ImpersonationService({
+      enabled: impersonation,
+      users: people,
+      grants: userAccounts.grants,
+      factors: factorService,
       clock,
       ids,
-      issuer: totpIssuer,
+      accessTokenSeconds: policy.accessTokenSeconds,
     }),
     emailChange: new EmailChangeService({ self, actionTokens, accountMail, clock, ids, publicUrl }),
   };

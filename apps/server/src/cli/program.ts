@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config';
 import { AdminKeyFileError } from '../admin-key-file';
 import { CliExit, EXIT } from './exit-codes';
+import { adminsCommand } from './admins-commands';
 import { auditCommand } from './audit-commands';
 import { mailCommand, secretsCommand } from './mail-commands';
 import { factorsCommand } from './factors-commands';
@@ -16,6 +17,7 @@ function operatorProgram(): Command {
   for (const command of [
     usersCommand(),
     adminCommand(),
+    adminsCommand(),
     keysCommand(),
     secretsCommand(),
     factorsCommand(),

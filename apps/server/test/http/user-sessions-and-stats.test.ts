@@ -38,6 +38,7 @@ describe.each(BACKENDS)('sessions, last login and the overview on %s', (backend)
       expires: expect.any(String),
       client_address: '127.0.0.1',
       user_agent: null,
+      impersonated_by: null,
     });
     const secondId = listed[1]!.id;
 

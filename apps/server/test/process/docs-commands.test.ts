@@ -172,7 +172,13 @@ describe('the commands of the docs', { timeout: 300_000 }, () => {
     await mkdir(join(dir, 'data'), { mode: 0o700 });
     // The pages' examples send more mail from one address within a minute than a reader pasting
     // them would (sign-up, email change, recovery, resend): the per-address limit is not under test.
-    const env = { ADMIN_KEY_PATH: join(dir, 'data', 'admin.key'), BCRYPT_COST: '4', MAIL_REQUESTS_PER_MINUTE: '100' };
+    // Impersonation is off by default; its example needs it on.
+    const env = {
+      ADMIN_KEY_PATH: join(dir, 'data', 'admin.key'),
+      BCRYPT_COST: '4',
+      MAIL_REQUESTS_PER_MINUTE: '100',
+      IMPERSONATION: 'on',
+    };
     const server = await servers.start(env, { cwd: dir });
     const shell = { ...env, PORT: String(server.port), LOG_LEVEL: 'warn' };
 

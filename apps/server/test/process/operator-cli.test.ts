@@ -184,6 +184,8 @@ describe('the operator CLI', { timeout: 60_000 }, () => {
       ['users', 'ban'],
       ['users', 'unban'],
       ['admin', 'reset-password'],
+      ['admins', 'list'],
+      ['admins', 'invite'],
       ['keys', 'rotate'],
       ['db', 'status'],
     ]) {
@@ -231,5 +233,15 @@ describe('the operator CLI', { timeout: 60_000 }, () => {
     const second = JSON.parse(await readFile(env.ADMIN_KEY_PATH, 'utf8'));
     expect(second.email).toBe(first.email);
     expect(second.password).not.toBe(first.password);
+
+    const invited = await runCli(['admins', 'invite', 'Sam@Example.com', '--role', 'support'], env);
+    expect(JSON.parse(invited.stdout)).toMatchObject({ email: 'sam@example.com', role: 'support' });
+    expect((await runCli(['admins', 'invite', first.email, '--role', 'admin'], env)).code).toBe(4);
+    expect((await runCli(['admins', 'invite', 'x@example.com', '--role', 'root'], env)).code).toBe(2);
+    const listed = (await runCli(['admins', 'list'], env)).stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(listed).toEqual([expect.objectContaining({ email: first.email, role: 'owner' })]);
   });
 });

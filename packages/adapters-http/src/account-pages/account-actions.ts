@@ -14,4 +14,6 @@ export interface AccountActions {
   resetPassword(token: unknown, password: unknown, request: RequestContext): Promise<void>;
   /** Sets an invited user's first password through an invitation token. */
   acceptInvitation(token: unknown, password: unknown, request: RequestContext): Promise<void>;
+  /** Sets an invited administrator's password through their invitation's token: the admin is made. */
+  acceptAdminInvitation(token: unknown, password: unknown, request: RequestContext): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearer, createTestApp, fromAddress, jsonInit, type TestApp, usersDocument } from '../testing';
+import { bearer, createTestApp, fromAddress, jsonInit, loginDocument, type TestApp, usersDocument } from '../testing';
 
 const APP_URL = 'https://app.example.com/welcome?from=account&x=<y>';
 const SAME_ORIGIN = { Origin: 'http://localhost' };
@@ -98,6 +98,22 @@ const PAGES: readonly PageCase[] = [
       expect(invite.status).toBe(201);
       const token = await mailedToken(t, email, 'accept-invitation');
       return { token, done: async () => (await t.loginUser(email, NEW_PASSWORD)).response.status === 200 };
+    },
+  },
+  {
+    page: 'admin-invitation',
+    choosesPassword: true,
+    async mailLink(t) {
+      const email = 'ada.admin@example.com';
+      const { accessToken } = await t.loginAdmin();
+      const invite = await t.app.request(
+        '/v1/admin/admins',
+        jsonInit('POST', { data: { type: 'admins', attributes: { email, role: 'support' } } }, bearer(accessToken)),
+      );
+      expect(invite.status).toBe(201);
+      const token = await mailedToken(t, email, 'admin-invitation');
+      const adminLogin = () => t.app.request('/v1/admin/login', jsonInit('POST', loginDocument(email, NEW_PASSWORD)));
+      return { token, done: async () => (await adminLogin()).status === 200 };
     },
   },
 ];

@@ -98,15 +98,7 @@ export function accountPagesRoutes({ actions, appUrl }: AccountPagesDeps) {
             return c.html(formPage(spec, token, { password: sentence(error) }), 422);
           }
           if (error instanceof EmailTakenError) {
-            return c.html(
-              stoppedPage(
-                spec.title,
-                'Another account uses this email address now, so your address was not changed.',
-                'Sign in and choose another address.',
-                appUrl,
-              ),
-              409,
-            );
+            return c.html(stoppedPage(spec.title, spec.emailTaken.text, spec.emailTaken.next, appUrl), 409);
           }
           throw error;
         }

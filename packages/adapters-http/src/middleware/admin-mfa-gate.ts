@@ -2,9 +2,12 @@ import { MfaEnrolmentRequiredError, type AdminMfaMode, type AuthService, type Fa
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../app-env';
 
-/** What an admin without a factor may still reach when ADMIN_MFA is required: enrolment, refresh and logout. */
+/**
+ * What an admin without a factor may still reach when ADMIN_MFA is required: who they are (the
+ * panel reads it to show its pages, enrolment first), enrolment, refresh and logout.
+ */
 const OPEN_WHILE_ENROLLING =
-  /^\/v1\/admin\/(?:me\/factors(?:\/.*)?|me\/recovery-codes|refresh|token\/refresh|logout(?:\/.*)?)$/;
+  /^\/v1\/admin\/(?:me|me\/factors(?:\/.*)?|me\/recovery-codes|refresh|token\/refresh|logout(?:\/.*)?)$/;
 const ADMIN_API = /^\/v1\/admin(?:\/|$)/;
 const BEARER = /^Bearer[ \t]+(.+)$/i;
 

@@ -45,6 +45,7 @@ export const loginSessionsExample = {
         expires: '2026-12-21T10:14:00.000Z',
         client_address: '203.0.113.7',
         user_agent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0',
+        impersonated_by: null,
       },
     },
   ],
@@ -160,6 +161,28 @@ export const invitationExample = {
       created: CREATED,
       sent: CREATED,
       expires: '2026-11-28T10:00:00.000Z',
+    },
+  },
+};
+
+export const adminExample = {
+  data: {
+    type: 'admins',
+    id: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e73',
+    attributes: { ...ADA, role: 'support', created: CREATED, updated: CREATED },
+  },
+};
+
+export const adminInvitationExample = {
+  data: {
+    type: 'admin-invitations',
+    id: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e74',
+    attributes: {
+      ...ADA,
+      role: 'support',
+      invited_by: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e72',
+      created: CREATED,
+      expires: '2026-11-23T10:00:00.000Z',
     },
   },
 };

@@ -13,6 +13,10 @@ const loginSessionSchema = v.object({
     expires: isoTimestamp('When its newest refresh token expires.'),
     client_address: v.pipe(v.nullable(v.string()), v.description("The login's client address.")),
     user_agent: v.pipe(v.nullable(v.string()), v.description("The login's User-Agent, at most 256 characters.")),
+    impersonated_by: v.pipe(
+      v.nullable(v.pipe(v.string(), v.uuid())),
+      v.description('The administrator acting as the account in this session (impersonation); null for a login.'),
+    ),
   }),
 });
 
@@ -33,6 +37,7 @@ function loginSessionResource(session: Session): v.InferOutput<typeof loginSessi
       expires: timestamp(session.expires),
       client_address: session.clientAddress,
       user_agent: session.userAgent,
+      impersonated_by: session.impersonatorId,
     },
   };
 }

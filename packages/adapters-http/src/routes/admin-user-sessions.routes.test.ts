@@ -53,6 +53,7 @@ describe('GET /v1/admin/users/{id}/sessions', () => {
         expires: '2026-01-08T00:00:00.000Z',
         client_address: '203.0.113.7',
         user_agent: 'Firefox/140',
+        impersonated_by: null,
       },
     });
   });

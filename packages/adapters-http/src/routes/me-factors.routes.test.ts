@@ -106,7 +106,7 @@ describe('/v1/admin/users/{id}/factors', () => {
 });
 
 describe('ADMIN_MFA=required', () => {
-  it('closes every admin route but enrolment, refresh and logout to an admin without a factor, until one is active', async () => {
+  it('closes every admin route but who-am-I, enrolment, refresh and logout to an admin without a factor, until one is active', async () => {
     t = await createTestApp({ adminMfa: 'required' });
     const admin = bearer((await t.loginAdmin()).accessToken);
     const users = await t.app.request('/v1/admin/users', { headers: admin });
@@ -114,6 +114,7 @@ describe('ADMIN_MFA=required', () => {
     expect((await users.json()).errors[0].code).toBe('mfa_enrolment_required');
     expect((await t.app.request('/v1/admin/stats', { headers: admin })).status).toBe(403);
     expect((await t.app.request('/v1/admin/me/factors', { headers: admin })).status).toBe(200);
+    expect((await t.app.request('/v1/admin/me', { headers: admin })).status).toBe(200);
     // Without a valid admin token the routes refuse as they always do.
     expect((await t.app.request('/v1/admin/users')).status).toBe(401);
     const { verified } = await activeTotp(admin, '/v1/admin/me');

@@ -7,8 +7,10 @@ const credential = v.pipe(
   v.description('A WebAuthn response as @simplewebauthn/browser returns it (plain JSON).'),
 );
 const code = v.pipe(v.string(), v.maxLength(64), v.description('A TOTP code, or for a step-up a recovery code.'));
+/** The members of a second-factor proof sent with a request: a code or a passkey response. */
+export const proofMembers = { code: v.optional(code), credential: v.optional(credential) };
 /** A code or a passkey response, in a JSON object (an array or any other member is refused). */
-const codeOrCredential = () => closedObject({ code: v.optional(code), credential: v.optional(credential) }, 'member');
+const codeOrCredential = () => closedObject(proofMembers, 'member');
 
 /**
  * POST …/factors: the kind of factor to enrol, and a step-up proof (`code` or `credential`, as

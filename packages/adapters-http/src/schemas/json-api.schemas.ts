@@ -46,9 +46,9 @@ export const resourceDocument = <A extends v.GenericSchema>(attributes: A, type 
   openObject({ data: closedObject({ type: resourceType(type), attributes }, 'member of data') });
 
 /** The same, for an existing resource: `data.id` may repeat the path's id. */
-export const identifiedResourceDocument = <A extends v.GenericSchema>(attributes: A) =>
+export const identifiedResourceDocument = <A extends v.GenericSchema>(attributes: A, type = RESOURCE_TYPE) =>
   openObject({
-    data: closedObject({ type: resourceType(RESOURCE_TYPE), id: v.optional(text()), attributes }, 'member of data'),
+    data: closedObject({ type: resourceType(type), id: v.optional(text()), attributes }, 'member of data'),
   });
 
 /** 409 when the document names another type than `type`, or another resource than the path does. */

@@ -44,7 +44,11 @@ export const TEST_JWKS = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'test-public-
  * The HTTP app over the domain's in-memory fakes (unsigned tokens, plain-text "hashes", a manual
  * clock), with one admin. Fast enough for scenario tables; the real adapters are tested elsewhere.
  */
-export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup: SignupMode = 'open') {
+export async function createTestApp(
+  overrides: Partial<HttpAppDeps> = {},
+  signup: SignupMode = 'open',
+  { impersonation = false }: { impersonation?: boolean } = {},
+) {
   const repositories = inMemoryRepositories();
   const clock = new ManualClock();
   const ids = new SequentialIds();
@@ -67,6 +71,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     signup,
     codes,
     ceremonies: new FakePasskeyCeremonies(),
+    impersonation,
   });
   const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail } = useCases;
   const { mailRequestLimit, mailRequests, recovery, adminAccountMail, invitations } = useCases;
@@ -77,6 +82,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     self,
     adminAuth,
     adminAccess: useCases.adminAccess,
+    adminAccounts: useCases.adminAccounts,
     userAuth,
     adminSignIn: useCases.adminSignIn,
     userSignIn: useCases.userSignIn,
@@ -92,6 +98,7 @@ export async function createTestApp(overrides: Partial<HttpAppDeps> = {}, signup
     adminAccountMail,
     invitations,
     factors: useCases.factors,
+    impersonation: useCases.impersonation,
     adminMfa: 'optional',
     jwks: async () => TEST_JWKS,
     ready: async () => null,

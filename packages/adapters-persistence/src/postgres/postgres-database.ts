@@ -20,6 +20,7 @@ import { PostgresSecretRepository } from './postgres-secret.repository';
 import { PostgresMailRequestQueue } from './postgres-mail-request-queue';
 import { PostgresRateCounterRepository } from './postgres-rate-counter.repository';
 import { PostgresActionTokenRepository } from './postgres-action-token.repository';
+import { PostgresAdminInvitationRepository } from './postgres-admin-invitation.repository';
 import { PostgresInvitationRepository } from './postgres-invitation.repository';
 import { PostgresMailQueue } from './postgres-mail-queue';
 import { preparingClient } from './postgres-prepared-client';
@@ -104,6 +105,7 @@ function postgresRepositories(db: PostgresDb, sequencer: AuditSequencer) {
     rateCounters: new PostgresRateCounterRepository(db),
     mailRequests: new PostgresMailRequestQueue(db),
     invitations: new PostgresInvitationRepository(db),
+    adminInvitations: new PostgresAdminInvitationRepository(db),
     audit: new PostgresAuditTrail(db, sequencer),
     factors: new PostgresFactorRepository(db),
     signInChallenges: new PostgresSignInChallengeRepository(db),

@@ -1,12 +1,13 @@
 import { and, asc, desc, eq, isNull, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type {
-  AuditRecord,
-  RefreshToken,
-  Session,
-  SessionRepository,
-  SessionWithAccount,
-  SubjectKind,
-  VerifiedAccount,
+import {
+  isUserLogin,
+  type AuditRecord,
+  type RefreshToken,
+  type Session,
+  type SessionRepository,
+  type SessionWithAccount,
+  type SubjectKind,
+  type VerifiedAccount,
 } from '@uas/domain';
 import {
   currentTokensOf,
@@ -84,7 +85,7 @@ export class PostgresSessionRepository implements SessionRepository {
       if (!account) return false;
       await tx.insert(sessions).values(session);
       await tx.insert(refreshTokens).values(firstToken);
-      if (session.kind === 'user') {
+      if (isUserLogin(session)) {
         await tx.update(users).set({ lastLogin: session.created }).where(eq(users.id, id));
         // Last: every login of the day queues on this row, so it is held only until the commit.
         await countOnDay(tx, session.created, 'logins');

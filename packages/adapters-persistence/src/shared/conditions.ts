@@ -159,3 +159,8 @@ export function usableActionToken(
 export function unusedActionTokensOf(tokens: ActionTokenColumns, userId: string): SQL | undefined {
   return and(eq(tokens.userId, userId), isNull(tokens.used));
 }
+
+/** Administrators' invitations that can still be accepted at `now`: neither used nor expired. */
+export function pendingAdminInvitation(invitations: { used: Column; expires: Column }, now: Date): SQL | undefined {
+  return and(isNull(invitations.used), gt(invitations.expires, now));
+}

@@ -122,6 +122,7 @@ export function guardedRepositories(repositories: Repositories): Repositories {
   return {
     users: guardedRepository('users', repositories.users),
     admins: guardedRepository('admins', repositories.admins),
+    adminInvitations: guardedRepository('adminInvitations', repositories.adminInvitations),
     sessions: guardedRepository('sessions', repositories.sessions),
     attempts: guardedRepository('attempts', repositories.attempts),
     signingKeys: guardedRepository('signingKeys', repositories.signingKeys),

@@ -21,6 +21,7 @@ import { SqliteSecretRepository } from './sqlite-secret.repository';
 import { SqliteMailRequestQueue } from './sqlite-mail-request-queue';
 import { SqliteRateCounterRepository } from './sqlite-rate-counter.repository';
 import { SqliteActionTokenRepository } from './sqlite-action-token.repository';
+import { SqliteAdminInvitationRepository } from './sqlite-admin-invitation.repository';
 import { SqliteInvitationRepository } from './sqlite-invitation.repository';
 import { SqliteMailQueue } from './sqlite-mail-queue';
 import { SqlitePasswordRehashRepository } from './sqlite-password-rehash.repository';
@@ -72,6 +73,7 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     rateCounters: new SqliteRateCounterRepository(db),
     mailRequests: new SqliteMailRequestQueue(db),
     invitations: new SqliteInvitationRepository(db),
+    adminInvitations: new SqliteAdminInvitationRepository(db),
     audit: new SqliteAuditTrail(db, sequencer),
     factors: new SqliteFactorRepository(db),
     signInChallenges: new SqliteSignInChallengeRepository(db),

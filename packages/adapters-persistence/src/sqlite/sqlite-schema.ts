@@ -124,6 +124,9 @@ export const sessions = sqliteTable(
     userAgent: text('user_agent'),
     amr: authMethods('amr').notNull().default(sql`'pwd'`),
     revoked: timestamp('revoked'),
+    // The admin who opened it by impersonating its user (null for a login): what it does is theirs,
+    // and it goes with them.
+    impersonatorId: text('impersonator_id').references(() => admins.id, { onDelete: 'cascade' }),
   },
   (t) => [
     index('sessions_subject_idx').on(t.kind, t.subjectId),

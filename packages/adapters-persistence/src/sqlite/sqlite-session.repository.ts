@@ -1,5 +1,13 @@
 import { and, asc, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import type { AuditRecord, RefreshToken, Session, SessionRepository, SubjectKind, VerifiedAccount } from '@uas/domain';
+import {
+  isUserLogin,
+  type AuditRecord,
+  type RefreshToken,
+  type Session,
+  type SessionRepository,
+  type SubjectKind,
+  type VerifiedAccount,
+} from '@uas/domain';
 import {
   currentTokensOf,
   exchangeable,
@@ -56,7 +64,7 @@ export class SqliteSessionRepository implements SessionRepository {
         if (!account) return false;
         tx.insert(sessions).values(session).run();
         tx.insert(refreshTokens).values(firstToken).run();
-        if (session.kind === 'user') {
+        if (isUserLogin(session)) {
           tx.update(users).set({ lastLogin: session.created }).where(eq(users.id, id)).run();
           countOnDay(tx, session.created, 'logins');
         }

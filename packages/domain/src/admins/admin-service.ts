@@ -24,7 +24,7 @@ export class AdminService {
    * resets its email and password to the file's. A reset ends the admin's sessions.
    * `keyFileStamp` identifies the file read (null when it may still change unseen): when it is the
    * stamp of the file last applied, the file is unchanged and its password is not checked again,
-   * which would cost a bcrypt verification on every start.
+   * which would cost a bcrypt verification on every start. Its role is always `owner` afterwards.
    */
   async applyCredentials(credentials: AdminCredentials, keyFileStamp: string | null = null): Promise<Admin> {
     const { admins, hasher, clock, ids } = this.deps;
@@ -51,16 +51,19 @@ export class AdminService {
       await admins.insert(admin);
       return admin;
     }
-    if (keyFileStamp !== null && current.keyFileStamp === keyFileStamp) return current;
+    // The key file's admin is an owner: a role an owner gave it meanwhile ends at this start.
+    const isOwner = current.role === KEY_FILE_ADMIN_ROLE;
+    const asOwner = async (admin: Admin) =>
+      (await admins.update({ ...admin, role: KEY_FILE_ADMIN_ROLE, keyFileStamp })) ?? admin;
+    if (keyFileStamp !== null && current.keyFileStamp === keyFileStamp) return isOwner ? current : asOwner(current);
     const samePassword = await hasher.verify(credentials.password, current.passwordHash);
     const name = credentials.name ?? current.name;
     if (samePassword && current.email === email && current.name === name) {
-      return current.keyFileStamp === keyFileStamp
-        ? current
-        : ((await admins.update({ ...current, keyFileStamp })) ?? current);
+      return current.keyFileStamp === keyFileStamp && isOwner ? current : asOwner(current);
     }
     const updated: Admin = {
       ...current,
+      role: KEY_FILE_ADMIN_ROLE,
       name,
       email,
       passwordHash: samePassword ? current.passwordHash : await hasher.hash(credentials.password),

@@ -1,3 +1,4 @@
+import type { Identity } from '../shared/identity.ts';
 import type { JsonValue } from '../shared/json.ts';
 import type { User } from '../users/user.ts';
 import {
@@ -7,6 +8,7 @@ import {
   type AuditRecord,
   type AuditTarget,
   type Initiator,
+  type RequestContext,
 } from './audit-event.ts';
 
 /** An event of `action` by `by`, with an id and a time of the caller's ids and clock. */
@@ -19,6 +21,15 @@ export function auditRecord(
   changes: AuditChanges | null = null,
 ): AuditRecord {
   return { id, time, actor: by.actor, action, target, changes, request: by.request };
+}
+
+/**
+ * The caller of a request made with an access token, as the audit trail records it: the admin
+ * behind an impersonation session, not the user it acts as.
+ */
+export function initiatorOf(identity: Identity, request: RequestContext): Initiator {
+  if (identity.impersonatorId !== undefined) return { actor: { type: 'admin', id: identity.impersonatorId }, request };
+  return { actor: { type: identity.kind, id: identity.subjectId }, request };
 }
 
 export const userTarget = (id: string): AuditTarget => ({ type: 'users', id });

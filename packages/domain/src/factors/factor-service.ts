@@ -1,8 +1,8 @@
-import { auditRecord } from '../audit/audit-records.ts';
+import { auditRecord, initiatorOf } from '../audit/audit-records.ts';
 import { NO_REQUEST, type Initiator, type RequestContext } from '../audit/audit-event.ts';
+import { refuseWhileImpersonated } from '../impersonation/impersonation-rules.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import type { SecretBox } from '../secrets/secret-box.ts';
-import { initiatorOf } from '../sessions/auth-service.ts';
 import type { PrincipalSource } from '../sessions/principal.ts';
 import type { SessionRepository } from '../sessions/session.repository.ts';
 import type { SecondStepLock } from '../sign-in/second-step-lock.ts';
@@ -105,6 +105,7 @@ export class FactorService {
     request: RequestContext = NO_REQUEST,
   ): Promise<Enrolment> {
     const { factors, codes, ceremonies, box, clock, ids, issuer } = this.deps;
+    refuseWhileImpersonated(who, 'second factors');
     if (typeof kind !== 'string' || !(FACTOR_KINDS as readonly string[]).includes(kind)) {
       throw new ValidationError([
         { source: { pointer: '/data/attributes/kind' }, detail: `kind must be one of ${FACTOR_KINDS.join(', ')}` },
@@ -167,6 +168,7 @@ export class FactorService {
     request: RequestContext = NO_REQUEST,
   ): Promise<Activation> {
     const { factors, codes, ceremonies, box, clock, ids } = this.deps;
+    refuseWhileImpersonated(who, 'second factors');
     const factor = await this.ownFactor(who, factorId);
     if (isActive(factor)) throw new FactorAlreadyActiveError();
     const now = clock.now();
@@ -218,6 +220,7 @@ export class FactorService {
    */
   async remove(who: Identity, factorId: string, proof: StepUpProof, request: RequestContext = NO_REQUEST) {
     const { factors, clock, ids } = this.deps;
+    refuseWhileImpersonated(who, 'second factors');
     const factor = await this.ownFactor(who, factorId);
     if (isActive(factor)) await this.stepUp(who, proof, request);
     const audit = auditRecord(
@@ -237,6 +240,7 @@ export class FactorService {
     request: RequestContext = NO_REQUEST,
   ): Promise<readonly string[]> {
     const { factors, clock, ids } = this.deps;
+    refuseWhileImpersonated(who, 'recovery codes');
     await this.stepUp(who, proof, request);
     // Codes stand in for a factor: an account with none has nothing for them to replace.
     if (!(await factors.hasActive(who.kind, who.subjectId))) throw new SecondFactorRequiredError();
@@ -286,6 +290,18 @@ export class FactorService {
   }
 
   /**
+   * An act that a second factor must confirm each time (an admin acting as a user), by an account
+   * with an active factor: a code or passkey assertion of the account sent along, counted by its
+   * second-step lock as a step-up's is. A recent sign-in with a second factor is not enough here.
+   * An account without an active factor has nothing to prove.
+   */
+  async confirm(who: Identity, proof: StepUpProof, request: RequestContext = NO_REQUEST): Promise<void> {
+    if (!(await this.deps.factors.hasActive(who.kind, who.subjectId))) return;
+    if (!sentAlong(proof)) throw new SecondFactorRequiredError();
+    await this.proveAlong(who, proof, this.deps.clock.now(), request);
+  }
+
+  /**
    * A change to the factors needs a second factor given recently: the session's login had a
    * second step within SECOND_FACTOR_RULES.stepUpSeconds, or the request carries a code or a
    * passkey assertion (over a challenge of the passkey options) of this account. A proof sent
@@ -294,10 +310,7 @@ export class FactorService {
   private async stepUp(who: Identity, proof: StepUpProof, request: RequestContext): Promise<void> {
     const { sessions, clock } = this.deps;
     const now = clock.now();
-    if (proof.code !== undefined && proof.credential !== undefined) {
-      throw new ValidationError([{ source: { pointer: '' }, detail: 'give either a code or a credential' }]);
-    }
-    if (typeof proof.code === 'string' || isJsonObject(proof.credential)) {
+    if (sentAlong(proof)) {
       await this.proveAlong(who, proof, now, request);
       return;
     }
@@ -345,6 +358,14 @@ export class FactorService {
 }
 
 const factorTarget = (id: string) => ({ type: 'factors', id });
+
+/** Whether a proof came with the request (one of a code or a credential; both is a bad request). */
+function sentAlong(proof: StepUpProof): boolean {
+  if (proof.code !== undefined && proof.credential !== undefined) {
+    throw new ValidationError([{ source: { pointer: '' }, detail: 'give either a code or a credential' }]);
+  }
+  return typeof proof.code === 'string' || isJsonObject(proof.credential);
+}
 /** A pending factor whose verification window has passed. */
 const isStale = (factor: Factor, now: Date) =>
   !isActive(factor) && now.getTime() - factor.created.getTime() > pendingSeconds * 1000;

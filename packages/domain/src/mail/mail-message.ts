@@ -22,6 +22,8 @@ export const MAIL_KIND_VALUES = {
   password_changed: ['email'],
   /** An admin invited the address: set a password to join. */
   invitation: ['email', 'name', 'link'],
+  /** An owner invited the address to become an administrator with `role`: set a password to join. */
+  admin_invitation: ['email', 'name', 'role', 'link'],
   /** A security notice: an admin removed every second factor of the account (and ended its sessions). */
   factors_reset: ['email'],
 } as const satisfies Record<string, readonly string[]>;

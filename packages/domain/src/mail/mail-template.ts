@@ -52,6 +52,11 @@ export const DEFAULT_MAIL_TEMPLATES: Record<MailKind, MailTemplate> = {
     text: 'Hello {{name}},\n\nAn account was made for you ({{email}}). Choose a password to start using it:\n\n{{link}}\n',
     html: '<p>Hello {{name}},</p>\n<p>An account was made for you (<strong>{{email}}</strong>).</p>\n<p><a href="{{link}}">Choose a password</a></p>\n',
   },
+  admin_invitation: {
+    subject: 'You are invited to administer the user-account service',
+    text: 'Hello {{name}},\n\nYou are invited to become an administrator ({{role}}) of the user-account service, as {{email}}. Choose a password to accept; the link works once, for 48 hours:\n\n{{link}}\n\nIf you did not expect this, ignore this message.\n',
+    html: '<p>Hello {{name}},</p>\n<p>You are invited to become an administrator (<strong>{{role}}</strong>) of the user-account service, as <strong>{{email}}</strong>.</p>\n<p><a href="{{link}}">Choose a password</a></p>\n<p>The link works once, for 48 hours. If you did not expect this, ignore this message.</p>\n',
+  },
   factors_reset: {
     subject: 'Your second factors were removed',
     text: 'An administrator removed every second factor (authenticator apps, passkeys and recovery codes) of the account of {{email}}, and ended its sessions. You can sign in with your password alone and enrol a second factor again.\n\nIf you did not ask for this, recover your account and tell your administrator.\n',

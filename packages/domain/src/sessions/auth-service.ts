@@ -1,4 +1,4 @@
-import { auditRecord } from '../audit/audit-records.ts';
+import { auditRecord, initiatorOf } from '../audit/audit-records.ts';
 import {
   NO_REQUEST,
   SYSTEM_ACTOR,
@@ -46,6 +46,12 @@ export interface AuthServiceDeps {
   clock: Clock;
   ids: IdGenerator;
   policy: AuthPolicy;
+  /**
+   * Whether an admin may still act through an impersonation session (see impersonatorCheck):
+   * asked on each request such a session makes, so a demotion or IMPERSONATION switched off
+   * stops it at its next request. Without it, no impersonation session is let through.
+   */
+  impersonatorAllowed?: (adminId: string) => Promise<boolean>;
 }
 
 /** How the audit trail types an account of each kind, as actor and as target. */
@@ -55,10 +61,6 @@ const accountTarget = (kind: SubjectKind, id: string): AuditTarget => ({ type: A
 /** One session opening or ending, as the audit trail shows it beside the account. */
 const sessionChange = (before: string | null, after: string | null): AuditChanges => ({ session: { before, after } });
 
-/** The caller of a request made with an access token, as the audit trail records it. */
-export function initiatorOf(identity: Identity, request: RequestContext): Initiator {
-  return { actor: { type: identity.kind, id: identity.subjectId }, request };
-}
 /** The token a route of each kind refuses, as the refusal names it. */
 const OTHER_KIND_TOKEN: Record<SubjectKind, string> = { admin: 'A user token', user: 'An admin token' };
 
@@ -204,7 +206,9 @@ export class AuthService {
    * and its account still active and not banned. The last closes the one gap the transactional
    * change leaves: a login that read the account just before its deactivation (or ban) committed
    * opens its session after the change ended the others; that session dies at its first use. A
-   * valid token of the other kind of account is refused as forbidden, not as invalid.
+   * valid token of the other kind of account is refused as forbidden, not as invalid. The session
+   * says whether an admin opened it by impersonation, so its end stops the token at its next
+   * request as any other; such a session also ends once its admin may no longer impersonate.
    */
   async authenticate(accessToken: string): Promise<Identity> {
     const { signer, sessions } = this.deps;
@@ -222,7 +226,11 @@ export class AuthService {
     }
     if (read === undefined) await this.activePrincipal(session, now);
     else if (!read?.accountActive) await this.refuseEnded(session, now);
-    return { kind: this.kind, subjectId: sub, sessionId: sid };
+    const identity: Identity = { kind: this.kind, subjectId: sub, sessionId: sid };
+    const { impersonatorId } = session;
+    if (impersonatorId === null) return identity;
+    if (!(await this.deps.impersonatorAllowed?.(impersonatorId))) await this.refuseEnded(session, now);
+    return { ...identity, impersonatorId };
   }
 
   private async resolveRefreshToken(refreshToken: string): Promise<{ record: RefreshToken; session: Session }> {

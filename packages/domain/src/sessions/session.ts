@@ -24,6 +24,11 @@ export interface Session {
   readonly amr: readonly AuthMethod[];
   /** Set when the session ends (logout, reuse, password change...): every token of it dies. */
   readonly revoked: Date | null;
+  /**
+   * The admin who opened it by impersonating its user (see ImpersonationService); null for the
+   * user's own login. Its token acts for the user, and what it does is recorded under this admin.
+   */
+  readonly impersonatorId: string | null;
 }
 
 /** Where a login comes from, as the session remembers it. */
@@ -51,6 +56,14 @@ export interface RefreshToken {
  */
 export function withinReuseGrace(token: RefreshToken, now: Date, graceSeconds: number): boolean {
   return token.retired !== null && graceSeconds > 0 && now.getTime() - token.retired.getTime() <= graceSeconds * 1000;
+}
+
+/**
+ * Whether opening the session is a user's login, which sets their last login and counts in the
+ * day's logins: an admin's is not, nor is an impersonation (the user did not sign in).
+ */
+export function isUserLogin(session: Session): boolean {
+  return session.kind === 'user' && session.impersonatorId === null;
 }
 
 /** Whether the session still works at `now`: neither ended nor past its expiry. */

@@ -6,4 +6,9 @@ export interface Identity {
   kind: SubjectKind;
   subjectId: string;
   sessionId: string;
+  /**
+   * The admin acting through this token, when its session was opened by impersonation: the
+   * token speaks for the user, the admin answers for what it does.
+   */
+  impersonatorId?: string;
 }

@@ -1,5 +1,5 @@
 import { auditRecord } from '../audit/audit-records.ts';
-import type { RequestContext } from '../audit/audit-event.ts';
+import type { AuditRecord, RequestContext } from '../audit/audit-event.ts';
 import type { AuthMethod } from '../factors/factor.ts';
 import type { Principal } from '../sessions/principal.ts';
 import type { SessionRepository } from '../sessions/session.repository.ts';
@@ -7,6 +7,7 @@ import type { RefreshToken, Session } from '../sessions/session.ts';
 import { addSeconds, type Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { SubjectKind } from '../shared/identity.ts';
+import type { JsonObject } from '../shared/json.ts';
 import type { TokenPurpose, TokenSigner } from '../tokens/token-signer.ts';
 
 export interface SessionGrantsDeps {
@@ -28,6 +29,12 @@ export interface SessionGrant {
   accessTokenExpires: Date;
   refreshToken: string;
   refreshTokenExpires: Date;
+}
+
+/** A session opened by impersonation and its one access token, which expires with it. */
+export interface ImpersonationGrant {
+  session: Session;
+  accessToken: string;
 }
 
 /** The assurance level (NIST SP 800-63B) an access token states beside its `amr`. */
@@ -73,6 +80,7 @@ export class SessionGrants {
       userAgent: request.userAgent,
       amr,
       revoked: null,
+      impersonatorId: null,
     };
     const audit =
       kind === 'admin'
@@ -89,10 +97,50 @@ export class SessionGrants {
     return this.grant(principal, session, first, now);
   }
 
-  /** A refresh token of the session, not yet stored, valid for the policy's lifetime from `now`. */
-  newRefreshToken(sessionId: string, now: Date): RefreshToken {
-    const expires = addSeconds(now, this.deps.policy.refreshTokenSeconds);
+  /** A refresh token of the session, not yet stored, valid for the policy's lifetime from `now` unless told. */
+  newRefreshToken(
+    sessionId: string,
+    now: Date,
+    expires = addSeconds(now, this.deps.policy.refreshTokenSeconds),
+  ): RefreshToken {
     return { id: this.deps.ids.next(), sessionId, issued: now, expires, retired: null, revoked: null };
+  }
+
+  /**
+   * Opens a session of `principal` for the admin `impersonatorId`, lasting `seconds`, and signs its
+   * one access token, which says so in an `act` claim (RFC 8693). No refresh token is handed out:
+   * the session's family holds one row that is never signed, which carries its expiry as every
+   * session's tokens do (housekeeping forgets a session with none). The store checks the account
+   * as for any session; `audit` is written in the same transaction. Null as open() answers it.
+   */
+  async openImpersonation(
+    principal: Principal,
+    impersonatorId: string,
+    seconds: number,
+    request: RequestContext,
+    audit: (session: Session) => AuditRecord,
+  ): Promise<ImpersonationGrant | null> {
+    const { kind, clock, ids, sessions } = this.deps;
+    const now = clock.now();
+    const expires = addSeconds(now, seconds);
+    const session: Session = {
+      id: ids.next(),
+      kind,
+      subjectId: principal.id,
+      created: now,
+      lastUsed: now,
+      expires,
+      clientAddress: request.clientAddress,
+      userAgent: request.userAgent,
+      // The account proved nothing: an admin stands in for it.
+      amr: [],
+      revoked: null,
+      impersonatorId,
+    };
+    const family = this.newRefreshToken(session.id, now, expires);
+    if (!(await sessions.create(session, family, principal, audit(session)))) return null;
+    const accessToken = await this.signAccess(principal, session, now, expires, { act: { sub: impersonatorId } });
+    return { session, accessToken };
   }
 
   /** Signs the access token (with the session's `amr` and `aal`) and the refresh token `refresh`. */
@@ -102,18 +150,10 @@ export class SessionGrants {
     refresh: RefreshToken,
     now: Date,
   ): Promise<SessionGrant> {
-    const { signer, policy, kind, ids } = this.deps;
-    const accessTokenExpires = addSeconds(now, policy.accessTokenSeconds);
-    const subject = { sub: principal.id, sid: session.id };
-    const assurance = { amr: [...session.amr], aal: assuranceOf(session.amr) };
+    const accessTokenExpires = addSeconds(now, this.deps.policy.accessTokenSeconds);
     const [accessToken, refreshToken] = await Promise.all([
-      signer.sign(
-        ACCESS_PURPOSE[kind],
-        { ...principal.claims, ...subject, ...assurance, jti: ids.next() },
-        now,
-        accessTokenExpires,
-      ),
-      signer.sign('refresh', { ...subject, jti: refresh.id }, now, refresh.expires),
+      this.signAccess(principal, session, now, accessTokenExpires),
+      this.deps.signer.sign('refresh', { sub: principal.id, sid: session.id, jti: refresh.id }, now, refresh.expires),
     ]);
     return {
       principal,
@@ -124,5 +164,26 @@ export class SessionGrants {
       refreshToken,
       refreshTokenExpires: refresh.expires,
     };
+  }
+
+  /** An access token of the session: the account's claims, `sub`, `sid`, `amr`, `aal`, and `extra`. */
+  private signAccess(
+    principal: Principal,
+    session: Pick<Session, 'id' | 'amr'>,
+    now: Date,
+    expires: Date,
+    extra: JsonObject = {},
+  ): Promise<string> {
+    const { signer, kind, ids } = this.deps;
+    const claims = {
+      ...principal.claims,
+      sub: principal.id,
+      sid: session.id,
+      amr: [...session.amr],
+      aal: assuranceOf(session.amr),
+      ...extra,
+      jti: ids.next(),
+    };
+    return signer.sign(ACCESS_PURPOSE[kind], claims, now, expires);
   }
 }

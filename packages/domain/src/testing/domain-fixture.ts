@@ -73,10 +73,13 @@ export function buildDomain({
   policy = POLICY,
   mailLimits = DEFAULT_MAIL_LIMITS,
   signup = 'open',
+  impersonation = false,
 }: {
   policy?: AuthPolicy;
   mailLimits?: MailLimits;
   signup?: SignupMode;
+  /** IMPERSONATION: off unless told. */
+  impersonation?: boolean;
 } = {}) {
   const clock = new ManualClock();
   const ids = new SequentialIds();
@@ -107,6 +110,7 @@ export function buildDomain({
     signup,
     codes,
     ceremonies,
+    impersonation,
   });
   const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
     useCases;
@@ -158,6 +162,8 @@ export function buildDomain({
     signup: useCases.signup,
     verification: useCases.verification,
     emailChange: useCases.emailChange,
+    factors: useCases.factors,
+    impersonation: useCases.impersonation,
 
     /** The texts of the messages of `kind` queued to `recipient`, oldest first, opened. */
     async mailTexts(kind: MailKind, recipient: string): Promise<string[]> {
@@ -177,6 +183,7 @@ export function buildDomain({
     recovery,
     adminAccountMail,
     invitations,
+    adminAccounts: useCases.adminAccounts,
 
     /** Creates a user with PASSWORD and a fresh email unless told otherwise. */
     createUser(overrides: Partial<NewUser> = {}): Promise<User> {

@@ -1,10 +1,10 @@
 import type { ActionPurpose, ActionToken, PreparedActionToken } from '../action-tokens/action-token.ts';
 import type { AuditRecord } from '../audit/audit-event.ts';
-import { EmailTakenError } from '../shared/errors.ts';
+import { EmailTakenError, LastOwnerError } from '../shared/errors.ts';
 import type { Admin } from '../admins/admin.ts';
-import type { AdminRepository } from '../admins/admin.repository.ts';
+import type { AdminChange, AdminRepository } from '../admins/admin.repository.ts';
 import type { SubjectKind } from '../shared/identity.ts';
-import { isSessionLive, type RefreshToken, type Session } from '../sessions/session.ts';
+import { isSessionLive, isUserLogin, type RefreshToken, type Session } from '../sessions/session.ts';
 import type { SessionRepository, SessionWithAccount, VerifiedAccount } from '../sessions/session.repository.ts';
 import type { PasswordRehashRepository } from '../sessions/password-rehash.repository.ts';
 import type { FailureStats, LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
@@ -24,6 +24,7 @@ import { InMemoryActionTokenRepository } from './in-memory-action-tokens.ts';
 import { InMemoryRateCounterRepository } from './in-memory-rate-counters.ts';
 import { InMemoryMailRequestQueue } from './in-memory-mail-requests.ts';
 import { InMemoryInvitationRepository } from './in-memory-invitations.ts';
+import { InMemoryAdminInvitationRepository } from './in-memory-admin-invitations.ts';
 import type { DroppedWithAccount } from './dropped-with-account.ts';
 import { InMemoryFactorRepository } from './in-memory-factors.ts';
 import { InMemorySignInChallengeRepository } from './in-memory-sign-in-challenges.ts';
@@ -160,9 +161,49 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
   }
 }
 
+/**
+ * Admins. A change or removal checks the owners and writes without an `await` in between, as the
+ * real stores' transaction under a lock does.
+ */
 export class InMemoryAdminRepository extends EmailKeyedStore<Admin> implements AdminRepository {
-  constructor(private readonly sessions: InMemorySessionRepository) {
+  constructor(
+    private readonly sessions: InMemorySessionRepository,
+    private readonly audit: InMemoryAuditTrail,
+    /** What goes with a removed admin, as the databases' foreign keys take it along. */
+    private readonly dependents: () => readonly DroppedWithAccount[] = () => [],
+  ) {
     super();
+  }
+
+  async list(): Promise<Admin[]> {
+    return this.ordered().map((admin) => structuredClone(admin));
+  }
+
+  async change(id: string, change: (current: Admin) => AdminChange): Promise<Admin | null> {
+    const current = this.rows.get(id);
+    if (!current) return null;
+    const { admin, audit } = change(structuredClone(current));
+    if (current.role === 'owner' && admin.role !== 'owner') this.keepAnOwner();
+    const stored = this.replaceNow({ ...admin, id });
+    if (audit) this.audit.appendNow(audit);
+    return stored;
+  }
+
+  async remove(id: string, at: Date, audit: (removed: Admin) => AuditRecord): Promise<Admin | null> {
+    const current = this.rows.get(id);
+    if (!current) return null;
+    if (current.role === 'owner') this.keepAnOwner();
+    const record = audit(structuredClone(current));
+    this.rows.delete(id);
+    this.sessions.endSubjectSessions('admin', id, at);
+    for (const dependent of this.dependents()) dependent.dropAccount('admin', id);
+    this.audit.appendNow(record);
+    return structuredClone(current);
+  }
+
+  /** LastOwnerError unless another owner would remain after one stops being one. */
+  private keepAnOwner(): void {
+    if ([...this.rows.values()].filter((admin) => admin.role === 'owner').length < 2) throw new LastOwnerError();
   }
 
   async update(admin: Admin, { endSessions = false } = {}): Promise<Admin | null> {
@@ -179,8 +220,8 @@ export class InMemoryAdminRepository extends EmailKeyedStore<Admin> implements A
 /** The stored account a session of `kind` belongs to, if it exists, is active and is not banned at `at`. */
 export type ActiveAccountLookup = (kind: SubjectKind, id: string, at: Date) => VerifiedAccount | undefined;
 
-/** What opening a session writes besides it: the user's last login, the day's logins. */
-export type LoginRecorder = (kind: SubjectKind, id: string, at: Date) => void;
+/** What a user's login writes besides its session: the user's last login, the day's logins. */
+export type LoginRecorder = (id: string, at: Date) => void;
 
 export class InMemorySessionRepository implements SessionRepository {
   private readonly sessions = new Map<string, Session>();
@@ -202,7 +243,7 @@ export class InMemorySessionRepository implements SessionRepository {
     if (account?.email !== verified.email || account.passwordHash !== verified.passwordHash) return false;
     this.sessions.set(session.id, { ...session });
     this.tokens.set(firstToken.id, { ...firstToken });
-    this.loggedIn(session.kind, session.subjectId, session.created);
+    if (isUserLogin(session)) this.loggedIn(session.subjectId, session.created);
     if (audit) this.audit.appendNow(audit);
     return true;
   }
@@ -455,8 +496,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
       kind === 'admin'
         ? admins.rows.get(id)
         : [users.rows.get(id)].find((user) => user?.active === 1 && !banInForce(user, at)),
-    (kind, id, at) => {
-      if (kind === 'admin') return;
+    (id, at) => {
       users.rows.set(id, { ...users.rows.get(id)!, lastLogin: at });
       activity.count(at, 'logins');
     },
@@ -471,7 +511,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
   );
   const mail = new InMemoryMailQueue(audit);
   const tokens = new InMemoryActionTokenRepository(mail, audit, (id) => users.rows.has(id));
-  const admins = new InMemoryAdminRepository(sessions);
+  const admins = new InMemoryAdminRepository(sessions, audit, () => [factors, signInChallenges]);
   const factors = new InMemoryFactorRepository(sessions, audit, mail);
   const signInChallenges = new InMemorySignInChallengeRepository();
   return {
@@ -490,6 +530,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     rateCounters: new InMemoryRateCounterRepository(),
     mailRequests: new InMemoryMailRequestQueue(tokens, mail, audit),
     invitations: new InMemoryInvitationRepository(users, tokens, mail, audit),
+    adminInvitations: new InMemoryAdminInvitationRepository(admins, mail, audit),
     factors,
     signInChallenges,
   };

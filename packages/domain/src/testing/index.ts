@@ -45,6 +45,7 @@ import { describeActionTokenRepositoryContract } from './action-token.repository
 import { describeRateCounterRepositoryContract } from './rate-counter.repository.contract.ts';
 import { describeMailRequestQueueContract } from './mail-request-queue.contract.ts';
 import { describeInvitationRepositoryContract } from './invitation.repository.contract.ts';
+import { describeAdminInvitationRepositoryContract } from './admin-invitation.repository.contract.ts';
 import { describeFactorRepositoryContract } from './factor.repository.contract.ts';
 import { describeSignInChallengeRepositoryContract } from './sign-in-challenge.repository.contract.ts';
 
@@ -65,6 +66,7 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeRateCounterRepositoryContract(backend, open);
   describeMailRequestQueueContract(backend, open);
   describeInvitationRepositoryContract(backend, open);
+  describeAdminInvitationRepositoryContract(backend, open);
   describeFactorRepositoryContract(backend, open);
   describeSignInChallengeRepositoryContract(backend, open);
 }

@@ -18,6 +18,7 @@ export function sampleSession(overrides: Partial<Session> = {}): Session {
     userAgent: 'Contract/1.0',
     amr: ['pwd'],
     revoked: null,
+    impersonatorId: null,
     ...overrides,
   };
 }

@@ -256,6 +256,27 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       expect(day).toMatchObject({ day: '2026-01-01', logins: 1 });
     });
 
+    it('keeps the admin who opened a session by impersonation, everywhere a session is read', async () => {
+      const admin = sampleAdmin();
+      await repositories.admins.insert(admin);
+      const { session } = await started({ impersonatorId: admin.id, amr: [] });
+      expect(await sessions.findSession(session.id)).toEqual(session);
+      expect(await sessions.listLive('user', session.subjectId, T0, 10)).toEqual([session]);
+      const withAccount = await sessions.findSessionWithAccount?.(session.id, T0);
+      if (withAccount !== undefined) expect(withAccount).toEqual({ session, accountActive: true });
+      const { session: login } = await started({ subjectId: session.subjectId, created: later(1) });
+      expect((await sessions.findSession(login.id))?.impersonatorId).toBeNull();
+    });
+
+    it("create() of an impersonation session is no login of the user: neither their last login nor the day's logins move", async () => {
+      const admin = sampleAdmin();
+      await repositories.admins.insert(admin);
+      const { session } = await started({ impersonatorId: admin.id, created: later(60) });
+      expect((await repositories.users.findById(session.subjectId))?.lastLogin).toBeNull();
+      const days = await repositories.activity.days('2026-01-01', '2026-01-01');
+      expect(days.reduce((logins, day) => logins + day.logins, 0)).toBe(0);
+    });
+
     it("rotate() makes the rotation the session's last use and its new token's expiry the session's", async () => {
       const { session, token } = await started();
       const next = sampleToken(session.id, { issued: later(30), expires: later(7200) });

@@ -2,6 +2,7 @@ import { accountLink } from '../account-pages/account-link.ts';
 import type { ActionTokenService } from '../action-tokens/action-token-service.ts';
 import { auditRecord, userTarget } from '../audit/audit-records.ts';
 import { NO_REQUEST, type RequestContext } from '../audit/audit-event.ts';
+import { refuseWhileImpersonated } from '../impersonation/impersonation-rules.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ValidationError } from '../shared/errors.ts';
@@ -42,6 +43,7 @@ export class EmailChangeService {
    */
   async request(identity: Identity, input: EmailChangeRequest, request: RequestContext = NO_REQUEST): Promise<void> {
     const { self, actionTokens, accountMail, clock, ids, publicUrl } = this.deps;
+    refuseWhileImpersonated(identity, 'email');
     const email = typeof input.email === 'string' ? normalizeEmail(input.email) : '';
     if (!isValidEmail(email)) throw invalidEmail('email must be a valid email address');
     const user = await self.proveCurrentPassword(identity, input.current_password, '/current_password');

@@ -1,4 +1,6 @@
 import { NO_REQUEST, type RequestContext } from '../audit/audit-event.ts';
+import { refuseWhileImpersonated } from '../impersonation/impersonation-rules.ts';
+import { initiatorOf } from '../audit/audit-records.ts';
 import type { Clock } from '../shared/clock.ts';
 import { ForbiddenError, ValidationError } from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
@@ -68,6 +70,7 @@ export class SelfService {
     const forbidden = adminOnlyAttributes(patch);
     if (forbidden.length > 0) throw new ForbiddenError(`Only an administrator can change ${forbidden.join(', ')}.`);
     const { current_password, ...changes } = patch;
+    if (changes.password !== undefined) refuseWhileImpersonated(identity, 'password');
     const proved =
       changes.password === undefined ? undefined : await this.proveCurrentPassword(identity, current_password);
     // The proof holds only for the password it was checked against: a reset that lands meanwhile
@@ -85,7 +88,7 @@ export class SelfService {
       keepSessionId: identity.sessionId,
       ifVersion,
       check,
-      by: { actor: { type: 'user', id: identity.subjectId }, request },
+      by: initiatorOf(identity, request),
       mail,
     });
   }
