@@ -18,6 +18,7 @@ import {
   ADMIN_INVITATION_LIFETIME_SECONDS,
   FactorRepository,
   SignInChallengeRepository,
+  WebhookDeliveryRepository,
   LoginAttemptRepository,
   type Logger,
   MailDelivery,
@@ -79,6 +80,7 @@ const REPOSITORY_PORTS = {
   adminInvitations: AdminInvitationRepository,
   factors: FactorRepository,
   signInChallenges: SignInChallengeRepository,
+  webhookDeliveries: WebhookDeliveryRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**

@@ -23,6 +23,7 @@ import { PostgresActionTokenRepository } from './postgres-action-token.repositor
 import { PostgresAdminInvitationRepository } from './postgres-admin-invitation.repository';
 import { PostgresInvitationRepository } from './postgres-invitation.repository';
 import { PostgresMailQueue } from './postgres-mail-queue';
+import { PostgresWebhookDeliveryRepository } from './postgres-webhook-delivery.repository';
 import { preparingClient } from './postgres-prepared-client';
 import { PostgresPasswordRehashRepository } from './postgres-password-rehash.repository';
 import { PostgresUserImportRepository } from './postgres-user-import.repository';
@@ -109,6 +110,7 @@ function postgresRepositories(db: PostgresDb, sequencer: AuditSequencer) {
     audit: new PostgresAuditTrail(db, sequencer),
     factors: new PostgresFactorRepository(db),
     signInChallenges: new PostgresSignInChallengeRepository(db),
+    webhookDeliveries: new PostgresWebhookDeliveryRepository(db),
   });
 }
 

@@ -138,5 +138,6 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     invitations: guardedRepository('invitations', repositories.invitations),
     factors: guardedRepository('factors', repositories.factors),
     signInChallenges: guardedRepository('signInChallenges', repositories.signInChallenges),
+    webhookDeliveries: guardedRepository('webhookDeliveries', repositories.webhookDeliveries),
   };
 }

@@ -24,6 +24,7 @@ import { SqliteActionTokenRepository } from './sqlite-action-token.repository';
 import { SqliteAdminInvitationRepository } from './sqlite-admin-invitation.repository';
 import { SqliteInvitationRepository } from './sqlite-invitation.repository';
 import { SqliteMailQueue } from './sqlite-mail-queue';
+import { SqliteWebhookDeliveryRepository } from './sqlite-webhook-delivery.repository';
 import { SqlitePasswordRehashRepository } from './sqlite-password-rehash.repository';
 import { SqliteUserImportRepository } from './sqlite-user-import.repository';
 import { withSqliteFileLock } from './sqlite-file-lock';
@@ -77,6 +78,7 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     audit: new SqliteAuditTrail(db, sequencer),
     factors: new SqliteFactorRepository(db),
     signInChallenges: new SqliteSignInChallengeRepository(db),
+    webhookDeliveries: new SqliteWebhookDeliveryRepository(db),
   });
 }
 
