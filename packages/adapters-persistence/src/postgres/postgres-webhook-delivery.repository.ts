@@ -54,7 +54,7 @@ export class PostgresWebhookDeliveryRepository implements WebhookDeliveryReposit
         await tx.select().from(auditEvents).where(gt(auditEvents.seq, target.cursor)).orderBy(asc(auditEvents.seq)).limit(limit)
       ).map(auditEventOf);
       if (events.length === 0) return 0;
-      await insertDeliveries(tx, map(target, events), new Date());
+      await insertDeliveries(tx, map(target, events));
       await tx.update(webhooks).set({ cursor: events.at(-1)!.seq }).where(eq(webhooks.id, webhookId));
       return events.length;
     });
@@ -115,7 +115,7 @@ export class PostgresWebhookDeliveryRepository implements WebhookDeliveryReposit
   }
 
   async enqueue(delivery: NewWebhookDelivery): Promise<void> {
-    await insertDeliveries(this.db, [delivery], delivery.created);
+    await insertDeliveries(this.db, [delivery]);
   }
 
   async list(webhookId: string, { page, size }: { page: number; size: number }): Promise<WebhookDeliveryPage> {
@@ -200,11 +200,10 @@ export class PostgresWebhookDeliveryRepository implements WebhookDeliveryReposit
 async function insertDeliveries(
   tx: PostgresTx | PostgresDb,
   deliveries: readonly NewWebhookDelivery[],
-  now: Date,
 ): Promise<void> {
   if (deliveries.length === 0) return;
   await tx
     .insert(webhookDeliveries)
-    .values(deliveries.map((delivery) => newDeliveryRow(delivery, now)))
+    .values(deliveries.map((delivery) => newDeliveryRow(delivery)))
     .onConflictDoNothing();
 }

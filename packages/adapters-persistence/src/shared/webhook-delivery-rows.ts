@@ -5,7 +5,6 @@ import type {
   SealedText,
   WebhookAttemptOutcome,
   WebhookDelivery,
-  WebhookEventType,
 } from '@uas/domain';
 
 // The deliveries as both dialects store them: the tables have the same columns under the same
@@ -21,10 +20,9 @@ interface DeliveryColumns {
   created: Column;
 }
 
-/** A new delivery's row: pending, due at once. */
-export const newDeliveryRow = (delivery: NewWebhookDelivery, now: Date) => ({
+/** A new delivery's row: pending, due at `now` (by default its creation: the event's time). */
+export const newDeliveryRow = (delivery: NewWebhookDelivery, now: Date = delivery.created) => ({
   ...delivery,
-  eventType: delivery.eventType as WebhookEventType,
   status: 'pending' as const,
   attempts: 0,
   nextAttempt: now,

@@ -58,7 +58,7 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
           .all()
           .map(auditEventOf);
         if (events.length === 0) return 0;
-        insertDeliveries(tx, map(target, events), new Date());
+        insertDeliveries(tx, map(target, events));
         tx.update(webhooks).set({ cursor: events.at(-1)!.seq }).where(eq(webhooks.id, webhookId)).run();
         return events.length;
       },
@@ -134,7 +134,7 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
   }
 
   async enqueue(delivery: NewWebhookDelivery): Promise<void> {
-    insertDeliveries(this.db, [delivery], delivery.created);
+    insertDeliveries(this.db, [delivery]);
   }
 
   async list(webhookId: string, { page, size }: { page: number; size: number }): Promise<WebhookDeliveryPage> {
@@ -222,10 +222,10 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
   }
 }
 
-function insertDeliveries(tx: SqliteDb, deliveries: readonly NewWebhookDelivery[], now: Date): void {
+function insertDeliveries(tx: SqliteDb, deliveries: readonly NewWebhookDelivery[]): void {
   if (deliveries.length === 0) return;
   tx.insert(webhookDeliveries)
-    .values(deliveries.map((delivery) => newDeliveryRow(delivery, now)))
+    .values(deliveries.map((delivery) => newDeliveryRow(delivery)))
     .onConflictDoNothing()
     .run();
 }
