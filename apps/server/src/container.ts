@@ -18,6 +18,7 @@ import {
   ADMIN_INVITATION_LIFETIME_SECONDS,
   FactorRepository,
   SignInChallengeRepository,
+  WebhookRepository,
   WebhookDeliveryRepository,
   WebhookDeliveryWorker,
   WebhookDispatcher,
@@ -83,6 +84,7 @@ const REPOSITORY_PORTS = {
   adminInvitations: AdminInvitationRepository,
   factors: FactorRepository,
   signInChallenges: SignInChallengeRepository,
+  webhooks: WebhookRepository,
   webhookDeliveries: WebhookDeliveryRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 

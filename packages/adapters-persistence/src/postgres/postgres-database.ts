@@ -20,6 +20,7 @@ import { PostgresSecretRepository } from './postgres-secret.repository';
 import { PostgresMailRequestQueue } from './postgres-mail-request-queue';
 import { PostgresRateCounterRepository } from './postgres-rate-counter.repository';
 import { PostgresActionTokenRepository } from './postgres-action-token.repository';
+import { PostgresWebhookRepository } from './postgres-webhook.repository';
 import { PostgresAdminInvitationRepository } from './postgres-admin-invitation.repository';
 import { PostgresInvitationRepository } from './postgres-invitation.repository';
 import { PostgresMailQueue } from './postgres-mail-queue';
@@ -110,6 +111,7 @@ function postgresRepositories(db: PostgresDb, sequencer: AuditSequencer) {
     audit: new PostgresAuditTrail(db, sequencer),
     factors: new PostgresFactorRepository(db),
     signInChallenges: new PostgresSignInChallengeRepository(db),
+    webhooks: new PostgresWebhookRepository(db),
     webhookDeliveries: new PostgresWebhookDeliveryRepository(db),
   });
 }
