@@ -13,7 +13,7 @@ import { WebhookSendError, type WebhookResponse, type WebhookSender } from './we
  * How long a claim lasts: a worker that died mid-attempt leaves the delivery to another after
  * this. Longer than an attempt can take (the sender's timeout is 10 s).
  */
-export const WEBHOOK_LEASE_SECONDS = 60;
+export const WEBHOOK_LEASE_SECONDS = 30;
 
 /** Longest `last_error` kept. */
 const ERROR_MAX_LENGTH = 500;
