@@ -34,7 +34,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     if (!hook?.enabled) return 0;
     const events = this.audit.events.filter((event) => event.seq > hook.cursor).slice(0, limit);
     if (events.length === 0) return 0;
-    for (const delivery of map(hook, events)) this.insert(delivery, new Date(), false);
+    for (const delivery of map(hook, events)) this.insert(delivery, delivery.created, false);
     this.webhooks.rows.set(webhookId, { ...hook, cursor: events.at(-1)!.seq });
     return events.length;
   }
