@@ -92,7 +92,11 @@ describe('webhooks across real server processes', { timeout: 240_000 }, () => {
     const receiver = await new WebhookReceiver().start();
     receivers.push(receiver);
     const dir = await servers.tempDir();
-    const env = { ...WEBHOOK_ENV, DATABASE_URL: `sqlite:${join(dir, 'app.db')}`, ADMIN_KEY_PATH: join(dir, 'admin.key') };
+    const env = {
+      ...WEBHOOK_ENV,
+      DATABASE_URL: `sqlite:${join(dir, 'app.db')}`,
+      ADMIN_KEY_PATH: join(dir, 'admin.key'),
+    };
     const first = await servers.start(env);
     const { accessToken } = await loginAsAdmin(first, await readAdminKeyFile(env.ADMIN_KEY_PATH));
     await createEndpoint(first, accessToken, receiver);
@@ -127,7 +131,12 @@ describe('webhooks across real server processes', { timeout: 240_000 }, () => {
     database = await createTestPostgresSchema();
     const receiver = await new WebhookReceiver().start();
     receivers.push(receiver);
-    const env = { ...WEBHOOK_ENV, ...database.env, DATABASE_POOL_SIZE: '6', ADMIN_KEY_PATH: join(await servers.tempDir(), 'admin.key') };
+    const env = {
+      ...WEBHOOK_ENV,
+      ...database.env,
+      DATABASE_POOL_SIZE: '6',
+      ADMIN_KEY_PATH: join(await servers.tempDir(), 'admin.key'),
+    };
     const [a, b] = await Promise.all([servers.start(env), servers.start(env)]);
     const { accessToken } = await loginAsAdmin(a!, await readAdminKeyFile(env.ADMIN_KEY_PATH));
     await createEndpoint(a!, accessToken, receiver);

@@ -33,7 +33,10 @@ export class WebhookReceiver {
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
         try {
-          const payload = this.secret!.verify(body, req.headers as Record<string, string>) as ReceivedWebhook['payload'];
+          const payload = this.secret!.verify(
+            body,
+            req.headers as Record<string, string>,
+          ) as ReceivedWebhook['payload'];
           this.received.push({
             id: String(req.headers['webhook-id']),
             type: payload.type,

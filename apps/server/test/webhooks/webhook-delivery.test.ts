@@ -14,13 +14,29 @@ const ENV = {
 
 interface Delivery {
   id: string;
-  attributes: { event_type: string; sequence: number | null; status: string; attempts: number; last_error: string | null; last_status: number | null };
+  attributes: {
+    event_type: string;
+    sequence: number | null;
+    status: string;
+    attempts: number;
+    last_error: string | null;
+    last_status: number | null;
+  };
 }
 
 /** Creates an endpoint through the API; answers its id, the receiver trusting its secret. */
-export async function createEndpoint(client: AdminClient, receiver: WebhookReceiver, url = receiver.url): Promise<string> {
+async function createEndpoint(
+  client: AdminClient,
+  receiver: WebhookReceiver,
+  url = receiver.url,
+): Promise<string> {
   const token = await client.adminToken();
-  const response = await client.send('POST', '/v1/admin/webhooks', { data: { type: 'webhooks', attributes: { url, events: ['*'] } } }, token);
+  const response = await client.send(
+    'POST',
+    '/v1/admin/webhooks',
+    { data: { type: 'webhooks', attributes: { url, events: ['*'] } } },
+    token,
+  );
   expect(response.status, await response.clone().text()).toBe(201);
   const { data } = (await response.json()) as { data: { id: string; attributes: { secret: string } } };
   receiver.trust(data.attributes.secret);
@@ -28,7 +44,10 @@ export async function createEndpoint(client: AdminClient, receiver: WebhookRecei
 }
 
 async function deliveries(client: AdminClient, webhookId: string): Promise<Delivery[]> {
-  const response = await client.get(`/v1/admin/webhooks/${webhookId}/deliveries?page[size]=100`, await client.adminToken());
+  const response = await client.get(
+    `/v1/admin/webhooks/${webhookId}/deliveries?page[size]=100`,
+    await client.adminToken(),
+  );
   expect(response.status).toBe(200);
   return ((await response.json()) as { data: Delivery[] }).data;
 }
@@ -39,7 +58,9 @@ describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function start(env: Record<string, string> = {}): Promise<{ t: TestApplication; client: AdminClient; receiver: WebhookReceiver }> {
+  async function start(
+    env: Record<string, string> = {},
+  ): Promise<{ t: TestApplication; client: AdminClient; receiver: WebhookReceiver }> {
     const t = await startTestApplication(backend, { ...ENV, ...env });
     cleanups.push(() => t.close());
     const receiver = await new WebhookReceiver().start();
@@ -60,10 +81,17 @@ describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
 
     await eventually(() => receiver.received.length >= 4, 15_000);
     expect(receiver.unverified).toBe(0);
-    expect(receiver.received.map((delivery) => delivery.type)).toEqual(['user.created', 'user.updated', 'user.deactivated', 'user.deleted']);
+    expect(receiver.received.map((delivery) => delivery.type)).toEqual([
+      'user.created',
+      'user.updated',
+      'user.deactivated',
+      'user.deleted',
+    ]);
     const sequences = receiver.received.map((delivery) => delivery.sequence!);
     expect([...sequences].sort((a, b) => a - b)).toEqual(sequences);
-    expect(receiver.received.map((delivery) => (delivery.payload.data.user as { version: number }).version)).toEqual([1, 2, 3, 3]);
+    expect(receiver.received.map((delivery) => (delivery.payload.data.user as { version: number }).version)).toEqual([
+      1, 2, 3, 3,
+    ]);
     const updated = receiver.received[1]!.payload.data;
     expect(updated).toMatchObject({
       user: { id: user.id, version: 2 },
@@ -74,8 +102,15 @@ describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
     expect(receiver.duplicates()).toBe(0);
 
     const log = await deliveries(client, webhookId);
-    expect(log.map((delivery) => delivery.attributes.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
-    expect(new Set(log.map((delivery) => delivery.id))).toEqual(new Set(receiver.received.map((delivery) => delivery.id)));
+    expect(log.map((delivery) => delivery.attributes.status)).toEqual([
+      'succeeded',
+      'succeeded',
+      'succeeded',
+      'succeeded',
+    ]);
+    expect(new Set(log.map((delivery) => delivery.id))).toEqual(
+      new Set(receiver.received.map((delivery) => delivery.id)),
+    );
   });
 
   it('replays one delivery under its webhook-id, every event since a number, and sends a test event', async () => {
@@ -86,23 +121,48 @@ describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
     await eventually(() => receiver.received.length >= 3, 15_000);
     const [first, second] = receiver.received as [ReceivedLike, ReceivedLike];
 
-    const replay = await client.send('POST', `/v1/admin/webhooks/${webhookId}/deliveries/${first.id}/replay`, {}, token);
+    const replay = await client.send(
+      'POST',
+      `/v1/admin/webhooks/${webhookId}/deliveries/${first.id}/replay`,
+      {},
+      token,
+    );
     expect(replay.status).toBe(202);
     await eventually(() => receiver.received.length >= 4, 15_000);
     expect(receiver.received[3]!.id).toBe(first.id);
     expect(receiver.received[3]!.body).toBe(first.body); // the same bytes
 
-    const since = await client.send('POST', `/v1/admin/webhooks/${webhookId}/replay`, { since: second.sequence }, token);
+    const since = await client.send(
+      'POST',
+      `/v1/admin/webhooks/${webhookId}/replay`,
+      { since: second.sequence },
+      token,
+    );
     expect(since.status).toBe(202);
     expect(await since.json()).toEqual({ meta: { queued: 2 } });
     await eventually(() => receiver.received.length >= 6, 15_000);
-    expect(receiver.received.slice(4).map((delivery) => delivery.id).sort()).toEqual(receiver.received.slice(1, 3).map((delivery) => delivery.id).sort());
+    expect(
+      receiver.received
+        .slice(4)
+        .map((delivery) => delivery.id)
+        .sort(),
+    ).toEqual(
+      receiver.received
+        .slice(1, 3)
+        .map((delivery) => delivery.id)
+        .sort(),
+    );
 
     expect((await client.send('POST', `/v1/admin/webhooks/${webhookId}/test`, {}, token)).status).toBe(202);
     await eventually(() => receiver.received.some((delivery) => delivery.type === 'webhook.test'), 15_000);
     expect(receiver.unverified).toBe(0);
 
-    const missing = await client.send('POST', `/v1/admin/webhooks/${webhookId}/deliveries/msg_nothing/replay`, {}, token);
+    const missing = await client.send(
+      'POST',
+      `/v1/admin/webhooks/${webhookId}/deliveries/msg_nothing/replay`,
+      {},
+      token,
+    );
     expect(missing.status).toBe(404);
     const badSince = await client.send('POST', `/v1/admin/webhooks/${webhookId}/replay`, { since: 'soon' }, token);
     expect(badSince.status).toBe(422);
@@ -114,7 +174,13 @@ describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
     await receiver.stop();
     const CHANGES = 20;
     for (let n = 0; n < CHANGES; n += 1) await client.createUser({ email: `down-${n}@example.com` });
-    await eventually(async () => (await deliveries(client, webhookId)).filter((d) => d.attributes.attempts >= 1 && d.attributes.last_error !== null).length === CHANGES, 15_000);
+    await eventually(
+      async () =>
+        (await deliveries(client, webhookId)).filter(
+          (d) => d.attributes.attempts >= 1 && d.attributes.last_error !== null,
+        ).length === CHANGES,
+      15_000,
+    );
     const failed = await deliveries(client, webhookId);
     expect(failed.every((delivery) => delivery.attributes.status === 'pending')).toBe(true);
     expect(failed[0]!.attributes.last_error).toMatch(/could not reach the receiver/);
@@ -125,7 +191,11 @@ describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
       return receiver.received.length >= CHANGES;
     }, 20_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    console.info(`receiver down on ${backend}:`, { changes: CHANGES, delivered: receiver.countsById().size, duplicates: receiver.duplicates() });
+    console.info(`receiver down on ${backend}:`, {
+      changes: CHANGES,
+      delivered: receiver.countsById().size,
+      duplicates: receiver.duplicates(),
+    });
     expect(receiver.countsById().size).toBe(CHANGES);
     expect(receiver.duplicates()).toBe(0);
     expect(receiver.unverified).toBe(0);
@@ -158,7 +228,9 @@ describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
     const token = await client.adminToken();
     await eventually(async () => {
       const response = await client.get(`/v1/admin/webhooks/${webhookId}`, token);
-      const { data } = (await response.json()) as { data: { attributes: { enabled: boolean; disabled_reason: string | null } } };
+      const { data } = (await response.json()) as {
+        data: { attributes: { enabled: boolean; disabled_reason: string | null } };
+      };
       return data.attributes.enabled === false && data.attributes.disabled_reason === 'gone';
     }, 15_000);
   });
@@ -169,16 +241,19 @@ describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
     ['169.254.169.254', 'a cloud metadata address'],
     ['10.0.0.1', 'a private address'],
     ['localhost', 'a loopback address'],
-  ])('without WEBHOOK_ALLOW_PRIVATE_ADDRESSES, an endpoint at %s is refused (%s) and the reason is in its log; nothing is sent', async (host, kind) => {
-    const { client, receiver } = await start({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' });
-    const webhookId = await createEndpoint(client, receiver, `http://${host}:${receiver.port}/hooks`);
-    await client.createUser({ email: 'ssrf@example.com' });
-    await eventually(async () => (await deliveries(client, webhookId))[0]?.attributes.last_error != null, 15_000);
-    const [refused] = await deliveries(client, webhookId);
-    expect(refused!.attributes.last_error).toContain(kind);
-    expect(refused!.attributes.last_status).toBeNull();
-    expect(receiver.received).toEqual([]);
-  });
+  ])(
+    'without WEBHOOK_ALLOW_PRIVATE_ADDRESSES, an endpoint at %s is refused (%s) and the reason is in its log; nothing is sent',
+    async (host, kind) => {
+      const { client, receiver } = await start({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' });
+      const webhookId = await createEndpoint(client, receiver, `http://${host}:${receiver.port}/hooks`);
+      await client.createUser({ email: 'ssrf@example.com' });
+      await eventually(async () => (await deliveries(client, webhookId))[0]?.attributes.last_error != null, 15_000);
+      const [refused] = await deliveries(client, webhookId);
+      expect(refused!.attributes.last_error).toContain(kind);
+      expect(refused!.attributes.last_status).toBeNull();
+      expect(receiver.received).toEqual([]);
+    },
+  );
 });
 
 type ReceivedLike = WebhookReceiver['received'][number];

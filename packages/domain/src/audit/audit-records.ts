@@ -57,7 +57,8 @@ export function userChanges(before: User | null, after: User | null): AuditChang
   }
   // The user's version (its ETag's number) beside what changed: a webhook receiver drops a stale
   // update by it. Only with a change: an event that changes nothing records none.
-  if (Object.keys(changes).length > 0) changes.version = { before: before?.version ?? null, after: after?.version ?? null };
+  if (Object.keys(changes).length > 0)
+    changes.version = { before: before?.version ?? null, after: after?.version ?? null };
   return changes;
 }
 

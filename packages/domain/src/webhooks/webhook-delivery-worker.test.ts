@@ -114,7 +114,10 @@ describe('WebhookDispatcher and WebhookDeliveryWorker', () => {
       s.clock.advance(86_400);
       await s.worker.deliverDue(10);
     }
-    expect(await s.repositories.webhooks.get(s.webhook.id)).toMatchObject({ enabled: false, disabledReason: 'failing' });
+    expect(await s.repositories.webhooks.get(s.webhook.id)).toMatchObject({
+      enabled: false,
+      disabledReason: 'failing',
+    });
   });
 });
 

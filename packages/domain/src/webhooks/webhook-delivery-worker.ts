@@ -50,7 +50,9 @@ export class WebhookDeliveryWorker {
     let response: WebhookResponse | null = null;
     let error: string | null = null;
     try {
-      const secrets = await Promise.all(claim.secrets.map((sealed) => box.open('webhook-secret', sealed, claim.webhookId)));
+      const secrets = await Promise.all(
+        claim.secrets.map((sealed) => box.open('webhook-secret', sealed, claim.webhookId)),
+      );
       response = await sender.send({ url: claim.url, id: claim.id, timestamp: started, body: claim.payload, secrets });
     } catch (cause) {
       error = cause instanceof WebhookSendError ? cause.message : `unexpected: ${(cause as Error)?.message ?? cause}`;
