@@ -25,11 +25,7 @@ interface Delivery {
 }
 
 /** Creates an endpoint through the API; answers its id, the receiver trusting its secret. */
-async function createEndpoint(
-  client: AdminClient,
-  receiver: WebhookReceiver,
-  url = receiver.url,
-): Promise<string> {
+async function createEndpoint(client: AdminClient, receiver: WebhookReceiver, url = receiver.url): Promise<string> {
   const token = await client.adminToken();
   const response = await client.send(
     'POST',
