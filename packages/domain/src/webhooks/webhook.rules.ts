@@ -37,8 +37,10 @@ export const normalizeWebhookUrl = (url: string): string => new URL(url).href;
 
 export function webhookEventsProblem(events: readonly string[]): string | null {
   if (events.length === 0) return `must name at least one event type, or "${ALL_WEBHOOK_EVENTS}" for all`;
-  const unknown = events.filter((event) => !isWebhookEventSelector(event));
-  if (unknown.length > 0) return `has no event type ${JSON.stringify(unknown[0])} (see the catalogue)`;
+  // Named by its place, not quoted: an error never echoes the input.
+  const unknown = events.findIndex((event) => !isWebhookEventSelector(event));
+  if (unknown >= 0)
+    return `must list event types of the catalogue, or "${ALL_WEBHOOK_EVENTS}" (entry ${unknown} is none)`;
   if (events.includes(ALL_WEBHOOK_EVENTS) && events.length > 1) return `"${ALL_WEBHOOK_EVENTS}" stands alone`;
   return null;
 }
