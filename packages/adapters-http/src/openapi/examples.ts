@@ -213,6 +213,8 @@ export const webhookDeliveriesExample = {
     next: null,
   },
   meta: { total: 1 },
+};
+
 export const webhookExample = {
   data: {
     type: 'webhooks',
