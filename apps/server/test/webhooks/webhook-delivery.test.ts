@@ -114,6 +114,23 @@ describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
     );
   });
 
+  it('counts attempts by outcome and reports the backlog on GET /metrics', async () => {
+    const METRICS_TOKEN = 'a-metrics-token-that-is-long-enough-0123';
+    const { t, client, receiver } = await start({ METRICS_TOKEN });
+    await createEndpoint(client, receiver);
+    await client.createUser({ email: 'counted@example.com' });
+    await eventually(() => receiver.received.length >= 1, 15_000);
+    let text = '';
+    await eventually(async () => {
+      const response = await t.app.request('/metrics', { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+      text = await response.text();
+      return /^uas_webhook_attempts_total\{outcome="succeeded"\} 1$/m.test(text);
+    }, 5_000);
+    expect(text).toMatch(/^uas_webhook_attempts_total\{outcome="failed"\} 0$/m);
+    expect(text).toMatch(/^uas_webhook_deliveries_pending \d+$/m);
+    expect(text).toMatch(/^uas_webhook_delivery_lag_seconds \d+(\.\d+)?$/m);
+  });
+
   it('replays one delivery under its webhook-id, every event since a number, and sends a test event', async () => {
     const { client, receiver } = await start();
     const webhookId = await createEndpoint(client, receiver);
