@@ -4,6 +4,7 @@ import type {
   AdminMfaMode,
   FactorService,
   ImpersonationService,
+  WebhookDeliveryService,
   AuditService,
   AuthService,
   InvitationService,
@@ -57,6 +58,7 @@ export interface HttpAppDeps {
   factors: FactorService;
   /** Support acting as an end user (IMPERSONATION). */
   impersonation: ImpersonationService;
+  webhookDeliveries: WebhookDeliveryService;
   /** Webhook endpoints: their URLs, events and signing secrets. */
   webhooks: WebhookService;
   /** ADMIN_MFA: `required` closes every admin route but enrolment to an admin without a factor. */

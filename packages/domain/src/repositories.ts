@@ -17,6 +17,7 @@ import type { InvitationRepository } from './invitations/invitation.repository.t
 import type { FactorRepository } from './factors/factor.repository.ts';
 import type { SignInChallengeRepository } from './sign-in/sign-in-challenge.repository.ts';
 import type { WebhookRepository } from './webhooks/webhook.repository.ts';
+import type { WebhookDeliveryRepository } from './webhooks/webhook-delivery.repository.ts';
 
 /** Every repository port, as one storage backend provides them. */
 export interface Repositories {
@@ -39,4 +40,5 @@ export interface Repositories {
   factors: FactorRepository;
   signInChallenges: SignInChallengeRepository;
   webhooks: WebhookRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
 }

@@ -101,6 +101,7 @@ export async function createTestApp(
     invitations,
     factors: useCases.factors,
     impersonation: useCases.impersonation,
+    webhookDeliveries: useCases.webhookDeliveries,
     webhooks: useCases.webhooks,
     adminMfa: 'optional',
     jwks: async () => TEST_JWKS,

@@ -24,6 +24,7 @@ import { PostgresWebhookRepository } from './postgres-webhook.repository';
 import { PostgresAdminInvitationRepository } from './postgres-admin-invitation.repository';
 import { PostgresInvitationRepository } from './postgres-invitation.repository';
 import { PostgresMailQueue } from './postgres-mail-queue';
+import { PostgresWebhookDeliveryRepository } from './postgres-webhook-delivery.repository';
 import { preparingClient } from './postgres-prepared-client';
 import { PostgresPasswordRehashRepository } from './postgres-password-rehash.repository';
 import { PostgresUserImportRepository } from './postgres-user-import.repository';
@@ -111,6 +112,7 @@ function postgresRepositories(db: PostgresDb, sequencer: AuditSequencer) {
     factors: new PostgresFactorRepository(db),
     signInChallenges: new PostgresSignInChallengeRepository(db),
     webhooks: new PostgresWebhookRepository(db),
+    webhookDeliveries: new PostgresWebhookDeliveryRepository(db),
   });
 }
 

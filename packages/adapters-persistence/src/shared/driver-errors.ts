@@ -139,5 +139,6 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     factors: guardedRepository('factors', repositories.factors),
     signInChallenges: guardedRepository('signInChallenges', repositories.signInChallenges),
     webhooks: guardedRepository('webhooks', repositories.webhooks),
+    webhookDeliveries: guardedRepository('webhookDeliveries', repositories.webhookDeliveries),
   };
 }

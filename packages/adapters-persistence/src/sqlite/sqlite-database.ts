@@ -26,6 +26,7 @@ import { SqliteWebhookRepository } from './sqlite-webhook.repository';
 import { SqliteAdminInvitationRepository } from './sqlite-admin-invitation.repository';
 import { SqliteInvitationRepository } from './sqlite-invitation.repository';
 import { SqliteMailQueue } from './sqlite-mail-queue';
+import { SqliteWebhookDeliveryRepository } from './sqlite-webhook-delivery.repository';
 import { SqlitePasswordRehashRepository } from './sqlite-password-rehash.repository';
 import { SqliteUserImportRepository } from './sqlite-user-import.repository';
 import { withSqliteFileLock } from './sqlite-file-lock';
@@ -83,6 +84,7 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     factors: new SqliteFactorRepository(db),
     signInChallenges: new SqliteSignInChallengeRepository(db),
     webhooks: new SqliteWebhookRepository(db),
+    webhookDeliveries: new SqliteWebhookDeliveryRepository(db),
   });
 }
 

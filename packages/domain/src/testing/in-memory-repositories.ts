@@ -26,6 +26,7 @@ import { InMemoryMailRequestQueue } from './in-memory-mail-requests.ts';
 import { InMemoryInvitationRepository } from './in-memory-invitations.ts';
 import { InMemoryAdminInvitationRepository } from './in-memory-admin-invitations.ts';
 import { InMemoryWebhookRepository } from './in-memory-webhooks.ts';
+import { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-deliveries.ts';
 import type { DroppedWithAccount } from './dropped-with-account.ts';
 import { InMemoryFactorRepository } from './in-memory-factors.ts';
 import { InMemorySignInChallengeRepository } from './in-memory-sign-in-challenges.ts';
@@ -515,6 +516,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
   const admins = new InMemoryAdminRepository(sessions, audit, () => [factors, signInChallenges]);
   const factors = new InMemoryFactorRepository(sessions, audit, mail);
   const signInChallenges = new InMemorySignInChallengeRepository();
+  const webhooks = new InMemoryWebhookRepository(audit);
   return {
     activity,
     users,
@@ -534,6 +536,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     adminInvitations: new InMemoryAdminInvitationRepository(admins, mail, audit),
     factors,
     signInChallenges,
-    webhooks: new InMemoryWebhookRepository(audit),
+    webhooks,
+    webhookDeliveries: new InMemoryWebhookDeliveryRepository(webhooks, audit),
   };
 }
