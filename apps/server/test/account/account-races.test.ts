@@ -5,7 +5,8 @@ import { mailedToken, outboxIds } from '../support/outbox';
 import { loadConfig } from '../../src/config';
 import { ROUNDS, rounds, tally } from '../support/race-rounds';
 import { storedData } from '../support/stored-data';
-import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { BACKENDS, type TestApplication } from '../support/test-application';
+import { startTwoInstances, type TwoInstances } from '../support/two-instances';
 
 const PASSWORD = 'race password 1';
 
@@ -14,6 +15,7 @@ const PASSWORD = 'race password 1';
  * clock), as two processes behind a load balancer: every race sends one request to each.
  */
 describe.each(BACKENDS)('account flow races on %s, across two instances', (backend) => {
+  let instances: TwoInstances | undefined;
   let a: TestApplication;
   let b: TestApplication;
   let clientA: AdminClient;
@@ -22,17 +24,11 @@ describe.each(BACKENDS)('account flow races on %s, across two instances', (backe
   const tokens: string[] = [];
   beforeAll(async () => {
     const env = { MAIL_REQUESTS_PER_MINUTE: '100000', MAIL_HOURLY_LIMIT: '100000' };
-    a = await startTestApplication(backend, env);
-    const shared = Object.fromEntries(
-      Object.entries(a.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
-    b = await startTestApplication(backend, { ...env, ...shared });
+    instances = await startTwoInstances(backend, env);
+    ({ a, b } = instances);
     [clientA, clientB] = [new AdminClient(a), new AdminClient(b)];
   }, 60_000);
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  afterAll(() => instances?.close());
 
   const signUp = (client: AdminClient, email: string) =>
     client.send('POST', '/v1/signup', usersDocument({ email, password: PASSWORD }));

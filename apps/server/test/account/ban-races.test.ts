@@ -2,7 +2,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClient } from '../support/admin-client';
 import { ROUNDS, rounds, tally } from '../support/race-rounds';
-import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { BACKENDS, type TestApplication } from '../support/test-application';
+import { startTwoInstances, type TwoInstances } from '../support/two-instances';
 
 const PASSWORD = 'user-password-1';
 
@@ -17,22 +18,17 @@ interface Tokens {
  * session once both have answered.
  */
 describe.each(BACKENDS)('ban racing a login on %s, across two instances', (backend) => {
+  let instances: TwoInstances | undefined;
   let a: TestApplication;
   let b: TestApplication;
   let clientA: AdminClient;
   let clientB: AdminClient;
   beforeAll(async () => {
-    a = await startTestApplication(backend);
-    const shared = Object.fromEntries(
-      Object.entries(a.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
-    b = await startTestApplication(backend, shared);
+    instances = await startTwoInstances(backend);
+    ({ a, b } = instances);
     [clientA, clientB] = [new AdminClient(a), new AdminClient(b)];
   }, 60_000);
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  afterAll(() => instances?.close());
 
   it(`a banned user never keeps a working session, ${ROUNDS} rounds`, async () => {
     const adminToken = await clientA.adminToken();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClient } from '../support/admin-client';
 import { ROUNDS, rounds, tally } from '../support/race-rounds';
-import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { BACKENDS, type TestApplication } from '../support/test-application';
+import { startTwoInstances, type TwoInstances } from '../support/two-instances';
 import { ADMIN_PASSWORD, ADMINS, invite, joined, roleDocument, type AdminResource } from './admin-accounts-support';
 
 /**
@@ -9,26 +10,21 @@ import { ADMIN_PASSWORD, ADMINS, invite, joined, roleDocument, type AdminResourc
  * caches), as two processes behind a load balancer: the two requests of every round go one to each.
  */
 describe.each(BACKENDS)('administrator races on %s, across two instances', (backend) => {
+  let instances: TwoInstances | undefined;
   let a: TestApplication;
   let b: TestApplication;
   let clientA: AdminClient;
   let clientB: AdminClient;
   beforeAll(async () => {
     const env = { MAIL_HOURLY_LIMIT: '100000' };
-    a = await startTestApplication(backend, env);
-    const shared = Object.fromEntries(
-      Object.entries(a.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
-    b = await startTestApplication(backend, { ...env, ...shared });
+    instances = await startTwoInstances(backend, env);
+    ({ a, b } = instances);
     // The key file's admin is the earliest: every admin made here comes later, as in life.
     a.clock.advance(1);
     b.clock.advance(1);
     [clientA, clientB] = [new AdminClient(a), new AdminClient(b)];
   }, 60_000);
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  afterAll(() => instances?.close());
 
   const accept = (client: AdminClient, token: string) =>
     client.send('POST', `${ADMINS}/accept`, { token, password: ADMIN_PASSWORD });

@@ -3,6 +3,7 @@ import { sessionOf } from '../support/admin-api';
 import { AdminClient } from '../support/admin-client';
 import { mailedLink } from '../support/outbox';
 import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { sharedStoreEnv } from '../support/two-instances';
 import {
   ADMIN_PASSWORD,
   ADMINS,
@@ -193,10 +194,7 @@ describe.each(BACKENDS)('administrators with roles on %s', (backend) => {
     );
     expect(demoted.status).toBe(200);
     expect((await me(owner)).attributes.role).toBe('auditor');
-    const shared = Object.fromEntries(
-      Object.entries(t.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
-    const restarted = await startTestApplication(backend, shared);
+    const restarted = await startTestApplication(backend, sharedStoreEnv(t));
     try {
       expect((await me(owner)).attributes.role).toBe('owner');
     } finally {

@@ -6,7 +6,8 @@ import { sessionOf } from '../support/admin-api';
 import { AdminClient } from '../support/admin-client';
 import { ROUNDS, rounds, tally } from '../support/race-rounds';
 import { insertAdmin } from '../support/second-admin';
-import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { BACKENDS, type TestApplication } from '../support/test-application';
+import { startTwoInstances, type TwoInstances } from '../support/two-instances';
 import { withApplicationDatabase } from '../support/token-forgery';
 import { USER_PASSWORD } from '../support/wire';
 
@@ -27,22 +28,17 @@ interface Outcome {
  * written by a third connection, as another owner's would be.
  */
 describe.each(BACKENDS)('a role changed while that admin’s requests are in flight, on %s, two instances', (backend) => {
+  let instances: TwoInstances | undefined;
   let a: TestApplication;
   let b: TestApplication;
   let clientA: AdminClient;
   let clientB: AdminClient;
   beforeAll(async () => {
-    a = await startTestApplication(backend);
-    const shared = Object.fromEntries(
-      Object.entries(a.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
-    b = await startTestApplication(backend, shared);
+    instances = await startTwoInstances(backend);
+    ({ a, b } = instances);
     [clientA, clientB] = [new AdminClient(a), new AdminClient(b)];
   }, 60_000);
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  afterAll(() => instances?.close());
 
   /** Writes the admin's new role straight into the store; answers once it has committed. */
   async function demote(database: Database, id: string): Promise<void> {

@@ -5,7 +5,8 @@ import { AdminClient } from '../support/admin-client';
 import { ROUNDS, rounds, tally } from '../support/race-rounds';
 import { insertAdmin } from '../support/second-admin';
 import { withApplicationDatabase } from '../support/token-forgery';
-import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { BACKENDS, type TestApplication } from '../support/test-application';
+import { startTwoInstances, type TwoInstances } from '../support/two-instances';
 import { claimsOf } from '../support/user-client';
 import { USER_PASSWORD } from '../support/wire';
 
@@ -22,6 +23,7 @@ interface Impersonation {
  * its own connections and caches, as two processes behind a load balancer).
  */
 describe.each(BACKENDS)('impersonation on %s, across two instances', (backend) => {
+  let instances: TwoInstances | undefined;
   let a: TestApplication;
   let b: TestApplication;
   let clientA: AdminClient;
@@ -29,18 +31,12 @@ describe.each(BACKENDS)('impersonation on %s, across two instances', (backend) =
   let adminId: string;
   beforeAll(async () => {
     const env = { IMPERSONATION: 'on', ACCESS_TOKEN_TTL_SECONDS: '3600' };
-    a = await startTestApplication(backend, env);
-    const shared = Object.fromEntries(
-      Object.entries(a.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
-    b = await startTestApplication(backend, { ...env, ...shared });
+    instances = await startTwoInstances(backend, env);
+    ({ a, b } = instances);
     [clientA, clientB] = [new AdminClient(a), new AdminClient(b)];
     adminId = (await clientA.adminSession()).id;
   }, 60_000);
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  afterAll(() => instances?.close());
 
   async function impersonate(client: AdminClient, userId: string): Promise<Impersonation> {
     const response = await client.send(

@@ -3,7 +3,8 @@ import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClient } from '../support/admin-client';
 import { ROUNDS, rounds, tally } from '../support/race-rounds';
-import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { BACKENDS, type TestApplication } from '../support/test-application';
+import { startTwoInstances, type TwoInstances } from '../support/two-instances';
 
 const PASSWORD = 'second-step-race-1';
 const PERIOD = SECOND_FACTOR_RULES.totp.periodSeconds;
@@ -14,25 +15,19 @@ const PERIOD = SECOND_FACTOR_RULES.totp.periodSeconds;
  * at once, and exactly one may open a session.
  */
 describe.each(BACKENDS)('second-step races on %s, across two instances', (backend) => {
+  let instances: TwoInstances | undefined;
   let a: TestApplication;
   let b: TestApplication;
   let clientA: AdminClient;
   let clientB: AdminClient;
   beforeAll(async () => {
-    a = await startTestApplication(backend);
-    // The same database and key file directory (so the same generated MFA key) as `a`.
-    const shared = Object.fromEntries(
-      Object.entries(a.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
-    b = await startTestApplication(backend, shared);
+    instances = await startTwoInstances(backend);
+    ({ a, b } = instances);
     // One time for both, as two servers synchronised by NTP: a code is of the same step on each.
     b.clock.advance((a.clock.now().getTime() - b.clock.now().getTime()) / 1000);
     [clientA, clientB] = [new AdminClient(a), new AdminClient(b)];
   }, 60_000);
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  afterAll(() => instances?.close());
 
   const codeAt = (secret: string, secondsFromNow = 0) =>
     generateSync({ secret, epoch: Math.floor(a.clock.now().getTime() / 1000) + secondsFromNow });
