@@ -1,3 +1,5 @@
+import { afterAll, beforeAll } from 'vitest';
+import { AdminClient } from './admin-client';
 import { type Backend, startTestApplication, type TestApplication } from './test-application';
 
 /** What a second instance must share with the first to serve the same accounts. */
@@ -10,28 +12,28 @@ export const sharedStoreEnv = (first: TestApplication): Record<string, string> =
 export interface TwoInstances {
   a: TestApplication;
   b: TestApplication;
-  close(): Promise<void>;
+  clientA: AdminClient;
+  clientB: AdminClient;
 }
 
 /**
  * Two instances of the real application over one database and key file (each its own
- * connections, caches and clock), as two processes behind a load balancer. `env` applies to both.
+ * connections, caches and clock), as two processes behind a load balancer: started before the
+ * suite's tests, `env` applying to both, and closed after them. The fields are set once the
+ * suite's `beforeAll` hooks run, so a suite reads them only from its hooks and tests.
  */
-export async function startTwoInstances(backend: Backend, env: Record<string, string> = {}): Promise<TwoInstances> {
-  const a = await startTestApplication(backend, env);
-  let b: TestApplication;
-  try {
-    b = await startTestApplication(backend, { ...env, ...sharedStoreEnv(a) });
-  } catch (error) {
-    await a.close();
-    throw error;
-  }
-  return {
-    a,
-    b,
-    close: async () => {
-      await b.close();
-      await a.close();
-    },
-  };
+export function twoInstances(backend: Backend, env: Record<string, string> = {}): TwoInstances {
+  const instances = {} as TwoInstances;
+  const started: TestApplication[] = [];
+  beforeAll(async () => {
+    const a = await startTestApplication(backend, env);
+    started.push(a);
+    const b = await startTestApplication(backend, { ...env, ...sharedStoreEnv(a) });
+    started.push(b);
+    Object.assign(instances, { a, b, clientA: new AdminClient(a), clientB: new AdminClient(b) });
+  }, 60_000);
+  afterAll(async () => {
+    for (const application of started.reverse()) await application.close();
+  });
+  return instances;
 }
