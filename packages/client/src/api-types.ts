@@ -533,7 +533,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a mail message, with its body while it is still to be delivered */
+        /**
+         * Read a mail message, with its body while it is still to be delivered
+         * @description A body holds the message's link, so a message opens only for a role its link grants nothing beyond: an administrator's invitation (kind `admin_invitation`) opens for owners only, 403 `forbidden` for the others.
+         */
         get: operations["getMailMessage"];
         put?: never;
         post?: never;

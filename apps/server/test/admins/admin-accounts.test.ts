@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionOf } from '../support/admin-api';
 import { AdminClient } from '../support/admin-client';
-import { mailedLink } from '../support/outbox';
+import { mailedLink, outboxIds } from '../support/outbox';
 import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
 import {
   ADMIN_PASSWORD,
@@ -130,6 +130,31 @@ describe.each(BACKENDS)('administrators with roles on %s', (backend) => {
     expect((await client.delete(`${ADMINS}/invitations/${id}`, owner)).status).toBe(204);
     expect((await client.delete(`${ADMINS}/invitations/${id}`, owner)).status).toBe(404);
     expect((await client.send('POST', `${ADMINS}/accept`, { token, password: ADMIN_PASSWORD })).status).toBe(400);
+  });
+
+  it("an admin cannot open an owner's invitation in the outbox to take it (403 forbidden); an owner can", async () => {
+    await joined(client, 'ada@example.com', 'admin');
+    const ada = await tokenOf('ada@example.com');
+    await invite(client, 'new-owner@example.com', 'owner');
+    const [id] = await outboxIds(client, 'admin_invitation', 'new-owner@example.com');
+    const listed = await client.get('/v1/admin/mail', ada);
+    expect(listed.status).toBe(200);
+    const refused = await client.get(`/v1/admin/mail/${id}`, ada);
+    expect(refused.status).toBe(403);
+    const refusal = await refused.text();
+    expect(refusal).not.toContain('admin-invitation?token=');
+    expect(JSON.parse(refusal).errors[0].code).toBe('forbidden');
+
+    const opened = await client.get(`/v1/admin/mail/${id}`, owner);
+    expect(opened.status).toBe(200);
+    const { data } = (await opened.json()) as { data: { attributes: { body: { text: string } } } };
+    const token = new URL(/https?:\/\/\S+/.exec(data.attributes.body.text)![0]).searchParams.get('token');
+    const accepted = await client.send('POST', `${ADMINS}/accept`, { token, password: ADMIN_PASSWORD });
+    expect(accepted.status).toBe(201);
+    const newOwner = ((await accepted.json()) as { data: AdminResource }).data;
+    expect(newOwner.attributes.role).toBe('owner');
+    // The later cases count the owners.
+    expect((await client.delete(`${ADMINS}/${newOwner.id}`, owner)).status).toBe(204);
   });
 
   it('a role change applies at the next request and is recorded; the last owner can be neither demoted nor removed', async () => {
