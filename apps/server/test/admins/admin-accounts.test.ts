@@ -121,13 +121,18 @@ describe.each(BACKENDS)('administrators with roles on %s', (backend) => {
     expect(wrongType.status).toBe(409);
   });
 
-  it('a withdrawn invitation lists no more and its link stops working', async () => {
+  it('a withdrawn invitation lists no more, its link stops working, and the withdrawal is recorded', async () => {
     const token = await invite(client, 'wes@example.com', 'admin');
     const listed = (await (await client.get(`${ADMINS}/invitations`, owner)).json()) as {
       data: { id: string; attributes: { email: string } }[];
     };
     const id = listed.data.find((invitation) => invitation.attributes.email === 'wes@example.com')!.id;
     expect((await client.delete(`${ADMINS}/invitations/${id}`, owner)).status).toBe(204);
+    expect(await latest('admin.invitation_withdrawn')).toMatchObject({
+      actor: { type: 'admin', id: (await me(owner)).id },
+      target: { type: 'admin-invitations', id },
+      changes: { email: { before: 'wes@example.com', after: null }, role: { before: 'admin', after: null } },
+    });
     expect((await client.delete(`${ADMINS}/invitations/${id}`, owner)).status).toBe(404);
     expect((await client.send('POST', `${ADMINS}/accept`, { token, password: ADMIN_PASSWORD })).status).toBe(400);
   });

@@ -83,7 +83,7 @@ describe('AdminAccounts', () => {
     expect(await domain.adminAccounts.pendingInvitations()).toEqual([]);
   });
 
-  it('accept() checks the password first (the link stays usable), and refuses an expired or withdrawn link alike', async () => {
+  it('accept() checks the password first (the link stays usable), and refuses an expired or withdrawn link alike; a withdrawal is recorded', async () => {
     const invitation = await domain.adminAccounts.invite({ email: 'ann@example.com', role: 'admin' }, byOwner);
     const token = await domain.mailedToken('admin_invitation', 'ann@example.com');
     await expect(domain.adminAccounts.accept(token, 'short')).rejects.toBeInstanceOf(ValidationError);
@@ -94,7 +94,13 @@ describe('AdminAccounts', () => {
 
     await domain.adminAccounts.invite({ email: 'bob@example.com', role: 'admin' }, byOwner);
     const [pending] = await domain.adminAccounts.pendingInvitations();
-    await domain.adminAccounts.withdraw(pending!.id);
+    await domain.adminAccounts.withdraw(pending!.id, byOwner);
+    expect((await actions())[0]).toMatchObject({
+      action: 'admin.invitation_withdrawn',
+      actor: { type: 'admin', id: owner.id },
+      target: { type: 'admin-invitations', id: pending!.id },
+      changes: { email: { before: 'bob@example.com', after: null }, role: { before: 'admin', after: null } },
+    });
     await expect(
       domain.adminAccounts.accept(await domain.mailedToken('admin_invitation', 'bob@example.com'), PASSWORD),
     ).rejects.toBeInstanceOf(InvalidActionTokenError);
