@@ -1,4 +1,6 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminKeyFileError } from '../../src/admin-key-file';
 import { sessionOf } from '../support/admin-api';
 import { AdminClient } from '../support/admin-client';
 import { mailedLink, outboxIds } from '../support/outbox';
@@ -233,6 +235,37 @@ describe.each(BACKENDS)('administrators with roles on %s', (backend) => {
       await restarted.close();
     }
     expect((await client.delete(`${ADMINS}/${eve.id}`, owner)).status).toBe(204);
+  });
+
+  it("a key file giving another administrator's address stops the start, naming the file and the address, not the password", async () => {
+    await joined(client, 'fay@example.com', 'support');
+    const keyPath = t.env.ADMIN_KEY_PATH!;
+    const original = await readFile(keyPath, 'utf8');
+    const credentials = JSON.parse(original) as { email: string; password: string };
+    await writeFile(keyPath, JSON.stringify({ ...credentials, email: 'Fay@Example.com' }));
+    const shared = Object.fromEntries(
+      Object.entries(t.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
+    );
+    try {
+      const refused = await startTestApplication(backend, shared).then(
+        async (started) => {
+          await started.close();
+          throw new Error('the start went on');
+        },
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(AdminKeyFileError);
+      const message = (refused as Error).message;
+      expect(message).toContain(keyPath);
+      expect(message).toContain('ADMIN_KEY_PATH');
+      expect(message).toContain("fay@example.com, which is another administrator's address");
+      expect(message).not.toContain(credentials.password);
+    } finally {
+      await writeFile(keyPath, original);
+    }
+    // Nothing changed: the key file's admin keeps their address, and Fay hers.
+    expect((await me(owner)).attributes.email).toBe(t.admin.email);
+    expect((await me(await tokenOf('fay@example.com'))).attributes.email).toBe('fay@example.com');
   });
 
   it('the single-admin flows stay: the key file admin logs in and out as before', async () => {
