@@ -70,7 +70,10 @@ describe('AdminAccounts', () => {
   });
 
   it('accept() makes the admin with the invited address and role, who can log in; the link works once', async () => {
-    await domain.adminAccounts.invite({ email: 'ann@example.com', name: 'Ann', role: 'auditor' }, byOwner);
+    const invitation = await domain.adminAccounts.invite(
+      { email: 'ann@example.com', name: 'Ann', role: 'auditor' },
+      byOwner,
+    );
     const token = await domain.mailedToken('admin_invitation', 'ann@example.com');
     const admin = await domain.adminAccounts.accept(token, PASSWORD);
     expect(admin).toMatchObject({ email: 'ann@example.com', name: 'Ann', role: 'auditor', keyFileStamp: null });
@@ -79,6 +82,11 @@ describe('AdminAccounts', () => {
     expect((await actions()).find((event) => event.action === 'admin.joined')).toMatchObject({
       actor: { type: 'admin', id: admin.id },
       target: { type: 'admins', id: admin.id },
+      changes: {
+        email: { before: null, after: 'ann@example.com' },
+        role: { before: null, after: 'auditor' },
+        invitation: { before: invitation.id, after: null },
+      },
     });
     expect(await domain.adminAccounts.pendingInvitations()).toEqual([]);
   });

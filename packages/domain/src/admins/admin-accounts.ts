@@ -154,9 +154,11 @@ export class AdminAccounts {
         keyFileStamp: null,
       };
       const by: Initiator = { actor: { type: 'admin', id: joined.id }, request };
+      // The account comes into being; the pending invitation it used is pending no more.
       const audit = this.record(by, 'admin.joined', { type: 'admins', id: joined.id }, now, {
-        invitation: { before: invitation.id, after: invitation.id },
+        email: { before: null, after: joined.email },
         role: { before: null, after: joined.role },
+        invitation: { before: invitation.id, after: null },
       });
       return { admin: joined, audit };
     });
