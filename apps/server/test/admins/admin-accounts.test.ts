@@ -241,11 +241,8 @@ describe.each(BACKENDS)('administrators with roles on %s', (backend) => {
     const original = await readFile(keyPath, 'utf8');
     const credentials = JSON.parse(original) as { email: string; password: string };
     await writeFile(keyPath, JSON.stringify({ ...credentials, email: 'Fay@Example.com' }));
-    const shared = Object.fromEntries(
-      Object.entries(t.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
     try {
-      const refused = await startTestApplication(backend, shared).then(
+      const refused = await startTestApplication(backend, sharedStoreEnv(t)).then(
         async (started) => {
           await started.close();
           throw new Error('the start went on');
