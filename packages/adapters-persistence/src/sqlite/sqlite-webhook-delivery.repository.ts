@@ -8,6 +8,7 @@ import type {
   WebhookAttemptOutcome,
   WebhookDeliveryPage,
   WebhookDeliveryRepository,
+  WebhookSettlement,
 } from '@uas/domain';
 import { auditEventOf } from '../shared/audit-rows';
 import { appendAuditEvent } from './sqlite-audit-trail';
@@ -45,6 +46,8 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
   }
 
   async dispatch(webhookId: string, limit: number, map: DeliveryMapper): Promise<number> {
+    // A read first: an endpoint that has caught up costs no write lock, which every write waits for.
+    if (!this.hasEventsAfterCursor(webhookId)) return 0;
     return this.db.transaction(
       (tx) => {
         const target = tx
@@ -74,6 +77,17 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
   }
 
   async claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedWebhookDelivery[]> {
+    // As in dispatch: nothing due costs no write lock.
+    if (
+      !this.db
+        .select({ id: webhookDeliveries.id })
+        .from(webhookDeliveries)
+        .where(deliveryDueAt(webhookDeliveries, now))
+        .limit(1)
+        .get()
+    ) {
+      return [];
+    }
     return this.db.transaction(
       (tx) => {
         const due = tx
@@ -108,43 +122,9 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
     );
   }
 
-  async settle(
-    claim: Pick<ClaimedWebhookDelivery, 'id' | 'attempt' | 'webhookId'>,
-    outcome: WebhookAttemptOutcome,
-    failingBefore: Date,
-  ): Promise<boolean> {
+  async settle(settlements: readonly WebhookSettlement[], failingBefore: Date): Promise<boolean[]> {
     return this.db.transaction(
-      (tx) => {
-        const held =
-          tx
-            .update(webhookDeliveries)
-            .set(settledDeliveryColumns(outcome))
-            .where(deliveryHeldBy(webhookDeliveries, claim))
-            .run().changes === 1;
-        if (!held) return false;
-        const endpoint = eq(webhooks.id, claim.webhookId);
-        if (outcome.status === 'succeeded') {
-          tx.update(webhooks)
-            .set({ failingSince: null })
-            .where(and(endpoint, isNotNull(webhooks.failingSince)))
-            .run();
-        } else if (outcome.gone) {
-          tx.update(webhooks)
-            .set({ enabled: false, disabledReason: 'gone', updated: outcome.at })
-            .where(endpoint)
-            .run();
-        } else {
-          tx.update(webhooks)
-            .set({ failingSince: outcome.at })
-            .where(and(endpoint, isNull(webhooks.failingSince)))
-            .run();
-          tx.update(webhooks)
-            .set({ enabled: false, disabledReason: 'failing', updated: outcome.at })
-            .where(and(endpoint, eq(webhooks.enabled, true), lte(webhooks.failingSince, failingBefore)))
-            .run();
-        }
-        return true;
-      },
+      (tx) => settlements.map(({ claim, outcome }) => settleOne(tx, claim, outcome, failingBefore)),
       { behavior: 'immediate' },
     );
   }
@@ -231,6 +211,19 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
     );
   }
 
+  private hasEventsAfterCursor(webhookId: string): boolean {
+    const target = this.db.select({ cursor: webhooks.cursor }).from(webhooks).where(eq(webhooks.id, webhookId)).get();
+    if (!target) return false;
+    return (
+      this.db
+        .select({ seq: auditEvents.seq })
+        .from(auditEvents)
+        .where(gt(auditEvents.seq, target.cursor))
+        .limit(1)
+        .get() !== undefined
+    );
+  }
+
   async backlog(now: Date): Promise<{ pending: number; oldestDueSeconds: number }> {
     const row = this.db
       .select({ pending: count(), oldest: min(webhookDeliveries.nextAttempt) })
@@ -239,6 +232,41 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
       .get();
     return backlogOf(row, now);
   }
+}
+
+/** Records one outcome, and its endpoint's, in the caller's transaction; false when a later claim took it over. */
+function settleOne(
+  tx: SqliteDb,
+  claim: WebhookSettlement['claim'],
+  outcome: WebhookAttemptOutcome,
+  failingBefore: Date,
+) {
+  const held =
+    tx
+      .update(webhookDeliveries)
+      .set(settledDeliveryColumns(outcome))
+      .where(deliveryHeldBy(webhookDeliveries, claim))
+      .run().changes === 1;
+  if (!held) return false;
+  const endpoint = eq(webhooks.id, claim.webhookId);
+  if (outcome.status === 'succeeded') {
+    tx.update(webhooks)
+      .set({ failingSince: null })
+      .where(and(endpoint, isNotNull(webhooks.failingSince)))
+      .run();
+  } else if (outcome.gone) {
+    tx.update(webhooks).set({ enabled: false, disabledReason: 'gone', updated: outcome.at }).where(endpoint).run();
+  } else {
+    tx.update(webhooks)
+      .set({ failingSince: outcome.at })
+      .where(and(endpoint, isNull(webhooks.failingSince)))
+      .run();
+    tx.update(webhooks)
+      .set({ enabled: false, disabledReason: 'failing', updated: outcome.at })
+      .where(and(endpoint, eq(webhooks.enabled, true), lte(webhooks.failingSince, failingBefore)))
+      .run();
+  }
+  return true;
 }
 
 function insertDeliveries(tx: SqliteDb, deliveries: readonly NewWebhookDelivery[]): void {
