@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer } from '@uas/adapters-http/testing';
-import { AdminClient } from '../support/admin-client';
+import type { AdminClient } from '../support/admin-client';
 import { ROUNDS, rounds, tally } from '../support/race-rounds';
-import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { BACKENDS } from '../support/test-application';
+import { twoInstances } from '../support/two-instances';
 
 interface WebhookResource {
   id: string;
@@ -11,30 +12,17 @@ interface WebhookResource {
 
 const document = (attributes: Record<string, unknown>) => ({ data: { type: 'webhooks', attributes } });
 
-/**
- * Two instances of the real application over one database, as two processes behind a load
- * balancer: every race sends its requests to both at once.
- */
+/** Two instances of the real application over one database: every race sends its requests to both at once. */
 describe.each(BACKENDS)('webhook endpoint races on %s, across two instances', (backend) => {
-  let a: TestApplication;
-  let b: TestApplication;
+  const instances = twoInstances(backend);
+  const tokens = new Map<AdminClient, string>();
   let clientA: AdminClient;
   let clientB: AdminClient;
-  const tokens = new Map<AdminClient, string>();
   beforeAll(async () => {
-    a = await startTestApplication(backend);
-    const shared = Object.fromEntries(
-      Object.entries(a.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
-    b = await startTestApplication(backend, shared);
-    [clientA, clientB] = [new AdminClient(a), new AdminClient(b)];
+    ({ clientA, clientB } = instances);
     // Logged in once, before the races: each round's requests then only race each other.
     tokens.set(clientA, await clientA.adminToken());
     tokens.set(clientB, await clientB.adminToken());
-  }, 60_000);
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
   });
 
   const read = async (response: Response) => ((await response.json()) as { data: WebhookResource }).data;
@@ -78,7 +66,8 @@ describe.each(BACKENDS)('webhook endpoint races on %s, across two instances', (b
       const { id } = await create(index + ROUNDS);
       const answers = await Promise.all([rotate(clientA, id), rotate(clientB, id)]);
       const answered = await Promise.all(answers.map(async (answer) => (await read(answer)).attributes.secret));
-      const signing = await a.useCases.webhooks.signingSecrets(await a.useCases.webhooks.find(id));
+      const { webhooks } = instances.a.useCases;
+      const signing = await webhooks.signingSecrets(await webhooks.find(id));
       return {
         statuses: answers.map((answer) => answer.status),
         lost: answered.filter((secret) => !signing.includes(secret!)).length,
