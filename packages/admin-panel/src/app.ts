@@ -1,11 +1,14 @@
 import { AccountApi } from './api/account-api';
+import { AdminsApi } from './api/admins-api';
 import { watchEnrolmentGate } from './api/enrolment-gate';
 import { FactorsApi } from './api/factors-api';
 import { InvitationsApi } from './api/invitations-api';
 import { createSession } from './api/session';
 import { UsersApi } from './api/users-api';
+import { permissionsOf } from './state/permissions';
 import { paths, routeOf, sameScreen, type Route } from './state/routes';
 import { h } from './ui/dom';
+import { adminsView } from './views/admins-view';
 import { auditView } from './views/audit-view';
 import { invitationsView } from './views/invitations-view';
 import { loginView } from './views/login-view';
@@ -14,7 +17,7 @@ import { overviewView } from './views/overview-view';
 import { securityView } from './views/security-view';
 import { userView } from './views/user-view';
 import { usersView } from './views/users-view';
-import type { ScreenContext, View } from './views/view';
+import type { ScreenContext, SignedInAdmin, View } from './views/view';
 
 /** Decides what is on screen: nothing but the login form until a session exists. */
 export class App {
@@ -23,6 +26,7 @@ export class App {
   readonly #accounts = new AccountApi(this.#session);
   readonly #invitations = new InvitationsApi(this.#session);
   readonly #factors = new FactorsApi(this.#session);
+  readonly #admins = new AdminsApi(this.#session);
   /** ADMIN_MFA=required refused a call: only the Security page is open until a factor is active. */
   #enrolmentRequired = false;
   #view: View | null = null;
@@ -77,14 +81,38 @@ export class App {
     else if (wanted.screen === 'login') route = { screen: 'overview' };
     if (route.screen !== wanted.screen)
       history.replaceState(null, '', route.screen === 'security' ? paths.security : paths.overview);
-    this.#display(route, this.#screen(route));
+    let me: SignedInAdmin;
+    try {
+      me = await this.#signedInAdmin();
+    } catch (error) {
+      if (ticket === this.#routing && this.#session.admin) this.#display(null, this.#unreachable(error));
+      return;
+    }
+    if (ticket !== this.#routing) return;
+    this.#display(route, this.#screen(route, me));
   }
 
-  #screen(route: Route): View {
+  /**
+   * The admin and their role, read for every screen so that a change an owner made applies at the
+   * next page. While a second factor must be enrolled the API answers nothing but enrolment, and
+   * the Security page (the only one open) needs no role.
+   */
+  async #signedInAdmin(): Promise<SignedInAdmin> {
+    const admin = this.#session.admin;
+    if (this.#enrolmentRequired && admin) return { ...admin, role: null };
+    const { id, attributes } = await this.#admins.me();
+    return { id, email: attributes.email, name: attributes.name, role: attributes.role };
+  }
+
+  #screen(route: Route, me: SignedInAdmin): View {
     const context: ScreenContext = {
       session: this.#session,
       users: this.#users,
       accounts: this.#accounts,
+      admins: this.#admins,
+      factors: this.#factors,
+      me,
+      can: permissionsOf(me.role),
       navigate: this.navigate,
       onSignedOut: () => this.#signedOut('You have signed out.'),
     };
@@ -99,6 +127,8 @@ export class App {
         return mailView(context);
       case 'invitations':
         return invitationsView(context, this.#invitations);
+      case 'admins':
+        return adminsView(context);
       case 'security':
         return securityView(context, this.#factors, {
           enrolmentRequired: this.#enrolmentRequired,

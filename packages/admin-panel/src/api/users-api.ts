@@ -6,8 +6,17 @@ import {
   type UserListDocument,
   type UserResource,
   type UserWrite,
+  type SecondStepAnswer,
+  type operations,
   unwrap,
 } from '@uas/client';
+
+/** A user as the admin API shows it: with the ban in force, if any, which end users never see. */
+export type AdminUser = operations['getUser']['responses'][200]['content']['application/json']['data'];
+
+/** What an impersonation gives: the token as the user, and when it stops working. */
+export type Impersonation =
+  operations['impersonateUser']['responses'][201]['content']['application/json']['data']['attributes'];
 
 const NDJSON = 'application/x-ndjson';
 
@@ -35,12 +44,12 @@ export class UsersApi {
       .data;
   }
 
-  async get(id: string): Promise<UserResource> {
+  async get(id: string): Promise<AdminUser> {
     return (await this.getTagged(id)).user;
   }
 
   /** The user and its ETag, for an edit that must not overwrite a change made elsewhere. */
-  async getTagged(id: string): Promise<{ user: UserResource; etag: string | null }> {
+  async getTagged(id: string): Promise<{ user: AdminUser; etag: string | null }> {
     const { data, response } = await unwrap(this.session.api.GET('/v1/admin/users/{id}', { params: { path: { id } } }));
     return { user: data.data, etag: response.headers.get('ETag') };
   }
@@ -71,6 +80,29 @@ export class UsersApi {
   /** Queues a message with a new verification link, to a user whose address is not verified (else 409). */
   async resendVerification(id: string): Promise<void> {
     await unwrap(this.session.api.POST('/v1/admin/users/{id}/verification', { params: { path: { id } } }));
+  }
+
+  /** Bans the user (every session ends with it) until `until`, or until unbanned when null. */
+  async ban(id: string, reason: string, until: string | null): Promise<AdminUser> {
+    const call = this.session.api.POST('/v1/admin/users/{id}/ban', {
+      params: { path: { id } },
+      body: { reason, until },
+    });
+    return (await unwrap(call)).data.data;
+  }
+
+  async unban(id: string): Promise<AdminUser> {
+    return (await unwrap(this.session.api.DELETE('/v1/admin/users/{id}/ban', { params: { path: { id } } }))).data.data;
+  }
+
+  /**
+   * A short-lived access token as the user, for support (IMPERSONATION=on), with the admin's second
+   * factor when they have one (the server asks with 403 `second_factor_required`).
+   */
+  async impersonate(id: string, reason: string, proof?: SecondStepAnswer): Promise<Impersonation> {
+    const body = { reason, ...proof };
+    const call = this.session.api.POST('/v1/admin/users/{id}/impersonation', { params: { path: { id } }, body });
+    return (await unwrap(call)).data.data.attributes;
   }
 
   /** Every user (or those whose email contains `search`) as an NDJSON file, without password hashes. */

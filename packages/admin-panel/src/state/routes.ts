@@ -7,6 +7,7 @@ export type Route =
   | { screen: 'audit' }
   | { screen: 'mail' }
   | { screen: 'invitations' }
+  | { screen: 'admins' }
   | { screen: 'security' };
 
 const PANEL = '/admin';
@@ -18,6 +19,7 @@ export const paths = {
   audit: `${PANEL}/audit`,
   mail: `${PANEL}/mail`,
   invitations: `${PANEL}/invitations`,
+  admins: `${PANEL}/admins`,
   security: `${PANEL}/security`,
 } as const;
 
@@ -28,6 +30,7 @@ export function routeOf(pathname: string): Route {
   if (path === paths.audit) return { screen: 'audit' };
   if (path === paths.mail) return { screen: 'mail' };
   if (path === paths.invitations) return { screen: 'invitations' };
+  if (path === paths.admins) return { screen: 'admins' };
   if (path === paths.security) return { screen: 'security' };
   const user = /^\/admin\/users\/([^/]+)$/.exec(path);
   if (user?.[1]) return { screen: 'user', id: decodeURIComponent(user[1]) };

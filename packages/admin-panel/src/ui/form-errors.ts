@@ -1,5 +1,6 @@
 import { ApiError, type ApiErrorObject } from '@uas/client';
 import { h } from './dom';
+import { wordsFor } from './error-words';
 import type { Field } from './field';
 
 /**
@@ -54,12 +55,19 @@ export class FormErrors {
   }
 }
 
+/** The words of a failed call's errors, for a place that is no form (a row's control, say). */
+export function errorText(error: unknown): string {
+  if (!(error instanceof ApiError)) return 'Something went wrong. Please try again.';
+  return (error.errors.length ? error.errors : [{ title: error.message }]).map(messageOf).join(' ');
+}
+
 function attributeOf(item: ApiErrorObject): string | null {
   const pointer = item.source && 'pointer' in item.source ? item.source.pointer : '';
-  const match = /^\/data\/attributes\/([^/]+)/.exec(pointer);
+  // A JSON:API document names `/data/attributes/<name>`; a plain JSON body (a ban's) names `/<name>`.
+  const match = /^(?:\/data\/attributes)?\/([^/]+)/.exec(pointer);
   return match?.[1] ?? null;
 }
 
 function messageOf(item: ApiErrorObject): string {
-  return item.detail || item.title || 'Invalid value.';
+  return wordsFor(item.code) || item.detail || item.title || 'Invalid value.';
 }

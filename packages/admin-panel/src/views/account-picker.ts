@@ -1,4 +1,4 @@
-import { type AdminIdentity, isAbort } from '@uas/client';
+import { isAbort } from '@uas/client';
 import type { UsersApi } from '../api/users-api';
 import { apiPathOf, type PageSize } from '../state/list-query';
 import { h, uniqueId } from '../ui/dom';
@@ -18,16 +18,23 @@ export interface AccountPicker {
   destroy(): void;
 }
 
+/** An account the picker knows without asking the users list: an administrator. */
+export interface KnownAccount {
+  id: string;
+  email: string;
+}
+
 /**
- * A field naming an account by its email or its id, suggesting the emails of matching users (and
- * of the signed-in admin) as it is typed. The API filters by id: an email is looked up on submit.
+ * A field naming an account by its email or its id, suggesting the emails of matching admins and
+ * users as it is typed. The API filters by id: an email is looked up on submit.
  */
 export function accountPicker(options: {
   label: string;
   hint: string;
   name: string;
   users: UsersApi;
-  admin: AdminIdentity | null;
+  /** The admins the signed-in one may see: all of them for an owner, else only themselves. */
+  admins: () => Promise<readonly KnownAccount[]>;
 }): AccountPicker {
   const list = h('datalist', { id: uniqueId(`${options.name}-emails`) });
   const input = h('input', {
@@ -43,16 +50,16 @@ export function accountPicker(options: {
 
   const usersMatching = async (term: string, size: PageSize, signal?: AbortSignal) =>
     (await options.users.list(apiPathOf({ search: term, page: 1, size }), signal)).data;
-  const adminMatching = (term: string) =>
-    options.admin?.email.toLowerCase().includes(term.toLowerCase()) ? [options.admin] : [];
+  const adminsMatching = async (term: string) =>
+    (await options.admins().catch(() => [])).filter((admin) => admin.email.toLowerCase().includes(term.toLowerCase()));
 
   async function suggest(term: string): Promise<void> {
     inFlight?.abort();
     const mine = new AbortController();
     inFlight = mine;
     try {
-      const users = await usersMatching(term, SUGGESTIONS, mine.signal);
-      const emails = [...adminMatching(term).map((admin) => admin.email), ...users.map((u) => u.attributes.email)];
+      const [admins, users] = await Promise.all([adminsMatching(term), usersMatching(term, SUGGESTIONS, mine.signal)]);
+      const emails = [...admins.map((admin) => admin.email), ...users.map((u) => u.attributes.email)];
       list.replaceChildren(...emails.map((email) => h('option', { value: email })));
     } catch (error) {
       if (!isAbort(error)) list.replaceChildren();
@@ -73,7 +80,7 @@ export function accountPicker(options: {
       if (!value.includes('@')) return value;
       const email = value.toLowerCase();
       const account =
-        adminMatching(email).find((admin) => admin.email.toLowerCase() === email) ??
+        (await adminsMatching(email)).find((admin) => admin.email.toLowerCase() === email) ??
         (await usersMatching(email, LOOKUP_SIZE)).find((user) => user.attributes.email.toLowerCase() === email);
       if (account) picked.set(account.id, value);
       return account?.id ?? null;

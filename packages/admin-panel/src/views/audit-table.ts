@@ -1,11 +1,19 @@
 import type { AuditEventResource } from '../api/account-api';
+import { auditLocationSearchOf } from '../state/audit-query';
 import { paths } from '../state/routes';
 import { h } from '../ui/dom';
 import { formatTimestamp } from '../ui/format';
 import { navLink, type Navigate } from '../ui/nav-link';
 
-/** Audit events, newest first: when, who, what, on what, which attributes changed, from where. */
-export function auditTable(events: readonly AuditEventResource[], navigate: Navigate): HTMLTableElement {
+/**
+ * Audit events, newest first: when, who, what, on what, which attributes changed, from where. An
+ * admin who acted links to the log of what they did, by email when `adminEmails` knows it.
+ */
+export function auditTable(
+  events: readonly AuditEventResource[],
+  navigate: Navigate,
+  adminEmails: ReadonlyMap<string, string> = new Map(),
+): HTMLTableElement {
   return h(
     'table',
     { class: 'audit-table' },
@@ -15,18 +23,22 @@ export function auditTable(events: readonly AuditEventResource[], navigate: Navi
       {},
       h('tr', {}, ...['Time', 'Actor', 'Action', 'Target', 'Changes', 'From'].map((c) => h('th', { scope: 'col' }, c))),
     ),
-    h('tbody', {}, ...events.map((event) => row(event, navigate))),
+    h('tbody', {}, ...events.map((event) => row(event, navigate, adminEmails))),
   );
 }
 
-function row({ id, attributes }: AuditEventResource, navigate: Navigate): HTMLTableRowElement {
+function row(
+  { id, attributes }: AuditEventResource,
+  navigate: Navigate,
+  adminEmails: ReadonlyMap<string, string>,
+): HTMLTableRowElement {
   const { time, actor, action, target, changes, client_address, user_agent } = attributes;
   const { text } = formatTimestamp(time);
   return h(
     'tr',
     { 'data-event-id': id },
     h('td', { 'data-label': 'Time', class: 'cell-time' }, h('time', { datetime: time, title: time }, text)),
-    h('td', { 'data-label': 'Actor' }, actor.type === 'system' ? 'system' : `${actor.type} ${shortId(actor.id)}`),
+    h('td', { 'data-label': 'Actor' }, actorCell(actor, navigate, adminEmails)),
     h('td', { 'data-label': 'Action' }, h('code', {}, action)),
     h(
       'td',
@@ -43,6 +55,23 @@ function row({ id, attributes }: AuditEventResource, navigate: Navigate): HTMLTa
       { 'data-label': 'From', class: 'cell-from', title: user_agent ?? '' },
       client_address ?? h('span', { class: 'muted' }, '—'),
     ),
+  );
+}
+
+function actorCell(
+  actor: AuditEventResource['attributes']['actor'],
+  navigate: Navigate,
+  adminEmails: ReadonlyMap<string, string>,
+): Node | string {
+  if (actor.type === 'system' || actor.id === null) return actor.type;
+  if (actor.type !== 'admin') return `${actor.type} ${shortId(actor.id)}`;
+  const name = adminEmails.get(actor.id) ?? `admin ${shortId(actor.id)}`;
+  const query = { target: '', actor: actor.id, action: '', since: '', until: '', page: 1 };
+  return navLink(
+    navigate,
+    `${paths.audit}${auditLocationSearchOf(query)}`,
+    { title: `Everything ${name} did`, class: 'actor-link' },
+    name,
   );
 }
 

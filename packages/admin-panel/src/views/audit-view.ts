@@ -12,40 +12,41 @@ import { paths } from '../state/routes';
 import { h } from '../ui/dom';
 import { errorState } from '../ui/error-state';
 import { field } from '../ui/field';
-import { accountPicker } from './account-picker';
+import { fromLocalInput, toLocalInput } from '../ui/local-time';
+import { accountPicker, type KnownAccount } from './account-picker';
 import { appHeader } from './app-header';
 import { auditTable } from './audit-table';
 import type { ScreenContext, View } from './view';
 
-/** `datetime-local` shows local time without a zone: these convert to and from the API's UTC. */
-const toLocalInput = (iso: string): string => {
-  const date = new Date(iso);
-  if (!iso || Number.isNaN(date.getTime())) return '';
-  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
-const fromLocalInput = (value: string): string => (value ? new Date(value).toISOString() : '');
-
 /** The audit log: every recorded event, newest first, narrowed by the API's filters. */
 export function auditView(context: ScreenContext): View {
-  const { accounts, navigate, users, session } = context;
+  const { accounts, navigate, users, admins, me, can } = context;
   let query = auditQueryFromLocation(location.search);
   let inFlight: AbortController | null = null;
 
   const heading = h('h1', { tabindex: -1 }, 'Audit log');
+  // An owner sees every admin (and so may filter by any of them); others know only themselves.
+  let known: Promise<readonly KnownAccount[]> | null = null;
+  const knownAdmins = (): Promise<readonly KnownAccount[]> => {
+    known ??= can('admins.manage')
+      ? admins.list().then((listed) => listed.map(({ id, attributes }) => ({ id, email: attributes.email })))
+      : Promise.resolve([{ id: me.id, email: me.email }]);
+    return known;
+  };
   const pickers = {
     target: accountPicker({
       label: 'Target',
       hint: 'A user’s email or id',
       name: 'target',
       users,
-      admin: session.admin,
+      admins: knownAdmins,
     }),
     actor: accountPicker({
       label: 'Actor',
       hint: 'An admin’s or a user’s email or id',
       name: 'actor',
       users,
-      admin: session.admin,
+      admins: knownAdmins,
     }),
   };
   const inputs = {
@@ -85,7 +86,7 @@ export function auditView(context: ScreenContext): View {
       ['target', target],
       ['actor', actor],
     ] as const)
-      pickers[name].field.setError(id === null ? 'No user has this email.' : null);
+      pickers[name].field.setError(id === null ? 'No admin or user has this email.' : null);
     if (target === null || actor === null) return;
     go({
       target,
@@ -122,7 +123,7 @@ export function auditView(context: ScreenContext): View {
     if (results.hidden) status.replaceChildren(h('p', { class: 'loading' }, 'Loading events…'));
     try {
       const page = await accounts.auditEvents(apiPath, mine.signal);
-      if (inFlight === mine) show(page);
+      if (inFlight === mine) await show(page);
     } catch (error) {
       if (isAbort(error) || inFlight !== mine) return;
       results.hidden = true;
@@ -132,7 +133,8 @@ export function auditView(context: ScreenContext): View {
     }
   }
 
-  function show(page: AuditEventPage): void {
+  async function show(page: AuditEventPage): Promise<void> {
+    const emails = new Map((await knownAdmins().catch(() => [])).map(({ id, email }) => [id, email]));
     const total = page.meta.total;
     results.hidden = total === 0;
     status.replaceChildren(
@@ -149,7 +151,7 @@ export function auditView(context: ScreenContext): View {
       return button;
     };
     results.replaceChildren(
-      h('div', { class: 'table-wrap' }, auditTable(page.data, navigate)),
+      h('div', { class: 'table-wrap' }, auditTable(page.data, navigate, emails)),
       h(
         'nav',
         { class: 'pagination', 'aria-label': 'Pagination' },

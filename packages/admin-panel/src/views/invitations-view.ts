@@ -17,7 +17,8 @@ import type { ScreenContext, View } from './view';
  * go). The invitee's link is mailed, never shown here; without SMTP_URL it waits on the Mail page.
  */
 export function invitationsView(context: ScreenContext, invitations: InvitationsApi): View {
-  const { navigate } = context;
+  const { navigate, can } = context;
+  const mayWrite = can('invitations.write');
 
   const heading = h('h1', { tabindex: -1, id: 'invitations-title' }, 'Invitations');
   const intro = h(
@@ -127,7 +128,7 @@ export function invitationsView(context: ScreenContext, invitations: Invitations
       time('Invited', created),
       time('Last sent', sent),
       time('Link expires', expires),
-      h('td', { class: 'cell-actions' }, h('div', { class: 'row-actions' }, resend, revoke)),
+      h('td', { class: 'cell-actions' }, mayWrite && h('div', { class: 'row-actions' }, resend, revoke)),
     );
   }
 
@@ -163,7 +164,7 @@ export function invitationsView(context: ScreenContext, invitations: Invitations
       'div',
       { class: 'shell' },
       appHeader(context, 'invitations'),
-      h('main', { class: 'page' }, h('div', { class: 'page-head' }, heading), intro, form, status, results),
+      h('main', { class: 'page' }, h('div', { class: 'page-head' }, heading), intro, mayWrite && form, status, results),
     ),
     onLocationChange: list.onLocationChange,
     destroy: list.destroy,

@@ -16,7 +16,7 @@ type ListedMessage = MailMessagePage['data'][number];
  * the text says the same without any markup to trust.
  */
 export function mailView(context: ScreenContext): View {
-  const { accounts } = context;
+  const { accounts, can } = context;
 
   const heading = h('h1', { tabindex: -1, id: 'mail-title' }, 'Mail');
   const intro = h(
@@ -43,7 +43,8 @@ export function mailView(context: ScreenContext): View {
       h(
         'div',
         { class: 'table-wrap' },
-        mailTable(loaded.data, (id) => accounts.mailMessage(id)),
+        // A body holds links that take over accounts: only those who may open it are offered it.
+        mailTable(loaded.data, can('mail.open') ? (id) => accounts.mailMessage(id) : null),
       ),
     ],
     range: (total, page) => `${total} ${total === 1 ? 'message' : 'messages'} · page ${page}`,
@@ -64,7 +65,7 @@ export function mailView(context: ScreenContext): View {
 
 function mailTable(
   messages: readonly ListedMessage[],
-  read: (id: string) => Promise<MailMessageResource>,
+  read: ((id: string) => Promise<MailMessageResource>) | null,
 ): HTMLTableElement {
   const columns = ['Queued', 'Kind', 'To', 'Subject', 'Status', 'Attempts', 'Last error', ''];
   return h(
@@ -79,7 +80,7 @@ function mailTable(
 function rows(
   { id, attributes }: ListedMessage,
   span: number,
-  read: (id: string) => Promise<MailMessageResource>,
+  read: ((id: string) => Promise<MailMessageResource>) | null,
 ): HTMLTableRowElement[] {
   const { created, kind, recipient, subject, status, attempts, last_error } = attributes;
   const detail = h('tr', { class: 'mail-body-row', hidden: true }, h('td', { colspan: span }));
@@ -91,6 +92,7 @@ function rows(
     open.textContent = opening ? 'Hide' : 'Show';
     if (!opening) return;
     const cell = detail.cells[0]!;
+    if (!read) return;
     cell.replaceChildren(h('p', { class: 'loading' }, 'Loading…'));
     try {
       const { body } = (await read(id)).attributes;
@@ -115,7 +117,7 @@ function rows(
       h('td', { 'data-label': 'Status' }, h('span', { class: `mail-status mail-status-${status}` }, status)),
       h('td', { 'data-label': 'Attempts' }, attempts),
       h('td', { 'data-label': 'Last error' }, last_error ?? h('span', { class: 'muted' }, '—')),
-      h('td', {}, status === 'delivered' ? null : open),
+      h('td', {}, status === 'delivered' || !read ? null : open),
     ),
     detail,
   ];

@@ -11,7 +11,8 @@ import { secondStepForm } from './second-step-form';
  */
 export async function withSecondFactor<T>(
   session: AdminSession,
-  options: { title: string; passkey: boolean },
+  /** `passkey`: whether to offer one, or how to find out once a proof is asked for. */
+  options: { title: string; passkey: boolean | (() => Promise<boolean>) },
   action: (proof?: SecondStepAnswer) => Promise<T>,
 ): Promise<T | null> {
   try {
@@ -19,10 +20,11 @@ export async function withSecondFactor<T>(
   } catch (error) {
     if (!(error instanceof ApiError && error.errors[0]?.code === 'second_factor_required')) throw error;
   }
+  const passkey = typeof options.passkey === 'boolean' ? options.passkey : await options.passkey();
   let result: { value: T } | null = null;
   const cancel = h('button', { type: 'button', class: 'button ghost wide' }, 'Cancel');
   const step = secondStepForm({
-    passkey: options.passkey,
+    passkey,
     // A fresh challenge of the admin's passkey sign-in, whose answer the server takes as a proof.
     assertPasskey: async () => ({ credential: await assertPasskey(await session.passkeyOptions()) }),
     submit: async (proof) => {

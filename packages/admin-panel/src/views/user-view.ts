@@ -1,4 +1,5 @@
-import { ApiError, isAbort, type UserResource } from '@uas/client';
+import { ApiError, isAbort } from '@uas/client';
+import type { AdminUser } from '../api/users-api';
 import type { LoginSessionResource } from '../api/account-api';
 import { auditApiPathOf, auditLocationSearchOf, type AuditQuery } from '../state/audit-query';
 import { paths } from '../state/routes';
@@ -10,6 +11,8 @@ import { navLink } from '../ui/nav-link';
 import { toast } from '../ui/toast';
 import { appHeader } from './app-header';
 import { auditTable } from './audit-table';
+import { openBanDialog } from './ban-dialog';
+import { openImpersonation } from './impersonation-dialog';
 import { openUserForm } from './user-form-dialog';
 import type { ScreenContext, View } from './view';
 
@@ -17,12 +20,16 @@ const TRAIL_SIZE = 10;
 
 /** One user: their attributes and an edit action, where they are signed in, and what happened to them. */
 export function userView(context: ScreenContext, userId: string): View {
-  const { users, accounts, navigate } = context;
+  const { users, accounts, navigate, can } = context;
   const abort = new AbortController();
   const heading = h('h1', { tabindex: -1 }, 'User');
   const edit = h('button', { type: 'button', class: 'button primary', disabled: true }, 'Edit');
   const recover = h('button', { type: 'button', class: 'button', disabled: true }, 'Send recovery link');
   const verify = h('button', { type: 'button', class: 'button', hidden: true }, 'Resend verification');
+  const ban = h('button', { type: 'button', class: 'button danger', hidden: true }, 'Ban…');
+  const unban = h('button', { type: 'button', class: 'button', hidden: true }, 'Unban');
+  const impersonate = h('button', { type: 'button', class: 'button', disabled: true }, 'Impersonate…');
+  let loaded: AdminUser | null = null;
   const details = h('section', { class: 'card', 'aria-labelledby': 'details-title', 'aria-busy': 'true' });
   const sessions = h('section', { class: 'card', 'aria-labelledby': 'sessions-title', 'aria-busy': 'true' });
   const trail = h('section', { class: 'card', 'aria-labelledby': 'trail-title', 'aria-busy': 'true' });
@@ -49,6 +56,34 @@ export function userView(context: ScreenContext, userId: string): View {
     () => void mailUser(verify, () => users.resendVerification(userId), 'A verification link is queued for'),
   );
 
+  ban.addEventListener('click', async () => {
+    if (!loaded) return;
+    const banned = await openBanDialog(users, loaded);
+    if (!banned) return;
+    toast(`${banned.attributes.email} is banned.`);
+    await loadAll();
+    unban.focus();
+  });
+  unban.addEventListener('click', async () => {
+    const done = await confirmAction({
+      title: 'Lift the ban?',
+      message: `${heading.textContent} may sign in again at once.`,
+      confirmLabel: 'Unban',
+      action: async () => void (await users.unban(userId)),
+    });
+    if (!done) return;
+    toast(`${heading.textContent} is no longer banned.`);
+    await Promise.all([loadUser(), loadTrail()]);
+    // The button gave way to "Ban…": focus follows, rather than falling to the page.
+    ban.focus();
+  });
+  impersonate.addEventListener('click', () => {
+    if (loaded)
+      void openImpersonation(context, loaded, () => {
+        void Promise.all([loadSessions(), loadTrail()]);
+      });
+  });
+
   async function mailUser(button: HTMLButtonElement, send: () => Promise<void>, done: string): Promise<void> {
     if (button.getAttribute('aria-disabled') === 'true') return;
     button.setAttribute('aria-disabled', 'true');
@@ -70,10 +105,14 @@ export function userView(context: ScreenContext, userId: string): View {
   async function loadUser(): Promise<void> {
     await section(details, 'details-title', 'Details', async () => {
       const user = await users.get(userId);
+      loaded = user;
       heading.textContent = user.attributes.email;
       document.title = `${user.attributes.email} · Admin`;
       edit.disabled = false;
       recover.disabled = false;
+      impersonate.disabled = false;
+      ban.hidden = user.attributes.banned;
+      unban.hidden = !user.attributes.banned;
       // Only an address not verified yet has something to verify.
       verify.hidden = user.attributes.email_verified !== null;
       return [attributeList(user)];
@@ -84,6 +123,7 @@ export function userView(context: ScreenContext, userId: string): View {
     await section(sessions, 'sessions-title', 'Sessions', async () => {
       const listed = await accounts.sessions(userId, abort.signal);
       if (listed.length === 0) return [h('p', { class: 'muted' }, 'Not signed in anywhere.')];
+      if (!can('sessions.end')) return [sessionTable(listed)];
       const endAll = h('button', { type: 'button', class: 'button small danger' }, 'End all sessions');
       endAll.addEventListener('click', () => void endAllSessions());
       return [sessionTable(listed), h('div', { class: 'card-actions' }, endAll)];
@@ -91,6 +131,8 @@ export function userView(context: ScreenContext, userId: string): View {
   }
 
   async function loadTrail(): Promise<void> {
+    // Support may act on a user without reading the audit log: their page has no trail.
+    if (!can('audit.read')) return;
     await section(trail, 'trail-title', 'Audit trail', async () => {
       const page = await accounts.auditEvents(auditApiPathOf(trailQuery, TRAIL_SIZE), abort.signal);
       const all = navLink(navigate, `${paths.audit}${auditLocationSearchOf(trailQuery)}`, {}, 'Open in the audit log');
@@ -177,7 +219,7 @@ export function userView(context: ScreenContext, userId: string): View {
         { 'data-label': 'Browser', class: 'cell-agent', title: user_agent ?? '' },
         user_agent ?? h('span', { class: 'muted' }, 'unknown'),
       ),
-      h('td', { class: 'cell-actions' }, end),
+      h('td', { class: 'cell-actions' }, can('sessions.end') && end),
     );
   }
 
@@ -218,8 +260,20 @@ export function userView(context: ScreenContext, userId: string): View {
         'main',
         { class: 'page' },
         h('p', { class: 'breadcrumb' }, navLink(navigate, paths.users, {}, '← Users')),
-        h('div', { class: 'page-head' }, heading, h('div', { class: 'page-actions' }, verify, recover, edit)),
-        h('div', { class: 'user-page' }, details, sessions, trail),
+        h(
+          'div',
+          { class: 'page-head' },
+          heading,
+          h(
+            'div',
+            { class: 'page-actions' },
+            ...(can('users.message') ? [verify, recover] : []),
+            ...(can('users.impersonate') ? [impersonate] : []),
+            ...(can('users.ban') ? [unban, ban] : []),
+            can('users.write') && edit,
+          ),
+        ),
+        h('div', { class: 'user-page' }, details, sessions, can('audit.read') && trail),
       ),
     ),
     destroy() {
@@ -228,14 +282,34 @@ export function userView(context: ScreenContext, userId: string): View {
   };
 }
 
-function attributeList(user: UserResource): HTMLElement {
-  const { name, email, email_verified, active, metadata, app, created, updated, last_login, recent_failed_logins } =
-    user.attributes;
+function attributeList(user: AdminUser): HTMLElement {
+  const {
+    name,
+    email,
+    email_verified,
+    active,
+    banned,
+    banned_until,
+    ban_reason,
+    metadata,
+    app,
+    created,
+    updated,
+    last_login,
+    recent_failed_logins,
+  } = user.attributes;
   const rows: [string, Node | string][] = [
     ['Name', name || '—'],
     ['Email', email],
     ['Email verified', email_verified ? stamp(email_verified) : h('span', { class: 'badge off' }, 'Not verified')],
     ['Status', h('span', { class: `badge ${active === 1 ? 'on' : 'off'}` }, active === 1 ? 'Active' : 'Inactive')],
+    ['Banned', banned ? h('span', { class: 'badge off' }, 'Banned') : 'No'],
+    ...(banned
+      ? ([
+          ['Banned until', banned_until ? stamp(banned_until) : 'Until unbanned'],
+          ['Ban reason', ban_reason ?? '—'],
+        ] as [string, Node | string][])
+      : []),
     ['Last login', last_login ? stamp(last_login) : 'Never'],
     ['Failed logins (recent)', String(recent_failed_logins)],
     ['Created', stamp(created)],

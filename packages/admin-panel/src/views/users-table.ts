@@ -15,7 +15,8 @@ const COLUMNS = ['Name', 'Email', 'Status', 'Last login', 'Failed logins', 'Crea
 /** The users table; on narrow screens the stylesheet turns each row into a card. */
 export function usersTable(navigate: Navigate): {
   element: HTMLTableElement;
-  show(users: UserResource[], actions: RowActions): void;
+  /** @param actions null when the admin may not change users: the rows offer nothing then. */
+  show(users: UserResource[], actions: RowActions | null): void;
 } {
   const body = h('tbody');
   const element = h(
@@ -56,7 +57,7 @@ function focusedAction(body: HTMLElement): { id: string; action: string } | null
   return id && action ? { id, action } : null;
 }
 
-function row(user: UserResource, actions: RowActions, navigate: Navigate): HTMLTableRowElement {
+function row(user: UserResource, actions: RowActions | null, navigate: Navigate): HTMLTableRowElement {
   const { name, email, active, created, last_login, recent_failed_logins } = user.attributes;
   const isActive = active === 1;
   const who = email || user.id;
@@ -70,7 +71,7 @@ function row(user: UserResource, actions: RowActions, navigate: Navigate): HTMLT
     },
     isActive ? 'Deactivate' : 'Activate',
   );
-  toggle.addEventListener('click', () => actions.toggleActive(user, toggle));
+  toggle.addEventListener('click', () => actions?.toggleActive(user, toggle));
 
   return h(
     'tr',
@@ -92,33 +93,34 @@ function row(user: UserResource, actions: RowActions, navigate: Navigate): HTMLT
     h(
       'td',
       { class: 'cell-actions' },
-      h(
-        'div',
-        { class: 'row-actions' },
+      actions &&
         h(
-          'button',
-          {
-            type: 'button',
-            class: 'button small',
-            'data-action': 'edit',
-            'aria-label': `Edit ${who}`,
-            on: { click: () => actions.edit(user) },
-          },
-          'Edit',
+          'div',
+          { class: 'row-actions' },
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'button small',
+              'data-action': 'edit',
+              'aria-label': `Edit ${who}`,
+              on: { click: () => actions.edit(user) },
+            },
+            'Edit',
+          ),
+          toggle,
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'button small danger-text',
+              'data-action': 'delete',
+              'aria-label': `Delete ${who}`,
+              on: { click: () => actions.remove(user) },
+            },
+            'Delete',
+          ),
         ),
-        toggle,
-        h(
-          'button',
-          {
-            type: 'button',
-            class: 'button small danger-text',
-            'data-action': 'delete',
-            'aria-label': `Delete ${who}`,
-            on: { click: () => actions.remove(user) },
-          },
-          'Delete',
-        ),
-      ),
     ),
   );
 }

@@ -22,7 +22,7 @@ import type { ScreenContext, View } from './view';
 
 /** The users page: search, table, pagination, and the actions on each user. */
 export function usersView(context: ScreenContext): View {
-  const { users, navigate } = context;
+  const { users, navigate, can } = context;
   let query = queryFromLocation(location.search);
   let inFlight: AbortController | null = null;
 
@@ -112,7 +112,7 @@ export function usersView(context: ScreenContext): View {
   }
 
   function show(page: UserPage): void {
-    table.show(page.data, actions);
+    table.show(page.data, can('users.write') ? actions : null);
     pager.show(page, query);
     results.hidden = page.meta.total === 0;
     status.replaceChildren(...(page.meta.total === 0 ? [emptyState()] : []));
@@ -193,7 +193,13 @@ export function usersView(context: ScreenContext): View {
         'div',
         { class: 'page-head' },
         heading,
-        h('div', { class: 'page-actions' }, importButton, exportButton, create),
+        h(
+          'div',
+          { class: 'page-actions' },
+          can('users.import') && importButton,
+          can('users.export') && exportButton,
+          can('users.write') && create,
+        ),
       ),
       search.element,
       status,

@@ -86,7 +86,7 @@ describe('the audit page', () => {
 
     await page.getByLabel('Target').fill('nobody@example.com');
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    await page.getByText('No user has this email.').waitFor();
+    await page.getByText('No admin or user has this email.').waitFor();
     expect(new URL(page.url()).searchParams.get('target')).toBe(ada.id);
   });
 

@@ -28,11 +28,12 @@ export class AdminClient {
     private readonly token: string,
   ) {}
 
-  static async signIn(server: PanelServer): Promise<AdminClient> {
+  /** Signs in as the key file's admin, or as `as` (another admin's email and password). */
+  static async signIn(server: PanelServer, as = server.admin): Promise<AdminClient> {
     const response = await fetch(`${server.baseUrl}/v1/admin/login`, {
       method: 'POST',
       headers: { 'Content-Type': JSON_API },
-      body: JSON.stringify({ data: { type: 'users', attributes: server.admin } }),
+      body: JSON.stringify({ data: { type: 'users', attributes: as } }),
     });
     if (response.status !== 200) throw new Error(`admin login failed: ${response.status} ${await response.text()}`);
     const { data } = (await response.json()) as SessionDocument;
@@ -118,6 +119,21 @@ export class AdminClient {
     return data.filter(
       ({ attributes }) => attributes.recipient === recipient && (kind === undefined || attributes.kind === kind),
     ).length;
+  }
+
+  /** Every administrator: id, email and role. */
+  async admins(): Promise<{ id: string; email: string; role: string }[]> {
+    const response = await this.call('GET', '/v1/admin/admins');
+    if (response.status !== 200) throw new Error(`admins failed: ${response.status}`);
+    const { data } = (await response.json()) as { data: { id: string; attributes: { email: string; role: string } }[] };
+    return data.map(({ id, attributes }) => ({ id, email: attributes.email, role: attributes.role }));
+  }
+
+  /** The signed-in admin's own view of themselves: the status tells whether the session still works. */
+  async meStatus(): Promise<number> {
+    const response = await this.call('GET', '/v1/admin/me');
+    await response.body?.cancel();
+    return response.status;
   }
 
   /** Ends every session of the admin, the browser's included. */
