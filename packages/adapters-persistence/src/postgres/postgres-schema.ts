@@ -30,6 +30,10 @@ import type {
   SecretPurpose,
   SubjectKind,
   FactorKind,
+  WebhookDeliveryStatus,
+  WebhookDisabledReason,
+  WebhookEventSelector,
+  WebhookEventType,
 } from '@uas/domain';
 import { commaJoined } from '../shared/comma-joined';
 
@@ -486,5 +490,69 @@ export const signInChallenges = pgTable(
       'sign_in_challenges_account',
       sql`(${t.owner} = 'user' and ${t.adminId} is null) or (${t.owner} = 'admin' and ${t.userId} is null)`,
     ),
+  ],
+);
+
+/**
+ * Webhook endpoints. Each signing secret is stored only sealed (key id and ciphertext, as TOTP
+ * secrets are); the previous one beside it until `previous_secret_until`, after a rotation.
+ * `cursor` is the last audit event turned into deliveries for the endpoint.
+ */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: identifier('id').primaryKey(),
+    url: text('url').notNull(),
+    events: jsonb('events').$type<readonly WebhookEventSelector[]>().notNull(),
+    enabled: boolean('enabled').notNull(),
+    description: text('description').notNull().default(''),
+    secretKey: text('secret_key').notNull(),
+    secret: text('secret').notNull(),
+    previousSecretKey: text('previous_secret_key'),
+    previousSecret: text('previous_secret'),
+    previousSecretUntil: timestamp('previous_secret_until'),
+    cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
+    failingSince: timestamp('failing_since'),
+    disabledReason: text('disabled_reason').$type<WebhookDisabledReason>(),
+    created: timestamp('created').notNull(),
+    updated: timestamp('updated').notNull(),
+  },
+  (t) => [
+    index('webhooks_created_id_idx').on(t.created, t.id),
+    check('webhooks_disabled_reason', sql`${t.disabledReason} in ('gone', 'failing')`),
+  ],
+);
+
+/**
+ * One event to send to one endpoint, and how sending it went; it goes with its endpoint. One per
+ * endpoint and audit event (a test event has none). Workers find due deliveries by
+ * (status, next_attempt); an endpoint's log reads (webhook_id, created).
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: identifier('id').primaryKey(),
+    webhookId: identifier('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    seq: bigint('seq', { mode: 'number' }),
+    eventType: text('event_type').$type<WebhookEventType>().notNull(),
+    payload: text('payload').notNull(),
+    status: text('status').$type<WebhookDeliveryStatus>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttempt: timestamp('next_attempt').notNull(),
+    leaseUntil: timestamp('lease_until'),
+    lastStatus: integer('last_status'),
+    lastError: text('last_error'),
+    lastDurationMs: integer('last_duration_ms'),
+    created: timestamp('created').notNull(),
+    updated: timestamp('updated').notNull(),
+    delivered: timestamp('delivered'),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_webhook_seq_idx').on(t.webhookId, t.seq),
+    index('webhook_deliveries_due_idx').on(t.status, t.nextAttempt),
+    index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.created),
+    check('webhook_deliveries_status', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
   ],
 );

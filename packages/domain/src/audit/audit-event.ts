@@ -58,6 +58,14 @@ export const AUDIT_ACTIONS = [
   'mail.delivered',
   /** A message was given up: refused for good, or still failing after its last attempt. */
   'mail.failed',
+  /** An owner added a webhook endpoint (its URL, events and state; never its secret). */
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  /** An endpoint's signing secret was replaced; the previous one signs beside it for 24 hours. */
+  'webhook.secret_rotated',
+  /** An owner had deliveries of an endpoint sent again. */
+  'webhook.replayed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

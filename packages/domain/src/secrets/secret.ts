@@ -2,9 +2,10 @@
  * What a secret of the key ring serves. Each purpose has its own current secret and rotates on
  * its own; `mail-body` seals queued mail, `token-hmac` keys the digests single-use tokens are
  * stored under, `factor-secret` seals TOTP secrets (its own material is stored wrapped under the
- * MFA key, which the database does not hold).
+ * MFA key, which the database does not hold), `webhook-secret` seals webhook endpoints' signing
+ * secrets.
  */
-export const SECRET_PURPOSES = ['mail-body', 'token-hmac', 'factor-secret'] as const;
+export const SECRET_PURPOSES = ['mail-body', 'token-hmac', 'factor-secret', 'webhook-secret'] as const;
 export type SecretPurpose = (typeof SECRET_PURPOSES)[number];
 
 /**

@@ -1,0 +1,46 @@
+import type { AuditRecord } from '../audit/audit-event.ts';
+import type { SealedText } from '../secrets/secret.ts';
+import { token } from '../shared/token.ts';
+import type { NewWebhook, Webhook } from './webhook.ts';
+
+/** What a change of an endpoint makes of it: its new state and the event that records it. */
+export interface WebhookChange {
+  webhook: Webhook;
+  audit: AuditRecord;
+}
+
+/** The rotation of an endpoint's signing secret: the new one, and until when the current one still signs. */
+export interface WebhookSecretRotation {
+  secret: SealedText;
+  previousUntil: Date;
+  now: Date;
+}
+
+/** Stores webhook endpoints (the `webhooks` table). Each change is one transaction with its audit event. */
+export interface WebhookRepository {
+  /**
+   * Stores the endpoint with its event; its cursor is the audit chain's head at that moment, so it
+   * receives the events chained after its creation, none before. Answers it as stored.
+   */
+  create(webhook: NewWebhook, audit: AuditRecord): Promise<Webhook>;
+  get(id: string): Promise<Webhook | null>;
+  /** Every endpoint, oldest first (by created, then id). */
+  list(): Promise<Webhook[]>;
+  /**
+   * Replaces the endpoint by what `change` makes of its current state, with the event, in one
+   * transaction under the row's lock (concurrent changes each see the one before); null when there
+   * is no such endpoint. It writes what an admin changes (url, events, enabled, description) and
+   * what goes with it (failingSince, disabledReason, updated); the secrets and the cursor have
+   * writes of their own.
+   */
+  update(id: string, change: (current: Webhook) => WebhookChange): Promise<Webhook | null>;
+  /** Removes the endpoint (its deliveries go with it) and appends what `audit` makes of it, in one transaction; null when there is none. */
+  delete(id: string, audit: (removed: Webhook) => AuditRecord): Promise<Webhook | null>;
+  /**
+   * Makes `rotation.secret` the endpoint's secret, and the one it replaces its previous secret
+   * until `rotation.previousUntil`, by one statement in one transaction with the event: of
+   * concurrent rotations each replaces the one before it. Null when there is no such endpoint.
+   */
+  rotateSecret(id: string, rotation: WebhookSecretRotation, audit: AuditRecord): Promise<Webhook | null>;
+}
+export const WebhookRepository = token<WebhookRepository>('WebhookRepository');
