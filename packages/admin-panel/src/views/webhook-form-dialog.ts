@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_TYPES } from '@uas/domain';
+import { ALL_WEBHOOK_EVENTS as ALL, WEBHOOK_EVENT_TYPES } from '@uas/domain';
 import type { WebhookInput, WebhookResource, WebhooksApi, WebhookWithSecret } from '../api/webhooks-api';
 import { h, setAttr, uniqueId } from '../ui/dom';
 import { field, type Field } from '../ui/field';
@@ -6,9 +6,6 @@ import { FormErrors } from '../ui/form-errors';
 import { openModal } from '../ui/modal';
 import { toast } from '../ui/toast';
 import { showWebhookSecret } from './webhook-secret-dialog';
-
-/** Every event, those the catalogue gains later included. */
-const ALL = '*';
 
 export interface WebhookFormOptions {
   webhooks: WebhooksApi;

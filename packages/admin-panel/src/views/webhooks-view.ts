@@ -1,4 +1,5 @@
 import { isAbort } from '@uas/client';
+import { ALL_WEBHOOK_EVENTS } from '@uas/domain';
 import type { WebhookResource } from '../api/webhooks-api';
 import { paths } from '../state/routes';
 import { webhookStatus } from '../state/webhook-status';
@@ -118,4 +119,4 @@ export function webhooksView(context: ScreenContext): View {
 
 /** "All events", or the event types one after another. */
 export const eventsText = (events: readonly string[]): string =>
-  events.includes('*') ? 'All events' : events.join(', ');
+  events.includes(ALL_WEBHOOK_EVENTS) ? 'All events' : events.join(', ');
