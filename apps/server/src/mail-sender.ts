@@ -1,4 +1,5 @@
 import type { Logger, MailDelivery, Mailer } from '@uas/domain';
+import { wakeablePause } from './wakeable-pause';
 
 /**
  * Messages attempted at once: one round claims this many, and sends them concurrently, each over
@@ -40,16 +41,7 @@ export function startMailSender({
   probeMaxMs = 30_000,
 }: MailSenderOptions): MailSender {
   let stopped = false;
-  let wake = () => {};
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      timer.unref();
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  const { pause, wake } = wakeablePause();
 
   const waitForServer = async () => {
     logger.warn('the mail server is unreachable; messages stay queued until it answers');

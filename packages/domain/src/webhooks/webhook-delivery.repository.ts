@@ -1,0 +1,105 @@
+import type { AuditEvent } from '../audit/audit-event.ts';
+import type { SealedText } from '../secrets/secret.ts';
+import { token } from '../shared/token.ts';
+import type { WebhookDelivery } from './webhook-delivery.ts';
+
+/** A delivery as the dispatcher (or a test event) makes it: pending, due at once. */
+export interface NewWebhookDelivery {
+  readonly id: string;
+  readonly webhookId: string;
+  readonly seq: number | null;
+  readonly eventType: string;
+  readonly payload: string;
+  readonly created: Date;
+}
+
+/** An endpoint as the dispatcher sees it: where it stands in the trail and what it listens to. */
+export interface DispatchTarget {
+  readonly id: string;
+  readonly events: readonly string[];
+}
+
+/**
+ * What turns a batch of events into the deliveries of one endpoint: pure and synchronous, so a
+ * store runs it inside its transaction.
+ */
+export type DeliveryMapper = (target: DispatchTarget, events: readonly AuditEvent[]) => NewWebhookDelivery[];
+
+/** A delivery claimed for one attempt, with what sending it needs. */
+export interface ClaimedWebhookDelivery {
+  readonly id: string;
+  readonly webhookId: string;
+  readonly url: string;
+  readonly eventType: string;
+  readonly payload: string;
+  /** Attempts after the claim: the claim's name (settling changes the delivery only while no later claim took it). */
+  readonly attempt: number;
+  /** The endpoint's secret, and its previous one while that still signs (24 h after a rotation). */
+  readonly secrets: readonly SealedText[];
+  readonly created: Date;
+}
+
+/** How an attempt ended, as the worker records it. */
+export interface WebhookAttemptOutcome {
+  /** Next attempt's time for `pending`; null when settled. */
+  readonly status: 'pending' | 'succeeded' | 'failed';
+  readonly nextAttempt: Date | null;
+  readonly responseStatus: number | null;
+  readonly error: string | null;
+  readonly durationMs: number;
+  readonly at: Date;
+  /** The endpoint answered 410 Gone: disable it (`gone`). */
+  readonly gone: boolean;
+}
+
+export interface WebhookDeliveryPage {
+  /** Newest first. */
+  deliveries: WebhookDelivery[];
+  total: number;
+}
+
+/**
+ * The deliveries of webhooks: made from the audit trail by the dispatcher, claimed and settled
+ * by the workers of every instance, each attempt by one of them.
+ */
+export interface WebhookDeliveryRepository {
+  /** The enabled endpoints: what the dispatcher walks. */
+  dispatchTargets(): Promise<DispatchTarget[]>;
+  /**
+   * In one transaction: reads up to `limit` audit events after endpoint `webhookId`'s cursor,
+   * inserts the deliveries `map` makes of them (one already there is left as it is) and moves
+   * the cursor past them, so a crash redoes a batch and never skips one. One dispatcher at a time
+   * per endpoint across every instance (another holding it: 0 at once). Answers the events read.
+   */
+  dispatch(webhookId: string, limit: number, map: DeliveryMapper): Promise<number>;
+  /**
+   * Claims up to `limit` pending deliveries due at `now` of enabled endpoints (a lease that ran
+   * out is due again), each until `leaseUntil`, with one more attempt. Claims on any instances
+   * never share a delivery.
+   */
+  claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedWebhookDelivery[]>;
+  /**
+   * Records the attempt's outcome, and its endpoint's: a success clears `failing_since`, a failure
+   * sets it if unset and disables the endpoint (`failing`) once it is older than `failingBefore`,
+   * a 410 disables it (`gone`). False, nothing written, when a later claim took the delivery over.
+   */
+  settle(
+    claim: Pick<ClaimedWebhookDelivery, 'id' | 'attempt' | 'webhookId'>,
+    outcome: WebhookAttemptOutcome,
+    failingBefore: Date,
+  ): Promise<boolean>;
+  /** Inserts one delivery (a test event), due at once. */
+  enqueue(delivery: NewWebhookDelivery): Promise<void>;
+  list(webhookId: string, query: { page: number; size: number }): Promise<WebhookDeliveryPage>;
+  /** Makes delivery `id` of `webhookId` pending and due at `now` again, its id kept. False when there is none. */
+  replay(webhookId: string, id: string, now: Date): Promise<boolean>;
+  /**
+   * Delivers again every event from place `since` up to the endpoint's cursor: the deliveries
+   * there become pending and due at `now`; events the endpoint had no delivery of get one
+   * (through `map`). Answers how many were queued.
+   */
+  replaySince(webhookId: string, since: number, now: Date, map: DeliveryMapper): Promise<number>;
+  /** Pending deliveries, and the age in seconds of the longest due of them (0 for none): the lag. */
+  backlog(now: Date): Promise<{ pending: number; oldestDueSeconds: number }>;
+}
+export const WebhookDeliveryRepository = token<WebhookDeliveryRepository>('WebhookDeliveryRepository');
