@@ -65,7 +65,7 @@ export function deliveryLog(options: DeliveryLogOptions) {
     const columns = ['Created', 'Event', 'Number', 'Status', 'Attempts', 'Next attempt', 'Response', 'Duration'];
     return h(
       'table',
-      { class: 'audit-table deliveries-table' },
+      { class: 'users-table deliveries-table' },
       h('caption', { class: 'visually-hidden' }, 'Deliveries'),
       h(
         'thead',

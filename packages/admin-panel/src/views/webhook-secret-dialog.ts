@@ -16,7 +16,6 @@ export async function showWebhookSecret(url: string, secret: string): Promise<vo
       readonly: true,
       spellcheck: 'false',
       autocomplete: 'off',
-      class: 'code',
       value: secret,
     }),
     'Shown only now: the service will not show it again. Rotate the secret if it is lost.',
