@@ -151,13 +151,15 @@ export function webhookView(context: ScreenContext, webhookId: string): View {
     ];
     details.replaceChildren(
       h('h2', { id: 'details-title', tabindex: -1 }, 'Settings'),
-      disabled_reason
-        ? h(
-            'p',
-            { class: 'notice', role: 'alert' },
-            `${status.text}. No event is delivered until it is enabled again; the events since then can be replayed below.`,
-          )
-        : null,
+      ...(disabled_reason
+        ? [
+            h(
+              'p',
+              { class: 'notice', role: 'alert' },
+              `${status.text}. No event is delivered until it is enabled again; the events since then can be replayed below.`,
+            ),
+          ]
+        : []),
       h('dl', { class: 'attributes' }, ...rows.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)])),
     );
   }
