@@ -6,9 +6,10 @@ import type { Config } from './config';
 import type { DependencyContainer } from 'tsyringe';
 import { KeyRing } from './adapters/key-ring';
 import { SecretKeyRing } from './adapters/secret-key-ring';
-import { buildContainer, mailOf, systemContainer, useCasesOf } from './container';
+import { buildContainer, mailOf, systemContainer, useCasesOf, webhooksOf } from './container';
 import { startMailSender } from './mail-sender';
 import { startMailRequestWorker } from './mail-request-worker';
+import { startWebhookWorker } from './webhook-worker';
 import { PrometheusMetrics } from './adapters/prometheus-metrics';
 import { Readiness } from './readiness';
 import { bootstrapAdmin } from './admin-bootstrap';
@@ -80,6 +81,7 @@ export async function createApplication(
       invitations: useCases.invitations,
       factors: useCases.factors,
       impersonation: useCases.impersonation,
+      webhookDeliveries: useCases.webhookDeliveries,
       adminMfa: config.adminMfa,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
@@ -93,6 +95,8 @@ export async function createApplication(
     const stopHousekeeping = scheduleHousekeeping(useCases.housekeeping, logger);
     const sender = mail.sending && startMailSender({ ...mail.sending, logger });
     const requestWorker = startMailRequestWorker({ requests: useCases.mailRequests, logger });
+    const webhooks = webhooksOf(container, config, logger, metrics);
+    const webhookWorker = startWebhookWorker({ ...webhooks, logger });
     if (!sender) logger.info('no SMTP_URL: mail stays queued in the outbox (GET /v1/admin/mail)');
     return {
       app,
@@ -100,7 +104,12 @@ export async function createApplication(
       useCases,
       async close() {
         stopHousekeeping();
-        await Promise.all([sender?.stop(config.shutdownGraceMs), requestWorker.stop(config.shutdownGraceMs)]);
+        await Promise.all([
+          sender?.stop(config.shutdownGraceMs),
+          requestWorker.stop(config.shutdownGraceMs),
+          webhookWorker.stop(config.shutdownGraceMs),
+        ]);
+        webhooks.sender.close();
         await database.close();
       },
     };

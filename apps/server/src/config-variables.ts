@@ -1,7 +1,14 @@
 import * as v from 'valibot';
 import { isPostgresSchemaName, parseDatabaseUrl } from '@uas/adapters-persistence';
 import { addressMatcher, corsOrigins } from '@uas/adapters-http';
-import { ADMIN_MFA_MODES, EMAIL_VERIFICATION, isValidEmail, normalizeEmail, SIGNUP_MODES } from '@uas/domain';
+import {
+  ADMIN_MFA_MODES,
+  EMAIL_VERIFICATION,
+  isValidEmail,
+  normalizeEmail,
+  parseRetrySchedule,
+  SIGNUP_MODES,
+} from '@uas/domain';
 import { mailTemplatesFrom } from './adapters/folder-mail-templates';
 import { LOG_LEVELS } from './adapters/json-logger';
 import { SIGNING_ALGORITHMS } from './adapters/key-ring';
@@ -382,6 +389,16 @@ export const VARIABLES = {
     schema: originList,
     default: '',
     doc: "Comma-separated origins (`https://app.example.com`) whose pages may create and use passkeys: the panel's and your applications'. None: the origin of `PUBLIC_URL`, else `http://localhost:<PORT>`.",
+  }),
+  WEBHOOK_RETRY_SCHEDULE: variable({
+    schema: parsed(parseRetrySchedule),
+    default: '5,300,1800,7200,18000,36000,36000',
+    doc: "The waits between a webhook delivery's attempts, in seconds, comma-separated: after the first attempt fails, the next comes after the first wait, and so on; after the last, the delivery is `failed`. Each wait strays by up to ±20 %; a receiver's `Retry-After` replaces it. The default is the Standard Webhooks schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).",
+  }),
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: variable({
+    schema: oneOf(['true', 'false'] as const),
+    default: 'false',
+    doc: '`true`: webhooks may be sent to loopback, private (RFC 1918, `fc00::/7`), link-local and cloud-metadata addresses. `false`: the address each connection is about to reach (after DNS) is checked, and such an address is refused, the delivery failing with the reason in its log. Only for a receiver on your own network you trust: an admin who can add webhooks could otherwise reach services behind your firewall.',
   }),
   METRICS_TOKEN: variable({
     schema: v.pipe(

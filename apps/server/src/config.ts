@@ -124,6 +124,8 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
     adminMfa: e.ADMIN_MFA,
     /** Whether support and above may start a session as an end user. */
     impersonation: e.IMPERSONATION === 'on',
+    webhookRetrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
+    webhookAllowPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
     /** The passkeys' relying party: by default the host and origin the service is reached at. */
     webauthn: webauthnOf(e),
     /** The bearer token that reads GET /metrics; undefined: no metrics endpoint. */

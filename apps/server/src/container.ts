@@ -18,6 +18,10 @@ import {
   ADMIN_INVITATION_LIFETIME_SECONDS,
   FactorRepository,
   SignInChallengeRepository,
+  WebhookRepository,
+  WebhookDeliveryRepository,
+  WebhookDeliveryWorker,
+  WebhookDispatcher,
   LoginAttemptRepository,
   type Logger,
   MailDelivery,
@@ -52,6 +56,7 @@ import { OtplibCodes } from './adapters/otp-codes';
 import { SecretKeyRing } from './adapters/secret-key-ring';
 import { SimpleWebAuthnCeremonies } from './adapters/webauthn-ceremonies';
 import { SmtpMailer } from './adapters/smtp-mailer';
+import { HttpWebhookSender } from './adapters/http-webhook-sender';
 import type { PrometheusMetrics } from './adapters/prometheus-metrics';
 import { RandomIdGenerator } from './adapters/random-id-generator';
 import { SystemClock } from './adapters/system-clock';
@@ -79,6 +84,8 @@ const REPOSITORY_PORTS = {
   adminInvitations: AdminInvitationRepository,
   factors: FactorRepository,
   signInChallenges: SignInChallengeRepository,
+  webhooks: WebhookRepository,
+  webhookDeliveries: WebhookDeliveryRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**
@@ -217,5 +224,32 @@ export function mailOf(container: DependencyContainer, config: Config, logger: L
       mailer,
       delivery: new MailDelivery({ ...common, mailer, ids: resolve(container, IdGenerator) }),
     },
+  };
+}
+
+/**
+ * The webhook loop's parts over the ports `container` provides: the dispatcher (audit trail to
+ * deliveries) and the worker that sends them, guarded against private addresses unless the
+ * operator allows them, counting each attempt in `metrics` when there are metrics.
+ */
+export function webhooksOf(container: DependencyContainer, config: Config, logger: Logger, metrics: PrometheusMetrics | null) {
+  const deliveries = resolve(container, WebhookDeliveryRepository);
+  const sender = new HttpWebhookSender({ allowPrivateAddresses: config.webhookAllowPrivateAddresses });
+  return {
+    sender,
+    dispatcher: new WebhookDispatcher({ deliveries }),
+    worker: new WebhookDeliveryWorker({
+      deliveries,
+      box: container.resolve(SecretKeyRing),
+      sender,
+      clock: resolve(container, Clock),
+      logger,
+      schedule: config.webhookRetrySchedule,
+      onOutcome: metrics ? (outcome) => metrics.webhookAttempt(outcome) : undefined,
+    }),
+    /** Reports the backlog to the metrics' gauges; nothing without metrics. */
+    afterRound: metrics
+      ? async () => metrics.webhookBacklog(await deliveries.backlog(resolve(container, Clock).now()))
+      : undefined,
   };
 }

@@ -15,6 +15,7 @@ import { adminAccountsRoutes } from './routes/admin-accounts.routes';
 import { adminAuditRoutes } from './routes/admin-audit.routes';
 import { adminInvitationsRoutes } from './routes/admin-invitations.routes';
 import { adminMailRoutes } from './routes/admin-mail.routes';
+import { adminWebhookDeliveriesRoutes } from './routes/admin-webhook-deliveries.routes';
 import { adminPanelRoutes } from './routes/admin-panel.routes';
 import { adminSessionRoutes } from './routes/admin-session.routes';
 import { adminStatsRoutes } from './routes/admin-stats.routes';
@@ -85,6 +86,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminStatsRoutes(deps))
     .route('/', adminAuditRoutes(deps))
     .route('/', adminMailRoutes(deps))
+    .route('/', adminWebhookDeliveriesRoutes(deps))
     .route('/', adminInvitationsRoutes(deps))
     .route('/', adminAccountsRoutes(deps))
     .route('/', invitationsRoutes(deps))

@@ -4,6 +4,7 @@ import type {
   AdminMfaMode,
   FactorService,
   ImpersonationService,
+  WebhookDeliveryService,
   AuditService,
   AuthService,
   InvitationService,
@@ -56,6 +57,7 @@ export interface HttpAppDeps {
   factors: FactorService;
   /** Support acting as an end user (IMPERSONATION). */
   impersonation: ImpersonationService;
+  webhookDeliveries: WebhookDeliveryService;
   /** ADMIN_MFA: `required` closes every admin route but enrolment to an admin without a factor. */
   adminMfa: AdminMfaMode;
   /** The public keys that verify every token, as a JWK Set. */

@@ -16,6 +16,8 @@ import type { AdminInvitationRepository } from './admins/admin-invitation.reposi
 import type { InvitationRepository } from './invitations/invitation.repository.ts';
 import type { FactorRepository } from './factors/factor.repository.ts';
 import type { SignInChallengeRepository } from './sign-in/sign-in-challenge.repository.ts';
+import type { WebhookRepository } from './webhooks/webhook.repository.ts';
+import type { WebhookDeliveryRepository } from './webhooks/webhook-delivery.repository.ts';
 
 /** Every repository port, as one storage backend provides them. */
 export interface Repositories {
@@ -37,4 +39,6 @@ export interface Repositories {
   adminInvitations: AdminInvitationRepository;
   factors: FactorRepository;
   signInChallenges: SignInChallengeRepository;
+  webhooks: WebhookRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
 }

@@ -42,6 +42,7 @@ import { SecondStepLock } from './sign-in/second-step-lock.ts';
 import { PasskeyStep } from './sign-in/passkey-step.ts';
 import { FactorService } from './factors/factor-service.ts';
 import { ImpersonationService } from './impersonation/impersonation-service.ts';
+import { WebhookDeliveryService } from './webhooks/webhook-delivery-service.ts';
 import { impersonatorCheck } from './impersonation/impersonation-rules.ts';
 import { SECOND_FACTOR_RULES } from './factors/second-factor-rules.ts';
 
@@ -327,5 +328,12 @@ export function createUseCases({
       accessTokenSeconds: policy.accessTokenSeconds,
     }),
     emailChange: new EmailChangeService({ self, actionTokens, accountMail, clock, ids, publicUrl }),
+    /** An endpoint's delivery log, replays and test events. */
+    webhookDeliveries: new WebhookDeliveryService({
+      webhooks: repositories.webhooks,
+      deliveries: repositories.webhookDeliveries,
+      clock,
+      ids,
+    }),
   };
 }

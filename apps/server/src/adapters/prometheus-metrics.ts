@@ -1,5 +1,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { LOGIN_OUTCOMES, type HttpMetrics, type LoginOutcome } from '@uas/adapters-http';
+import type { WebhookAttemptOutcome } from '@uas/domain';
+
+const WEBHOOK_ATTEMPT_OUTCOMES = ['succeeded', 'retried', 'failed', 'gone'] as const;
 
 /** What a revoking call of the session repository revokes: one session, all of an account's, one token. */
 const REVOCATION_SCOPE: Record<string, string> = {
@@ -59,6 +62,23 @@ export class PrometheusMetrics implements HttpMetrics {
     registers: this.registers,
   });
 
+  private readonly webhookAttempts = new Counter({
+    name: 'uas_webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome: succeeded (2xx), retried (another attempt is scheduled), failed (given up after the last), gone (410: the endpoint is disabled).',
+    labelNames: ['outcome'],
+    registers: this.registers,
+  });
+  private readonly webhookPending = new Gauge({
+    name: 'uas_webhook_deliveries_pending',
+    help: 'Webhook deliveries waiting for an attempt, across every endpoint and instance.',
+    registers: this.registers,
+  });
+  private readonly webhookLag = new Gauge({
+    name: 'uas_webhook_delivery_lag_seconds',
+    help: 'How long the longest due webhook delivery has waited past its time: 0 while the workers keep up.',
+    registers: this.registers,
+  });
+
   constructor(databasePoolSize: number) {
     new Gauge({
       name: 'uas_db_pool_size',
@@ -67,6 +87,7 @@ export class PrometheusMetrics implements HttpMetrics {
     }).set(databasePoolSize);
     for (const outcome of LOGIN_OUTCOMES) this.logins.inc({ outcome }, 0);
     for (const scope of Object.values(REVOCATION_SCOPE)) this.revocations.inc({ scope }, 0);
+    for (const outcome of WEBHOOK_ATTEMPT_OUTCOMES) this.webhookAttempts.inc({ outcome }, 0);
     collectDefaultMetrics({ register: this.registry, prefix: 'uas_' });
   }
 
@@ -111,5 +132,17 @@ export class PrometheusMetrics implements HttpMetrics {
 
   async exposition(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  /** Counts a settled webhook attempt by its outcome. */
+  webhookAttempt(outcome: WebhookAttemptOutcome): void {
+    const label = outcome.gone ? 'gone' : outcome.status === 'pending' ? 'retried' : outcome.status;
+    this.webhookAttempts.inc({ outcome: label });
+  }
+
+  /** The deliveries waiting, and how late the longest due of them is. */
+  webhookBacklog({ pending, oldestDueSeconds }: { pending: number; oldestDueSeconds: number }): void {
+    this.webhookPending.set(pending);
+    this.webhookLag.set(oldestDueSeconds);
   }
 }

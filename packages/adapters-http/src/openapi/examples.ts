@@ -186,3 +186,31 @@ export const adminInvitationExample = {
     },
   },
 };
+
+export const webhookDeliveriesExample = {
+  data: [
+    {
+      type: 'webhook-deliveries',
+      id: 'msg_2f1c0a9e4b7d4c1e9a3b5d7f0c2e4a6b',
+      attributes: {
+        event_type: 'user.updated',
+        sequence: 1234,
+        status: 'succeeded',
+        attempts: 1,
+        next_attempt: null,
+        last_status: 200,
+        last_error: null,
+        last_duration_ms: 42,
+        created: '2026-11-21T10:05:12.345Z',
+        delivered: '2026-11-21T10:05:12.401Z',
+      },
+    },
+  ],
+  links: {
+    first: '/v1/admin/webhooks/0b9f6c1e-7a54-4c1d-9e2f-3a4b5c6d7e8f/deliveries?page[number]=1&page[size]=20',
+    last: '/v1/admin/webhooks/0b9f6c1e-7a54-4c1d-9e2f-3a4b5c6d7e8f/deliveries?page[number]=1&page[size]=20',
+    prev: null,
+    next: null,
+  },
+  meta: { total: 1 },
+};

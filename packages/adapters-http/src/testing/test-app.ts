@@ -99,6 +99,7 @@ export async function createTestApp(
     invitations,
     factors: useCases.factors,
     impersonation: useCases.impersonation,
+    webhookDeliveries: useCases.webhookDeliveries,
     adminMfa: 'optional',
     jwks: async () => TEST_JWKS,
     ready: async () => null,

@@ -20,9 +20,11 @@ import { PostgresSecretRepository } from './postgres-secret.repository';
 import { PostgresMailRequestQueue } from './postgres-mail-request-queue';
 import { PostgresRateCounterRepository } from './postgres-rate-counter.repository';
 import { PostgresActionTokenRepository } from './postgres-action-token.repository';
+import { PostgresWebhookRepository } from './postgres-webhook.repository';
 import { PostgresAdminInvitationRepository } from './postgres-admin-invitation.repository';
 import { PostgresInvitationRepository } from './postgres-invitation.repository';
 import { PostgresMailQueue } from './postgres-mail-queue';
+import { PostgresWebhookDeliveryRepository } from './postgres-webhook-delivery.repository';
 import { preparingClient } from './postgres-prepared-client';
 import { PostgresPasswordRehashRepository } from './postgres-password-rehash.repository';
 import { PostgresUserImportRepository } from './postgres-user-import.repository';
@@ -109,6 +111,8 @@ function postgresRepositories(db: PostgresDb, sequencer: AuditSequencer) {
     audit: new PostgresAuditTrail(db, sequencer),
     factors: new PostgresFactorRepository(db),
     signInChallenges: new PostgresSignInChallengeRepository(db),
+    webhooks: new PostgresWebhookRepository(db),
+    webhookDeliveries: new PostgresWebhookDeliveryRepository(db),
   });
 }
 

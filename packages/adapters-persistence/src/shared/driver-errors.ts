@@ -138,5 +138,7 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     invitations: guardedRepository('invitations', repositories.invitations),
     factors: guardedRepository('factors', repositories.factors),
     signInChallenges: guardedRepository('signInChallenges', repositories.signInChallenges),
+    webhooks: guardedRepository('webhooks', repositories.webhooks),
+    webhookDeliveries: guardedRepository('webhookDeliveries', repositories.webhookDeliveries),
   };
 }

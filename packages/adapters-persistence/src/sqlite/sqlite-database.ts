@@ -21,9 +21,11 @@ import { SqliteSecretRepository } from './sqlite-secret.repository';
 import { SqliteMailRequestQueue } from './sqlite-mail-request-queue';
 import { SqliteRateCounterRepository } from './sqlite-rate-counter.repository';
 import { SqliteActionTokenRepository } from './sqlite-action-token.repository';
+import { SqliteWebhookRepository } from './sqlite-webhook.repository';
 import { SqliteAdminInvitationRepository } from './sqlite-admin-invitation.repository';
 import { SqliteInvitationRepository } from './sqlite-invitation.repository';
 import { SqliteMailQueue } from './sqlite-mail-queue';
+import { SqliteWebhookDeliveryRepository } from './sqlite-webhook-delivery.repository';
 import { SqlitePasswordRehashRepository } from './sqlite-password-rehash.repository';
 import { SqliteUserImportRepository } from './sqlite-user-import.repository';
 import { withSqliteFileLock } from './sqlite-file-lock';
@@ -77,6 +79,8 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     audit: new SqliteAuditTrail(db, sequencer),
     factors: new SqliteFactorRepository(db),
     signInChallenges: new SqliteSignInChallengeRepository(db),
+    webhooks: new SqliteWebhookRepository(db),
+    webhookDeliveries: new SqliteWebhookDeliveryRepository(db),
   });
 }
 

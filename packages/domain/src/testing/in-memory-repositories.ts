@@ -25,6 +25,8 @@ import { InMemoryRateCounterRepository } from './in-memory-rate-counters.ts';
 import { InMemoryMailRequestQueue } from './in-memory-mail-requests.ts';
 import { InMemoryInvitationRepository } from './in-memory-invitations.ts';
 import { InMemoryAdminInvitationRepository } from './in-memory-admin-invitations.ts';
+import { InMemoryWebhookRepository } from './in-memory-webhooks.ts';
+import { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-deliveries.ts';
 import type { DroppedWithAccount } from './dropped-with-account.ts';
 import { InMemoryFactorRepository } from './in-memory-factors.ts';
 import { InMemorySignInChallengeRepository } from './in-memory-sign-in-challenges.ts';
@@ -514,6 +516,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
   const admins = new InMemoryAdminRepository(sessions, audit, () => [factors, signInChallenges]);
   const factors = new InMemoryFactorRepository(sessions, audit, mail);
   const signInChallenges = new InMemorySignInChallengeRepository();
+  const webhooks = new InMemoryWebhookRepository(audit);
   return {
     activity,
     users,
@@ -533,5 +536,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     adminInvitations: new InMemoryAdminInvitationRepository(admins, mail, audit),
     factors,
     signInChallenges,
+    webhooks,
+    webhookDeliveries: new InMemoryWebhookDeliveryRepository(webhooks, audit),
   };
 }

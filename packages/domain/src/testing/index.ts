@@ -28,6 +28,8 @@ export * from './in-memory-invitations.ts';
 export * from './invitation.repository.contract.ts';
 export * from './factor.repository.contract.ts';
 export * from './sign-in-challenge.repository.contract.ts';
+export * from './in-memory-webhooks.ts';
+export * from './webhook.repository.contract.ts';
 
 import type { OpenRepositories } from './contract-harness.ts';
 import { describeAdminRepositoryContract } from './admin.repository.contract.ts';
@@ -48,6 +50,7 @@ import { describeInvitationRepositoryContract } from './invitation.repository.co
 import { describeAdminInvitationRepositoryContract } from './admin-invitation.repository.contract.ts';
 import { describeFactorRepositoryContract } from './factor.repository.contract.ts';
 import { describeSignInChallengeRepositoryContract } from './sign-in-challenge.repository.contract.ts';
+import { describeWebhookRepositoryContract } from './webhook.repository.contract.ts';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
@@ -69,6 +72,7 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeAdminInvitationRepositoryContract(backend, open);
   describeFactorRepositoryContract(backend, open);
   describeSignInChallengeRepositoryContract(backend, open);
+  describeWebhookRepositoryContract(backend, open);
 }
 // Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
 // case converts by changing its import line (relative imports carry .ts; the build refuses any

@@ -1,14 +1,15 @@
-import type { AuditEvent } from '../audit/audit-event.ts';
+import type { AuditEvent, AuditRecord } from '../audit/audit-event.ts';
 import type { SealedText } from '../secrets/secret.ts';
 import { token } from '../shared/token.ts';
 import type { WebhookDelivery } from './webhook-delivery.ts';
+import type { WebhookEventType } from './webhook-events.ts';
 
 /** A delivery as the dispatcher (or a test event) makes it: pending, due at once. */
 export interface NewWebhookDelivery {
   readonly id: string;
   readonly webhookId: string;
   readonly seq: number | null;
-  readonly eventType: string;
+  readonly eventType: WebhookEventType;
   readonly payload: string;
   readonly created: Date;
 }
@@ -30,7 +31,7 @@ export interface ClaimedWebhookDelivery {
   readonly id: string;
   readonly webhookId: string;
   readonly url: string;
-  readonly eventType: string;
+  readonly eventType: WebhookEventType;
   readonly payload: string;
   /** Attempts after the claim: the claim's name (settling changes the delivery only while no later claim took it). */
   readonly attempt: number;
@@ -91,14 +92,17 @@ export interface WebhookDeliveryRepository {
   /** Inserts one delivery (a test event), due at once. */
   enqueue(delivery: NewWebhookDelivery): Promise<void>;
   list(webhookId: string, query: { page: number; size: number }): Promise<WebhookDeliveryPage>;
-  /** Makes delivery `id` of `webhookId` pending and due at `now` again, its id kept. False when there is none. */
-  replay(webhookId: string, id: string, now: Date): Promise<boolean>;
+  /**
+   * Makes delivery `id` of `webhookId` pending and due at `now` again, its id kept, with `audit`
+   * in the same transaction (one in flight is left to its attempt). False when there is none.
+   */
+  replay(webhookId: string, id: string, now: Date, audit: AuditRecord): Promise<boolean>;
   /**
    * Delivers again every event from place `since` up to the endpoint's cursor: the deliveries
    * there become pending and due at `now`; events the endpoint had no delivery of get one
-   * (through `map`). Answers how many were queued.
+   * (through `map`), with `audit` in the same transaction. Answers how many were queued.
    */
-  replaySince(webhookId: string, since: number, now: Date, map: DeliveryMapper): Promise<number>;
+  replaySince(webhookId: string, since: number, now: Date, map: DeliveryMapper, audit: AuditRecord): Promise<number>;
   /** Pending deliveries, and the age in seconds of the longest due of them (0 for none): the lag. */
   backlog(now: Date): Promise<{ pending: number; oldestDueSeconds: number }>;
 }

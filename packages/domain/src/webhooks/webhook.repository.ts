@@ -16,6 +16,17 @@ export interface WebhookSecretRotation {
   now: Date;
 }
 
+/** What WebhookRepository.update() writes of a changed endpoint: never its secrets or its cursor, which have writes of their own. */
+export const changedWebhookFields = ({
+  url,
+  events,
+  enabled,
+  description,
+  failingSince,
+  disabledReason,
+  updated,
+}: Webhook) => ({ url, events, enabled, description, failingSince, disabledReason, updated });
+
 /** Stores webhook endpoints (the `webhooks` table). Each change is one transaction with its audit event. */
 export interface WebhookRepository {
   /**
@@ -29,9 +40,7 @@ export interface WebhookRepository {
   /**
    * Replaces the endpoint by what `change` makes of its current state, with the event, in one
    * transaction under the row's lock (concurrent changes each see the one before); null when there
-   * is no such endpoint. It writes what an admin changes (url, events, enabled, description) and
-   * what goes with it (failingSince, disabledReason, updated); the secrets and the cursor have
-   * writes of their own.
+   * is no such endpoint. It writes only the changedWebhookFields().
    */
   update(id: string, change: (current: Webhook) => WebhookChange): Promise<Webhook | null>;
   /** Removes the endpoint (its deliveries go with it) and appends what `audit` makes of it, in one transaction; null when there is none. */

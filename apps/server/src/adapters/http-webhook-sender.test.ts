@@ -1,0 +1,127 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebhookSendError } from '@uas/domain';
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HttpWebhookSender, retryAfterSeconds } from './http-webhook-sender';
+import { forbiddenAddressKind } from './webhook-address-guard';
+
+const SECRET = `whsec_${Buffer.from('a-secret-of-32-bytes-for-testing').toString('base64')}`;
+const OLD_SECRET = `whsec_${Buffer.from('the-previous-secret-32-bytes-ok!').toString('base64')}`;
+
+interface Received {
+  headers: Record<string, string>;
+  body: string;
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+/** A receiver on loopback answering `answer`, recording every request it gets. */
+async function receiver(answer: (response: import('node:http').ServerResponse) => void = (res) => res.end('ok')) {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      received.push({ headers: req.headers as Record<string, string>, body });
+      answer(res);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as AddressInfo).port, received };
+}
+
+const request = (url: string) => ({
+  url,
+  id: 'msg_test',
+  timestamp: new Date(),
+  body: JSON.stringify({ type: 'webhook.test', timestamp: new Date().toISOString(), data: {} }),
+  secrets: [SECRET],
+});
+
+describe('HttpWebhookSender', () => {
+  it('signs to the Standard Webhooks specification: the package verifies it, under the current and the previous secret', async () => {
+    const { port, received } = await receiver();
+    const sender = new HttpWebhookSender({ allowPrivateAddresses: true });
+    const sent = { ...request(`http://127.0.0.1:${port}/hook`), secrets: [SECRET, OLD_SECRET] };
+    expect(await sender.send(sent)).toEqual({ status: 200, retryAfterSeconds: null });
+    sender.close();
+    const [{ headers, body }] = received as [Received];
+    expect(headers['webhook-id']).toBe('msg_test');
+    expect(headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
+    expect(new Webhook(SECRET).verify(body, headers)).toEqual(JSON.parse(sent.body));
+    expect(new Webhook(OLD_SECRET).verify(body, headers)).toEqual(JSON.parse(sent.body));
+    expect(() => new Webhook(`whsec_${Buffer.from('x'.repeat(32)).toString('base64')}`).verify(body, headers)).toThrow();
+  });
+
+  it.each([
+    ['127.0.0.1', 'a loopback address'],
+    ['[::1]', 'a loopback address'],
+    ['169.254.169.254', 'a cloud metadata address'],
+    ['10.0.0.1', 'a private address'],
+    ['[::ffff:127.0.0.1]', 'a loopback address'],
+    ['localhost', 'a loopback address'],
+  ])('refuses %s (%s) at connect time, unless the operator allows private addresses: nothing is sent', async (host, kind) => {
+    const { port, received } = await receiver();
+    const sender = new HttpWebhookSender({ allowPrivateAddresses: false, timeoutMs: 2_000 });
+    const error = await sender.send(request(`http://${host}:${port}/hook`)).catch((caught: unknown) => caught);
+    sender.close();
+    expect(error).toBeInstanceOf(WebhookSendError);
+    expect((error as Error).message).toContain(kind);
+    expect((error as Error).message).toContain('WEBHOOK_ALLOW_PRIVATE_ADDRESSES');
+    expect(received).toEqual([]);
+  });
+
+  it('does not follow a redirect (to loopback): the answer is the 3xx, and its target receives nothing', async () => {
+    const target = await receiver();
+    const redirecting = await receiver((res) => {
+      res.writeHead(302, { location: `http://127.0.0.1:${target.port}/internal` });
+      res.end();
+    });
+    const sender = new HttpWebhookSender({ allowPrivateAddresses: true });
+    expect(await sender.send(request(`http://127.0.0.1:${redirecting.port}/hook`))).toMatchObject({ status: 302 });
+    sender.close();
+    expect(target.received).toEqual([]);
+  });
+
+  it('gives up after its timeout', async () => {
+    const { port } = await receiver(() => {}); // never answers
+    const sender = new HttpWebhookSender({ allowPrivateAddresses: true, timeoutMs: 200 });
+    await expect(sender.send(request(`http://127.0.0.1:${port}/hook`))).rejects.toThrow('no answer within 0.2 s');
+    sender.close();
+  });
+
+  it('reads Retry-After in seconds or as an HTTP date', () => {
+    const now = new Date('2026-11-21T10:00:00Z');
+    expect(retryAfterSeconds('120', now)).toBe(120);
+    expect(retryAfterSeconds('Sat, 21 Nov 2026 10:01:00 GMT', now)).toBe(60);
+    expect(retryAfterSeconds('soon', now)).toBeNull();
+    expect(retryAfterSeconds(undefined, now)).toBeNull();
+  });
+});
+
+describe('forbiddenAddressKind', () => {
+  it.each([
+    ['127.0.0.1', 'a loopback address'],
+    ['::1', 'a loopback address'],
+    ['0.0.0.0', 'an unspecified address'],
+    ['10.1.2.3', 'a private address'],
+    ['172.16.0.1', 'a private address'],
+    ['192.168.1.1', 'a private address'],
+    ['fd12::1', 'a private address'],
+    ['169.254.10.1', 'a link-local address'],
+    ['fe80::1', 'a link-local address'],
+    ['169.254.169.254', 'a cloud metadata address'],
+    ['fd00:ec2::254', 'a cloud metadata address'],
+    ['::ffff:10.0.0.1', 'a private address'],
+    ['::ffff:a9fe:a9fe', 'a cloud metadata address'],
+    ['93.184.215.14', null],
+    ['2606:4700::1111', null],
+  ])('%s is %s', (address, kind) => {
+    expect(forbiddenAddressKind(address)).toBe(kind);
+  });
+});

@@ -1,0 +1,209 @@
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lte, min } from 'drizzle-orm';
+import type {
+  AuditRecord,
+  ClaimedWebhookDelivery,
+  DeliveryMapper,
+  DispatchTarget,
+  NewWebhookDelivery,
+  WebhookAttemptOutcome,
+  WebhookDeliveryPage,
+  WebhookDeliveryRepository,
+} from '@uas/domain';
+import { auditEventOf } from '../shared/audit-rows';
+import { appendAuditEvent } from './postgres-audit-trail';
+import {
+  backlogOf,
+  claimedDeliveries,
+  claimedDeliveryColumns,
+  deliveryDueAt,
+  deliveryHeldBy,
+  newDeliveryRow,
+  newestDeliveriesFirst,
+  notHeld,
+  replayedColumns,
+  settledDeliveryColumns,
+} from '../shared/webhook-delivery-rows';
+import type { PostgresDb, PostgresTx } from './postgres-db';
+import { auditEvents, webhookDeliveries, webhooks } from './postgres-schema';
+
+/** Events a replay reads per statement. */
+const REPLAY_BATCH = 500;
+
+/**
+ * The deliveries on PostgreSQL, shared by the workers of every instance: a dispatch holds its
+ * endpoint's row (another instance skips it meanwhile), a claim takes the due rows no other claim
+ * holds (FOR UPDATE SKIP LOCKED), so no two take the same delivery or the same batch of events.
+ */
+export class PostgresWebhookDeliveryRepository implements WebhookDeliveryRepository {
+  constructor(private readonly db: PostgresDb) {}
+
+  async dispatchTargets(): Promise<DispatchTarget[]> {
+    return this.db.select({ id: webhooks.id, events: webhooks.events }).from(webhooks).where(eq(webhooks.enabled, true));
+  }
+
+  async dispatch(webhookId: string, limit: number, map: DeliveryMapper): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      // Held until the commit; another instance's dispatcher skips the endpoint meanwhile.
+      const [target] = await tx
+        .select({ id: webhooks.id, events: webhooks.events, cursor: webhooks.cursor })
+        .from(webhooks)
+        .where(and(eq(webhooks.id, webhookId), eq(webhooks.enabled, true)))
+        .for('update', { skipLocked: true });
+      if (!target) return 0;
+      const events = (
+        await tx.select().from(auditEvents).where(gt(auditEvents.seq, target.cursor)).orderBy(asc(auditEvents.seq)).limit(limit)
+      ).map(auditEventOf);
+      if (events.length === 0) return 0;
+      await insertDeliveries(tx, map(target, events));
+      await tx.update(webhooks).set({ cursor: events.at(-1)!.seq }).where(eq(webhooks.id, webhookId));
+      return events.length;
+    });
+  }
+
+  async claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedWebhookDelivery[]> {
+    const due = this.db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          deliveryDueAt(webhookDeliveries, now),
+          inArray(webhookDeliveries.webhookId, this.db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.enabled, true))),
+        ),
+      )
+      .orderBy(asc(webhookDeliveries.nextAttempt))
+      .limit(limit)
+      .for('update', { of: webhookDeliveries, skipLocked: true });
+    const rows = await this.db
+      .update(webhookDeliveries)
+      .set(claimedDeliveryColumns(webhookDeliveries, leaseUntil, now))
+      .where(inArray(webhookDeliveries.id, due))
+      .returning();
+    if (rows.length === 0) return [];
+    const endpoints = await this.db
+      .select()
+      .from(webhooks)
+      .where(inArray(webhooks.id, [...new Set(rows.map((row) => row.webhookId))]));
+    return claimedDeliveries(rows, endpoints, now);
+  }
+
+  async settle(
+    claim: Pick<ClaimedWebhookDelivery, 'id' | 'attempt' | 'webhookId'>,
+    outcome: WebhookAttemptOutcome,
+    failingBefore: Date,
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const held = await tx
+        .update(webhookDeliveries)
+        .set(settledDeliveryColumns(outcome))
+        .where(deliveryHeldBy(webhookDeliveries, claim))
+        .returning({ id: webhookDeliveries.id });
+      if (held.length !== 1) return false;
+      const endpoint = eq(webhooks.id, claim.webhookId);
+      if (outcome.status === 'succeeded') {
+        await tx.update(webhooks).set({ failingSince: null }).where(and(endpoint, isNotNull(webhooks.failingSince)));
+      } else if (outcome.gone) {
+        await tx.update(webhooks).set({ enabled: false, disabledReason: 'gone', updated: outcome.at }).where(endpoint);
+      } else {
+        await tx.update(webhooks).set({ failingSince: outcome.at }).where(and(endpoint, isNull(webhooks.failingSince)));
+        await tx
+          .update(webhooks)
+          .set({ enabled: false, disabledReason: 'failing', updated: outcome.at })
+          .where(and(endpoint, eq(webhooks.enabled, true), lte(webhooks.failingSince, failingBefore)));
+      }
+      return true;
+    });
+  }
+
+  async enqueue(delivery: NewWebhookDelivery): Promise<void> {
+    await insertDeliveries(this.db, [delivery]);
+  }
+
+  async list(webhookId: string, { page, size }: { page: number; size: number }): Promise<WebhookDeliveryPage> {
+    const where = eq(webhookDeliveries.webhookId, webhookId);
+    const [deliveries, [counted]] = await Promise.all([
+      this.db
+        .select()
+        .from(webhookDeliveries)
+        .where(where)
+        .orderBy(...newestDeliveriesFirst(webhookDeliveries))
+        .limit(size)
+        .offset((page - 1) * size),
+      this.db.select({ total: count() }).from(webhookDeliveries).where(where),
+    ]);
+    return { deliveries, total: counted?.total ?? 0 };
+  }
+
+  async replay(webhookId: string, id: string, now: Date, audit: AuditRecord): Promise<boolean> {
+    const where = and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.webhookId, webhookId));
+    return this.db.transaction(async (tx) => {
+      const [found] = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(where).for('update');
+      // One in flight is being delivered already: left to its attempt.
+      if (!found) return false;
+      await tx.update(webhookDeliveries).set(replayedColumns(now)).where(and(where, notHeld(webhookDeliveries, now)));
+      await appendAuditEvent(tx, audit);
+      return true;
+    });
+  }
+
+  async replaySince(
+    webhookId: string,
+    since: number,
+    now: Date,
+    map: DeliveryMapper,
+    audit: AuditRecord,
+  ): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const [target] = await tx
+        .select({ id: webhooks.id, events: webhooks.events, cursor: webhooks.cursor })
+        .from(webhooks)
+        .where(eq(webhooks.id, webhookId))
+        .for('update');
+      if (!target) return 0;
+      await appendAuditEvent(tx, audit);
+      let queued = 0;
+      for (let after = since - 1; ; ) {
+        const events = (
+          await tx
+            .select()
+            .from(auditEvents)
+            .where(and(gt(auditEvents.seq, after), lte(auditEvents.seq, target.cursor)))
+            .orderBy(asc(auditEvents.seq))
+            .limit(REPLAY_BATCH)
+        ).map(auditEventOf);
+        if (events.length === 0) return queued;
+        const made = map(target, events);
+        if (made.length > 0) {
+          await tx
+            .insert(webhookDeliveries)
+            .values(made.map((delivery) => newDeliveryRow(delivery, now)))
+            .onConflictDoUpdate({
+              target: [webhookDeliveries.webhookId, webhookDeliveries.seq],
+              set: replayedColumns(now),
+              setWhere: notHeld(webhookDeliveries, now),
+            });
+        }
+        queued += made.length;
+        after = events.at(-1)!.seq;
+      }
+    });
+  }
+
+  async backlog(now: Date): Promise<{ pending: number; oldestDueSeconds: number }> {
+    const [row] = await this.db
+      .select({ pending: count(), oldest: min(webhookDeliveries.nextAttempt) })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.status, 'pending'));
+    return backlogOf(row, now);
+  }
+}
+
+async function insertDeliveries(
+  tx: PostgresTx | PostgresDb,
+  deliveries: readonly NewWebhookDelivery[],
+): Promise<void> {
+  if (deliveries.length === 0) return;
+  await tx
+    .insert(webhookDeliveries)
+    .values(deliveries.map((delivery) => newDeliveryRow(delivery)))
+    .onConflictDoNothing();
+}

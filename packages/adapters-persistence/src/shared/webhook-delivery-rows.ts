@@ -1,0 +1,130 @@
+import { and, desc, eq, isNull, lte, or, sql, type Column, type SQL } from 'drizzle-orm';
+import type {
+  ClaimedWebhookDelivery,
+  NewWebhookDelivery,
+  SealedText,
+  WebhookAttemptOutcome,
+  WebhookDelivery,
+} from '@uas/domain';
+
+// The deliveries as both dialects store them: the tables have the same columns under the same
+// names, so rows, conditions and orders are written once.
+
+interface DeliveryColumns {
+  id: Column;
+  webhookId: Column;
+  status: Column;
+  attempts: Column;
+  nextAttempt: Column;
+  leaseUntil: Column;
+  created: Column;
+}
+
+/** A new delivery's row: pending, due at `now` (by default its creation: the event's time). */
+export const newDeliveryRow = (delivery: NewWebhookDelivery, now: Date = delivery.created) => ({
+  ...delivery,
+  status: 'pending' as const,
+  attempts: 0,
+  nextAttempt: now,
+  updated: now,
+});
+
+/** What a replay sets: pending, due at `now`, with the whole retry schedule ahead of it again. */
+export const replayedColumns = (now: Date) => ({
+  status: 'pending' as const,
+  attempts: 0,
+  nextAttempt: now,
+  leaseUntil: null,
+  updated: now,
+});
+
+/** A delivery no worker holds: never claimed, settled, or its lease over. */
+export const notHeld = (table: DeliveryColumns, now: Date): SQL | undefined =>
+  or(isNull(table.leaseUntil), lte(table.leaseUntil, now));
+
+/** The columns a claim sets: one more attempt, held (and due again) until the lease ends. */
+export const claimedDeliveryColumns = (table: DeliveryColumns, leaseUntil: Date, now: Date) => ({
+  attempts: sql`${table.attempts} + 1`,
+  nextAttempt: leaseUntil,
+  leaseUntil,
+  updated: now,
+});
+
+/**
+ * Deliveries a worker may claim at `now`: pending and due (a lease that ran out makes its
+ * delivery due again). The status is a literal, as in the due index.
+ */
+export const deliveryDueAt = (table: DeliveryColumns, now: Date): SQL | undefined =>
+  and(sql`${table.status} = 'pending'`, lte(table.nextAttempt, now));
+
+/** The delivery while `claim` still holds it: no later claim has taken it over. */
+export const deliveryHeldBy = (table: DeliveryColumns, claim: { id: string; attempt: number }): SQL | undefined =>
+  and(eq(table.id, claim.id), eq(table.status, 'pending'), eq(table.attempts, claim.attempt));
+
+/** What an attempt's outcome writes to its delivery. */
+export const settledDeliveryColumns = (outcome: WebhookAttemptOutcome) => ({
+  status: outcome.status,
+  nextAttempt: outcome.nextAttempt ?? outcome.at,
+  leaseUntil: null,
+  lastStatus: outcome.responseStatus,
+  lastError: outcome.error,
+  lastDurationMs: outcome.durationMs,
+  updated: outcome.at,
+  ...(outcome.status === 'succeeded' ? { delivered: outcome.at } : {}),
+});
+
+export const newestDeliveriesFirst = (table: DeliveryColumns) => [desc(table.created), desc(table.id)];
+
+/** An endpoint's row as a claim reads it. */
+export interface ClaimedEndpointRow {
+  id: string;
+  url: string;
+  secretKey: string;
+  secret: string;
+  previousSecretKey: string | null;
+  previousSecret: string | null;
+  previousSecretUntil: Date | null;
+}
+
+/** The secrets that sign at `now`: the current one, and the previous one until its time is up. */
+export function signingSecrets(row: ClaimedEndpointRow, now: Date): SealedText[] {
+  const secrets: SealedText[] = [{ keyId: row.secretKey, ciphertext: row.secret }];
+  if (row.previousSecretKey && row.previousSecret && row.previousSecretUntil && row.previousSecretUntil > now) {
+    secrets.push({ keyId: row.previousSecretKey, ciphertext: row.previousSecret });
+  }
+  return secrets;
+}
+
+/** The claimed deliveries, each with its endpoint's URL and secrets. */
+export function claimedDeliveries(
+  rows: readonly WebhookDelivery[],
+  endpoints: readonly ClaimedEndpointRow[],
+  now: Date,
+): ClaimedWebhookDelivery[] {
+  const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
+  return rows.flatMap((row) => {
+    const endpoint = byId.get(row.webhookId);
+    if (!endpoint) return [];
+    return [
+      {
+        id: row.id,
+        webhookId: row.webhookId,
+        url: endpoint.url,
+        eventType: row.eventType,
+        payload: row.payload,
+        attempt: row.attempts,
+        secrets: signingSecrets(endpoint, now),
+        created: row.created,
+      },
+    ];
+  });
+}
+
+/** The backlog as the lag gauge reports it. */
+export const backlogOf = (row: { pending: number; oldest: Date | number | null } | undefined, now: Date) => {
+  const oldest = row?.oldest == null ? null : new Date(row.oldest);
+  return {
+    pending: Number(row?.pending ?? 0),
+    oldestDueSeconds: oldest === null ? 0 : Math.max(0, (now.getTime() - oldest.getTime()) / 1000),
+  };
+};

@@ -1,0 +1,50 @@
+import type { NewWebhook, SealedText, Webhook, WebhookDisabledReason, WebhookEventSelector } from '@uas/domain';
+
+/** An endpoint as both dialects store it: each sealed secret as its key id and ciphertext columns. */
+export interface WebhookRow {
+  id: string;
+  url: string;
+  events: readonly WebhookEventSelector[];
+  enabled: boolean;
+  description: string;
+  secretKey: string;
+  secret: string;
+  previousSecretKey: string | null;
+  previousSecret: string | null;
+  previousSecretUntil: Date | null;
+  cursor: number;
+  failingSince: Date | null;
+  disabledReason: WebhookDisabledReason | null;
+  created: Date;
+  updated: Date;
+}
+
+const sealed = (keyId: string, ciphertext: string): SealedText => ({ keyId, ciphertext });
+
+export function webhookOf({
+  secretKey,
+  secret,
+  previousSecretKey,
+  previousSecret,
+  cursor,
+  ...row
+}: WebhookRow): Webhook {
+  return {
+    ...row,
+    secret: sealed(secretKey, secret),
+    previousSecret:
+      previousSecretKey === null || previousSecret === null ? null : sealed(previousSecretKey, previousSecret),
+    cursor: Number(cursor),
+  };
+}
+
+/** The columns of a new endpoint; the store sets its cursor. */
+export function newWebhookRow({ secret, previousSecret, ...webhook }: NewWebhook): Omit<WebhookRow, 'cursor'> {
+  return {
+    ...webhook,
+    secretKey: secret.keyId,
+    secret: secret.ciphertext,
+    previousSecretKey: previousSecret?.keyId ?? null,
+    previousSecret: previousSecret?.ciphertext ?? null,
+  };
+}

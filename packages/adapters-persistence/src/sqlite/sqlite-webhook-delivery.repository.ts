@@ -1,0 +1,231 @@
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lte, min } from 'drizzle-orm';
+import type {
+  AuditRecord,
+  ClaimedWebhookDelivery,
+  DeliveryMapper,
+  DispatchTarget,
+  NewWebhookDelivery,
+  WebhookAttemptOutcome,
+  WebhookDeliveryPage,
+  WebhookDeliveryRepository,
+} from '@uas/domain';
+import { auditEventOf } from '../shared/audit-rows';
+import { appendAuditEvent } from './sqlite-audit-trail';
+import {
+  backlogOf,
+  claimedDeliveries,
+  claimedDeliveryColumns,
+  deliveryDueAt,
+  deliveryHeldBy,
+  newDeliveryRow,
+  newestDeliveriesFirst,
+  notHeld,
+  replayedColumns,
+  settledDeliveryColumns,
+} from '../shared/webhook-delivery-rows';
+import type { SqliteDb } from './sqlite-db';
+import { auditEvents, webhookDeliveries, webhooks } from './sqlite-schema';
+
+/** Events a replay reads per statement. */
+const REPLAY_BATCH = 500;
+
+/**
+ * The deliveries on SQLite: every write is one IMMEDIATE transaction, and the database has one
+ * writer, so a dispatch, a claim or a settle never overlaps another on any connection.
+ */
+export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepository {
+  constructor(private readonly db: SqliteDb) {}
+
+  async dispatchTargets(): Promise<DispatchTarget[]> {
+    return this.db.select({ id: webhooks.id, events: webhooks.events }).from(webhooks).where(eq(webhooks.enabled, true)).all();
+  }
+
+  async dispatch(webhookId: string, limit: number, map: DeliveryMapper): Promise<number> {
+    return this.db.transaction(
+      (tx) => {
+        const target = tx
+          .select({ id: webhooks.id, events: webhooks.events, cursor: webhooks.cursor })
+          .from(webhooks)
+          .where(and(eq(webhooks.id, webhookId), eq(webhooks.enabled, true)))
+          .get();
+        if (!target) return 0;
+        const events = tx
+          .select()
+          .from(auditEvents)
+          .where(gt(auditEvents.seq, target.cursor))
+          .orderBy(asc(auditEvents.seq))
+          .limit(limit)
+          .all()
+          .map(auditEventOf);
+        if (events.length === 0) return 0;
+        insertDeliveries(tx, map(target, events));
+        tx.update(webhooks).set({ cursor: events.at(-1)!.seq }).where(eq(webhooks.id, webhookId)).run();
+        return events.length;
+      },
+      { behavior: 'immediate' },
+    );
+  }
+
+  async claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedWebhookDelivery[]> {
+    return this.db.transaction(
+      (tx) => {
+        const due = tx
+          .select({ id: webhookDeliveries.id })
+          .from(webhookDeliveries)
+          .where(
+            and(
+              deliveryDueAt(webhookDeliveries, now),
+              inArray(webhookDeliveries.webhookId, tx.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.enabled, true))),
+            ),
+          )
+          .orderBy(asc(webhookDeliveries.nextAttempt))
+          .limit(limit);
+        const rows = tx
+          .update(webhookDeliveries)
+          .set(claimedDeliveryColumns(webhookDeliveries, leaseUntil, now))
+          .where(inArray(webhookDeliveries.id, due))
+          .returning()
+          .all();
+        if (rows.length === 0) return [];
+        const endpoints = tx
+          .select()
+          .from(webhooks)
+          .where(inArray(webhooks.id, [...new Set(rows.map((row) => row.webhookId))]))
+          .all();
+        return claimedDeliveries(rows, endpoints, now);
+      },
+      { behavior: 'immediate' },
+    );
+  }
+
+  async settle(
+    claim: Pick<ClaimedWebhookDelivery, 'id' | 'attempt' | 'webhookId'>,
+    outcome: WebhookAttemptOutcome,
+    failingBefore: Date,
+  ): Promise<boolean> {
+    return this.db.transaction(
+      (tx) => {
+        const held =
+          tx
+            .update(webhookDeliveries)
+            .set(settledDeliveryColumns(outcome))
+            .where(deliveryHeldBy(webhookDeliveries, claim))
+            .run().changes === 1;
+        if (!held) return false;
+        const endpoint = eq(webhooks.id, claim.webhookId);
+        if (outcome.status === 'succeeded') {
+          tx.update(webhooks).set({ failingSince: null }).where(and(endpoint, isNotNull(webhooks.failingSince))).run();
+        } else if (outcome.gone) {
+          tx.update(webhooks).set({ enabled: false, disabledReason: 'gone', updated: outcome.at }).where(endpoint).run();
+        } else {
+          tx.update(webhooks)
+            .set({ failingSince: outcome.at })
+            .where(and(endpoint, isNull(webhooks.failingSince)))
+            .run();
+          tx.update(webhooks)
+            .set({ enabled: false, disabledReason: 'failing', updated: outcome.at })
+            .where(and(endpoint, eq(webhooks.enabled, true), lte(webhooks.failingSince, failingBefore)))
+            .run();
+        }
+        return true;
+      },
+      { behavior: 'immediate' },
+    );
+  }
+
+  async enqueue(delivery: NewWebhookDelivery): Promise<void> {
+    insertDeliveries(this.db, [delivery]);
+  }
+
+  async list(webhookId: string, { page, size }: { page: number; size: number }): Promise<WebhookDeliveryPage> {
+    const where = eq(webhookDeliveries.webhookId, webhookId);
+    const deliveries = this.db
+      .select()
+      .from(webhookDeliveries)
+      .where(where)
+      .orderBy(...newestDeliveriesFirst(webhookDeliveries))
+      .limit(size)
+      .offset((page - 1) * size)
+      .all();
+    const [counted] = this.db.select({ total: count() }).from(webhookDeliveries).where(where).all();
+    return { deliveries, total: counted?.total ?? 0 };
+  }
+
+  async replay(webhookId: string, id: string, now: Date, audit: AuditRecord): Promise<boolean> {
+    const where = and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.webhookId, webhookId));
+    return this.db.transaction(
+      (tx) => {
+        const found = tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(where).get();
+        // One in flight is being delivered already: left to its attempt.
+        if (!found) return false;
+        tx.update(webhookDeliveries).set(replayedColumns(now)).where(and(where, notHeld(webhookDeliveries, now))).run();
+        appendAuditEvent(tx, audit);
+        return true;
+      },
+      { behavior: 'immediate' },
+    );
+  }
+
+  async replaySince(
+    webhookId: string,
+    since: number,
+    now: Date,
+    map: DeliveryMapper,
+    audit: AuditRecord,
+  ): Promise<number> {
+    return this.db.transaction(
+      (tx) => {
+        const target = tx
+          .select({ id: webhooks.id, events: webhooks.events, cursor: webhooks.cursor })
+          .from(webhooks)
+          .where(eq(webhooks.id, webhookId))
+          .get();
+        if (!target) return 0;
+        appendAuditEvent(tx, audit);
+        let queued = 0;
+        for (let after = since - 1; ; ) {
+          const events = tx
+            .select()
+            .from(auditEvents)
+            .where(and(gt(auditEvents.seq, after), lte(auditEvents.seq, target.cursor)))
+            .orderBy(asc(auditEvents.seq))
+            .limit(REPLAY_BATCH)
+            .all()
+            .map(auditEventOf);
+          if (events.length === 0) return queued;
+          const made = map(target, events);
+          if (made.length > 0) {
+            tx.insert(webhookDeliveries)
+              .values(made.map((delivery) => newDeliveryRow(delivery, now)))
+              .onConflictDoUpdate({
+                target: [webhookDeliveries.webhookId, webhookDeliveries.seq],
+                set: replayedColumns(now),
+                setWhere: notHeld(webhookDeliveries, now),
+              })
+              .run();
+          }
+          queued += made.length;
+          after = events.at(-1)!.seq;
+        }
+      },
+      { behavior: 'immediate' },
+    );
+  }
+
+  async backlog(now: Date): Promise<{ pending: number; oldestDueSeconds: number }> {
+    const row = this.db
+      .select({ pending: count(), oldest: min(webhookDeliveries.nextAttempt) })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.status, 'pending'))
+      .get();
+    return backlogOf(row, now);
+  }
+}
+
+function insertDeliveries(tx: SqliteDb, deliveries: readonly NewWebhookDelivery[]): void {
+  if (deliveries.length === 0) return;
+  tx.insert(webhookDeliveries)
+    .values(deliveries.map((delivery) => newDeliveryRow(delivery)))
+    .onConflictDoNothing()
+    .run();
+}

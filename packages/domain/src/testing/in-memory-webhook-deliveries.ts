@@ -1,0 +1,159 @@
+import type { AuditRecord } from '../audit/audit-event.ts';
+import type { WebhookDelivery } from '../webhooks/webhook-delivery.ts';
+import type {
+  ClaimedWebhookDelivery,
+  DeliveryMapper,
+  DispatchTarget,
+  NewWebhookDelivery,
+  WebhookAttemptOutcome,
+  WebhookDeliveryPage,
+  WebhookDeliveryRepository,
+} from '../webhooks/webhook-delivery.repository.ts';
+import type { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
+import type { InMemoryWebhookRepository } from './in-memory-webhooks.ts';
+
+type Row = WebhookDelivery;
+
+const newestFirst = (a: Row, b: Row) => b.created.getTime() - a.created.getTime() || (a.id < b.id ? 1 : -1);
+
+/** Deliveries in memory: each method decides and writes without an `await` in between, as a transaction would. */
+export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryRepository {
+  readonly rows = new Map<string, Row>();
+
+  constructor(
+    private readonly webhooks: InMemoryWebhookRepository,
+    private readonly audit: InMemoryAuditTrail,
+  ) {}
+
+  async dispatchTargets(): Promise<DispatchTarget[]> {
+    return [...this.webhooks.rows.values()].filter((hook) => hook.enabled).map(({ id, events }) => ({ id, events }));
+  }
+
+  async dispatch(webhookId: string, limit: number, map: DeliveryMapper): Promise<number> {
+    const hook = this.webhooks.rows.get(webhookId);
+    if (!hook?.enabled) return 0;
+    const events = this.audit.events.filter((event) => event.seq > hook.cursor).slice(0, limit);
+    if (events.length === 0) return 0;
+    for (const delivery of map(hook, events)) this.insert(delivery, new Date(), false);
+    this.webhooks.rows.set(webhookId, { ...hook, cursor: events.at(-1)!.seq });
+    return events.length;
+  }
+
+  async claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedWebhookDelivery[]> {
+    const due = [...this.rows.values()]
+      .filter((row) => row.status === 'pending' && row.nextAttempt <= now && this.webhooks.rows.get(row.webhookId)?.enabled)
+      .sort((a, b) => a.nextAttempt.getTime() - b.nextAttempt.getTime())
+      .slice(0, limit);
+    return due.map((row) => {
+      const claimed = { ...row, attempts: row.attempts + 1, nextAttempt: leaseUntil, leaseUntil, updated: now };
+      this.rows.set(row.id, claimed);
+      const hook = this.webhooks.rows.get(row.webhookId)!;
+      const previous = hook.previousSecret && hook.previousSecretUntil && hook.previousSecretUntil > now;
+      return {
+        id: row.id,
+        webhookId: row.webhookId,
+        url: hook.url,
+        eventType: row.eventType,
+        payload: row.payload,
+        attempt: claimed.attempts,
+        secrets: previous ? [hook.secret, hook.previousSecret!] : [hook.secret],
+        created: row.created,
+      };
+    });
+  }
+
+  async settle(
+    claim: Pick<ClaimedWebhookDelivery, 'id' | 'attempt' | 'webhookId'>,
+    outcome: WebhookAttemptOutcome,
+    failingBefore: Date,
+  ): Promise<boolean> {
+    const row = this.rows.get(claim.id);
+    if (!row || row.status !== 'pending' || row.attempts !== claim.attempt) return false;
+    this.rows.set(claim.id, {
+      ...row,
+      status: outcome.status,
+      nextAttempt: outcome.nextAttempt ?? outcome.at,
+      leaseUntil: null,
+      lastStatus: outcome.responseStatus,
+      lastError: outcome.error,
+      lastDurationMs: outcome.durationMs,
+      updated: outcome.at,
+      delivered: outcome.status === 'succeeded' ? outcome.at : row.delivered,
+    });
+    const hook = this.webhooks.rows.get(claim.webhookId);
+    if (!hook) return true;
+    if (outcome.status === 'succeeded') this.webhooks.rows.set(hook.id, { ...hook, failingSince: null });
+    else if (outcome.gone) this.webhooks.rows.set(hook.id, { ...hook, enabled: false, disabledReason: 'gone' });
+    else {
+      const failingSince = hook.failingSince ?? outcome.at;
+      const failing = hook.enabled && failingSince <= failingBefore;
+      this.webhooks.rows.set(hook.id, {
+        ...hook,
+        failingSince,
+        ...(failing ? { enabled: false, disabledReason: 'failing' as const } : {}),
+      });
+    }
+    return true;
+  }
+
+  async enqueue(delivery: NewWebhookDelivery): Promise<void> {
+    this.insert(delivery, delivery.created, false);
+  }
+
+  async list(webhookId: string, { page, size }: { page: number; size: number }): Promise<WebhookDeliveryPage> {
+    const all = [...this.rows.values()].filter((row) => row.webhookId === webhookId).sort(newestFirst);
+    return { deliveries: all.slice((page - 1) * size, page * size).map((row) => structuredClone(row)), total: all.length };
+  }
+
+  async replay(webhookId: string, id: string, now: Date, audit: AuditRecord): Promise<boolean> {
+    const row = this.rows.get(id);
+    if (!row || row.webhookId !== webhookId) return false;
+    this.requeue(row, now);
+    this.audit.appendNow(audit);
+    return true;
+  }
+
+  async replaySince(webhookId: string, since: number, now: Date, map: DeliveryMapper, audit: AuditRecord): Promise<number> {
+    const hook = this.webhooks.rows.get(webhookId);
+    if (!hook) return 0;
+    this.audit.appendNow(audit);
+    const events = this.audit.events.filter((event) => event.seq >= since && event.seq <= hook.cursor);
+    const made = map(hook, events);
+    for (const delivery of made) this.insert(delivery, now, true);
+    return made.length;
+  }
+
+  async backlog(now: Date): Promise<{ pending: number; oldestDueSeconds: number }> {
+    const pending = [...this.rows.values()].filter((row) => row.status === 'pending');
+    const oldest = Math.min(...pending.map((row) => row.nextAttempt.getTime()));
+    return { pending: pending.length, oldestDueSeconds: pending.length ? Math.max(0, (now.getTime() - oldest) / 1000) : 0 };
+  }
+
+  private insert(delivery: NewWebhookDelivery, now: Date, replay: boolean): void {
+    const existing = [...this.rows.values()].find(
+      (row) => row.id === delivery.id || (delivery.seq !== null && row.webhookId === delivery.webhookId && row.seq === delivery.seq),
+    );
+    if (existing) {
+      if (replay) this.requeue(existing, now);
+      return;
+    }
+    this.rows.set(delivery.id, {
+      ...delivery,
+      status: 'pending',
+      attempts: 0,
+      nextAttempt: now,
+      leaseUntil: null,
+      lastStatus: null,
+      lastError: null,
+      lastDurationMs: null,
+      updated: now,
+      delivered: null,
+    });
+  }
+
+  /** Due again at `now`, unless an attempt holds it. */
+  private requeue(row: Row, now: Date): void {
+    if (row.leaseUntil && row.leaseUntil > now) return;
+    this.rows.set(row.id, { ...row, status: 'pending', attempts: 0, nextAttempt: now, leaseUntil: null, updated: now });
+  }
+}
