@@ -196,7 +196,11 @@ export function userView(context: ScreenContext, userId: string): View {
   }
 
   function sessionRow(session: LoginSessionResource): HTMLTableRowElement {
-    const { created, last_used, expires, client_address, user_agent } = session.attributes;
+    const { created, last_used, expires, client_address, user_agent, impersonated_by } = session.attributes;
+    // A session an admin opened as the user (support): said so, as the user's own list says it.
+    const impersonation =
+      impersonated_by &&
+      h('span', { class: 'badge role', title: `Opened by the admin ${impersonated_by}` }, 'Impersonation');
     const end = h(
       'button',
       {
@@ -217,7 +221,7 @@ export function userView(context: ScreenContext, userId: string): View {
       h(
         'td',
         { 'data-label': 'Browser', class: 'cell-agent', title: user_agent ?? '' },
-        user_agent ?? h('span', { class: 'muted' }, 'unknown'),
+        impersonation || user_agent || h('span', { class: 'muted' }, 'unknown'),
       ),
       h('td', { class: 'cell-actions' }, can('sessions.end') && end),
     );

@@ -67,6 +67,7 @@ describe('impersonating a user for support (IMPERSONATION=on)', () => {
     await dialog.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'detached' });
     await expect.poll(() => page.locator('.sessions-table tbody tr').count()).toBe(1);
+    expect(await page.locator('.sessions-table tbody tr').textContent()).toContain('Impersonation');
     expect(await stack().api.sessionIds(user.id)).toHaveLength(1);
   });
 
