@@ -82,6 +82,7 @@ export async function createApplication(
       factors: useCases.factors,
       impersonation: useCases.impersonation,
       webhookDeliveries: useCases.webhookDeliveries,
+      webhooks: useCases.webhooks,
       adminMfa: config.adminMfa,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),

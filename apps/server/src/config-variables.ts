@@ -375,6 +375,11 @@ export const VARIABLES = {
     default: 'off',
     doc: '`on`: administrators with the role `support` or above may start a session as an end user (`POST /v1/admin/users/{id}/impersonation`, with a reason): an access token of at most 15 minutes with an `act` claim naming the admin, no refresh token, audited under the admin. `off`: 403 `impersonation_disabled`.',
   }),
+  WEBHOOK_ALLOW_HTTP: variable({
+    schema: oneOf(['true', 'false'] as const),
+    default: 'false',
+    doc: '`true`: webhook endpoints may have `http` URLs (a receiver on a private network, in development). `false`: `https` only; creating or changing an endpoint to an `http` URL answers 422. Deliveries over `http` are signed but not encrypted.',
+  }),
   WEBAUTHN_RP_ID: variable({
     schema: v.pipe(v.string(), v.trim()),
     default: '',

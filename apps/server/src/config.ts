@@ -126,6 +126,8 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
     impersonation: e.IMPERSONATION === 'on',
     webhookRetrySchedule: e.WEBHOOK_RETRY_SCHEDULE,
     webhookAllowPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
+    /** What webhook endpoints' URLs may be: https only, unless http is allowed. */
+    webhookUrls: { allowHttp: e.WEBHOOK_ALLOW_HTTP === 'true' },
     /** The passkeys' relying party: by default the host and origin the service is reached at. */
     webauthn: webauthnOf(e),
     /** The bearer token that reads GET /metrics; undefined: no metrics endpoint. */

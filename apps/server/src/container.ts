@@ -203,6 +203,7 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
     totpIssuer: config.webauthn.rpName,
     passkeyOptionsPerMinute: config.passkeyOptionsPerMinute,
     impersonation: config.impersonation,
+    webhookUrls: config.webhookUrls,
   });
 }
 

@@ -12,6 +12,7 @@ import { requestId } from './middleware/request-id';
 import { securityHeaders } from './middleware/security-headers';
 import { clientInfo } from './network/client-info';
 import { adminAccountsRoutes } from './routes/admin-accounts.routes';
+import { adminWebhooksRoutes } from './routes/admin-webhooks.routes';
 import { adminAuditRoutes } from './routes/admin-audit.routes';
 import { adminInvitationsRoutes } from './routes/admin-invitations.routes';
 import { adminMailRoutes } from './routes/admin-mail.routes';
@@ -89,6 +90,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminWebhookDeliveriesRoutes(deps))
     .route('/', adminInvitationsRoutes(deps))
     .route('/', adminAccountsRoutes(deps))
+    .route('/', adminWebhooksRoutes(deps))
     .route('/', invitationsRoutes(deps))
     .route('/', userSessionRoutes(deps))
     .route('/', signupRoutes(deps))

@@ -23,6 +23,7 @@ import type {
   UserService,
   UserTransferService,
   VerificationService,
+  WebhookService,
 } from '@uas/domain';
 import type { MetricsEndpoint } from './metrics/http-metrics';
 
@@ -58,6 +59,8 @@ export interface HttpAppDeps {
   /** Support acting as an end user (IMPERSONATION). */
   impersonation: ImpersonationService;
   webhookDeliveries: WebhookDeliveryService;
+  /** Webhook endpoints: their URLs, events and signing secrets. */
+  webhooks: WebhookService;
   /** ADMIN_MFA: `required` closes every admin route but enrolment to an admin without a factor. */
   adminMfa: AdminMfaMode;
   /** The public keys that verify every token, as a JWK Set. */

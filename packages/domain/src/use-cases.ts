@@ -45,6 +45,8 @@ import { ImpersonationService } from './impersonation/impersonation-service.ts';
 import { WebhookDeliveryService } from './webhooks/webhook-delivery-service.ts';
 import { impersonatorCheck } from './impersonation/impersonation-rules.ts';
 import { SECOND_FACTOR_RULES } from './factors/second-factor-rules.ts';
+import { WebhookService } from './webhooks/webhook-service.ts';
+import type { WebhookUrlPolicy } from './webhooks/webhook.rules.ts';
 
 export interface UseCaseDeps {
   repositories: Repositories;
@@ -81,6 +83,8 @@ export interface UseCaseDeps {
   passkeyOptionsPerMinute?: number;
   /** Whether admins may act as end users (IMPERSONATION); off unless told. */
   impersonation?: boolean;
+  /** What webhook endpoints' URLs may be (WEBHOOK_ALLOW_HTTP); https only unless told. */
+  webhookUrls?: WebhookUrlPolicy;
 }
 
 /** One kind of account's sign-in steps, each ending in the one session grant. */
@@ -127,6 +131,7 @@ export function createUseCases({
   totpIssuer = 'User-account service',
   passkeyOptionsPerMinute = SECOND_FACTOR_RULES.passkeyOptionsPerMinute,
   impersonation = false,
+  webhookUrls = { allowHttp: false },
 }: UseCaseDeps) {
   const { sessions, attempts, audit } = repositories;
   const admins = adminPrincipals(repositories.admins);
@@ -335,5 +340,7 @@ export function createUseCases({
       clock,
       ids,
     }),
+    /** Webhook endpoints: their URLs, events and signing secrets (sealed in the key ring's box). */
+    webhooks: new WebhookService({ webhooks: repositories.webhooks, box: mailDeps.box, clock, ids, urls: webhookUrls }),
   };
 }

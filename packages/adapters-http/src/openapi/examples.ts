@@ -214,3 +214,27 @@ export const webhookDeliveriesExample = {
   },
   meta: { total: 1 },
 };
+
+export const webhookExample = {
+  data: {
+    type: 'webhooks',
+    id: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e80',
+    attributes: {
+      url: 'https://crm.example.com/hooks/uas',
+      events: ['user.created', 'user.deleted'],
+      enabled: true,
+      description: 'CRM sync',
+      disabled_reason: null,
+      failing_since: null,
+      created: CREATED,
+      updated: CREATED,
+    },
+  },
+};
+
+export const revealedWebhookExample = {
+  data: {
+    ...webhookExample.data,
+    attributes: { ...webhookExample.data.attributes, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3ZZU8Jv0jXA=' },
+  },
+};

@@ -148,6 +148,10 @@ export function openApiDocument(routes: readonly ListedRoute[], { version }: Doc
       },
       { name: 'Admin users', description: 'User management with an admin access token.' },
       { name: 'Mail', description: 'The outbox: messages the service has queued, and their delivery.' },
+      {
+        name: 'Webhooks',
+        description: "Endpoints that receive the audit trail's events, signed to the Standard Webhooks specification.",
+      },
       { name: 'User session', description: 'End-user login, refresh and revocation.' },
       { name: 'Own account', description: "A user's own account, with a user access token." },
       { name: 'Operations', description: 'Keys, health, readiness, metrics and this document.' },

@@ -7,6 +7,7 @@ import {
   type NewUser,
   type SignupMode,
   type User,
+  type WebhookUrlPolicy,
 } from '@uas/domain';
 import {
   factorEnrolment,
@@ -47,7 +48,7 @@ export const TEST_JWKS = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'test-public-
 export async function createTestApp(
   overrides: Partial<HttpAppDeps> = {},
   signup: SignupMode = 'open',
-  { impersonation = false }: { impersonation?: boolean } = {},
+  { impersonation = false, webhookUrls }: { impersonation?: boolean; webhookUrls?: WebhookUrlPolicy } = {},
 ) {
   const repositories = inMemoryRepositories();
   const clock = new ManualClock();
@@ -72,6 +73,7 @@ export async function createTestApp(
     codes,
     ceremonies: new FakePasskeyCeremonies(),
     impersonation,
+    webhookUrls,
   });
   const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail } = useCases;
   const { mailRequestLimit, mailRequests, recovery, adminAccountMail, invitations } = useCases;
@@ -100,6 +102,7 @@ export async function createTestApp(
     factors: useCases.factors,
     impersonation: useCases.impersonation,
     webhookDeliveries: useCases.webhookDeliveries,
+    webhooks: useCases.webhooks,
     adminMfa: 'optional',
     jwks: async () => TEST_JWKS,
     ready: async () => null,

@@ -46,7 +46,7 @@ export class PostgresWebhookRepository implements WebhookRepository {
       if (!current) return null;
       const { webhook, audit } = change(webhookOf(current));
       const [row] = await tx.update(webhooks).set(changedWebhookFields(webhook)).where(eq(webhooks.id, id)).returning();
-      await appendAuditEvent(tx, audit);
+      if (audit) await appendAuditEvent(tx, audit);
       return row ? webhookOf(row) : null;
     });
   }

@@ -51,7 +51,7 @@ export class SqliteWebhookRepository implements WebhookRepository {
       if (!current) return null;
       const { webhook, audit } = change(webhookOf(current));
       const row = tx.update(webhooks).set(changedWebhookFields(webhook)).where(eq(webhooks.id, id)).returning().get();
-      appendAuditEvent(tx, audit);
+      if (audit) appendAuditEvent(tx, audit);
       return row ? webhookOf(row) : null;
     }, IMMEDIATE);
   }

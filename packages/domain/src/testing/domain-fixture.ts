@@ -20,6 +20,7 @@ import { FakeSecretBox } from './fake-mail-ports.ts';
 import { RecordingLogger } from './recording-logger.ts';
 import type { SignupMode } from '../signup/signup-service.ts';
 import type { MailKind } from '../mail/mail-message.ts';
+import type { WebhookUrlPolicy } from '../webhooks/webhook.rules.ts';
 
 /**
  * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one
@@ -74,12 +75,15 @@ export function buildDomain({
   mailLimits = DEFAULT_MAIL_LIMITS,
   signup = 'open',
   impersonation = false,
+  webhookUrls = { allowHttp: false },
 }: {
   policy?: AuthPolicy;
   mailLimits?: MailLimits;
   signup?: SignupMode;
   /** IMPERSONATION: off unless told. */
   impersonation?: boolean;
+  /** WEBHOOK_ALLOW_HTTP: https only unless told. */
+  webhookUrls?: WebhookUrlPolicy;
 } = {}) {
   const clock = new ManualClock();
   const ids = new SequentialIds();
@@ -111,6 +115,7 @@ export function buildDomain({
     codes,
     ceremonies,
     impersonation,
+    webhookUrls,
   });
   const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
     useCases;
@@ -164,6 +169,9 @@ export function buildDomain({
     emailChange: useCases.emailChange,
     factors: useCases.factors,
     impersonation: useCases.impersonation,
+    webhooks: useCases.webhooks,
+    /** The key ring's stand-in: what seals TOTP and webhook signing secrets. */
+    box,
 
     /** The texts of the messages of `kind` queued to `recipient`, oldest first, opened. */
     async mailTexts(kind: MailKind, recipient: string): Promise<string[]> {

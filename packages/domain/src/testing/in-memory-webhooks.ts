@@ -38,7 +38,7 @@ export class InMemoryWebhookRepository implements WebhookRepository {
     const { webhook, audit } = change(structuredClone(current));
     const stored: Webhook = structuredClone({ ...current, ...changedWebhookFields(webhook) });
     this.rows.set(id, stored);
-    this.audit.appendNow(audit);
+    if (audit) this.audit.appendNow(audit);
     return structuredClone(stored);
   }
 

@@ -3,10 +3,10 @@ import type { SealedText } from '../secrets/secret.ts';
 import { token } from '../shared/token.ts';
 import type { NewWebhook, Webhook } from './webhook.ts';
 
-/** What a change of an endpoint makes of it: its new state and the event that records it. */
+/** What a change of an endpoint makes of it: its new state, and the event that records it (none when nothing changed). */
 export interface WebhookChange {
   webhook: Webhook;
-  audit: AuditRecord;
+  audit: AuditRecord | null;
 }
 
 /** The rotation of an endpoint's signing secret: the new one, and until when the current one still signs. */
