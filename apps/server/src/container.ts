@@ -233,7 +233,12 @@ export function mailOf(container: DependencyContainer, config: Config, logger: L
  * deliveries) and the worker that sends them, guarded against private addresses unless the
  * operator allows them, counting each attempt in `metrics` when there are metrics.
  */
-export function webhooksOf(container: DependencyContainer, config: Config, logger: Logger, metrics: PrometheusMetrics | null) {
+export function webhooksOf(
+  container: DependencyContainer,
+  config: Config,
+  logger: Logger,
+  metrics: PrometheusMetrics | null,
+) {
   const deliveries = resolve(container, WebhookDeliveryRepository);
   const sender = new HttpWebhookSender({ allowPrivateAddresses: config.webhookAllowPrivateAddresses });
   return {

@@ -55,7 +55,9 @@ describe('HttpWebhookSender', () => {
     expect(headers['webhook-signature']).toMatch(/^v1,\S+ v1,\S+$/);
     expect(new Webhook(SECRET).verify(body, headers)).toEqual(JSON.parse(sent.body));
     expect(new Webhook(OLD_SECRET).verify(body, headers)).toEqual(JSON.parse(sent.body));
-    expect(() => new Webhook(`whsec_${Buffer.from('x'.repeat(32)).toString('base64')}`).verify(body, headers)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.from('x'.repeat(32)).toString('base64')}`).verify(body, headers),
+    ).toThrow();
   });
 
   it.each([
@@ -65,16 +67,19 @@ describe('HttpWebhookSender', () => {
     ['10.0.0.1', 'a private address'],
     ['[::ffff:127.0.0.1]', 'a loopback address'],
     ['localhost', 'a loopback address'],
-  ])('refuses %s (%s) at connect time, unless the operator allows private addresses: nothing is sent', async (host, kind) => {
-    const { port, received } = await receiver();
-    const sender = new HttpWebhookSender({ allowPrivateAddresses: false, timeoutMs: 2_000 });
-    const error = await sender.send(request(`http://${host}:${port}/hook`)).catch((caught: unknown) => caught);
-    sender.close();
-    expect(error).toBeInstanceOf(WebhookSendError);
-    expect((error as Error).message).toContain(kind);
-    expect((error as Error).message).toContain('WEBHOOK_ALLOW_PRIVATE_ADDRESSES');
-    expect(received).toEqual([]);
-  });
+  ])(
+    'refuses %s (%s) at connect time, unless the operator allows private addresses: nothing is sent',
+    async (host, kind) => {
+      const { port, received } = await receiver();
+      const sender = new HttpWebhookSender({ allowPrivateAddresses: false, timeoutMs: 2_000 });
+      const error = await sender.send(request(`http://${host}:${port}/hook`)).catch((caught: unknown) => caught);
+      sender.close();
+      expect(error).toBeInstanceOf(WebhookSendError);
+      expect((error as Error).message).toContain(kind);
+      expect((error as Error).message).toContain('WEBHOOK_ALLOW_PRIVATE_ADDRESSES');
+      expect(received).toEqual([]);
+    },
+  );
 
   it('does not follow a redirect (to loopback): the answer is the 3xx, and its target receives nothing', async () => {
     const target = await receiver();

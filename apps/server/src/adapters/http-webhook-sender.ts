@@ -71,7 +71,10 @@ export class HttpWebhookSender implements WebhookSender {
       throw new WebhookSendError(sendFailure(error, timeoutMs));
     });
     response.resume();
-    return { status: response.statusCode ?? 0, retryAfterSeconds: retryAfterSeconds(response.headers['retry-after'] as string | undefined, new Date()) };
+    return {
+      status: response.statusCode ?? 0,
+      retryAfterSeconds: retryAfterSeconds(response.headers['retry-after'] as string | undefined, new Date()),
+    };
   }
 
   close(): void {

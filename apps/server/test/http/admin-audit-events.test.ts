@@ -92,6 +92,7 @@ describe.each(BACKENDS)('GET /v1/admin/audit-events on %s', (backend) => {
       app: { before: null, after: {} },
       active: { before: null, after: 1 },
       email_verified: { before: null, after: user.attributes.email_verified },
+      version: { before: null, after: 1 },
     });
 
     const patch = usersDocument({ name: 'Kim Lee', password: 'another-password-1' }, { id: user.id });
@@ -104,16 +105,22 @@ describe.each(BACKENDS)('GET /v1/admin/audit-events on %s', (backend) => {
       request_id: 'req-audit-1',
       user_agent: 'audit-test/1.0',
     });
-    expect(Object.keys(updated.changes ?? {}).sort()).toEqual(['name', 'password']);
+    // The user's version (its ETag's number) goes with every change: what a webhook receiver orders updates by.
+    expect(Object.keys(updated.changes ?? {}).sort()).toEqual(['name', 'password', 'version']);
+    expect(updated.changes?.version).toEqual({ before: 1, after: 2 });
 
     const deactivate = usersDocument({ active: 0 }, { id: user.id });
     expect((await s.client.send('PATCH', `/v1/admin/users/${user.id}`, deactivate, token)).status).toBe(200);
-    expect((await latest('user.deactivated')).changes).toEqual({ active: { before: 1, after: 0 } });
+    expect((await latest('user.deactivated')).changes).toEqual({
+      active: { before: 1, after: 0 },
+      version: { before: 2, after: 3 },
+    });
 
     const unverify = usersDocument({ email_verified: false }, { id: user.id });
     expect((await s.client.send('PATCH', `/v1/admin/users/${user.id}`, unverify, token)).status).toBe(200);
     expect((await latest('user.updated')).changes).toEqual({
       email_verified: { before: user.attributes.email_verified, after: null },
+      version: { before: 3, after: 4 },
     });
 
     expect((await s.client.delete(`/v1/admin/users/${user.id}`, token)).status).toBe(204);

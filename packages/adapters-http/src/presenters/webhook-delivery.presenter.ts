@@ -1,4 +1,9 @@
-import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type WebhookDelivery, type WebhookDeliveryPage } from '@uas/domain';
+import {
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookDelivery,
+  type WebhookDeliveryPage,
+} from '@uas/domain';
 import * as v from 'valibot';
 import type { PageQuery } from '../schemas/list-query.schemas';
 import { pageLinks, pageLinksSchema } from './page-links';
@@ -16,7 +21,10 @@ const webhookDeliveryResourceSchema = v.object({
   id: described(v.string(), 'The `webhook-id` header the receiver sees: the same on every attempt and replay.'),
   attributes: v.object({
     event_type: v.picklist(WEBHOOK_EVENT_TYPES),
-    sequence: described(v.nullable(integer), "The event's number in the audit trail (`data.sequence`); null for a test event."),
+    sequence: described(
+      v.nullable(integer),
+      "The event's number in the audit trail (`data.sequence`); null for a test event.",
+    ),
     status: described(
       v.picklist(WEBHOOK_DELIVERY_STATUSES),
       'pending: waiting for its next attempt, or being attempted; succeeded: the receiver answered 2xx; failed: given up after its last attempt, or the receiver answered 410.',
@@ -24,7 +32,10 @@ const webhookDeliveryResourceSchema = v.object({
     attempts: described(integer, 'Attempts made so far, one in progress included.'),
     next_attempt: described(v.nullable(isoTimestamp()), 'When it is tried next; null once settled.'),
     last_status: described(v.nullable(integer), "The receiver's last HTTP status; null when it gave none."),
-    last_error: described(v.nullable(v.string()), 'Why the last attempt failed (a refused address, a timeout, a status).'),
+    last_error: described(
+      v.nullable(v.string()),
+      'Why the last attempt failed (a refused address, a timeout, a status).',
+    ),
     last_duration_ms: v.nullable(integer),
     created: isoTimestamp(),
     delivered: v.nullable(isoTimestamp()),

@@ -19,10 +19,17 @@ import { requireUuidParam } from './uuid-param';
 
 const TAGS = ['Webhooks'];
 const WEBHOOK_PATH = '/v1/admin/webhooks/:id';
-const queued = (description: string) => ({ description, schema: webhookQueuedDocumentSchema, example: { meta: { queued: 1 } } });
+const queued = (description: string) => ({
+  description,
+  schema: webhookQueuedDocumentSchema,
+  example: { meta: { queued: 1 } },
+});
 
 /** An endpoint's delivery log, replays and test events, for owners (`settings.manage`). */
-export function adminWebhookDeliveriesRoutes(deps: { webhookDeliveries: WebhookDeliveryService; adminAccess: AdminAccess }) {
+export function adminWebhookDeliveriesRoutes(deps: {
+  webhookDeliveries: WebhookDeliveryService;
+  adminAccess: AdminAccess;
+}) {
   const { webhookDeliveries: deliveries } = deps;
   const knownWebhook = requireUuidParam('webhook');
   return new Hono<AppEnv>()
@@ -36,7 +43,11 @@ export function adminWebhookDeliveriesRoutes(deps: { webhookDeliveries: WebhookD
         tags: TAGS,
         query: pageParameters('Deliveries'),
         responses: {
-          200: { description: 'One page of deliveries.', schema: webhookDeliveryListDocumentSchema, example: webhookDeliveriesExample },
+          200: {
+            description: 'One page of deliveries.',
+            schema: webhookDeliveryListDocumentSchema,
+            example: webhookDeliveriesExample,
+          },
         },
       }),
       adminAccess(deps.adminAccess, 'settings.manage'),
@@ -73,7 +84,7 @@ export function adminWebhookDeliveriesRoutes(deps: { webhookDeliveries: WebhookD
         operationId: 'replayWebhookEvents',
         summary: 'Send every event since a number again',
         description:
-          "Every event from number `since` (`data.sequence`) up to the last one the endpoint was sent, of the types it subscribes to, is due again at once, each under its `webhook-id` (`webhook.replayed`). Events the endpoint had no delivery of (it was created later) are delivered too, while the audit trail still holds them.",
+          'Every event from number `since` (`data.sequence`) up to the last one the endpoint was sent, of the types it subscribes to, is due again at once, each under its `webhook-id` (`webhook.replayed`). Events the endpoint had no delivery of (it was created later) are delivered too, while the audit trail still holds them.',
         tags: TAGS,
         body: { schema: replaySinceBodySchema, example: { since: 1200 } },
         responses: { 202: queued('How many deliveries were queued.') },
@@ -91,7 +102,8 @@ export function adminWebhookDeliveriesRoutes(deps: { webhookDeliveries: WebhookD
       describeRoute({
         operationId: 'sendWebhookTest',
         summary: 'Send a test event',
-        description: 'Queues a `webhook.test` event to the endpoint, under a `webhook-id` of its own; its delivery shows in the log.',
+        description:
+          'Queues a `webhook.test` event to the endpoint, under a `webhook-id` of its own; its delivery shows in the log.',
         tags: TAGS,
         responses: { 202: queued('Queued.') },
       }),

@@ -38,7 +38,10 @@ export class PostgresWebhookDeliveryRepository implements WebhookDeliveryReposit
   constructor(private readonly db: PostgresDb) {}
 
   async dispatchTargets(): Promise<DispatchTarget[]> {
-    return this.db.select({ id: webhooks.id, events: webhooks.events }).from(webhooks).where(eq(webhooks.enabled, true));
+    return this.db
+      .select({ id: webhooks.id, events: webhooks.events })
+      .from(webhooks)
+      .where(eq(webhooks.enabled, true));
   }
 
   async dispatch(webhookId: string, limit: number, map: DeliveryMapper): Promise<number> {
@@ -51,11 +54,19 @@ export class PostgresWebhookDeliveryRepository implements WebhookDeliveryReposit
         .for('update', { skipLocked: true });
       if (!target) return 0;
       const events = (
-        await tx.select().from(auditEvents).where(gt(auditEvents.seq, target.cursor)).orderBy(asc(auditEvents.seq)).limit(limit)
+        await tx
+          .select()
+          .from(auditEvents)
+          .where(gt(auditEvents.seq, target.cursor))
+          .orderBy(asc(auditEvents.seq))
+          .limit(limit)
       ).map(auditEventOf);
       if (events.length === 0) return 0;
       await insertDeliveries(tx, map(target, events));
-      await tx.update(webhooks).set({ cursor: events.at(-1)!.seq }).where(eq(webhooks.id, webhookId));
+      await tx
+        .update(webhooks)
+        .set({ cursor: events.at(-1)!.seq })
+        .where(eq(webhooks.id, webhookId));
       return events.length;
     });
   }
@@ -67,7 +78,10 @@ export class PostgresWebhookDeliveryRepository implements WebhookDeliveryReposit
       .where(
         and(
           deliveryDueAt(webhookDeliveries, now),
-          inArray(webhookDeliveries.webhookId, this.db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.enabled, true))),
+          inArray(
+            webhookDeliveries.webhookId,
+            this.db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.enabled, true)),
+          ),
         ),
       )
       .orderBy(asc(webhookDeliveries.nextAttempt))
@@ -100,11 +114,17 @@ export class PostgresWebhookDeliveryRepository implements WebhookDeliveryReposit
       if (held.length !== 1) return false;
       const endpoint = eq(webhooks.id, claim.webhookId);
       if (outcome.status === 'succeeded') {
-        await tx.update(webhooks).set({ failingSince: null }).where(and(endpoint, isNotNull(webhooks.failingSince)));
+        await tx
+          .update(webhooks)
+          .set({ failingSince: null })
+          .where(and(endpoint, isNotNull(webhooks.failingSince)));
       } else if (outcome.gone) {
         await tx.update(webhooks).set({ enabled: false, disabledReason: 'gone', updated: outcome.at }).where(endpoint);
       } else {
-        await tx.update(webhooks).set({ failingSince: outcome.at }).where(and(endpoint, isNull(webhooks.failingSince)));
+        await tx
+          .update(webhooks)
+          .set({ failingSince: outcome.at })
+          .where(and(endpoint, isNull(webhooks.failingSince)));
         await tx
           .update(webhooks)
           .set({ enabled: false, disabledReason: 'failing', updated: outcome.at })
@@ -139,7 +159,10 @@ export class PostgresWebhookDeliveryRepository implements WebhookDeliveryReposit
       const [found] = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(where).for('update');
       // One in flight is being delivered already: left to its attempt.
       if (!found) return false;
-      await tx.update(webhookDeliveries).set(replayedColumns(now)).where(and(where, notHeld(webhookDeliveries, now)));
+      await tx
+        .update(webhookDeliveries)
+        .set(replayedColumns(now))
+        .where(and(where, notHeld(webhookDeliveries, now)));
       await appendAuditEvent(tx, audit);
       return true;
     });
@@ -197,10 +220,7 @@ export class PostgresWebhookDeliveryRepository implements WebhookDeliveryReposit
   }
 }
 
-async function insertDeliveries(
-  tx: PostgresTx | PostgresDb,
-  deliveries: readonly NewWebhookDelivery[],
-): Promise<void> {
+async function insertDeliveries(tx: PostgresTx | PostgresDb, deliveries: readonly NewWebhookDelivery[]): Promise<void> {
   if (deliveries.length === 0) return;
   await tx
     .insert(webhookDeliveries)

@@ -37,7 +37,11 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
   constructor(private readonly db: SqliteDb) {}
 
   async dispatchTargets(): Promise<DispatchTarget[]> {
-    return this.db.select({ id: webhooks.id, events: webhooks.events }).from(webhooks).where(eq(webhooks.enabled, true)).all();
+    return this.db
+      .select({ id: webhooks.id, events: webhooks.events })
+      .from(webhooks)
+      .where(eq(webhooks.enabled, true))
+      .all();
   }
 
   async dispatch(webhookId: string, limit: number, map: DeliveryMapper): Promise<number> {
@@ -59,7 +63,10 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
           .map(auditEventOf);
         if (events.length === 0) return 0;
         insertDeliveries(tx, map(target, events));
-        tx.update(webhooks).set({ cursor: events.at(-1)!.seq }).where(eq(webhooks.id, webhookId)).run();
+        tx.update(webhooks)
+          .set({ cursor: events.at(-1)!.seq })
+          .where(eq(webhooks.id, webhookId))
+          .run();
         return events.length;
       },
       { behavior: 'immediate' },
@@ -75,7 +82,10 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
           .where(
             and(
               deliveryDueAt(webhookDeliveries, now),
-              inArray(webhookDeliveries.webhookId, tx.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.enabled, true))),
+              inArray(
+                webhookDeliveries.webhookId,
+                tx.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.enabled, true)),
+              ),
             ),
           )
           .orderBy(asc(webhookDeliveries.nextAttempt))
@@ -114,9 +124,15 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
         if (!held) return false;
         const endpoint = eq(webhooks.id, claim.webhookId);
         if (outcome.status === 'succeeded') {
-          tx.update(webhooks).set({ failingSince: null }).where(and(endpoint, isNotNull(webhooks.failingSince))).run();
+          tx.update(webhooks)
+            .set({ failingSince: null })
+            .where(and(endpoint, isNotNull(webhooks.failingSince)))
+            .run();
         } else if (outcome.gone) {
-          tx.update(webhooks).set({ enabled: false, disabledReason: 'gone', updated: outcome.at }).where(endpoint).run();
+          tx.update(webhooks)
+            .set({ enabled: false, disabledReason: 'gone', updated: outcome.at })
+            .where(endpoint)
+            .run();
         } else {
           tx.update(webhooks)
             .set({ failingSince: outcome.at })
@@ -158,7 +174,10 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
         const found = tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(where).get();
         // One in flight is being delivered already: left to its attempt.
         if (!found) return false;
-        tx.update(webhookDeliveries).set(replayedColumns(now)).where(and(where, notHeld(webhookDeliveries, now))).run();
+        tx.update(webhookDeliveries)
+          .set(replayedColumns(now))
+          .where(and(where, notHeld(webhookDeliveries, now)))
+          .run();
         appendAuditEvent(tx, audit);
         return true;
       },

@@ -55,6 +55,10 @@ export function userChanges(before: User | null, after: User | null): AuditChang
   if (before && after && before.passwordHash !== after.passwordHash) {
     changes.password = { before: CHANGED, after: CHANGED };
   }
+  // The user's version (its ETag's number) beside what changed: a webhook receiver drops a stale
+  // update by it. Only with a change: an event that changes nothing records none.
+  if (Object.keys(changes).length > 0)
+    changes.version = { before: before?.version ?? null, after: after?.version ?? null };
   return changes;
 }
 

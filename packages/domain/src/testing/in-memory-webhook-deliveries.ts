@@ -34,14 +34,16 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     if (!hook?.enabled) return 0;
     const events = this.audit.events.filter((event) => event.seq > hook.cursor).slice(0, limit);
     if (events.length === 0) return 0;
-    for (const delivery of map(hook, events)) this.insert(delivery, new Date(), false);
+    for (const delivery of map(hook, events)) this.insert(delivery, delivery.created, false);
     this.webhooks.rows.set(webhookId, { ...hook, cursor: events.at(-1)!.seq });
     return events.length;
   }
 
   async claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedWebhookDelivery[]> {
     const due = [...this.rows.values()]
-      .filter((row) => row.status === 'pending' && row.nextAttempt <= now && this.webhooks.rows.get(row.webhookId)?.enabled)
+      .filter(
+        (row) => row.status === 'pending' && row.nextAttempt <= now && this.webhooks.rows.get(row.webhookId)?.enabled,
+      )
       .sort((a, b) => a.nextAttempt.getTime() - b.nextAttempt.getTime())
       .slice(0, limit);
     return due.map((row) => {
@@ -68,7 +70,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     failingBefore: Date,
   ): Promise<boolean> {
     const row = this.rows.get(claim.id);
-    if (!row || row.status !== 'pending' || row.attempts !== claim.attempt) return false;
+    if (row?.status !== 'pending' || row.attempts !== claim.attempt) return false;
     this.rows.set(claim.id, {
       ...row,
       status: outcome.status,
@@ -102,7 +104,10 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
 
   async list(webhookId: string, { page, size }: { page: number; size: number }): Promise<WebhookDeliveryPage> {
     const all = [...this.rows.values()].filter((row) => row.webhookId === webhookId).sort(newestFirst);
-    return { deliveries: all.slice((page - 1) * size, page * size).map((row) => structuredClone(row)), total: all.length };
+    return {
+      deliveries: all.slice((page - 1) * size, page * size).map((row) => structuredClone(row)),
+      total: all.length,
+    };
   }
 
   async replay(webhookId: string, id: string, now: Date, audit: AuditRecord): Promise<boolean> {
@@ -113,7 +118,13 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     return true;
   }
 
-  async replaySince(webhookId: string, since: number, now: Date, map: DeliveryMapper, audit: AuditRecord): Promise<number> {
+  async replaySince(
+    webhookId: string,
+    since: number,
+    now: Date,
+    map: DeliveryMapper,
+    audit: AuditRecord,
+  ): Promise<number> {
     const hook = this.webhooks.rows.get(webhookId);
     if (!hook) return 0;
     this.audit.appendNow(audit);
@@ -126,12 +137,17 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
   async backlog(now: Date): Promise<{ pending: number; oldestDueSeconds: number }> {
     const pending = [...this.rows.values()].filter((row) => row.status === 'pending');
     const oldest = Math.min(...pending.map((row) => row.nextAttempt.getTime()));
-    return { pending: pending.length, oldestDueSeconds: pending.length ? Math.max(0, (now.getTime() - oldest) / 1000) : 0 };
+    return {
+      pending: pending.length,
+      oldestDueSeconds: pending.length ? Math.max(0, (now.getTime() - oldest) / 1000) : 0,
+    };
   }
 
   private insert(delivery: NewWebhookDelivery, now: Date, replay: boolean): void {
     const existing = [...this.rows.values()].find(
-      (row) => row.id === delivery.id || (delivery.seq !== null && row.webhookId === delivery.webhookId && row.seq === delivery.seq),
+      (row) =>
+        row.id === delivery.id ||
+        (delivery.seq !== null && row.webhookId === delivery.webhookId && row.seq === delivery.seq),
     );
     if (existing) {
       if (replay) this.requeue(existing, now);

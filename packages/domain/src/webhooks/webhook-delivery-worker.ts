@@ -13,7 +13,7 @@ import { WebhookSendError, type WebhookResponse, type WebhookSender } from './we
  * How long a claim lasts: a worker that died mid-attempt leaves the delivery to another after
  * this. Longer than an attempt can take (the sender's timeout is 10 s).
  */
-export const WEBHOOK_LEASE_SECONDS = 60;
+export const WEBHOOK_LEASE_SECONDS = 30;
 
 /** Longest `last_error` kept. */
 const ERROR_MAX_LENGTH = 500;
@@ -50,7 +50,9 @@ export class WebhookDeliveryWorker {
     let response: WebhookResponse | null = null;
     let error: string | null = null;
     try {
-      const secrets = await Promise.all(claim.secrets.map((sealed) => box.open('webhook-secret', sealed, claim.webhookId)));
+      const secrets = await Promise.all(
+        claim.secrets.map((sealed) => box.open('webhook-secret', sealed, claim.webhookId)),
+      );
       response = await sender.send({ url: claim.url, id: claim.id, timestamp: started, body: claim.payload, secrets });
     } catch (cause) {
       error = cause instanceof WebhookSendError ? cause.message : `unexpected: ${(cause as Error)?.message ?? cause}`;

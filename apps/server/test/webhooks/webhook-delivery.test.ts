@@ -1,0 +1,255 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { usersDocument } from '@uas/adapters-http/testing';
+import { AdminClient } from '../support/admin-client';
+import { eventually } from '../support/eventually';
+import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { WebhookReceiver } from '../support/webhook-receiver';
+
+/** The receiver is on loopback and speaks http: the operator's settings allow both, as a test must. */
+const ENV = {
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+  WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1,1',
+};
+
+interface Delivery {
+  id: string;
+  attributes: {
+    event_type: string;
+    sequence: number | null;
+    status: string;
+    attempts: number;
+    last_error: string | null;
+    last_status: number | null;
+  };
+}
+
+/** Creates an endpoint through the API; answers its id, the receiver trusting its secret. */
+async function createEndpoint(client: AdminClient, receiver: WebhookReceiver, url = receiver.url): Promise<string> {
+  const token = await client.adminToken();
+  const response = await client.send(
+    'POST',
+    '/v1/admin/webhooks',
+    { data: { type: 'webhooks', attributes: { url, events: ['*'] } } },
+    token,
+  );
+  expect(response.status, await response.clone().text()).toBe(201);
+  const { data } = (await response.json()) as { data: { id: string; attributes: { secret: string } } };
+  receiver.trust(data.attributes.secret);
+  return data.id;
+}
+
+async function deliveries(client: AdminClient, webhookId: string): Promise<Delivery[]> {
+  const response = await client.get(
+    `/v1/admin/webhooks/${webhookId}/deliveries?page[size]=100`,
+    await client.adminToken(),
+  );
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: Delivery[] }).data;
+}
+
+describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function start(
+    env: Record<string, string> = {},
+  ): Promise<{ t: TestApplication; client: AdminClient; receiver: WebhookReceiver }> {
+    const t = await startTestApplication(backend, { ...ENV, ...env });
+    cleanups.push(() => t.close());
+    const receiver = await new WebhookReceiver().start();
+    cleanups.push(() => receiver.stop());
+    return { t, client: new AdminClient(t), receiver };
+  }
+
+  it('sends every change to a user, signed (verified with standardwebhooks), with its sequence and the user version, never a password or hash', async () => {
+    const { client, receiver } = await start();
+    const webhookId = await createEndpoint(client, receiver);
+    const token = await client.adminToken();
+    const user = await client.createUser({ email: 'ada@example.com', name: 'Ada', password: 'a secret password 1' });
+    const patch = usersDocument({ name: 'Ada Lovelace', password: 'another secret 2' }, { id: user.id });
+    expect((await client.send('PATCH', `/v1/admin/users/${user.id}`, patch, token)).status).toBe(200);
+    const deactivate = usersDocument({ active: 0 }, { id: user.id });
+    expect((await client.send('PATCH', `/v1/admin/users/${user.id}`, deactivate, token)).status).toBe(200);
+    expect((await client.delete(`/v1/admin/users/${user.id}`, token)).status).toBe(204);
+
+    await eventually(() => receiver.received.length >= 4, 15_000);
+    expect(receiver.unverified).toBe(0);
+    expect(receiver.received.map((delivery) => delivery.type)).toEqual([
+      'user.created',
+      'user.updated',
+      'user.deactivated',
+      'user.deleted',
+    ]);
+    const sequences = receiver.received.map((delivery) => delivery.sequence!);
+    expect([...sequences].sort((a, b) => a - b)).toEqual(sequences);
+    expect(receiver.received.map((delivery) => (delivery.payload.data.user as { version: number }).version)).toEqual([
+      1, 2, 3, 3,
+    ]);
+    const updated = receiver.received[1]!.payload.data;
+    expect(updated).toMatchObject({
+      user: { id: user.id, version: 2 },
+      changes: { name: { before: 'Ada', after: 'Ada Lovelace' }, password: { before: 'changed', after: 'changed' } },
+    });
+    const bodies = receiver.received.map((delivery) => delivery.body).join('\n');
+    expect(bodies).not.toMatch(/secret password|another secret|\$2[aby]\$/);
+    expect(receiver.duplicates()).toBe(0);
+
+    const log = await deliveries(client, webhookId);
+    expect(log.map((delivery) => delivery.attributes.status)).toEqual([
+      'succeeded',
+      'succeeded',
+      'succeeded',
+      'succeeded',
+    ]);
+    expect(new Set(log.map((delivery) => delivery.id))).toEqual(
+      new Set(receiver.received.map((delivery) => delivery.id)),
+    );
+  });
+
+  it('replays one delivery under its webhook-id, every event since a number, and sends a test event', async () => {
+    const { client, receiver } = await start();
+    const webhookId = await createEndpoint(client, receiver);
+    const token = await client.adminToken();
+    for (const n of [1, 2, 3]) await client.createUser({ email: `user-${n}@example.com` });
+    await eventually(() => receiver.received.length >= 3, 15_000);
+    const [first, second] = receiver.received as [ReceivedLike, ReceivedLike];
+
+    const replay = await client.send(
+      'POST',
+      `/v1/admin/webhooks/${webhookId}/deliveries/${first.id}/replay`,
+      {},
+      token,
+    );
+    expect(replay.status).toBe(202);
+    await eventually(() => receiver.received.length >= 4, 15_000);
+    expect(receiver.received[3]!.id).toBe(first.id);
+    expect(receiver.received[3]!.body).toBe(first.body); // the same bytes
+
+    const since = await client.send(
+      'POST',
+      `/v1/admin/webhooks/${webhookId}/replay`,
+      { since: second.sequence },
+      token,
+    );
+    expect(since.status).toBe(202);
+    expect(await since.json()).toEqual({ meta: { queued: 2 } });
+    await eventually(() => receiver.received.length >= 6, 15_000);
+    expect(
+      receiver.received
+        .slice(4)
+        .map((delivery) => delivery.id)
+        .sort(),
+    ).toEqual(
+      receiver.received
+        .slice(1, 3)
+        .map((delivery) => delivery.id)
+        .sort(),
+    );
+
+    expect((await client.send('POST', `/v1/admin/webhooks/${webhookId}/test`, {}, token)).status).toBe(202);
+    await eventually(() => receiver.received.some((delivery) => delivery.type === 'webhook.test'), 15_000);
+    expect(receiver.unverified).toBe(0);
+
+    const missing = await client.send(
+      'POST',
+      `/v1/admin/webhooks/${webhookId}/deliveries/msg_nothing/replay`,
+      {},
+      token,
+    );
+    expect(missing.status).toBe(404);
+    const badSince = await client.send('POST', `/v1/admin/webhooks/${webhookId}/replay`, { since: 'soon' }, token);
+    expect(badSince.status).toBe(422);
+  });
+
+  it('a receiver down for a while gets everything once back: retries on the schedule, nothing twice', async () => {
+    const { t, client, receiver } = await start();
+    const webhookId = await createEndpoint(client, receiver);
+    await receiver.stop();
+    const CHANGES = 20;
+    for (let n = 0; n < CHANGES; n += 1) await client.createUser({ email: `down-${n}@example.com` });
+    await eventually(
+      async () =>
+        (await deliveries(client, webhookId)).filter(
+          (d) => d.attributes.attempts >= 1 && d.attributes.last_error !== null,
+        ).length === CHANGES,
+      15_000,
+    );
+    const failed = await deliveries(client, webhookId);
+    expect(failed.every((delivery) => delivery.attributes.status === 'pending')).toBe(true);
+    expect(failed[0]!.attributes.last_error).toMatch(/could not reach the receiver/);
+
+    await receiver.start(); // on the same port
+    await eventually(() => {
+      t.clock.advance(2); // past the schedule's wait (jitter included)
+      return receiver.received.length >= CHANGES;
+    }, 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    console.info(`receiver down on ${backend}:`, {
+      changes: CHANGES,
+      delivered: receiver.countsById().size,
+      duplicates: receiver.duplicates(),
+    });
+    expect(receiver.countsById().size).toBe(CHANGES);
+    expect(receiver.duplicates()).toBe(0);
+    expect(receiver.unverified).toBe(0);
+  });
+
+  it('a receiver answering 410 disables its endpoint (disabled_reason gone); a 5xx is retried, then failed after the last try', async () => {
+    const { t, client, receiver } = await start({ WEBHOOK_RETRY_SCHEDULE: '1,1' });
+    await receiver.stop();
+    const { createServer } = await import('node:http');
+    let answer = 503;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(answer).end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks`;
+    const webhookId = await createEndpoint(client, receiver, url);
+    await client.createUser({ email: 'retried@example.com' });
+    await eventually(async () => {
+      t.clock.advance(2);
+      return (await deliveries(client, webhookId))[0]?.attributes.status === 'failed';
+    }, 15_000);
+    const [failed] = await deliveries(client, webhookId);
+    expect(failed!.attributes).toMatchObject({ status: 'failed', attempts: 3, last_status: 503 });
+    expect(failed!.attributes.last_error).toMatch(/gave up after 3 attempts/);
+
+    answer = 410;
+    await client.createUser({ email: 'gone@example.com' });
+    const token = await client.adminToken();
+    await eventually(async () => {
+      const response = await client.get(`/v1/admin/webhooks/${webhookId}`, token);
+      const { data } = (await response.json()) as {
+        data: { attributes: { enabled: boolean; disabled_reason: string | null } };
+      };
+      return data.attributes.enabled === false && data.attributes.disabled_reason === 'gone';
+    }, 15_000);
+  });
+
+  it.each([
+    ['127.0.0.1', 'a loopback address'],
+    ['[::1]', 'a loopback address'],
+    ['169.254.169.254', 'a cloud metadata address'],
+    ['10.0.0.1', 'a private address'],
+    ['localhost', 'a loopback address'],
+  ])(
+    'without WEBHOOK_ALLOW_PRIVATE_ADDRESSES, an endpoint at %s is refused (%s) and the reason is in its log; nothing is sent',
+    async (host, kind) => {
+      const { client, receiver } = await start({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' });
+      const webhookId = await createEndpoint(client, receiver, `http://${host}:${receiver.port}/hooks`);
+      await client.createUser({ email: 'ssrf@example.com' });
+      await eventually(async () => (await deliveries(client, webhookId))[0]?.attributes.last_error != null, 15_000);
+      const [refused] = await deliveries(client, webhookId);
+      expect(refused!.attributes.last_error).toContain(kind);
+      expect(refused!.attributes.last_status).toBeNull();
+      expect(receiver.received).toEqual([]);
+    },
+  );
+});
+
+type ReceivedLike = WebhookReceiver['received'][number];
