@@ -1,4 +1,5 @@
 import { type AdminSession, type paths, unwrap } from '@uas/client';
+import type { WebhookEventSelector } from '@uas/domain';
 
 type Answer<P extends keyof paths, M extends 'get' | 'post' | 'patch', S extends number> =
   NonNullable<paths[P][M]> extends {
@@ -16,11 +17,11 @@ export type DeliveryPage = Answer<'/v1/admin/webhooks/{id}/deliveries', 'get', 2
 export type DeliveryResource = DeliveryPage['data'][number];
 
 /** What an owner fills in for an endpoint; `events` `["*"]` asks for every event. */
-export interface WebhookInput {
+export type WebhookInput = {
   url: string;
-  events: string[];
+  events: WebhookEventSelector[];
   description: string;
-}
+};
 
 /** The admin API's webhook endpoints (owners only), their deliveries and replays. */
 export class WebhooksApi {

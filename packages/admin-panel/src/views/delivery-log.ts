@@ -50,9 +50,9 @@ export function deliveryLog(options: DeliveryLogOptions) {
 
   function watch(deliveries: readonly DeliveryResource[]): void {
     clearTimeout(timer);
-    const due = deliveries
-      .filter((delivery) => delivery.attributes.status === 'pending')
-      .map((delivery) => Date.parse(delivery.attributes.next_attempt));
+    const due = deliveries.flatMap(({ attributes }) =>
+      attributes.status === 'pending' && attributes.next_attempt ? [Date.parse(attributes.next_attempt)] : [],
+    );
     if (due.length === 0) return;
     const wait = Math.min(LATEST_MS, Math.max(SOONEST_MS, Math.min(...due) - Date.now() + SOONEST_MS));
     timer = setTimeout(() => {
@@ -112,7 +112,7 @@ export function deliveryLog(options: DeliveryLogOptions) {
       h('td', { 'data-label': 'Number' }, sequence ?? none()),
       h('td', { 'data-label': 'Status' }, h('span', { class: `delivery-status delivery-status-${state}` }, state)),
       h('td', { 'data-label': 'Attempts' }, attempts),
-      h('td', { 'data-label': 'Next attempt', class: 'cell-time' }, state === 'pending' ? stamp(next_attempt) : none()),
+      h('td', { 'data-label': 'Next attempt', class: 'cell-time' }, state === 'pending' && next_attempt ? stamp(next_attempt) : none()),
       h(
         'td',
         { 'data-label': 'Response' },

@@ -1,4 +1,4 @@
-import { ALL_WEBHOOK_EVENTS as ALL, WEBHOOK_EVENT_TYPES } from '@uas/domain';
+import { ALL_WEBHOOK_EVENTS as ALL, WEBHOOK_EVENT_TYPES, type WebhookEventSelector } from '@uas/domain';
 import type { WebhookInput, WebhookResource, WebhooksApi, WebhookWithSecret } from '../api/webhooks-api';
 import { h, setAttr, uniqueId } from '../ui/dom';
 import { field, type Field } from '../ui/field';
@@ -67,11 +67,17 @@ export async function openWebhookForm({ webhooks, editing, onSaved }: WebhookFor
     save.textContent = 'Saving…';
     form.setAttribute('aria-busy', 'true');
     try {
-      const saved = editing ? await webhooks.update(editing.id, values) : await webhooks.create(values);
-      modal.close();
-      onSaved(saved);
-      if ('secret' in saved.attributes) await showWebhookSecret(saved.attributes.url, saved.attributes.secret);
-      else toast(`Saved ${saved.attributes.url}.`);
+      if (editing) {
+        const saved = await webhooks.update(editing.id, values);
+        modal.close();
+        onSaved(saved);
+        toast(`Saved ${saved.attributes.url}.`);
+      } else {
+        const created = await webhooks.create(values);
+        modal.close();
+        onSaved(created);
+        await showWebhookSecret(created.attributes.url, created.attributes.secret);
+      }
     } catch (error) {
       errors.showError(error);
     } finally {
@@ -92,7 +98,7 @@ export async function openWebhookForm({ webhooks, editing, onSaved }: WebhookFor
 function eventsPicker(selected: readonly string[]): {
   element: HTMLElement;
   field: Field<HTMLInputElement>;
-  chosen(): string[];
+  chosen(): WebhookEventSelector[];
 } {
   const all = h('input', { type: 'checkbox', name: 'events-all', checked: selected.includes(ALL) });
   const boxes = WEBHOOK_EVENT_TYPES.map((type) =>
@@ -133,6 +139,7 @@ function eventsPicker(selected: readonly string[]): {
         setAttr(element, 'aria-describedby', message !== null ? error.id : null);
       },
     },
-    chosen: () => (all.checked ? [ALL] : boxes.filter((box) => box.checked).map((box) => box.value)),
+    chosen: () =>
+      all.checked ? [ALL] : WEBHOOK_EVENT_TYPES.filter((_, index) => boxes[index]?.checked),
   };
 }
