@@ -1,3 +1,4 @@
+import { WEBHOOK_LEASE_SECONDS } from '@uas/domain';
 import type { DeliveryPage, DeliveryResource } from '../api/webhooks-api';
 import { h } from '../ui/dom';
 import { errorText } from '../ui/form-errors';
@@ -8,6 +9,8 @@ import { pagedList } from './paged-list';
 /** Bounds of the wait before the log looks again at a delivery still pending. */
 const SOONEST_MS = 2_000;
 const LATEST_MS = 60_000;
+/** A claimed delivery's next attempt is its lease's end: one due within a lease may be in flight now. */
+const IN_FLIGHT_MS = WEBHOOK_LEASE_SECONDS * 1000;
 
 export interface DeliveryLogOptions {
   /** The endpoint page's path: the log's page past the first is its `?page=N`. */
@@ -19,8 +22,9 @@ export interface DeliveryLogOptions {
 
 /**
  * An endpoint's deliveries, newest first: the event, its number, how it went, each with a
- * "Replay". While one is pending the log looks again shortly after its next attempt is due, unless
- * the admin is on one of its controls (a reload would take their focus away).
+ * "Replay". While one is pending the log looks again: every 2 s while it is due or may be in
+ * flight, otherwise shortly after its next attempt (a minute at most); not while the admin is on
+ * one of its controls (a reload would take their focus away).
  */
 export function deliveryLog(options: DeliveryLogOptions) {
   const status = h('div', { class: 'list-status', role: 'status' });
@@ -54,7 +58,8 @@ export function deliveryLog(options: DeliveryLogOptions) {
       attributes.status === 'pending' && attributes.next_attempt ? [Date.parse(attributes.next_attempt)] : [],
     );
     if (due.length === 0) return;
-    const wait = Math.min(LATEST_MS, Math.max(SOONEST_MS, Math.min(...due) - Date.now() + SOONEST_MS));
+    const soonest = Math.min(...due) - Date.now();
+    const wait = soonest <= IN_FLIGHT_MS ? SOONEST_MS : Math.min(LATEST_MS, soonest + SOONEST_MS);
     timer = setTimeout(() => {
       if (results.contains(document.activeElement)) watch(deliveries);
       else void list.load();

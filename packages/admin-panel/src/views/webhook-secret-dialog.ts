@@ -18,7 +18,6 @@ export async function showWebhookSecret(url: string, secret: string): Promise<vo
       autocomplete: 'off',
       value: secret,
     }),
-    'Shown only now: the service will not show it again. Rotate the secret if it is lost.',
   );
   const copy = h('button', { type: 'button', class: 'button' }, 'Copy secret');
   const done = h('button', { type: 'submit', class: 'button primary' }, 'I have saved it');
@@ -39,6 +38,12 @@ export async function showWebhookSecret(url: string, secret: string): Promise<vo
         'p',
         {},
         `Every delivery to ${url} is signed with this secret. Give it to the receiver, which verifies each request with it (any Standard Webhooks library does).`,
+      ),
+      h(
+        'p',
+        { class: 'notice' },
+        h('strong', {}, 'Shown only now.'),
+        ' The service keeps it sealed and will not show it again: if it is lost, rotate the secret.',
       ),
       value.element,
       h('div', { class: 'dialog-actions' }, copy, done),
