@@ -47,7 +47,9 @@ const sequence = (value: string) => {
  * command that made it.
  */
 export function webhooksCommand(): Command {
-  const webhooks = new Command('webhooks').description('the webhook endpoints that receive the events of the audit trail');
+  const webhooks = new Command('webhooks').description(
+    'the webhook endpoints that receive the events of the audit trail',
+  );
 
   webhooks
     .command('list')

@@ -81,7 +81,10 @@ describe.each(BACKENDS)('uas webhooks on %s', { timeout: 120_000 }, (backend) =>
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(JSON.parse(allowed.stdout)).toMatchObject({ events: ['*'] });
 
-    const unknown = await runCli(['webhooks', 'create', 'https://hooks.example.com/y', '--events', 'user.exploded'], env);
+    const unknown = await runCli(
+      ['webhooks', 'create', 'https://hooks.example.com/y', '--events', 'user.exploded'],
+      env,
+    );
     expect([unknown.code, unknown.stdout]).toEqual([2, '']);
     const { id } = JSON.parse(allowed.stdout);
     expect((await runCli(['webhooks', 'replay', id, '--since', '-1'], env)).code).toBe(2);

@@ -17,4 +17,5 @@ export function webhookStatus({ enabled, disabled_reason, failing_since }: Webho
 }
 
 /** Whether the service itself turned the endpoint off, which an admin must be told about. */
-export const disabledByService = (webhook: WebhookState): boolean => !webhook.enabled && webhook.disabled_reason !== null;
+export const disabledByService = (webhook: WebhookState): boolean =>
+  !webhook.enabled && webhook.disabled_reason !== null;

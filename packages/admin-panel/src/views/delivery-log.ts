@@ -92,7 +92,11 @@ export function deliveryLog(options: DeliveryLogOptions) {
     const problem = h('p', { class: 'field-error', hidden: true });
     const replay = h(
       'button',
-      { type: 'button', class: 'button small', 'aria-label': `Replay ${event_type} of ${formatTimestamp(created).text}` },
+      {
+        type: 'button',
+        class: 'button small',
+        'aria-label': `Replay ${event_type} of ${formatTimestamp(created).text}`,
+      },
       'Replay',
     );
     replay.addEventListener('click', async () => {
@@ -117,7 +121,11 @@ export function deliveryLog(options: DeliveryLogOptions) {
       h('td', { 'data-label': 'Number' }, sequence ?? none()),
       h('td', { 'data-label': 'Status' }, h('span', { class: `delivery-status delivery-status-${state}` }, state)),
       h('td', { 'data-label': 'Attempts' }, attempts),
-      h('td', { 'data-label': 'Next attempt', class: 'cell-time' }, state === 'pending' && next_attempt ? stamp(next_attempt) : none()),
+      h(
+        'td',
+        { 'data-label': 'Next attempt', class: 'cell-time' },
+        state === 'pending' && next_attempt ? stamp(next_attempt) : none(),
+      ),
       h(
         'td',
         { 'data-label': 'Response' },

@@ -139,7 +139,6 @@ function eventsPicker(selected: readonly string[]): {
         setAttr(element, 'aria-describedby', message !== null ? error.id : null);
       },
     },
-    chosen: () =>
-      all.checked ? [ALL] : WEBHOOK_EVENT_TYPES.filter((_, index) => boxes[index]?.checked),
+    chosen: () => (all.checked ? [ALL] : WEBHOOK_EVENT_TYPES.filter((_, index) => boxes[index]?.checked)),
   };
 }

@@ -122,10 +122,16 @@ export function webhookView(context: ScreenContext, webhookId: string): View {
       if (isAbort(error)) return;
       if (error instanceof ApiError && error.status === 404) {
         heading.textContent = 'Endpoint not found';
-        details.replaceChildren(title, h('p', { role: 'alert' }, 'No endpoint with this id exists; it may have been deleted.'));
+        details.replaceChildren(
+          title,
+          h('p', { role: 'alert' }, 'No endpoint with this id exists; it may have been deleted.'),
+        );
         return;
       }
-      details.replaceChildren(title, errorState('Could not load the endpoint', error, () => void loadWebhook()));
+      details.replaceChildren(
+        title,
+        errorState('Could not load the endpoint', error, () => void loadWebhook()),
+      );
     } finally {
       details.setAttribute('aria-busy', 'false');
     }

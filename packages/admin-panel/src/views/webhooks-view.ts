@@ -28,7 +28,11 @@ export function webhooksView(context: ScreenContext): View {
   );
   const create = h('button', { type: 'button', class: 'button primary' }, 'New endpoint');
   const notice = h('div', { class: 'notice-slot' });
-  const listed = h('section', { class: 'card webhooks-list', 'aria-labelledby': 'endpoints-title', 'aria-busy': 'true' });
+  const listed = h('section', {
+    class: 'card webhooks-list',
+    'aria-labelledby': 'endpoints-title',
+    'aria-busy': 'true',
+  });
 
   create.addEventListener('click', () =>
     openWebhookForm({
@@ -53,7 +57,10 @@ export function webhooksView(context: ScreenContext): View {
       );
     } catch (error) {
       if (isAbort(error)) return;
-      listed.replaceChildren(title, errorState('Could not load the endpoints', error, () => void load()));
+      listed.replaceChildren(
+        title,
+        errorState('Could not load the endpoints', error, () => void load()),
+      );
     } finally {
       listed.setAttribute('aria-busy', 'false');
     }

@@ -108,7 +108,10 @@ describe('webhook endpoints in the panel', () => {
     await saveScreenshot(page, 'webhook-deliveries.png');
 
     const replayed = responseTo(page, 'POST', /^\/v1\/admin\/webhooks\/[^/]+\/deliveries\/[^/]+\/replay$/);
-    await row.first().getByRole('button', { name: /^Replay webhook\.test/ }).click();
+    await row
+      .first()
+      .getByRole('button', { name: /^Replay webhook\.test/ })
+      .click();
     expect((await replayed).status()).toBe(202);
     await expect.poll(() => receiver.of('webhook.test').length, { timeout: 15_000 }).toBe(2);
     expect(receiver.of('webhook.test').every((delivery) => delivery.verified)).toBe(true);
@@ -152,7 +155,10 @@ describe('webhook endpoints in the panel', () => {
 
     await page.getByRole('button', { name: 'Rotate secret' }).click();
     const rotated = responseTo(page, 'POST', /^\/v1\/admin\/webhooks\/[^/]+\/secret$/);
-    await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate secret' }).click();
+    await page
+      .getByRole('dialog', { name: 'Rotate the signing secret?' })
+      .getByRole('button', { name: 'Rotate secret' })
+      .click();
     expect((await rotated).status()).toBe(200);
     const shown = page.getByRole('dialog', { name: 'Save the signing secret' });
     const secret = await shown.getByLabel('Signing secret').inputValue();
@@ -170,7 +176,10 @@ describe('webhook endpoints in the panel', () => {
     const { page } = owner;
     await section(page, 'Webhooks').click();
     gone.secret = await createEndpoint(page, `${gone.url}/crm`, 'all');
-    await page.getByRole('dialog', { name: 'Save the signing secret' }).getByRole('button', { name: 'I have saved it' }).click();
+    await page
+      .getByRole('dialog', { name: 'Save the signing secret' })
+      .getByRole('button', { name: 'I have saved it' })
+      .click();
     await page.getByRole('link', { name: `${gone.url}/crm` }).click();
     await page.getByRole('button', { name: 'Send test event' }).click();
     await expect.poll(() => gone.received.length, { timeout: 15_000 }).toBe(1);

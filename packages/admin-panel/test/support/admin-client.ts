@@ -141,7 +141,9 @@ export class AdminClient {
 
   /** Invites an administrator with `role`: the link waits in the outbox (no SMTP_URL in tests). */
   async inviteAdmin(email: string, role: string): Promise<void> {
-    const response = await this.call('POST', '/v1/admin/admins', { data: { type: 'admins', attributes: { email, role } } });
+    const response = await this.call('POST', '/v1/admin/admins', {
+      data: { type: 'admins', attributes: { email, role } },
+    });
     if (response.status !== 201) throw new Error(`invite failed: ${response.status} ${await response.text()}`);
   }
 
