@@ -5,7 +5,7 @@ import { wakeablePause } from './wakeable-pause';
  * Deliveries one round claims and attempts at once; a round that claimed a full batch is followed
  * at once by the next, so a backlog goes out as fast as the receivers answer.
  */
-export const WEBHOOK_CONCURRENCY = 64;
+const WEBHOOK_CONCURRENCY = 64;
 
 export interface WebhookWorkerOptions {
   dispatcher: WebhookDispatcher;

@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { ForbiddenAddressError, forbiddenAddressKind, guardedLookup } from './webhook-address-guard';
 
 /** How long an attempt may take, connection to last byte of the answer. */
-export const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /** Connections kept open to one receiver: attempts to it run this many at once. */
 const SOCKETS_PER_HOST = 32;

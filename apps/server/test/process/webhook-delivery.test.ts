@@ -17,6 +17,7 @@ const WEBHOOK_ENV = {
   WEBHOOK_ALLOW_HTTP: 'true',
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
   WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1',
+  BCRYPT_COST: '4',
 };
 
 interface Burst {
@@ -40,7 +41,12 @@ async function burst(servers: ServerProcess[], token: string, onAnswered?: (answ
   const committed = new Set<string>();
   const ids: string[] = [];
   for (let n = 0; n < USERS; n += 1) {
-    const response = await createUser(servers[0]!, token, { email: `burst-${n}@example.com`, name: `User ${n}` });
+    const response = await createUser(servers[0]!, token, {
+      email: `burst-${n}@example.com`,
+      name: `User ${n}`,
+      password: 'burst password 1',
+    });
+    expect(response.status, await response.clone().text()).toBe(201);
     const { data } = (await response.json()) as { data: { id: string } };
     ids.push(data.id);
     committed.add(`${data.id}:1`);
@@ -80,52 +86,56 @@ describe('webhooks across real server processes', { timeout: 240_000 }, () => {
   const servers = new ServerProcesses();
   const receivers: WebhookReceiver[] = [];
   let database: TestPostgresSchema | undefined;
+  const schemas: (TestPostgresSchema | undefined)[] = [];
   afterEach(async () => {
     await servers.cleanup();
     for (const receiver of receivers.splice(0)) await receiver.stop();
   });
   afterAll(async () => {
     await database?.drop();
+    for (const schema of schemas) await schema?.drop();
   });
 
-  it(`kill -9 during a burst of ${CHANGES} changes (SQLite): after the restart every committed change is delivered, duplicates counted by webhook-id`, async () => {
-    const receiver = await new WebhookReceiver().start();
-    receivers.push(receiver);
-    const dir = await servers.tempDir();
-    const env = {
-      ...WEBHOOK_ENV,
-      DATABASE_URL: `sqlite:${join(dir, 'app.db')}`,
-      ADMIN_KEY_PATH: join(dir, 'admin.key'),
-    };
-    const first = await servers.start(env);
-    const { accessToken } = await loginAsAdmin(first, await readAdminKeyFile(env.ADMIN_KEY_PATH));
-    await createEndpoint(first, accessToken, receiver);
-    let killed: Promise<unknown> | undefined;
-    const { committed } = await burst([first], accessToken, (answered) => {
-      if (answered === CHANGES / 2) killed = first.kill();
-    });
-    await killed;
-    const deliveredBeforeKill = receiver.received.length;
+  it.each(['sqlite', 'postgres'] as const)(
+    `kill -9 during a burst of ${CHANGES} changes (%s): after the restart every committed change is delivered, duplicates counted by webhook-id`,
+    async (backend) => {
+      const receiver = await new WebhookReceiver().start();
+      receivers.push(receiver);
+      const dir = await servers.tempDir();
+      const schema = backend === 'postgres' ? await createTestPostgresSchema() : undefined;
+      schemas.push(schema);
+      const storage = schema?.env ?? { DATABASE_URL: `sqlite:${join(dir, 'app.db')}` };
+      const env = { ...WEBHOOK_ENV, ...storage, ADMIN_KEY_PATH: join(dir, 'admin.key') };
+      const first = await servers.start(env);
+      const { accessToken } = await loginAsAdmin(first, await readAdminKeyFile(env.ADMIN_KEY_PATH));
+      await createEndpoint(first, accessToken, receiver);
+      let killed: Promise<unknown> | undefined;
+      const { committed } = await burst([first], accessToken, (answered) => {
+        if (answered === CHANGES / 2) killed = first.kill();
+      });
+      await killed;
+      const deliveredBeforeKill = receiver.received.length;
 
-    await servers.start(env);
-    // A delivery the dead process had claimed waits for its lease (30 s) to end.
-    await eventually(() => [...committed].every((change) => receivedChanges(receiver).has(change)), 120_000);
-    await new Promise((resolve) => setTimeout(resolve, 2_000)); // room for a late duplicate to show
-    const missing = [...committed].filter((change) => !receivedChanges(receiver).has(change));
-    console.info('webhooks, kill -9 during a burst (SQLite):', {
-      committedChanges: committed.size,
-      deliveredBeforeKill,
-      received: receiver.received.length,
-      distinctWebhookIds: receiver.countsById().size,
-      duplicates: receiver.duplicates(),
-      missing: missing.length,
-      unverified: receiver.unverified,
-    });
-    expect(missing).toEqual([]);
-    expect(receiver.unverified).toBe(0);
-    // A duplicate can only be a delivery whose attempt the kill cut short.
-    expect(receiver.duplicates()).toBeLessThanOrEqual(AT_ONCE * 4);
-  });
+      await servers.start(env);
+      // A delivery the dead process had claimed waits for its lease (30 s) to end.
+      await eventually(() => [...committed].every((change) => receivedChanges(receiver).has(change)), 120_000);
+      await new Promise((resolve) => setTimeout(resolve, 2_000)); // room for a late duplicate to show
+      const missing = [...committed].filter((change) => !receivedChanges(receiver).has(change));
+      console.info(`webhooks, kill -9 during a burst (${backend}):`, {
+        committedChanges: committed.size,
+        deliveredBeforeKill,
+        received: receiver.received.length,
+        distinctWebhookIds: receiver.countsById().size,
+        duplicates: receiver.duplicates(),
+        missing: missing.length,
+        unverified: receiver.unverified,
+      });
+      expect(missing).toEqual([]);
+      expect(receiver.unverified).toBe(0);
+      // A duplicate can only be a delivery whose attempt the kill cut short.
+      expect(receiver.duplicates()).toBeLessThanOrEqual(AT_ONCE * 4);
+    },
+  );
 
   it(`two instances on PostgreSQL, ${CHANGES} changes across both: every one delivered, none twice`, async () => {
     database = await createTestPostgresSchema();

@@ -42,7 +42,7 @@ export const webhookResourceSchema = v.object({
 });
 
 /** The same, with the signing secret: the answer of a creation and of a rotation only. */
-export const revealedWebhookResourceSchema = v.object({
+const revealedWebhookResourceSchema = v.object({
   type: v.literal('webhooks'),
   id: v.pipe(v.string(), v.uuid()),
   attributes: v.object({

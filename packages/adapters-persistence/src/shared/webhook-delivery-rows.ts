@@ -87,7 +87,7 @@ export interface ClaimedEndpointRow {
 }
 
 /** The secrets that sign at `now`: the current one, and the previous one until its time is up. */
-export function signingSecrets(row: ClaimedEndpointRow, now: Date): SealedText[] {
+function signingSecrets(row: ClaimedEndpointRow, now: Date): SealedText[] {
   const secrets: SealedText[] = [{ keyId: row.secretKey, ciphertext: row.secret }];
   if (row.previousSecretKey && row.previousSecret && row.previousSecretUntil && row.previousSecretUntil > now) {
     secrets.push({ keyId: row.previousSecretKey, ciphertext: row.previousSecret });

@@ -3,12 +3,15 @@ import { dayOf, type ActivityRepository, type Day, type DayActivity, type UserTo
 import type { SqliteDb } from './sqlite-db';
 import { dailyActivity, userCount } from './sqlite-schema';
 
-/** Adds one to a count of the day of `at`, in the caller's transaction when `db` is one. */
-export function countOnDay(db: SqliteDb, at: Date, what: 'logins' | 'failedLogins'): void {
-  db.insert(dailyActivity)
-    .values({ day: dayOf(at), [what]: 1 })
-    .onConflictDoUpdate({ target: dailyActivity.day, set: { [what]: sql`${dailyActivity[what]} + 1` } })
-    .run();
+/**
+ * The statement that adds one to the count `what` of the day `day` (a placeholder), in the
+ * caller's transaction when `db` is one: prepared where every request counts.
+ */
+export function dayCount(db: SqliteDb, what: 'logins' | 'failedLogins') {
+  return db
+    .insert(dailyActivity)
+    .values({ day: sql.placeholder('day'), [what]: 1 })
+    .onConflictDoUpdate({ target: dailyActivity.day, set: { [what]: sql`${dailyActivity[what]} + 1` } });
 }
 
 /** Exported for the query plan tests: one row of the counter, a range of the days' primary key. */
@@ -33,6 +36,6 @@ export class SqliteActivityRepository implements ActivityRepository {
   }
 
   async countFailedLogin(at: Date): Promise<void> {
-    countOnDay(this.db, at, 'failedLogins');
+    dayCount(this.db, 'failedLogins').run({ day: dayOf(at) });
   }
 }

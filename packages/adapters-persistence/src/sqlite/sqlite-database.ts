@@ -1,4 +1,4 @@
-import { SqliteAuditTrail, sqliteChainingPass } from './sqlite-audit-trail';
+import { chainAllWaitingEvents, SqliteAuditTrail, sqliteChainingPass } from './sqlite-audit-trail';
 import { AuditSequencer } from '../shared/audit-sequencer';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -12,6 +12,7 @@ import { migrationStatus } from '../shared/migration-status';
 import { SqliteActivityRepository } from './sqlite-activity.repository';
 import { SqliteAdminRepository } from './sqlite-admin.repository';
 import { SqliteFactorRepository } from './sqlite-factor.repository';
+import { SqliteGroupCommit } from './sqlite-group-commit';
 import { SqliteSignInChallengeRepository } from './sqlite-sign-in-challenge.repository';
 import type { SqliteDb } from './sqlite-db';
 import { SqliteLoginAttemptRepository } from './sqlite-login-attempt.repository';
@@ -60,10 +61,13 @@ export function connectSqlite(path: string, mmapBytes = 0): SqliteConnection {
 }
 
 function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined, sequencer: AuditSequencer) {
+  // One group for the database: a user's change and a sign-in's session arriving together share
+  // one commit (one fsync) too.
+  const writes = new SqliteGroupCommit(db, chainAllWaitingEvents);
   return guardedRepositories({
-    users: new SqliteUserRepository(db, workers),
+    users: new SqliteUserRepository(db, writes, workers),
     admins: new SqliteAdminRepository(db),
-    sessions: new SqliteSessionRepository(db),
+    sessions: new SqliteSessionRepository(db, writes),
     attempts: new SqliteLoginAttemptRepository(db),
     signingKeys: new SqliteSigningKeyRepository(db),
     rehash: new SqlitePasswordRehashRepository(db),

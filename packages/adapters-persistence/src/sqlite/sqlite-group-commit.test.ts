@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyUserPatch, EmailTakenError, PreconditionFailedError, type User } from '@uas/domain';
-import { sampleUser } from '@uas/domain/testing';
+import { firstTokenOf, sampleSession, sampleUser } from '@uas/domain/testing';
 import { openDatabase } from '../database';
 import type { Database } from '../shared/database-handle';
 import { createTemporarySqliteFile, type TemporarySqliteFile } from '../testing/sqlite-test-database';
 
-// Updates sent together share one transaction and one commit (SqliteGroupCommit): each must
-// still stand or fall alone.
-describe('SQLite updates sent together', () => {
+// Writes sent together (updates, sessions opened) share one transaction and one commit
+// (SqliteGroupCommit): each must still stand or fall alone.
+describe('SQLite writes sent together', () => {
   let file: TemporarySqliteFile;
   let database: Database;
   beforeEach(async () => {
@@ -49,5 +49,25 @@ describe('SQLite updates sent together', () => {
     expect((outcomes[4] as PromiseFulfilledResult<User | null>).value).toBeNull();
     const names = await Promise.all(people.map(async ({ id }) => (await users.findById(id))?.name));
     expect(names).toEqual(['First', people[1]!.name, people[2]!.name, 'Fourth', people[4]!.name, 'Sixth']);
+  });
+
+  it('open the sessions of sign-ins sent together, and a change with them, each standing alone', async () => {
+    const people = Array.from({ length: 3 }, () => sampleUser());
+    const inactive = sampleUser({ active: 0 });
+    for (const user of [...people, inactive]) await database.repositories.users.insert(user);
+    const { sessions, users } = database.repositories;
+    const signIn = (user: User) => {
+      const session = sampleSession({ subjectId: user.id });
+      return { session, opened: sessions.create(session, firstTokenOf(session), user) };
+    };
+    const signIns = [...people, inactive].map(signIn);
+    const renamed = users.update(people[0]!.id, rename('Renamed'));
+    expect(await Promise.all(signIns.map(({ opened }) => opened))).toEqual([true, true, true, false]);
+    expect((await renamed)?.name).toBe('Renamed');
+    const stored = await Promise.all(signIns.map(({ session }) => sessions.findSession(session.id)));
+    expect(stored.map((session) => session?.id ?? null)).toEqual([
+      ...signIns.slice(0, 3).map(({ session }) => session.id),
+      null,
+    ]);
   });
 });

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import {
+  dayOf,
   isUserLogin,
   type AuditRecord,
   type RefreshToken,
@@ -15,13 +16,13 @@ import {
   inGoodStanding,
   liveSessionsOf,
   prunableSessions,
-  stillVerified,
   unexpiredSessionsOf,
   unrevoked,
 } from '../shared/conditions';
-import { countOnDay } from './sqlite-activity.repository';
+import { dayCount } from './sqlite-activity.repository';
 import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
+import type { SqliteGroupCommit } from './sqlite-group-commit';
 import { admins, refreshTokens, sessions, users } from './sqlite-schema';
 import { preparedOnUse } from './prepared-on-use';
 
@@ -36,7 +37,65 @@ export class SqliteSessionRepository implements SessionRepository {
       .prepare(),
   );
 
-  constructor(private readonly db: SqliteDb) {}
+  // Every sign-in opens a session: its statements prepared once, not built per call. A nullable
+  // time goes as epoch milliseconds (raw SQL, not the column's mapping, which refuses null).
+  private readonly opening = preparedOnUse(() => {
+    const accountOf = <Accounts extends typeof users | typeof admins>(accounts: Accounts, ...more: SQL[]) =>
+      this.db
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(
+          and(
+            eq(accounts.id, sql.placeholder('id')),
+            eq(accounts.email, sql.placeholder('email')),
+            eq(accounts.passwordHash, sql.placeholder('passwordHash')),
+            ...more,
+          ),
+        )
+        .prepare();
+    return {
+      // A placeholder's value reaches the driver as it is: the time goes as epoch milliseconds.
+      user: accountOf(users, inGoodStanding(users, sql.placeholder('at'))),
+      admin: accountOf(admins),
+      session: this.db
+        .insert(sessions)
+        .values({
+          ...placeholdersOf([
+            'id',
+            'kind',
+            'subjectId',
+            'created',
+            'lastUsed',
+            'expires',
+            'clientAddress',
+            'userAgent',
+            'amr',
+            'impersonatorId',
+          ]),
+          revoked: sql`${sql.placeholder('revoked')}`,
+        })
+        .prepare(),
+      token: this.db
+        .insert(refreshTokens)
+        .values({
+          ...placeholdersOf(['id', 'sessionId', 'issued', 'expires']),
+          retired: sql`${sql.placeholder('retired')}`,
+          revoked: sql`${sql.placeholder('revoked')}`,
+        })
+        .prepare(),
+      lastLogin: this.db
+        .update(users)
+        .set({ lastLogin: sql`${sql.placeholder('at')}` })
+        .where(eq(users.id, sql.placeholder('id')))
+        .prepare(),
+      login: dayCount(this.db, 'logins').prepare(),
+    };
+  });
+
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly writes: SqliteGroupCommit,
+  ) {}
 
   async create(
     session: Session,
@@ -44,35 +103,29 @@ export class SqliteSessionRepository implements SessionRepository {
     verified: VerifiedAccount,
     audit?: AuditRecord,
   ): Promise<boolean> {
-    // IMMEDIATE: the account is read under the write lock, so a change to it, which ends its
-    // sessions under that lock too, commits either before this read or after this insert.
-    return this.db.transaction(
-      (tx) => {
-        const id = session.subjectId;
-        const account =
-          session.kind === 'admin'
-            ? tx
-                .select({ id: admins.id })
-                .from(admins)
-                .where(stillVerified(admins, id, verified))
-                .get()
-            : tx
-                .select({ id: users.id })
-                .from(users)
-                .where(stillVerified(users, id, verified, inGoodStanding(users, session.created)))
-                .get();
-        if (!account) return false;
-        tx.insert(sessions).values(session).run();
-        tx.insert(refreshTokens).values(firstToken).run();
-        if (isUserLogin(session)) {
-          tx.update(users).set({ lastLogin: session.created }).where(eq(users.id, id)).run();
-          countOnDay(tx, session.created, 'logins');
-        }
-        if (audit) appendAuditEvent(tx, audit);
-        return true;
-      },
-      { behavior: 'immediate' },
-    );
+    // In the group's IMMEDIATE transaction (see SqliteGroupCommit): the account is read under the
+    // write lock, so a change to it, which ends its sessions under that lock too, commits either
+    // before this read or after this insert. Sign-ins arriving together share one commit (one
+    // fsync); each answers once it is on disk.
+    return this.writes.run((tx) => {
+      const statements = this.opening();
+      const id = session.subjectId;
+      const { email, passwordHash } = verified;
+      const account = statements[session.kind].get({ id, email, passwordHash, at: session.created.getTime() });
+      if (!account) return false;
+      statements.session.run({ ...session, revoked: session.revoked?.getTime() ?? null });
+      statements.token.run({
+        ...firstToken,
+        retired: firstToken.retired?.getTime() ?? null,
+        revoked: firstToken.revoked?.getTime() ?? null,
+      });
+      if (isUserLogin(session)) {
+        statements.lastLogin.run({ id, at: session.created.getTime() });
+        statements.login.run({ day: dayOf(session.created) });
+      }
+      if (audit) appendAuditEvent(tx, audit);
+      return true;
+    });
   }
 
   async findSession(id: string): Promise<Session | null> {
@@ -96,23 +149,16 @@ export class SqliteSessionRepository implements SessionRepository {
   }
 
   async rotate(currentId: string, next: RefreshToken, at: Date): Promise<boolean> {
-    // IMMEDIATE: the session is read under the write lock, so its end cannot slip in before the write.
-    return this.db.transaction(
-      (tx) => {
-        if (!tx.select({ id: sessions.id }).from(sessions).where(unrevoked(sessions, next.sessionId)).get())
-          return false;
-        const retired = tx
-          .update(refreshTokens)
-          .set({ retired: at })
-          .where(exchangeable(refreshTokens, currentId))
-          .run();
-        if (retired.changes === 0) return false;
-        tx.insert(refreshTokens).values(next).run();
-        tx.update(sessions).set({ lastUsed: at, expires: next.expires }).where(eq(sessions.id, next.sessionId)).run();
-        return true;
-      },
-      { behavior: 'immediate' },
-    );
+    // In the group's IMMEDIATE transaction, as a session's opening: the session is read under the
+    // write lock, so its end cannot slip in before the write.
+    return this.writes.run((tx) => {
+      if (!tx.select({ id: sessions.id }).from(sessions).where(unrevoked(sessions, next.sessionId)).get()) return false;
+      const retired = tx.update(refreshTokens).set({ retired: at }).where(exchangeable(refreshTokens, currentId)).run();
+      if (retired.changes === 0) return false;
+      tx.insert(refreshTokens).values(next).run();
+      tx.update(sessions).set({ lastUsed: at, expires: next.expires }).where(eq(sessions.id, next.sessionId)).run();
+      return true;
+    });
   }
 
   async revokeToken(id: string, at: Date, audit?: AuditRecord): Promise<void> {
@@ -174,4 +220,9 @@ export class SqliteSessionRepository implements SessionRepository {
         .run();
     });
   }
+}
+
+/** `{ key: placeholder(key) }` for each of `keys`: values mapped to the driver by their columns. */
+function placeholdersOf<const Key extends string>(keys: readonly Key[]): Record<Key, Placeholder<Key>> {
+  return Object.fromEntries(keys.map((key) => [key, sql.placeholder(key)])) as Record<Key, Placeholder<Key>>;
 }

@@ -1,5 +1,5 @@
-import type { Database, Statement } from 'better-sqlite3';
-import type { SqliteDb } from './sqlite-db';
+import type { Statement } from 'better-sqlite3';
+import { connectionOf, type SqliteDb } from './sqlite-db';
 
 /** The two pragmas, prepared once per connection: compiling them on every write cost as much as the write. */
 const pragmasOf = new WeakMap<SqliteDb, { normal: Statement; full: Statement }>();
@@ -7,9 +7,7 @@ const pragmasOf = new WeakMap<SqliteDb, { normal: Statement; full: Statement }>(
 function pragmas(db: SqliteDb) {
   let prepared = pragmasOf.get(db);
   if (!prepared) {
-    // drizzle() gives its handle the connection as `$client`; SqliteDb leaves it out of the type
-    // so that a transaction fits it too, and a transaction never reaches here.
-    const { $client: connection } = db as SqliteDb & { $client: Database };
+    const connection = connectionOf(db);
     prepared = {
       normal: connection.prepare('pragma synchronous = NORMAL'),
       full: connection.prepare('pragma synchronous = FULL'),

@@ -12,9 +12,9 @@ import type {
 } from '@uas/domain';
 import { chunks, ROWS_PER_INSERT } from '../shared/chunks';
 import { MatchCache } from '../shared/match-cache';
-import { appendAuditEvent, chainAllWaitingEvents, writeWithAudit } from './sqlite-audit-trail';
+import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
-import { SqliteGroupCommit } from './sqlite-group-commit';
+import type { SqliteGroupCommit } from './sqlite-group-commit';
 import type { SqliteReadWorkers } from './sqlite-read-workers';
 import { SqliteUserList, type ListReply } from './sqlite-user-list';
 import { insertActionToken, useToken } from './sqlite-action-token-statements';
@@ -40,15 +40,14 @@ export class SqliteUserRepository implements UserRepository {
   private prepared: ReturnType<typeof prepareStatements> | undefined;
   private readonly lists: SqliteUserList;
   private readonly searches = new MatchCache();
-  private readonly writes: SqliteGroupCommit;
 
   /** With `workers`, lists that cost more than a few index entries or cached ids run on them. */
   constructor(
     private readonly db: SqliteDb,
+    private readonly writes: SqliteGroupCommit,
     private readonly workers?: SqliteReadWorkers,
   ) {
     this.lists = new SqliteUserList(db);
-    this.writes = new SqliteGroupCommit(db, chainAllWaitingEvents);
   }
 
   /** Prepared on first use, once the migrations have made the tables they read. */

@@ -51,6 +51,7 @@ import { describeAdminInvitationRepositoryContract } from './admin-invitation.re
 import { describeFactorRepositoryContract } from './factor.repository.contract.ts';
 import { describeSignInChallengeRepositoryContract } from './sign-in-challenge.repository.contract.ts';
 import { describeWebhookRepositoryContract } from './webhook.repository.contract.ts';
+import { describeWebhookDeliveryRepositoryContract } from './webhook-delivery.repository.contract.ts';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
@@ -73,6 +74,7 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeFactorRepositoryContract(backend, open);
   describeSignInChallengeRepositoryContract(backend, open);
   describeWebhookRepositoryContract(backend, open);
+  describeWebhookDeliveryRepositoryContract(backend, open);
 }
 // Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
 // case converts by changing its import line (relative imports carry .ts; the build refuses any

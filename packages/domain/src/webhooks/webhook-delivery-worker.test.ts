@@ -126,14 +126,22 @@ describe('the retry schedule', () => {
     const now = new Date('2026-01-01T00:00:00.000Z');
     expect(DEFAULT_WEBHOOK_RETRY_SCHEDULE).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
     expect(nextAttemptAt(1, now, [100], () => 0)).toEqual(addSeconds(now, 80));
-    expect(nextAttemptAt(1, now, [100], () => 0.999999)!.getTime()).toBeCloseTo(addSeconds(now, 120).getTime(), -1);
+    expect(nextAttemptAt(1, now, [100], () => 0.75)).toEqual(addSeconds(now, 110));
     expect(nextAttemptAt(2, now, [100], () => 0.5)).toBeNull();
     expect(nextAttemptAt(1, now, [100], () => 0.5, 7)).toEqual(addSeconds(now, 7));
   });
 
   it('is read from WEBHOOK_RETRY_SCHEDULE as seconds, comma-separated', () => {
     expect(parseRetrySchedule('1, 2,3')).toEqual([1, 2, 3]);
-    expect(() => parseRetrySchedule('1,soon')).toThrow('whole seconds');
-    expect(() => parseRetrySchedule('')).toThrow('whole seconds');
+    const problem = (value: string) => {
+      try {
+        parseRetrySchedule(value);
+        return null;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(problem('1,soon')).toMatch(/whole seconds/);
+    expect(problem('')).toMatch(/whole seconds/);
   });
 });

@@ -20,7 +20,7 @@ import {
   webhookAttributeIssues,
   type WebhookUrlPolicy,
 } from './webhook.rules.ts';
-import { generateWebhookSecret, WEBHOOK_SECRET_PURPOSE } from './webhook-secrets.ts';
+import { generateWebhookSecret, WEBHOOK_SECRET_PURPOSE, webhookSigningSecrets } from './webhook-secrets.ts';
 
 export interface WebhookServiceDeps {
   webhooks: WebhookRepository;
@@ -170,6 +170,14 @@ export class WebhookService {
     );
     if (!rotated) throw new NotFoundError('webhook');
     return { webhook: rotated, secret };
+  }
+
+  /**
+   * The secrets a delivery to `webhook` is signed with now, in clear: webhookSigningSecrets() under
+   * this service's key ring and clock. For the delivery worker only: never log, store or answer them.
+   */
+  signingSecrets(webhook: Webhook): Promise<string[]> {
+    return webhookSigningSecrets(this.deps.box, webhook, this.deps.clock.now());
   }
 
   private seal(secret: string, id: string) {

@@ -31,7 +31,9 @@ export const changedWebhookFields = ({
 export interface WebhookRepository {
   /**
    * Stores the endpoint with its event; its cursor is the audit chain's head at that moment, so it
-   * receives the events chained after its creation, none before. Answers it as stored.
+   * receives every event committed after its creation, and none chained before it. (An event
+   * committed just before, not yet chained, comes after the head too: sent rather than missed.)
+   * Answers it as stored.
    */
   create(webhook: NewWebhook, audit: AuditRecord): Promise<Webhook>;
   get(id: string): Promise<Webhook | null>;

@@ -1,0 +1,192 @@
+import { describe, expect, it } from './test-api.ts';
+import { SYSTEM } from '../audit/audit-event.ts';
+import { auditRecord, userTarget } from '../audit/audit-records.ts';
+import type { Repositories } from '../repositories.ts';
+import type { WebhookAttemptOutcome } from '../webhooks/webhook-delivery.repository.ts';
+import { deliveriesOf } from '../webhooks/webhook-dispatcher.ts';
+import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
+import { sampleWebhook } from './webhook.repository.contract.ts';
+
+const T0 = new Date('2027-06-01T10:00:00.000Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+
+let made = 0;
+const nextId = () => {
+  made += 1;
+  return `26200000-0000-4000-8000-${made.toString(16).padStart(12, '0')}`;
+};
+
+const failure = (seconds: number, next: Date | null): WebhookAttemptOutcome => ({
+  status: next ? 'pending' : 'failed',
+  nextAttempt: next,
+  responseStatus: 500,
+  error: 'the receiver answered 500',
+  durationMs: 12,
+  at: at(seconds),
+  gone: false,
+});
+const success = (seconds: number): WebhookAttemptOutcome => ({
+  status: 'succeeded',
+  nextAttempt: null,
+  responseStatus: 204,
+  error: null,
+  durationMs: 7,
+  at: at(seconds),
+  gone: false,
+});
+
+/** The behaviour every WebhookDeliveryRepository promises. */
+export function describeWebhookDeliveryRepositoryContract(backend: string, open: OpenRepositories): void {
+  describe(`WebhookDeliveryRepository contract (${backend})`, () => {
+    let repositories: Repositories;
+    let another: Repositories;
+    useFreshRepositories(open, (opened, second) => {
+      repositories = opened;
+      another = second;
+    });
+
+    const endpoint = async (events: readonly ('*' | 'user.created')[] = ['*']) => {
+      const webhook = sampleWebhook({ events: [...events] as never });
+      const audit = auditRecord(nextId(), T0, SYSTEM, 'webhook.created', { type: 'webhooks', id: webhook.id });
+      return repositories.webhooks.create(webhook, audit);
+    };
+    const change = (action: 'user.created' | 'users.exported' = 'user.created') =>
+      repositories.audit.append(
+        auditRecord(nextId(), T0, SYSTEM, action, userTarget(nextId()), { version: { before: null, after: 1 } }),
+      );
+    const dispatchAll = async (id: string, limit = 100) => {
+      let read = 0;
+      for (let batch = -1; batch !== 0; read += batch)
+        batch = await repositories.webhookDeliveries.dispatch(id, limit, deliveriesOf);
+      return read;
+    };
+    const list = async (id: string) =>
+      (await repositories.webhookDeliveries.list(id, { page: 1, size: 100 })).deliveries;
+
+    it('dispatch turns the events after the cursor into deliveries and moves the cursor past them, in batches', async () => {
+      const webhook = await endpoint();
+      const created = [await change(), await change()];
+      await change('users.exported'); // not in the catalogue: read, nothing made
+      const third = await change();
+      // The endpoint's own `webhook.created` event comes after its cursor too: read, nothing made.
+      expect(await repositories.webhookDeliveries.dispatch(webhook.id, 2, deliveriesOf)).toBe(2);
+      expect(await dispatchAll(webhook.id)).toBe(3);
+      expect(await dispatchAll(webhook.id)).toBe(0);
+      expect((await repositories.webhooks.get(webhook.id))?.cursor).toBe(third.seq);
+      const made = await list(webhook.id);
+      expect(made.map((delivery) => delivery.seq).sort()).toEqual([...created, third].map((event) => event.seq).sort());
+      expect(made.every((delivery) => delivery.status === 'pending' && delivery.attempts === 0)).toBe(true);
+    });
+
+    it('dispatch of one endpoint on two connections at once makes each delivery once', async () => {
+      const webhook = await endpoint();
+      for (let n = 0; n < 30; n += 1) await change();
+      await Promise.all([
+        dispatchAll(webhook.id, 5),
+        (async () => {
+          for (let batch = -1; batch !== 0; )
+            batch = await another.webhookDeliveries.dispatch(webhook.id, 5, deliveriesOf);
+        })(),
+      ]);
+      await dispatchAll(webhook.id);
+      const made = await list(webhook.id);
+      expect(made).toHaveLength(30);
+      expect(new Set(made.map((delivery) => delivery.seq)).size).toBe(30);
+    });
+
+    it('claims never share a delivery across connections; a settle after a later claim took over changes nothing', async () => {
+      const webhook = await endpoint();
+      for (let n = 0; n < 20; n += 1) await change();
+      await dispatchAll(webhook.id);
+      const [mine, theirs] = await Promise.all([
+        repositories.webhookDeliveries.claim(at(1), at(31), 12),
+        another.webhookDeliveries.claim(at(1), at(31), 12),
+      ]);
+      const ids = [...mine, ...theirs].map((claim) => claim.id);
+      expect(ids).toHaveLength(20);
+      expect(new Set(ids).size).toBe(20);
+      expect(mine[0] ?? theirs[0]).toMatchObject({ url: webhook.url, attempt: 1, secrets: [webhook.secret] });
+      expect(await repositories.webhookDeliveries.claim(at(2), at(32), 50)).toEqual([]); // held
+
+      const claim = (mine[0] ?? theirs[0])!;
+      const retaken = await repositories.webhookDeliveries.claim(at(40), at(70), 50); // leases over
+      expect(retaken.find((again) => again.id === claim.id)?.attempt).toBe(2);
+      expect(await repositories.webhookDeliveries.settle(claim, success(41), at(-432_000))).toBe(false);
+      const current = retaken.find((again) => again.id === claim.id)!;
+      expect(await repositories.webhookDeliveries.settle(current, success(41), at(-432_000))).toBe(true);
+      expect((await list(webhook.id)).find((delivery) => delivery.id === claim.id)).toMatchObject({
+        status: 'succeeded',
+        attempts: 2,
+        lastStatus: 204,
+        delivered: at(41),
+      });
+    });
+
+    it('a failure marks the endpoint failing, then disables it once it has failed since before the limit; 410 disables it as gone', async () => {
+      const webhook = await endpoint();
+      await change();
+      await dispatchAll(webhook.id);
+      const [first] = await repositories.webhookDeliveries.claim(at(1), at(31), 10);
+      await repositories.webhookDeliveries.settle(first!, failure(2, at(100)), at(-432_000));
+      expect(await repositories.webhooks.get(webhook.id)).toMatchObject({ enabled: true, failingSince: at(2) });
+      const [second] = await repositories.webhookDeliveries.claim(at(100), at(130), 10);
+      await repositories.webhookDeliveries.settle(second!, failure(101, at(200)), at(3));
+      expect(await repositories.webhooks.get(webhook.id)).toMatchObject({ enabled: false, disabledReason: 'failing' });
+      expect(await repositories.webhookDeliveries.claim(at(300), at(330), 10)).toEqual([]); // disabled: nothing claimed
+
+      const other = await endpoint();
+      await change();
+      await dispatchAll(other.id);
+      const [claim] = await repositories.webhookDeliveries.claim(at(1), at(31), 10);
+      await repositories.webhookDeliveries.settle(
+        claim!,
+        { ...failure(2, null), responseStatus: 410, gone: true },
+        at(-432_000),
+      );
+      expect(await repositories.webhooks.get(other.id)).toMatchObject({ enabled: false, disabledReason: 'gone' });
+    });
+
+    it('replays one delivery under its id, and every event since a number, creating those it lacked', async () => {
+      const before = await change(); // before the endpoint: no delivery
+      const webhook = await endpoint();
+      const later = [await change(), await change()];
+      await dispatchAll(webhook.id);
+      const claimed = await repositories.webhookDeliveries.claim(at(1), at(31), 10);
+      for (const claim of claimed) await repositories.webhookDeliveries.settle(claim, success(2), at(-432_000));
+      const replayed = auditRecord(nextId(), at(3), SYSTEM, 'webhook.replayed', { type: 'webhooks', id: webhook.id });
+      const [one] = claimed;
+      expect(await repositories.webhookDeliveries.replay(webhook.id, one!.id, at(3), replayed)).toBe(true);
+      expect(await repositories.webhookDeliveries.replay(webhook.id, 'msg_none', at(3), replayed)).toBe(false);
+      expect((await list(webhook.id)).find((delivery) => delivery.id === one!.id)).toMatchObject({
+        status: 'pending',
+        attempts: 0,
+      });
+
+      const again = auditRecord(nextId(), at(4), SYSTEM, 'webhook.replayed', { type: 'webhooks', id: webhook.id });
+      expect(await repositories.webhookDeliveries.replaySince(webhook.id, before.seq, at(4), deliveriesOf, again)).toBe(
+        3,
+      );
+      const all = await list(webhook.id);
+      expect(all.map((delivery) => delivery.seq).sort()).toEqual([before, ...later].map((event) => event.seq).sort());
+      expect(all.every((delivery) => delivery.status === 'pending')).toBe(true);
+      expect(new Set(all.map((delivery) => delivery.id)).size).toBe(3);
+      const actions = (await repositories.audit.list({ page: 1, size: 100 })).events.map((event) => event.action);
+      expect(actions.filter((action) => action === 'webhook.replayed')).toHaveLength(2);
+    });
+
+    it('a test event is enqueued due at once, and the backlog counts what is pending', async () => {
+      const webhook = await endpoint();
+      await repositories.webhookDeliveries.enqueue({
+        id: 'msg_test1',
+        webhookId: webhook.id,
+        seq: null,
+        eventType: 'webhook.test',
+        payload: '{"type":"webhook.test"}',
+        created: T0,
+      });
+      expect(await repositories.webhookDeliveries.backlog(at(10))).toEqual({ pending: 1, oldestDueSeconds: 10 });
+      const [claim] = await repositories.webhookDeliveries.claim(at(10), at(40), 10);
+      expect(claim).toMatchObject({ id: 'msg_test1', eventType: 'webhook.test', payload: '{"type":"webhook.test"}' });
+    });
+  });
+}
