@@ -1,5 +1,5 @@
 import { ALL_WEBHOOK_EVENTS as ALL, WEBHOOK_EVENT_TYPES, type WebhookEventSelector } from '@uas/domain';
-import type { WebhookInput, WebhookResource, WebhooksApi, WebhookWithSecret } from '../api/webhooks-api';
+import type { WebhookInput, WebhookResource, WebhooksApi } from '../api/webhooks-api';
 import { h, setAttr, uniqueId } from '../ui/dom';
 import { field, type Field } from '../ui/field';
 import { FormErrors } from '../ui/form-errors';
@@ -11,7 +11,8 @@ export interface WebhookFormOptions {
   webhooks: WebhooksApi;
   /** The endpoint to edit; without it the form creates one, then shows its secret once. */
   editing?: WebhookResource;
-  onSaved: (webhook: WebhookResource | WebhookWithSecret) => void;
+  /** Called once the endpoint is saved (before a new one's secret is shown). */
+  onSaved: () => void;
 }
 
 /** The create / edit form of an endpoint, in a modal dialog. Resolves when it closes. */
@@ -70,12 +71,12 @@ export async function openWebhookForm({ webhooks, editing, onSaved }: WebhookFor
       if (editing) {
         const saved = await webhooks.update(editing.id, values);
         modal.close();
-        onSaved(saved);
+        onSaved();
         toast(`Saved ${saved.attributes.url}.`);
       } else {
         const created = await webhooks.create(values);
         modal.close();
-        onSaved(created);
+        onSaved();
         await showWebhookSecret(created.attributes.url, created.attributes.secret);
       }
     } catch (error) {

@@ -34,14 +34,8 @@ export function webhooksView(context: ScreenContext): View {
     'aria-busy': 'true',
   });
 
-  create.addEventListener('click', () =>
-    openWebhookForm({
-      webhooks,
-      onSaved: (created) => {
-        void load().then(() => listed.querySelector<HTMLElement>(`[data-webhook-id="${created.id}"] a`)?.focus());
-      },
-    }),
-  );
+  // The list is read again behind the dialog that shows the new endpoint's secret.
+  create.addEventListener('click', () => openWebhookForm({ webhooks, onSaved: () => void load() }));
 
   async function load(): Promise<void> {
     const title = h('h2', { id: 'endpoints-title', tabindex: -1 }, 'Endpoints');
