@@ -1,4 +1,4 @@
-import { ValidationError, type AdminService } from '@uas/domain';
+import { EmailTakenError, normalizeEmail, ValidationError, type AdminService } from '@uas/domain';
 import type { Logger } from '@uas/domain';
 import { AdminKeyFileError, createAdminKeyFile, readAdminKeyFile } from './admin-key-file';
 
@@ -21,6 +21,13 @@ export async function bootstrapAdmin(
   try {
     await admins.applyCredentials(credentials, stamp);
   } catch (error) {
+    if (error instanceof EmailTakenError) {
+      // Another administrator (an invited one) has the address: say which file and which address,
+      // never the password beside it.
+      throw new AdminKeyFileError(
+        `The admin key file at ${keyPath} (ADMIN_KEY_PATH) gives the email ${normalizeEmail(credentials.email)}, which is another administrator's address: put another address in the file, or remove that administrator first.`,
+      );
+    }
     if (!(error instanceof ValidationError)) throw error;
     const problems = error.issues.map((issue) => issue.detail).join('; ');
     throw new AdminKeyFileError(`The admin key file at ${keyPath} holds unusable credentials: ${problems}.`);

@@ -52,7 +52,8 @@ describe.each(BACKENDS)('email change by the user on %s', (backend) => {
     expect([toTaken.status, toFree.status]).toEqual([202, 202]);
     expect(await toTaken.text()).toBe(await toFree.text());
     const token = await mailedToken(s.client, 'email_change', taken);
-    await expectError(await verify(token), 409, 'email_taken', { pointer: '/data/attributes/email' });
+    // The confirmation sent a token, no email: the error points at no member.
+    await expectError(await verify(token), 409, 'email_taken');
     expect((await s.client.login(me.email, USER_PASSWORD, {}, '/v1/login')).status).toBe(200);
     // The refused confirmation did not use the link up: the other one still works.
     expect((await verify(await mailedToken(s.client, 'email_change', free))).status).toBe(204);

@@ -1,7 +1,9 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminKeyFileError } from '../../src/admin-key-file';
 import { sessionOf } from '../support/admin-api';
 import { AdminClient } from '../support/admin-client';
-import { mailedLink } from '../support/outbox';
+import { mailedLink, outboxIds } from '../support/outbox';
 import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
 import {
   ADMIN_PASSWORD,
@@ -121,15 +123,45 @@ describe.each(BACKENDS)('administrators with roles on %s', (backend) => {
     expect(wrongType.status).toBe(409);
   });
 
-  it('a withdrawn invitation lists no more and its link stops working', async () => {
+  it('a withdrawn invitation lists no more, its link stops working, and the withdrawal is recorded', async () => {
     const token = await invite(client, 'wes@example.com', 'admin');
     const listed = (await (await client.get(`${ADMINS}/invitations`, owner)).json()) as {
       data: { id: string; attributes: { email: string } }[];
     };
     const id = listed.data.find((invitation) => invitation.attributes.email === 'wes@example.com')!.id;
     expect((await client.delete(`${ADMINS}/invitations/${id}`, owner)).status).toBe(204);
+    expect(await latest('admin.invitation_withdrawn')).toMatchObject({
+      actor: { type: 'admin', id: (await me(owner)).id },
+      target: { type: 'admin-invitations', id },
+      changes: { email: { before: 'wes@example.com', after: null }, role: { before: 'admin', after: null } },
+    });
     expect((await client.delete(`${ADMINS}/invitations/${id}`, owner)).status).toBe(404);
     expect((await client.send('POST', `${ADMINS}/accept`, { token, password: ADMIN_PASSWORD })).status).toBe(400);
+  });
+
+  it("an admin cannot open an owner's invitation in the outbox to take it (403 forbidden); an owner can", async () => {
+    await joined(client, 'ada@example.com', 'admin');
+    const ada = await tokenOf('ada@example.com');
+    await invite(client, 'new-owner@example.com', 'owner');
+    const [id] = await outboxIds(client, 'admin_invitation', 'new-owner@example.com');
+    const listed = await client.get('/v1/admin/mail', ada);
+    expect(listed.status).toBe(200);
+    const refused = await client.get(`/v1/admin/mail/${id}`, ada);
+    expect(refused.status).toBe(403);
+    const refusal = await refused.text();
+    expect(refusal).not.toContain('admin-invitation?token=');
+    expect(JSON.parse(refusal).errors[0].code).toBe('forbidden');
+
+    const opened = await client.get(`/v1/admin/mail/${id}`, owner);
+    expect(opened.status).toBe(200);
+    const { data } = (await opened.json()) as { data: { attributes: { body: { text: string } } } };
+    const token = new URL(/https?:\/\/\S+/.exec(data.attributes.body.text)![0]).searchParams.get('token');
+    const accepted = await client.send('POST', `${ADMINS}/accept`, { token, password: ADMIN_PASSWORD });
+    expect(accepted.status).toBe(201);
+    const newOwner = ((await accepted.json()) as { data: AdminResource }).data;
+    expect(newOwner.attributes.role).toBe('owner');
+    // The later cases count the owners.
+    expect((await client.delete(`${ADMINS}/${newOwner.id}`, owner)).status).toBe(204);
   });
 
   it('a role change applies at the next request and is recorded; the last owner can be neither demoted nor removed', async () => {
@@ -203,6 +235,37 @@ describe.each(BACKENDS)('administrators with roles on %s', (backend) => {
       await restarted.close();
     }
     expect((await client.delete(`${ADMINS}/${eve.id}`, owner)).status).toBe(204);
+  });
+
+  it("a key file giving another administrator's address stops the start, naming the file and the address, not the password", async () => {
+    await joined(client, 'fay@example.com', 'support');
+    const keyPath = t.env.ADMIN_KEY_PATH!;
+    const original = await readFile(keyPath, 'utf8');
+    const credentials = JSON.parse(original) as { email: string; password: string };
+    await writeFile(keyPath, JSON.stringify({ ...credentials, email: 'Fay@Example.com' }));
+    const shared = Object.fromEntries(
+      Object.entries(t.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
+    );
+    try {
+      const refused = await startTestApplication(backend, shared).then(
+        async (started) => {
+          await started.close();
+          throw new Error('the start went on');
+        },
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(AdminKeyFileError);
+      const message = (refused as Error).message;
+      expect(message).toContain(keyPath);
+      expect(message).toContain('ADMIN_KEY_PATH');
+      expect(message).toContain("fay@example.com, which is another administrator's address");
+      expect(message).not.toContain(credentials.password);
+    } finally {
+      await writeFile(keyPath, original);
+    }
+    // Nothing changed: the key file's admin keeps their address, and Fay hers.
+    expect((await me(owner)).attributes.email).toBe(t.admin.email);
+    expect((await me(await tokenOf('fay@example.com'))).attributes.email).toBe('fay@example.com');
   });
 
   it('the single-admin flows stay: the key file admin logs in and out as before', async () => {

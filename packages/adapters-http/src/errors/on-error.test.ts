@@ -32,10 +32,12 @@ import type { AppEnv } from '../app-env';
 import { RecordingLogger } from '../testing';
 import { errorHandler, notFoundHandler } from './on-error';
 
-function appThrowing(error: unknown, logger = new RecordingLogger()) {
+function appThrowing(error: unknown, logger = new RecordingLogger(), jsonBody?: unknown) {
   const app = new Hono<AppEnv>()
     .use(async (c, next) => {
       c.set('requestId', 'req-1');
+      // What the body guard keeps of a JSON body.
+      if (jsonBody !== undefined) c.set('jsonBody', jsonBody);
       await next();
     })
     .get('/boom', () => {
@@ -124,9 +126,15 @@ describe('onError maps every domain error code through one table', () => {
     ]);
   });
 
-  it('points a taken email at /data/attributes/email', async () => {
-    const body = await (await appThrowing(new EmailTakenError()).request('/boom')).json();
-    expect(body.errors[0].source).toEqual({ pointer: '/data/attributes/email' });
+  it('points a taken email at /data/attributes/email when the body has it, and nowhere when it has not', async () => {
+    const sent = { data: { type: 'users', attributes: { email: 'taken@example.com' } } };
+    const pointed = await (await appThrowing(new EmailTakenError(), undefined, sent).request('/boom')).json();
+    expect(pointed.errors[0].source).toEqual({ pointer: '/data/attributes/email' });
+    for (const body of [undefined, { token: 'a-token', password: 'a-password' }, { data: null }]) {
+      const unpointed = await (await appThrowing(new EmailTakenError(), undefined, body).request('/boom')).json();
+      expect(unpointed.errors[0]).not.toHaveProperty('source');
+      expect(unpointed.errors[0].code).toBe('email_taken');
+    }
   });
 
   it.each([

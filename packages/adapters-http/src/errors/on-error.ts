@@ -1,4 +1,10 @@
-import { DatabaseUnavailableError, DomainError, TooManyAttemptsError, ValidationError } from '@uas/domain';
+import {
+  DatabaseUnavailableError,
+  DomainError,
+  TooManyAttemptsError,
+  ValidationError,
+  type ProblemSource,
+} from '@uas/domain';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -19,11 +25,26 @@ function respond(
 }
 
 /** One error object per validation issue; one for any other domain error. */
-function domainProblems(error: DomainError): Problem[] {
+function domainProblems(error: DomainError, body: unknown): Problem[] {
   if (error instanceof ValidationError && error.issues.length > 0) {
     return error.issues.map(({ detail, source }) => ({ code: error.code, detail, source }));
   }
-  return [{ code: error.code, detail: error.message, source: ERROR_CATALOGUE[error.code].source }];
+  return [{ code: error.code, detail: error.message, source: sourceIn(body, ERROR_CATALOGUE[error.code].source) }];
+}
+
+/**
+ * A code's pointer, given only where the request's body has that member: a 409 `email_taken`
+ * points at the email a create or change sent, but an acceptance or a confirmation (a token and
+ * perhaps a password) sent none, so its error points nowhere.
+ */
+function sourceIn(body: unknown, source: ProblemSource | undefined): ProblemSource | undefined {
+  if (source === undefined || !('pointer' in source)) return source;
+  let node = body;
+  for (const member of source.pointer.split('/').slice(1)) {
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, member)) return undefined;
+    node = (node as Record<string, unknown>)[member];
+  }
+  return source;
 }
 
 /** 401s carry their code's Bearer challenge (RFC 6750); 429s and 503s say when to come back. */
@@ -50,7 +71,12 @@ export function errorHandler(logger: Logger): ErrorHandler<AppEnv> {
     }
     if (error instanceof DomainError) {
       // The catalogue covers every code at compile time; the fallback guards a mismatched build.
-      return respond(c, ERROR_CATALOGUE[error.code]?.status ?? 500, domainProblems(error), domainHeaders(error));
+      return respond(
+        c,
+        ERROR_CATALOGUE[error.code]?.status ?? 500,
+        domainProblems(error, c.get('jsonBody')),
+        domainHeaders(error),
+      );
     }
     if (error instanceof HttpProblem) return problemResponse(c, error);
     if (error instanceof HTTPException && error.status < 500) {

@@ -127,14 +127,15 @@ export function adminAccountsRoutes({
       describeRoute({
         operationId: 'withdrawAdminInvitation',
         summary: "Withdraw an administrator's pending invitation",
-        description: 'Its link stops working. An accepted, withdrawn, expired or unknown invitation → 404.',
+        description:
+          'Its link stops working; recorded as `admin.invitation_withdrawn`. An accepted, withdrawn, expired or unknown invitation → 404.',
         tags: TAGS,
         responses: { 204: { description: 'Withdrawn.' } },
       }),
       owners,
       requireUuidParam('invitation'),
       async (c) => {
-        await adminAccounts.withdraw(c.req.param('id'));
+        await adminAccounts.withdraw(c.req.param('id'), caller(c));
         return c.body(null, 204);
       },
     )

@@ -3,7 +3,7 @@ import { FakeSecretBox, RecordingMailer, SequentialIds } from '@uas/domain/testi
 import type * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { mailMessageDocumentSchema, mailMessageListDocumentSchema } from '../presenters/mail-message.presenter';
-import { bearer, createTestApp, expectNoSecrets, type TestApp } from '../testing';
+import { ADMIN, bearer, createTestApp, expectNoSecrets, jsonInit, loginDocument, type TestApp } from '../testing';
 
 type MailList = v.InferOutput<typeof mailMessageListDocumentSchema>;
 type MailDocument = v.InferOutput<typeof mailMessageDocumentSchema>;
@@ -95,5 +95,33 @@ describe('GET /v1/admin/mail/{id}', () => {
     expect((await get('/v1/admin/mail/not-an-id')).status).toBe(404);
     expect((await get('/v1/admin/mail', {})).status).toBe(401);
     expect((await get('/v1/admin/mail', bearer(userToken))).status).toBe(403);
+  });
+});
+
+describe("GET /v1/admin/mail/{id} of an administrator's invitation", () => {
+  /** Signs in a new admin of `role`: the key file's admin is an owner. */
+  const signedIn = async (role: 'owner' | 'admin') => {
+    const email = `${role}-2@example.com`;
+    await t.repositories.admins.insert({ ...t.admin, id: crypto.randomUUID(), email, role });
+    const login = await t.app.request('/v1/admin/login', jsonInit('POST', loginDocument(email, ADMIN.password)));
+    return bearer((await login.json()).data.attributes.access_token);
+  };
+
+  it("opens for owners only: an admin, who may open users' messages, gets 403 forbidden", async () => {
+    await t.deps.adminAccounts.invite({ email: 'new-owner@example.com', role: 'owner' });
+    const [message] = (await t.deps.mail.list({ page: 1, size: 1 })).messages;
+    expect(message?.kind).toBe('admin_invitation');
+    const asAdmin = await signedIn('admin');
+    const refused = await get(`/v1/admin/mail/${message!.id}`, asAdmin);
+    expect(refused.status).toBe(403);
+    await expectNoSecrets(refused, ['/account/admin-invitation']);
+    expect((await refused.json()).errors[0]).toMatchObject({ code: 'forbidden' });
+    const { id: testId } = await t.deps.mail.sendTest('ann@example.com');
+    expect((await get(`/v1/admin/mail/${testId}`, asAdmin)).status).toBe(200);
+
+    for (const owner of [admin, await signedIn('owner')]) {
+      const opened = (await (await get(`/v1/admin/mail/${message!.id}`, owner)).json()) as MailDocument;
+      expect(opened.data.attributes.body?.text).toContain('/account/admin-invitation?token=');
+    }
   });
 });

@@ -1,6 +1,6 @@
-import type { AdminAccess, MailService } from '@uas/domain';
+import { permissionToOpen, requirePermission, type AdminAccess, type MailService } from '@uas/domain';
 import { Hono } from 'hono';
-import type { AppEnv } from '../app-env';
+import type { AdminEnv } from '../app-env';
 import { adminAccess } from '../middleware/admin-access';
 import { mailMessageExample, mailMessagesExample } from '../openapi/examples';
 import { describeRoute } from '../openapi/route-description';
@@ -20,7 +20,7 @@ const TAGS = ['Mail'];
 
 /** The outbox: every message the service has queued, with an admin access token. */
 export function adminMailRoutes({ mail, adminAccess: access }: { mail: MailService; adminAccess: AdminAccess }) {
-  return new Hono<AppEnv>()
+  return new Hono<AdminEnv>()
     .get(
       MAIL_PATH,
       describeRoute({
@@ -52,6 +52,8 @@ export function adminMailRoutes({ mail, adminAccess: access }: { mail: MailServi
       describeRoute({
         operationId: 'getMailMessage',
         summary: 'Read a mail message, with its body while it is still to be delivered',
+        description:
+          "A body holds the message's link, so a message opens only for a role its link grants nothing beyond: an administrator's invitation (kind `admin_invitation`) opens for owners only, 403 `forbidden` for the others.",
         tags: TAGS,
         responses: {
           200: { description: 'The message.', schema: mailMessageDocumentSchema, example: mailMessageExample },
@@ -59,6 +61,10 @@ export function adminMailRoutes({ mail, adminAccess: access }: { mail: MailServi
       }),
       adminAccess(access, 'mail.open'),
       requireUuidParam('mail message'),
-      async (c) => c.json(mailMessageDocument(await mail.read(c.req.param('id'))), 200),
+      async (c) => {
+        const view = await mail.read(c.req.param('id'));
+        requirePermission(c.get('admin'), permissionToOpen(view.message.kind));
+        return c.json(mailMessageDocument(view), 200);
+      },
     );
 }

@@ -204,4 +204,20 @@ describe('POST /v1/admin/users/{id}/impersonation with IMPERSONATION off', () =>
       expect((await errorOf(response))?.code).toBe('impersonation_disabled');
     }
   });
+
+  it("after the body's JSON, the token and the role: 400 malformed_json, 401, then 403 forbidden first", async () => {
+    t = await createTestApp();
+    const owner = bearer((await t.loginAdmin()).accessToken);
+    const malformed = await t.app.request(`/v1/admin/users/${UNKNOWN}/impersonation`, {
+      method: 'POST',
+      headers: { ...owner, 'Content-Type': 'application/json' },
+      body: '{',
+    });
+    expect(malformed.status).toBe(400);
+    expect((await errorOf(malformed))?.code).toBe('malformed_json');
+    expect((await impersonate(UNKNOWN, { reason: REASON }, {})).status).toBe(401);
+    const auditor = await impersonate(UNKNOWN, { reason: REASON }, await adminWith('auditor'));
+    expect(auditor.status).toBe(403);
+    expect((await errorOf(auditor))?.code).toBe('forbidden');
+  });
 });

@@ -23,7 +23,7 @@ export function adminUserImpersonationRoutes({
       operationId: 'impersonateUser',
       summary: 'Act as a user: a short session of theirs, for support',
       description:
-        'Only with IMPERSONATION=on (else 403 `impersonation_disabled`). Opens a session of the user, which the user sees among their own (`impersonated_by`), and answers its one access token: at most 15 minutes, no refresh token, an `act` claim `{ "sub": "<your id>" }`. With it, password, email, second-factor and recovery-code changes → 403 `forbidden`; everything else it does is audited under you. Ending the session (by the user, or `DELETE /v1/admin/users/{id}/sessions…`) stops the token at once. An administrator with an active second factor sends a `code` or `credential` along (else 403 `second_factor_required`). Only an end user can be impersonated: any other id → 404; an inactive user → 403 `account_inactive`, a banned one → 403 `account_banned`. Recorded as `user.impersonated`, with the reason.',
+        'Only with IMPERSONATION=on (else 403 `impersonation_disabled`, judged after the token and the role, before the id and the body\'s members). Opens a session of the user, which the user sees among their own (`impersonated_by`), and answers its one access token: at most 15 minutes, no refresh token, an `act` claim `{ "sub": "<your id>" }`. With it, password, email, second-factor and recovery-code changes → 403 `forbidden`; everything else it does is audited under you. Ending the session (by the user, or `DELETE /v1/admin/users/{id}/sessions…`) stops the token at once. An administrator with an active second factor sends a `code` or `credential` along (else 403 `second_factor_required`). Only an end user can be impersonated: any other id → 404; an inactive user → 403 `account_inactive`, a banned one → 403 `account_banned`. Recorded as `user.impersonated`, with the reason.',
       tags: ['Admin users'],
       body: {
         schema: impersonationBody,
@@ -45,7 +45,8 @@ export function adminUserImpersonationRoutes({
       ],
     }),
     adminAccess(access, 'users.impersonate'),
-    // Off is an answer about the service, given before anything about the request is judged.
+    // Off is an answer about the service, given once the caller may impersonate at all, before
+    // the id or the body's members are judged (the body's JSON framing is judged for every request first).
     async (_c, next) => {
       impersonation.ensureEnabled();
       await next();

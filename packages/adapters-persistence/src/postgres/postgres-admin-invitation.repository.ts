@@ -42,13 +42,21 @@ export class PostgresAdminInvitationRepository implements AdminInvitationReposit
       .orderBy(asc(adminInvitations.created), asc(adminInvitations.id));
   }
 
-  async withdraw(id: string, now: Date): Promise<AdminInvitation | null> {
-    const [withdrawn] = await this.db
-      .update(adminInvitations)
-      .set({ used: now })
-      .where(and(eq(adminInvitations.id, id), pendingAdminInvitation(adminInvitations, now)))
-      .returning(listed);
-    return withdrawn ?? null;
+  async withdraw(
+    id: string,
+    now: Date,
+    audit: (invitation: AdminInvitation) => AuditRecord,
+  ): Promise<AdminInvitation | null> {
+    return this.db.transaction(async (tx) => {
+      const [withdrawn] = await tx
+        .update(adminInvitations)
+        .set({ used: now })
+        .where(and(eq(adminInvitations.id, id), pendingAdminInvitation(adminInvitations, now)))
+        .returning(listed);
+      if (!withdrawn) return null;
+      await appendAuditEvent(tx, audit({ ...withdrawn, used: null }));
+      return withdrawn;
+    });
   }
 
   async accept(

@@ -49,15 +49,22 @@ export class SqliteAdminInvitationRepository implements AdminInvitationRepositor
       .all();
   }
 
-  async withdraw(id: string, now: Date): Promise<AdminInvitation | null> {
-    return (
-      this.db
+  async withdraw(
+    id: string,
+    now: Date,
+    audit: (invitation: AdminInvitation) => AuditRecord,
+  ): Promise<AdminInvitation | null> {
+    return this.db.transaction((tx) => {
+      const withdrawn = tx
         .update(adminInvitations)
         .set({ used: now })
         .where(and(eq(adminInvitations.id, id), pendingAdminInvitation(adminInvitations, now)))
         .returning(listed)
-        .get() ?? null
-    );
+        .get();
+      if (!withdrawn) return null;
+      appendAuditEvent(tx, audit({ ...withdrawn, used: null }));
+      return withdrawn;
+    }, IMMEDIATE);
   }
 
   async accept(

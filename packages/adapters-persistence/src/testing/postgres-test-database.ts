@@ -112,6 +112,9 @@ export interface TestSchemaOptions {
   ownRole?: boolean;
 }
 
+/** PostgreSQL's SQLSTATE for a transaction it ended to break a deadlock. */
+const DEADLOCK_DETECTED = '40P01';
+
 export async function createTestPostgresSchema(given: TestSchemaOptions = {}): Promise<TestPostgresSchema> {
   const serverUrl = await testPostgresServerUrl();
   const schema = `uas_test_${randomBytes(8).toString('hex')}`;
@@ -137,7 +140,16 @@ export async function createTestPostgresSchema(given: TestSchemaOptions = {}): P
       if (tables.length === 0) return;
       const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
       const names = tables.map(({ name }) => `${quoted(schema)}.${quoted(name)}`);
-      await admin.unsafe(`truncate ${names.join(', ')} restart identity cascade`);
+      // The audit sequencer's tick may be chaining the last test's events, locking the chain's
+      // tables in another order: PostgreSQL then ends one of the two, and the truncate tries again.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await admin.unsafe(`truncate ${names.join(', ')} restart identity cascade`);
+          return;
+        } catch (error) {
+          if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt === 3) throw error;
+        }
+      }
     },
     async endConnections() {
       if (!ownRole) throw new Error('Only the connections of a schema with a role of its own can be told apart.');

@@ -1,3 +1,4 @@
+import { permissionToOpen } from '@uas/domain';
 import type { MailMessagePage, MailMessageResource } from '../api/account-api';
 import { linkParts } from '../state/mail-links';
 import { paths } from '../state/routes';
@@ -43,8 +44,9 @@ export function mailView(context: ScreenContext): View {
       h(
         'div',
         { class: 'table-wrap' },
-        // A body holds links that take over accounts: only those who may open it are offered it.
-        mailTable(loaded.data, can('mail.open') ? (id) => accounts.mailMessage(id) : null),
+        // A body holds its link: a message is offered only to a role its link grants nothing
+        // beyond (an administrator's invitation to owners only), as the API judges it.
+        mailTable(loaded.data, (kind) => (can(permissionToOpen(kind)) ? (id) => accounts.mailMessage(id) : null)),
       ),
     ],
     range: (total, page) => `${total} ${total === 1 ? 'message' : 'messages'} · page ${page}`,
@@ -63,17 +65,17 @@ export function mailView(context: ScreenContext): View {
   };
 }
 
-function mailTable(
-  messages: readonly ListedMessage[],
-  read: ((id: string) => Promise<MailMessageResource>) | null,
-): HTMLTableElement {
+/** How a message of a kind is read, or null when the signed-in admin may not open it. */
+type Reader = (kind: ListedMessage['attributes']['kind']) => ((id: string) => Promise<MailMessageResource>) | null;
+
+function mailTable(messages: readonly ListedMessage[], readerOf: Reader): HTMLTableElement {
   const columns = ['Queued', 'Kind', 'To', 'Subject', 'Status', 'Attempts', 'Last error', ''];
   return h(
     'table',
     { class: 'audit-table mail-table' },
     h('caption', { class: 'visually-hidden' }, 'Mail messages'),
     h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', { scope: 'col' }, c)))),
-    h('tbody', {}, ...messages.flatMap((message) => rows(message, columns.length, read))),
+    h('tbody', {}, ...messages.flatMap((message) => rows(message, columns.length, readerOf(message.attributes.kind)))),
   );
 }
 

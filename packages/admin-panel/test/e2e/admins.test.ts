@@ -150,6 +150,37 @@ describe('administrators and their roles in the panel', () => {
     expect(invitee.watch.errors).toEqual([]);
   });
 
+  it("offers an admin no administrator's invitation to open in the outbox, which an owner opens", async () => {
+    const { page } = owner;
+    const row = adminRow(page, INVITEE.email);
+    await row.getByLabel(`Role of ${INVITEE.email}`, { exact: true }).selectOption('admin');
+    const changed = responseTo(page, 'PATCH', /^\/v1\/admin\/admins\/[^/]+$/);
+    await row.getByRole('button', { name: `Save the role of ${INVITEE.email}` }).click();
+    expect((await changed).status()).toBe(200);
+    await page.getByLabel('Email', { exact: true }).fill('olive@example.com');
+    await page.getByLabel('Role', { exact: true }).selectOption('owner');
+    const invited = responseTo(page, 'POST', '/v1/admin/admins');
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
+    expect((await invited).status()).toBe(201);
+
+    // Its link would make the admin an owner; the recovery message to Bob is theirs to open.
+    const other = invitee.page;
+    await other.goto('/admin/mail');
+    await other
+      .locator('tbody tr', { hasText: 'bob@example.com' })
+      .first()
+      .getByRole('button', { name: 'Show' })
+      .waitFor();
+    const invitation = other.locator('tbody tr', { hasText: 'olive@example.com' });
+    await invitation.waitFor();
+    expect(await invitation.getByRole('button', { name: 'Show' }).count()).toBe(0);
+    expect(invitee.watch.errors).toEqual([]);
+
+    await section(page, 'Mail').click();
+    await page.locator('tbody tr', { hasText: 'olive@example.com' }).getByRole('button', { name: 'Show' }).click();
+    await page.locator('pre.mail-text', { hasText: '/account/admin-invitation?token=' }).waitFor();
+  });
+
   it('filters the audit log by an admin, picked by email or from an event they made', async () => {
     const { page } = owner;
     const audrey = (await stack().api.admins()).find((a) => a.email === INVITEE.email)!;

@@ -70,7 +70,10 @@ describe('AdminAccounts', () => {
   });
 
   it('accept() makes the admin with the invited address and role, who can log in; the link works once', async () => {
-    await domain.adminAccounts.invite({ email: 'ann@example.com', name: 'Ann', role: 'auditor' }, byOwner);
+    const invitation = await domain.adminAccounts.invite(
+      { email: 'ann@example.com', name: 'Ann', role: 'auditor' },
+      byOwner,
+    );
     const token = await domain.mailedToken('admin_invitation', 'ann@example.com');
     const admin = await domain.adminAccounts.accept(token, PASSWORD);
     expect(admin).toMatchObject({ email: 'ann@example.com', name: 'Ann', role: 'auditor', keyFileStamp: null });
@@ -79,11 +82,16 @@ describe('AdminAccounts', () => {
     expect((await actions()).find((event) => event.action === 'admin.joined')).toMatchObject({
       actor: { type: 'admin', id: admin.id },
       target: { type: 'admins', id: admin.id },
+      changes: {
+        email: { before: null, after: 'ann@example.com' },
+        role: { before: null, after: 'auditor' },
+        invitation: { before: invitation.id, after: null },
+      },
     });
     expect(await domain.adminAccounts.pendingInvitations()).toEqual([]);
   });
 
-  it('accept() checks the password first (the link stays usable), and refuses an expired or withdrawn link alike', async () => {
+  it('accept() checks the password first (the link stays usable), and refuses an expired or withdrawn link alike; a withdrawal is recorded', async () => {
     const invitation = await domain.adminAccounts.invite({ email: 'ann@example.com', role: 'admin' }, byOwner);
     const token = await domain.mailedToken('admin_invitation', 'ann@example.com');
     await expect(domain.adminAccounts.accept(token, 'short')).rejects.toBeInstanceOf(ValidationError);
@@ -94,7 +102,13 @@ describe('AdminAccounts', () => {
 
     await domain.adminAccounts.invite({ email: 'bob@example.com', role: 'admin' }, byOwner);
     const [pending] = await domain.adminAccounts.pendingInvitations();
-    await domain.adminAccounts.withdraw(pending!.id);
+    await domain.adminAccounts.withdraw(pending!.id, byOwner);
+    expect((await actions())[0]).toMatchObject({
+      action: 'admin.invitation_withdrawn',
+      actor: { type: 'admin', id: owner.id },
+      target: { type: 'admin-invitations', id: pending!.id },
+      changes: { email: { before: 'bob@example.com', after: null }, role: { before: 'admin', after: null } },
+    });
     await expect(
       domain.adminAccounts.accept(await domain.mailedToken('admin_invitation', 'bob@example.com'), PASSWORD),
     ).rejects.toBeInstanceOf(InvalidActionTokenError);

@@ -116,9 +116,16 @@ export class AdminAccounts {
     return this.deps.invitations.listPending(this.deps.clock.now());
   }
 
-  /** Withdraws a pending invitation: its link stops working. NotFoundError unless pending. */
-  async withdraw(id: string): Promise<void> {
-    if (!(await this.deps.invitations.withdraw(id, this.deps.clock.now()))) throw new NotFoundError('invitation');
+  /** Withdraws a pending invitation, recorded: its link stops working. NotFoundError unless pending. */
+  async withdraw(id: string, by: Initiator = SYSTEM): Promise<void> {
+    const now = this.deps.clock.now();
+    const withdrawn = await this.deps.invitations.withdraw(id, now, (invitation) =>
+      this.record(by, 'admin.invitation_withdrawn', { type: 'admin-invitations', id }, now, {
+        email: { before: invitation.email, after: null },
+        role: { before: invitation.role, after: null },
+      }),
+    );
+    if (!withdrawn) throw new NotFoundError('invitation');
   }
 
   /**
@@ -147,9 +154,11 @@ export class AdminAccounts {
         keyFileStamp: null,
       };
       const by: Initiator = { actor: { type: 'admin', id: joined.id }, request };
+      // The account comes into being; the pending invitation it used is pending no more.
       const audit = this.record(by, 'admin.joined', { type: 'admins', id: joined.id }, now, {
-        invitation: { before: invitation.id, after: invitation.id },
+        email: { before: null, after: joined.email },
         role: { before: null, after: joined.role },
+        invitation: { before: invitation.id, after: null },
       });
       return { admin: joined, audit };
     });

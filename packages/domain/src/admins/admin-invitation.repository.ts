@@ -17,8 +17,11 @@ export interface AdminInvitationRepository {
   create(invitation: StoredAdminInvitation, mail: NewMail, audit: AuditRecord): Promise<void>;
   /** The invitations pending at `now` (unused, unexpired), oldest first. */
   listPending(now: Date): Promise<AdminInvitation[]>;
-  /** Withdraws a pending invitation (`used` = `now`); null, and nothing written, when it is not pending. */
-  withdraw(id: string, now: Date): Promise<AdminInvitation | null>;
+  /**
+   * Withdraws a pending invitation (`used` = `now`) and appends the event `audit` makes of it, in
+   * one transaction; null, and nothing written, when it is not pending.
+   */
+  withdraw(id: string, now: Date, audit: (invitation: AdminInvitation) => AuditRecord): Promise<AdminInvitation | null>;
   /**
    * Accepts the invitation stored under one of `digests`, pending at `now`, in one transaction:
    * it is used at `now`, the admin that `join` makes of it is inserted, and the event appended.

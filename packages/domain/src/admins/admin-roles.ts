@@ -1,3 +1,5 @@
+import type { MailKind } from '../mail/mail-message.ts';
+
 /**
  * What each administrator may do: one role per admin, one matrix for every admin operation.
  * Deny by default: a permission no role lists is nobody's, and an operation names exactly one
@@ -52,3 +54,14 @@ export const rolesWith = (permission: AdminPermission): readonly AdminRole[] => 
 
 export const roleAllows = (role: AdminRole, permission: AdminPermission): boolean =>
   (ADMIN_PERMISSIONS[permission] as readonly AdminRole[]).includes(role);
+
+/**
+ * The permission opening a message of `kind` needs (its body holds the message's link). A link
+ * must grant the opener nothing beyond their role: an administrator's invitation makes an
+ * administrator with the invited role, an owner's included, so only `admins.manage` opens one.
+ * Every other link acts on an end user's account (recovery, verification, email change, a user's
+ * invitation), which every role holding `mail.open` may already change (`users.write`); support,
+ * which may send such links but not change accounts, cannot open mail at all.
+ */
+export const permissionToOpen = (kind: MailKind): AdminPermission =>
+  kind === 'admin_invitation' ? 'admins.manage' : 'mail.open';

@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = [
   'mfa.locked',
   /** An owner invited an administrator (by email, with a role). */
   'admin.invited',
+  /** An owner withdrew an administrator's pending invitation: its link stopped working. */
+  'admin.invitation_withdrawn',
   /** An invited administrator set their password: the account exists from now on. */
   'admin.joined',
   'admin.role_changed',

@@ -98,14 +98,25 @@ export function describeAdminInvitationRepositoryContract(backend: string, open:
       ]);
     });
 
-    it('withdraw() ends a pending invitation once; its link stops working', async () => {
+    it('withdraw() ends a pending invitation once, with its event; its link stops working', async () => {
       const invitation = sampleInvitation();
       await create(invitation);
-      expect(await repositories.adminInvitations.withdraw(invitation.id, later(1))).toEqual({
+      const seen: AdminInvitation[] = [];
+      const withdrawn = (pending: AdminInvitation) => {
+        seen.push(pending);
+        return auditRecord(nextId('22300000'), later(1), SYSTEM, 'admin.invitation_withdrawn', {
+          type: 'admin-invitations',
+          id: pending.id,
+        });
+      };
+      expect(await repositories.adminInvitations.withdraw(invitation.id, later(1), withdrawn)).toEqual({
         ...listed(invitation),
         used: later(1),
       });
-      expect(await repositories.adminInvitations.withdraw(invitation.id, later(1))).toBeNull();
+      expect(seen).toEqual([listed(invitation)]);
+      expect(await actions()).toEqual(['admin.invitation_withdrawn', 'admin.invited']);
+      expect(await repositories.adminInvitations.withdraw(invitation.id, later(1), withdrawn)).toBeNull();
+      expect(await actions()).toHaveLength(2);
       expect(await repositories.adminInvitations.listPending(later(1))).toEqual([]);
       expect(await repositories.adminInvitations.accept([invitation.digest], later(1), join)).toBeNull();
     });

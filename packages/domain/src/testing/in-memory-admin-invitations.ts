@@ -44,11 +44,17 @@ export class InMemoryAdminInvitationRepository implements AdminInvitationReposit
       .map(withoutDigest);
   }
 
-  async withdraw(id: string, now: Date): Promise<AdminInvitation | null> {
+  async withdraw(
+    id: string,
+    now: Date,
+    audit: (invitation: AdminInvitation) => AuditRecord,
+  ): Promise<AdminInvitation | null> {
     const row = this.rows.get(id);
     if (!row || !isPendingAdminInvitation(row, now)) return null;
+    const record = audit(withoutDigest(row));
     const used = { ...row, used: now };
     this.rows.set(id, used);
+    this.audit.appendNow(record);
     return withoutDigest(used);
   }
 
