@@ -45,6 +45,8 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
   }
 
   async dispatch(webhookId: string, limit: number, map: DeliveryMapper): Promise<number> {
+    // A read first: an endpoint that has caught up costs no write lock, which every write waits for.
+    if (!this.hasEventsAfterCursor(webhookId)) return 0;
     return this.db.transaction(
       (tx) => {
         const target = tx
@@ -74,6 +76,17 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
   }
 
   async claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedWebhookDelivery[]> {
+    // As in dispatch: nothing due costs no write lock.
+    if (
+      !this.db
+        .select({ id: webhookDeliveries.id })
+        .from(webhookDeliveries)
+        .where(deliveryDueAt(webhookDeliveries, now))
+        .limit(1)
+        .get()
+    ) {
+      return [];
+    }
     return this.db.transaction(
       (tx) => {
         const due = tx
@@ -228,6 +241,19 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
         }
       },
       { behavior: 'immediate' },
+    );
+  }
+
+  private hasEventsAfterCursor(webhookId: string): boolean {
+    const target = this.db.select({ cursor: webhooks.cursor }).from(webhooks).where(eq(webhooks.id, webhookId)).get();
+    if (!target) return false;
+    return (
+      this.db
+        .select({ seq: auditEvents.seq })
+        .from(auditEvents)
+        .where(gt(auditEvents.seq, target.cursor))
+        .limit(1)
+        .get() !== undefined
     );
   }
 
