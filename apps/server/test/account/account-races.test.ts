@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { usersDocument } from '@uas/adapters-http/testing';
-import { AdminClient } from '../support/admin-client';
+import type { AdminClient } from '../support/admin-client';
 import { mailedToken, outboxIds } from '../support/outbox';
 import { loadConfig } from '../../src/config';
 import { ROUNDS, rounds, tally } from '../support/race-rounds';
 import { storedData } from '../support/stored-data';
-import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { BACKENDS } from '../support/test-application';
+import { twoInstances } from '../support/two-instances';
 
 const PASSWORD = 'race password 1';
 
@@ -14,25 +15,9 @@ const PASSWORD = 'race password 1';
  * clock), as two processes behind a load balancer: every race sends one request to each.
  */
 describe.each(BACKENDS)('account flow races on %s, across two instances', (backend) => {
-  let a: TestApplication;
-  let b: TestApplication;
-  let clientA: AdminClient;
-  let clientB: AdminClient;
+  const two = twoInstances(backend, { MAIL_REQUESTS_PER_MINUTE: '100000', MAIL_HOURLY_LIMIT: '100000' });
   /** Every mailed token the races used: none may be stored, logged or audited. */
   const tokens: string[] = [];
-  beforeAll(async () => {
-    const env = { MAIL_REQUESTS_PER_MINUTE: '100000', MAIL_HOURLY_LIMIT: '100000' };
-    a = await startTestApplication(backend, env);
-    const shared = Object.fromEntries(
-      Object.entries(a.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
-    b = await startTestApplication(backend, { ...env, ...shared });
-    [clientA, clientB] = [new AdminClient(a), new AdminClient(b)];
-  }, 60_000);
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
 
   const signUp = (client: AdminClient, email: string) =>
     client.send('POST', '/v1/signup', usersDocument({ email, password: PASSWORD }));
@@ -41,32 +26,32 @@ describe.each(BACKENDS)('account flow races on %s, across two instances', (backe
   it(`one verification token posted to both instances at once: exactly one 204, ${ROUNDS} rounds`, async () => {
     const outcomes = await rounds(async (index) => {
       const email = `verify-race-${backend}-${index}@example.com`;
-      expect((await signUp(clientA, email)).status).toBe(202);
-      const token = await mailedToken(clientA, 'verification', email);
+      expect((await signUp(two.clientA, email)).status).toBe(202);
+      const token = await mailedToken(two.clientA, 'verification', email);
       tokens.push(token);
-      const answers = await Promise.all([verify(clientA, token), verify(clientB, token)]);
+      const answers = await Promise.all([verify(two.clientA, token), verify(two.clientB, token)]);
       return answers.map((answer) => answer.status).sort();
     });
     console.info(`verification token twice at once (${backend}):`, tally(outcomes.flat()));
     expect(outcomes.filter((statuses) => statuses.join() !== '204,400')).toEqual([]);
-    for (const client of [clientA, clientB]) client.expectCleanLogs();
+    for (const client of [two.clientA, two.clientB]) client.expectCleanLogs();
   }, 120_000);
 
   it(`concurrent sign-ups of one new address on both instances: exactly one account, one link, no 500, ${ROUNDS} rounds`, async () => {
     const outcomes = await rounds(async (index) => {
       const email = `signup-race-${backend}-${index}@example.com`;
       const answers = await Promise.all([
-        signUp(clientA, email),
-        signUp(clientB, email),
-        signUp(clientA, email),
-        signUp(clientB, email),
+        signUp(two.clientA, email),
+        signUp(two.clientB, email),
+        signUp(two.clientA, email),
+        signUp(two.clientB, email),
       ]);
-      const found = await clientA.get(`/v1/admin/users?search[email]=${email}`, await clientA.adminToken());
+      const found = await two.clientA.get(`/v1/admin/users?search[email]=${email}`, await two.clientA.adminToken());
       const { meta } = (await found.json()) as { meta: { total: number } };
       return {
         statuses: answers.map((answer) => answer.status),
         accounts: meta.total,
-        links: (await outboxIds(clientA, 'verification', email)).length,
+        links: (await outboxIds(two.clientA, 'verification', email)).length,
       };
     });
     console.info(`sign-ups of one address, 4 at once (${backend}):`, {
@@ -82,19 +67,19 @@ describe.each(BACKENDS)('account flow races on %s, across two instances', (backe
     const outcomes = await rounds(async (index) => {
       const email = `change-race-${backend}-${index}@example.com`;
       const target = `changed-race-${backend}-${index}@example.com`;
-      await clientA.createUser({ email });
-      const session = await clientA.userSession(email);
-      const asked = await clientA.send(
+      await two.clientA.createUser({ email });
+      const session = await two.clientA.userSession(email);
+      const asked = await two.clientA.send(
         'POST',
         '/v1/users/me/email',
         { email: target, current_password: 'user-password-1' },
         session.accessToken,
       );
       expect(asked.status).toBe(202);
-      const token = await mailedToken(clientA, 'email_change', target);
+      const token = await mailedToken(two.clientA, 'email_change', target);
       tokens.push(token);
-      const answers = await Promise.all([verify(clientA, token), verify(clientB, token)]);
-      const found = await clientB.get(`/v1/admin/users?search[email]=${target}`, await clientB.adminToken());
+      const answers = await Promise.all([verify(two.clientA, token), verify(two.clientB, token)]);
+      const found = await two.clientB.get(`/v1/admin/users?search[email]=${target}`, await two.clientB.adminToken());
       return {
         statuses: answers.map((answer) => answer.status).sort(),
         moved: ((await found.json()) as { meta: { total: number } }).meta.total,
@@ -111,18 +96,18 @@ describe.each(BACKENDS)('account flow races on %s, across two instances', (backe
     const outcomes = await rounds(async (index) => {
       const email = `reset-race-${backend}-${index}@example.com`;
       const target = `reset-moved-${backend}-${index}@example.com`;
-      const user = await clientA.createUser({ email });
-      const session = await clientA.userSession(email);
-      await clientA.send(
+      const user = await two.clientA.createUser({ email });
+      const session = await two.clientA.userSession(email);
+      await two.clientA.send(
         'POST',
         '/v1/users/me/email',
         { email: target, current_password: 'user-password-1' },
         session.accessToken,
       );
-      const changeToken = await mailedToken(clientA, 'email_change', target);
-      const handed = await clientA.request(`/v1/admin/users/${user.id}/recovery?delivery=link`, {
+      const changeToken = await mailedToken(two.clientA, 'email_change', target);
+      const handed = await two.clientA.request(`/v1/admin/users/${user.id}/recovery?delivery=link`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${await clientA.adminToken()}` },
+        headers: { Authorization: `Bearer ${await two.clientA.adminToken()}` },
       });
       expect(handed.status).toBe(201);
       const resetToken =
@@ -133,12 +118,12 @@ describe.each(BACKENDS)('account flow races on %s, across two instances', (backe
       // The reset hashes its password before its transaction: the confirmation starts a little
       // later, by a varying delay, so that either may commit first.
       const [reset, confirmed] = await Promise.all([
-        clientA.send('POST', '/v1/reset-password', { token: resetToken, password: 'a reset password 1' }),
-        new Promise((resolve) => setTimeout(resolve, index % 6)).then(() => verify(clientB, changeToken)),
+        two.clientA.send('POST', '/v1/reset-password', { token: resetToken, password: 'a reset password 1' }),
+        new Promise((resolve) => setTimeout(resolve, index % 6)).then(() => verify(two.clientB, changeToken)),
       ]);
       // What the account is now: which address and which password open it.
       const opens = async (address: string, password: string) =>
-        (await clientB.login(address, password, {}, '/v1/login')).status === 200;
+        (await two.clientB.login(address, password, {}, '/v1/login')).status === 200;
       const state = {
         oldAddressNewPassword: await opens(email, 'a reset password 1'),
         newAddressOldPassword: await opens(target, 'user-password-1'),
@@ -168,9 +153,9 @@ describe.each(BACKENDS)('account flow races on %s, across two instances', (backe
 
   it('no token of theirs is in the database (the SQLite WAL included), an audit event or a log line', async () => {
     expect(tokens).toHaveLength(4 * ROUNDS);
-    const stored = await storedData(loadConfig(a.env));
+    const stored = await storedData(loadConfig(two.a.env));
     expect(stored).toContain('verify-race-'); // the search reads the stored rows
-    const logged = [...a.logs, ...b.logs].join('\n');
+    const logged = [...two.a.logs, ...two.b.logs].join('\n');
     const found = tokens.filter((token) => stored.includes(token) || logged.includes(token));
     expect(found).toEqual([]);
   });

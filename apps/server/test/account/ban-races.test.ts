@@ -1,8 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient } from '../support/admin-client';
+import { describe, expect, it } from 'vitest';
 import { ROUNDS, rounds, tally } from '../support/race-rounds';
-import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { BACKENDS } from '../support/test-application';
+import { twoInstances } from '../support/two-instances';
 
 const PASSWORD = 'user-password-1';
 
@@ -17,39 +17,25 @@ interface Tokens {
  * session once both have answered.
  */
 describe.each(BACKENDS)('ban racing a login on %s, across two instances', (backend) => {
-  let a: TestApplication;
-  let b: TestApplication;
-  let clientA: AdminClient;
-  let clientB: AdminClient;
-  beforeAll(async () => {
-    a = await startTestApplication(backend);
-    const shared = Object.fromEntries(
-      Object.entries(a.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
-    b = await startTestApplication(backend, shared);
-    [clientA, clientB] = [new AdminClient(a), new AdminClient(b)];
-  }, 60_000);
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  const two = twoInstances(backend);
 
   it(`a banned user never keeps a working session, ${ROUNDS} rounds`, async () => {
-    const adminToken = await clientA.adminToken();
+    const adminToken = await two.clientA.adminToken();
     // How long a login takes here, so the bans can be spread across that span.
-    const { email: probe } = (await clientA.createUser({ email: `ban-race-probe-${backend}@example.com` })).attributes;
+    const { email: probe } = (await two.clientA.createUser({ email: `ban-race-probe-${backend}@example.com` }))
+      .attributes;
     let span = 0;
     for (let i = 0; i < 5; i += 1) {
       const started = performance.now();
-      await clientB.userSession(probe, PASSWORD);
+      await two.clientB.userSession(probe, PASSWORD);
       span = Math.max(span, performance.now() - started);
     }
     const outcomes = await rounds(async (index) => {
       const email = `ban-race-${backend}-${index}@example.com`;
-      const user = await clientA.createUser({ email });
+      const user = await two.clientA.createUser({ email });
       const ban = () =>
-        clientA.send('POST', `/v1/admin/users/${user.id}/ban`, { reason: 'race', until: null }, adminToken);
-      const login = () => clientB.login(email, PASSWORD, {}, '/v1/login');
+        two.clientA.send('POST', `/v1/admin/users/${user.id}/ban`, { reason: 'race', until: null }, adminToken);
+      const login = () => two.clientB.login(email, PASSWORD, {}, '/v1/login');
       // The two are sent up to a login's span apart, either first, spread over the rounds, so the
       // ban lands before the login reads the user, between that read and the session's opening,
       // or after.
@@ -63,10 +49,10 @@ describe.each(BACKENDS)('ban racing a login on %s, across two instances', (backe
       if (loggedIn.status === 200) {
         const { access_token, refresh_token } = ((await loggedIn.json()) as { data: { attributes: Tokens } }).data
           .attributes;
-        for (const client of [clientA, clientB]) {
+        for (const client of [two.clientA, two.clientB]) {
           if ((await client.get('/v1/users/me', access_token)).status !== 401) violations.push('access token works');
         }
-        if ((await clientA.refresh(refresh_token, '/v1/refresh')).status === 200) violations.push('refresh works');
+        if ((await two.clientA.refresh(refresh_token, '/v1/refresh')).status === 200) violations.push('refresh works');
       } else if (loggedIn.status !== 403) {
         violations.push(`login answered ${loggedIn.status}`);
       }
@@ -77,6 +63,6 @@ describe.each(BACKENDS)('ban racing a login on %s, across two instances', (backe
       violations: outcomes.flatMap((outcome) => outcome.violations).length,
     });
     expect(outcomes.flatMap((outcome) => outcome.violations)).toEqual([]);
-    for (const client of [clientA, clientB]) client.expectCleanLogs();
+    for (const client of [two.clientA, two.clientB]) client.expectCleanLogs();
   }, 180_000);
 });

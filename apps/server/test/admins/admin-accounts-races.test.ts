@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient } from '../support/admin-client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../support/admin-client';
 import { ROUNDS, rounds, tally } from '../support/race-rounds';
-import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { BACKENDS } from '../support/test-application';
+import { twoInstances } from '../support/two-instances';
 import { ADMIN_PASSWORD, ADMINS, invite, joined, roleDocument, type AdminResource } from './admin-accounts-support';
 
 /**
@@ -9,25 +10,11 @@ import { ADMIN_PASSWORD, ADMINS, invite, joined, roleDocument, type AdminResourc
  * caches), as two processes behind a load balancer: the two requests of every round go one to each.
  */
 describe.each(BACKENDS)('administrator races on %s, across two instances', (backend) => {
-  let a: TestApplication;
-  let b: TestApplication;
-  let clientA: AdminClient;
-  let clientB: AdminClient;
-  beforeAll(async () => {
-    const env = { MAIL_HOURLY_LIMIT: '100000' };
-    a = await startTestApplication(backend, env);
-    const shared = Object.fromEntries(
-      Object.entries(a.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
-    b = await startTestApplication(backend, { ...env, ...shared });
+  const two = twoInstances(backend, { MAIL_HOURLY_LIMIT: '100000' });
+  beforeAll(() => {
     // The key file's admin is the earliest: every admin made here comes later, as in life.
-    a.clock.advance(1);
-    b.clock.advance(1);
-    [clientA, clientB] = [new AdminClient(a), new AdminClient(b)];
-  }, 60_000);
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
+    two.a.clock.advance(1);
+    two.b.clock.advance(1);
   });
 
   const accept = (client: AdminClient, token: string) =>
@@ -36,9 +23,9 @@ describe.each(BACKENDS)('administrator races on %s, across two instances', (back
   it(`one invitation accepted on both instances at once: exactly one admin, ${ROUNDS} rounds`, async () => {
     const outcomes = await rounds(async (index) => {
       const email = `accept-race-${backend}-${index}@example.com`;
-      const token = await invite(clientA, email, 'support');
-      const answers = await Promise.all([accept(clientA, token), accept(clientB, token)]);
-      const listed = (await (await clientB.get(ADMINS, await clientB.adminToken())).json()) as {
+      const token = await invite(two.clientA, email, 'support');
+      const answers = await Promise.all([accept(two.clientA, token), accept(two.clientB, token)]);
+      const listed = (await (await two.clientB.get(ADMINS, await two.clientB.adminToken())).json()) as {
         data: AdminResource[];
       };
       return {
@@ -54,20 +41,20 @@ describe.each(BACKENDS)('administrator races on %s, across two instances', (back
       admins: tally(outcomes.map((outcome) => outcome.admins)),
     });
     expect(outcomes.filter((outcome) => outcome.statuses !== '201+400' || outcome.admins !== 1)).toEqual([]);
-    for (const client of [clientA, clientB]) client.expectCleanLogs();
+    for (const client of [two.clientA, two.clientB]) client.expectCleanLogs();
   }, 180_000);
 
   it(`two owners demoting each other at once: never zero owners, ${ROUNDS} rounds`, async () => {
     // Two owners besides the key file's admin, who steps down so that they are the only two.
-    const x = await joined(clientA, `owner-x-${backend}@example.com`, 'owner');
-    const y = await joined(clientA, `owner-y-${backend}@example.com`, 'owner');
-    const session = (email: string) => clientA.adminSession({}, { email, password: ADMIN_PASSWORD });
+    const x = await joined(two.clientA, `owner-x-${backend}@example.com`, 'owner');
+    const y = await joined(two.clientA, `owner-y-${backend}@example.com`, 'owner');
+    const session = (email: string) => two.clientA.adminSession({}, { email, password: ADMIN_PASSWORD });
     const [xToken, yToken] = [
       (await session(x.attributes.email)).accessToken,
       (await session(y.attributes.email)).accessToken,
     ];
-    const keyFileAdmin = (await clientA.adminSession()).id;
-    const stepDown = await clientA.send(
+    const keyFileAdmin = (await two.clientA.adminSession()).id;
+    const stepDown = await two.clientA.send(
       'PATCH',
       `${ADMINS}/${keyFileAdmin}`,
       roleDocument(keyFileAdmin, 'admin'),
@@ -75,12 +62,12 @@ describe.each(BACKENDS)('administrator races on %s, across two instances', (back
     );
     expect(stepDown.status).toBe(200);
     const roleOf = async (token: string) =>
-      ((await (await clientA.get('/v1/admin/me', token)).json()) as { data: AdminResource }).data.attributes.role;
+      ((await (await two.clientA.get('/v1/admin/me', token)).json()) as { data: AdminResource }).data.attributes.role;
 
     const outcomes: { statuses: string; owners: number }[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
       // Alternate which instance takes which owner's request.
-      const [forX, forY] = round % 2 ? [clientA, clientB] : [clientB, clientA];
+      const [forX, forY] = round % 2 ? [two.clientA, two.clientB] : [two.clientB, two.clientA];
       const answers = await Promise.all([
         forX.send('PATCH', `${ADMINS}/${y.id}`, roleDocument(y.id, 'admin'), xToken),
         forY.send('PATCH', `${ADMINS}/${x.id}`, roleDocument(x.id, 'admin'), yToken),
@@ -97,7 +84,7 @@ describe.each(BACKENDS)('administrator races on %s, across two instances', (back
       // The owner left makes the other an owner again for the next round.
       if (owners === 1) {
         const [survivor, other] = roles[0] === 'owner' ? [xToken, y] : [yToken, x];
-        const restored = await clientA.send(
+        const restored = await two.clientA.send(
           'PATCH',
           `${ADMINS}/${other.id}`,
           roleDocument(other.id, 'owner'),
@@ -115,13 +102,13 @@ describe.each(BACKENDS)('administrator races on %s, across two instances', (back
     expect(outcomes.filter((outcome) => outcome.owners !== 1)).toEqual([]);
     // One demotion wins; the other is refused: 409 last_owner, or 403 once its sender is no owner.
     expect(outcomes.filter((outcome) => !['200+409', '200+403'].includes(outcome.statuses))).toEqual([]);
-    const restored = await clientA.send(
+    const restored = await two.clientA.send(
       'PATCH',
       `${ADMINS}/${keyFileAdmin}`,
       roleDocument(keyFileAdmin, 'owner'),
       xToken,
     );
     expect(restored.status).toBe(200);
-    for (const client of [clientA, clientB]) client.expectCleanLogs();
+    for (const client of [two.clientA, two.clientB]) client.expectCleanLogs();
   }, 180_000);
 });

@@ -5,6 +5,7 @@ import { sessionOf } from '../support/admin-api';
 import { AdminClient } from '../support/admin-client';
 import { mailedLink, outboxIds } from '../support/outbox';
 import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { sharedStoreEnv } from '../support/two-instances';
 import {
   ADMIN_PASSWORD,
   ADMINS,
@@ -225,10 +226,7 @@ describe.each(BACKENDS)('administrators with roles on %s', (backend) => {
     );
     expect(demoted.status).toBe(200);
     expect((await me(owner)).attributes.role).toBe('auditor');
-    const shared = Object.fromEntries(
-      Object.entries(t.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
-    const restarted = await startTestApplication(backend, shared);
+    const restarted = await startTestApplication(backend, sharedStoreEnv(t));
     try {
       expect((await me(owner)).attributes.role).toBe('owner');
     } finally {
@@ -243,11 +241,8 @@ describe.each(BACKENDS)('administrators with roles on %s', (backend) => {
     const original = await readFile(keyPath, 'utf8');
     const credentials = JSON.parse(original) as { email: string; password: string };
     await writeFile(keyPath, JSON.stringify({ ...credentials, email: 'Fay@Example.com' }));
-    const shared = Object.fromEntries(
-      Object.entries(t.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
     try {
-      const refused = await startTestApplication(backend, shared).then(
+      const refused = await startTestApplication(backend, sharedStoreEnv(t)).then(
         async (started) => {
           await started.close();
           throw new Error('the start went on');

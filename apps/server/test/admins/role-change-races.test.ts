@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { usersDocument } from '@uas/adapters-http/testing';
 import type { Database } from '@uas/adapters-persistence';
 import { sessionOf } from '../support/admin-api';
-import { AdminClient } from '../support/admin-client';
 import { ROUNDS, rounds, tally } from '../support/race-rounds';
 import { insertAdmin } from '../support/second-admin';
-import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { BACKENDS } from '../support/test-application';
+import { twoInstances } from '../support/two-instances';
 import { withApplicationDatabase } from '../support/token-forgery';
 import { USER_PASSWORD } from '../support/wire';
 
@@ -27,35 +27,20 @@ interface Outcome {
  * written by a third connection, as another owner's would be.
  */
 describe.each(BACKENDS)('a role changed while that admin’s requests are in flight, on %s, two instances', (backend) => {
-  let a: TestApplication;
-  let b: TestApplication;
-  let clientA: AdminClient;
-  let clientB: AdminClient;
-  beforeAll(async () => {
-    a = await startTestApplication(backend);
-    const shared = Object.fromEntries(
-      Object.entries(a.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
-    b = await startTestApplication(backend, shared);
-    [clientA, clientB] = [new AdminClient(a), new AdminClient(b)];
-  }, 60_000);
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  const two = twoInstances(backend);
 
   /** Writes the admin's new role straight into the store; answers once it has committed. */
   async function demote(database: Database, id: string): Promise<void> {
     const admin = await database.repositories.admins.findById(id);
     if (!admin) throw new Error('the admin is gone');
-    await database.repositories.admins.update({ ...admin, role: 'auditor', updated: a.clock.now() });
+    await database.repositories.admins.update({ ...admin, role: 'auditor', updated: two.a.clock.now() });
   }
 
   it(`admin → auditor during a stream of user creations on both instances: nothing started after the commit is allowed, ${ROUNDS} rounds`, async () => {
-    const outcomes = await withApplicationDatabase(a, (database) =>
+    const outcomes = await withApplicationDatabase(two.a, (database) =>
       rounds(async (index): Promise<Outcome[]> => {
-        const admin = await insertAdmin(a, 'admin', { email: `role-race-${backend}-${index}@example.com` });
-        const { accessToken } = await sessionOf(await clientA.login(admin.email, admin.password));
+        const admin = await insertAdmin(two.a, 'admin', { email: `role-race-${backend}-${index}@example.com` });
+        const { accessToken } = await sessionOf(await two.clientA.login(admin.email, admin.password));
         const round: Outcome[] = [];
         const inFlight: Promise<void>[] = [];
         let committed = false;
@@ -64,7 +49,7 @@ describe.each(BACKENDS)('a role changed while that admin’s requests are in fli
         for (let k = 0; !committed || after < AFTER; k += 1) {
           const afterCommit = committed;
           if (afterCommit) after += 1;
-          const client = k % 2 === 0 ? clientA : clientB;
+          const client = k % 2 === 0 ? two.clientA : two.clientB;
           const email = `role-race-${backend}-${index}-${k}@example.com`;
           inFlight.push(
             client
@@ -92,6 +77,6 @@ describe.each(BACKENDS)('a role changed while that admin’s requests are in fli
     expect(after.length).toBeGreaterThanOrEqual(ROUNDS * AFTER);
     expect(before.filter((outcome) => !['201 allowed', '403 forbidden'].includes(outcome.answer))).toEqual([]);
     expect(violations).toEqual([]);
-    for (const client of [clientA, clientB]) client.expectCleanLogs();
+    for (const client of [two.clientA, two.clientB]) client.expectCleanLogs();
   }, 180_000);
 });

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { usersDocument } from '@uas/adapters-http/testing';
 import type { AuditEventListDocument, SessionListDocument, UserDocument } from '@uas/client';
-import { AdminClient } from '../support/admin-client';
+import type { AdminClient } from '../support/admin-client';
 import { ROUNDS, rounds, tally } from '../support/race-rounds';
 import { insertAdmin } from '../support/second-admin';
 import { withApplicationDatabase } from '../support/token-forgery';
-import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { BACKENDS } from '../support/test-application';
+import { twoInstances } from '../support/two-instances';
 import { claimsOf } from '../support/user-client';
 import { USER_PASSWORD } from '../support/wire';
 
@@ -22,24 +23,10 @@ interface Impersonation {
  * its own connections and caches, as two processes behind a load balancer).
  */
 describe.each(BACKENDS)('impersonation on %s, across two instances', (backend) => {
-  let a: TestApplication;
-  let b: TestApplication;
-  let clientA: AdminClient;
-  let clientB: AdminClient;
+  const two = twoInstances(backend, { IMPERSONATION: 'on', ACCESS_TOKEN_TTL_SECONDS: '3600' });
   let adminId: string;
   beforeAll(async () => {
-    const env = { IMPERSONATION: 'on', ACCESS_TOKEN_TTL_SECONDS: '3600' };
-    a = await startTestApplication(backend, env);
-    const shared = Object.fromEntries(
-      Object.entries(a.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
-    b = await startTestApplication(backend, { ...env, ...shared });
-    [clientA, clientB] = [new AdminClient(a), new AdminClient(b)];
-    adminId = (await clientA.adminSession()).id;
-  }, 60_000);
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
+    adminId = (await two.clientA.adminSession()).id;
   });
 
   async function impersonate(client: AdminClient, userId: string): Promise<Impersonation> {
@@ -59,25 +46,27 @@ describe.each(BACKENDS)('impersonation on %s, across two instances', (backend) =
   const me = (client: AdminClient, token: string) => client.get('/v1/users/me', token);
 
   it('answers a signed user token of at most 15 minutes (however long user tokens live) whose act names the admin, and no refresh token', async () => {
-    const user = await clientA.createUser({ email: `claims-${backend}@example.com` });
-    const started = await impersonate(clientA, user.id);
+    const user = await two.clientA.createUser({ email: `claims-${backend}@example.com` });
+    const started = await impersonate(two.clientA, user.id);
     const claims = claimsOf(started.accessToken);
     expect(claims).toMatchObject({ sub: user.id, sid: started.sessionId, act: { sub: adminId } });
     expect(Number(claims.exp) - Number(claims.iat)).toBe(15 * 60);
     expect(Math.floor(new Date(started.expires).getTime() / 1000)).toBe(claims.exp);
     // It opens the user's routes on the other instance too; it is no refresh token.
-    expect((await me(clientB, started.accessToken)).status).toBe(200);
-    expect((await clientB.refresh(started.accessToken, '/v1/refresh')).status).toBe(401);
+    expect((await me(two.clientB, started.accessToken)).status).toBe(200);
+    expect((await two.clientB.refresh(started.accessToken, '/v1/refresh')).status).toBe(401);
     // The user did not sign in: their last login stays as it was.
-    const stored = await clientA.get(`/v1/admin/users/${user.id}`, await clientA.adminToken());
+    const stored = await two.clientA.get(`/v1/admin/users/${user.id}`, await two.clientA.adminToken());
     expect(((await stored.json()) as UserDocument).data.attributes.last_login).toBeNull();
   });
 
   it("shows the session in the user's own list as impersonated by the admin; the token cannot touch the account's credentials; what it does is the admin's in the audit trail", async () => {
-    const user = await clientA.createUser({ email: `self-${backend}@example.com` });
-    const own = await clientA.userSession(user.attributes.email);
-    const started = await impersonate(clientA, user.id);
-    const listed = (await (await clientB.get('/v1/users/me/sessions', own.accessToken)).json()) as SessionListDocument;
+    const user = await two.clientA.createUser({ email: `self-${backend}@example.com` });
+    const own = await two.clientA.userSession(user.attributes.email);
+    const started = await impersonate(two.clientA, user.id);
+    const listed = (await (
+      await two.clientB.get('/v1/users/me/sessions', own.accessToken)
+    ).json()) as SessionListDocument;
     const byId = new Map(listed.data.map((session) => [session.id, session.attributes.impersonated_by]));
     expect(byId.get(started.sessionId)).toBe(adminId);
     expect(byId.get(claimsOf(own.accessToken).sid as string)).toBeNull();
@@ -89,14 +78,22 @@ describe.each(BACKENDS)('impersonation on %s, across two instances', (backend) =
       ['POST', '/v1/users/me/recovery-codes', {}],
     ] as const;
     for (const [method, path, body] of refusals) {
-      const response = await clientB.send(method, path, body, started.accessToken);
+      const response = await two.clientB.send(method, path, body, started.accessToken);
       expect(response.status, `${method} ${path}`).toBe(403);
     }
-    expect((await clientA.userSession(user.attributes.email)).accessToken).toBeTruthy();
+    expect((await two.clientA.userSession(user.attributes.email)).accessToken).toBeTruthy();
 
-    const renamed = await clientB.send('PATCH', '/v1/users/me', usersDocument({ name: 'Fixed' }), started.accessToken);
+    const renamed = await two.clientB.send(
+      'PATCH',
+      '/v1/users/me',
+      usersDocument({ name: 'Fixed' }),
+      started.accessToken,
+    );
     expect(renamed.status).toBe(200);
-    const events = await clientA.get(`/v1/admin/audit-events?filter[target]=${user.id}`, await clientA.adminToken());
+    const events = await two.clientA.get(
+      `/v1/admin/audit-events?filter[target]=${user.id}`,
+      await two.clientA.adminToken(),
+    );
     const byAction = new Map(
       ((await events.json()) as AuditEventListDocument).data.map((event) => [
         event.attributes.action,
@@ -111,41 +108,49 @@ describe.each(BACKENDS)('impersonation on %s, across two instances', (backend) =
   });
 
   it('a support agent demoted to auditor: their impersonation token stops at its next request, on either instance', async () => {
-    const support = await insertAdmin(a, 'support', { email: `support-${backend}@example.com` });
-    const token = (await clientA.adminSession({}, support)).accessToken;
-    const user = await clientA.createUser({ email: `demoted-${backend}@example.com` });
-    const response = await clientA.send('POST', `/v1/admin/users/${user.id}/impersonation`, { reason: REASON }, token);
+    const support = await insertAdmin(two.a, 'support', { email: `support-${backend}@example.com` });
+    const token = (await two.clientA.adminSession({}, support)).accessToken;
+    const user = await two.clientA.createUser({ email: `demoted-${backend}@example.com` });
+    const response = await two.clientA.send(
+      'POST',
+      `/v1/admin/users/${user.id}/impersonation`,
+      { reason: REASON },
+      token,
+    );
     expect(response.status).toBe(201);
     const { data } = (await response.json()) as { data: { attributes: { access_token: string } } };
-    expect((await me(clientB, data.attributes.access_token)).status).toBe(200);
-    await withApplicationDatabase(a, async (database) => {
+    expect((await me(two.clientB, data.attributes.access_token)).status).toBe(200);
+    await withApplicationDatabase(two.a, async (database) => {
       const admin = await database.repositories.admins.findById(support.id);
-      await database.repositories.admins.update({ ...admin!, role: 'auditor', updated: a.clock.now() });
+      await database.repositories.admins.update({ ...admin!, role: 'auditor', updated: two.a.clock.now() });
     });
-    expect((await me(clientB, data.attributes.access_token)).status).toBe(401);
-    expect((await me(clientA, data.attributes.access_token)).status).toBe(401);
+    expect((await me(two.clientB, data.attributes.access_token)).status).toBe(401);
+    expect((await me(two.clientA, data.attributes.access_token)).status).toBe(401);
   });
 
   /** The three ways a session ends, each sent to the other instance than the one that started it. */
   const ENDINGS: [string, (userId: string, own: string, started: Impersonation) => Promise<Response>][] = [
-    ['the user ends it', (_userId, own, { sessionId }) => clientB.delete(`/v1/users/me/sessions/${sessionId}`, own)],
+    [
+      'the user ends it',
+      (_userId, own, { sessionId }) => two.clientB.delete(`/v1/users/me/sessions/${sessionId}`, own),
+    ],
     [
       'an admin ends it',
       async (userId, _own, { sessionId }) =>
-        clientB.delete(`/v1/admin/users/${userId}/sessions/${sessionId}`, await clientB.adminToken()),
+        two.clientB.delete(`/v1/admin/users/${userId}/sessions/${sessionId}`, await two.clientB.adminToken()),
     ],
     [
       "an admin ends all the user's sessions",
-      async (userId) => clientB.delete(`/v1/admin/users/${userId}/sessions`, await clientB.adminToken()),
+      async (userId) => two.clientB.delete(`/v1/admin/users/${userId}/sessions`, await two.clientB.adminToken()),
     ],
   ];
 
   it(`the token used while its session ends: once the end has answered, no request with it succeeds, on either instance, ${ROUNDS} rounds`, async () => {
     const outcomes = await rounds(async (index) => {
       const [ending, end] = ENDINGS[index % ENDINGS.length]!;
-      const user = await clientA.createUser({ email: `race-${backend}-${index}@example.com` });
-      const own = (await clientA.userSession(user.attributes.email)).accessToken;
-      const started = await impersonate(clientA, user.id);
+      const user = await two.clientA.createUser({ email: `race-${backend}-${index}@example.com` });
+      const own = (await two.clientA.userSession(user.attributes.email)).accessToken;
+      const started = await impersonate(two.clientA, user.id);
       let endedAt: number | undefined;
       /** Uses the token on `client` until two requests sent after the end answered have come back. */
       const useToken = async (client: AdminClient) => {
@@ -167,8 +172,8 @@ describe.each(BACKENDS)('impersonation on %s, across two instances', (backend) =
           endedAt = Date.now();
           return response;
         }),
-        useToken(clientA),
-        useToken(clientB),
+        useToken(two.clientA),
+        useToken(two.clientB),
       ]);
       expect(ended.status, ending).toBe(204);
       const all = uses.flat();
@@ -186,6 +191,6 @@ describe.each(BACKENDS)('impersonation on %s, across two instances', (backend) =
       violations,
     });
     expect(violations).toBe(0);
-    for (const client of [clientA, clientB]) client.expectCleanLogs();
+    for (const client of [two.clientA, two.clientB]) client.expectCleanLogs();
   }, 240_000);
 });

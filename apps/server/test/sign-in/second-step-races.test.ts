@@ -1,9 +1,10 @@
 import { SECOND_FACTOR_RULES } from '@uas/domain';
 import { generateSync } from 'otplib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminClient } from '../support/admin-client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AdminClient } from '../support/admin-client';
 import { ROUNDS, rounds, tally } from '../support/race-rounds';
-import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { BACKENDS } from '../support/test-application';
+import { twoInstances } from '../support/two-instances';
 
 const PASSWORD = 'second-step-race-1';
 const PERIOD = SECOND_FACTOR_RULES.totp.periodSeconds;
@@ -14,28 +15,14 @@ const PERIOD = SECOND_FACTOR_RULES.totp.periodSeconds;
  * at once, and exactly one may open a session.
  */
 describe.each(BACKENDS)('second-step races on %s, across two instances', (backend) => {
-  let a: TestApplication;
-  let b: TestApplication;
-  let clientA: AdminClient;
-  let clientB: AdminClient;
-  beforeAll(async () => {
-    a = await startTestApplication(backend);
-    // The same database and key file directory (so the same generated MFA key) as `a`.
-    const shared = Object.fromEntries(
-      Object.entries(a.env).filter(([name]) => ['DATABASE_URL', 'DATABASE_SCHEMA', 'ADMIN_KEY_PATH'].includes(name)),
-    );
-    b = await startTestApplication(backend, shared);
+  const two = twoInstances(backend);
+  beforeAll(() => {
     // One time for both, as two servers synchronised by NTP: a code is of the same step on each.
-    b.clock.advance((a.clock.now().getTime() - b.clock.now().getTime()) / 1000);
-    [clientA, clientB] = [new AdminClient(a), new AdminClient(b)];
-  }, 60_000);
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
+    two.b.clock.advance((two.a.clock.now().getTime() - two.b.clock.now().getTime()) / 1000);
   });
 
   const codeAt = (secret: string, secondsFromNow = 0) =>
-    generateSync({ secret, epoch: Math.floor(a.clock.now().getTime() / 1000) + secondsFromNow });
+    generateSync({ secret, epoch: Math.floor(two.a.clock.now().getTime() / 1000) + secondsFromNow });
 
   /**
    * A new user with an active TOTP factor, enrolled through the routes. The enrolment is verified
@@ -43,9 +30,9 @@ describe.each(BACKENDS)('second-step races on %s, across two instances', (backen
    */
   async function userWithTotp(name: string) {
     const email = `${name}-${backend}-${crypto.randomUUID()}@example.com`;
-    const user = await clientA.createUser({ email, password: PASSWORD });
-    const { accessToken } = await clientA.userSession(email, PASSWORD);
-    const enrolled = await clientA.send(
+    const user = await two.clientA.createUser({ email, password: PASSWORD });
+    const { accessToken } = await two.clientA.userSession(email, PASSWORD);
+    const enrolled = await two.clientA.send(
       'POST',
       '/v1/users/me/factors',
       { data: { type: 'factors', attributes: { kind: 'totp' } } },
@@ -54,7 +41,7 @@ describe.each(BACKENDS)('second-step races on %s, across two instances', (backen
     expect(enrolled.status).toBe(201);
     const { data } = await enrolled.json();
     const secret: string = data.attributes.secret;
-    const verified = await clientA.send(
+    const verified = await two.clientA.send(
       'POST',
       `/v1/users/me/factors/${data.id}/verify`,
       { code: codeAt(secret, -PERIOD) },
@@ -79,7 +66,7 @@ describe.each(BACKENDS)('second-step races on %s, across two instances', (backen
 
   /** The account's unused recovery codes, as an admin sees them. */
   async function codesLeft(id: string): Promise<number> {
-    const listed = await clientB.get(`/v1/admin/users/${id}/factors`, await clientB.adminToken());
+    const listed = await two.clientB.get(`/v1/admin/users/${id}/factors`, await two.clientB.adminToken());
     expect(listed.status).toBe(200);
     return (await listed.json()).meta.recovery_codes_left;
   }
@@ -98,9 +85,12 @@ describe.each(BACKENDS)('second-step races on %s, across two instances', (backen
   it(`one TOTP code sent to both instances at once, each for its own challenge: exactly one session, ${ROUNDS} rounds`, async () => {
     const outcomes = await rounds(async () => {
       const user = await userWithTotp('totp-race');
-      const [first, second] = await Promise.all([challenge(clientA, user.email), challenge(clientB, user.email)]);
+      const [first, second] = await Promise.all([
+        challenge(two.clientA, user.email),
+        challenge(two.clientB, user.email),
+      ]);
       const code = codeAt(user.secret);
-      return outcomeOf(await Promise.all([answer(clientA, first, code), answer(clientB, second, code)]));
+      return outcomeOf(await Promise.all([answer(two.clientA, first, code), answer(two.clientB, second, code)]));
     });
     console.info(`one TOTP code twice at once, two instances (${backend}):`, {
       sessions: tally(outcomes.map((outcome) => outcome.sessions)),
@@ -113,10 +103,13 @@ describe.each(BACKENDS)('second-step races on %s, across two instances', (backen
   it(`one recovery code sent to both instances at once, each for its own challenge: exactly one session, one code used, ${ROUNDS} rounds`, async () => {
     const outcomes = await rounds(async () => {
       const user = await userWithTotp('recovery-race');
-      const [first, second] = await Promise.all([challenge(clientA, user.email), challenge(clientB, user.email)]);
+      const [first, second] = await Promise.all([
+        challenge(two.clientA, user.email),
+        challenge(two.clientB, user.email),
+      ]);
       const [code] = user.recoveryCodes;
       const outcome = await outcomeOf(
-        await Promise.all([answer(clientA, first, code!), answer(clientB, second, code!)]),
+        await Promise.all([answer(two.clientA, first, code!), answer(two.clientB, second, code!)]),
       );
       return { ...outcome, used: user.recoveryCodes.length - (await codesLeft(user.id)) };
     });
@@ -131,10 +124,10 @@ describe.each(BACKENDS)('second-step races on %s, across two instances', (backen
   it(`one challenge answered on both instances at once with two right recovery codes: exactly one session, and the loser's code not used, ${ROUNDS} rounds`, async () => {
     const outcomes = await rounds(async () => {
       const user = await userWithTotp('challenge-race');
-      const handle = await challenge(clientA, user.email);
+      const handle = await challenge(two.clientA, user.email);
       const [one, other] = user.recoveryCodes;
       const outcome = await outcomeOf(
-        await Promise.all([answer(clientA, handle, one!), answer(clientB, handle, other!)]),
+        await Promise.all([answer(two.clientA, handle, one!), answer(two.clientB, handle, other!)]),
       );
       return { ...outcome, used: user.recoveryCodes.length - (await codesLeft(user.id)) };
     });

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns } from 'drizzle-orm';
 import {
   EmailTakenError,
   type Admin,
@@ -8,7 +8,7 @@ import {
   type NewMail,
   type StoredAdminInvitation,
 } from '@uas/domain';
-import { pendingAdminInvitation } from '../shared/conditions';
+import { pendingAdminInvitation, pendingAdminInvitationUnder, unusedAdminInvitationsTo } from '../shared/conditions';
 import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresDb } from './postgres-db';
 import { insertMail } from './postgres-mail-queue';
@@ -27,7 +27,7 @@ export class PostgresAdminInvitationRepository implements AdminInvitationReposit
       await tx
         .update(adminInvitations)
         .set({ used: invitation.created })
-        .where(and(eq(adminInvitations.email, invitation.email), isNull(adminInvitations.used)));
+        .where(unusedAdminInvitationsTo(adminInvitations, invitation.email));
       await tx.insert(adminInvitations).values(invitation);
       await insertMail(tx, mail);
       await appendAuditEvent(tx, audit);
@@ -71,7 +71,7 @@ export class PostgresAdminInvitationRepository implements AdminInvitationReposit
       const [invitation] = await tx
         .update(adminInvitations)
         .set({ used: now })
-        .where(and(inArray(adminInvitations.digest, [...digests]), pendingAdminInvitation(adminInvitations, now)))
+        .where(pendingAdminInvitationUnder(adminInvitations, digests, now))
         .returning(listed);
       if (!invitation) return null;
       const { admin, audit } = join({ ...invitation, used: null });

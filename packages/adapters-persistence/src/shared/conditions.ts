@@ -164,3 +164,17 @@ export function unusedActionTokensOf(tokens: ActionTokenColumns, userId: string)
 export function pendingAdminInvitation(invitations: { used: Column; expires: Column }, now: Date): SQL | undefined {
   return and(isNull(invitations.used), gt(invitations.expires, now));
 }
+
+/** The invitations to `email` not used yet: what a new invitation to that address supersedes. */
+export function unusedAdminInvitationsTo(invitations: { email: Column; used: Column }, email: string): SQL | undefined {
+  return and(eq(invitations.email, email), isNull(invitations.used));
+}
+
+/** The invitation stored under one of `digests`, if it can still be accepted at `now`. */
+export function pendingAdminInvitationUnder(
+  invitations: { digest: Column; used: Column; expires: Column },
+  digests: readonly string[],
+  now: Date,
+): SQL | undefined {
+  return and(inArray(invitations.digest, [...digests]), pendingAdminInvitation(invitations, now));
+}

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns } from 'drizzle-orm';
 import {
   EmailTakenError,
   type Admin,
@@ -8,7 +8,7 @@ import {
   type NewMail,
   type StoredAdminInvitation,
 } from '@uas/domain';
-import { pendingAdminInvitation } from '../shared/conditions';
+import { pendingAdminInvitation, pendingAdminInvitationUnder, unusedAdminInvitationsTo } from '../shared/conditions';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { insertMail } from './sqlite-mail-queue';
@@ -32,7 +32,7 @@ export class SqliteAdminInvitationRepository implements AdminInvitationRepositor
       }
       tx.update(adminInvitations)
         .set({ used: invitation.created })
-        .where(and(eq(adminInvitations.email, invitation.email), isNull(adminInvitations.used)))
+        .where(unusedAdminInvitationsTo(adminInvitations, invitation.email))
         .run();
       tx.insert(adminInvitations).values(invitation).run();
       insertMail(tx, mail);
@@ -78,7 +78,7 @@ export class SqliteAdminInvitationRepository implements AdminInvitationRepositor
       const invitation = tx
         .update(adminInvitations)
         .set({ used: now })
-        .where(and(inArray(adminInvitations.digest, [...digests]), pendingAdminInvitation(adminInvitations, now)))
+        .where(pendingAdminInvitationUnder(adminInvitations, digests, now))
         .returning(listed)
         .get();
       if (!invitation) return null;

@@ -1,5 +1,6 @@
 import { h } from './dom';
 import { FormErrors } from './form-errors';
+import { sendForm } from './send-form';
 import { openModal } from './modal';
 
 export interface ConfirmOptions {
@@ -34,18 +35,11 @@ export async function confirmAction(options: ConfirmOptions): Promise<boolean> {
 
   async function run(): Promise<void> {
     errors.clear();
-    confirm.disabled = true;
-    form.setAttribute('aria-busy', 'true');
-    try {
+    await sendForm(form, confirm, errors, async () => {
       await options.action();
       done = true;
       modal.close();
-    } catch (error) {
-      errors.showError(error);
-    } finally {
-      confirm.disabled = false;
-      form.removeAttribute('aria-busy');
-    }
+    });
   }
 
   await modal.closed;

@@ -6,6 +6,7 @@ import { h, uniqueId } from '../ui/dom';
 import { errorState } from '../ui/error-state';
 import { field } from '../ui/field';
 import { errorText, FormErrors } from '../ui/form-errors';
+import { sendForm } from '../ui/send-form';
 import { formatTimestamp } from '../ui/format';
 import { toast } from '../ui/toast';
 import { appHeader } from './app-header';
@@ -60,20 +61,13 @@ export function adminsView(context: ScreenContext): View {
     if (!address) problems.email = 'Enter the address to invite.';
     if (!chosen) problems.role = 'Choose the role they will have.';
     if (errors.showProblems(problems) || !chosen) return;
-    submit.disabled = true;
-    form.setAttribute('aria-busy', 'true');
-    try {
+    await sendForm(form, submit, errors, async () => {
       const invitee = name.control.value.trim();
       await admins.invite({ email: address, role: chosen, ...(invitee ? { name: invitee } : {}) });
       form.reset();
       toast(`Invitation sent to ${address}.`);
       await load();
-    } catch (error) {
-      errors.showError(error);
-    } finally {
-      submit.disabled = false;
-      form.removeAttribute('aria-busy');
-    }
+    });
   }
 
   async function load(): Promise<void> {

@@ -2,6 +2,7 @@ import type { AdminUser, UsersApi } from '../api/users-api';
 import { h } from '../ui/dom';
 import { field } from '../ui/field';
 import { FormErrors } from '../ui/form-errors';
+import { sendForm } from '../ui/send-form';
 import { openModal } from '../ui/modal';
 import { fromLocalInput } from '../ui/local-time';
 
@@ -48,17 +49,10 @@ export async function openBanDialog(users: UsersApi, user: AdminUser): Promise<A
     errors.clear();
     const reason = fields.reason.control.value.trim();
     if (errors.showProblems(reason ? {} : { reason: 'Give the reason for the ban.' })) return;
-    submit.disabled = true;
-    form.setAttribute('aria-busy', 'true');
-    try {
+    await sendForm(form, submit, errors, async () => {
       banned = await users.ban(user.id, reason, fromLocalInput(fields.until.control.value) || null);
       modal.close();
-    } catch (error) {
-      errors.showError(error);
-    } finally {
-      submit.disabled = false;
-      form.removeAttribute('aria-busy');
-    }
+    });
   }
 
   await modal.closed;

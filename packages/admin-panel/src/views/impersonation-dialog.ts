@@ -4,6 +4,7 @@ import type { AdminUser, Impersonation, UsersApi } from '../api/users-api';
 import { h } from '../ui/dom';
 import { field } from '../ui/field';
 import { FormErrors } from '../ui/form-errors';
+import { sendForm } from '../ui/send-form';
 import { formatTimestamp } from '../ui/format';
 import { openModal } from '../ui/modal';
 import { toast } from '../ui/toast';
@@ -52,9 +53,7 @@ export async function openImpersonation(
     errors.clear();
     const why = reason.control.value.trim();
     if (errors.showProblems(why ? {} : { reason: 'Give the reason for acting as this user.' })) return;
-    submit.disabled = true;
-    form.setAttribute('aria-busy', 'true');
-    try {
+    await sendForm(form, submit, errors, async () => {
       const started = await withSecondFactor(
         deps.session,
         { title: 'Confirm it is you', passkey: () => hasPasskey(deps.factors) },
@@ -63,12 +62,7 @@ export async function openImpersonation(
       if (!started) return;
       onStarted();
       showToken(started);
-    } catch (error) {
-      errors.showError(error);
-    } finally {
-      submit.disabled = false;
-      form.removeAttribute('aria-busy');
-    }
+    });
   }
 
   /** The dialog's form gives way to the token: the only time it is shown. */

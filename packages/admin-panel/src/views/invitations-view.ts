@@ -4,6 +4,7 @@ import { confirmAction } from '../ui/confirm-dialog';
 import { h } from '../ui/dom';
 import { field } from '../ui/field';
 import { FormErrors } from '../ui/form-errors';
+import { sendForm } from '../ui/send-form';
 import { formatTimestamp } from '../ui/format';
 import { navLink } from '../ui/nav-link';
 import { toast } from '../ui/toast';
@@ -52,19 +53,12 @@ export function invitationsView(context: ScreenContext, invitations: Invitations
     errors.clear();
     const address = email.control.value.trim();
     if (errors.showProblems(address ? {} : { email: 'Enter the address to invite.' })) return;
-    submit.disabled = true;
-    form.setAttribute('aria-busy', 'true');
-    try {
+    await sendForm(form, submit, errors, async () => {
       const invited = await invitations.invite({ email: address, name: name.control.value.trim() });
       form.reset();
       toast(`Invitation sent to ${invited.attributes.email}.`);
       await list.load();
-    } catch (error) {
-      errors.showError(error);
-    } finally {
-      submit.disabled = false;
-      form.setAttribute('aria-busy', 'false');
-    }
+    });
   }
 
   const list = pagedList({
