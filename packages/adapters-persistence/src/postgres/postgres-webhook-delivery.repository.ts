@@ -8,6 +8,7 @@ import type {
   WebhookAttemptOutcome,
   WebhookDeliveryPage,
   WebhookDeliveryRepository,
+  WebhookSettlement,
 } from '@uas/domain';
 import { auditEventOf } from '../shared/audit-rows';
 import { appendAuditEvent } from './postgres-audit-trail';
@@ -100,38 +101,12 @@ export class PostgresWebhookDeliveryRepository implements WebhookDeliveryReposit
     return claimedDeliveries(rows, endpoints, now);
   }
 
-  async settle(
-    claim: Pick<ClaimedWebhookDelivery, 'id' | 'attempt' | 'webhookId'>,
-    outcome: WebhookAttemptOutcome,
-    failingBefore: Date,
-  ): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const held = await tx
-        .update(webhookDeliveries)
-        .set(settledDeliveryColumns(outcome))
-        .where(deliveryHeldBy(webhookDeliveries, claim))
-        .returning({ id: webhookDeliveries.id });
-      if (held.length !== 1) return false;
-      const endpoint = eq(webhooks.id, claim.webhookId);
-      if (outcome.status === 'succeeded') {
-        await tx
-          .update(webhooks)
-          .set({ failingSince: null })
-          .where(and(endpoint, isNotNull(webhooks.failingSince)));
-      } else if (outcome.gone) {
-        await tx.update(webhooks).set({ enabled: false, disabledReason: 'gone', updated: outcome.at }).where(endpoint);
-      } else {
-        await tx
-          .update(webhooks)
-          .set({ failingSince: outcome.at })
-          .where(and(endpoint, isNull(webhooks.failingSince)));
-        await tx
-          .update(webhooks)
-          .set({ enabled: false, disabledReason: 'failing', updated: outcome.at })
-          .where(and(endpoint, eq(webhooks.enabled, true), lte(webhooks.failingSince, failingBefore)));
-      }
-      return true;
-    });
+  async settle(settlements: readonly WebhookSettlement[], failingBefore: Date): Promise<boolean[]> {
+    // All at once: the driver pipelines the transaction's statements on its connection, so a
+    // round costs about as many round trips as its longest settlement, not the sum of them.
+    return this.db.transaction((tx) =>
+      Promise.all(settlements.map(({ claim, outcome }) => settleOne(tx, claim, outcome, failingBefore))),
+    );
   }
 
   async enqueue(delivery: NewWebhookDelivery): Promise<void> {
@@ -218,6 +193,40 @@ export class PostgresWebhookDeliveryRepository implements WebhookDeliveryReposit
       .where(eq(webhookDeliveries.status, 'pending'));
     return backlogOf(row, now);
   }
+}
+
+/** Records one outcome, and its endpoint's, in the caller's transaction; false when a later claim took it over. */
+async function settleOne(
+  tx: PostgresTx,
+  claim: WebhookSettlement['claim'],
+  outcome: WebhookAttemptOutcome,
+  failingBefore: Date,
+): Promise<boolean> {
+  const held = await tx
+    .update(webhookDeliveries)
+    .set(settledDeliveryColumns(outcome))
+    .where(deliveryHeldBy(webhookDeliveries, claim))
+    .returning({ id: webhookDeliveries.id });
+  if (held.length !== 1) return false;
+  const endpoint = eq(webhooks.id, claim.webhookId);
+  if (outcome.status === 'succeeded') {
+    await tx
+      .update(webhooks)
+      .set({ failingSince: null })
+      .where(and(endpoint, isNotNull(webhooks.failingSince)));
+  } else if (outcome.gone) {
+    await tx.update(webhooks).set({ enabled: false, disabledReason: 'gone', updated: outcome.at }).where(endpoint);
+  } else {
+    await tx
+      .update(webhooks)
+      .set({ failingSince: outcome.at })
+      .where(and(endpoint, isNull(webhooks.failingSince)));
+    await tx
+      .update(webhooks)
+      .set({ enabled: false, disabledReason: 'failing', updated: outcome.at })
+      .where(and(endpoint, eq(webhooks.enabled, true), lte(webhooks.failingSince, failingBefore)));
+  }
+  return true;
 }
 
 async function insertDeliveries(tx: PostgresTx | PostgresDb, deliveries: readonly NewWebhookDelivery[]): Promise<void> {

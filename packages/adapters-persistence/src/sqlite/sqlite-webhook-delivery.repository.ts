@@ -8,6 +8,7 @@ import type {
   WebhookAttemptOutcome,
   WebhookDeliveryPage,
   WebhookDeliveryRepository,
+  WebhookSettlement,
 } from '@uas/domain';
 import { auditEventOf } from '../shared/audit-rows';
 import { appendAuditEvent } from './sqlite-audit-trail';
@@ -121,43 +122,9 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
     );
   }
 
-  async settle(
-    claim: Pick<ClaimedWebhookDelivery, 'id' | 'attempt' | 'webhookId'>,
-    outcome: WebhookAttemptOutcome,
-    failingBefore: Date,
-  ): Promise<boolean> {
+  async settle(settlements: readonly WebhookSettlement[], failingBefore: Date): Promise<boolean[]> {
     return this.db.transaction(
-      (tx) => {
-        const held =
-          tx
-            .update(webhookDeliveries)
-            .set(settledDeliveryColumns(outcome))
-            .where(deliveryHeldBy(webhookDeliveries, claim))
-            .run().changes === 1;
-        if (!held) return false;
-        const endpoint = eq(webhooks.id, claim.webhookId);
-        if (outcome.status === 'succeeded') {
-          tx.update(webhooks)
-            .set({ failingSince: null })
-            .where(and(endpoint, isNotNull(webhooks.failingSince)))
-            .run();
-        } else if (outcome.gone) {
-          tx.update(webhooks)
-            .set({ enabled: false, disabledReason: 'gone', updated: outcome.at })
-            .where(endpoint)
-            .run();
-        } else {
-          tx.update(webhooks)
-            .set({ failingSince: outcome.at })
-            .where(and(endpoint, isNull(webhooks.failingSince)))
-            .run();
-          tx.update(webhooks)
-            .set({ enabled: false, disabledReason: 'failing', updated: outcome.at })
-            .where(and(endpoint, eq(webhooks.enabled, true), lte(webhooks.failingSince, failingBefore)))
-            .run();
-        }
-        return true;
-      },
+      (tx) => settlements.map(({ claim, outcome }) => settleOne(tx, claim, outcome, failingBefore)),
       { behavior: 'immediate' },
     );
   }
@@ -265,6 +232,41 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
       .get();
     return backlogOf(row, now);
   }
+}
+
+/** Records one outcome, and its endpoint's, in the caller's transaction; false when a later claim took it over. */
+function settleOne(
+  tx: SqliteDb,
+  claim: WebhookSettlement['claim'],
+  outcome: WebhookAttemptOutcome,
+  failingBefore: Date,
+) {
+  const held =
+    tx
+      .update(webhookDeliveries)
+      .set(settledDeliveryColumns(outcome))
+      .where(deliveryHeldBy(webhookDeliveries, claim))
+      .run().changes === 1;
+  if (!held) return false;
+  const endpoint = eq(webhooks.id, claim.webhookId);
+  if (outcome.status === 'succeeded') {
+    tx.update(webhooks)
+      .set({ failingSince: null })
+      .where(and(endpoint, isNotNull(webhooks.failingSince)))
+      .run();
+  } else if (outcome.gone) {
+    tx.update(webhooks).set({ enabled: false, disabledReason: 'gone', updated: outcome.at }).where(endpoint).run();
+  } else {
+    tx.update(webhooks)
+      .set({ failingSince: outcome.at })
+      .where(and(endpoint, isNull(webhooks.failingSince)))
+      .run();
+    tx.update(webhooks)
+      .set({ enabled: false, disabledReason: 'failing', updated: outcome.at })
+      .where(and(endpoint, eq(webhooks.enabled, true), lte(webhooks.failingSince, failingBefore)))
+      .run();
+  }
+  return true;
 }
 
 function insertDeliveries(tx: SqliteDb, deliveries: readonly NewWebhookDelivery[]): void {

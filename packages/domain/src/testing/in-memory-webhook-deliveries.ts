@@ -8,6 +8,7 @@ import type {
   WebhookAttemptOutcome,
   WebhookDeliveryPage,
   WebhookDeliveryRepository,
+  WebhookSettlement,
 } from '../webhooks/webhook-delivery.repository.ts';
 import type { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 import type { InMemoryWebhookRepository } from './in-memory-webhooks.ts';
@@ -64,11 +65,11 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     });
   }
 
-  async settle(
-    claim: Pick<ClaimedWebhookDelivery, 'id' | 'attempt' | 'webhookId'>,
-    outcome: WebhookAttemptOutcome,
-    failingBefore: Date,
-  ): Promise<boolean> {
+  async settle(settlements: readonly WebhookSettlement[], failingBefore: Date): Promise<boolean[]> {
+    return settlements.map(({ claim, outcome }) => this.settleOne(claim, outcome, failingBefore));
+  }
+
+  private settleOne(claim: WebhookSettlement['claim'], outcome: WebhookAttemptOutcome, failingBefore: Date): boolean {
     const row = this.rows.get(claim.id);
     if (row?.status !== 'pending' || row.attempts !== claim.attempt) return false;
     this.rows.set(claim.id, {

@@ -2,7 +2,7 @@ import { describe, expect, it } from './test-api.ts';
 import { SYSTEM } from '../audit/audit-event.ts';
 import { auditRecord, userTarget } from '../audit/audit-records.ts';
 import type { Repositories } from '../repositories.ts';
-import type { WebhookAttemptOutcome } from '../webhooks/webhook-delivery.repository.ts';
+import type { WebhookAttemptOutcome, WebhookSettlement } from '../webhooks/webhook-delivery.repository.ts';
 import { deliveriesOf } from '../webhooks/webhook-dispatcher.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 import { sampleWebhook } from './webhook.repository.contract.ts';
@@ -63,6 +63,13 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
         batch = await repositories.webhookDeliveries.dispatch(id, limit, deliveriesOf);
       return read;
     };
+    /** Settles one claim, as a round of one. */
+    const settleOne = async (
+      claim: WebhookSettlement['claim'],
+      outcome: WebhookAttemptOutcome,
+      failingBefore: Date,
+    ): Promise<boolean | undefined> =>
+      (await repositories.webhookDeliveries.settle([{ claim, outcome }], failingBefore))[0];
     const list = async (id: string) =>
       (await repositories.webhookDeliveries.list(id, { page: 1, size: 100 })).deliveries;
 
@@ -114,8 +121,7 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
         const ids = [...mine, ...theirs].map((claim) => claim.id);
         shared.push(ids.length - new Set(ids).size);
         lost.push(4 - new Set(ids).size);
-        for (const claim of [...mine, ...theirs])
-          await repositories.webhookDeliveries.settle(claim, success(round * 100 + 1), at(-432_000));
+        for (const claim of [...mine, ...theirs]) await settleOne(claim, success(round * 100 + 1), at(-432_000));
       }
       expect(shared.filter(Boolean)).toEqual([]);
       expect(lost.filter(Boolean)).toEqual([]);
@@ -133,9 +139,9 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
       const claim = mine[0]!;
       const retaken = await repositories.webhookDeliveries.claim(at(40), at(70), 50); // leases over
       expect(retaken.find((again) => again.id === claim.id)?.attempt).toBe(2);
-      expect(await repositories.webhookDeliveries.settle(claim, success(41), at(-432_000))).toBe(false);
+      expect(await settleOne(claim, success(41), at(-432_000))).toBe(false);
       const current = retaken.find((again) => again.id === claim.id)!;
-      expect(await repositories.webhookDeliveries.settle(current, success(41), at(-432_000))).toBe(true);
+      expect(await settleOne(current, success(41), at(-432_000))).toBe(true);
       expect((await list(webhook.id)).find((delivery) => delivery.id === claim.id)).toMatchObject({
         status: 'succeeded',
         attempts: 2,
@@ -149,10 +155,10 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
       await change();
       await dispatchAll(webhook.id);
       const [first] = await repositories.webhookDeliveries.claim(at(1), at(31), 10);
-      await repositories.webhookDeliveries.settle(first!, failure(2, at(100)), at(-432_000));
+      await settleOne(first!, failure(2, at(100)), at(-432_000));
       expect(await repositories.webhooks.get(webhook.id)).toMatchObject({ enabled: true, failingSince: at(2) });
       const [second] = await repositories.webhookDeliveries.claim(at(100), at(130), 10);
-      await repositories.webhookDeliveries.settle(second!, failure(101, at(200)), at(3));
+      await settleOne(second!, failure(101, at(200)), at(3));
       expect(await repositories.webhooks.get(webhook.id)).toMatchObject({ enabled: false, disabledReason: 'failing' });
       expect(await repositories.webhookDeliveries.claim(at(300), at(330), 10)).toEqual([]); // disabled: nothing claimed
 
@@ -160,11 +166,7 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
       await change();
       await dispatchAll(other.id);
       const [claim] = await repositories.webhookDeliveries.claim(at(1), at(31), 10);
-      await repositories.webhookDeliveries.settle(
-        claim!,
-        { ...failure(2, null), responseStatus: 410, gone: true },
-        at(-432_000),
-      );
+      await settleOne(claim!, { ...failure(2, null), responseStatus: 410, gone: true }, at(-432_000));
       expect(await repositories.webhooks.get(other.id)).toMatchObject({ enabled: false, disabledReason: 'gone' });
     });
 
@@ -174,7 +176,7 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
       const later = [await change(), await change()];
       await dispatchAll(webhook.id);
       const claimed = await repositories.webhookDeliveries.claim(at(1), at(31), 10);
-      for (const claim of claimed) await repositories.webhookDeliveries.settle(claim, success(2), at(-432_000));
+      for (const claim of claimed) await settleOne(claim, success(2), at(-432_000));
       const replayed = auditRecord(nextId(), at(3), SYSTEM, 'webhook.replayed', { type: 'webhooks', id: webhook.id });
       const [one] = claimed;
       expect(await repositories.webhookDeliveries.replay(webhook.id, one!.id, at(3), replayed)).toBe(true);

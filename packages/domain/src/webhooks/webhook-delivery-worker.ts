@@ -36,16 +36,33 @@ export interface WebhookDeliveryWorkerDeps {
 export class WebhookDeliveryWorker {
   constructor(private readonly deps: WebhookDeliveryWorkerDeps) {}
 
-  /** Claims up to `limit` due deliveries and attempts them concurrently. Answers how many it claimed. */
+  /**
+   * Claims up to `limit` due deliveries, attempts them concurrently, and records their outcomes
+   * together (one transaction a round, not one an attempt). Answers how many it claimed.
+   */
   async deliverDue(limit: number): Promise<number> {
-    const now = this.deps.clock.now();
-    const claimed = await this.deps.deliveries.claim(now, addSeconds(now, WEBHOOK_LEASE_SECONDS), limit);
-    await Promise.all(claimed.map((claim) => this.attempt(claim)));
+    const { deliveries, clock, logger } = this.deps;
+    const now = clock.now();
+    const claimed = await deliveries.claim(now, addSeconds(now, WEBHOOK_LEASE_SECONDS), limit);
+    if (claimed.length === 0) return 0;
+    const settlements = await Promise.all(
+      claimed.map(async (claim) => ({ claim, outcome: await this.attempt(claim) })),
+    );
+    const failingBefore = addSeconds(clock.now(), -FAILING_DISABLE_SECONDS);
+    const held = await deliveries.settle(settlements, failingBefore);
+    settlements.forEach(({ claim, outcome }, n) => {
+      const fields = { deliveryId: claim.id, webhookId: claim.webhookId, attempt: claim.attempt };
+      if (!held[n]) logger.warn('webhook attempt outlived its lease; another worker took the delivery over', fields);
+      else if (outcome.status !== 'succeeded') {
+        logger.warn('webhook attempt failed', { ...fields, status: outcome.responseStatus, error: outcome.error });
+      }
+      if (held[n]) this.deps.onOutcome?.(outcome);
+    });
     return claimed.length;
   }
 
-  private async attempt(claim: ClaimedWebhookDelivery): Promise<void> {
-    const { deliveries, box, sender, clock, logger } = this.deps;
+  private async attempt(claim: ClaimedWebhookDelivery): Promise<WebhookAttemptOutcome> {
+    const { box, sender, clock } = this.deps;
     const started = clock.now();
     let response: WebhookResponse | null = null;
     let error: string | null = null;
@@ -58,14 +75,7 @@ export class WebhookDeliveryWorker {
       error = cause instanceof WebhookSendError ? cause.message : `unexpected: ${(cause as Error)?.message ?? cause}`;
     }
     const at = clock.now();
-    const outcome = this.outcome(claim.attempt, response, error, at, at.getTime() - started.getTime());
-    const held = await deliveries.settle(claim, outcome, addSeconds(at, -FAILING_DISABLE_SECONDS));
-    const fields = { deliveryId: claim.id, webhookId: claim.webhookId, attempt: claim.attempt };
-    if (!held) logger.warn('webhook attempt outlived its lease; another worker took the delivery over', fields);
-    else if (outcome.status !== 'succeeded') {
-      logger.warn('webhook attempt failed', { ...fields, status: outcome.responseStatus, error: outcome.error });
-    }
-    if (held) this.deps.onOutcome?.(outcome);
+    return this.outcome(claim.attempt, response, error, at, at.getTime() - started.getTime());
   }
 
   private outcome(

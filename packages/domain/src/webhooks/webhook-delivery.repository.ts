@@ -53,6 +53,12 @@ export interface WebhookAttemptOutcome {
   readonly gone: boolean;
 }
 
+/** An attempt's claim and how it ended. */
+export interface WebhookSettlement {
+  readonly claim: Pick<ClaimedWebhookDelivery, 'id' | 'attempt' | 'webhookId'>;
+  readonly outcome: WebhookAttemptOutcome;
+}
+
 export interface WebhookDeliveryPage {
   /** Newest first. */
   deliveries: WebhookDelivery[];
@@ -80,15 +86,12 @@ export interface WebhookDeliveryRepository {
    */
   claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedWebhookDelivery[]>;
   /**
-   * Records the attempt's outcome, and its endpoint's: a success clears `failing_since`, a failure
-   * sets it if unset and disables the endpoint (`failing`) once it is older than `failingBefore`,
-   * a 410 disables it (`gone`). False, nothing written, when a later claim took the delivery over.
+   * Records the outcomes of a round's attempts, in one transaction, and their endpoints': a
+   * success clears `failing_since`, a failure sets it if unset and disables the endpoint
+   * (`failing`) once it is older than `failingBefore`, a 410 disables it (`gone`). Answers, for
+   * each, whether it was recorded: false, nothing written, when a later claim took it over.
    */
-  settle(
-    claim: Pick<ClaimedWebhookDelivery, 'id' | 'attempt' | 'webhookId'>,
-    outcome: WebhookAttemptOutcome,
-    failingBefore: Date,
-  ): Promise<boolean>;
+  settle(settlements: readonly WebhookSettlement[], failingBefore: Date): Promise<boolean[]>;
   /** Inserts one delivery (a test event), due at once. */
   enqueue(delivery: NewWebhookDelivery): Promise<void>;
   list(webhookId: string, query: { page: number; size: number }): Promise<WebhookDeliveryPage>;
