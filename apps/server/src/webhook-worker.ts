@@ -7,6 +7,9 @@ import { wakeablePause } from './wakeable-pause';
  */
 const WEBHOOK_CONCURRENCY = 64;
 
+/** The longest wait between rounds while they keep failing. */
+const FAILURE_WAIT_MAX_MS = 5_000;
+
 export interface WebhookWorkerOptions {
   dispatcher: WebhookDispatcher;
   worker: WebhookDeliveryWorker;
@@ -37,15 +40,22 @@ export function startWebhookWorker({
   let stopped = false;
   const { pause, wake } = wakeablePause();
   const running = (async () => {
+    // Rounds that failed in a row (the database unreachable, say): one line for the streak, and
+    // waits that grow to FAILURE_WAIT_MAX_MS, not ten lines a second.
+    let failures = 0;
     while (!stopped) {
       try {
         const read = await dispatcher.dispatchAll();
         const claimed = await worker.deliverDue(WEBHOOK_CONCURRENCY);
         await afterRound?.();
+        if (failures > 0) logger.info('the webhook worker reads its work again', { failedRounds: failures });
+        failures = 0;
         if (read === 0 && claimed < WEBHOOK_CONCURRENCY) await pause(pollMs);
       } catch (error) {
-        logger.warn('the webhook worker could not read its work', { error: (error as Error)?.message });
-        await pause(pollMs);
+        if (failures === 0)
+          logger.warn('the webhook worker could not read its work', { error: (error as Error)?.message });
+        failures += 1;
+        await pause(Math.min(pollMs * 2 ** failures, FAILURE_WAIT_MAX_MS));
       }
     }
   })();

@@ -150,6 +150,20 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
       });
     });
 
+    it('a claim carries the previous secret beside the current one until its time is up', async () => {
+      const webhook = await endpoint();
+      const rotated = { keyId: 'key-2', ciphertext: 'sealed-new' };
+      const audit = auditRecord(nextId(), T0, SYSTEM, 'webhook.secret_rotated', { type: 'webhooks', id: webhook.id });
+      await repositories.webhooks.rotateSecret(webhook.id, { secret: rotated, previousUntil: at(100), now: T0 }, audit);
+      await change();
+      await change();
+      await dispatchAll(webhook.id);
+      const [early] = await repositories.webhookDeliveries.claim(at(1), at(31), 1);
+      expect(early!.secrets).toEqual([rotated, webhook.secret]);
+      const [late] = await repositories.webhookDeliveries.claim(at(101), at(131), 1);
+      expect(late!.secrets).toEqual([rotated]);
+    });
+
     it('a failure marks the endpoint failing, then disables it once it has failed since before the limit; 410 disables it as gone', async () => {
       const webhook = await endpoint();
       await change();
