@@ -5,6 +5,7 @@ import { FactorsApi } from './api/factors-api';
 import { InvitationsApi } from './api/invitations-api';
 import { createSession } from './api/session';
 import { UsersApi } from './api/users-api';
+import { WebhooksApi } from './api/webhooks-api';
 import { permissionsOf } from './state/permissions';
 import { paths, routeOf, sameScreen, type Route } from './state/routes';
 import { h } from './ui/dom';
@@ -17,6 +18,8 @@ import { overviewView } from './views/overview-view';
 import { securityView } from './views/security-view';
 import { userView } from './views/user-view';
 import { usersView } from './views/users-view';
+import { webhookView } from './views/webhook-view';
+import { webhooksView } from './views/webhooks-view';
 import type { ScreenContext, SignedInAdmin, View } from './views/view';
 
 /** Decides what is on screen: nothing but the login form until a session exists. */
@@ -27,6 +30,7 @@ export class App {
   readonly #invitations = new InvitationsApi(this.#session);
   readonly #factors = new FactorsApi(this.#session);
   readonly #admins = new AdminsApi(this.#session);
+  readonly #webhooks = new WebhooksApi(this.#session);
   /** ADMIN_MFA=required refused a call: only the Security page is open until a factor is active. */
   #enrolmentRequired = false;
   #view: View | null = null;
@@ -110,6 +114,7 @@ export class App {
       users: this.#users,
       accounts: this.#accounts,
       admins: this.#admins,
+      webhooks: this.#webhooks,
       factors: this.#factors,
       me,
       can: permissionsOf(me.role),
@@ -129,6 +134,10 @@ export class App {
         return invitationsView(context, this.#invitations);
       case 'admins':
         return adminsView(context);
+      case 'webhooks':
+        return webhooksView(context);
+      case 'webhook':
+        return webhookView(context, route.id);
       case 'security':
         return securityView(context, this.#factors, {
           enrolmentRequired: this.#enrolmentRequired,

@@ -8,6 +8,7 @@ import { mailCommand, secretsCommand } from './mail-commands';
 import { factorsCommand } from './factors-commands';
 import { adminCommand, dbCommand, keysCommand } from './operator-commands';
 import { usersCommand } from './users-commands';
+import { webhooksCommand } from './webhooks-commands';
 
 function operatorProgram(): Command {
   const program = new Command('uas')
@@ -23,6 +24,7 @@ function operatorProgram(): Command {
     factorsCommand(),
     mailCommand(),
     auditCommand(),
+    webhooksCommand(),
     dbCommand(),
   ]) {
     program.addCommand(command.exitOverride().showHelpAfterError());

@@ -187,6 +187,11 @@ describe('the operator CLI', { timeout: 60_000 }, () => {
       ['admins', 'list'],
       ['admins', 'invite'],
       ['keys', 'rotate'],
+      ['webhooks', 'list'],
+      ['webhooks', 'create'],
+      ['webhooks', 'delete'],
+      ['webhooks', 'rotate-secret'],
+      ['webhooks', 'replay'],
       ['db', 'status'],
     ]) {
       const help = await runCli([...command, '--help'], {});

@@ -8,6 +8,8 @@ export type Route =
   | { screen: 'mail' }
   | { screen: 'invitations' }
   | { screen: 'admins' }
+  | { screen: 'webhooks' }
+  | { screen: 'webhook'; id: string }
   | { screen: 'security' };
 
 const PANEL = '/admin';
@@ -20,6 +22,8 @@ export const paths = {
   mail: `${PANEL}/mail`,
   invitations: `${PANEL}/invitations`,
   admins: `${PANEL}/admins`,
+  webhooks: `${PANEL}/webhooks`,
+  webhook: (id: string) => `${PANEL}/webhooks/${encodeURIComponent(id)}`,
   security: `${PANEL}/security`,
 } as const;
 
@@ -31,12 +35,15 @@ export function routeOf(pathname: string): Route {
   if (path === paths.mail) return { screen: 'mail' };
   if (path === paths.invitations) return { screen: 'invitations' };
   if (path === paths.admins) return { screen: 'admins' };
+  if (path === paths.webhooks) return { screen: 'webhooks' };
   if (path === paths.security) return { screen: 'security' };
   const user = /^\/admin\/users\/([^/]+)$/.exec(path);
   if (user?.[1]) return { screen: 'user', id: decodeURIComponent(user[1]) };
+  const webhook = /^\/admin\/webhooks\/([^/]+)$/.exec(path);
+  if (webhook?.[1]) return { screen: 'webhook', id: decodeURIComponent(webhook[1]) };
   return { screen: 'overview' };
 }
 
 /** Whether two routes show the same screen of the same thing (then only the query may differ). */
 export const sameScreen = (a: Route, b: Route): boolean =>
-  a.screen === b.screen && (a.screen !== 'user' || (b.screen === 'user' && a.id === b.id));
+  a.screen === b.screen && (!('id' in a) || ('id' in b && a.id === b.id));

@@ -11,6 +11,7 @@ const SECTIONS = [
   ['users', paths.users, 'Users', 'users.read'],
   ['invitations', paths.invitations, 'Invitations', 'invitations.read'],
   ['admins', paths.admins, 'Admins', 'admins.manage'],
+  ['webhooks', paths.webhooks, 'Webhooks', 'settings.manage'],
   ['audit', paths.audit, 'Audit log', 'audit.read'],
   ['mail', paths.mail, 'Mail', 'mail.read'],
   ['security', paths.security, 'Security', 'self'],

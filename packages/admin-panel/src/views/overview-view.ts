@@ -5,6 +5,7 @@ import { h } from '../ui/dom';
 import { errorState } from '../ui/error-state';
 import { appHeader } from './app-header';
 import type { ScreenContext, View } from './view';
+import { webhooksNotice } from './webhooks-notice';
 
 const SERIES = [
   ['Sign-ups', 'signups', '--accent'],
@@ -18,6 +19,17 @@ export function overviewView(context: ScreenContext): View {
   const body = h('div', { class: 'overview', 'aria-busy': 'true' }, h('p', { class: 'loading' }, 'Loading…'));
   const abort = new AbortController();
   let charts: DailyChart[] = [];
+  const notice = h('div', { class: 'notice-slot' });
+
+  /** An owner is told here, where they land, when the service disabled a webhook endpoint. */
+  async function checkWebhooks(): Promise<void> {
+    if (!context.can('settings.manage')) return;
+    try {
+      notice.replaceChildren(webhooksNotice(await context.webhooks.list(abort.signal), context.navigate) ?? '');
+    } catch {
+      // The Webhooks page says what failed; the overview stands without the notice.
+    }
+  }
 
   async function load(): Promise<void> {
     body.setAttribute('aria-busy', 'true');
@@ -60,8 +72,14 @@ export function overviewView(context: ScreenContext): View {
   }
 
   void load();
+  void checkWebhooks();
   return {
-    element: h('div', { class: 'shell' }, appHeader(context, 'overview'), h('main', { class: 'page' }, heading, body)),
+    element: h(
+      'div',
+      { class: 'shell' },
+      appHeader(context, 'overview'),
+      h('main', { class: 'page' }, heading, notice, body),
+    ),
     destroy() {
       abort.abort();
       for (const chart of charts) chart.destroy();

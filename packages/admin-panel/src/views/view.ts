@@ -2,6 +2,7 @@ import type { AccountApi } from '../api/account-api';
 import type { AdminSession as Session } from '@uas/client';
 import type { UsersApi } from '../api/users-api';
 import type { AdminsApi } from '../api/admins-api';
+import type { WebhooksApi } from '../api/webhooks-api';
 import type { FactorsApi } from '../api/factors-api';
 import type { Can } from '../state/permissions';
 
@@ -19,6 +20,8 @@ export interface ScreenContext {
   users: UsersApi;
   accounts: AccountApi;
   admins: AdminsApi;
+  /** Webhook endpoints and their deliveries (owners only). */
+  webhooks: WebhooksApi;
   /** The signed-in admin's own second factors. */
   factors: FactorsApi;
   /** The signed-in admin as the API read them for this screen, role included. */

@@ -43,6 +43,8 @@ describe('safe rendering and the content security policy', () => {
     '/admin/audit',
     '/admin/invitations',
     '/admin/admins',
+    '/admin/webhooks',
+    '/admin/webhooks/0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e6f',
     '/admin/some/deep/link',
   ])('serves %s with a strict CSP and no inline script', async (path) => {
     const response = await fetch(`${stack().server.baseUrl}${path}`);

@@ -129,6 +129,24 @@ export class AdminClient {
     return data.map(({ id, attributes }) => ({ id, email: attributes.email, role: attributes.role }));
   }
 
+  /** Every webhook endpoint: its URL and why the service disabled it, if it did. */
+  async webhooks(): Promise<{ id: string; url: string; disabled_reason: string | null }[]> {
+    const response = await this.call('GET', '/v1/admin/webhooks');
+    if (response.status !== 200) throw new Error(`webhooks failed: ${response.status}`);
+    const { data } = (await response.json()) as {
+      data: { id: string; attributes: { url: string; disabled_reason: string | null } }[];
+    };
+    return data.map(({ id, attributes }) => ({ id, url: attributes.url, disabled_reason: attributes.disabled_reason }));
+  }
+
+  /** Invites an administrator with `role`: the link waits in the outbox (no SMTP_URL in tests). */
+  async inviteAdmin(email: string, role: string): Promise<void> {
+    const response = await this.call('POST', '/v1/admin/admins', {
+      data: { type: 'admins', attributes: { email, role } },
+    });
+    if (response.status !== 201) throw new Error(`invite failed: ${response.status} ${await response.text()}`);
+  }
+
   /** The signed-in admin's own view of themselves: the status tells whether the session still works. */
   async meStatus(): Promise<number> {
     const response = await this.call('GET', '/v1/admin/me');
