@@ -8,7 +8,7 @@ import {
   type WebhookRepository,
   type WebhookSecretRotation,
 } from '@uas/domain';
-import { newWebhookRow, webhookOf } from '../shared/webhook-rows';
+import { newWebhookRow, rotatedSecretColumns, webhookOf } from '../shared/webhook-rows';
 import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresDb } from './postgres-db';
 import { auditChain, webhooks } from './postgres-schema';
@@ -64,18 +64,9 @@ export class PostgresWebhookRepository implements WebhookRepository {
 
   async rotateSecret(id: string, rotation: WebhookSecretRotation, audit: AuditRecord): Promise<Webhook | null> {
     return this.db.transaction(async (tx) => {
-      // One statement: the right-hand sides read the row as it was (after any rotation that held
-      // it first), so each rotation keeps the secret it replaces.
       const [row] = await tx
         .update(webhooks)
-        .set({
-          previousSecretKey: sql`${webhooks.secretKey}`,
-          previousSecret: sql`${webhooks.secret}`,
-          previousSecretUntil: rotation.previousUntil,
-          secretKey: rotation.secret.keyId,
-          secret: rotation.secret.ciphertext,
-          updated: rotation.now,
-        })
+        .set(rotatedSecretColumns(webhooks, rotation))
         .where(eq(webhooks.id, id))
         .returning();
       if (!row) return null;

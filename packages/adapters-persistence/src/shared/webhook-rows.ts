@@ -1,4 +1,12 @@
-import type { NewWebhook, SealedText, Webhook, WebhookDisabledReason, WebhookEventSelector } from '@uas/domain';
+import { sql, type Column } from 'drizzle-orm';
+import type {
+  NewWebhook,
+  SealedText,
+  Webhook,
+  WebhookDisabledReason,
+  WebhookEventSelector,
+  WebhookSecretRotation,
+} from '@uas/domain';
 
 /** An endpoint as both dialects store it: each sealed secret as its key id and ciphertext columns. */
 export interface WebhookRow {
@@ -48,3 +56,19 @@ export function newWebhookRow({ secret, previousSecret, ...webhook }: NewWebhook
     previousSecret: previousSecret?.ciphertext ?? null,
   };
 }
+
+/**
+ * What a rotation sets, in one statement: the right-hand sides read the row as it was (after any
+ * rotation that held it first), so each rotation keeps the secret it replaces.
+ */
+export const rotatedSecretColumns = (
+  table: { secretKey: Column; secret: Column },
+  rotation: WebhookSecretRotation,
+) => ({
+  previousSecretKey: sql<string>`${table.secretKey}`,
+  previousSecret: sql<string>`${table.secret}`,
+  previousSecretUntil: rotation.previousUntil,
+  secretKey: rotation.secret.keyId,
+  secret: rotation.secret.ciphertext,
+  updated: rotation.now,
+});

@@ -8,7 +8,7 @@ import {
   type WebhookRepository,
   type WebhookSecretRotation,
 } from '@uas/domain';
-import { newWebhookRow, webhookOf } from '../shared/webhook-rows';
+import { newWebhookRow, rotatedSecretColumns, webhookOf } from '../shared/webhook-rows';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { auditChain, webhooks } from './sqlite-schema';
@@ -69,17 +69,9 @@ export class SqliteWebhookRepository implements WebhookRepository {
 
   async rotateSecret(id: string, rotation: WebhookSecretRotation, audit: AuditRecord): Promise<Webhook | null> {
     return this.db.transaction((tx) => {
-      // One statement: the right-hand sides read the row as it was, so the replaced secret is the one stored.
       const row = tx
         .update(webhooks)
-        .set({
-          previousSecretKey: sql`${webhooks.secretKey}`,
-          previousSecret: sql`${webhooks.secret}`,
-          previousSecretUntil: rotation.previousUntil,
-          secretKey: rotation.secret.keyId,
-          secret: rotation.secret.ciphertext,
-          updated: rotation.now,
-        })
+        .set(rotatedSecretColumns(webhooks, rotation))
         .where(eq(webhooks.id, id))
         .returning()
         .get();
