@@ -48,6 +48,7 @@ export * from './secrets/secret-box.ts';
 export * from './webhooks/webhook.ts';
 export * from './webhooks/webhook-events.ts';
 export * from './webhooks/webhook-delivery.ts';
+export * from './webhooks/delivery-states.ts';
 export * from './webhooks/webhook.repository.ts';
 export * from './webhooks/delivery-payload.ts';
 export * from './webhooks/delivery-schedule.ts';

@@ -1,14 +1,17 @@
 import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lte, min } from 'drizzle-orm';
-import type {
-  AuditRecord,
-  ClaimedWebhookDelivery,
-  DeliveryMapper,
-  DispatchTarget,
-  NewWebhookDelivery,
-  WebhookAttemptOutcome,
-  WebhookDeliveryPage,
-  WebhookDeliveryRepository,
-  WebhookSettlement,
+import {
+  type AuditRecord,
+  type ClaimedWebhookDelivery,
+  type DeliveryMapper,
+  type DispatchTarget,
+  newDeliveryFields,
+  type NewWebhookDelivery,
+  requeuedDeliveryFields,
+  settledDeliveryFields,
+  type WebhookAttemptOutcome,
+  type WebhookDeliveryPage,
+  type WebhookDeliveryRepository,
+  type WebhookSettlement,
 } from '@uas/domain';
 import { auditEventOf } from '../shared/audit-rows';
 import { appendAuditEvent } from './postgres-audit-trail';
@@ -18,11 +21,8 @@ import {
   claimedDeliveryColumns,
   deliveryDueAt,
   deliveryHeldBy,
-  newDeliveryRow,
   newestDeliveriesFirst,
   notHeld,
-  replayedColumns,
-  settledDeliveryColumns,
 } from '../shared/webhook-delivery-rows';
 import type { PostgresDb, PostgresTx } from './postgres-db';
 import { auditEvents, webhookDeliveries, webhooks } from './postgres-schema';
@@ -136,7 +136,7 @@ export class PostgresWebhookDeliveryRepository implements WebhookDeliveryReposit
       if (!found) return false;
       await tx
         .update(webhookDeliveries)
-        .set(replayedColumns(now))
+        .set(requeuedDeliveryFields(now))
         .where(and(where, notHeld(webhookDeliveries, now)));
       await appendAuditEvent(tx, audit);
       return true;
@@ -173,10 +173,10 @@ export class PostgresWebhookDeliveryRepository implements WebhookDeliveryReposit
         if (made.length > 0) {
           await tx
             .insert(webhookDeliveries)
-            .values(made.map((delivery) => newDeliveryRow(delivery, now)))
+            .values(made.map((delivery) => newDeliveryFields(delivery, now)))
             .onConflictDoUpdate({
               target: [webhookDeliveries.webhookId, webhookDeliveries.seq],
-              set: replayedColumns(now),
+              set: requeuedDeliveryFields(now),
               setWhere: notHeld(webhookDeliveries, now),
             });
         }
@@ -204,7 +204,7 @@ async function settleOne(
 ): Promise<boolean> {
   const held = await tx
     .update(webhookDeliveries)
-    .set(settledDeliveryColumns(outcome))
+    .set(settledDeliveryFields(outcome))
     .where(deliveryHeldBy(webhookDeliveries, claim))
     .returning({ id: webhookDeliveries.id });
   if (held.length !== 1) return false;
@@ -233,6 +233,6 @@ async function insertDeliveries(tx: PostgresTx | PostgresDb, deliveries: readonl
   if (deliveries.length === 0) return;
   await tx
     .insert(webhookDeliveries)
-    .values(deliveries.map((delivery) => newDeliveryRow(delivery)))
+    .values(deliveries.map((delivery) => newDeliveryFields(delivery)))
     .onConflictDoNothing();
 }

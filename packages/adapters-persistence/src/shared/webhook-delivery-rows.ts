@@ -1,11 +1,5 @@
 import { and, desc, eq, isNull, lte, or, sql, type Column, type SQL } from 'drizzle-orm';
-import type {
-  ClaimedWebhookDelivery,
-  NewWebhookDelivery,
-  SealedText,
-  WebhookAttemptOutcome,
-  WebhookDelivery,
-} from '@uas/domain';
+import { type ClaimedWebhookDelivery, deliveryBacklog, type SealedText, type WebhookDelivery } from '@uas/domain';
 
 // The deliveries as both dialects store them: the tables have the same columns under the same
 // names, so rows, conditions and orders are written once.
@@ -19,24 +13,6 @@ interface DeliveryColumns {
   leaseUntil: Column;
   created: Column;
 }
-
-/** A new delivery's row: pending, due at `now` (by default its creation: the event's time). */
-export const newDeliveryRow = (delivery: NewWebhookDelivery, now: Date = delivery.created) => ({
-  ...delivery,
-  status: 'pending' as const,
-  attempts: 0,
-  nextAttempt: now,
-  updated: now,
-});
-
-/** What a replay sets: pending, due at `now`, with the whole retry schedule ahead of it again. */
-export const replayedColumns = (now: Date) => ({
-  status: 'pending' as const,
-  attempts: 0,
-  nextAttempt: now,
-  leaseUntil: null,
-  updated: now,
-});
 
 /** A delivery no worker holds: never claimed, settled, or its lease over. */
 export const notHeld = (table: DeliveryColumns, now: Date): SQL | undefined =>
@@ -60,18 +36,6 @@ export const deliveryDueAt = (table: DeliveryColumns, now: Date): SQL | undefine
 /** The delivery while `claim` still holds it: no later claim has taken it over. */
 export const deliveryHeldBy = (table: DeliveryColumns, claim: { id: string; attempt: number }): SQL | undefined =>
   and(eq(table.id, claim.id), eq(table.status, 'pending'), eq(table.attempts, claim.attempt));
-
-/** What an attempt's outcome writes to its delivery. */
-export const settledDeliveryColumns = (outcome: WebhookAttemptOutcome) => ({
-  status: outcome.status,
-  nextAttempt: outcome.nextAttempt ?? outcome.at,
-  leaseUntil: null,
-  lastStatus: outcome.responseStatus,
-  lastError: outcome.error,
-  lastDurationMs: outcome.durationMs,
-  updated: outcome.at,
-  ...(outcome.status === 'succeeded' ? { delivered: outcome.at } : {}),
-});
 
 export const newestDeliveriesFirst = (table: DeliveryColumns) => [desc(table.created), desc(table.id)];
 
@@ -120,11 +84,6 @@ export function claimedDeliveries(
   });
 }
 
-/** The backlog as the lag gauge reports it. */
-export const backlogOf = (row: { pending: number; oldest: Date | number | null } | undefined, now: Date) => {
-  const oldest = row?.oldest == null ? null : new Date(row.oldest);
-  return {
-    pending: Number(row?.pending ?? 0),
-    oldestDueSeconds: oldest === null ? 0 : Math.max(0, (now.getTime() - oldest.getTime()) / 1000),
-  };
-};
+/** The backlog from a count and a minimum as the driver reads them (a bigint count, an epoch for a date). */
+export const backlogOf = (row: { pending: number; oldest: Date | number | null } | undefined, now: Date) =>
+  deliveryBacklog(Number(row?.pending ?? 0), row?.oldest == null ? null : new Date(row.oldest), now);

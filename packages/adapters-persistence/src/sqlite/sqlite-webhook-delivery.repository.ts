@@ -1,14 +1,17 @@
 import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lte, min } from 'drizzle-orm';
-import type {
-  AuditRecord,
-  ClaimedWebhookDelivery,
-  DeliveryMapper,
-  DispatchTarget,
-  NewWebhookDelivery,
-  WebhookAttemptOutcome,
-  WebhookDeliveryPage,
-  WebhookDeliveryRepository,
-  WebhookSettlement,
+import {
+  type AuditRecord,
+  type ClaimedWebhookDelivery,
+  type DeliveryMapper,
+  type DispatchTarget,
+  newDeliveryFields,
+  type NewWebhookDelivery,
+  requeuedDeliveryFields,
+  settledDeliveryFields,
+  type WebhookAttemptOutcome,
+  type WebhookDeliveryPage,
+  type WebhookDeliveryRepository,
+  type WebhookSettlement,
 } from '@uas/domain';
 import { auditEventOf } from '../shared/audit-rows';
 import { appendAuditEvent } from './sqlite-audit-trail';
@@ -18,11 +21,8 @@ import {
   claimedDeliveryColumns,
   deliveryDueAt,
   deliveryHeldBy,
-  newDeliveryRow,
   newestDeliveriesFirst,
   notHeld,
-  replayedColumns,
-  settledDeliveryColumns,
 } from '../shared/webhook-delivery-rows';
 import type { SqliteDb } from './sqlite-db';
 import { auditEvents, webhookDeliveries, webhooks } from './sqlite-schema';
@@ -155,7 +155,7 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
         // One in flight is being delivered already: left to its attempt.
         if (!found) return false;
         tx.update(webhookDeliveries)
-          .set(replayedColumns(now))
+          .set(requeuedDeliveryFields(now))
           .where(and(where, notHeld(webhookDeliveries, now)))
           .run();
         appendAuditEvent(tx, audit);
@@ -195,10 +195,10 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
           const made = map(target, events);
           if (made.length > 0) {
             tx.insert(webhookDeliveries)
-              .values(made.map((delivery) => newDeliveryRow(delivery, now)))
+              .values(made.map((delivery) => newDeliveryFields(delivery, now)))
               .onConflictDoUpdate({
                 target: [webhookDeliveries.webhookId, webhookDeliveries.seq],
-                set: replayedColumns(now),
+                set: requeuedDeliveryFields(now),
                 setWhere: notHeld(webhookDeliveries, now),
               })
               .run();
@@ -244,7 +244,7 @@ function settleOne(
   const held =
     tx
       .update(webhookDeliveries)
-      .set(settledDeliveryColumns(outcome))
+      .set(settledDeliveryFields(outcome))
       .where(deliveryHeldBy(webhookDeliveries, claim))
       .run().changes === 1;
   if (!held) return false;
@@ -272,7 +272,7 @@ function settleOne(
 function insertDeliveries(tx: SqliteDb, deliveries: readonly NewWebhookDelivery[]): void {
   if (deliveries.length === 0) return;
   tx.insert(webhookDeliveries)
-    .values(deliveries.map((delivery) => newDeliveryRow(delivery)))
+    .values(deliveries.map((delivery) => newDeliveryFields(delivery)))
     .onConflictDoNothing()
     .run();
 }

@@ -1,4 +1,10 @@
 import type { AuditRecord } from '../audit/audit-event.ts';
+import {
+  deliveryBacklog,
+  newDeliveryFields,
+  requeuedDeliveryFields,
+  settledDeliveryFields,
+} from '../webhooks/delivery-states.ts';
 import type { WebhookDelivery } from '../webhooks/webhook-delivery.ts';
 import type {
   ClaimedWebhookDelivery,
@@ -72,17 +78,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
   private settleOne(claim: WebhookSettlement['claim'], outcome: WebhookAttemptOutcome, failingBefore: Date): boolean {
     const row = this.rows.get(claim.id);
     if (row?.status !== 'pending' || row.attempts !== claim.attempt) return false;
-    this.rows.set(claim.id, {
-      ...row,
-      status: outcome.status,
-      nextAttempt: outcome.nextAttempt ?? outcome.at,
-      leaseUntil: null,
-      lastStatus: outcome.responseStatus,
-      lastError: outcome.error,
-      lastDurationMs: outcome.durationMs,
-      updated: outcome.at,
-      delivered: outcome.status === 'succeeded' ? outcome.at : row.delivered,
-    });
+    this.rows.set(claim.id, { ...row, ...settledDeliveryFields(outcome) });
     const hook = this.webhooks.rows.get(claim.webhookId);
     if (!hook) return true;
     if (outcome.status === 'succeeded') this.webhooks.rows.set(hook.id, { ...hook, failingSince: null });
@@ -137,11 +133,8 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
 
   async backlog(now: Date): Promise<{ pending: number; oldestDueSeconds: number }> {
     const pending = [...this.rows.values()].filter((row) => row.status === 'pending');
-    const oldest = Math.min(...pending.map((row) => row.nextAttempt.getTime()));
-    return {
-      pending: pending.length,
-      oldestDueSeconds: pending.length ? Math.max(0, (now.getTime() - oldest) / 1000) : 0,
-    };
+    const oldest = pending.length ? new Date(Math.min(...pending.map((row) => row.nextAttempt.getTime()))) : null;
+    return deliveryBacklog(pending.length, oldest, now);
   }
 
   private insert(delivery: NewWebhookDelivery, now: Date, replay: boolean): void {
@@ -154,23 +147,12 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
       if (replay) this.requeue(existing, now);
       return;
     }
-    this.rows.set(delivery.id, {
-      ...delivery,
-      status: 'pending',
-      attempts: 0,
-      nextAttempt: now,
-      leaseUntil: null,
-      lastStatus: null,
-      lastError: null,
-      lastDurationMs: null,
-      updated: now,
-      delivered: null,
-    });
+    this.rows.set(delivery.id, newDeliveryFields(delivery, now));
   }
 
   /** Due again at `now`, unless an attempt holds it. */
   private requeue(row: Row, now: Date): void {
     if (row.leaseUntil && row.leaseUntil > now) return;
-    this.rows.set(row.id, { ...row, status: 'pending', attempts: 0, nextAttempt: now, leaseUntil: null, updated: now });
+    this.rows.set(row.id, { ...row, ...requeuedDeliveryFields(now) });
   }
 }
