@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lte, min } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, lte, min } from 'drizzle-orm';
 import {
   type AuditRecord,
   type ClaimedWebhookDelivery,
@@ -23,6 +23,7 @@ import {
   deliveryHeldBy,
   newestDeliveriesFirst,
   notHeld,
+  settledEndpointUpdates,
 } from '../shared/webhook-delivery-rows';
 import type { PostgresDb, PostgresTx } from './postgres-db';
 import { auditEvents, webhookDeliveries, webhooks } from './postgres-schema';
@@ -208,23 +209,9 @@ async function settleOne(
     .where(deliveryHeldBy(webhookDeliveries, claim))
     .returning({ id: webhookDeliveries.id });
   if (held.length !== 1) return false;
-  const endpoint = eq(webhooks.id, claim.webhookId);
-  if (outcome.status === 'succeeded') {
-    await tx
-      .update(webhooks)
-      .set({ failingSince: null })
-      .where(and(endpoint, isNotNull(webhooks.failingSince)));
-  } else if (outcome.gone) {
-    await tx.update(webhooks).set({ enabled: false, disabledReason: 'gone', updated: outcome.at }).where(endpoint);
-  } else {
-    await tx
-      .update(webhooks)
-      .set({ failingSince: outcome.at })
-      .where(and(endpoint, isNull(webhooks.failingSince)));
-    await tx
-      .update(webhooks)
-      .set({ enabled: false, disabledReason: 'failing', updated: outcome.at })
-      .where(and(endpoint, eq(webhooks.enabled, true), lte(webhooks.failingSince, failingBefore)));
+  // In order: a failure's disabling reads the `failing_since` the update before it set.
+  for (const { set, where } of settledEndpointUpdates(webhooks, claim.webhookId, outcome, failingBefore)) {
+    await tx.update(webhooks).set(set).where(where);
   }
   return true;
 }

@@ -1,5 +1,12 @@
-import { and, desc, eq, isNull, lte, or, sql, type Column, type SQL } from 'drizzle-orm';
-import { type ClaimedWebhookDelivery, deliveryBacklog, type SealedText, type WebhookDelivery } from '@uas/domain';
+import { and, desc, eq, isNotNull, isNull, lte, or, sql, type Column, type SQL } from 'drizzle-orm';
+import {
+  type ClaimedWebhookDelivery,
+  deliveryBacklog,
+  type SealedText,
+  type WebhookAttemptOutcome,
+  type WebhookDelivery,
+  type WebhookDisabledReason,
+} from '@uas/domain';
 
 // The deliveries as both dialects store them: the tables have the same columns under the same
 // names, so rows, conditions and orders are written once.
@@ -87,3 +94,40 @@ export function claimedDeliveries(
 /** The backlog from a count and a minimum as the driver reads them (a bigint count, an epoch for a date). */
 export const backlogOf = (row: { pending: number; oldest: Date | number | null } | undefined, now: Date) =>
   deliveryBacklog(Number(row?.pending ?? 0), row?.oldest == null ? null : new Date(row.oldest), now);
+
+interface EndpointColumns {
+  id: Column;
+  enabled: Column;
+  failingSince: Column;
+}
+
+/** One update of an endpoint's row: the columns it sets where the condition holds. */
+interface EndpointUpdate {
+  set: { failingSince?: Date | null; enabled?: false; disabledReason?: WebhookDisabledReason; updated?: Date };
+  where: SQL | undefined;
+}
+
+/**
+ * What an attempt's outcome writes to its endpoint, in order: a success clears `failing_since`,
+ * a 410 disables it (`gone`), a failure sets `failing_since` if unset, then disables the endpoint
+ * (`failing`) once that is older than `failingBefore`.
+ */
+export function settledEndpointUpdates(
+  table: EndpointColumns,
+  webhookId: string,
+  outcome: WebhookAttemptOutcome,
+  failingBefore: Date,
+): EndpointUpdate[] {
+  const endpoint = eq(table.id, webhookId);
+  if (outcome.status === 'succeeded') {
+    return [{ set: { failingSince: null }, where: and(endpoint, isNotNull(table.failingSince)) }];
+  }
+  if (outcome.gone) return [{ set: { enabled: false, disabledReason: 'gone', updated: outcome.at }, where: endpoint }];
+  return [
+    { set: { failingSince: outcome.at }, where: and(endpoint, isNull(table.failingSince)) },
+    {
+      set: { enabled: false, disabledReason: 'failing', updated: outcome.at },
+      where: and(endpoint, eq(table.enabled, true), lte(table.failingSince, failingBefore)),
+    },
+  ];
+}

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lte, min } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, lte, min } from 'drizzle-orm';
 import {
   type AuditRecord,
   type ClaimedWebhookDelivery,
@@ -23,6 +23,7 @@ import {
   deliveryHeldBy,
   newestDeliveriesFirst,
   notHeld,
+  settledEndpointUpdates,
 } from '../shared/webhook-delivery-rows';
 import type { SqliteDb } from './sqlite-db';
 import { auditEvents, webhookDeliveries, webhooks } from './sqlite-schema';
@@ -248,23 +249,8 @@ function settleOne(
       .where(deliveryHeldBy(webhookDeliveries, claim))
       .run().changes === 1;
   if (!held) return false;
-  const endpoint = eq(webhooks.id, claim.webhookId);
-  if (outcome.status === 'succeeded') {
-    tx.update(webhooks)
-      .set({ failingSince: null })
-      .where(and(endpoint, isNotNull(webhooks.failingSince)))
-      .run();
-  } else if (outcome.gone) {
-    tx.update(webhooks).set({ enabled: false, disabledReason: 'gone', updated: outcome.at }).where(endpoint).run();
-  } else {
-    tx.update(webhooks)
-      .set({ failingSince: outcome.at })
-      .where(and(endpoint, isNull(webhooks.failingSince)))
-      .run();
-    tx.update(webhooks)
-      .set({ enabled: false, disabledReason: 'failing', updated: outcome.at })
-      .where(and(endpoint, eq(webhooks.enabled, true), lte(webhooks.failingSince, failingBefore)))
-      .run();
+  for (const { set, where } of settledEndpointUpdates(webhooks, claim.webhookId, outcome, failingBefore)) {
+    tx.update(webhooks).set(set).where(where).run();
   }
   return true;
 }
