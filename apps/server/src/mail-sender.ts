@@ -1,5 +1,5 @@
 import type { Logger, MailDelivery, Mailer } from '@uas/domain';
-import { wakeablePause } from './wakeable-pause';
+import { type LoopControl, startBackgroundLoop } from './background-loop';
 
 /**
  * Messages attempted at once: one round claims this many, and sends them concurrently, each over
@@ -40,14 +40,11 @@ export function startMailSender({
   pollMs = 250,
   probeMaxMs = 30_000,
 }: MailSenderOptions): MailSender {
-  let stopped = false;
-  const { pause, wake } = wakeablePause();
-
-  const waitForServer = async () => {
+  const waitForServer = async ({ pause, stopped }: LoopControl) => {
     logger.warn('the mail server is unreachable; messages stay queued until it answers');
-    for (let wait = Math.min(1_000, probeMaxMs); !stopped; wait = Math.min(wait * 2, probeMaxMs)) {
+    for (let wait = Math.min(1_000, probeMaxMs); !stopped(); wait = Math.min(wait * 2, probeMaxMs)) {
       await pause(wait);
-      if (stopped) return;
+      if (stopped()) return;
       try {
         await mailer.check();
         logger.info('the mail server answers again');
@@ -58,26 +55,20 @@ export function startMailSender({
     }
   };
 
-  const running = (async () => {
-    while (!stopped) {
-      try {
-        const round = await delivery.deliverDue(SEND_CONCURRENCY);
-        if (round.unreachable) await waitForServer();
-        else if (round.claimed < SEND_CONCURRENCY) await pause(pollMs);
-      } catch (error) {
-        logger.warn('the mail sender could not read the queue', { error: (error as Error)?.message });
-        await pause(pollMs);
-      }
+  const loop = startBackgroundLoop(async (control) => {
+    try {
+      const round = await delivery.deliverDue(SEND_CONCURRENCY);
+      if (round.unreachable) await waitForServer(control);
+      else if (round.claimed < SEND_CONCURRENCY) await control.pause(pollMs);
+    } catch (error) {
+      logger.warn('the mail sender could not read the queue', { error: (error as Error)?.message });
+      await control.pause(pollMs);
     }
-  })();
+  });
 
   return {
     async stop(graceMs) {
-      stopped = true;
-      wake();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([running, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-      clearTimeout(timer);
+      await loop.stop(graceMs);
       mailer.close();
     },
   };

@@ -1,5 +1,5 @@
 import type { Logger, WebhookDeliveryWorker, WebhookDispatcher } from '@uas/domain';
-import { wakeablePause } from './wakeable-pause';
+import { type BackgroundLoop, startBackgroundLoop } from './background-loop';
 
 /**
  * Deliveries one round claims and attempts at once; a round that claimed a full batch is followed
@@ -20,11 +20,6 @@ export interface WebhookWorkerOptions {
   afterRound?: () => Promise<void>;
 }
 
-export interface WebhookWorker {
-  /** Lets the attempts in progress finish (at most `graceMs`), then stops. */
-  stop(graceMs: number): Promise<void>;
-}
-
 /**
  * The loop every instance runs: turn new audit events into deliveries, then send what is due.
  * Both share their work with the other instances through the database (see
@@ -36,36 +31,23 @@ export function startWebhookWorker({
   logger,
   pollMs = 100,
   afterRound,
-}: WebhookWorkerOptions): WebhookWorker {
-  let stopped = false;
-  const { pause, wake } = wakeablePause();
-  const running = (async () => {
-    // Rounds that failed in a row (the database unreachable, say): one line for the streak, and
-    // waits that grow to FAILURE_WAIT_MAX_MS, not ten lines a second.
-    let failures = 0;
-    while (!stopped) {
-      try {
-        const read = await dispatcher.dispatchAll();
-        const claimed = await worker.deliverDue(WEBHOOK_CONCURRENCY);
-        await afterRound?.();
-        if (failures > 0) logger.info('the webhook worker reads its work again', { failedRounds: failures });
-        failures = 0;
-        if (read === 0 && claimed < WEBHOOK_CONCURRENCY) await pause(pollMs);
-      } catch (error) {
-        if (failures === 0)
-          logger.warn('the webhook worker could not read its work', { error: (error as Error)?.message });
-        failures += 1;
-        await pause(Math.min(pollMs * 2 ** failures, FAILURE_WAIT_MAX_MS));
-      }
+}: WebhookWorkerOptions): BackgroundLoop {
+  // Rounds that failed in a row (the database unreachable, say): one line for the streak, and
+  // waits that grow to FAILURE_WAIT_MAX_MS, not ten lines a second.
+  let failures = 0;
+  return startBackgroundLoop(async ({ pause }) => {
+    try {
+      const read = await dispatcher.dispatchAll();
+      const claimed = await worker.deliverDue(WEBHOOK_CONCURRENCY);
+      await afterRound?.();
+      if (failures > 0) logger.info('the webhook worker reads its work again', { failedRounds: failures });
+      failures = 0;
+      if (read === 0 && claimed < WEBHOOK_CONCURRENCY) await pause(pollMs);
+    } catch (error) {
+      if (failures === 0)
+        logger.warn('the webhook worker could not read its work', { error: (error as Error)?.message });
+      failures += 1;
+      await pause(Math.min(pollMs * 2 ** failures, FAILURE_WAIT_MAX_MS));
     }
-  })();
-  return {
-    async stop(graceMs) {
-      stopped = true;
-      wake();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([running, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-      clearTimeout(timer);
-    },
-  };
+  });
 }
