@@ -10,7 +10,7 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import nodemailer from 'nodemailer';
@@ -23,17 +23,9 @@ import { loadConfig } from '../apps/server/src/config';
 import { buildContainer, mailOf } from '../apps/server/src/container';
 import { SEND_CONCURRENCY } from '../apps/server/src/mail-sender';
 import { LOCAL_POSTGRES_URL, postgresDatabase, sqliteDatabase } from './database';
+import { machineLine, percentile, progress, type Rate, resultRow, until, whole } from './worker-bench';
 
 const FROM = 'Accounts <no-reply@accounts.example.com>';
-/** Longest wait for the queue to empty before the run is called failed. */
-const DRAIN_TIMEOUT_MS = 120_000;
-const progress = (line: string) => process.stderr.write(`${line}\n`);
-const whole = (text: string | undefined, name: string, min: number, max: number) => {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max)
-    throw new Error(`--${name} must be a whole number from ${min} to ${max}`);
-  return value;
-};
 
 /** A loopback SMTP server that accepts every message and notes when each message id arrived. */
 async function startSink() {
@@ -73,21 +65,7 @@ async function startSink() {
   };
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + DRAIN_TIMEOUT_MS;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not done within ${DRAIN_TIMEOUT_MS / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-
-interface Figures {
-  perSecond: number;
-  p50?: number;
-  p99?: number;
+interface Figures extends Rate {
   messages: number;
   duplicates: number;
 }
@@ -196,11 +174,10 @@ async function main(): Promise<void> {
     drained.duplicates = steady.duplicates;
 
     const row = (name: string, f: Figures, share: boolean, note: string) =>
-      `| ${name} | ${f.perSecond.toFixed(0)} | ${share ? `${((100 * f.perSecond) / ceiling.perSecond).toFixed(0)} %` : '–'} | ${f.p50 === undefined ? '–' : f.p50.toFixed(0)} | ${f.p99 === undefined ? '–' : f.p99.toFixed(0)} | ${f.messages} | ${note} |`;
-    const cpu = cpus();
+      resultRow(name, f, f.messages, share ? ceiling : null, note);
     console.log(`### Mail sender, ${database.label}, ${new Date().toISOString().slice(0, 10)}
 
-Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), shared with other work (load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after);
+${machineLine(loadBefore)}
 sender, queueing and SMTP server in one Node.js ${process.version} process. Duplicates (a message accepted twice): ${steady.duplicates}.
 
 | Measure | messages/s | of ceiling | p50 ms | p99 ms | messages | What it is |

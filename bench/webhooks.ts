@@ -9,7 +9,7 @@
 import { createServer } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '@uas/adapters-persistence';
@@ -19,17 +19,10 @@ import { createApplication } from '../apps/server/src/application';
 import { loadConfig } from '../apps/server/src/config';
 import { buildContainer, useCasesOf } from '../apps/server/src/container';
 import { LOCAL_POSTGRES_URL, postgresDatabase, sqliteDatabase } from './database';
+import { machineLine, percentile, progress, type Rate, resultRow, until, whole } from './worker-bench';
 
 /** What the ceiling keeps in flight: the worker's claim size. */
 const IN_FLIGHT = 64;
-const DRAIN_TIMEOUT_MS = 120_000;
-const progress = (line: string) => process.stderr.write(`${line}\n`);
-const whole = (text: string | undefined, name: string, min: number, max: number) => {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max)
-    throw new Error(`--${name} must be a whole number from ${min} to ${max}`);
-  return value;
-};
 
 /** A loopback receiver answering 204 at once, noting when each webhook-id (and each user version) first arrived. */
 async function startReceiver() {
@@ -61,21 +54,7 @@ async function startReceiver() {
   };
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + DRAIN_TIMEOUT_MS;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not done within ${DRAIN_TIMEOUT_MS / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-
-interface Figures {
-  perSecond: number;
-  p50?: number;
-  p99?: number;
+interface Figures extends Rate {
   count: number;
 }
 
@@ -188,11 +167,10 @@ async function main(): Promise<void> {
     const duplicates = receiver.received() - receivedBefore - receiver.arrivals.size;
 
     const row = (name: string, f: Figures, share: boolean, note: string) =>
-      `| ${name} | ${f.perSecond.toFixed(0)} | ${share ? `${((100 * f.perSecond) / ceiling.perSecond).toFixed(0)} %` : '–'} | ${f.p50 === undefined ? '–' : f.p50.toFixed(0)} | ${f.p99 === undefined ? '–' : f.p99.toFixed(0)} | ${f.count} | ${note} |`;
-    const cpu = cpus();
+      resultRow(name, f, f.count, share ? ceiling : null, note);
     console.log(`### Webhook deliveries, ${database.label}, ${new Date().toISOString().slice(0, 10)}
 
-Machine: ${cpu.length} cores (${cpu[0]?.model.trim()}), shared with other work (load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after);
+${machineLine(loadBefore)}
 worker, changes and receiver in one Node.js ${process.version} process. Duplicates (a webhook-id received twice): ${duplicates}.
 
 | Measure | deliveries/s | of ceiling | p50 ms | p99 ms | deliveries | What it is |
