@@ -1,27 +1,17 @@
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '@uas/adapters-persistence';
 import { sqlAuditTampering } from '@uas/adapters-persistence/testing';
 import { loadConfig } from '../../src/config';
 import { EXIT } from '../../src/cli/exit-codes';
-import { runCli } from '../support/operator-cli';
-import { ServerProcesses } from '../../../../scripts/release-process';
-import { BACKENDS, testDatabaseEnv } from '../support/test-application';
+import { cliWorkspace, runCli } from '../support/operator-cli';
+import { BACKENDS } from '../support/test-application';
 
 describe.each(BACKENDS)('uas audit verify on %s', { timeout: 120_000 }, (backend) => {
-  const dirs = new ServerProcesses();
-  const removals: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    for (const remove of removals) await remove();
-    await dirs.cleanup();
-  });
+  const { freshEnv } = cliWorkspace(backend);
 
   /** A database with a few events written by the CLI itself: key rotations and user creations. */
   async function trail(): Promise<Record<string, string>> {
-    const dir = await dirs.tempDir();
-    const database = await testDatabaseEnv(backend, dir);
-    removals.push(database.remove);
-    const env = { ...database.env, ADMIN_KEY_PATH: join(dir, 'admin.key') };
+    const env = await freshEnv();
     for (const args of [
       ['keys', 'rotate'],
       ['users', 'create', '--email', 'a@example.com'],

@@ -1,8 +1,6 @@
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ServerProcesses } from '../../../../scripts/release-process';
-import { runCli } from '../support/operator-cli';
-import { BACKENDS, testDatabaseEnv } from '../support/test-application';
+import { describe, expect, it } from 'vitest';
+import { cliWorkspace, runCli } from '../support/operator-cli';
+import { BACKENDS } from '../support/test-application';
 
 const lines = (stdout: string) =>
   stdout
@@ -12,18 +10,7 @@ const lines = (stdout: string) =>
     .map((line) => JSON.parse(line));
 
 describe.each(BACKENDS)('uas webhooks on %s', { timeout: 120_000 }, (backend) => {
-  const dirs = new ServerProcesses();
-  const removals: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    for (const remove of removals) await remove();
-    await dirs.cleanup();
-  });
-  async function freshEnv(): Promise<Record<string, string>> {
-    const dir = await dirs.tempDir();
-    const database = await testDatabaseEnv(backend, dir);
-    removals.push(database.remove);
-    return { ...database.env, ADMIN_KEY_PATH: join(dir, 'admin.key') };
-  }
+  const { freshEnv } = cliWorkspace(backend);
 
   it('creates an endpoint and prints its secret once; lists, rotates, replays and deletes it', async () => {
     const env = await freshEnv();

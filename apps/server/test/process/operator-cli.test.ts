@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '@uas/adapters-persistence';
 import { loadConfig } from '../../src/config';
-import { finished, runCli, spawnCli } from '../support/operator-cli';
+import { cliWorkspace, finished, runCli, spawnCli } from '../support/operator-cli';
 import { ServerProcesses } from '../../../../scripts/release-process';
-import { BACKENDS, testDatabaseEnv } from '../support/test-application';
+import { BACKENDS } from '../support/test-application';
 
 const HASH = '$2y$04$xVFWQ0oA6sigoj8A4s1b0OZOf/1zWEntqxyBjFGIuejjXTgThwCuK';
 const ndjson = (records: object[]) => records.map((record) => `${JSON.stringify(record)}\n`).join('');
@@ -24,18 +24,7 @@ const record = (i: number) => ({
 });
 
 describe.each(BACKENDS)('the operator CLI on %s', { timeout: 120_000 }, (backend) => {
-  const dirs = new ServerProcesses();
-  const removals: (() => Promise<void>)[] = [];
-  afterAll(async () => {
-    for (const remove of removals) await remove();
-    await dirs.cleanup();
-  });
-  async function freshEnv(): Promise<Record<string, string>> {
-    const dir = await dirs.tempDir();
-    const database = await testDatabaseEnv(backend, dir);
-    removals.push(database.remove);
-    return { ...database.env, ADMIN_KEY_PATH: join(dir, 'admin.key') };
-  }
+  const { freshEnv, tempDir } = cliWorkspace(backend);
   const exported = async (env: Record<string, string>, ...args: string[]) => {
     const result = await runCli(['users', 'export', '--quiet', ...args], env);
     expect(result.code, result.stderr).toBe(0);
@@ -72,7 +61,7 @@ describe.each(BACKENDS)('the operator CLI on %s', { timeout: 120_000 }, (backend
     ).toEqual([1, 2, 3].map(record));
 
     const target = await freshEnv();
-    const file = join(await dirs.tempDir(), 'users.ndjson');
+    const file = join(await tempDir(), 'users.ndjson');
     expect(
       (await runCli(['users', 'export', '--with-password-hashes', '--quiet', '--output', file], source)).code,
     ).toBe(0);
@@ -83,7 +72,7 @@ describe.each(BACKENDS)('the operator CLI on %s', { timeout: 120_000 }, (backend
     expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, skipped: 3 });
 
     const csvTarget = await freshEnv();
-    const csv = join(await dirs.tempDir(), 'users.csv');
+    const csv = join(await tempDir(), 'users.csv');
     await writeFile(csv, await exported(source, '--with-password-hashes', '--format', 'csv'));
     expect((await readFile(csv, 'utf8')).split('\n')[0]).toBe(
       'id,name,email,metadata,app,active,email_verified,created,updated,password_hash',
@@ -97,7 +86,7 @@ describe.each(BACKENDS)('the operator CLI on %s', { timeout: 120_000 }, (backend
     async (format) => {
       const source = await freshEnv();
       expect((await runCli(['users', 'import', '-', '--quiet'], source, ndjson([1, 2, 3].map(record)))).code).toBe(0);
-      const file = join(await dirs.tempDir(), `users.${format}`);
+      const file = join(await tempDir(), `users.${format}`);
       await writeFile(file, 'an earlier export', { mode: 0o644 });
       const written = await runCli(['users', 'export', '--format', format, '--quiet', '--output', file], source);
       expect(written.code, written.stderr).toBe(0);

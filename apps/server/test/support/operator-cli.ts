@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { RELEASE_DIR } from '../../../../scripts/release-process';
+import { afterAll } from 'vitest';
+import { RELEASE_DIR, ServerProcesses } from '../../../../scripts/release-process';
+import { type Backend, testDatabaseEnv } from './test-application';
 
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -42,4 +44,27 @@ export function finished(child: ChildProcess, stdin = ''): Promise<CliResult> {
     child.once('error', reject);
     child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+}
+
+/**
+ * For the CLI's tests on `backend`, inside a `describe`: fresh databases, each with its own folder
+ * and admin key, and temporary folders, all removed after the `describe`'s tests.
+ */
+export function cliWorkspace(backend: Backend) {
+  const dirs = new ServerProcesses();
+  const removals: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const remove of removals) await remove();
+    await dirs.cleanup();
+  });
+  return {
+    tempDir: () => dirs.tempDir(),
+    /** The environment of a fresh, empty database. */
+    async freshEnv(): Promise<Record<string, string>> {
+      const dir = await dirs.tempDir();
+      const database = await testDatabaseEnv(backend, dir);
+      removals.push(database.remove);
+      return { ...database.env, ADMIN_KEY_PATH: join(dir, 'admin.key') };
+    },
+  };
 }
