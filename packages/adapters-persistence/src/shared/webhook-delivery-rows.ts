@@ -2,11 +2,12 @@ import { and, desc, eq, isNotNull, isNull, lte, or, sql, type Column, type SQL }
 import {
   type ClaimedWebhookDelivery,
   deliveryBacklog,
-  type SealedText,
+  sealedSigningSecrets,
   type WebhookAttemptOutcome,
   type WebhookDelivery,
   type WebhookDisabledReason,
 } from '@uas/domain';
+import { sealedSecretsOf } from './webhook-rows';
 
 // The deliveries as both dialects store them: the tables have the same columns under the same
 // names, so rows, conditions and orders are written once.
@@ -57,15 +58,6 @@ export interface ClaimedEndpointRow {
   previousSecretUntil: Date | null;
 }
 
-/** The secrets that sign at `now`: the current one, and the previous one until its time is up. */
-function signingSecrets(row: ClaimedEndpointRow, now: Date): SealedText[] {
-  const secrets: SealedText[] = [{ keyId: row.secretKey, ciphertext: row.secret }];
-  if (row.previousSecretKey && row.previousSecret && row.previousSecretUntil && row.previousSecretUntil > now) {
-    secrets.push({ keyId: row.previousSecretKey, ciphertext: row.previousSecret });
-  }
-  return secrets;
-}
-
 /** The claimed deliveries, each with its endpoint's URL and secrets. */
 export function claimedDeliveries(
   rows: readonly WebhookDelivery[],
@@ -84,7 +76,10 @@ export function claimedDeliveries(
         eventType: row.eventType,
         payload: row.payload,
         attempt: row.attempts,
-        secrets: signingSecrets(endpoint, now),
+        secrets: sealedSigningSecrets(
+          { ...sealedSecretsOf(endpoint), previousSecretUntil: endpoint.previousSecretUntil },
+          now,
+        ),
         created: row.created,
       },
     ];

@@ -29,6 +29,17 @@ export interface WebhookRow {
 
 const sealed = (keyId: string, ciphertext: string): SealedText => ({ keyId, ciphertext });
 
+/** An endpoint's secrets as sealed texts, from their key id and ciphertext columns. */
+export const sealedSecretsOf = (
+  row: Pick<WebhookRow, 'secretKey' | 'secret' | 'previousSecretKey' | 'previousSecret'>,
+): Pick<Webhook, 'secret' | 'previousSecret'> => ({
+  secret: sealed(row.secretKey, row.secret),
+  previousSecret:
+    row.previousSecretKey === null || row.previousSecret === null
+      ? null
+      : sealed(row.previousSecretKey, row.previousSecret),
+});
+
 export function webhookOf({
   secretKey,
   secret,
@@ -39,9 +50,7 @@ export function webhookOf({
 }: WebhookRow): Webhook {
   return {
     ...row,
-    secret: sealed(secretKey, secret),
-    previousSecret:
-      previousSecretKey === null || previousSecret === null ? null : sealed(previousSecretKey, previousSecret),
+    ...sealedSecretsOf({ secretKey, secret, previousSecretKey, previousSecret }),
     cursor: Number(cursor),
   };
 }

@@ -6,6 +6,7 @@ import {
   settledDeliveryFields,
 } from '../webhooks/delivery-states.ts';
 import type { WebhookDelivery } from '../webhooks/webhook-delivery.ts';
+import { sealedSigningSecrets } from '../webhooks/webhook-secrets.ts';
 import type {
   ClaimedWebhookDelivery,
   DeliveryMapper,
@@ -57,7 +58,6 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
       const claimed = { ...row, attempts: row.attempts + 1, nextAttempt: leaseUntil, leaseUntil, updated: now };
       this.rows.set(row.id, claimed);
       const hook = this.webhooks.rows.get(row.webhookId)!;
-      const previous = hook.previousSecret && hook.previousSecretUntil && hook.previousSecretUntil > now;
       return {
         id: row.id,
         webhookId: row.webhookId,
@@ -65,7 +65,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
         eventType: row.eventType,
         payload: row.payload,
         attempt: claimed.attempts,
-        secrets: previous ? [hook.secret, hook.previousSecret!] : [hook.secret],
+        secrets: sealedSigningSecrets(hook, now),
         created: row.created,
       };
     });

@@ -1,3 +1,4 @@
+import type { SealedText } from '../secrets/secret.ts';
 import type { SecretBox } from '../secrets/secret-box.ts';
 import type { Webhook } from './webhook.ts';
 
@@ -18,15 +19,26 @@ export function generateWebhookSecret(): string {
 export const WEBHOOK_SECRET_PURPOSE = 'webhook-secret';
 
 /**
- * The secrets a delivery to `webhook` is signed with at `now`, in clear (`whsec_…`): its current
- * one, then the one a rotation replaced while it still signs (24 hours), so a receiver verifies
- * with either. For the delivery worker only: never log, store or answer them.
+ * The secrets that sign a delivery to `webhook` at `now`, sealed: its current one, then the one a
+ * rotation replaced while it still signs (24 hours), so a receiver verifies with either.
  */
-export async function webhookSigningSecrets(box: SecretBox, webhook: Webhook, now: Date): Promise<string[]> {
-  const current = await box.open(WEBHOOK_SECRET_PURPOSE, webhook.secret, webhook.id);
-  const { previousSecret, previousSecretUntil } = webhook;
+export function sealedSigningSecrets(
+  webhook: Pick<Webhook, 'secret' | 'previousSecret' | 'previousSecretUntil'>,
+  now: Date,
+): SealedText[] {
+  const { secret, previousSecret, previousSecretUntil } = webhook;
   if (previousSecret === null || previousSecretUntil === null || previousSecretUntil.getTime() <= now.getTime()) {
-    return [current];
+    return [secret];
   }
-  return [current, await box.open(WEBHOOK_SECRET_PURPOSE, previousSecret, webhook.id)];
+  return [secret, previousSecret];
+}
+
+/**
+ * The secrets a delivery to `webhook` is signed with at `now` (see sealedSigningSecrets), in clear
+ * (`whsec_…`). For the delivery worker only: never log, store or answer them.
+ */
+export function webhookSigningSecrets(box: SecretBox, webhook: Webhook, now: Date): Promise<string[]> {
+  return Promise.all(
+    sealedSigningSecrets(webhook, now).map((sealed) => box.open(WEBHOOK_SECRET_PURPOSE, sealed, webhook.id)),
+  );
 }
