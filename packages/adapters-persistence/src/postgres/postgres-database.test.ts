@@ -161,6 +161,8 @@ describe('PostgreSQL database', () => {
       'signing_keys',
       'user_count',
       'users',
+      'webhook_deliveries',
+      'webhooks',
     ]);
   });
 
