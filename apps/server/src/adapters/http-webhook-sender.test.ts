@@ -4,7 +4,6 @@ import { WebhookSendError } from '@uas/domain';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpWebhookSender, retryAfterSeconds } from './http-webhook-sender';
-import { forbiddenAddressKind } from './webhook-address-guard';
 
 const SECRET = `whsec_${Buffer.from('a-secret-of-32-bytes-for-testing').toString('base64')}`;
 const OLD_SECRET = `whsec_${Buffer.from('the-previous-secret-32-bytes-ok!').toString('base64')}`;
@@ -61,22 +60,25 @@ describe('HttpWebhookSender', () => {
   });
 
   it.each([
-    ['127.0.0.1', 'a loopback address'],
-    ['[::1]', 'a loopback address'],
-    ['169.254.169.254', 'a cloud metadata address'],
-    ['10.0.0.1', 'a private address'],
-    ['[::ffff:127.0.0.1]', 'a loopback address'],
-    ['localhost', 'a loopback address'],
+    '127.0.0.1',
+    '[::1]',
+    '169.254.169.254',
+    '10.0.0.1',
+    '[::ffff:127.0.0.1]',
+    '[64:ff9b::7f00:1]',
+    '192.0.2.2',
+    '198.18.0.1',
+    'localhost',
   ])(
-    'refuses %s (%s) at connect time, unless the operator allows private addresses: nothing is sent',
-    async (host, kind) => {
+    'refuses %s at connect time, unless the operator allows private addresses: nothing is sent, and the log names no address',
+    async (host) => {
       const { port, received } = await receiver();
       const sender = new HttpWebhookSender({ allowPrivateAddresses: false, timeoutMs: 2_000 });
       const error = await sender.send(request(`http://${host}:${port}/hook`)).catch((caught: unknown) => caught);
       sender.close();
       expect(error).toBeInstanceOf(WebhookSendError);
-      expect((error as Error).message).toContain(kind);
-      expect((error as Error).message).toContain('WEBHOOK_ALLOW_PRIVATE_ADDRESSES');
+      expect((error as Error).message).toMatch(/^address not allowed .*WEBHOOK_ALLOW_PRIVATE_ADDRESSES/);
+      expect((error as Error).message).not.toMatch(/127|::1|localhost|loopback/);
       expect(received).toEqual([]);
     },
   );
@@ -106,27 +108,5 @@ describe('HttpWebhookSender', () => {
     expect(retryAfterSeconds('Sat, 21 Nov 2026 10:01:00 GMT', now)).toBe(60);
     expect(retryAfterSeconds('soon', now)).toBeNull();
     expect(retryAfterSeconds(undefined, now)).toBeNull();
-  });
-});
-
-describe('forbiddenAddressKind', () => {
-  it.each([
-    ['127.0.0.1', 'a loopback address'],
-    ['::1', 'a loopback address'],
-    ['0.0.0.0', 'an unspecified address'],
-    ['10.1.2.3', 'a private address'],
-    ['172.16.0.1', 'a private address'],
-    ['192.168.1.1', 'a private address'],
-    ['fd12::1', 'a private address'],
-    ['169.254.10.1', 'a link-local address'],
-    ['fe80::1', 'a link-local address'],
-    ['169.254.169.254', 'a cloud metadata address'],
-    ['fd00:ec2::254', 'a cloud metadata address'],
-    ['::ffff:10.0.0.1', 'a private address'],
-    ['::ffff:a9fe:a9fe', 'a cloud metadata address'],
-    ['93.184.215.14', null],
-    ['2606:4700::1111', null],
-  ])('%s is %s', (address, kind) => {
-    expect(forbiddenAddressKind(address)).toBe(kind);
   });
 });

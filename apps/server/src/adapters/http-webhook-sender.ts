@@ -43,8 +43,7 @@ export class HttpWebhookSender implements WebhookSender {
     const target = new URL(url);
     if (!this.options.allowPrivateAddresses) {
       const host = target.hostname.replace(/^\[|\]$/g, '');
-      const kind = forbiddenAddressKind(host);
-      if (kind !== null) throw new WebhookSendError(new ForbiddenAddressError(host, host, kind).message);
+      if (forbiddenAddressKind(host) !== null) throw new WebhookSendError(new ForbiddenAddressError().message);
     }
     const signature = secrets.map((secret) => new Webhook(secret).sign(id, timestamp, body)).join(' ');
     const headers = {
