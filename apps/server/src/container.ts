@@ -240,7 +240,10 @@ export function webhooksOf(
   metrics: PrometheusMetrics | null,
 ) {
   const deliveries = resolve(container, WebhookDeliveryRepository);
-  const sender = new HttpWebhookSender({ allowPrivateAddresses: config.webhookAllowPrivateAddresses });
+  const sender = new HttpWebhookSender({
+    allowPrivateAddresses: config.webhookAllowPrivateAddresses,
+    allowHttp: config.webhookUrls.allowHttp,
+  });
   return {
     sender,
     dispatcher: new WebhookDispatcher({ deliveries }),

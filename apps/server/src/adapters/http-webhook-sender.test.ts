@@ -45,7 +45,7 @@ const request = (url: string) => ({
 describe('HttpWebhookSender', () => {
   it('signs to the Standard Webhooks specification: the package verifies it, under the current and the previous secret', async () => {
     const { port, received } = await receiver();
-    const sender = new HttpWebhookSender({ allowPrivateAddresses: true });
+    const sender = new HttpWebhookSender({ allowHttp: true, allowPrivateAddresses: true });
     const sent = { ...request(`http://127.0.0.1:${port}/hook`), secrets: [SECRET, OLD_SECRET] };
     expect(await sender.send(sent)).toEqual({ status: 200, retryAfterSeconds: null });
     sender.close();
@@ -73,7 +73,7 @@ describe('HttpWebhookSender', () => {
     'refuses %s at connect time, unless the operator allows private addresses: nothing is sent, and the log names no address',
     async (host) => {
       const { port, received } = await receiver();
-      const sender = new HttpWebhookSender({ allowPrivateAddresses: false, timeoutMs: 2_000 });
+      const sender = new HttpWebhookSender({ allowHttp: true, allowPrivateAddresses: false, timeoutMs: 2_000 });
       const error = await sender.send(request(`http://${host}:${port}/hook`)).catch((caught: unknown) => caught);
       sender.close();
       expect(error).toBeInstanceOf(WebhookSendError);
@@ -83,13 +83,23 @@ describe('HttpWebhookSender', () => {
     },
   );
 
+  it('refuses an http URL unless WEBHOOK_ALLOW_HTTP is set now (it may have been when the endpoint was registered): nothing is sent, no retry', async () => {
+    const { port, received } = await receiver();
+    const sender = new HttpWebhookSender({ allowHttp: false, allowPrivateAddresses: true });
+    const error = await sender.send(request(`http://127.0.0.1:${port}/hook`)).catch((caught: unknown) => caught);
+    sender.close();
+    expect(error).toBeInstanceOf(WebhookSendError);
+    expect(error).toMatchObject({ message: 'http not allowed (set WEBHOOK_ALLOW_HTTP=true)', permanent: true });
+    expect(received).toEqual([]);
+  });
+
   it('does not follow a redirect (to loopback): the answer is the 3xx, and its target receives nothing', async () => {
     const target = await receiver();
     const redirecting = await receiver((res) => {
       res.writeHead(302, { location: `http://127.0.0.1:${target.port}/internal` });
       res.end();
     });
-    const sender = new HttpWebhookSender({ allowPrivateAddresses: true });
+    const sender = new HttpWebhookSender({ allowHttp: true, allowPrivateAddresses: true });
     expect(await sender.send(request(`http://127.0.0.1:${redirecting.port}/hook`))).toMatchObject({ status: 302 });
     sender.close();
     expect(target.received).toEqual([]);
@@ -97,7 +107,7 @@ describe('HttpWebhookSender', () => {
 
   it('gives up after its timeout', async () => {
     const { port } = await receiver(() => {}); // never answers
-    const sender = new HttpWebhookSender({ allowPrivateAddresses: true, timeoutMs: 200 });
+    const sender = new HttpWebhookSender({ allowHttp: true, allowPrivateAddresses: true, timeoutMs: 200 });
     await expect(sender.send(request(`http://127.0.0.1:${port}/hook`))).rejects.toThrow('no answer within 0.2 s');
     sender.close();
   });

@@ -13,6 +13,8 @@ const SOCKETS_PER_HOST = 32;
 export interface HttpWebhookSenderOptions {
   /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: the operator's leave to reach loopback, private and link-local addresses. */
   allowPrivateAddresses: boolean;
+  /** WEBHOOK_ALLOW_HTTP, as it is now: an endpoint registered while http was allowed gets nothing once it is not. */
+  allowHttp: boolean;
   timeoutMs?: number;
 }
 
@@ -41,9 +43,12 @@ export class HttpWebhookSender implements WebhookSender {
 
   async send({ url, id, timestamp, body, secrets }: WebhookRequest): Promise<WebhookResponse> {
     const target = new URL(url);
-    if (!this.options.allowPrivateAddresses) {
-      const host = target.hostname.replace(/^\[|\]$/g, '');
-      if (forbiddenAddressKind(host) !== null) throw new WebhookSendError(new ForbiddenAddressError().message);
+    if (target.protocol === 'http:' && !this.options.allowHttp) {
+      throw new WebhookSendError('http not allowed (set WEBHOOK_ALLOW_HTTP=true)', { permanent: true });
+    }
+    // An address literal is never looked up, so the agent's guard would not see it.
+    if (!this.options.allowPrivateAddresses && forbiddenAddressKind(target.hostname) !== null) {
+      throw new WebhookSendError(new ForbiddenAddressError().message);
     }
     const signature = secrets.map((secret) => new Webhook(secret).sign(id, timestamp, body)).join(' ');
     const headers = {
