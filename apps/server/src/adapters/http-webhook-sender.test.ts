@@ -93,6 +93,14 @@ describe('HttpWebhookSender', () => {
     expect(received).toEqual([]);
   });
 
+  it('records a refused connection as a generic reason, without the address node names', async () => {
+    const { port } = await receiver();
+    await new Promise((resolve) => servers.pop()!.close(resolve)); // nothing listens there now
+    const sender = new HttpWebhookSender({ allowHttp: true, allowPrivateAddresses: true });
+    await expect(sender.send(request(`http://127.0.0.1:${port}/hook`))).rejects.toThrow(/^connection refused$/);
+    sender.close();
+  });
+
   it('does not follow a redirect (to loopback): the answer is the 3xx, and its target receives nothing', async () => {
     const target = await receiver();
     const redirecting = await receiver((res) => {

@@ -87,11 +87,23 @@ export class HttpWebhookSender implements WebhookSender {
   }
 }
 
-/** What the log says of an attempt that got no answer. */
+/** Generic reasons for the network errors seen: the delivery log names no resolved address or port. */
+const NETWORK_FAILURES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection reset',
+  ENOTFOUND: 'name not resolved',
+  EAI_AGAIN: 'name not resolved',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'host unreachable',
+};
+
+/** What the log says of an attempt that got no answer: a generic reason, never node's message (it names addresses). */
 function sendFailure(error: Error & { code?: string }, timeoutMs: number): string {
   if (error instanceof ForbiddenAddressError) return error.message;
   if (error.name === 'AbortError' || error.name === 'TimeoutError' || error.code === 'ABORT_ERR') {
     return `no answer within ${timeoutMs / 1000} s`;
   }
-  return `could not reach the receiver: ${error.code ?? error.message}`;
+  if (error.code !== undefined && /CERT|SSL|TLS/.test(error.code)) return 'TLS handshake failed';
+  return NETWORK_FAILURES[error.code ?? ''] ?? 'could not reach the receiver';
 }
