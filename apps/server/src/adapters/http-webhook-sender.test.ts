@@ -79,6 +79,8 @@ describe('HttpWebhookSender', () => {
       expect(error).toBeInstanceOf(WebhookSendError);
       expect((error as Error).message).toMatch(/^address not allowed .*WEBHOOK_ALLOW_PRIVATE_ADDRESSES/);
       expect((error as Error).message).not.toMatch(/127|::1|localhost|loopback/);
+      // A literal cannot change: no retry. A name may resolve elsewhere later.
+      expect((error as WebhookSendError).permanent).toBe(host !== 'localhost');
       expect(received).toEqual([]);
     },
   );

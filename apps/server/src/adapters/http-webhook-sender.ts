@@ -46,9 +46,10 @@ export class HttpWebhookSender implements WebhookSender {
     if (target.protocol === 'http:' && !this.options.allowHttp) {
       throw new WebhookSendError('http not allowed (set WEBHOOK_ALLOW_HTTP=true)', { permanent: true });
     }
-    // An address literal is never looked up, so the agent's guard would not see it.
+    // An address literal is never looked up, so the agent's guard would not see it; and as it
+    // cannot change, the delivery fails at once (a name is retried: it may resolve elsewhere later).
     if (!this.options.allowPrivateAddresses && forbiddenAddressKind(target.hostname) !== null) {
-      throw new WebhookSendError(new ForbiddenAddressError().message);
+      throw new WebhookSendError(new ForbiddenAddressError().message, { permanent: true });
     }
     const signature = secrets.map((secret) => new Webhook(secret).sign(id, timestamp, body)).join(' ');
     const headers = {
