@@ -177,8 +177,19 @@ describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
       token,
     );
     expect(missing.status).toBe(404);
-    const badSince = await client.send('POST', `/v1/admin/webhooks/${webhookId}/replay`, { since: 'soon' }, token);
-    expect(badSince.status).toBe(422);
+    for (const [since, detail] of [
+      ['soon', 'since must be a whole number'],
+      [0, 'since must be 1 or more'],
+      [1.5, 'since must be a whole number'],
+      [1e300, `since must be at most ${Number.MAX_SAFE_INTEGER}`],
+      [99999999999999999999, `since must be at most ${Number.MAX_SAFE_INTEGER}`],
+    ] as const) {
+      const badSince = await client.send('POST', `/v1/admin/webhooks/${webhookId}/replay`, { since }, token);
+      expect(badSince.status).toBe(422);
+      expect(await badSince.json()).toMatchObject({
+        errors: [{ source: { pointer: '/since' }, detail }],
+      });
+    }
   });
 
   it('a receiver down for a while gets everything once back: retries on the schedule, nothing twice', async () => {
