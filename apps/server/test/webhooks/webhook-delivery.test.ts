@@ -182,7 +182,7 @@ describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
       [0, 'since must be 1 or more'],
       [1.5, 'since must be a whole number'],
       [1e300, `since must be at most ${Number.MAX_SAFE_INTEGER}`],
-      [99999999999999999999, `since must be at most ${Number.MAX_SAFE_INTEGER}`],
+      [1e20, `since must be at most ${Number.MAX_SAFE_INTEGER}`],
     ] as const) {
       const badSince = await client.send('POST', `/v1/admin/webhooks/${webhookId}/replay`, { since }, token);
       expect(badSince.status).toBe(422);
