@@ -270,6 +270,22 @@ describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
     expect(refused!.attributes.last_error).not.toMatch(/127|::1|loopback/);
     expect(receiver.received).toEqual([]);
   });
+
+  it('an http endpoint registered while WEBHOOK_ALLOW_HTTP was set gets nothing after a restart without it: the delivery fails at once, saying why', async () => {
+    const before = await start();
+    const webhookId = await createEndpoint(before.client, before.receiver);
+    await before.t.closeDatabase(); // the restart: the same database, under the new setting
+    const { client } = await start({ ...before.t.env, WEBHOOK_ALLOW_HTTP: 'false' });
+    await client.createUser({ email: 'plain-http@example.com' });
+    await eventually(async () => (await deliveries(client, webhookId))[0]?.attributes.status === 'failed', 15_000);
+    const [refused] = await deliveries(client, webhookId);
+    expect(refused!.attributes).toMatchObject({
+      attempts: 1,
+      last_status: null,
+      last_error: 'http not allowed (set WEBHOOK_ALLOW_HTTP=true)',
+    });
+    expect(before.receiver.received).toEqual([]);
+  });
 });
 
 type ReceivedLike = WebhookReceiver['received'][number];
