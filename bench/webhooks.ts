@@ -109,7 +109,7 @@ async function main(): Promise<void> {
     };
 
     progress(`ceiling: ${count} deliveries straight through the sender…`);
-    const sender = new HttpWebhookSender({ allowPrivateAddresses: true });
+    const sender = new HttpWebhookSender({ allowHttp: true, allowPrivateAddresses: true });
     const body = JSON.stringify({ type: 'user.updated', timestamp: new Date().toISOString(), data: { sequence: 1 } });
     let next = 0;
     const ceilingStart = performance.now();

@@ -378,7 +378,7 @@ export const VARIABLES = {
   WEBHOOK_ALLOW_HTTP: variable({
     schema: oneOf(['true', 'false'] as const),
     default: 'false',
-    doc: '`true`: webhook endpoints may have `http` URLs (a receiver on a private network, in development). `false`: `https` only; creating or changing an endpoint to an `http` URL answers 422. Deliveries over `http` are signed but not encrypted.',
+    doc: '`true`: webhook endpoints may have `http` URLs (a receiver on a private network, in development). `false`: `https` only; creating or changing an endpoint to an `http` URL answers 422, and an endpoint registered with one while it was `true` gets nothing: each delivery fails at once with `http not allowed`. Deliveries over `http` are signed but not encrypted.',
   }),
   WEBAUTHN_RP_ID: variable({
     schema: v.pipe(v.string(), v.trim()),
@@ -403,7 +403,7 @@ export const VARIABLES = {
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: variable({
     schema: oneOf(['true', 'false'] as const),
     default: 'false',
-    doc: '`true`: webhooks may be sent to loopback, private (RFC 1918, `fc00::/7`), link-local and cloud-metadata addresses. `false`: the address each connection is about to reach (after DNS) is checked, and such an address is refused, the delivery failing with the reason in its log. Only for a receiver on your own network you trust: an admin who can add webhooks could otherwise reach services behind your firewall.',
+    doc: '`true`: webhooks may be sent to any address, loopback, private (RFC 1918, `fc00::/7`), link-local and cloud-metadata ones included. `false`: only globally routable unicast addresses: the address each connection is about to reach (after DNS) is checked against the IANA special-purpose ranges, and any other is refused (`address not allowed` in the delivery log); an endpoint whose URL is such an address literal answers 422. Only for a receiver on your own network you trust: an admin who can add webhooks could otherwise reach services behind your firewall.',
   }),
   METRICS_TOKEN: variable({
     schema: v.pipe(

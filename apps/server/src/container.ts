@@ -56,6 +56,7 @@ import { OtplibCodes } from './adapters/otp-codes';
 import { SecretKeyRing } from './adapters/secret-key-ring';
 import { SimpleWebAuthnCeremonies } from './adapters/webauthn-ceremonies';
 import { SmtpMailer } from './adapters/smtp-mailer';
+import { forbiddenAddressKind } from './adapters/webhook-address-guard';
 import { HttpWebhookSender } from './adapters/http-webhook-sender';
 import type { PrometheusMetrics } from './adapters/prometheus-metrics';
 import { RandomIdGenerator } from './adapters/random-id-generator';
@@ -203,7 +204,10 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
     totpIssuer: config.webauthn.rpName,
     passkeyOptionsPerMinute: config.passkeyOptionsPerMinute,
     impersonation: config.impersonation,
-    webhookUrls: config.webhookUrls,
+    webhookUrls: {
+      ...config.webhookUrls,
+      refusedAddress: config.webhookAllowPrivateAddresses ? undefined : forbiddenAddressKind,
+    },
   });
 }
 
@@ -240,7 +244,10 @@ export function webhooksOf(
   metrics: PrometheusMetrics | null,
 ) {
   const deliveries = resolve(container, WebhookDeliveryRepository);
-  const sender = new HttpWebhookSender({ allowPrivateAddresses: config.webhookAllowPrivateAddresses });
+  const sender = new HttpWebhookSender({
+    allowPrivateAddresses: config.webhookAllowPrivateAddresses,
+    allowHttp: config.webhookUrls.allowHttp,
+  });
   return {
     sender,
     dispatcher: new WebhookDispatcher({ deliveries }),

@@ -831,7 +831,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint; its signing secret is answered once
-         * @description The endpoint receives the events committed from now on (no backlog; replay reaches back). Its secret (`whsec_…`) is generated, answered in `attributes.secret` of this answer only, and stored sealed: keep it now. `enabled` defaults to true, `description` to ''. `url` must be an absolute https URL without a user name or password (http only where the operator set WEBHOOK_ALLOW_HTTP=true); `events` lists event types of the catalogue (at least one), or is `["*"]` for all; `description` is at most 500 characters. Each problem → 422 with its pointer.
+         * @description The endpoint receives the events committed from now on (no backlog; replay reaches back). Its secret (`whsec_…`) is generated, answered in `attributes.secret` of this answer only, and stored sealed: keep it now. `enabled` defaults to true, `description` to ''. `url` must be an absolute https URL without a user name or password (http only where the operator set WEBHOOK_ALLOW_HTTP=true), and not an IP address the service may not reach (loopback, private, link-local, any special-purpose range; unless WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true); `events` lists event types of the catalogue (at least one), or is `["*"]` for all; `description` is at most 500 characters. Each problem → 422 with its pointer.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -863,7 +863,7 @@ export interface paths {
         head?: never;
         /**
          * Change a webhook endpoint's URL, events, state or description
-         * @description An attribute left out stays as it is. Enabling an endpoint the service disabled (`disabled_reason` `gone` or `failing`) starts it afresh. `url` must be an absolute https URL without a user name or password (http only where the operator set WEBHOOK_ALLOW_HTTP=true); `events` lists event types of the catalogue (at least one), or is `["*"]` for all; `description` is at most 500 characters. Each problem → 422 with its pointer.
+         * @description An attribute left out stays as it is. Enabling an endpoint the service disabled (`disabled_reason` `gone` or `failing`) starts it afresh. `url` must be an absolute https URL without a user name or password (http only where the operator set WEBHOOK_ALLOW_HTTP=true), and not an IP address the service may not reach (loopback, private, link-local, any special-purpose range; unless WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true); `events` lists event types of the catalogue (at least one), or is `["*"]` for all; `description` is at most 500 characters. Each problem → 422 with its pointer.
          */
         patch: operations["updateWebhook"];
         trace?: never;

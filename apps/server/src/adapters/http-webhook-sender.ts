@@ -13,6 +13,8 @@ const SOCKETS_PER_HOST = 32;
 export interface HttpWebhookSenderOptions {
   /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: the operator's leave to reach loopback, private and link-local addresses. */
   allowPrivateAddresses: boolean;
+  /** WEBHOOK_ALLOW_HTTP, as it is now: an endpoint registered while http was allowed gets nothing once it is not. */
+  allowHttp: boolean;
   timeoutMs?: number;
 }
 
@@ -41,10 +43,13 @@ export class HttpWebhookSender implements WebhookSender {
 
   async send({ url, id, timestamp, body, secrets }: WebhookRequest): Promise<WebhookResponse> {
     const target = new URL(url);
-    if (!this.options.allowPrivateAddresses) {
-      const host = target.hostname.replace(/^\[|\]$/g, '');
-      const kind = forbiddenAddressKind(host);
-      if (kind !== null) throw new WebhookSendError(new ForbiddenAddressError(host, host, kind).message);
+    if (target.protocol === 'http:' && !this.options.allowHttp) {
+      throw new WebhookSendError('http not allowed (set WEBHOOK_ALLOW_HTTP=true)', { permanent: true });
+    }
+    // An address literal is never looked up, so the agent's guard would not see it; and as it
+    // cannot change, the delivery fails at once (a name is retried: it may resolve elsewhere later).
+    if (!this.options.allowPrivateAddresses && forbiddenAddressKind(target.hostname) !== null) {
+      throw new WebhookSendError(new ForbiddenAddressError().message, { permanent: true });
     }
     const signature = secrets.map((secret) => new Webhook(secret).sign(id, timestamp, body)).join(' ');
     const headers = {
@@ -83,11 +88,23 @@ export class HttpWebhookSender implements WebhookSender {
   }
 }
 
-/** What the log says of an attempt that got no answer. */
+/** Generic reasons for the network errors seen: the delivery log names no resolved address or port. */
+const NETWORK_FAILURES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection reset',
+  ENOTFOUND: 'name not resolved',
+  EAI_AGAIN: 'name not resolved',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'host unreachable',
+};
+
+/** What the log says of an attempt that got no answer: a generic reason, never node's message (it names addresses). */
 function sendFailure(error: Error & { code?: string }, timeoutMs: number): string {
   if (error instanceof ForbiddenAddressError) return error.message;
   if (error.name === 'AbortError' || error.name === 'TimeoutError' || error.code === 'ABORT_ERR') {
     return `no answer within ${timeoutMs / 1000} s`;
   }
-  return `could not reach the receiver: ${error.code ?? error.message}`;
+  if (error.code !== undefined && /CERT|SSL|TLS/.test(error.code)) return 'TLS handshake failed';
+  return NETWORK_FAILURES[error.code ?? ''] ?? 'could not reach the receiver';
 }

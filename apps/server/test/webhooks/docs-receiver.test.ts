@@ -39,7 +39,7 @@ describe('the receivers the docs show', () => {
       cleanups.push(async () => void child.kill('SIGKILL'));
       let stdout = '';
       child.stdout.on('data', (chunk) => (stdout += chunk));
-      const sender = new HttpWebhookSender({ allowPrivateAddresses: true });
+      const sender = new HttpWebhookSender({ allowHttp: true, allowPrivateAddresses: true });
       cleanups.push(async () => sender.close());
       const body = JSON.stringify({
         type: 'user.created',

@@ -58,6 +58,38 @@ describe.each(BACKENDS)('webhook endpoints on %s', (backend) => {
     token = await client.adminToken();
   });
 
+  it.each([
+    'https://127.0.0.1/',
+    'https://[::1]/',
+    'https://169.254.169.254/latest',
+    'https://10.0.0.1/',
+    'https://0.0.0.0/',
+    'https://[::]/',
+    'https://[::ffff:127.0.0.1]/',
+    'https://2130706433/',
+    'https://0x7f.1/',
+    'https://0177.0.0.1/',
+    'https://127.1/',
+    'https://[fd00:ec2::254]/',
+    'https://100.100.100.200/',
+    'https://192.0.2.2:3398/own-interface',
+    'https://[64:ff9b::7f00:1]/',
+  ])('refuses %s, an address literal no webhook may reach, at registration and on PATCH (422)', async (url) => {
+    const problem = async (response: Response) => {
+      expect(response.status).toBe(422);
+      const { errors } = (await response.json()) as { errors: { detail: string; source: { pointer: string } }[] };
+      expect(errors).toEqual([
+        expect.objectContaining({
+          source: { pointer: '/data/attributes/url' },
+          detail: expect.stringContaining('WEBHOOK_ALLOW_PRIVATE_ADDRESSES'),
+        }),
+      ]);
+    };
+    await problem(await client.send('POST', '/v1/admin/webhooks', document({ url, events: ['*'] }), token));
+    const { id } = await create({ url: 'https://names.example.com/hooks', events: ['*'] });
+    await problem(await client.send('PATCH', `/v1/admin/webhooks/${id}`, document({ url }), token));
+  });
+
   it('audits every change in its transaction, never with a secret', async () => {
     const { id } = await create({ url: 'https://audit.example.com/in', events: ['user.deleted'] });
     expect((await client.send('PATCH', `/v1/admin/webhooks/${id}`, document({ enabled: false }), token)).status).toBe(

@@ -30,7 +30,7 @@ const webhook = (description: string) =>
 const revealed = (description: string) =>
   ({ description, schema: revealedWebhookDocumentSchema, example: revealedWebhookExample }) as const;
 const URL_RULES =
-  '`url` must be an absolute https URL without a user name or password (http only where the operator set WEBHOOK_ALLOW_HTTP=true); `events` lists event types of the catalogue (at least one), or is `["*"]` for all; `description` is at most 500 characters. Each problem → 422 with its pointer.';
+  '`url` must be an absolute https URL without a user name or password (http only where the operator set WEBHOOK_ALLOW_HTTP=true), and not an IP address the service may not reach (loopback, private, link-local, any special-purpose range; unless WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true); `events` lists event types of the catalogue (at least one), or is `["*"]` for all; `description` is at most 500 characters. Each problem → 422 with its pointer.';
 
 /**
  * The owners' webhook endpoints: where events of the audit trail are POSTed, signed with each

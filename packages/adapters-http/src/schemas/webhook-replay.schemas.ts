@@ -6,8 +6,11 @@ export const replaySinceBodySchema = closedObject(
   {
     since: v.pipe(
       v.number('must be a whole number'),
-      v.integer('must be a whole number'),
-      v.minValue(1, 'must be 1 or more'),
+      // Validation details are shown as they are, so they name their attribute.
+      v.integer('since must be a whole number'),
+      v.minValue(1, 'since must be 1 or more'),
+      // Beyond this a number is no longer exact, and no event sequence gets there.
+      v.maxValue(Number.MAX_SAFE_INTEGER, `since must be at most ${Number.MAX_SAFE_INTEGER}`),
       v.description("The first event's number (`data.sequence`): every event from it on is delivered again."),
     ),
   },

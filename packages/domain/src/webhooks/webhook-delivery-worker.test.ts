@@ -89,6 +89,21 @@ describe('WebhookDispatcher and WebhookDeliveryWorker', () => {
     expect(s.sender.sent.map((request) => request.id)).toEqual(Array(3).fill(failed!.id)); // one id on every try
   });
 
+  it('fails a delivery at once when the sender says waiting cannot help: no retry, the reason kept', async () => {
+    const s = await setUp([5, 300]);
+    s.sender.answer = () => {
+      throw new WebhookSendError('address not allowed', { permanent: true });
+    };
+    s.change();
+    await s.dispatcher.dispatchAll();
+    expect(await s.worker.deliverDue(10)).toBe(1);
+    s.clock.advance(10_000);
+    expect(await s.worker.deliverDue(10)).toBe(0);
+    const [failed] = (await s.deliveries.list(s.webhook.id, { page: 1, size: 10 })).deliveries;
+    expect(failed).toMatchObject({ status: 'failed', attempts: 1, lastError: 'address not allowed' });
+    expect(s.sender.sent).toHaveLength(1);
+  });
+
   it('honours Retry-After, and a 410 disables the endpoint as gone', async () => {
     const s = await setUp();
     s.sender.answer = () => ({ status: 429, retryAfterSeconds: 120 });

@@ -66,6 +66,7 @@ export class WebhookDeliveryWorker {
     const started = clock.now();
     let response: WebhookResponse | null = null;
     let error: string | null = null;
+    let permanent = false;
     try {
       const secrets = await Promise.all(
         claim.secrets.map((sealed) => box.open('webhook-secret', sealed, claim.webhookId)),
@@ -73,15 +74,16 @@ export class WebhookDeliveryWorker {
       response = await sender.send({ url: claim.url, id: claim.id, timestamp: started, body: claim.payload, secrets });
     } catch (cause) {
       error = cause instanceof WebhookSendError ? cause.message : `unexpected: ${(cause as Error)?.message ?? cause}`;
+      permanent = cause instanceof WebhookSendError && cause.permanent;
     }
     const at = clock.now();
-    return this.outcome(claim.attempt, response, error, at, at.getTime() - started.getTime());
+    return this.outcome(claim.attempt, response, { error, permanent }, at, at.getTime() - started.getTime());
   }
 
   private outcome(
     attempt: number,
     response: WebhookResponse | null,
-    error: string | null,
+    { error, permanent }: { error: string | null; permanent: boolean },
     at: Date,
     durationMs: number,
   ): WebhookAttemptOutcome {
@@ -91,7 +93,7 @@ export class WebhookDeliveryWorker {
       return { ...base, status: 'succeeded', nextAttempt: null, error: null };
     }
     const reason = (error ?? `the receiver answered ${responseStatus}`).slice(0, ERROR_MAX_LENGTH);
-    if (base.gone) return { ...base, status: 'failed', nextAttempt: null, error: reason };
+    if (base.gone || permanent) return { ...base, status: 'failed', nextAttempt: null, error: reason };
     const next = nextAttemptAt(
       attempt,
       at,

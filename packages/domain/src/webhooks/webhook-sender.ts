@@ -28,7 +28,16 @@ export interface WebhookSender {
 }
 export const WebhookSender = token<WebhookSender>('WebhookSender');
 
-/** No answer: refused by the SSRF guard, unreachable, timed out. Its message is what the log shows. */
+/**
+ * No answer: refused by the SSRF guard, unreachable, timed out. Its message is what the log
+ * shows. `permanent` when waiting cannot help (an address literal or a scheme the operator
+ * refuses): the delivery fails at once instead of being retried.
+ */
 export class WebhookSendError extends Error {
   override readonly name = 'WebhookSendError';
+  readonly permanent: boolean;
+  constructor(message: string, { permanent = false }: { permanent?: boolean } = {}) {
+    super(message);
+    this.permanent = permanent;
+  }
 }

@@ -78,6 +78,15 @@ describe('WebhookService', () => {
     );
   });
 
+  it('refuses a host the operator refuses as an address, asking it of the host as the URL parser writes it', async () => {
+    const asked: string[] = [];
+    const refusedAddress = (host: string) => (asked.push(host), host === '127.0.0.1' ? 'a loopback address' : null);
+    domain = buildDomain({ webhookUrls: { allowHttp: false, refusedAddress } });
+    expect(await issueSources(create({ url: 'https://0x7f.1/in' }))).toEqual([pointerTo('url')]);
+    expect((await create({ url: 'https://crm.example.com/in' })).webhook.url).toBe('https://crm.example.com/in');
+    expect(asked).toEqual(['127.0.0.1', 'crm.example.com']);
+  });
+
   it('refuses no events, unknown event types, and "*" beside others', async () => {
     for (const events of [[], ['user.exploded'], ['*', 'user.created'], ['admin.login']]) {
       expect({ events, sources: await issueSources(create({ events })) }).toEqual({

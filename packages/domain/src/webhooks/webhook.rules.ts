@@ -11,6 +11,12 @@ export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 500;
 export interface WebhookUrlPolicy {
   /** Whether `http` URLs are accepted beside `https` ones (WEBHOOK_ALLOW_HTTP). */
   allowHttp: boolean;
+  /**
+   * What an address literal host (`127.0.0.1`, `[::1]`, as the URL parser writes it) is when a
+   * webhook may never reach it (`a loopback address`), else null; absent where the operator allows
+   * private addresses (WEBHOOK_ALLOW_PRIVATE_ADDRESSES). A name is checked only when connecting.
+   */
+  refusedAddress?: (host: string) => string | null;
 }
 
 /**
@@ -18,7 +24,7 @@ export interface WebhookUrlPolicy {
  * operator allows it), and carry no credentials (they would be sent, and shown to every owner;
  * the signature is what proves the sender).
  */
-export function webhookUrlProblem(url: string, { allowHttp }: WebhookUrlPolicy): string | null {
+export function webhookUrlProblem(url: string, { allowHttp, refusedAddress }: WebhookUrlPolicy): string | null {
   if (url.length > WEBHOOK_URL_MAX_LENGTH) return `must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`;
   let parsed: URL;
   try {
@@ -29,6 +35,8 @@ export function webhookUrlProblem(url: string, { allowHttp }: WebhookUrlPolicy):
   if (parsed.protocol === 'http:' && !allowHttp) return 'must be an https URL (http needs WEBHOOK_ALLOW_HTTP=true)';
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'must be an https URL';
   if (parsed.username !== '' || parsed.password !== '') return 'must not carry a user name or password';
+  const refused = refusedAddress?.(parsed.hostname) ?? null;
+  if (refused !== null) return `must not be ${refused} (needs WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true)`;
   return null;
 }
 
