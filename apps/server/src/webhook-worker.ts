@@ -7,6 +7,9 @@ import { type BackgroundLoop, startBackgroundLoop } from './background-loop';
  */
 const WEBHOOK_CONCURRENCY = 64;
 
+/** The wait after a dispatch round that found events: short against the delivery's latency. */
+const DISPATCH_PACE_MS = 10;
+
 /** The longest wait between rounds while they keep failing. */
 const FAILURE_WAIT_MAX_MS = 5_000;
 
@@ -55,6 +58,8 @@ export function startWebhookWorker({
 }: WebhookWorkerOptions): BackgroundLoop {
   const inFlight = new Set<Promise<void>>();
   const recordings = new Set<Promise<void>>();
+  // The delivery loop waits for due deliveries (not for a free slot): new ones end its wait.
+  let waiting = false;
   const delivering = failureStreak(logger, 'worker', pollMs);
   const deliveryLoop = startBackgroundLoop(async ({ pause }) => {
     const free = WEBHOOK_CONCURRENCY - inFlight.size;
@@ -86,7 +91,11 @@ export function startWebhookWorker({
           .finally(() => inFlight.delete(sending));
         inFlight.add(sending);
       }
-      if (claimed.length < free) await pause(pollMs);
+      if (claimed.length < free) {
+        waiting = true;
+        await pause(pollMs);
+        waiting = false;
+      }
     } catch (error) {
       await pause(delivering.failed(error));
     }
@@ -98,10 +107,12 @@ export function startWebhookWorker({
       const read = await dispatcher.dispatchAll();
       await afterRound?.();
       dispatching.succeeded();
-      // New deliveries are due at once: an idle delivery loop claims them without waiting its poll
-      // (a busy one claims in batches as its slots free).
-      if (read === 0) await pause(pollMs);
-      else if (inFlight.size === 0) deliveryLoop.wake();
+      // New deliveries are due at once: a delivery loop waiting for work claims them without
+      // waiting its poll (one whose slots are all taken claims as they free).
+      if (read > 0 && waiting) deliveryLoop.wake();
+      // A round reads the trail to its end: the next, at once, would find a change or two and
+      // take the database from the claims, so it waits a little even while changes keep coming.
+      await pause(read === 0 ? pollMs : DISPATCH_PACE_MS);
     } catch (error) {
       await pause(dispatching.failed(error));
     }
