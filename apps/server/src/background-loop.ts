@@ -7,6 +7,8 @@ export interface LoopControl {
 }
 
 export interface BackgroundLoop {
+  /** Cuts the pause in progress short: there is work for the next round. */
+  wake(): void;
   /** Lets the round in progress finish (at most `graceMs`), then starts no other. */
   stop(graceMs: number): Promise<void>;
 }
@@ -23,6 +25,7 @@ export function startBackgroundLoop(round: (control: LoopControl) => Promise<voi
     while (!stopped) await round(control);
   })();
   return {
+    wake,
     async stop(graceMs) {
       stopped = true;
       wake();

@@ -232,6 +232,9 @@ export function mailOf(container: DependencyContainer, config: Config, logger: L
   };
 }
 
+/** How long settled webhook attempts wait to share one write: short against the delivery's latency. */
+const SETTLE_GATHER_MS = 5;
+
 /**
  * The webhook loop's parts over the ports `container` provides: the dispatcher (audit trail to
  * deliveries) and the worker that sends them, guarded against private addresses unless the
@@ -258,6 +261,7 @@ export function webhooksOf(
       clock: resolve(container, Clock),
       logger,
       schedule: config.webhookRetrySchedule,
+      gather: () => new Promise((resolve) => setTimeout(resolve, SETTLE_GATHER_MS)),
       onOutcome: metrics ? (outcome) => metrics.webhookAttempt(outcome) : undefined,
     }),
     /** Reports the backlog to the metrics' gauges; nothing without metrics. */

@@ -2,10 +2,13 @@ import type { Logger, WebhookDeliveryWorker, WebhookDispatcher } from '@uas/doma
 import { type BackgroundLoop, startBackgroundLoop } from './background-loop';
 
 /**
- * Deliveries one round claims and attempts at once; a round that claimed a full batch is followed
- * at once by the next, so a backlog goes out as fast as the receivers answer.
+ * Attempts one instance keeps in flight. A slot that frees is filled by the next claim at once,
+ * so a receiver that hangs until the timeout holds one slot, not every other endpoint's deliveries.
  */
 const WEBHOOK_CONCURRENCY = 64;
+
+/** The wait after a dispatch round that found events: short against the delivery's latency. */
+const DISPATCH_PACE_MS = 10;
 
 /** The longest wait between rounds while they keep failing. */
 const FAILURE_WAIT_MAX_MS = 5_000;
@@ -16,14 +19,35 @@ export interface WebhookWorkerOptions {
   logger: Logger;
   /** The wait after a round that found nothing to do: how long an event waits at most before it is sent. */
   pollMs?: number;
-  /** Called after each round: where the metrics read the backlog. */
+  /** Called after each dispatch round: where the metrics read the backlog. */
   afterRound?: () => Promise<void>;
 }
 
 /**
- * The loop every instance runs: turn new audit events into deliveries, then send what is due.
- * Both share their work with the other instances through the database (see
- * WebhookDeliveryRepository), so each event reaches each endpoint once per attempt.
+ * A round that fails in a row with the others (the database unreachable, say) logs one line for
+ * the streak and waits longer each time, up to FAILURE_WAIT_MAX_MS, not ten lines a second.
+ */
+function failureStreak(logger: Logger, what: string, pollMs: number) {
+  let failures = 0;
+  return {
+    succeeded() {
+      if (failures > 0) logger.info(`the webhook ${what} reads its work again`, { failedRounds: failures });
+      failures = 0;
+    },
+    failed(error: unknown): number {
+      if (failures === 0)
+        logger.warn(`the webhook ${what} could not read its work`, { error: (error as Error)?.message });
+      failures += 1;
+      return Math.min(pollMs * 2 ** failures, FAILURE_WAIT_MAX_MS);
+    },
+  };
+}
+
+/**
+ * The loops every instance runs: one turns new audit events into deliveries, the other keeps up
+ * to WEBHOOK_CONCURRENCY attempts in flight, each recorded when it ends. Both share their work
+ * with the other instances through the database (see WebhookDeliveryRepository), so each event
+ * reaches each endpoint once per attempt.
  */
 export function startWebhookWorker({
   dispatcher,
@@ -32,22 +56,80 @@ export function startWebhookWorker({
   pollMs = 100,
   afterRound,
 }: WebhookWorkerOptions): BackgroundLoop {
-  // Rounds that failed in a row (the database unreachable, say): one line for the streak, and
-  // waits that grow to FAILURE_WAIT_MAX_MS, not ten lines a second.
-  let failures = 0;
-  return startBackgroundLoop(async ({ pause }) => {
+  const inFlight = new Set<Promise<void>>();
+  const recordings = new Set<Promise<void>>();
+  // The delivery loop waits for due deliveries (not for a free slot): new ones end its wait.
+  let waiting = false;
+  const delivering = failureStreak(logger, 'worker', pollMs);
+  const deliveryLoop = startBackgroundLoop(async ({ pause }) => {
+    const free = WEBHOOK_CONCURRENCY - inFlight.size;
+    if (free === 0) {
+      // Every slot taken: wait for one to free (or the poll, which a stop cuts short), then let
+      // the others answered meanwhile free theirs, so the next claim takes them together.
+      await Promise.race([...inFlight, pause(pollMs)]);
+      return new Promise((resolve) => setImmediate(resolve));
+    }
     try {
-      const read = await dispatcher.dispatchAll();
-      const claimed = await worker.deliverDue(WEBHOOK_CONCURRENCY);
-      await afterRound?.();
-      if (failures > 0) logger.info('the webhook worker reads its work again', { failedRounds: failures });
-      failures = 0;
-      if (read === 0 && claimed < WEBHOOK_CONCURRENCY) await pause(pollMs);
+      const claimed = await worker.claimDue(free);
+      delivering.succeeded();
+      for (const claim of claimed) {
+        // The slot frees when the receiver has answered; the outcome is recorded meanwhile.
+        const sending: Promise<void> = worker
+          .send(claim)
+          .then((settlement) => {
+            const recording: Promise<void> = worker
+              .record(settlement)
+              .catch((error) =>
+                logger.warn('a webhook attempt could not be recorded; it is retried when its lease ends', {
+                  deliveryId: claim.id,
+                  error: (error as Error)?.message,
+                }),
+              )
+              .finally(() => recordings.delete(recording));
+            recordings.add(recording);
+          })
+          .finally(() => inFlight.delete(sending));
+        inFlight.add(sending);
+      }
+      if (claimed.length < free) {
+        waiting = true;
+        await pause(pollMs);
+        waiting = false;
+      }
     } catch (error) {
-      if (failures === 0)
-        logger.warn('the webhook worker could not read its work', { error: (error as Error)?.message });
-      failures += 1;
-      await pause(Math.min(pollMs * 2 ** failures, FAILURE_WAIT_MAX_MS));
+      await pause(delivering.failed(error));
     }
   });
+
+  const dispatching = failureStreak(logger, 'dispatcher', pollMs);
+  const dispatchLoop = startBackgroundLoop(async ({ pause }) => {
+    try {
+      const read = await dispatcher.dispatchAll();
+      await afterRound?.();
+      dispatching.succeeded();
+      // New deliveries are due at once: a delivery loop waiting for work claims them without
+      // waiting its poll (one whose slots are all taken claims as they free).
+      if (read > 0 && waiting) deliveryLoop.wake();
+      // A round reads the trail to its end: the next, at once, would find a change or two and
+      // take the database from the claims, so it waits a little even while changes keep coming.
+      await pause(read === 0 ? pollMs : DISPATCH_PACE_MS);
+    } catch (error) {
+      await pause(dispatching.failed(error));
+    }
+  });
+
+  return {
+    wake: () => deliveryLoop.wake(),
+    async stop(graceMs) {
+      const deadline = Date.now() + graceMs;
+      await Promise.all([dispatchLoop.stop(graceMs), deliveryLoop.stop(graceMs)]);
+      // The attempts in flight finish within what is left of the grace; one that does not keeps its
+      // lease, and another instance takes the delivery over when the lease ends.
+      let timer: NodeJS.Timeout | undefined;
+      const left = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
+      const settled = Promise.allSettled([...inFlight]).then(() => Promise.allSettled([...recordings]));
+      await Promise.race([settled, left]);
+      clearTimeout(timer);
+    },
+  };
 }

@@ -138,6 +138,11 @@ describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
     for (const n of [1, 2, 3]) await client.createUser({ email: `user-${n}@example.com` });
     await eventually(() => receiver.received.length >= 3, 15_000);
     const [first, second, third] = bySequence(receiver.received) as [ReceivedLike, ReceivedLike, ReceivedLike];
+    // The receiver answers before the attempt is recorded; a replay of one still in flight is left to it.
+    await eventually(
+      async () => (await deliveries(client, webhookId)).every((d) => d.attributes.status !== 'pending'),
+      5_000,
+    );
 
     const replay = await client.send(
       'POST',
@@ -190,6 +195,37 @@ describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
         errors: [{ source: { pointer: '/since' }, detail }],
       });
     }
+  });
+
+  it('a receiver that hangs holds back only its own deliveries: another endpoint gets each change while the hanging attempt still runs', async () => {
+    const { client, receiver } = await start();
+    // Takes each request and never answers, until the sender gives up (its 10 s timeout).
+    const { createServer } = await import('node:http');
+    let hung = 0;
+    let givenUp = 0;
+    const hanging = createServer((req, res) => {
+      hung += 1;
+      req.resume();
+      res.on('close', () => (givenUp += 1));
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      hanging.closeAllConnections();
+      await new Promise((resolve) => hanging.close(resolve));
+    });
+    const slowUrl = `http://127.0.0.1:${(hanging.address() as { port: number }).port}/hooks`;
+    await createEndpoint(client, receiver, slowUrl);
+    await createEndpoint(client, receiver);
+
+    await client.createUser({ email: 'first@example.com' });
+    await eventually(() => hung >= 1 && receiver.received.length >= 1, 5_000);
+    // Each later change reaches the answering endpoint while the hanging attempts still run.
+    const LATER = 3;
+    for (let n = 0; n < LATER; n += 1) await client.createUser({ email: `later-${n}@example.com` });
+    await eventually(() => receiver.received.length >= 1 + LATER, 5_000);
+    expect(givenUp).toBe(0);
+    expect(receiver.duplicates()).toBe(0);
+    expect(receiver.unverified).toBe(0);
   });
 
   it('a receiver down for a while gets everything once back: retries on the schedule, nothing twice', async () => {

@@ -45,7 +45,7 @@ async function setUp(schedule = [5, 300]) {
     repositories.audit.appendNow(
       auditRecord(ids.next(), clock.now(), SYSTEM, action, userTarget('u-1'), { version: { before: null, after: 1 } }),
     );
-  return { clock, repositories, webhook, secret, sender, dispatcher, worker, change, deliveries };
+  return { clock, repositories, service, webhook, secret, sender, dispatcher, worker, change, deliveries };
 }
 
 describe('WebhookDispatcher and WebhookDeliveryWorker', () => {
@@ -66,6 +66,32 @@ describe('WebhookDispatcher and WebhookDeliveryWorker', () => {
     });
     const { deliveries } = await s.deliveries.list(s.webhook.id, { page: 1, size: 10 });
     expect(deliveries[0]).toMatchObject({ status: 'succeeded', attempts: 1, lastStatus: 204 });
+  });
+
+  it("records each attempt when it ends: one endpoint whose receiver hangs leaves another's delivery recorded", async () => {
+    const s = await setUp();
+    const { webhook: slow } = await s.service.create({ url: 'https://slow.example.com/in', events: ['*'] });
+    let answerSlow = (_: WebhookResponse) => {};
+    s.sender.send = async (request) => {
+      s.sender.sent.push(request);
+      if (request.url.startsWith('https://slow.')) return new Promise((resolve) => (answerSlow = resolve));
+      return { status: 204, retryAfterSeconds: null };
+    };
+    s.change();
+    await s.dispatcher.dispatchAll();
+    const claimed = await s.worker.claimDue(10);
+    expect(claimed).toHaveLength(2);
+    const attempts = claimed.map(async (claim) => s.worker.record(await s.worker.send(claim)));
+    await attempts[claimed.findIndex((claim) => claim.webhookId === s.webhook.id)];
+    const [fast] = (await s.deliveries.list(s.webhook.id, { page: 1, size: 10 })).deliveries;
+    expect(fast).toMatchObject({ status: 'succeeded', attempts: 1 });
+    const [held] = (await s.deliveries.list(slow.id, { page: 1, size: 10 })).deliveries;
+    expect(held!.status).toBe('pending'); // still running, under its lease
+    answerSlow({ status: 204, retryAfterSeconds: null });
+    await Promise.all(attempts);
+    expect((await s.deliveries.list(slow.id, { page: 1, size: 10 })).deliveries[0]).toMatchObject({
+      status: 'succeeded',
+    });
   });
 
   it('retries a failure on the schedule and fails the delivery after the last try, with the reason', async () => {

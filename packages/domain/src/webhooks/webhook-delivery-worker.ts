@@ -6,6 +6,7 @@ import type {
   ClaimedWebhookDelivery,
   WebhookAttemptOutcome,
   WebhookDeliveryRepository,
+  WebhookSettlement,
 } from './webhook-delivery.repository.ts';
 import { WebhookSendError, type WebhookResponse, type WebhookSender } from './webhook-sender.ts';
 
@@ -28,37 +29,90 @@ export interface WebhookDeliveryWorkerDeps {
   schedule?: readonly number[];
   /** A number in [0, 1): the jitter's source. */
   random?: () => number;
+  /**
+   * Waited for before each write of settled attempts, so the attempts that end meanwhile share its
+   * transaction (a few milliseconds against a write per attempt under load); none by default.
+   */
+  gather?: () => Promise<void>;
   /** Called with each settled attempt's outcome: the metrics' counters. */
   onOutcome?: (outcome: WebhookAttemptOutcome) => void;
 }
 
-/** One worker's round: claim the due deliveries, send them at once, record each attempt. */
+/** A settled attempt waiting for the next write, and who waits to know whether it was recorded. */
+interface QueuedSettlement {
+  settlement: WebhookSettlement;
+  recorded(held: boolean): void;
+  lost(error: unknown): void;
+}
+
+/**
+ * Claims due deliveries and attempts each one on its own: an attempt is recorded as soon as it
+ * ends, so a receiver that hangs until the timeout holds back only its own deliveries. Attempts
+ * that end while a write runs or gathers are recorded together by the next (one transaction for
+ * many under load).
+ */
 export class WebhookDeliveryWorker {
+  private readonly queued: QueuedSettlement[] = [];
+  private writing = false;
+
   constructor(private readonly deps: WebhookDeliveryWorkerDeps) {}
 
-  /**
-   * Claims up to `limit` due deliveries, attempts them concurrently, and records their outcomes
-   * together (one transaction a round, not one an attempt). Answers how many it claimed.
-   */
-  async deliverDue(limit: number): Promise<number> {
-    const { deliveries, clock, logger } = this.deps;
-    const now = clock.now();
-    const claimed = await deliveries.claim(now, addSeconds(now, WEBHOOK_LEASE_SECONDS), limit);
-    if (claimed.length === 0) return 0;
-    const settlements = await Promise.all(
-      claimed.map(async (claim) => ({ claim, outcome: await this.attempt(claim) })),
-    );
-    const failingBefore = addSeconds(clock.now(), -FAILING_DISABLE_SECONDS);
-    const held = await deliveries.settle(settlements, failingBefore);
-    settlements.forEach(({ claim, outcome }, n) => {
-      const fields = { deliveryId: claim.id, webhookId: claim.webhookId, attempt: claim.attempt };
-      if (!held[n]) logger.warn('webhook attempt outlived its lease; another worker took the delivery over', fields);
-      else if (outcome.status !== 'succeeded') {
-        logger.warn('webhook attempt failed', { ...fields, status: outcome.responseStatus, error: outcome.error });
-      }
-      if (held[n]) this.deps.onOutcome?.(outcome);
+  /** Claims up to `limit` due deliveries, each leased for one attempt. */
+  async claimDue(limit: number): Promise<readonly ClaimedWebhookDelivery[]> {
+    const now = this.deps.clock.now();
+    return this.deps.deliveries.claim(now, addSeconds(now, WEBHOOK_LEASE_SECONDS), limit);
+  }
+
+  /** Sends one claimed delivery: how the attempt ended, not yet recorded. */
+  async send(claim: ClaimedWebhookDelivery): Promise<WebhookSettlement> {
+    return { claim, outcome: await this.attempt(claim) };
+  }
+
+  /** Records an attempt's outcome (with the others ending meanwhile), unless a later claim took the delivery over. */
+  async record(settlement: WebhookSettlement): Promise<void> {
+    const { claim, outcome } = settlement;
+    const held = await new Promise<boolean>((recorded, lost) => {
+      this.queued.push({ settlement, recorded, lost });
+      void this.write();
     });
+    const { logger } = this.deps;
+    const fields = { deliveryId: claim.id, webhookId: claim.webhookId, attempt: claim.attempt };
+    if (!held) logger.warn('webhook attempt outlived its lease; another worker took the delivery over', fields);
+    else if (outcome.status !== 'succeeded') {
+      logger.warn('webhook attempt failed', { ...fields, status: outcome.responseStatus, error: outcome.error });
+    }
+    if (held) this.deps.onOutcome?.(outcome);
+  }
+
+  /** Claims up to `limit` due deliveries and attempts them all, each recorded when it ends. Answers how many it claimed. */
+  async deliverDue(limit: number): Promise<number> {
+    const claimed = await this.claimDue(limit);
+    await Promise.all(claimed.map(async (claim) => this.record(await this.send(claim))));
     return claimed.length;
+  }
+
+  /** Records every queued settlement, a batch a transaction, one write at a time. */
+  private async write(): Promise<void> {
+    if (this.writing) return;
+    this.writing = true;
+    try {
+      while (this.queued.length > 0) {
+        await this.deps.gather?.();
+        const batch = this.queued.splice(0);
+        try {
+          const failingBefore = addSeconds(this.deps.clock.now(), -FAILING_DISABLE_SECONDS);
+          const held = await this.deps.deliveries.settle(
+            batch.map((queued) => queued.settlement),
+            failingBefore,
+          );
+          for (const [n, queued] of batch.entries()) queued.recorded(held[n] ?? false);
+        } catch (error) {
+          for (const queued of batch) queued.lost(error);
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
   }
 
   private async attempt(claim: ClaimedWebhookDelivery): Promise<WebhookAttemptOutcome> {
