@@ -12,6 +12,7 @@ import {
 } from '@uas/domain';
 import {
   auditChainState,
+  type AuditChainRow,
   auditEventOf,
   auditEventRow,
   auditFilter,
@@ -22,7 +23,6 @@ import {
   newestFirst,
 } from '../shared/audit-rows';
 import { SEQUENCE_BATCH, type AuditSequencer, type ChainingPass } from '../shared/audit-sequencer';
-import { takeTurns, tryTurn } from './postgres-advisory-lock';
 import type { PostgresDb, PostgresTx } from './postgres-db';
 import { auditChain, auditEvents, auditPending } from './postgres-schema';
 
@@ -36,24 +36,40 @@ export async function appendAuditEvent(tx: PostgresTx | PostgresDb, record: Audi
   await tx.insert(auditPending).values(auditPendingRow(record));
 }
 
-/** Taken by each pass of the sequencer and by prune: the chain's head and cut move one at a time. */
-const CHAIN_LOCK = 'uas:audit-chain';
+/**
+ * Locks the chain's one row (made on the first call) until `tx` ends and answers it as it stands
+ * then: each pass of the sequencer and each prune take it, so on every instance they take turns
+ * and the head and the cut move one at a time. A row lock, not an advisory one: it holds through
+ * PgBouncer in transaction mode like any statement, and writes never touch this row. `wait`:
+ * wait for the row; otherwise answer nothing at once when another transaction holds it.
+ */
+async function lockChain(tx: PostgresTx, wait: boolean): Promise<AuditChainRow | undefined> {
+  const locked = async () => {
+    const query = tx.select().from(auditChain).where(eq(auditChain.id, 1));
+    return (await (wait ? query.for('update') : query.for('update', { skipLocked: true })))[0];
+  };
+  const chain = await locked();
+  if (chain) return chain;
+  // No row yet, or (without `wait`) a row held by another: a no-op unless it was the first.
+  await tx.insert(auditChain).values(NEW_AUDIT_CHAIN).onConflictDoNothing();
+  return locked();
+}
 
-/** Chains the oldest waiting events after the head, in the order they were recorded, in one transaction. */
+/**
+ * Chains the oldest waiting events after the head, in the order they were recorded, in one
+ * transaction. The waiting events are read after the chain's row is locked: in READ COMMITTED
+ * that read sees whatever the pass before committed, so no event is chained twice.
+ */
 export function postgresChainingPass(db: PostgresDb): ChainingPass {
   return {
     hasPending: async () => (await db.select({ id: auditPending.id }).from(auditPending).limit(1)).length > 0,
     chain: (wait) =>
       db.transaction(async (tx) => {
-        if (!(await (wait ? takeTurns(tx, CHAIN_LOCK).then(() => true) : tryTurn(tx, CHAIN_LOCK)))) return 0;
+        const head = await lockChain(tx, wait);
+        if (!head) return 0;
         const waiting = await tx.select().from(auditPending).orderBy(asc(auditPending.ord)).limit(SEQUENCE_BATCH);
         if (waiting.length === 0) return 0;
-        const [head] = await tx
-          .insert(auditChain)
-          .values(NEW_AUDIT_CHAIN)
-          .onConflictDoUpdate({ target: auditChain.id, set: { id: 1 } })
-          .returning({ seq: auditChain.headSeq, hash: auditChain.headHash });
-        const events = sealAuditEvents(waiting.map(auditRecordOf), { seq: Number(head!.seq), hash: head!.hash });
+        const events = sealAuditEvents(waiting.map(auditRecordOf), { seq: Number(head.headSeq), hash: head.headHash });
         const last = events.at(-1)!;
         await tx.insert(auditEvents).values(events.map(auditEventRow));
         // One array parameter: one statement, and one plan, whatever the batch's size.
@@ -154,10 +170,9 @@ export class PostgresAuditTrail implements AuditTrail {
   async prune(before: Date): Promise<number> {
     // Every event recorded before the call is in the chain, and so may be pruned.
     await this.sequencer.sequence();
-    // Under the chain's lock, so prunes and passes on every instance take turns and the cut only moves forward.
+    // Under the chain's row lock, so prunes and passes on every instance take turns and the cut only moves forward.
     return this.db.transaction(async (tx) => {
-      await takeTurns(tx, CHAIN_LOCK);
-      const [chain] = await tx.select().from(auditChain).where(eq(auditChain.id, 1));
+      const chain = await lockChain(tx, true);
       const [last] = await selectLastBefore(tx, before);
       if (!chain || !last || last.seq <= chain.cutSeq) return 0;
       const removed = await tx.delete(auditEvents).where(lte(auditEvents.seq, last.seq));

@@ -268,7 +268,7 @@ export const auditPending = pgTable('audit_pending', {
 
 /**
  * The chain's one row: its head (the last event chained) and its cut (the last event pruned).
- * Only the sequencer's passes and prune write it, one at a time (an advisory lock); writes never
+ * Only the sequencer's passes and prune write it, one at a time (each locks this row); writes never
  * touch it.
  */
 export const auditChain = pgTable(

@@ -4,7 +4,7 @@ import { auditRecord, userTarget } from '../audit/audit-records.ts';
 import type { Repositories } from '../repositories.ts';
 import type { WebhookAttemptOutcome, WebhookSettlement } from '../webhooks/webhook-delivery.repository.ts';
 import { deliveriesOf } from '../webhooks/webhook-dispatcher.ts';
-import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
+import { useFreshRepositories, type OpenRepositories, type RepositoryHarness } from './contract-harness.ts';
 import { sampleWebhook } from './webhook.repository.contract.ts';
 
 const T0 = new Date('2027-06-01T10:00:00.000Z');
@@ -43,9 +43,11 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
   describe(`WebhookDeliveryRepository contract (${backend})`, () => {
     let repositories: Repositories;
     let another: Repositories;
-    useFreshRepositories(open, (opened, second) => {
+    let harness: RepositoryHarness;
+    useFreshRepositories(open, (opened, second, opening) => {
       repositories = opened;
       another = second;
+      harness = opening;
     });
 
     const endpoint = async (events: readonly ('*' | 'user.created')[] = ['*']) => {
@@ -86,6 +88,34 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
       const made = await list(webhook.id);
       expect(made.map((delivery) => delivery.seq).sort()).toEqual([...created, third].map((event) => event.seq).sort());
       expect(made.every((delivery) => delivery.status === 'pending' && delivery.attempts === 0)).toBe(true);
+    });
+
+    it('an event whose write was still open while later events were dispatched is delivered once it commits', async () => {
+      // Where writes run side by side (PostgreSQL): the fake and SQLite commit one at a time.
+      if (!harness.holdAuditedWrite) return;
+      const webhook = await endpoint();
+      const slow = auditRecord(nextId(), T0, SYSTEM, 'user.created', userTarget(nextId()), {
+        version: { before: null, after: 1 },
+      });
+      const commitSlow = await harness.holdAuditedWrite(slow);
+      const quick = await change().catch(async (error: unknown) => {
+        await commitSlow();
+        throw error;
+      });
+      try {
+        await dispatchAll(webhook.id);
+        expect((await list(webhook.id)).map((delivery) => delivery.seq)).toEqual([quick.seq]);
+      } finally {
+        await commitSlow();
+      }
+      // Reading the chain's state gives the committed event its place: after the cursor.
+      await repositories.audit.state();
+      const [late] = await repositories.audit.chain(quick.seq, 10);
+      expect(late?.id).toBe(slow.id);
+      expect(await dispatchAll(webhook.id)).toBe(1);
+      const made = (await list(webhook.id)).map((delivery) => delivery.seq);
+      expect(made).toHaveLength(2);
+      expect(new Set(made)).toEqual(new Set([quick.seq, late!.seq]));
     });
 
     it(`dispatch of one endpoint on two connections at once makes each delivery once, ${ROUNDS} rounds`, async () => {
