@@ -9,7 +9,7 @@ const SEARCH = / like \$\d+/i;
 
 /**
  * The pool as Drizzle should see it: every statement prepared. Drizzle asks postgres.js not to
- * prepare a query it was given no name for, and postgres.js sends such a statement with
+ * prepare a query it was given no name for, and unpatched postgres.js sent such a statement with
  * parameters in two round trips (it has the server describe the parameters first, then binds
  * them), which the server parses again every time: a lookup by key took 0.64 ms instead of 0.19
  * on one connection, and a first page of users paid eight round trips instead of four. Prepared,
@@ -19,8 +19,9 @@ const SEARCH = / like \$\d+/i;
  * connection instead of at every call (PostgreSQL CPU per first page of users 0.71 -> 0.54 ms).
  * A search is the exception: its best plan depends on its term, and one generic plan would serve
  * every term, so a statement with a LIKE on a parameter is not prepared but sent unnamed, which
- * PostgreSQL plans for each call's term (one round trip more than a prepared one). Transactions
- * and savepoints hand their callbacks a client that prepares as well.
+ * PostgreSQL plans for each call's term (after a connection's first call, in one round trip with
+ * the parameter types learnt then: see patches/postgres@3.4.9.patch). Transactions and
+ * savepoints hand their callbacks a client that prepares as well.
  */
 export function preparingClient<T extends Client>(client: T): T {
   return new Proxy(client, {
