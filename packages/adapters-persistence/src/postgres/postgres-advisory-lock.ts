@@ -15,12 +15,6 @@ export async function takeTurns(tx: PostgresTx, name: string): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${lockKey(name)})`);
 }
 
-/** Takes the lock `name` for `tx` if no other transaction holds it; answers whether it did. */
-export async function tryTurn(tx: PostgresTx, name: string): Promise<boolean> {
-  const [row] = await tx.execute<{ taken: boolean }>(sql`select pg_try_advisory_xact_lock(${lockKey(name)}) as taken`);
-  return row?.taken === true;
-}
-
 export interface ConnectionSettings {
   url: string;
   schema: string | undefined;
