@@ -19,8 +19,9 @@ export async function writeUser(
   const { id: _, ...columns } = user;
   // The event is a new row under a key of its own, so it waits for no lock and its place among the
   // statements does not matter: sent with the update, the two cost one round trip, not two, while
-  // the transaction holds its pool connection. Should the update fail, PostgreSQL refuses the
-  // insert too, and the update's error is the one thrown.
+  // the transaction holds its pool connection (prepared statements only: the driver does not
+  // pipeline unnamed ones). Should the update fail, PostgreSQL refuses the insert too, and the
+  // update's error is the one thrown.
   const [[stored]] = await Promise.all([
     tx.update(users).set(columns).where(eq(users.id, id)).returning(),
     audit && appendAuditEvent(tx, audit),
