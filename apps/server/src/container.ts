@@ -56,7 +56,7 @@ import { OtplibCodes } from './adapters/otp-codes';
 import { SecretKeyRing } from './adapters/secret-key-ring';
 import { SimpleWebAuthnCeremonies } from './adapters/webauthn-ceremonies';
 import { SmtpMailer } from './adapters/smtp-mailer';
-import { forbiddenAddressKind } from './adapters/webhook-address-guard';
+import { forbiddenAddressKind } from './adapters/address-guard';
 import { HttpWebhookSender } from './adapters/http-webhook-sender';
 import type { PrometheusMetrics } from './adapters/prometheus-metrics';
 import { RandomIdGenerator } from './adapters/random-id-generator';
