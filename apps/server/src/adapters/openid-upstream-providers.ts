@@ -29,6 +29,9 @@ export interface OpenIdUpstreamProvidersOptions {
   timeoutMs?: number;
 }
 
+/** An OAuth error code as the log may show it: the callback's comes from whoever calls it. */
+const errorCode = (code: string) => code.replace(/[^\w.-]/g, '?').slice(0, 64);
+
 /**
  * Why a call to the provider failed, fit for a log: openid-client's message and its code (which
  * name the check that failed, never a value), one level of cause, or the guarded fetch's generic
@@ -41,8 +44,9 @@ function reasonOf(stage: string, error: unknown): string {
   }
   let reason: string;
   if (error instanceof IdentityProviderError) reason = error.reason;
-  else if (error instanceof oidc.ResponseBodyError) reason = `error answer ${error.status} ${error.error}`;
-  else if (error instanceof oidc.AuthorizationResponseError) reason = `authorization answered ${error.error}`;
+  else if (error instanceof oidc.ResponseBodyError) reason = `error answer ${error.status} ${errorCode(error.error)}`;
+  else if (error instanceof oidc.AuthorizationResponseError)
+    reason = `authorization answered ${errorCode(error.error)}`;
   else if (error instanceof oidc.WWWAuthenticateChallengeError) reason = `challenge answer ${error.status}`;
   else if (error instanceof Error) {
     const { code } = error as { code?: unknown };
