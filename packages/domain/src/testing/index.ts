@@ -30,6 +30,9 @@ export * from './factor.repository.contract.ts';
 export * from './sign-in-challenge.repository.contract.ts';
 export * from './in-memory-webhooks.ts';
 export * from './webhook.repository.contract.ts';
+export * from './in-memory-identity-providers.ts';
+export * from './in-memory-external-identities.ts';
+export * from './in-memory-oauth-attempts.ts';
 
 import type { OpenRepositories } from './contract-harness.ts';
 import { describeAdminRepositoryContract } from './admin.repository.contract.ts';
