@@ -30,6 +30,9 @@ import { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-deliverie
 import type { DroppedWithAccount } from './dropped-with-account.ts';
 import { InMemoryFactorRepository } from './in-memory-factors.ts';
 import { InMemorySignInChallengeRepository } from './in-memory-sign-in-challenges.ts';
+import { InMemoryIdentityProviderRepository } from './in-memory-identity-providers.ts';
+import { InMemoryExternalIdentityRepository } from './in-memory-external-identities.ts';
+import { InMemoryOAuthAttemptRepository } from './in-memory-oauth-attempts.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -39,6 +42,10 @@ class EmailKeyedStore<T extends { id: string; email: string; created: Date }> {
   readonly rows = new Map<string, T>();
 
   async insert(record: T): Promise<void> {
+    this.insertNow(record);
+  }
+  /** Stores a new record at once: EmailTakenError when another holds its email. */
+  insertNow(record: T): void {
     if (this.emailOwner(record.email) !== undefined) throw new EmailTakenError();
     this.rows.set(record.id, structuredClone(record));
   }
@@ -86,13 +93,18 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
   }
 
   override async insert(user: User, audit?: AuditRecord, issued?: PreparedActionToken): Promise<void> {
-    await super.insert(user);
-    this.activity.count(user.created, 'signups');
+    this.signUpNow(user);
     if (issued) {
       this.tokens().insertNow(issued.token);
       this.tokens().queueNow(issued.mail);
     }
     if (audit) this.audit.appendNow(audit);
+  }
+
+  /** Stores a new user at once and counts the sign-up: EmailTakenError when the email is taken. */
+  signUpNow(user: User): void {
+    this.insertNow(user);
+    this.activity.count(user.created, 'signups');
   }
 
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
@@ -490,7 +502,12 @@ export class InMemoryActivityRepository implements ActivityRepository {
   }
 }
 
-export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTrail } {
+export function inMemoryRepositories(): Repositories & {
+  audit: InMemoryAuditTrail;
+  identityProviders: InMemoryIdentityProviderRepository;
+  externalIdentities: InMemoryExternalIdentityRepository;
+  oauthAttempts: InMemoryOAuthAttemptRepository;
+} {
   const audit = new InMemoryAuditTrail();
   const activity: InMemoryActivityRepository = new InMemoryActivityRepository(() => users.rows.values());
   const sessions = new InMemorySessionRepository(
@@ -509,7 +526,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     activity,
     audit,
     () => tokens,
-    () => [factors, signInChallenges],
+    () => [factors, signInChallenges, externalIdentities],
   );
   const mail = new InMemoryMailQueue(audit);
   const tokens = new InMemoryActionTokenRepository(mail, audit, (id) => users.rows.has(id));
@@ -517,6 +534,12 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
   const factors = new InMemoryFactorRepository(sessions, audit, mail);
   const signInChallenges = new InMemorySignInChallengeRepository();
   const webhooks = new InMemoryWebhookRepository(audit);
+  const externalIdentities = new InMemoryExternalIdentityRepository(
+    users,
+    (id) => factors.hasActivePasskeyNow('user', id),
+    audit,
+  );
+  const oauthAttempts = new InMemoryOAuthAttemptRepository();
   return {
     activity,
     users,
@@ -538,5 +561,8 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     signInChallenges,
     webhooks,
     webhookDeliveries: new InMemoryWebhookDeliveryRepository(webhooks, audit),
+    identityProviders: new InMemoryIdentityProviderRepository(audit, () => [externalIdentities, oauthAttempts]),
+    externalIdentities,
+    oauthAttempts,
   };
 }
