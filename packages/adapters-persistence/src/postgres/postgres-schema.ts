@@ -553,8 +553,11 @@ export const webhookDeliveries = pgTable(
     delivered: timestamp('delivered'),
   },
   (t) => [
-    uniqueIndex('webhook_deliveries_webhook_seq_idx').on(t.webhookId, t.seq),
+    // Not unique: an import's event makes a delivery per user, all at its place (the id tells them apart).
+    index('webhook_deliveries_webhook_seq_idx').on(t.webhookId, t.seq),
     index('webhook_deliveries_due_idx').on(t.status, t.nextAttempt),
+    // A claim takes the oldest due of each endpoint, up to its share of the attempts in flight.
+    index('webhook_deliveries_webhook_due_idx').on(t.webhookId, t.status, t.nextAttempt),
     index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.created),
     check('webhook_deliveries_status', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
   ],
