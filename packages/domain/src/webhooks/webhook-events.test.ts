@@ -62,6 +62,12 @@ const CATALOGUE: Record<AuditAction, [Pick<AuditRecord, 'target' | 'changes'>, W
   'webhook.deleted': [{ target: { type: 'webhooks', id: 'w1' }, changes: null }, null],
   'webhook.secret_rotated': [{ target: { type: 'webhooks', id: 'w1' }, changes: null }, null],
   'webhook.replayed': [{ target: { type: 'webhooks', id: 'w1' }, changes: null }, null],
+  'identity_provider.created': [{ target: { type: 'identity_providers', id: 'p1' }, changes: null }, null],
+  'identity_provider.updated': [{ target: { type: 'identity_providers', id: 'p1' }, changes: null }, null],
+  'identity_provider.deleted': [{ target: { type: 'identity_providers', id: 'p1' }, changes: null }, null],
+  'user.identity_linked': [{ target: USER, changes: null }, 'user.identity_linked'],
+  'user.identity_unlinked': [{ target: USER, changes: null }, 'user.identity_unlinked'],
+  'user.identity_signed_in': [{ target: USER, changes: null }, null],
 };
 
 describe('the webhook event catalogue', () => {

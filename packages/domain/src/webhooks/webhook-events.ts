@@ -17,6 +17,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'factor.activated',
   'factor.removed',
   'factors.reset',
+  'user.identity_linked',
+  'user.identity_unlinked',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -89,6 +91,13 @@ export const EVENT_OF_ACTION: Readonly<Record<AuditAction, WebhookEventType | nu
   'webhook.deleted': null,
   'webhook.secret_rotated': null,
   'webhook.replayed': null,
+  'identity_provider.created': null,
+  'identity_provider.updated': null,
+  'identity_provider.deleted': null,
+  'user.identity_linked': 'user.identity_linked',
+  'user.identity_unlinked': 'user.identity_unlinked',
+  // A sign-in changes no user: high-rate, as the password logins.
+  'user.identity_signed_in': null,
 };
 
 /**
