@@ -122,20 +122,27 @@ describe('POST /v1/admin/identity-providers', () => {
     ['an issuer with credentials', { ...GITHUB, issuer: 'https://u:p@sso.test' }, '/data/attributes/issuer'],
     ['an issuer not a URL', { ...GITHUB, issuer: 'sso.test' }, '/data/attributes/issuer'],
     ['a scope with a space', { ...GITHUB, scopes: ['read org'] }, '/data/attributes/scopes'],
-    ['too many scopes', { ...GITHUB, scopes: Array.from({ length: 21 }, (_, i) => `s${i}`) }, '/data/attributes/scopes'],
+    [
+      'too many scopes',
+      { ...GITHUB, scopes: Array.from({ length: 21 }, (_, i) => `s${i}`) },
+      '/data/attributes/scopes',
+    ],
     ['scopes not an array', { ...GITHUB, scopes: 'openid' }, '/data/attributes/scopes'],
     ['enabled not a boolean', { ...GITHUB, enabled: 'yes' }, '/data/attributes/enabled'],
     ['auto_link not a boolean', { ...GITHUB, auto_link: 1 }, '/data/attributes/auto_link'],
     ['an unknown attribute', { ...GITHUB, callback_url: 'https://evil.test/' }, '/data/attributes/callback_url'],
-  ])('refuses %s with 422 and its pointer, storing nothing, never echoing the secret', async (_case, attributes, pointer) => {
-    const response = await create(attributes);
-    expect(response.status).toBe(422);
-    await expectNoSecrets(response, [SECRET]);
-    const { errors } = await response.json();
-    expect(errors.map((error: { source: unknown }) => error.source)).toEqual([{ pointer }]);
-    expect(((await (await get(PATH)).json()) as ProviderList).meta.total).toBe(0);
-    expect(t.logger.text()).not.toContain(SECRET);
-  });
+  ])(
+    'refuses %s with 422 and its pointer, storing nothing, never echoing the secret',
+    async (_case, attributes, pointer) => {
+      const response = await create(attributes);
+      expect(response.status).toBe(422);
+      await expectNoSecrets(response, [SECRET]);
+      const { errors } = await response.json();
+      expect(errors.map((error: { source: unknown }) => error.source)).toEqual([{ pointer }]);
+      expect(((await (await get(PATH)).json()) as ProviderList).meta.total).toBe(0);
+      expect(t.logger.text()).not.toContain(SECRET);
+    },
+  );
 
   it('refuses a slug another provider has with 409 slug_taken', async () => {
     await created();
@@ -148,7 +155,10 @@ describe('POST /v1/admin/identity-providers', () => {
   });
 
   it('refuses another resource type with 409', async () => {
-    const response = await t.app.request(PATH, jsonInit('POST', { data: { type: 'webhooks', attributes: GITHUB } }, owner));
+    const response = await t.app.request(
+      PATH,
+      jsonInit('POST', { data: { type: 'webhooks', attributes: GITHUB } }, owner),
+    );
     expect(response.status).toBe(409);
     expect((await response.json()).errors[0].code).toBe('resource_conflict');
   });
