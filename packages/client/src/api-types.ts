@@ -321,6 +321,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/users/{id}/identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a user's identities at identity providers, oldest first */
+        get: operations["listUserIdentities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/users/{id}/identities/{identityId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink one of a user's identities
+         * @description The user no longer signs in with that account at the provider; audited (`user.identity_unlinked`). Never the user's last way in (no usable password, no passkey, no other identity) → 409 `last_sign_in_method`. Not an identity of that user → 404.
+         */
+        delete: operations["unlinkUserIdentity"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/me/factors": {
         parameters: {
             query?: never;
@@ -886,6 +923,58 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/identity-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the identity providers, oldest first
+         * @description Never their client secrets.
+         */
+        get: operations["listIdentityProviders"];
+        put?: never;
+        /**
+         * Add an identity provider users may sign in with
+         * @description Register `callback_url` of the answer as the redirect URI at the provider. `enabled` defaults to true, `auto_link` to false, `scopes` to []. Another provider with the slug → 409 `slug_taken`. `slug`: 1 to 40 lower-case letters, digits and inner dashes; `kind`: `oidc`, `github`, `google`, `microsoft` or `apple`; `issuer`: required for `oidc`, an absolute https URL (http only with IDENTITY_PROVIDER_ALLOW_HTTP=true) without credentials, query or fragment; `client_id`: 1 to 255 characters; `client_secret`: required for every kind but `oidc`, at most 4096 characters; `scopes`: at most 20, each 1 to 100 characters without spaces. Each problem → 422 with its pointer. The secret is never answered (only `client_secret_set`) nor shown in the audit trail.
+         */
+        post: operations["createIdentityProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/identity-providers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an identity provider
+         * @description Never its client secret.
+         */
+        get: operations["getIdentityProvider"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an identity provider
+         * @description Its users' identities through it and its sign-ins in flight go with it: those users sign in another way (a user who had no other way in recovers the account by email).
+         */
+        delete: operations["deleteIdentityProvider"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an identity provider's issuer, client, scopes or state
+         * @description An attribute left out stays as it is; the slug and kind never change (delete and add again). `client_secret` replaces the stored secret; null removes it (`oidc` only). Disabling a provider stops new sign-ins with it; its users' identities stay. `slug`: 1 to 40 lower-case letters, digits and inner dashes; `kind`: `oidc`, `github`, `google`, `microsoft` or `apple`; `issuer`: required for `oidc`, an absolute https URL (http only with IDENTITY_PROVIDER_ALLOW_HTTP=true) without credentials, query or fragment; `client_id`: 1 to 255 characters; `client_secret`: required for every kind but `oidc`, at most 4096 characters; `scopes`: at most 20, each 1 to 100 characters without spaces. Each problem → 422 with its pointer. The secret is never answered (only `client_secret_set`) nor shown in the audit trail.
+         */
+        patch: operations["updateIdentityProvider"];
         trace?: never;
     };
     "/v1/invitations/accept": {
@@ -5662,6 +5751,383 @@ export interface operations {
             };
             /** @description `request_timeout` */
             408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listUserIdentities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's identities. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "type": "identities",
+                     *           "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e91",
+                     *           "attributes": {
+                     *             "provider": "github",
+                     *             "provider_kind": "github",
+                     *             "subject": "583231",
+                     *             "email": "ada@example.com",
+                     *             "email_verified": true,
+                     *             "created": "2026-11-21T10:00:00.000Z",
+                     *             "last_sign_in": "2026-11-21T10:00:00.000Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "identities";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description The provider's slug. */
+                                provider: string;
+                                /** @enum {string} */
+                                provider_kind: "oidc" | "github" | "google" | "microsoft" | "apple";
+                                /** @description The provider's stable id for the account (`sub`; GitHub's numeric id). */
+                                subject: string;
+                                /** @description The email the provider last gave; shown, never matched on. */
+                                email: string | null;
+                                /** @description Whether the provider vouched for that email. */
+                                email_verified: boolean;
+                                /** Format: date-time */
+                                created: string;
+                                /** @description When the user last signed in through it; null: never. */
+                                last_sign_in: string | null;
+                            };
+                        }[];
+                        meta: {
+                            /** @description How many identities the user has. */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    unlinkUserIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                id: string;
+                /** @description The identity's id. */
+                identityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unlinked. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `last_sign_in_method` */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -13200,6 +13666,1176 @@ export interface operations {
             };
         };
     };
+    listIdentityProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every provider. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "identity_providers";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description What the sign-in URLs name it by: `/v1/oauth/{slug}/…`. */
+                                slug: string;
+                                /**
+                                 * @description A generic OpenID Connect provider, or a preset.
+                                 * @enum {string}
+                                 */
+                                kind: "oidc" | "github" | "google" | "microsoft" | "apple";
+                                /** @description Where discovery starts: required for `oidc`; for a preset, an override of its provider's own, or null. */
+                                issuer: string | null;
+                                client_id: string;
+                                /** @description Whether a client secret is stored (sealed). The secret itself is never answered. */
+                                client_secret_set: boolean;
+                                /** @description Scopes asked for beyond those the kind always asks. */
+                                scopes: string[];
+                                /** @description Whether users may sign in with it. */
+                                enabled: boolean;
+                                /** @description Whether a first sign-in links to the user with the same email, when the provider vouches it verified and the user's address is verified too. */
+                                auto_link: boolean;
+                                /** @description The redirect URI to register at the provider: PUBLIC_URL + `v1/oauth/{slug}/callback`. */
+                                callback_url: string;
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                            };
+                        }[];
+                        meta: {
+                            /** @description How many providers there are. */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "identity_providers",
+                 *         "attributes": {
+                 *           "slug": "github",
+                 *           "kind": "github",
+                 *           "client_id": "Iv1.8a61f9b3a7aba766",
+                 *           "client_secret": "the secret GitHub showed"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "identity_providers";
+                        attributes: {
+                            /** @description Lower-case letters, digits and inner dashes, 1 to 40: the sign-in URLs name the provider by it. */
+                            slug: string;
+                            /**
+                             * @description `oidc` (any OpenID Connect provider, by its issuer) or a preset.
+                             * @enum {string}
+                             */
+                            kind: "oidc" | "github" | "google" | "microsoft" | "apple";
+                            /** @description The issuer discovery starts from, exactly as the provider writes it: required for `oidc`, an optional override for presets (GitHub Enterprise, a Microsoft tenant). https unless IDENTITY_PROVIDER_ALLOW_HTTP=true; no credentials, query or fragment. */
+                            issuer?: string | null;
+                            /** @description The client id the provider issued. */
+                            client_id: string;
+                            /** @description Write-only: stored sealed, never answered. Required for presets (for Apple, the client secret JWT you generated); optional for `oidc` (a public client). On PATCH it replaces the stored one; null removes it (`oidc` only). */
+                            client_secret?: string | null;
+                            /** @description Scopes to ask for beyond those the kind always asks (`openid email profile`; GitHub `read:user user:email`): at most 20, each 1 to 100 characters without spaces. */
+                            scopes?: string[];
+                            /** @description Whether users may sign in with it. */
+                            enabled?: boolean;
+                            /** @description Whether a first sign-in may link to the user with the same email: only when the provider vouches it verified and the user's address is verified. */
+                            auto_link?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "identity_providers",
+                 *         "attributes": {
+                 *           "slug": "github",
+                 *           "kind": "github",
+                 *           "client_id": "Iv1.8a61f9b3a7aba766",
+                 *           "client_secret": "the secret GitHub showed"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "identity_providers";
+                        attributes: {
+                            /** @description Lower-case letters, digits and inner dashes, 1 to 40: the sign-in URLs name the provider by it. */
+                            slug: string;
+                            /**
+                             * @description `oidc` (any OpenID Connect provider, by its issuer) or a preset.
+                             * @enum {string}
+                             */
+                            kind: "oidc" | "github" | "google" | "microsoft" | "apple";
+                            /** @description The issuer discovery starts from, exactly as the provider writes it: required for `oidc`, an optional override for presets (GitHub Enterprise, a Microsoft tenant). https unless IDENTITY_PROVIDER_ALLOW_HTTP=true; no credentials, query or fragment. */
+                            issuer?: string | null;
+                            /** @description The client id the provider issued. */
+                            client_id: string;
+                            /** @description Write-only: stored sealed, never answered. Required for presets (for Apple, the client secret JWT you generated); optional for `oidc` (a public client). On PATCH it replaces the stored one; null removes it (`oidc` only). */
+                            client_secret?: string | null;
+                            /** @description Scopes to ask for beyond those the kind always asks (`openid email profile`; GitHub `read:user user:email`): at most 20, each 1 to 100 characters without spaces. */
+                            scopes?: string[];
+                            /** @description Whether users may sign in with it. */
+                            enabled?: boolean;
+                            /** @description Whether a first sign-in may link to the user with the same email: only when the provider vouches it verified and the user's address is verified. */
+                            auto_link?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The provider. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "identity_providers",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e90",
+                     *         "attributes": {
+                     *           "slug": "github",
+                     *           "kind": "github",
+                     *           "issuer": null,
+                     *           "client_id": "Iv1.8a61f9b3a7aba766",
+                     *           "client_secret_set": true,
+                     *           "scopes": [],
+                     *           "enabled": true,
+                     *           "auto_link": false,
+                     *           "callback_url": "https://id.example.com/v1/oauth/github/callback",
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "identity_providers";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description What the sign-in URLs name it by: `/v1/oauth/{slug}/…`. */
+                                slug: string;
+                                /**
+                                 * @description A generic OpenID Connect provider, or a preset.
+                                 * @enum {string}
+                                 */
+                                kind: "oidc" | "github" | "google" | "microsoft" | "apple";
+                                /** @description Where discovery starts: required for `oidc`; for a preset, an override of its provider's own, or null. */
+                                issuer: string | null;
+                                client_id: string;
+                                /** @description Whether a client secret is stored (sealed). The secret itself is never answered. */
+                                client_secret_set: boolean;
+                                /** @description Scopes asked for beyond those the kind always asks. */
+                                scopes: string[];
+                                /** @description Whether users may sign in with it. */
+                                enabled: boolean;
+                                /** @description Whether a first sign-in links to the user with the same email, when the provider vouches it verified and the user's address is verified too. */
+                                auto_link: boolean;
+                                /** @description The redirect URI to register at the provider: PUBLIC_URL + `v1/oauth/{slug}/callback`. */
+                                callback_url: string;
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `slug_taken`, `resource_conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identity provider's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "identity_providers",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e90",
+                     *         "attributes": {
+                     *           "slug": "github",
+                     *           "kind": "github",
+                     *           "issuer": null,
+                     *           "client_id": "Iv1.8a61f9b3a7aba766",
+                     *           "client_secret_set": true,
+                     *           "scopes": [],
+                     *           "enabled": true,
+                     *           "auto_link": false,
+                     *           "callback_url": "https://id.example.com/v1/oauth/github/callback",
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "identity_providers";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description What the sign-in URLs name it by: `/v1/oauth/{slug}/…`. */
+                                slug: string;
+                                /**
+                                 * @description A generic OpenID Connect provider, or a preset.
+                                 * @enum {string}
+                                 */
+                                kind: "oidc" | "github" | "google" | "microsoft" | "apple";
+                                /** @description Where discovery starts: required for `oidc`; for a preset, an override of its provider's own, or null. */
+                                issuer: string | null;
+                                client_id: string;
+                                /** @description Whether a client secret is stored (sealed). The secret itself is never answered. */
+                                client_secret_set: boolean;
+                                /** @description Scopes asked for beyond those the kind always asks. */
+                                scopes: string[];
+                                /** @description Whether users may sign in with it. */
+                                enabled: boolean;
+                                /** @description Whether a first sign-in links to the user with the same email, when the provider vouches it verified and the user's address is verified too. */
+                                auto_link: boolean;
+                                /** @description The redirect URI to register at the provider: PUBLIC_URL + `v1/oauth/{slug}/callback`. */
+                                callback_url: string;
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identity provider's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    updateIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identity provider's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "identity_providers",
+                 *         "attributes": {
+                 *           "enabled": false
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "identity_providers";
+                        id?: string;
+                        attributes: {
+                            /** @description The issuer discovery starts from, exactly as the provider writes it: required for `oidc`, an optional override for presets (GitHub Enterprise, a Microsoft tenant). https unless IDENTITY_PROVIDER_ALLOW_HTTP=true; no credentials, query or fragment. */
+                            issuer?: string | null;
+                            /** @description The client id the provider issued. */
+                            client_id?: string;
+                            /** @description Write-only: stored sealed, never answered. Required for presets (for Apple, the client secret JWT you generated); optional for `oidc` (a public client). On PATCH it replaces the stored one; null removes it (`oidc` only). */
+                            client_secret?: string | null;
+                            /** @description Scopes to ask for beyond those the kind always asks (`openid email profile`; GitHub `read:user user:email`): at most 20, each 1 to 100 characters without spaces. */
+                            scopes?: string[];
+                            /** @description Whether users may sign in with it. */
+                            enabled?: boolean;
+                            /** @description Whether a first sign-in may link to the user with the same email: only when the provider vouches it verified and the user's address is verified. */
+                            auto_link?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "identity_providers",
+                 *         "attributes": {
+                 *           "enabled": false
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "identity_providers";
+                        id?: string;
+                        attributes: {
+                            /** @description The issuer discovery starts from, exactly as the provider writes it: required for `oidc`, an optional override for presets (GitHub Enterprise, a Microsoft tenant). https unless IDENTITY_PROVIDER_ALLOW_HTTP=true; no credentials, query or fragment. */
+                            issuer?: string | null;
+                            /** @description The client id the provider issued. */
+                            client_id?: string;
+                            /** @description Write-only: stored sealed, never answered. Required for presets (for Apple, the client secret JWT you generated); optional for `oidc` (a public client). On PATCH it replaces the stored one; null removes it (`oidc` only). */
+                            client_secret?: string | null;
+                            /** @description Scopes to ask for beyond those the kind always asks (`openid email profile`; GitHub `read:user user:email`): at most 20, each 1 to 100 characters without spaces. */
+                            scopes?: string[];
+                            /** @description Whether users may sign in with it. */
+                            enabled?: boolean;
+                            /** @description Whether a first sign-in may link to the user with the same email: only when the provider vouches it verified and the user's address is verified. */
+                            auto_link?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The provider as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "identity_providers",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e90",
+                     *         "attributes": {
+                     *           "slug": "github",
+                     *           "kind": "github",
+                     *           "issuer": null,
+                     *           "client_id": "Iv1.8a61f9b3a7aba766",
+                     *           "client_secret_set": true,
+                     *           "scopes": [],
+                     *           "enabled": true,
+                     *           "auto_link": false,
+                     *           "callback_url": "https://id.example.com/v1/oauth/github/callback",
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "identity_providers";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description What the sign-in URLs name it by: `/v1/oauth/{slug}/…`. */
+                                slug: string;
+                                /**
+                                 * @description A generic OpenID Connect provider, or a preset.
+                                 * @enum {string}
+                                 */
+                                kind: "oidc" | "github" | "google" | "microsoft" | "apple";
+                                /** @description Where discovery starts: required for `oidc`; for a preset, an override of its provider's own, or null. */
+                                issuer: string | null;
+                                client_id: string;
+                                /** @description Whether a client secret is stored (sealed). The secret itself is never answered. */
+                                client_secret_set: boolean;
+                                /** @description Scopes asked for beyond those the kind always asks. */
+                                scopes: string[];
+                                /** @description Whether users may sign in with it. */
+                                enabled: boolean;
+                                /** @description Whether a first sign-in links to the user with the same email, when the provider vouches it verified and the user's address is verified too. */
+                                auto_link: boolean;
+                                /** @description The redirect URI to register at the provider: PUBLIC_URL + `v1/oauth/{slug}/callback`. */
+                                callback_url: string;
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `resource_conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
     acceptInvitation: {
         parameters: {
             query?: never;
@@ -18082,6 +19718,7 @@ export const pathsV1AdminUsersImportPostParametersQueryDry_runValues: ReadonlyAr
 export const pathsV1AdminUsersExportGetParametersQueryWith_password_hashesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/export"]["get"]["parameters"]["query"]["with_password_hashes"]> = ["true", "false"];
 export const pathsV1AdminUsersIdFactorsGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/{id}/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
 export const pathsV1AdminUsersIdFactorsGetResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/{id}/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
+export const pathsV1AdminUsersIdIdentitiesGetResponses200ContentApplicationJsonDataAttributesProvider_kindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/{id}/identities"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["provider_kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
 export const pathsV1AdminMeFactorsGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
 export const pathsV1AdminMeFactorsGetResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
 export const pathsV1AdminMeFactorsPostRequestBodyContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors"]["post"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
@@ -18133,6 +19770,16 @@ export const pathsV1AdminWebhooksIdPatchResponses200ContentApplicationJsonDataAt
 export const pathsV1AdminWebhooksIdPatchResponses200ContentApplicationJsonDataAttributesDisabled_reasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["disabled_reason"]> = ["gone", "failing"];
 export const pathsV1AdminWebhooksIdSecretPostResponses200ContentApplicationJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}/secret"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "user.identity_linked", "user.identity_unlinked", "webhook.test"];
 export const pathsV1AdminWebhooksIdSecretPostResponses200ContentApplicationJsonDataAttributesDisabled_reasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}/secret"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["disabled_reason"]> = ["gone", "failing"];
+export const pathsV1AdminIdentityProvidersGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
+export const pathsV1AdminIdentityProvidersPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["identity_providers"];
+export const pathsV1AdminIdentityProvidersPostRequestBodyContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers"]["post"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
+export const pathsV1AdminIdentityProvidersPostRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["identity_providers"];
+export const pathsV1AdminIdentityProvidersPostRequestBodyContentApplicationVndApiJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["attributes"]["kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
+export const pathsV1AdminIdentityProvidersPostResponses201ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
+export const pathsV1AdminIdentityProvidersIdGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
+export const pathsV1AdminIdentityProvidersIdPatchRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers/{id}"]["patch"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["identity_providers"];
+export const pathsV1AdminIdentityProvidersIdPatchRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers/{id}"]["patch"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["identity_providers"];
+export const pathsV1AdminIdentityProvidersIdPatchResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
 export const pathsV1SignupPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/signup"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["users"];
 export const pathsV1SignupPostRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/signup"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["users"];
 export const pathsV1UsersMeFactorsGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];

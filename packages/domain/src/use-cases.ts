@@ -47,6 +47,9 @@ import { impersonatorCheck } from './impersonation/impersonation-rules.ts';
 import { SECOND_FACTOR_RULES } from './factors/second-factor-rules.ts';
 import { WebhookService } from './webhooks/webhook-service.ts';
 import type { WebhookUrlPolicy } from './webhooks/webhook.rules.ts';
+import { IdentityProviderService } from './identities/identity-provider-service.ts';
+import type { IssuerPolicy } from './identities/identity-provider.rules.ts';
+import { UserIdentities } from './identities/user-identities.ts';
 
 export interface UseCaseDeps {
   repositories: Repositories;
@@ -85,6 +88,8 @@ export interface UseCaseDeps {
   impersonation?: boolean;
   /** What webhook endpoints' URLs may be (WEBHOOK_ALLOW_HTTP); https only unless told. */
   webhookUrls?: WebhookUrlPolicy;
+  /** What identity providers' issuers may be (IDENTITY_PROVIDER_ALLOW_HTTP); https only unless told. */
+  identityProviderIssuers?: IssuerPolicy;
 }
 
 /** One kind of account's sign-in steps, each ending in the one session grant. */
@@ -132,6 +137,7 @@ export function createUseCases({
   passkeyOptionsPerMinute = SECOND_FACTOR_RULES.passkeyOptionsPerMinute,
   impersonation = false,
   webhookUrls = { allowHttp: false },
+  identityProviderIssuers = { allowHttp: false },
 }: UseCaseDeps) {
   const { sessions, attempts, audit } = repositories;
   const admins = adminPrincipals(repositories.admins);
@@ -343,5 +349,22 @@ export function createUseCases({
     }),
     /** Webhook endpoints: their URLs, events and signing secrets (sealed in the key ring's box). */
     webhooks: new WebhookService({ webhooks: repositories.webhooks, box: mailDeps.box, clock, ids, urls: webhookUrls }),
+    /** Identity providers as owners manage them (client secrets sealed in the key ring's box). */
+    identityProviders: new IdentityProviderService({
+      providers: repositories.identityProviders,
+      box: mailDeps.box,
+      clock,
+      ids,
+      issuers: identityProviderIssuers,
+      publicUrl,
+    }),
+    /** Users' identities at those providers, as admins list and unlink them. */
+    userIdentities: new UserIdentities({
+      users: repositories.users,
+      identities: repositories.externalIdentities,
+      providers: repositories.identityProviders,
+      clock,
+      ids,
+    }),
   };
 }

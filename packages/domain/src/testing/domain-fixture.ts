@@ -21,6 +21,7 @@ import { RecordingLogger } from './recording-logger.ts';
 import type { SignupMode } from '../signup/signup-service.ts';
 import type { MailKind } from '../mail/mail-message.ts';
 import type { WebhookUrlPolicy } from '../webhooks/webhook.rules.ts';
+import type { IssuerPolicy } from '../identities/identity-provider.rules.ts';
 
 /**
  * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one
@@ -76,6 +77,7 @@ export function buildDomain({
   signup = 'open',
   impersonation = false,
   webhookUrls = { allowHttp: false },
+  identityProviderIssuers = { allowHttp: false },
 }: {
   policy?: AuthPolicy;
   mailLimits?: MailLimits;
@@ -84,6 +86,8 @@ export function buildDomain({
   impersonation?: boolean;
   /** WEBHOOK_ALLOW_HTTP: https only unless told. */
   webhookUrls?: WebhookUrlPolicy;
+  /** IDENTITY_PROVIDER_ALLOW_HTTP: https only unless told. */
+  identityProviderIssuers?: IssuerPolicy;
 } = {}) {
   const clock = new ManualClock();
   const ids = new SequentialIds();
@@ -116,6 +120,7 @@ export function buildDomain({
     ceremonies,
     impersonation,
     webhookUrls,
+    identityProviderIssuers,
   });
   const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
     useCases;
@@ -170,6 +175,8 @@ export function buildDomain({
     factors: useCases.factors,
     impersonation: useCases.impersonation,
     webhooks: useCases.webhooks,
+    identityProviders: useCases.identityProviders,
+    userIdentities: useCases.userIdentities,
     /** The key ring's stand-in: what seals TOTP and webhook signing secrets. */
     box,
 
