@@ -67,6 +67,7 @@ export * from './identities/external-identity.repository.ts';
 export * from './identities/oauth-attempt.ts';
 export * from './identities/oauth-attempt.repository.ts';
 export * from './identities/upstream-providers.ts';
+export * from './identities/redirect-target.ts';
 export * from './mail/mail-message.ts';
 export * from './mail/mail-queue.ts';
 export * from './mail/mailer.ts';
