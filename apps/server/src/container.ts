@@ -20,6 +20,9 @@ import {
   SignInChallengeRepository,
   WebhookRepository,
   WebhookDeliveryRepository,
+  IdentityProviderRepository,
+  ExternalIdentityRepository,
+  OAuthAttemptRepository,
   WebhookDeliveryWorker,
   WebhookDispatcher,
   LoginAttemptRepository,
@@ -87,6 +90,9 @@ const REPOSITORY_PORTS = {
   signInChallenges: SignInChallengeRepository,
   webhooks: WebhookRepository,
   webhookDeliveries: WebhookDeliveryRepository,
+  identityProviders: IdentityProviderRepository,
+  externalIdentities: ExternalIdentityRepository,
+  oauthAttempts: OAuthAttemptRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**
