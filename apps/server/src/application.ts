@@ -83,6 +83,8 @@ export async function createApplication(
       impersonation: useCases.impersonation,
       webhookDeliveries: useCases.webhookDeliveries,
       webhooks: useCases.webhooks,
+      identityProviders: useCases.identityProviders,
+      userIdentities: useCases.userIdentities,
       adminMfa: config.adminMfa,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),

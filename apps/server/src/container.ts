@@ -214,6 +214,7 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
       ...config.webhookUrls,
       refusedAddress: config.webhookAllowPrivateAddresses ? undefined : forbiddenAddressKind,
     },
+    identityProviderIssuers: { allowHttp: config.identityProviderNetwork.allowHttp },
   });
 }
 

@@ -13,6 +13,8 @@ import { securityHeaders } from './middleware/security-headers';
 import { clientInfo } from './network/client-info';
 import { adminAccountsRoutes } from './routes/admin-accounts.routes';
 import { adminWebhooksRoutes } from './routes/admin-webhooks.routes';
+import { adminIdentityProvidersRoutes } from './routes/admin-identity-providers.routes';
+import { adminUserIdentitiesRoutes } from './routes/admin-user-identities.routes';
 import { adminAuditRoutes } from './routes/admin-audit.routes';
 import { adminInvitationsRoutes } from './routes/admin-invitations.routes';
 import { adminMailRoutes } from './routes/admin-mail.routes';
@@ -81,6 +83,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminUserSessionsRoutes(deps))
     .route('/', adminUserImpersonationRoutes(deps))
     .route('/', adminUserFactorsRoutes(deps))
+    .route('/', adminUserIdentitiesRoutes(deps))
     .route('/', adminMeFactorsRoutes(deps))
     .route('/', adminUserRecoveryRoutes(deps))
     .route('/', adminUserBanRoutes(deps))
@@ -91,6 +94,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminInvitationsRoutes(deps))
     .route('/', adminAccountsRoutes(deps))
     .route('/', adminWebhooksRoutes(deps))
+    .route('/', adminIdentityProvidersRoutes(deps))
     .route('/', invitationsRoutes(deps))
     .route('/', userSessionRoutes(deps))
     .route('/', signupRoutes(deps))

@@ -3,6 +3,7 @@ import type {
   AdminAccounts,
   AdminMfaMode,
   FactorService,
+  IdentityProviderService,
   ImpersonationService,
   WebhookDeliveryService,
   AuditService,
@@ -20,6 +21,7 @@ import type {
   SelfService,
   SignupService,
   SignInSteps,
+  UserIdentities,
   UserService,
   UserTransferService,
   VerificationService,
@@ -61,6 +63,10 @@ export interface HttpAppDeps {
   webhookDeliveries: WebhookDeliveryService;
   /** Webhook endpoints: their URLs, events and signing secrets. */
   webhooks: WebhookService;
+  /** Identity providers users may sign in with: their clients, write-only secrets and callback URLs. */
+  identityProviders: IdentityProviderService;
+  /** Users' identities at those providers, listed and unlinked. */
+  userIdentities: UserIdentities;
   /** ADMIN_MFA: `required` closes every admin route but enrolment to an admin without a factor. */
   adminMfa: AdminMfaMode;
   /** The public keys that verify every token, as a JWK Set. */

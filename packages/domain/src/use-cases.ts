@@ -51,6 +51,9 @@ import type { UpstreamProviders } from './identities/upstream-providers.ts';
 import { OAuthTrips } from './identities/oauth-trips.ts';
 import { ExternalSignIn } from './identities/external-sign-in.ts';
 import { IdentityLinks } from './identities/identity-links.ts';
+import { IdentityProviderService } from './identities/identity-provider-service.ts';
+import type { IssuerPolicy } from './identities/identity-provider.rules.ts';
+import { UserIdentities } from './identities/user-identities.ts';
 
 export interface UseCaseDeps {
   repositories: Repositories;
@@ -93,6 +96,8 @@ export interface UseCaseDeps {
   upstream: UpstreamProviders;
   /** The origins besides PUBLIC_URL's a trip through an identity provider may end at (REDIRECT_ALLOW_LIST). */
   redirectAllowList?: readonly string[];
+  /** What identity providers' issuers may be (IDENTITY_PROVIDER_ALLOW_HTTP); https only unless told. */
+  identityProviderIssuers?: IssuerPolicy;
 }
 
 /** One kind of account's sign-in steps, each ending in the one session grant. */
@@ -142,6 +147,7 @@ export function createUseCases({
   webhookUrls = { allowHttp: false },
   upstream,
   redirectAllowList = [],
+  identityProviderIssuers = { allowHttp: false },
 }: UseCaseDeps) {
   const { sessions, attempts, audit } = repositories;
   const admins = adminPrincipals(repositories.admins);
@@ -385,6 +391,23 @@ export function createUseCases({
       clock,
       ids,
       publicUrl,
+    }),
+    /** Identity providers as owners manage them (client secrets sealed in the key ring's box). */
+    identityProviders: new IdentityProviderService({
+      providers: repositories.identityProviders,
+      box: mailDeps.box,
+      clock,
+      ids,
+      issuers: identityProviderIssuers,
+      publicUrl,
+    }),
+    /** Users' identities at those providers, as admins list and unlink them. */
+    userIdentities: new UserIdentities({
+      users: repositories.users,
+      identities: repositories.externalIdentities,
+      providers: repositories.identityProviders,
+      clock,
+      ids,
     }),
   };
 }

@@ -103,6 +103,8 @@ export async function createTestApp(
     impersonation: useCases.impersonation,
     webhookDeliveries: useCases.webhookDeliveries,
     webhooks: useCases.webhooks,
+    identityProviders: useCases.identityProviders,
+    userIdentities: useCases.userIdentities,
     adminMfa: 'optional',
     jwks: async () => TEST_JWKS,
     ready: async () => null,

@@ -22,6 +22,7 @@ import { FakeUpstreamProviders } from './fake-upstream-providers.ts';
 import type { SignupMode } from '../signup/signup-service.ts';
 import type { MailKind } from '../mail/mail-message.ts';
 import type { WebhookUrlPolicy } from '../webhooks/webhook.rules.ts';
+import type { IssuerPolicy } from '../identities/identity-provider.rules.ts';
 
 /**
  * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one
@@ -79,6 +80,7 @@ export function buildDomain({
   signup = 'open',
   impersonation = false,
   webhookUrls = { allowHttp: false },
+  identityProviderIssuers = { allowHttp: false },
 }: {
   policy?: AuthPolicy;
   mailLimits?: MailLimits;
@@ -87,6 +89,8 @@ export function buildDomain({
   impersonation?: boolean;
   /** WEBHOOK_ALLOW_HTTP: https only unless told. */
   webhookUrls?: WebhookUrlPolicy;
+  /** IDENTITY_PROVIDER_ALLOW_HTTP: https only unless told. */
+  identityProviderIssuers?: IssuerPolicy;
 } = {}) {
   const clock = new ManualClock();
   const ids = new SequentialIds();
@@ -122,6 +126,7 @@ export function buildDomain({
     webhookUrls,
     upstream,
     redirectAllowList: [APP_ORIGIN],
+    identityProviderIssuers,
   });
   const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
     useCases;
@@ -176,6 +181,8 @@ export function buildDomain({
     factors: useCases.factors,
     impersonation: useCases.impersonation,
     webhooks: useCases.webhooks,
+    identityProviders: useCases.identityProviders,
+    userIdentities: useCases.userIdentities,
     /** The key ring's stand-in: what seals TOTP and webhook signing secrets. */
     box,
     /** Identity providers in memory, and the user's side of signing in with them. */
