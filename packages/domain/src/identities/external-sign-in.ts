@@ -1,5 +1,5 @@
 import { auditRecord, userChanges, userTarget } from '../audit/audit-records.ts';
-import type { RequestContext } from '../audit/audit-event.ts';
+import type { AuditChanges, RequestContext } from '../audit/audit-event.ts';
 import type { FactorRepository } from '../factors/factor.repository.ts';
 import type { EmailVerification } from '../sessions/auth-service.ts';
 import type { Principal, PrincipalSource } from '../sessions/principal.ts';
@@ -25,11 +25,12 @@ import type { Logger } from '../shared/logger.ts';
 import { NO_PASSWORD_HASH } from '../users/password-match.ts';
 import { NO_BAN } from '../users/user-ban.ts';
 import type { User } from '../users/user.ts';
-import { identityChanges, newIdentity } from './external-identity.rules.ts';
+import { newIdentity } from './external-identity.rules.ts';
 import type { ExternalIdentityRepository } from './external-identity.repository.ts';
 import type { IdentityProvider } from './identity-provider.ts';
 import type { OAuthAttempt, UpstreamAccount } from './oauth-attempt.ts';
 import type { OAuthTrips, TripRequest } from './oauth-trips.ts';
+import { identityChange } from './user-identities.ts';
 
 export interface ExternalSignInDeps {
   trips: OAuthTrips;
@@ -57,6 +58,12 @@ export interface ProviderRedirect {
 export type CallbackOutcome =
   | { readonly redirectTo: string; readonly code: string; readonly error?: never }
   | { readonly redirectTo: string; readonly error: DomainError; readonly code?: never };
+
+/** A sign-in's event names the identity it came through, on both sides: nothing about it changed. */
+function signedInChange(provider: Pick<IdentityProvider, 'slug'>, subject: string): AuditChanges {
+  const named = identityChange(provider, subject, true).identity?.after ?? null;
+  return { identity: { before: named, after: named } };
+}
 
 /**
  * The sign-in with an identity provider (`/v1/oauth/{slug}/authorize`, its callback, then
@@ -162,7 +169,7 @@ export class ExternalSignIn {
         by,
         'user.identity_signed_in',
         userTarget(principal.id),
-        identityChanges(provider, account, 'signed_in'),
+        signedInChange(provider, account.subject),
       );
       await identities.touch(linked.id, account.email, account.emailVerified, now, audit);
       return principal.id;
@@ -190,7 +197,7 @@ export class ExternalSignIn {
       by,
       'user.identity_linked',
       userTarget(userId),
-      identityChanges(provider, account, 'linked'),
+      identityChange(provider, account.subject, true),
     );
     const identity = await identities.link(newIdentity(this.deps.ids.next(), provider, account, userId, now), audit);
     // The user was deleted meanwhile: resolved again, the account now signs up or is refused.

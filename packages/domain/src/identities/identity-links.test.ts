@@ -22,6 +22,7 @@ import {
 import type { UpstreamAccount } from './oauth-attempt.ts';
 
 const bearerOf = (userId: string): Identity => ({ kind: 'user', subjectId: userId, sessionId: 'session-1' });
+const byUser = (who: Identity) => ({ actor: { type: 'user', id: who.subjectId } as const, request: REQUEST });
 
 describe("a signed-in user's identities", () => {
   let domain: Domain;
@@ -56,10 +57,10 @@ describe("a signed-in user's identities", () => {
     expect(authorizeUrl).toMatch(new RegExp(`^${PUBLIC_URL}v1/oauth/acme/authorize\\?link=`));
     expect(expires).toEqual(new Date(domain.clock.now().getTime() + 600_000));
     const code = await linkCode(ann);
-    expect(await domain.identityLinks.list(ann.subjectId)).toEqual([]);
+    expect(await domain.userIdentities.list(ann.subjectId)).toEqual([]);
     const { identity } = await complete(ann, code);
     expect(identity).toMatchObject({ userId: ann.subjectId, subject: 'gh-1', lastSignIn: null });
-    expect(await domain.identityLinks.list(ann.subjectId)).toMatchObject([{ identity, provider: { slug: 'acme' } }]);
+    expect(await domain.userIdentities.list(ann.subjectId)).toMatchObject([{ identity, provider: { slug: 'acme' } }]);
     const event = domain.repositories.audit.events.find((recorded) => recorded.action === 'user.identity_linked');
     expect(event).toMatchObject({
       actor: { type: 'user', id: ann.subjectId },
@@ -111,11 +112,11 @@ describe("a signed-in user's identities", () => {
     expect(error.issues.map((issue) => issue.source)).toEqual([{ pointer: '/redirect_to' }]);
   });
 
-  it('unlinks, audited, but never the last way in', async () => {
+  it('unlinks (UserIdentities), audited, but never the last way in', async () => {
     const { identity } = await complete(ann, await linkCode(ann));
-    await domain.identityLinks.unlink(ann, identity.id, REQUEST);
-    expect(await domain.identityLinks.list(ann.subjectId)).toEqual([]);
-    await rejectionOf(domain.identityLinks.unlink(ann, identity.id, REQUEST), NotFoundError);
+    await domain.userIdentities.unlink(ann.subjectId, identity.id, byUser(ann));
+    expect(await domain.userIdentities.list(ann.subjectId)).toEqual([]);
+    await rejectionOf(domain.userIdentities.unlink(ann.subjectId, identity.id, byUser(ann)), NotFoundError);
     expect(domain.repositories.audit.events.at(-1)).toMatchObject({
       action: 'user.identity_unlinked',
       changes: { identity: { before: { provider: 'acme', subject: 'gh-1' }, after: null } },
@@ -126,8 +127,11 @@ describe("a signed-in user's identities", () => {
     expect(outcome.code).toBeDefined();
     const [solo] = [...domain.repositories.externalIdentities.rows.values()];
     const owner = bearerOf(solo?.userId ?? '');
-    await rejectionOf(domain.identityLinks.unlink(owner, solo?.id ?? '', REQUEST), LastSignInMethodError);
+    await rejectionOf(
+      domain.userIdentities.unlink(owner.subjectId, solo?.id ?? '', byUser(owner)),
+      LastSignInMethodError,
+    );
     // Nor can another user remove it.
-    await rejectionOf(domain.identityLinks.unlink(ann, solo?.id ?? '', REQUEST), NotFoundError);
+    await rejectionOf(domain.userIdentities.unlink(ann.subjectId, solo?.id ?? '', byUser(ann)), NotFoundError);
   });
 });

@@ -4,13 +4,12 @@ import type { Clock } from '../shared/clock.ts';
 import { InvalidOAuthCodeError, InvalidOAuthStateError, NotFoundError } from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { Identity } from '../shared/identity.ts';
-import type { ExternalIdentity } from './external-identity.ts';
 import type { ExternalIdentityRepository } from './external-identity.repository.ts';
-import { identityChanges, newIdentity } from './external-identity.rules.ts';
+import { newIdentity } from './external-identity.rules.ts';
 import type { ProviderRedirect } from './external-sign-in.ts';
-import type { IdentityProvider } from './identity-provider.ts';
 import type { IdentityProviderRepository } from './identity-provider.repository.ts';
 import type { OAuthTrips, TripRequest } from './oauth-trips.ts';
+import { identityChange, type LinkedIdentity } from './user-identities.ts';
 
 export interface IdentityLinksDeps {
   trips: OAuthTrips;
@@ -29,18 +28,12 @@ export interface LinkRequest {
   readonly expires: Date;
 }
 
-/** A user's identity with the provider it is at (a provider's deletion removes its identities). */
-export interface LinkedIdentity {
-  readonly identity: ExternalIdentity;
-  readonly provider: IdentityProvider;
-}
-
 /**
- * A signed-in user's identities at providers (`/v1/users/me/identities`). A link starts by an API
- * call with the user's bearer token and goes on in the browser through the provider, like a
- * sign-in; it commits only when its code is redeemed with the same user's bearer token and the
- * app's PKCE verifier, so a link carried through someone else's browser never lands on their
- * account. An identity is removed unless it is the account's last way in.
+ * A signed-in user links a provider (`/v1/users/me/identities`). A link starts by an API call with
+ * the user's bearer token and goes on in the browser through the provider, like a sign-in; it
+ * commits only when its code is redeemed with the same user's bearer token and the app's PKCE
+ * verifier, so a link carried through someone else's browser never lands on their account.
+ * Listing and unlinking are UserIdentities', the admins' too.
  */
 export class IdentityLinks {
   constructor(private readonly deps: IdentityLinksDeps) {}
@@ -89,40 +82,10 @@ export class IdentityLinks {
       initiatorOf(identity, request),
       'user.identity_linked',
       userTarget(userId),
-      identityChanges(provider, account, 'linked'),
+      identityChange(provider, account.subject, true),
     );
     const linked = await identities.link(newIdentity(ids.next(), provider, account, userId, now, false), audit);
     if (!linked) throw new NotFoundError('user');
     return { identity: linked, provider };
-  }
-
-  /** The user's identities, oldest first. */
-  async list(userId: string): Promise<LinkedIdentity[]> {
-    const [identities, providers] = await Promise.all([
-      this.deps.identities.listByUser(userId),
-      this.deps.providers.list(),
-    ]);
-    const byId = new Map(providers.map((provider) => [provider.id, provider]));
-    return identities.flatMap((identity) => {
-      const provider = byId.get(identity.providerId);
-      return provider ? [{ identity, provider }] : [];
-    });
-  }
-
-  /** Removes one of the user's identities; LastSignInMethodError when it is the last way in. */
-  async unlink(identity: Identity, id: string, request: RequestContext): Promise<void> {
-    const { identities, clock, ids } = this.deps;
-    const userId = identity.subjectId;
-    const found = (await this.list(userId)).find((linked) => linked.identity.id === id);
-    if (!found) throw new NotFoundError('identity');
-    const audit = auditRecord(
-      ids.next(),
-      clock.now(),
-      initiatorOf(identity, request),
-      'user.identity_unlinked',
-      userTarget(userId),
-      identityChanges(found.provider, found.identity, 'unlinked'),
-    );
-    if (!(await identities.unlink(userId, id, audit))) throw new NotFoundError('identity');
   }
 }
