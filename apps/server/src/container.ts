@@ -23,6 +23,7 @@ import {
   IdentityProviderRepository,
   ExternalIdentityRepository,
   OAuthAttemptRepository,
+  UpstreamProviders,
   WebhookDeliveryWorker,
   WebhookDispatcher,
   LoginAttemptRepository,
@@ -215,6 +216,8 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
       refusedAddress: config.webhookAllowPrivateAddresses ? undefined : forbiddenAddressKind,
     },
     identityProviderIssuers: { allowHttp: config.identityProviderNetwork.allowHttp },
+    upstream: resolve(container, UpstreamProviders),
+    redirectAllowList: config.redirectAllowList,
   });
 }
 

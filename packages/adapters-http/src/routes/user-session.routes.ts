@@ -8,8 +8,7 @@ import { describeRoute } from '../openapi/route-description';
 import { sessionDocument, sessionDocumentSchema } from '../presenters/session.presenter';
 import { parseLogin, parseRefreshTokenBody, refreshTokenBodySchema } from '../schemas/session.schemas';
 import { jsonBody } from '../schemas/validation';
-import { LOGIN_ANSWER_DESCRIPTION, LOGIN_ROUTE, logIn, loginAnswerSchema } from '../session/login';
-import { mfaChallengeDocument } from '../presenters/sign-in-challenge.presenter';
+import { LOGIN_ANSWER_DESCRIPTION, LOGIN_ROUTE, logIn, loginAnswerDocument, loginAnswerSchema } from '../session/login';
 import { signInStepRoutes } from './sign-in-steps.routes';
 import { bodyRefreshToken } from '../session/presented-refresh-token';
 
@@ -39,10 +38,7 @@ export function userSessionRoutes({ userAuth, userSignIn }: { userAuth: AuthServ
         },
       }),
       jsonBody(parseLogin),
-      async (c) => {
-        const { session: grant, challenge } = await logIn(userSignIn, c, c.req.valid('json'));
-        return grant ? c.json(sessionDocument(grant), 200) : c.json(mfaChallengeDocument(challenge), 200);
-      },
+      async (c) => c.json(loginAnswerDocument(await logIn(userSignIn, c, c.req.valid('json'))), 200),
     )
     .route(
       '/',
