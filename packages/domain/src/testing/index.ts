@@ -33,6 +33,10 @@ export * from './webhook.repository.contract.ts';
 export * from './in-memory-identity-providers.ts';
 export * from './in-memory-external-identities.ts';
 export * from './in-memory-oauth-attempts.ts';
+export * from './identity-samples.ts';
+export * from './identity-provider.repository.contract.ts';
+export * from './external-identity.repository.contract.ts';
+export * from './oauth-attempt.repository.contract.ts';
 
 import type { OpenRepositories } from './contract-harness.ts';
 import { describeAdminRepositoryContract } from './admin.repository.contract.ts';
@@ -55,6 +59,9 @@ import { describeFactorRepositoryContract } from './factor.repository.contract.t
 import { describeSignInChallengeRepositoryContract } from './sign-in-challenge.repository.contract.ts';
 import { describeWebhookRepositoryContract } from './webhook.repository.contract.ts';
 import { describeWebhookDeliveryRepositoryContract } from './webhook-delivery.repository.contract.ts';
+import { describeIdentityProviderRepositoryContract } from './identity-provider.repository.contract.ts';
+import { describeExternalIdentityRepositoryContract } from './external-identity.repository.contract.ts';
+import { describeOAuthAttemptRepositoryContract } from './oauth-attempt.repository.contract.ts';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
@@ -78,6 +85,9 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeSignInChallengeRepositoryContract(backend, open);
   describeWebhookRepositoryContract(backend, open);
   describeWebhookDeliveryRepositoryContract(backend, open);
+  describeIdentityProviderRepositoryContract(backend, open);
+  describeExternalIdentityRepositoryContract(backend, open);
+  describeOAuthAttemptRepositoryContract(backend, open);
 }
 // Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
 // case converts by changing its import line (relative imports carry .ts; the build refuses any
