@@ -45,6 +45,7 @@ import {
   type Token,
   TokenSigner,
   UserImportRepository,
+  UpstreamProviders,
   UserRepository,
   type UseCases,
 } from '@uas/domain';
@@ -56,11 +57,12 @@ import { BcryptPasswordHasher } from './adapters/bcrypt-password-hasher';
 import { JoseTokenSigner } from './adapters/jose-token-signer';
 import { instrumentRepository } from './adapters/instrumented-repository';
 import { KeyRing } from './adapters/key-ring';
+import { OpenIdUpstreamProviders } from './adapters/openid-upstream-providers';
 import { OtplibCodes } from './adapters/otp-codes';
 import { SecretKeyRing } from './adapters/secret-key-ring';
 import { SimpleWebAuthnCeremonies } from './adapters/webauthn-ceremonies';
 import { SmtpMailer } from './adapters/smtp-mailer';
-import { forbiddenAddressKind } from './adapters/webhook-address-guard';
+import { forbiddenAddressKind } from './adapters/address-guard';
 import { HttpWebhookSender } from './adapters/http-webhook-sender';
 import type { PrometheusMetrics } from './adapters/prometheus-metrics';
 import { RandomIdGenerator } from './adapters/random-id-generator';
@@ -158,6 +160,7 @@ export function buildContainer(
   );
   single(OneTimeCodes, () => new OtplibCodes());
   single(PasskeyCeremonies, () => new SimpleWebAuthnCeremonies(config.webauthn));
+  single(UpstreamProviders, () => new OpenIdUpstreamProviders(config.identityProviderNetwork));
   const { smtp } = config;
   if (smtp) single(Mailer, () => new SmtpMailer(smtp));
   single(

@@ -63,7 +63,7 @@ describe('redirectTargetProblem: where a sign-in with an identity provider may e
     [' https://good.example/', 'must not start or end with spaces'],
     ['/done ', 'must not start or end with spaces'],
     ['ftp://good.example/', 'must be an http or https URL'],
-    ['/' + 'a'.repeat(REDIRECT_TARGET_MAX_LENGTH), `must be at most ${REDIRECT_TARGET_MAX_LENGTH} characters`],
+    [`/${'a'.repeat(REDIRECT_TARGET_MAX_LENGTH)}`, `must be at most ${REDIRECT_TARGET_MAX_LENGTH} characters`],
   ])('refuses %j: %s', (value, expected) => {
     expect(problem(value)).toBe(expected);
   });
