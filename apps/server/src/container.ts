@@ -23,7 +23,6 @@ import {
   IdentityProviderRepository,
   ExternalIdentityRepository,
   OAuthAttemptRepository,
-  UpstreamProviders,
   WebhookDeliveryWorker,
   WebhookDispatcher,
   LoginAttemptRepository,
