@@ -29,7 +29,7 @@ export function userSessionRoutes({ userAuth, userSignIn }: { userAuth: AuthServ
         operationId: 'userLogin',
         summary: 'Log in as a user',
         description:
-          'The access token carries the claims `sub`, `email`, `name`, `metadata`, `app`, `iat`, `exp`, `iss`, `sid`, and how the account proved itself: `amr` (RFC 8176: `pwd`, `otp`, `hwk`, `swk`, `mfa`) and `aal` (`aal1`, or `aal2` with a second factor or a passkey). An account with an active second factor gets an `mfa_challenges` resource instead, and no token.',
+          'The access token carries the claims `sub`, `email`, `name`, `metadata`, `app`, `iat`, `exp`, `iss`, `sid`, and how the account proved itself: `amr` (RFC 8176: `pwd`, `otp`, `hwk`, `swk`, `mfa`; `fed` for a sign-in with an identity provider) and `aal` (`aal1`, or `aal2` with a second factor or a passkey). An account with an active second factor gets an `mfa_challenges` resource instead, and no token.',
         tags: TAGS,
         ...LOGIN_ROUTE,
         errors: [...LOGIN_ROUTE.errors, 'email_not_verified'],
