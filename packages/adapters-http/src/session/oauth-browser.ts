@@ -9,7 +9,7 @@ import type { AppEnv } from '../app-env';
  * callback finds the attempt only with it. Sent only to the flow's own paths; SameSite=Lax, so
  * the provider's top-level redirect back carries it (a cross-site POST does not: see the callback).
  */
-export const OAUTH_COOKIE = 'uas_oauth';
+const OAUTH_COOKIE = 'uas_oauth';
 const OAUTH_COOKIE_PATH = '/v1/oauth/';
 
 const attributes = (secure: boolean): CookieOptions => ({
