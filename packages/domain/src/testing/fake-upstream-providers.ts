@@ -57,6 +57,8 @@ export class FakeUpstreamProviders implements UpstreamProviders {
     client: UpstreamClient,
     callback: { params: Readonly<Record<string, string>>; state: string; nonce: string; codeVerifier: string },
   ): Promise<UpstreamAccount> {
+    // A refusal at the provider comes back as `error` (RFC 6749 §4.1.2.1), as a real client reads it.
+    if (callback.params.error !== undefined) throw new IdentityProviderError('authorization answered an error');
     const grant = this.grants.get(callback.params.code ?? '');
     this.grants.delete(callback.params.code ?? '');
     const authorization = grant?.authorization;
