@@ -294,6 +294,7 @@ export function createUseCases({
       attempts,
       rateCounters: repositories.rateCounters,
       signInChallenges: repositories.signInChallenges,
+      oauthAttempts: repositories.oauthAttempts,
       audit,
       clock,
       throttle: policy.throttle,

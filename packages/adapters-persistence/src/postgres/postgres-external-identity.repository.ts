@@ -69,12 +69,13 @@ export class PostgresExternalIdentityRepository implements ExternalIdentityRepos
   async unlink(userId: string, id: string, audit: AuditRecord): Promise<boolean> {
     return this.db.transaction(async (tx) => {
       // The user's row lock makes unlinks of one user's identities take turns: each counts the
-      // ways in the one before it left.
+      // ways in the one before it left. NO KEY UPDATE leaves the rows that only reference the user
+      // (sessions, a link) free to be written meanwhile.
       const [user] = await tx
         .select({ passwordHash: users.passwordHash })
         .from(users)
         .where(eq(users.id, userId))
-        .for('update');
+        .for('no key update');
       if (!user) return false;
       const mine = and(eq(externalIdentities.id, id), eq(externalIdentities.userId, userId));
       const [identity] = await tx.select({ id: externalIdentities.id }).from(externalIdentities).where(mine);
