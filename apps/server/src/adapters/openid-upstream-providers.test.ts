@@ -307,12 +307,26 @@ describe('the network rules toward providers', () => {
       const port = new URL(server.origin).port;
       const adapter = adapterWith({ allowHttp: true, allowPrivateAddresses: false, timeoutMs: 2_000 });
       hits = 0;
-      const reason = await refusal(adapter.check(clientOf('oidc', `http://${host}:${port}`)));
-      expect(reason).toMatch(/address not allowed .*IDENTITY_PROVIDER_ALLOW_PRIVATE_ADDRESSES/);
-      expect(reason).not.toMatch(/127|::1|localhost|169\.254|10\.0/);
+      // GitHub is not contacted before a sign-in: `check` judges its host only if it is an address literal.
+      for (const kind of host === 'localhost' ? (['oidc'] as const) : (['oidc', 'github'] as const)) {
+        const reason = await refusal(adapter.check(clientOf(kind, `http://${host}:${port}`)));
+        expect(reason).toMatch(/address not allowed .*IDENTITY_PROVIDER_ALLOW_PRIVATE_ADDRESSES/);
+        expect(reason).not.toMatch(/127|::1|localhost|169\.254|10\.0/);
+      }
       expect(hits).toBe(0);
     },
   );
+
+  it('refuses a GitHub host whose name resolves to loopback when the code is exchanged, before anything is sent', async () => {
+    const adapter = adapterWith({ allowHttp: true, allowPrivateAddresses: false });
+    hits = 0;
+    const callback = { params: { code: 'a-code', state: 'a-state' }, state: 'a-state', nonce: 'n', codeVerifier: 'v' };
+    const client = clientOf('github', `http://localhost:${new URL(server.origin).port}`);
+    expect(await refusal(adapter.complete(client, callback), ['a-code'])).toMatch(
+      /^code exchange: address not allowed/,
+    );
+    expect(hits).toBe(0);
+  });
 
   it('refuses an http issuer unless http is allowed', async () => {
     const adapter = adapterWith({ allowHttp: false, allowPrivateAddresses: true });

@@ -1,5 +1,6 @@
 import { IdentityProviderError, type UpstreamAccount, type UpstreamClient, type UpstreamProviders } from '@uas/domain';
 import * as oidc from 'openid-client';
+import { ForbiddenAddressError, forbiddenAddressKind } from './address-guard';
 import { GuardedFetchError, guardedFetch } from './guarded-fetch';
 import {
   appleAccount,
@@ -18,6 +19,8 @@ const UPSTREAM_TIMEOUT_MS = 10_000;
 const CACHED_PROVIDERS = 64;
 /** How long a discovered configuration is kept: a provider's endpoints and keys may move. */
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
+/** The setting that lets providers be reached at private addresses, named in each refusal. */
+const ALLOW_PRIVATE = 'IDENTITY_PROVIDER_ALLOW_PRIVATE_ADDRESSES';
 /** The longest reason logged of a failure. */
 const REASON_MAX_LENGTH = 300;
 
@@ -88,7 +91,7 @@ export class OpenIdUpstreamProviders implements UpstreamProviders {
   constructor(private readonly options: OpenIdUpstreamProvidersOptions) {
     this.fetch = guardedFetch({
       allowPrivateAddresses: options.allowPrivateAddresses,
-      allowVariable: 'IDENTITY_PROVIDER_ALLOW_PRIVATE_ADDRESSES',
+      allowVariable: ALLOW_PRIVATE,
       timeoutMs: options.timeoutMs ?? UPSTREAM_TIMEOUT_MS,
     });
   }
@@ -203,6 +206,11 @@ export class OpenIdUpstreamProviders implements UpstreamProviders {
     const issuer = new URL(issuerText);
     if (issuer.protocol !== 'https:' && !(issuer.protocol === 'http:' && this.options.allowHttp)) {
       throw new IdentityProviderError('the issuer must be https (http needs IDENTITY_PROVIDER_ALLOW_HTTP=true)');
+    }
+    // Checked here too (the guarded fetch does on each request) so that `check` refuses such a
+    // GitHub host, which is not contacted before a sign-in.
+    if (!this.options.allowPrivateAddresses && forbiddenAddressKind(issuer.hostname) !== null) {
+      throw new IdentityProviderError(new ForbiddenAddressError(ALLOW_PRIVATE).message);
     }
     const authentication = clientSecret ? oidc.ClientSecretPost(clientSecret) : oidc.None();
     const timeout = Math.ceil((this.options.timeoutMs ?? UPSTREAM_TIMEOUT_MS) / 1000);

@@ -50,8 +50,12 @@ export function redirectTargetProblem(
   if (value.startsWith('/')) {
     if (decoded.startsWith('//')) return 'must be a path with a single leading slash (not //host)';
     // Belt and braces: the path, resolved against this service, must stay on it.
+    // Dot segments can make one (`/.//evil.example` resolves to the path `//evil.example`), which
+    // an app that redirects by path alone would read as another host.
     const base = new URL(publicOrigin);
-    return new URL(value, base).origin === base.origin ? null : 'must stay on this service';
+    const resolved = new URL(value, base);
+    if (resolved.pathname.startsWith('//')) return 'must be a path with a single leading slash (not //host)';
+    return resolved.origin === base.origin ? null : 'must stay on this service';
   }
   if (!URL.canParse(value)) return 'must be a path starting with / or an absolute URL';
   const url = new URL(value);
