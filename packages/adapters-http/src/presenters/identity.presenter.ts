@@ -21,12 +21,12 @@ export const identityResourceSchema = v.object({
   }),
 });
 
-export const identityDocumentSchema = v.object({ data: identityResourceSchema });
 export const identityListDocumentSchema = v.object({
   data: v.array(identityResourceSchema),
   meta: v.object({ total: described(v.pipe(v.number(), v.integer()), 'How many identities the user has.') }),
 });
 
+/** One identity as a resource, with its provider by slug and kind. */
 function identityResource({ identity, provider }: LinkedIdentity): v.InferOutput<typeof identityResourceSchema> {
   return {
     type: 'identities',
@@ -43,13 +43,16 @@ function identityResource({ identity, provider }: LinkedIdentity): v.InferOutput
   };
 }
 
-export const identityDocument = (linked: LinkedIdentity): v.InferOutput<typeof identityDocumentSchema> => ({
-  data: identityResource(linked),
-});
-
 export const identityListDocument = (
   linked: readonly LinkedIdentity[],
 ): v.InferOutput<typeof identityListDocumentSchema> => ({
   data: linked.map(identityResource),
   meta: { total: linked.length },
+});
+
+/** One identity, as a link's completion answers it. */
+export const identityDocumentSchema = v.object({ data: identityResourceSchema });
+
+export const identityDocument = (linked: LinkedIdentity): v.InferOutput<typeof identityDocumentSchema> => ({
+  data: identityResource(linked),
 });
