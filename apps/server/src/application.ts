@@ -86,6 +86,8 @@ export async function createApplication(
       webhooks: useCases.webhooks,
       identityProviders: useCases.identityProviders,
       userIdentities: useCases.userIdentities,
+      externalSignIn: useCases.externalSignIn,
+      identityLinks: useCases.identityLinks,
       adminMfa: config.adminMfa,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
@@ -95,6 +97,7 @@ export async function createApplication(
       corsOrigins: config.corsOrigins,
       panelRoot: ADMIN_PANEL_ROOT,
       appUrl: config.appUrl,
+      publicUrl: config.publicUrl,
     });
     const stopHousekeeping = scheduleHousekeeping(useCases.housekeeping, logger);
     const sender = mail.sending && startMailSender({ ...mail.sending, logger });

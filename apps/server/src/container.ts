@@ -218,6 +218,8 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
       refusedAddress: config.webhookAllowPrivateAddresses ? undefined : forbiddenAddressKind,
     },
     identityProviderIssuers: { allowHttp: config.identityProviderNetwork.allowHttp },
+    upstream: resolve(container, UpstreamProviders),
+    redirectAllowList: config.redirectAllowList,
   });
 }
 

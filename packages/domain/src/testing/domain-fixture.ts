@@ -18,6 +18,7 @@ import { createUseCases, DEFAULT_MAIL_LIMITS, type MailLimits } from '../use-cas
 import { DEFAULT_MAIL_TEMPLATES } from '../mail/mail-template.ts';
 import { FakeSecretBox } from './fake-mail-ports.ts';
 import { RecordingLogger } from './recording-logger.ts';
+import { FakeUpstreamProviders } from './fake-upstream-providers.ts';
 import type { SignupMode } from '../signup/signup-service.ts';
 import type { MailKind } from '../mail/mail-message.ts';
 import type { WebhookUrlPolicy } from '../webhooks/webhook.rules.ts';
@@ -40,6 +41,8 @@ export const PASSWORD = 'correct horse battery';
 /** The public address mailed links are built on. */
 export const PUBLIC_URL = 'https://id.example.com/';
 export const ADDRESS = '203.0.113.7';
+/** The one origin besides PUBLIC_URL's a sign-in with a provider may end at (REDIRECT_ALLOW_LIST). */
+export const APP_ORIGIN = 'https://app.example.com';
 export const OTHER_ADDRESS = '198.51.100.23';
 export const ADMIN: AdminCredentials = { email: 'admin@example.com', password: 'admin-password-1' };
 
@@ -99,6 +102,7 @@ export function buildDomain({
   const codes = new FakeOneTimeCodes();
   const ceremonies = new FakePasskeyCeremonies();
   const box = new FakeSecretBox();
+  const upstream = new FakeUpstreamProviders();
   const useCases = createUseCases({
     repositories,
     hasher,
@@ -120,6 +124,8 @@ export function buildDomain({
     ceremonies,
     impersonation,
     webhookUrls,
+    upstream,
+    redirectAllowList: [APP_ORIGIN],
     identityProviderIssuers,
   });
   const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
@@ -179,6 +185,10 @@ export function buildDomain({
     userIdentities: useCases.userIdentities,
     /** The key ring's stand-in: what seals TOTP and webhook signing secrets. */
     box,
+    /** Identity providers in memory, and the user's side of signing in with them. */
+    upstream,
+    externalSignIn: useCases.externalSignIn,
+    identityLinks: useCases.identityLinks,
 
     /** The texts of the messages of `kind` queued to `recipient`, oldest first, opened. */
     async mailTexts(kind: MailKind, recipient: string): Promise<string[]> {
