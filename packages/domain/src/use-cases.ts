@@ -268,7 +268,7 @@ export function createUseCases({
     admins: new AdminService({ admins: repositories.admins, hasher, clock, ids }),
     adminAuth: adminAccounts.auth,
     /** Every admin operation's door: an open session and a role that holds the operation's permission. */
-    adminAccess: new AdminAccess({ auth: adminAccounts.auth, admins: repositories.admins }),
+    adminAccess: new AdminAccess({ auth: adminAccounts.auth }),
     /** Owners' management of administrators: invitations, roles, removal. */
     adminAccounts: new AdminAccounts({
       admins: repositories.admins,

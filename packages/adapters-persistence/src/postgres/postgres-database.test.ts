@@ -361,6 +361,7 @@ describe('PostgreSQL database', () => {
     const checking = await plan(selectSessionWithAccount(drizzle(client), 'some-session', new Date()));
     expect(checking).toContain('sessions_pkey');
     expect(checking).toContain('users_pkey');
+    expect(checking).toContain('admins_pkey');
     expect(checking).not.toContain('Seq Scan on users');
   });
 

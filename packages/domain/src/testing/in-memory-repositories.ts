@@ -2,6 +2,7 @@ import type { ActionPurpose, ActionToken, PreparedActionToken } from '../action-
 import type { AuditRecord } from '../audit/audit-event.ts';
 import { EmailTakenError, LastOwnerError } from '../shared/errors.ts';
 import type { Admin } from '../admins/admin.ts';
+import type { AdminRole } from '../admins/admin-roles.ts';
 import type { AdminChange, AdminRepository } from '../admins/admin.repository.ts';
 import type { SubjectKind } from '../shared/identity.ts';
 import { isSessionLive, isUserLogin, type RefreshToken, type Session } from '../sessions/session.ts';
@@ -231,8 +232,15 @@ export class InMemoryAdminRepository extends EmailKeyedStore<Admin> implements A
   }
 }
 
-/** The stored account a session of `kind` belongs to, if it exists, is active and is not banned at `at`. */
-export type ActiveAccountLookup = (kind: SubjectKind, id: string, at: Date) => VerifiedAccount | undefined;
+/**
+ * The stored account a session of `kind` belongs to (with its role, for an admin), if it exists,
+ * is active and is not banned at `at`.
+ */
+export type ActiveAccountLookup = (
+  kind: SubjectKind,
+  id: string,
+  at: Date,
+) => (VerifiedAccount & { readonly role?: AdminRole }) | undefined;
 
 /** What a user's login writes besides its session: the user's last login, the day's logins. */
 export type LoginRecorder = (id: string, at: Date) => void;
@@ -268,10 +276,8 @@ export class InMemorySessionRepository implements SessionRepository {
   async findSessionWithAccount(id: string, now: Date): Promise<SessionWithAccount | null> {
     const session = this.sessions.get(id);
     if (!session) return null;
-    return {
-      session: { ...session },
-      accountActive: this.activeAccount(session.kind, session.subjectId, now) !== undefined,
-    };
+    const account = this.activeAccount(session.kind, session.subjectId, now);
+    return { session: { ...session }, accountActive: account !== undefined, role: account?.role ?? null };
   }
   async findToken(id: string): Promise<RefreshToken | null> {
     const token = this.tokens.get(id);
