@@ -88,6 +88,7 @@ export async function createApplication(
       userIdentities: useCases.userIdentities,
       externalSignIn: useCases.externalSignIn,
       identityLinks: useCases.identityLinks,
+      oauthStartLimit: useCases.oauthStartLimit,
       adminMfa: config.adminMfa,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),

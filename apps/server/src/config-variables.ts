@@ -293,6 +293,11 @@ export const VARIABLES = {
     default: '30',
     doc: 'Passkey options (`POST /v1/login/passkey/options` and `/v1/admin/login/passkey/options`, each a stored challenge) one client address may ask for per minute, both routes together, on every instance; more → 429 `too_many_attempts` with `Retry-After`.',
   }),
+  OAUTH_STARTS_PER_MINUTE: variable({
+    schema: integer(1, 1_000_000),
+    default: '30',
+    doc: 'Sign-ins through identity providers (`GET /v1/oauth/{slug}/authorize`, each a stored attempt) one client address may start per minute, on every instance; more → 429 `too_many_attempts` with `Retry-After`.',
+  }),
   MAIL_HOURLY_LIMIT: variable({
     schema: integer(1, 100_000_000),
     default: '1000',

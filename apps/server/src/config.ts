@@ -100,6 +100,8 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
     mailRequestsPerMinute: e.MAIL_REQUESTS_PER_MINUTE,
     /** Passkey options a client address may ask for per minute. */
     passkeyOptionsPerMinute: e.PASSKEY_OPTIONS_PER_MINUTE,
+    /** Starts of trips through identity providers a client address may make per minute. */
+    oauthStartsPerMinute: e.OAUTH_STARTS_PER_MINUTE,
     /** The send limits of account mail. */
     accountMail: { hourlyLimit: e.MAIL_HOURLY_LIMIT, securityNotices: e.SECURITY_NOTICES === 'on' },
     loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,

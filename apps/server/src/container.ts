@@ -212,6 +212,7 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
     ceremonies: resolve(container, PasskeyCeremonies),
     totpIssuer: config.webauthn.rpName,
     passkeyOptionsPerMinute: config.passkeyOptionsPerMinute,
+    oauthStartsPerMinute: config.oauthStartsPerMinute,
     impersonation: config.impersonation,
     webhookUrls: {
       ...config.webhookUrls,

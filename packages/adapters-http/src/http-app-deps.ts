@@ -1,4 +1,5 @@
 import type {
+  OAuthStartLimit,
   AdminAccess,
   AdminAccounts,
   AdminMfaMode,
@@ -72,6 +73,8 @@ export interface HttpAppDeps {
   /** Users' sign-in through identity providers, and their identities there. */
   externalSignIn: ExternalSignIn;
   identityLinks: IdentityLinks;
+  /** The starts of trips through identity providers one client address may make (OAUTH_STARTS_PER_MINUTE). */
+  oauthStartLimit: OAuthStartLimit;
   /** ADMIN_MFA: `required` closes every admin route but enrolment to an admin without a factor. */
   adminMfa: AdminMfaMode;
   /** The public keys that verify every token, as a JWK Set. */

@@ -39,6 +39,7 @@ export * from './throttling/rate-counter.repository.ts';
 export * from './throttling/address-request-limit.ts';
 export * from './throttling/mail-request-limit.ts';
 export * from './throttling/passkey-options-limit.ts';
+export * from './throttling/oauth-start-limit.ts';
 export * from './tokens/token-signer.ts';
 export * from './tokens/signing-key.ts';
 export * from './tokens/signing-key.repository.ts';

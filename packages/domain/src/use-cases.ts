@@ -19,6 +19,7 @@ import { MailService } from './mail/mail-service.ts';
 import type { MailTemplates } from './mail/mail-template.ts';
 import { AccountMail, DEFAULT_ACCOUNT_MAIL_POLICY, type AccountMailPolicy } from './mail/account-mail.ts';
 import { MailRequestLimit } from './throttling/mail-request-limit.ts';
+import { DEFAULT_OAUTH_STARTS_PER_MINUTE, OAuthStartLimit } from './throttling/oauth-start-limit.ts';
 import { PasskeyOptionsLimit } from './throttling/passkey-options-limit.ts';
 import { MailRequestService } from './mail-requests/mail-request-service.ts';
 import { RecoveryService } from './recovery/recovery-service.ts';
@@ -88,6 +89,8 @@ export interface UseCaseDeps {
   totpIssuer?: string;
   /** Passkey options one client address may ask for per minute (PASSKEY_OPTIONS_PER_MINUTE). */
   passkeyOptionsPerMinute?: number;
+  /** Starts of a trip through an identity provider one client address may make per minute (OAUTH_STARTS_PER_MINUTE). */
+  oauthStartsPerMinute?: number;
   /** Whether admins may act as end users (IMPERSONATION); off unless told. */
   impersonation?: boolean;
   /** What webhook endpoints' URLs may be (WEBHOOK_ALLOW_HTTP); https only unless told. */
@@ -143,6 +146,7 @@ export function createUseCases({
   ceremonies,
   totpIssuer = 'User-account service',
   passkeyOptionsPerMinute = SECOND_FACTOR_RULES.passkeyOptionsPerMinute,
+  oauthStartsPerMinute = DEFAULT_OAUTH_STARTS_PER_MINUTE,
   impersonation = false,
   webhookUrls = { allowHttp: false },
   upstream,
@@ -383,6 +387,12 @@ export function createUseCases({
       ids,
       logger,
       policy: { emailVerification: policy.emailVerification, signup },
+    }),
+    /** The starts of trips through identity providers, limited per client address (each stores an attempt). */
+    oauthStartLimit: new OAuthStartLimit({
+      counters: repositories.rateCounters,
+      clock,
+      perMinute: oauthStartsPerMinute,
     }),
     /** A signed-in user's identities at providers: link, list, unlink. */
     identityLinks: new IdentityLinks({

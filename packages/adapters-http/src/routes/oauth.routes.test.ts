@@ -1,3 +1,4 @@
+import { DEFAULT_OAUTH_STARTS_PER_MINUTE } from '@uas/domain';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   addIdentityProvider,
@@ -68,6 +69,19 @@ describe('GET /v1/oauth/{slug}/authorize', () => {
     expect(response.headers.getSetCookie()).toEqual([]);
     const { errors } = await response.json();
     expect(errors).toMatchObject([{ code: 'invalid_attribute', source: { parameter } }]);
+  });
+
+  it(`limits the starts per client address to ${DEFAULT_OAUTH_STARTS_PER_MINUTE} a minute, then 429 with Retry-After`, async () => {
+    const limit = DEFAULT_OAUTH_STARTS_PER_MINUTE;
+    const answered = await Promise.all(Array.from({ length: limit }, () => t.app.request(signInPath('acme', '/done'))));
+    expect(answered.map((response) => response.status)).toEqual(Array.from({ length: limit }, () => 302));
+    t.clock.advance(20);
+    const refused = await t.app.request(signInPath('acme', '/done'));
+    expect([refused.status, (await refused.json()).errors[0].code]).toEqual([429, 'too_many_attempts']);
+    expect(refused.headers.get('retry-after')).toBe('40');
+    expect(refused.headers.getSetCookie()).toEqual([]);
+    t.clock.advance(40);
+    expect((await t.app.request(signInPath('acme', '/done'))).status).toBe(302);
   });
 
   it('answers an unknown or disabled provider with 404', async () => {

@@ -1,7 +1,8 @@
-import type { ExternalSignIn, IdentityLinks } from '@uas/domain';
+import type { ExternalSignIn, IdentityLinks, OAuthStartLimit } from '@uas/domain';
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../app-env';
+import { limitPerAddress } from '../middleware/per-address-limit';
 import { requestContext } from '../network/request-context';
 import { sessionExample } from '../openapi/examples';
 import { describeRoute, withFragment } from '../openapi/route-description';
@@ -37,6 +38,7 @@ const CALLBACK_QUERY = [
 interface OAuthRoutesDeps {
   externalSignIn: ExternalSignIn;
   identityLinks: IdentityLinks;
+  oauthStartLimit: OAuthStartLimit;
   /** PUBLIC_URL: the cookie is Secure when it is https, and a form callback is sent on to its GET there. */
   publicUrl: string;
 }
@@ -47,7 +49,7 @@ interface OAuthRoutesDeps {
  * app's `redirect_to` with a one-time `code` or an `error`, and the app redeems the code with its
  * PKCE verifier at `/v1/oauth/token` for what `/v1/login` answers.
  */
-export function oauthRoutes({ externalSignIn, identityLinks, publicUrl }: OAuthRoutesDeps) {
+export function oauthRoutes({ externalSignIn, identityLinks, oauthStartLimit, publicUrl }: OAuthRoutesDeps) {
   const secure = new URL(publicUrl).protocol === 'https:';
   return new Hono<AppEnv>()
     .get(
@@ -65,6 +67,7 @@ export function oauthRoutes({ externalSignIn, identityLinks, publicUrl }: OAuthR
         errors: ['not_found', 'invalid_attribute', 'invalid_oauth_state', 'identity_provider_error'],
       }),
       slugParam,
+      limitPerAddress(oauthStartLimit),
       async (c) => {
         const query = parseAuthorizeQuery(c.req.url);
         const slug = c.req.param('slug');

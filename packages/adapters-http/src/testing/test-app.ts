@@ -113,6 +113,7 @@ export async function createTestApp(
     userIdentities: useCases.userIdentities,
     externalSignIn: useCases.externalSignIn,
     identityLinks: useCases.identityLinks,
+    oauthStartLimit: useCases.oauthStartLimit,
     adminMfa: 'optional',
     jwks: async () => TEST_JWKS,
     ready: async () => null,
