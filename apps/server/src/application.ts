@@ -83,6 +83,10 @@ export async function createApplication(
       impersonation: useCases.impersonation,
       webhookDeliveries: useCases.webhookDeliveries,
       webhooks: useCases.webhooks,
+      identityProviders: useCases.identityProviders,
+      userIdentities: useCases.userIdentities,
+      externalSignIn: useCases.externalSignIn,
+      identityLinks: useCases.identityLinks,
       adminMfa: config.adminMfa,
       jwks: () => keyRing.jwks(),
       ready: () => readiness.check(),
@@ -92,6 +96,7 @@ export async function createApplication(
       corsOrigins: config.corsOrigins,
       panelRoot: ADMIN_PANEL_ROOT,
       appUrl: config.appUrl,
+      publicUrl: config.publicUrl,
     });
     const stopHousekeeping = scheduleHousekeeping(useCases.housekeeping, logger);
     const sender = mail.sending && startMailSender({ ...mail.sending, logger });

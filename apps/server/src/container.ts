@@ -217,6 +217,9 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
       ...config.webhookUrls,
       refusedAddress: config.webhookAllowPrivateAddresses ? undefined : forbiddenAddressKind,
     },
+    identityProviderIssuers: { allowHttp: config.identityProviderNetwork.allowHttp },
+    upstream: resolve(container, UpstreamProviders),
+    redirectAllowList: config.redirectAllowList,
   });
 }
 

@@ -96,4 +96,5 @@ export { collectedTests, useTestHost, type CollectedTest, type TestHost } from '
 export * from './in-memory-factors.ts';
 export * from './in-memory-sign-in-challenges.ts';
 export * from './fake-factor-ports.ts';
+export * from './fake-upstream-providers.ts';
 export * from './factor-fixture.ts';
