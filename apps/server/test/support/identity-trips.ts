@@ -3,7 +3,7 @@ import type { AdminClient } from './admin-client';
 import { APP_ORIGIN, OAuthBrowser, pkcePair } from './oauth-browser';
 import type { TestApplication } from './test-application';
 
-export const PROVIDERS_PATH = '/v1/admin/identity-providers';
+const PROVIDERS_PATH = '/v1/admin/identity-providers';
 
 /** Creates a provider as an admin does, through the API; fails the test unless 201. */
 export async function createProvider(client: AdminClient, attributes: Record<string, unknown>): Promise<string> {
