@@ -181,6 +181,9 @@ describe('the operator CLI', { timeout: 60_000 }, () => {
       ['webhooks', 'delete'],
       ['webhooks', 'rotate-secret'],
       ['webhooks', 'replay'],
+      ['identity-providers', 'list'],
+      ['identity-providers', 'create'],
+      ['identity-providers', 'delete'],
       ['db', 'status'],
     ]) {
       const help = await runCli([...command, '--help'], {});

@@ -20,7 +20,7 @@ export function identityProvidersView(context: ScreenContext): View {
   const intro = h(
     'p',
     { class: 'muted' },
-    'Users may sign in with an account at these providers. Register each callback URL at its provider as the redirect URI. README.md walks through GitHub, Google and any OpenID Connect provider.',
+    'Users may sign in with an account at these providers. Register each callback URL at its provider as the redirect URI; docs/API.md (section 14) describes every attribute.',
   );
   const create = h('button', { type: 'button', class: 'button primary' }, 'New provider');
   const listed = h('section', {
