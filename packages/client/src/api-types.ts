@@ -20284,7 +20284,9 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/x-www-form-urlencoded": string;
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string;
+                };
             };
         };
         responses: {
@@ -20297,7 +20299,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter`, `invalid_oauth_state` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -20347,6 +20349,18 @@ export interface operations {
             };
             /** @description `expectation_failed` */
             417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -214,6 +214,7 @@ describe.each(BACKENDS)('GET /v1/admin/audit-events on %s', (backend) => {
       'secret.rotated',
       'secret.rotated',
       'secret.rotated',
+      'secret.rotated',
       'signing_key.rotated',
     ]);
     expect(new Set(actionsOf(await events(`?filter[actor]=${admin.id}`)))).toEqual(

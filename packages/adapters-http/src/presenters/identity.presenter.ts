@@ -53,3 +53,10 @@ export const identityListDocument = (
   data: linked.map(identityResource),
   meta: { total: linked.length },
 });
+
+/** One identity, as a link's completion answers it. */
+export const identityDocumentSchema = v.object({ data: identityResourceSchema });
+
+export const identityDocument = (linked: LinkedIdentity): v.InferOutput<typeof identityDocumentSchema> => ({
+  data: identityResource(linked),
+});

@@ -9,6 +9,7 @@ import {
   AUTHORIZE_QUERY_PARAMETERS,
   callbackParameters,
   codeRedemptionBodySchema,
+  formCallbackSchema,
   parseAuthorizeQuery,
   parseCodeRedemption,
 } from '../schemas/oauth.schemas';
@@ -24,7 +25,7 @@ export const OAUTH_CALLBACK_PATH = /^\/v1\/oauth\/[^/]+\/callback$/;
 /** Names the provider's slug in the path, for the document: the use cases look the provider up by it. */
 const slugParam = withFragment(
   createMiddleware<AppEnv>((_c, next) => next()),
-  { pathParameters: [{ name: 'slug', description: "The provider's slug.", schema: { type: 'string' } }] },
+  { pathParameters: [{ name: 'slug', description: "The provider's slug.", schema: { type: 'string', minLength: 1 } }] },
 );
 
 const CALLBACK_QUERY = [
@@ -110,8 +111,10 @@ export function oauthRoutes({ externalSignIn, identityLinks, publicUrl }: OAuthR
         description:
           "A provider answering with `response_mode=form_post` posts a form here, cross-site, and a SameSite=Lax cookie does not come with it: the answer is sent on to the GET callback with the same parameters, where the browser's cookie comes along.",
         tags: TAGS,
-        body: { mediaType: 'application/x-www-form-urlencoded' },
+        body: { schema: formCallbackSchema, mediaType: 'application/x-www-form-urlencoded' },
         responses: { 303: { description: 'To the GET callback, with the same parameters.', headers: ['Location'] } },
+        // What a client that follows the 303 meets there.
+        errors: ['invalid_oauth_state'],
       }),
       slugParam,
       (c) => forwardForm(c, publicUrl),

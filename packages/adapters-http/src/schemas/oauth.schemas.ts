@@ -108,6 +108,14 @@ export function parseAuthorizeQuery(url: string): AuthorizeQuery {
   return { kind: 'sign_in', redirectTo, codeChallenge: challenge };
 }
 
+/** What a provider posts to the callback (Apple's `form_post`): taken as it comes, and sent on to the GET. */
+export const formCallbackSchema = v.pipe(
+  v.record(v.string(), v.string()),
+  v.description(
+    "The provider's answer: `state` with `code` or `error`; Apple adds `id_token` and, the first time, `user`.",
+  ),
+);
+
 /** The callback's parameters (query, or the form a provider posted), each name's first value. */
 export function callbackParameters(entries: Iterable<[string, string]>): Record<string, string> {
   const params: Record<string, string> = {};
