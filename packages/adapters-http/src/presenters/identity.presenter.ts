@@ -21,12 +21,12 @@ export const identityResourceSchema = v.object({
   }),
 });
 
-export const identityDocumentSchema = v.object({ data: identityResourceSchema });
 export const identityListDocumentSchema = v.object({
   data: v.array(identityResourceSchema),
   meta: v.object({ total: described(v.pipe(v.number(), v.integer()), 'How many identities the user has.') }),
 });
 
+/** One identity as a resource, with its provider by slug and kind. */
 function identityResource({ identity, provider }: LinkedIdentity): v.InferOutput<typeof identityResourceSchema> {
   return {
     type: 'identities',
@@ -42,10 +42,6 @@ function identityResource({ identity, provider }: LinkedIdentity): v.InferOutput
     },
   };
 }
-
-export const identityDocument = (linked: LinkedIdentity): v.InferOutput<typeof identityDocumentSchema> => ({
-  data: identityResource(linked),
-});
 
 export const identityListDocument = (
   linked: readonly LinkedIdentity[],
