@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminClient } from '../support/admin-client';
 import { visitAuthorizationUrl } from '../support/fake-provider-server';
 import { GithubFake } from '../support/github-fake';
-import { accessTokenOf, createProvider, errorCodeOf, me, redeem, signInWith } from '../support/identity-trips';
+import {
+  accessTokenOf,
+  createProvider,
+  errorCodeOf,
+  me,
+  redeem as redeemCode,
+  signInWith,
+} from '../support/identity-trips';
 import { APP_ORIGIN, LOOPBACK_PROVIDERS_ENV, OAuthBrowser, pkcePair } from '../support/oauth-browser';
 import { type IdTokenTampering, OidcUpstream } from '../support/oidc-upstream';
 import { BACKENDS, type TestApplication } from '../support/test-application';
@@ -74,6 +81,21 @@ describe.each(BACKENDS)('attacks on signing in with other identity providers, on
   const two = twoInstances(backend, LOOPBACK_PROVIDERS_ENV);
   /** Everything a response or a log line must never hold. */
   const secrets = new Set([OIDC_SECRET, GITHUB_SECRET]);
+  /** The apps' PKCE verifiers: only ever sent, never answered. */
+  const verifiers = new Set<string>();
+  /** Every answer of the service seen in the suite, as text. */
+  const answers: string[] = [];
+  const signIn = async (...args: Parameters<typeof signInWith>) => {
+    const trip = await signInWith(...args);
+    answers.push(...trip.browser.seen);
+    verifiers.add(trip.verifier);
+    return trip;
+  };
+  const redeem = async (...args: Parameters<typeof redeemCode>) => {
+    const answer = await redeemCode(...args);
+    answers.push(await answer.clone().text());
+    return answer;
+  };
   let adminToken: string;
   beforeAll(async () => {
     await Promise.all([upstream.start(), github.start()]);
@@ -115,11 +137,11 @@ describe.each(BACKENDS)('attacks on signing in with other identity providers, on
     const attacker = await clientA.createUser({ email: victim, email_verified: false });
     expect(attacker.attributes.email_verified).toBeNull();
     upstream.claims = { sub: `victim-${backend}`, email: victim, email_verified: true };
-    const trip = await signInWith(a, 'corp');
+    const trip = await signIn(a, 'corp');
     expect([trip.code, trip.error]).toEqual([null, 'identity_not_linked']);
     expect(await identitiesOf(clientB, attacker.id)).toBe(0);
     // Nor does a second try, on the other instance: the attacker's account stays without the victim's identity.
-    expect((await signInWith(two.b, 'corp')).error).toBe('identity_not_linked');
+    expect((await signIn(two.b, 'corp')).error).toBe('identity_not_linked');
     expect(await identitiesOf(clientA, attacker.id)).toBe(0);
   });
 
@@ -127,7 +149,7 @@ describe.each(BACKENDS)('attacks on signing in with other identity providers, on
     const { a, b, clientA, clientB } = two;
     const holder = await clientA.createUser({ email: `holder-${backend}@example.com`, email_verified: true });
     upstream.claims = { sub: `unverified-${backend}`, email: holder.attributes.email, email_verified: false };
-    expect((await signInWith(a, 'corp')).error).toBe('identity_not_linked');
+    expect((await signIn(a, 'corp')).error).toBe('identity_not_linked');
     expect(await identitiesOf(clientA, holder.id)).toBe(0);
 
     upstream.claims = {
@@ -136,7 +158,7 @@ describe.each(BACKENDS)('attacks on signing in with other identity providers, on
       email_verified: false,
     };
     // Created as the provider vouched (unverified), so EMAIL_VERIFICATION=required (the default) refuses it.
-    expect((await signInWith(b, 'corp')).error).toBe('email_not_verified');
+    expect((await signIn(b, 'corp')).error).toBe('email_not_verified');
     const found = await clientB.get(`/v1/admin/users?search[email]=fresh-${backend}@`, adminToken);
     expect((await found.json()).data.map((user: { attributes: object }) => user.attributes)).toEqual([
       expect.objectContaining({ email: `fresh-${backend}@example.com`, email_verified: null }),
@@ -154,7 +176,7 @@ describe.each(BACKENDS)('attacks on signing in with other identity providers, on
         email: ceo.attributes.email,
         ...vouching,
       };
-      expect((await signInWith(a, 'entra')).error).toBe('identity_not_linked');
+      expect((await signIn(a, 'entra')).error).toBe('identity_not_linked');
     }
     expect(await identitiesOf(clientA, ceo.id)).toBe(0);
     // Only the tenant's own word for the domain links it.
@@ -165,7 +187,7 @@ describe.each(BACKENDS)('attacks on signing in with other identity providers, on
       email: ceo.attributes.email,
       xms_edov: true,
     };
-    const trip = await signInWith(a, 'entra');
+    const trip = await signIn(a, 'entra');
     expect((await me(clientA, await accessTokenOf(await redeem(clientA, trip.code, trip.verifier)))).id).toBe(ceo.id);
   });
 
@@ -180,6 +202,7 @@ describe.each(BACKENDS)('attacks on signing in with other identity providers, on
 
     const fresh = await atProvider(a, 'corp');
     const first = await callback(b, 'corp', fresh.answer, fresh.cookie);
+    answers.push(`${[...first.headers].join(' ')} ${await first.clone().text()}`);
     expect(first.status).toBe(302);
     expect(first.headers.get('location')).toMatch(/^https:\/\/app\.example\/signed-in\?code=[\w-]+$/);
     await expectStateRefused(await callback(a, 'corp', fresh.answer, fresh.cookie));
@@ -189,18 +212,18 @@ describe.each(BACKENDS)('attacks on signing in with other identity providers, on
   it('a code used twice, a wrong code_verifier, a code without one: 400 invalid_oauth_code, and the code is spent', async () => {
     const { a, clientA, clientB } = two;
     upstream.claims = { sub: `code-${backend}`, email: `code-${backend}@example.com`, email_verified: true };
-    const twice = await signInWith(a, 'corp');
+    const twice = await signIn(a, 'corp');
     await accessTokenOf(await redeem(clientA, twice.code, twice.verifier));
     const again = await redeem(clientB, twice.code, twice.verifier);
     expect([again.status, await errorCodeOf(again)]).toEqual([400, 'invalid_oauth_code']);
 
-    const wrong = await signInWith(a, 'corp');
+    const wrong = await signIn(a, 'corp');
     const guessed = await redeem(clientA, wrong.code, pkcePair().verifier);
     expect([guessed.status, await errorCodeOf(guessed)]).toEqual([400, 'invalid_oauth_code']);
     const late = await redeem(clientB, wrong.code, wrong.verifier);
     expect([late.status, await errorCodeOf(late)]).toEqual([400, 'invalid_oauth_code']);
 
-    const bare = await signInWith(a, 'corp');
+    const bare = await signIn(a, 'corp');
     const without = await clientA.send('POST', '/v1/oauth/token', { code: bare.code });
     expect(without.status).toBe(422);
     for (const trip of [twice, wrong, bare]) secrets.add(trip.code!).add(trip.verifier);
@@ -250,7 +273,7 @@ describe.each(BACKENDS)('attacks on signing in with other identity providers, on
       upstream.claims = { sub: `tampered-${backend}`, email: `tampered-${backend}@example.com`, email_verified: true };
       upstream.tampering = tampering;
       try {
-        const trip = await signInWith(a, 'corp');
+        const trip = await signIn(a, 'corp');
         expect(trip.landed?.href).toBe(`${APP_ORIGIN}/signed-in?error=identity_provider_error`);
       } finally {
         upstream.tampering = null;
@@ -288,12 +311,18 @@ describe.each(BACKENDS)('attacks on signing in with other identity providers, on
     },
   );
 
-  it('never answers or logs a client secret, a provider code, a state, a one-time code or a verifier', () => {
+  it('never logs a client secret, a provider code, a state, a one-time code or a verifier, nor answers a secret or a verifier', () => {
     const { a, b, clientA, clientB } = two;
     clientA.expectCleanLogs();
     clientB.expectCleanLogs();
     const logs = [...a.logs, ...b.logs].join('\n');
     expect(secrets.size).toBeGreaterThan(10);
     for (const secret of secrets) expect(logs.includes(secret), `a log line holds ${secret.slice(0, 8)}…`).toBe(false);
+    // The answers carry states and one-time codes where they belong (Location): never a secret or a verifier.
+    const answered = answers.join('\n');
+    expect(answers.length).toBeGreaterThan(30);
+    for (const secret of [OIDC_SECRET, GITHUB_SECRET, ...verifiers]) {
+      expect(answered.includes(secret), `an answer holds ${secret.slice(0, 8)}…`).toBe(false);
+    }
   });
 });

@@ -26,8 +26,6 @@ export interface Landing {
   url: URL | null;
   /** The last response, when the trip ended at the service itself (a 400, a 422). */
   last: Response;
-  /** Every response the service gave on the way, to check what none of them may carry. */
-  serviceAnswers: Response[];
 }
 
 const HOPS = 10;
@@ -41,6 +39,8 @@ const HOPS = 10;
  */
 export class OAuthBrowser {
   readonly cookies = new Map<string, string>();
+  /** Every answer of the service (status, headers, body), to check what none of them may carry. */
+  readonly seen: string[] = [];
 
   constructor(private service: TestApplication) {}
 
@@ -58,32 +58,31 @@ export class OAuthBrowser {
   async navigate(start: string): Promise<Landing> {
     let url = new URL(start, PUBLIC_URL);
     let post: URLSearchParams | null = null;
-    const serviceAnswers: Response[] = [];
     for (let hop = 0; hop < HOPS; hop++) {
-      const answer = await this.load(url, post, serviceAnswers);
+      const answer = await this.load(url, post);
       post = null;
       const location = answer.headers.get('location');
       if (location !== null) {
         url = new URL(location, url);
       } else {
         const form = answer.status === 200 ? autoPostingForm(await answer.clone().text()) : null;
-        if (!form) return { url: null, last: answer, serviceAnswers };
+        if (!form) return { url: null, last: answer };
         url = new URL(form.action, url);
         post = form.fields;
       }
       const loopback = url.hostname === 'localhost' || url.hostname.startsWith('127.');
       if (url.origin !== new URL(PUBLIC_URL).origin && !loopback) {
-        return { url, last: answer, serviceAnswers };
+        return { url, last: answer };
       }
       // A same-origin `redirect_to` path: the app is the service's own origin, and the trip ends there.
       if (url.origin === new URL(PUBLIC_URL).origin && !url.pathname.startsWith('/v1/oauth/')) {
-        return { url, last: answer, serviceAnswers };
+        return { url, last: answer };
       }
     }
     throw new Error(`more than ${HOPS} redirects from ${start}`);
   }
 
-  private async load(url: URL, form: URLSearchParams | null, serviceAnswers: Response[]): Promise<Response> {
+  private async load(url: URL, form: URLSearchParams | null): Promise<Response> {
     const method = form ? 'POST' : 'GET';
     if (url.origin !== new URL(PUBLIC_URL).origin) {
       return fetch(url, { method, body: form ?? undefined, redirect: 'manual' });
@@ -96,7 +95,7 @@ export class OAuthBrowser {
       headers,
       body: form?.toString(),
     });
-    serviceAnswers.push(answer.clone());
+    this.seen.push(`${answer.status} ${[...answer.headers].join(' ')} ${await answer.clone().text()}`);
     for (const line of answer.headers.getSetCookie()) {
       const [pair = '', ...attributes] = line.split(';');
       const [name = '', value = ''] = pair.split('=');
