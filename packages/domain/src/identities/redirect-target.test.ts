@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from '../testing/test-api.ts';
 import { REDIRECT_TARGET_MAX_LENGTH, redirectTargetProblem } from './redirect-target.ts';
 
 const PUBLIC_ORIGIN = 'https://id.example.com';
