@@ -62,6 +62,10 @@ const NO_FACTORS = {
     verifyAuthentication: async () => null,
   },
 };
+/** Nor signs in through identity providers: none is ever reached. */
+const noProvider = () => Promise.reject(new Error('this example has no identity providers'));
+const NO_IDENTITY_PROVIDERS = { authorizationUrl: noProvider, complete: noProvider, check: noProvider };
+
 function unavailable(): never {
   throw new Error('this example has no second factors');
 }
@@ -105,6 +109,7 @@ export async function createAccountApi(repositories: Repositories, secret: strin
     // Its own /signup below makes accounts directly, with no mailed link to verify them.
     signup: 'closed',
     ...NO_FACTORS,
+    upstream: NO_IDENTITY_PROVIDERS,
   });
 
   const routes: Record<string, (request: Request, clientAddress: string) => Promise<Response>> = {

@@ -293,6 +293,11 @@ export const VARIABLES = {
     default: '30',
     doc: 'Passkey options (`POST /v1/login/passkey/options` and `/v1/admin/login/passkey/options`, each a stored challenge) one client address may ask for per minute, both routes together, on every instance; more → 429 `too_many_attempts` with `Retry-After`.',
   }),
+  OAUTH_STARTS_PER_MINUTE: variable({
+    schema: integer(1, 1_000_000),
+    default: '30',
+    doc: 'Sign-ins through identity providers (`GET /v1/oauth/{slug}/authorize`, each a stored attempt) one client address may start per minute, on every instance; more → 429 `too_many_attempts` with `Retry-After`.',
+  }),
   MAIL_HOURLY_LIMIT: variable({
     schema: integer(1, 100_000_000),
     default: '1000',
@@ -404,6 +409,21 @@ export const VARIABLES = {
     schema: oneOf(['true', 'false'] as const),
     default: 'false',
     doc: '`true`: webhooks may be sent to any address, loopback, private (RFC 1918, `fc00::/7`), link-local and cloud-metadata ones included. `false`: only globally routable unicast addresses: the address each connection is about to reach (after DNS) is checked against the IANA special-purpose ranges, and any other is refused (`address not allowed` in the delivery log); an endpoint whose URL is such an address literal answers 422. Only for a receiver on your own network you trust: an admin who can add webhooks could otherwise reach services behind your firewall.',
+  }),
+  REDIRECT_ALLOW_LIST: variable({
+    schema: originList,
+    default: '',
+    doc: 'Comma-separated origins (`scheme://host[:port]`, exactly) whose URLs a sign-in with an identity provider may end at (`redirect_to`). A same-origin path (`/app/done`) is always allowed; anything else (another origin, `//host`, userinfo, `javascript:`, backslashes) is refused with 422 before the provider is asked. None: same-origin paths only.',
+  }),
+  IDENTITY_PROVIDER_ALLOW_HTTP: variable({
+    schema: oneOf(['true', 'false'] as const),
+    default: 'false',
+    doc: '`true`: identity providers may have `http` issuers and endpoints (a provider on your own network, in development). `false`: `https` only; creating or changing a provider to an `http` issuer answers 422.',
+  }),
+  IDENTITY_PROVIDER_ALLOW_PRIVATE_ADDRESSES: variable({
+    schema: oneOf(['true', 'false'] as const),
+    default: 'false',
+    doc: '`true`: the service may talk to identity providers at any address, loopback, private and link-local ones included (a company provider behind your firewall). `false`: only globally routable unicast addresses, checked on each connection after DNS, as for webhooks: an admin who can add providers could otherwise make the service reach services behind your firewall.',
   }),
   METRICS_TOKEN: variable({
     schema: v.pipe(

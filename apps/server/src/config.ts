@@ -100,6 +100,8 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
     mailRequestsPerMinute: e.MAIL_REQUESTS_PER_MINUTE,
     /** Passkey options a client address may ask for per minute. */
     passkeyOptionsPerMinute: e.PASSKEY_OPTIONS_PER_MINUTE,
+    /** Starts of trips through identity providers a client address may make per minute. */
+    oauthStartsPerMinute: e.OAUTH_STARTS_PER_MINUTE,
     /** The send limits of account mail. */
     accountMail: { hourlyLimit: e.MAIL_HOURLY_LIMIT, securityNotices: e.SECURITY_NOTICES === 'on' },
     loginFailuresPerAccount: e.LOGIN_FAILURES_PER_ACCOUNT,
@@ -128,6 +130,13 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
     webhookAllowPrivateAddresses: e.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
     /** What webhook endpoints' URLs may be: https only, unless http is allowed. */
     webhookUrls: { allowHttp: e.WEBHOOK_ALLOW_HTTP === 'true' },
+    /** Origins a sign-in with an identity provider may end at, besides same-origin paths. */
+    redirectAllowList: e.REDIRECT_ALLOW_LIST,
+    /** What identity providers' issuers may be, and where the service may reach them. */
+    identityProviderNetwork: {
+      allowHttp: e.IDENTITY_PROVIDER_ALLOW_HTTP === 'true',
+      allowPrivateAddresses: e.IDENTITY_PROVIDER_ALLOW_PRIVATE_ADDRESSES === 'true',
+    },
     /** The passkeys' relying party: by default the host and origin the service is reached at. */
     webauthn: webauthnOf(e),
     /** The bearer token that reads GET /metrics; undefined: no metrics endpoint. */

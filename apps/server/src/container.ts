@@ -20,6 +20,9 @@ import {
   SignInChallengeRepository,
   WebhookRepository,
   WebhookDeliveryRepository,
+  IdentityProviderRepository,
+  ExternalIdentityRepository,
+  OAuthAttemptRepository,
   WebhookDeliveryWorker,
   WebhookDispatcher,
   LoginAttemptRepository,
@@ -41,6 +44,7 @@ import {
   type Token,
   TokenSigner,
   UserImportRepository,
+  UpstreamProviders,
   UserRepository,
   type UseCases,
 } from '@uas/domain';
@@ -52,11 +56,12 @@ import { BcryptPasswordHasher } from './adapters/bcrypt-password-hasher';
 import { JoseTokenSigner } from './adapters/jose-token-signer';
 import { instrumentRepository } from './adapters/instrumented-repository';
 import { KeyRing } from './adapters/key-ring';
+import { OpenIdUpstreamProviders } from './adapters/openid-upstream-providers';
 import { OtplibCodes } from './adapters/otp-codes';
 import { SecretKeyRing } from './adapters/secret-key-ring';
 import { SimpleWebAuthnCeremonies } from './adapters/webauthn-ceremonies';
 import { SmtpMailer } from './adapters/smtp-mailer';
-import { forbiddenAddressKind } from './adapters/webhook-address-guard';
+import { forbiddenAddressKind } from './adapters/address-guard';
 import { HttpWebhookSender } from './adapters/http-webhook-sender';
 import type { PrometheusMetrics } from './adapters/prometheus-metrics';
 import { RandomIdGenerator } from './adapters/random-id-generator';
@@ -87,6 +92,9 @@ const REPOSITORY_PORTS = {
   signInChallenges: SignInChallengeRepository,
   webhooks: WebhookRepository,
   webhookDeliveries: WebhookDeliveryRepository,
+  identityProviders: IdentityProviderRepository,
+  externalIdentities: ExternalIdentityRepository,
+  oauthAttempts: OAuthAttemptRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**
@@ -151,6 +159,7 @@ export function buildContainer(
   );
   single(OneTimeCodes, () => new OtplibCodes());
   single(PasskeyCeremonies, () => new SimpleWebAuthnCeremonies(config.webauthn));
+  single(UpstreamProviders, () => new OpenIdUpstreamProviders(config.identityProviderNetwork));
   const { smtp } = config;
   if (smtp) single(Mailer, () => new SmtpMailer(smtp));
   single(
@@ -203,11 +212,15 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
     ceremonies: resolve(container, PasskeyCeremonies),
     totpIssuer: config.webauthn.rpName,
     passkeyOptionsPerMinute: config.passkeyOptionsPerMinute,
+    oauthStartsPerMinute: config.oauthStartsPerMinute,
     impersonation: config.impersonation,
     webhookUrls: {
       ...config.webhookUrls,
       refusedAddress: config.webhookAllowPrivateAddresses ? undefined : forbiddenAddressKind,
     },
+    identityProviderIssuers: { allowHttp: config.identityProviderNetwork.allowHttp },
+    upstream: resolve(container, UpstreamProviders),
+    redirectAllowList: config.redirectAllowList,
   });
 }
 

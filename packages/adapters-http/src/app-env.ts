@@ -1,4 +1,4 @@
-import type { Admin, Identity } from '@uas/domain';
+import type { AdminRole, Identity } from '@uas/domain';
 import type { ApiErrorCode } from './errors/error-catalogue';
 
 /** What the HTTP layer knows about the client once the request context middleware has run. */
@@ -43,7 +43,7 @@ export interface AuthenticatedEnv extends AppEnv {
   Variables: AppEnv['Variables'] & { identity: Identity };
 }
 
-/** An admin route's context once the admin's role allowed it: the admin as read at this request. */
+/** An admin route's context once the admin's role allowed it: that role, as read at this request. */
 export interface AdminEnv extends AuthenticatedEnv {
-  Variables: AuthenticatedEnv['Variables'] & { admin: Admin };
+  Variables: AuthenticatedEnv['Variables'] & { role: AdminRole };
 }

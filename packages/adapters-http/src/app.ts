@@ -13,6 +13,8 @@ import { securityHeaders } from './middleware/security-headers';
 import { clientInfo } from './network/client-info';
 import { adminAccountsRoutes } from './routes/admin-accounts.routes';
 import { adminWebhooksRoutes } from './routes/admin-webhooks.routes';
+import { adminIdentityProvidersRoutes } from './routes/admin-identity-providers.routes';
+import { adminUserIdentitiesRoutes } from './routes/admin-user-identities.routes';
 import { adminAuditRoutes } from './routes/admin-audit.routes';
 import { adminInvitationsRoutes } from './routes/admin-invitations.routes';
 import { adminMailRoutes } from './routes/admin-mail.routes';
@@ -44,6 +46,8 @@ import { metricsRoutes } from './routes/metrics.routes';
 import { openApiRoutes } from './routes/openapi.routes';
 import { readyRoutes } from './routes/ready.routes';
 import { userSessionRoutes } from './routes/user-session.routes';
+import { OAUTH_CALLBACK_PATH, oauthRoutes } from './routes/oauth.routes';
+import { meIdentitiesRoutes } from './routes/me-identities.routes';
 
 /** What the `/account/` pages do: the use cases the JSON endpoints call. */
 const accountActions = ({ verification, recovery, invitations, adminAccounts }: HttpAppDeps): AccountActions => ({
@@ -70,8 +74,11 @@ export function createHttpApp(deps: HttpAppDeps) {
   app
     .use(clientInfo(deps.trustedProxies))
     // The import streams a body of its own kind and size; its route checks both. The account
-    // pages' forms are URL-encoded, as a browser posts them without script.
-    .use(bodyGuard({ streamedPaths: [IMPORT_PATH], formPaths: ACCOUNT_FORM_PATHS }))
+    // pages' forms are URL-encoded, as a browser posts them without script, and so is what an
+    // identity provider posts to its callback (Apple's form_post).
+    .use(
+      bodyGuard({ streamedPaths: [IMPORT_PATH], formPaths: ACCOUNT_FORM_PATHS, formPathPattern: OAUTH_CALLBACK_PATH }),
+    )
     .use(adminMfaGate({ mode: deps.adminMfa, adminAuth: deps.adminAuth, factors: deps.factors }));
   if (deps.panelRoot !== null) app.route('/', adminPanelRoutes(deps.panelRoot));
   app
@@ -81,6 +88,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminUserSessionsRoutes(deps))
     .route('/', adminUserImpersonationRoutes(deps))
     .route('/', adminUserFactorsRoutes(deps))
+    .route('/', adminUserIdentitiesRoutes(deps))
     .route('/', adminMeFactorsRoutes(deps))
     .route('/', adminUserRecoveryRoutes(deps))
     .route('/', adminUserBanRoutes(deps))
@@ -91,6 +99,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminInvitationsRoutes(deps))
     .route('/', adminAccountsRoutes(deps))
     .route('/', adminWebhooksRoutes(deps))
+    .route('/', adminIdentityProvidersRoutes(deps))
     .route('/', invitationsRoutes(deps))
     .route('/', userSessionRoutes(deps))
     .route('/', signupRoutes(deps))
@@ -100,6 +109,8 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', meEmailRoutes(deps))
     .route('/', meSessionsRoutes(deps))
     .route('/', meFactorsRoutes(deps))
+    .route('/', meIdentitiesRoutes(deps))
+    .route('/', oauthRoutes(deps))
     .route('/', jwksRoutes(deps))
     .route('/', healthRoutes())
     .route('/', readyRoutes(deps));

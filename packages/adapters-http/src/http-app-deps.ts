@@ -1,8 +1,10 @@
 import type {
+  OAuthStartLimit,
   AdminAccess,
   AdminAccounts,
   AdminMfaMode,
   FactorService,
+  IdentityProviderService,
   ImpersonationService,
   WebhookDeliveryService,
   AuditService,
@@ -20,6 +22,9 @@ import type {
   SelfService,
   SignupService,
   SignInSteps,
+  UserIdentities,
+  ExternalSignIn,
+  IdentityLinks,
   UserService,
   UserTransferService,
   VerificationService,
@@ -61,6 +66,15 @@ export interface HttpAppDeps {
   webhookDeliveries: WebhookDeliveryService;
   /** Webhook endpoints: their URLs, events and signing secrets. */
   webhooks: WebhookService;
+  /** Identity providers users may sign in with: their clients, write-only secrets and callback URLs. */
+  identityProviders: IdentityProviderService;
+  /** Users' identities at those providers, listed and unlinked. */
+  userIdentities: UserIdentities;
+  /** Users' sign-in through identity providers, and their identities there. */
+  externalSignIn: ExternalSignIn;
+  identityLinks: IdentityLinks;
+  /** The starts of trips through identity providers one client address may make (OAUTH_STARTS_PER_MINUTE). */
+  oauthStartLimit: OAuthStartLimit;
   /** ADMIN_MFA: `required` closes every admin route but enrolment to an admin without a factor. */
   adminMfa: AdminMfaMode;
   /** The public keys that verify every token, as a JWK Set. */
@@ -77,6 +91,8 @@ export interface HttpAppDeps {
   trustedProxies: readonly string[];
   /** Origins whose browser apps may call the end-user and public routes (CORS); empty: none. */
   corsOrigins: readonly string[];
+  /** The service's public base address (PUBLIC_URL, ending with `/`): where identity providers send browsers back. */
+  publicUrl: string;
   /** Where the `/account/` pages lead once done (APP_URL): configuration only, never a request's; or null. */
   appUrl: string | null;
   /** Absolute directory of the built admin panel (index.html + assets), served at /admin/; or null. */

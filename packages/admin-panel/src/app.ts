@@ -6,6 +6,7 @@ import { InvitationsApi } from './api/invitations-api';
 import { createSession } from './api/session';
 import { UsersApi } from './api/users-api';
 import { WebhooksApi } from './api/webhooks-api';
+import { IdentityProvidersApi } from './api/identity-providers-api';
 import { permissionsOf } from './state/permissions';
 import { paths, routeOf, sameScreen, type Route } from './state/routes';
 import { h } from './ui/dom';
@@ -20,6 +21,7 @@ import { userView } from './views/user-view';
 import { usersView } from './views/users-view';
 import { webhookView } from './views/webhook-view';
 import { webhooksView } from './views/webhooks-view';
+import { identityProvidersView } from './views/identity-providers-view';
 import type { ScreenContext, SignedInAdmin, View } from './views/view';
 
 /** Decides what is on screen: nothing but the login form until a session exists. */
@@ -31,6 +33,7 @@ export class App {
   readonly #factors = new FactorsApi(this.#session);
   readonly #admins = new AdminsApi(this.#session);
   readonly #webhooks = new WebhooksApi(this.#session);
+  readonly #identityProviders = new IdentityProvidersApi(this.#session);
   /** ADMIN_MFA=required refused a call: only the Security page is open until a factor is active. */
   #enrolmentRequired = false;
   #view: View | null = null;
@@ -115,6 +118,7 @@ export class App {
       accounts: this.#accounts,
       admins: this.#admins,
       webhooks: this.#webhooks,
+      identityProviders: this.#identityProviders,
       factors: this.#factors,
       me,
       can: permissionsOf(me.role),
@@ -138,6 +142,8 @@ export class App {
         return webhooksView(context);
       case 'webhook':
         return webhookView(context, route.id);
+      case 'identity-providers':
+        return identityProvidersView(context);
       case 'security':
         return securityView(context, this.#factors, {
           enrolmentRequired: this.#enrolmentRequired,

@@ -321,6 +321,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/users/{id}/identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a user's identities at identity providers, oldest first */
+        get: operations["listUserIdentities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/users/{id}/identities/{identityId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink one of a user's identities
+         * @description The user no longer signs in with that account at the provider; audited (`user.identity_unlinked`). Never the user's last way in (no usable password, no passkey, no other identity) → 409 `last_sign_in_method`. Not an identity of that user → 404.
+         */
+        delete: operations["unlinkUserIdentity"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/me/factors": {
         parameters: {
             query?: never;
@@ -888,6 +925,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/identity-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the identity providers, oldest first
+         * @description Never their client secrets.
+         */
+        get: operations["listIdentityProviders"];
+        put?: never;
+        /**
+         * Add an identity provider users may sign in with
+         * @description Register `callback_url` of the answer as the redirect URI at the provider. `enabled` defaults to true, `auto_link` to false, `scopes` to []. Another provider with the slug → 409 `slug_taken`. `slug`: 1 to 40 lower-case letters, digits and inner dashes; `kind`: `oidc`, `github`, `google`, `microsoft` or `apple`; `issuer`: required for `oidc`, an absolute https URL (http only with IDENTITY_PROVIDER_ALLOW_HTTP=true) without credentials, query or fragment; `client_id`: 1 to 255 characters; `client_secret`: required for every kind but `oidc`, at most 4096 characters; `scopes`: at most 20, each 1 to 100 characters without spaces. Each problem → 422 with its pointer. The secret is never answered (only `client_secret_set`) nor shown in the audit trail.
+         */
+        post: operations["createIdentityProvider"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/identity-providers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an identity provider
+         * @description Never its client secret.
+         */
+        get: operations["getIdentityProvider"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an identity provider
+         * @description Its users' identities through it and its sign-ins in flight go with it: those users sign in another way (a user who had no other way in recovers the account by email).
+         */
+        delete: operations["deleteIdentityProvider"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an identity provider's issuer, client, scopes or state
+         * @description An attribute left out stays as it is; the slug and kind never change (delete and add again). `client_secret` replaces the stored secret; null removes it (`oidc` only). Disabling a provider stops new sign-ins with it; its users' identities stay. `slug`: 1 to 40 lower-case letters, digits and inner dashes; `kind`: `oidc`, `github`, `google`, `microsoft` or `apple`; `issuer`: required for `oidc`, an absolute https URL (http only with IDENTITY_PROVIDER_ALLOW_HTTP=true) without credentials, query or fragment; `client_id`: 1 to 255 characters; `client_secret`: required for every kind but `oidc`, at most 4096 characters; `scopes`: at most 20, each 1 to 100 characters without spaces. Each problem → 422 with its pointer. The secret is never answered (only `client_secret_set`) nor shown in the audit trail.
+         */
+        patch: operations["updateIdentityProvider"];
+        trace?: never;
+    };
     "/v1/invitations/accept": {
         parameters: {
             query?: never;
@@ -919,7 +1008,7 @@ export interface paths {
         put?: never;
         /**
          * Log in as a user
-         * @description The access token carries the claims `sub`, `email`, `name`, `metadata`, `app`, `iat`, `exp`, `iss`, `sid`, and how the account proved itself: `amr` (RFC 8176: `pwd`, `otp`, `hwk`, `swk`, `mfa`) and `aal` (`aal1`, or `aal2` with a second factor or a passkey). An account with an active second factor gets an `mfa_challenges` resource instead, and no token.
+         * @description The access token carries the claims `sub`, `email`, `name`, `metadata`, `app`, `iat`, `exp`, `iss`, `sid`, and how the account proved itself: `amr` (RFC 8176: `pwd`, `otp`, `hwk`, `swk`, `mfa`; `fed` for a sign-in with an identity provider) and `aal` (`aal1`, or `aal2` with a second factor or a passkey). An account with an active second factor gets an `mfa_challenges` resource instead, and no token.
          */
         post: operations["userLogin"];
         delete?: never;
@@ -1271,6 +1360,131 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/users/me/identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your identities at providers, oldest first */
+        get: operations["listOwnIdentities"];
+        put?: never;
+        /**
+         * Begin linking an identity provider to your account
+         * @description Open `authorize_url` in the user's browser within 10 minutes: it goes on to the provider, then back to `redirect_to` with a one-time `code` (or `error`). Complete the link with that code and the PKCE verifier.
+         */
+        post: operations["startIdentityLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/identities/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a link with the code the browser brought back
+         * @description By the same user who began it, with the PKCE verifier: a link carried through anyone else’s browser or redeemed with anyone else’s token never commits. The code is single use.
+         */
+        post: operations["completeIdentityLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/identities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one of your identities
+         * @description Refused (409 `last_sign_in_method`) while it is your only way in: set a password or link another first.
+         */
+        delete: operations["unlinkOwnIdentity"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/{slug}/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start signing in with an identity provider
+         * @description Open it in the browser (a top-level navigation). Sends it on to the provider with `state`, `nonce` and PKCE, and sets the `uas_oauth` cookie (HttpOnly, SameSite=Lax, Path=/v1/oauth/, 10 minutes) that binds the sign-in to this browser. A bad `redirect_to` or `code_challenge` is answered here (422), never redirected to. With `link`, carries on a link begun with `POST /v1/users/me/identities`.
+         */
+        get: operations["oauthAuthorize"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/{slug}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the identity provider sends the browser back
+         * @description Register `PUBLIC_URL` + `v1/oauth/{slug}/callback` at the provider. Sends the browser on to `redirect_to` with a one-time `code` (60 s), or with `error=<code>` (`identity_not_linked`, `signup_disabled`, `identity_provider_error`…). A state that is unknown, spent, expired, another provider’s or another browser’s is answered 400 here: there is nothing trusted to redirect to. Any other parameter the provider adds is taken as it comes.
+         */
+        get: operations["oauthCallback"];
+        put?: never;
+        /**
+         * Where a provider posts its answer (Apple)
+         * @description A provider answering with `response_mode=form_post` posts a form here, cross-site, and a SameSite=Lax cookie does not come with it: the answer is sent on to the GET callback with the same parameters, where the browser's cookie comes along.
+         */
+        post: operations["oauthFormCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeem the one-time code of a sign-in with an identity provider
+         * @description With the PKCE verifier whose challenge began the sign-in. Answers as `POST /v1/login`: the session record, its access token with `amr` `["fed"]`; or, for a user with an active second factor, an `mfa_challenges` resource to answer at `POST /v1/login/mfa`. The code is single use, whether or not the verifier matches.
+         */
+        post: operations["oauthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/jwks.json": {
         parameters: {
             query?: never;
@@ -1474,7 +1688,7 @@ export interface components {
                     id: string | null;
                 };
                 /** @enum {string} */
-                action: "admin.login" | "admin.login_failed" | "session.reuse_detected" | "session.logout" | "session.revoked" | "user.created" | "user.signed_up" | "user.email_verified" | "user.email_change_requested" | "user.email_changed" | "user.updated" | "user.deactivated" | "user.deleted" | "user.login_throttled" | "user.recovery_requested" | "user.recovery_sent" | "user.recovery_completed" | "user.verification_resent" | "factor.activated" | "factor.removed" | "factors.reset" | "recovery_codes.regenerated" | "recovery_code.used" | "passkey.counter_regressed" | "mfa.locked" | "admin.invited" | "admin.invitation_withdrawn" | "admin.joined" | "admin.role_changed" | "admin.removed" | "user.banned" | "user.unbanned" | "user.impersonated" | "signing_key.rotated" | "secret.rotated" | "users.imported" | "users.exported" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "invitation.resent" | "mail.delivered" | "mail.failed" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.replayed";
+                action: "admin.login" | "admin.login_failed" | "session.reuse_detected" | "session.logout" | "session.revoked" | "user.created" | "user.signed_up" | "user.email_verified" | "user.email_change_requested" | "user.email_changed" | "user.updated" | "user.deactivated" | "user.deleted" | "user.login_throttled" | "user.recovery_requested" | "user.recovery_sent" | "user.recovery_completed" | "user.verification_resent" | "factor.activated" | "factor.removed" | "factors.reset" | "recovery_codes.regenerated" | "recovery_code.used" | "passkey.counter_regressed" | "mfa.locked" | "admin.invited" | "admin.invitation_withdrawn" | "admin.joined" | "admin.role_changed" | "admin.removed" | "user.banned" | "user.unbanned" | "user.impersonated" | "signing_key.rotated" | "secret.rotated" | "users.imported" | "users.exported" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "invitation.resent" | "mail.delivered" | "mail.failed" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.replayed" | "identity_provider.created" | "identity_provider.updated" | "identity_provider.deleted" | "user.identity_linked" | "user.identity_unlinked" | "user.identity_signed_in";
                 target: {
                     type: string;
                     id: string;
@@ -1592,7 +1806,7 @@ export interface components {
             /** @description On a 500: the request id to quote when reporting it. */
             id?: string;
             /** @enum {string} */
-            code: "invalid_attribute" | "email_taken" | "not_found" | "invalid_credentials" | "account_inactive" | "email_not_verified" | "invalid_token" | "email_already_verified" | "refresh_token_reused" | "forbidden" | "signup_disabled" | "too_many_attempts" | "precondition_failed" | "database_unavailable" | "invalid_second_factor" | "invalid_challenge" | "second_factor_required" | "mfa_enrolment_required" | "factor_already_active" | "last_owner" | "account_banned" | "impersonation_disabled" | "malformed_json" | "invalid_parameter" | "resource_conflict" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "missing_token" | "cross_site_request" | "bad_request" | "malformed_request" | "headers_too_large" | "request_timeout" | "expectation_failed" | "not_ready" | "internal_error";
+            code: "invalid_attribute" | "email_taken" | "not_found" | "invalid_credentials" | "account_inactive" | "email_not_verified" | "invalid_token" | "email_already_verified" | "refresh_token_reused" | "forbidden" | "signup_disabled" | "too_many_attempts" | "precondition_failed" | "database_unavailable" | "invalid_second_factor" | "invalid_challenge" | "second_factor_required" | "mfa_enrolment_required" | "factor_already_active" | "last_owner" | "account_banned" | "impersonation_disabled" | "slug_taken" | "identity_provider_error" | "invalid_oauth_state" | "invalid_oauth_code" | "identity_not_linked" | "identity_already_linked" | "identity_email_missing" | "last_sign_in_method" | "malformed_json" | "invalid_parameter" | "resource_conflict" | "route_not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "missing_token" | "cross_site_request" | "bad_request" | "malformed_request" | "headers_too_large" | "request_timeout" | "expectation_failed" | "not_ready" | "internal_error";
             /** @description The same for every occurrence of the code. */
             title: string;
             detail: string;
@@ -1728,7 +1942,7 @@ export interface components {
     headers: {
         /** @description Names this request in the logs; echoes the one the client sent, if any. */
         "X-Request-Id": string;
-        /** @description The URL of the created resource. */
+        /** @description The URL of the created resource, or where a redirect leads. */
         Location: string;
         /** @description The resource's version, as a strong entity tag; send it back in If-Match. */
         ETag: string;
@@ -1736,7 +1950,7 @@ export interface components {
         "Retry-After": number;
         /** @description A Bearer challenge (RFC 6750). */
         "WWW-Authenticate": string;
-        /** @description The admin refresh cookie, set or cleared. */
+        /** @description A cookie set or cleared: the admin refresh cookie, or `uas_oauth`, which binds a sign-in with an identity provider to the browser. */
         "Set-Cookie": string;
         /** @description Names the file to save the body as. */
         "Content-Disposition": string;
@@ -5747,6 +5961,383 @@ export interface operations {
             };
         };
     };
+    listUserIdentities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user's identities. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "type": "identities",
+                     *           "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e91",
+                     *           "attributes": {
+                     *             "provider": "github",
+                     *             "provider_kind": "github",
+                     *             "subject": "583231",
+                     *             "email": "ada@example.com",
+                     *             "email_verified": true,
+                     *             "created": "2026-11-21T10:00:00.000Z",
+                     *             "last_sign_in": "2026-11-21T10:00:00.000Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "identities";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description The provider's slug. */
+                                provider: string;
+                                /** @enum {string} */
+                                provider_kind: "oidc" | "github" | "google" | "microsoft" | "apple";
+                                /** @description The provider's stable id for the account (`sub`; GitHub's numeric id). */
+                                subject: string;
+                                /** @description The email the provider last gave; shown, never matched on. */
+                                email: string | null;
+                                /** @description Whether the provider vouched for that email. */
+                                email_verified: boolean;
+                                /** Format: date-time */
+                                created: string;
+                                /** @description When the user last signed in through it; null: never. */
+                                last_sign_in: string | null;
+                            };
+                        }[];
+                        meta: {
+                            /** @description How many identities the user has. */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    unlinkUserIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user's id. */
+                id: string;
+                /** @description The identity's id. */
+                identityId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unlinked. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `last_sign_in_method` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
     listAdminOwnFactors: {
         parameters: {
             query?: never;
@@ -7825,7 +8416,7 @@ export interface operations {
                 /** @description Only events by the account with this id; `system` for the service's own. */
                 "filter[actor]"?: string;
                 /** @description Only events of this action. */
-                "filter[action]"?: "admin.login" | "admin.login_failed" | "session.reuse_detected" | "session.logout" | "session.revoked" | "user.created" | "user.signed_up" | "user.email_verified" | "user.email_change_requested" | "user.email_changed" | "user.updated" | "user.deactivated" | "user.deleted" | "user.login_throttled" | "user.recovery_requested" | "user.recovery_sent" | "user.recovery_completed" | "user.verification_resent" | "factor.activated" | "factor.removed" | "factors.reset" | "recovery_codes.regenerated" | "recovery_code.used" | "passkey.counter_regressed" | "mfa.locked" | "admin.invited" | "admin.invitation_withdrawn" | "admin.joined" | "admin.role_changed" | "admin.removed" | "user.banned" | "user.unbanned" | "user.impersonated" | "signing_key.rotated" | "secret.rotated" | "users.imported" | "users.exported" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "invitation.resent" | "mail.delivered" | "mail.failed" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.replayed";
+                "filter[action]"?: "admin.login" | "admin.login_failed" | "session.reuse_detected" | "session.logout" | "session.revoked" | "user.created" | "user.signed_up" | "user.email_verified" | "user.email_change_requested" | "user.email_changed" | "user.updated" | "user.deactivated" | "user.deleted" | "user.login_throttled" | "user.recovery_requested" | "user.recovery_sent" | "user.recovery_completed" | "user.verification_resent" | "factor.activated" | "factor.removed" | "factors.reset" | "recovery_codes.regenerated" | "recovery_code.used" | "passkey.counter_regressed" | "mfa.locked" | "admin.invited" | "admin.invitation_withdrawn" | "admin.joined" | "admin.role_changed" | "admin.removed" | "user.banned" | "user.unbanned" | "user.impersonated" | "signing_key.rotated" | "secret.rotated" | "users.imported" | "users.exported" | "invitation.created" | "invitation.accepted" | "invitation.revoked" | "invitation.resent" | "mail.delivered" | "mail.failed" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.replayed" | "identity_provider.created" | "identity_provider.updated" | "identity_provider.deleted" | "user.identity_linked" | "user.identity_unlinked" | "user.identity_signed_in";
                 /** @description Only events at or after this instant. ISO 8601: a date (2026-11-21, midnight UTC) or a time with a zone (2026-11-21T10:00:00Z). */
                 "filter[since]"?: string;
                 /** @description Only events before this instant. ISO 8601: a date (2026-11-21, midnight UTC) or a time with a zone (2026-11-21T10:00:00Z). */
@@ -8509,7 +9100,7 @@ export interface operations {
                             id: string;
                             attributes: {
                                 /** @enum {string} */
-                                event_type: "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "webhook.test";
+                                event_type: "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "user.identity_linked" | "user.identity_unlinked" | "webhook.test";
                                 /** @description The event's number in the audit trail (`data.sequence`); null for a test event. */
                                 sequence: number | null;
                                 /**
@@ -11893,7 +12484,7 @@ export interface operations {
                                  */
                                 url: string;
                                 /** @description The event types it receives; ["*"]: all of them. */
-                                events: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "webhook.test")[];
+                                events: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "user.identity_linked" | "user.identity_unlinked" | "webhook.test")[];
                                 /** @description Whether events are sent to it. */
                                 enabled: boolean;
                                 description: string;
@@ -12069,7 +12660,7 @@ export interface operations {
                             /** @description Where events are POSTed: an absolute https URL (http only with WEBHOOK_ALLOW_HTTP=true), without credentials. */
                             url: string;
                             /** @description The event types to receive (at least one), or ["*"] for all of them. */
-                            events: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "webhook.test")[];
+                            events: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "user.identity_linked" | "user.identity_unlinked" | "webhook.test")[];
                             /** @description Whether events are sent to it. */
                             enabled?: boolean;
                             /** @description The admins' note (at most 500 characters). */
@@ -12103,7 +12694,7 @@ export interface operations {
                             /** @description Where events are POSTed: an absolute https URL (http only with WEBHOOK_ALLOW_HTTP=true), without credentials. */
                             url: string;
                             /** @description The event types to receive (at least one), or ["*"] for all of them. */
-                            events: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "webhook.test")[];
+                            events: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "user.identity_linked" | "user.identity_unlinked" | "webhook.test")[];
                             /** @description Whether events are sent to it. */
                             enabled?: boolean;
                             /** @description The admins' note (at most 500 characters). */
@@ -12161,7 +12752,7 @@ export interface operations {
                                  */
                                 url: string;
                                 /** @description The event types it receives; ["*"]: all of them. */
-                                events: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "webhook.test")[];
+                                events: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "user.identity_linked" | "user.identity_unlinked" | "webhook.test")[];
                                 /** @description Whether events are sent to it. */
                                 enabled: boolean;
                                 description: string;
@@ -12381,7 +12972,7 @@ export interface operations {
                                  */
                                 url: string;
                                 /** @description The event types it receives; ["*"]: all of them. */
-                                events: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "webhook.test")[];
+                                events: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "user.identity_linked" | "user.identity_unlinked" | "webhook.test")[];
                                 /** @description Whether events are sent to it. */
                                 enabled: boolean;
                                 description: string;
@@ -12724,7 +13315,7 @@ export interface operations {
                             /** @description Where events are POSTed: an absolute https URL (http only with WEBHOOK_ALLOW_HTTP=true), without credentials. */
                             url?: string;
                             /** @description The event types to receive (at least one), or ["*"] for all of them. */
-                            events?: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "webhook.test")[];
+                            events?: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "user.identity_linked" | "user.identity_unlinked" | "webhook.test")[];
                             /** @description Whether events are sent to it. */
                             enabled?: boolean;
                             /** @description The admins' note (at most 500 characters). */
@@ -12758,7 +13349,7 @@ export interface operations {
                             /** @description Where events are POSTed: an absolute https URL (http only with WEBHOOK_ALLOW_HTTP=true), without credentials. */
                             url?: string;
                             /** @description The event types to receive (at least one), or ["*"] for all of them. */
-                            events?: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "webhook.test")[];
+                            events?: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "user.identity_linked" | "user.identity_unlinked" | "webhook.test")[];
                             /** @description Whether events are sent to it. */
                             enabled?: boolean;
                             /** @description The admins' note (at most 500 characters). */
@@ -12814,7 +13405,7 @@ export interface operations {
                                  */
                                 url: string;
                                 /** @description The event types it receives; ["*"]: all of them. */
-                                events: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "webhook.test")[];
+                                events: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "user.identity_linked" | "user.identity_unlinked" | "webhook.test")[];
                                 /** @description Whether events are sent to it. */
                                 enabled: boolean;
                                 description: string;
@@ -13045,7 +13636,7 @@ export interface operations {
                                  */
                                 url: string;
                                 /** @description The event types it receives; ["*"]: all of them. */
-                                events: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "webhook.test")[];
+                                events: ("*" | "user.created" | "user.updated" | "user.deactivated" | "user.reactivated" | "user.deleted" | "user.email_verified" | "user.banned" | "user.unbanned" | "factor.activated" | "factor.removed" | "factors.reset" | "user.identity_linked" | "user.identity_unlinked" | "webhook.test")[];
                                 /** @description Whether events are sent to it. */
                                 enabled: boolean;
                                 description: string;
@@ -13151,6 +13742,1176 @@ export interface operations {
             };
             /** @description `expectation_failed` */
             417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listIdentityProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every provider. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "identity_providers";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description What the sign-in URLs name it by: `/v1/oauth/{slug}/…`. */
+                                slug: string;
+                                /**
+                                 * @description A generic OpenID Connect provider, or a preset.
+                                 * @enum {string}
+                                 */
+                                kind: "oidc" | "github" | "google" | "microsoft" | "apple";
+                                /** @description Where discovery starts: required for `oidc`; for a preset, an override of its provider's own, or null. */
+                                issuer: string | null;
+                                client_id: string;
+                                /** @description Whether a client secret is stored (sealed). The secret itself is never answered. */
+                                client_secret_set: boolean;
+                                /** @description Scopes asked for beyond those the kind always asks. */
+                                scopes: string[];
+                                /** @description Whether users may sign in with it. */
+                                enabled: boolean;
+                                /** @description Whether a first sign-in links to the user with the same email, when the provider vouches it verified and the user's address is verified too. */
+                                auto_link: boolean;
+                                /** @description The redirect URI to register at the provider: PUBLIC_URL + `v1/oauth/{slug}/callback`. */
+                                callback_url: string;
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                            };
+                        }[];
+                        meta: {
+                            /** @description How many providers there are. */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "identity_providers",
+                 *         "attributes": {
+                 *           "slug": "github",
+                 *           "kind": "github",
+                 *           "client_id": "Iv1.8a61f9b3a7aba766",
+                 *           "client_secret": "the secret GitHub showed"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "identity_providers";
+                        attributes: {
+                            /** @description Lower-case letters, digits and inner dashes, 1 to 40: the sign-in URLs name the provider by it. */
+                            slug: string;
+                            /**
+                             * @description `oidc` (any OpenID Connect provider, by its issuer) or a preset.
+                             * @enum {string}
+                             */
+                            kind: "oidc" | "github" | "google" | "microsoft" | "apple";
+                            /** @description The issuer discovery starts from, exactly as the provider writes it: required for `oidc`, an optional override for presets (GitHub Enterprise, a Microsoft tenant). https unless IDENTITY_PROVIDER_ALLOW_HTTP=true; no credentials, query or fragment. */
+                            issuer?: string | null;
+                            /** @description The client id the provider issued. */
+                            client_id: string;
+                            /** @description Write-only: stored sealed, never answered. Required for presets (for Apple, the client secret JWT you generated); optional for `oidc` (a public client). On PATCH it replaces the stored one; null removes it (`oidc` only). */
+                            client_secret?: string | null;
+                            /** @description Scopes to ask for beyond those the kind always asks (`openid email profile`; GitHub `read:user user:email`): at most 20, each 1 to 100 characters without spaces. */
+                            scopes?: string[];
+                            /** @description Whether users may sign in with it. */
+                            enabled?: boolean;
+                            /** @description Whether a first sign-in may link to the user with the same email: only when the provider vouches it verified and the user's address is verified. */
+                            auto_link?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "identity_providers",
+                 *         "attributes": {
+                 *           "slug": "github",
+                 *           "kind": "github",
+                 *           "client_id": "Iv1.8a61f9b3a7aba766",
+                 *           "client_secret": "the secret GitHub showed"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "identity_providers";
+                        attributes: {
+                            /** @description Lower-case letters, digits and inner dashes, 1 to 40: the sign-in URLs name the provider by it. */
+                            slug: string;
+                            /**
+                             * @description `oidc` (any OpenID Connect provider, by its issuer) or a preset.
+                             * @enum {string}
+                             */
+                            kind: "oidc" | "github" | "google" | "microsoft" | "apple";
+                            /** @description The issuer discovery starts from, exactly as the provider writes it: required for `oidc`, an optional override for presets (GitHub Enterprise, a Microsoft tenant). https unless IDENTITY_PROVIDER_ALLOW_HTTP=true; no credentials, query or fragment. */
+                            issuer?: string | null;
+                            /** @description The client id the provider issued. */
+                            client_id: string;
+                            /** @description Write-only: stored sealed, never answered. Required for presets (for Apple, the client secret JWT you generated); optional for `oidc` (a public client). On PATCH it replaces the stored one; null removes it (`oidc` only). */
+                            client_secret?: string | null;
+                            /** @description Scopes to ask for beyond those the kind always asks (`openid email profile`; GitHub `read:user user:email`): at most 20, each 1 to 100 characters without spaces. */
+                            scopes?: string[];
+                            /** @description Whether users may sign in with it. */
+                            enabled?: boolean;
+                            /** @description Whether a first sign-in may link to the user with the same email: only when the provider vouches it verified and the user's address is verified. */
+                            auto_link?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The provider. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "identity_providers",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e90",
+                     *         "attributes": {
+                     *           "slug": "github",
+                     *           "kind": "github",
+                     *           "issuer": null,
+                     *           "client_id": "Iv1.8a61f9b3a7aba766",
+                     *           "client_secret_set": true,
+                     *           "scopes": [],
+                     *           "enabled": true,
+                     *           "auto_link": false,
+                     *           "callback_url": "https://id.example.com/v1/oauth/github/callback",
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "identity_providers";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description What the sign-in URLs name it by: `/v1/oauth/{slug}/…`. */
+                                slug: string;
+                                /**
+                                 * @description A generic OpenID Connect provider, or a preset.
+                                 * @enum {string}
+                                 */
+                                kind: "oidc" | "github" | "google" | "microsoft" | "apple";
+                                /** @description Where discovery starts: required for `oidc`; for a preset, an override of its provider's own, or null. */
+                                issuer: string | null;
+                                client_id: string;
+                                /** @description Whether a client secret is stored (sealed). The secret itself is never answered. */
+                                client_secret_set: boolean;
+                                /** @description Scopes asked for beyond those the kind always asks. */
+                                scopes: string[];
+                                /** @description Whether users may sign in with it. */
+                                enabled: boolean;
+                                /** @description Whether a first sign-in links to the user with the same email, when the provider vouches it verified and the user's address is verified too. */
+                                auto_link: boolean;
+                                /** @description The redirect URI to register at the provider: PUBLIC_URL + `v1/oauth/{slug}/callback`. */
+                                callback_url: string;
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `slug_taken`, `resource_conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identity provider's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "identity_providers",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e90",
+                     *         "attributes": {
+                     *           "slug": "github",
+                     *           "kind": "github",
+                     *           "issuer": null,
+                     *           "client_id": "Iv1.8a61f9b3a7aba766",
+                     *           "client_secret_set": true,
+                     *           "scopes": [],
+                     *           "enabled": true,
+                     *           "auto_link": false,
+                     *           "callback_url": "https://id.example.com/v1/oauth/github/callback",
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "identity_providers";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description What the sign-in URLs name it by: `/v1/oauth/{slug}/…`. */
+                                slug: string;
+                                /**
+                                 * @description A generic OpenID Connect provider, or a preset.
+                                 * @enum {string}
+                                 */
+                                kind: "oidc" | "github" | "google" | "microsoft" | "apple";
+                                /** @description Where discovery starts: required for `oidc`; for a preset, an override of its provider's own, or null. */
+                                issuer: string | null;
+                                client_id: string;
+                                /** @description Whether a client secret is stored (sealed). The secret itself is never answered. */
+                                client_secret_set: boolean;
+                                /** @description Scopes asked for beyond those the kind always asks. */
+                                scopes: string[];
+                                /** @description Whether users may sign in with it. */
+                                enabled: boolean;
+                                /** @description Whether a first sign-in links to the user with the same email, when the provider vouches it verified and the user's address is verified too. */
+                                auto_link: boolean;
+                                /** @description The redirect URI to register at the provider: PUBLIC_URL + `v1/oauth/{slug}/callback`. */
+                                callback_url: string;
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identity provider's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    updateIdentityProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identity provider's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "identity_providers",
+                 *         "attributes": {
+                 *           "enabled": false
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "identity_providers";
+                        id?: string;
+                        attributes: {
+                            /** @description The issuer discovery starts from, exactly as the provider writes it: required for `oidc`, an optional override for presets (GitHub Enterprise, a Microsoft tenant). https unless IDENTITY_PROVIDER_ALLOW_HTTP=true; no credentials, query or fragment. */
+                            issuer?: string | null;
+                            /** @description The client id the provider issued. */
+                            client_id?: string;
+                            /** @description Write-only: stored sealed, never answered. Required for presets (for Apple, the client secret JWT you generated); optional for `oidc` (a public client). On PATCH it replaces the stored one; null removes it (`oidc` only). */
+                            client_secret?: string | null;
+                            /** @description Scopes to ask for beyond those the kind always asks (`openid email profile`; GitHub `read:user user:email`): at most 20, each 1 to 100 characters without spaces. */
+                            scopes?: string[];
+                            /** @description Whether users may sign in with it. */
+                            enabled?: boolean;
+                            /** @description Whether a first sign-in may link to the user with the same email: only when the provider vouches it verified and the user's address is verified. */
+                            auto_link?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "identity_providers",
+                 *         "attributes": {
+                 *           "enabled": false
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "identity_providers";
+                        id?: string;
+                        attributes: {
+                            /** @description The issuer discovery starts from, exactly as the provider writes it: required for `oidc`, an optional override for presets (GitHub Enterprise, a Microsoft tenant). https unless IDENTITY_PROVIDER_ALLOW_HTTP=true; no credentials, query or fragment. */
+                            issuer?: string | null;
+                            /** @description The client id the provider issued. */
+                            client_id?: string;
+                            /** @description Write-only: stored sealed, never answered. Required for presets (for Apple, the client secret JWT you generated); optional for `oidc` (a public client). On PATCH it replaces the stored one; null removes it (`oidc` only). */
+                            client_secret?: string | null;
+                            /** @description Scopes to ask for beyond those the kind always asks (`openid email profile`; GitHub `read:user user:email`): at most 20, each 1 to 100 characters without spaces. */
+                            scopes?: string[];
+                            /** @description Whether users may sign in with it. */
+                            enabled?: boolean;
+                            /** @description Whether a first sign-in may link to the user with the same email: only when the provider vouches it verified and the user's address is verified. */
+                            auto_link?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The provider as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "identity_providers",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e90",
+                     *         "attributes": {
+                     *           "slug": "github",
+                     *           "kind": "github",
+                     *           "issuer": null,
+                     *           "client_id": "Iv1.8a61f9b3a7aba766",
+                     *           "client_secret_set": true,
+                     *           "scopes": [],
+                     *           "enabled": true,
+                     *           "auto_link": false,
+                     *           "callback_url": "https://id.example.com/v1/oauth/github/callback",
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "identity_providers";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description What the sign-in URLs name it by: `/v1/oauth/{slug}/…`. */
+                                slug: string;
+                                /**
+                                 * @description A generic OpenID Connect provider, or a preset.
+                                 * @enum {string}
+                                 */
+                                kind: "oidc" | "github" | "google" | "microsoft" | "apple";
+                                /** @description Where discovery starts: required for `oidc`; for a preset, an override of its provider's own, or null. */
+                                issuer: string | null;
+                                client_id: string;
+                                /** @description Whether a client secret is stored (sealed). The secret itself is never answered. */
+                                client_secret_set: boolean;
+                                /** @description Scopes asked for beyond those the kind always asks. */
+                                scopes: string[];
+                                /** @description Whether users may sign in with it. */
+                                enabled: boolean;
+                                /** @description Whether a first sign-in links to the user with the same email, when the provider vouches it verified and the user's address is verified too. */
+                                auto_link: boolean;
+                                /** @description The redirect URI to register at the provider: PUBLIC_URL + `v1/oauth/{slug}/callback`. */
+                                callback_url: string;
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `resource_conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -17453,6 +19214,1404 @@ export interface operations {
             };
         };
     };
+    listOwnIdentities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your identities. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "identities";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description The provider's slug. */
+                                provider: string;
+                                /** @enum {string} */
+                                provider_kind: "oidc" | "github" | "google" | "microsoft" | "apple";
+                                /** @description The provider's stable id for the account (`sub`; GitHub's numeric id). */
+                                subject: string;
+                                /** @description The email the provider last gave; shown, never matched on. */
+                                email: string | null;
+                                /** @description Whether the provider vouched for that email. */
+                                email_verified: boolean;
+                                /** Format: date-time */
+                                created: string;
+                                /** @description When the user last signed in through it; null: never. */
+                                last_sign_in: string | null;
+                            };
+                        }[];
+                        meta: {
+                            /** @description How many identities the user has. */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    startIdentityLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "provider": "github",
+                 *       "redirect_to": "/settings/linked",
+                 *       "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The provider's slug. */
+                    provider: string;
+                    /** @description Where the browser is sent at the end, with `code` or `error`: a same-origin path or a URL of an origin in REDIRECT_ALLOW_LIST. */
+                    redirect_to: string;
+                    /** @description base64url(SHA-256(code_verifier)), unpadded: the app's PKCE challenge (S256). */
+                    code_challenge: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @example {
+                 *       "provider": "github",
+                 *       "redirect_to": "/settings/linked",
+                 *       "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    /** @description The provider's slug. */
+                    provider: string;
+                    /** @description Where the browser is sent at the end, with `code` or `error`: a same-origin path or a URL of an origin in REDIRECT_ALLOW_LIST. */
+                    redirect_to: string;
+                    /** @description base64url(SHA-256(code_verifier)), unpadded: the app's PKCE challenge (S256). */
+                    code_challenge: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The link begun. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "identity_link_requests";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description Open it in the user's browser (a top-level navigation): it goes on to the provider. Once. */
+                                authorize_url: string;
+                                /** @description When the link can no longer be carried through (ISO 8601). */
+                                expires: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    completeIdentityLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The one-time `code` the browser brought back to `redirect_to` (60 s, once). */
+                    code: string;
+                    /** @description The PKCE verifier whose S256 challenge the app sent when it started. */
+                    code_verifier: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                "application/vnd.api+json": {
+                    /** @description The one-time `code` the browser brought back to `redirect_to` (60 s, once). */
+                    code: string;
+                    /** @description The PKCE verifier whose S256 challenge the app sent when it started. */
+                    code_verifier: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The identity, linked. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "identities";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description The provider's slug. */
+                                provider: string;
+                                /** @enum {string} */
+                                provider_kind: "oidc" | "github" | "google" | "microsoft" | "apple";
+                                /** @description The provider's stable id for the account (`sub`; GitHub's numeric id). */
+                                subject: string;
+                                /** @description The email the provider last gave; shown, never matched on. */
+                                email: string | null;
+                                /** @description Whether the provider vouched for that email. */
+                                email_verified: boolean;
+                                /** Format: date-time */
+                                created: string;
+                                /** @description When the user last signed in through it; null: never. */
+                                last_sign_in: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter`, `invalid_oauth_code` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `identity_already_linked` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    unlinkOwnIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The identity's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description It no longer signs you in. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `last_sign_in_method` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    oauthAuthorize: {
+        parameters: {
+            query?: {
+                /** @description Where the browser is sent at the end, with `code` or `error` in its query: a same-origin path or a URL of an origin listed in REDIRECT_ALLOW_LIST. Required for a sign-in. */
+                redirect_to?: string;
+                /** @description The app's PKCE challenge: base64url(SHA-256(code_verifier)), 43 characters. Required for a sign-in. */
+                code_challenge?: string;
+                /** @description Only `S256`, the default. */
+                code_challenge_method?: "S256";
+                /** @description The handle of a link begun with `POST /v1/users/me/identities` (its `authorize_url` carries it); instead of the others. */
+                link?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The provider's slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's authorization endpoint. */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter`, `invalid_oauth_state` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `too_many_attempts` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `identity_provider_error` */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    oauthCallback: {
+        parameters: {
+            query?: {
+                /** @description The state the service sent the provider. */
+                state?: string;
+                /** @description The provider's authorization code. */
+                code?: string;
+                /** @description The provider's refusal, if it refused. */
+                error?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The provider's slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To `redirect_to`, with `code` or `error`. */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Set-Cookie": components["headers"]["Set-Cookie"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter`, `invalid_oauth_state` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    oauthFormCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider's slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description To the GET callback, with the same parameters. */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter`, `invalid_oauth_state` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    oauthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "Vq3…",
+                 *       "code_verifier": "M25…"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The one-time `code` the browser brought back to `redirect_to` (60 s, once). */
+                    code: string;
+                    /** @description The PKCE verifier whose S256 challenge the app sent when it started. */
+                    code_verifier: string;
+                } & {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @example {
+                 *       "code": "Vq3…",
+                 *       "code_verifier": "M25…"
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    /** @description The one-time `code` the browser brought back to `redirect_to` (60 s, once). */
+                    code: string;
+                    /** @description The PKCE verifier whose S256 challenge the app sent when it started. */
+                    code_verifier: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The session record; or, for an account with an active second factor, an `mfa_challenges` resource and no token: answer it at the second step within its expiry. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "users",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e6f",
+                     *         "attributes": {
+                     *           "name": "Ada Lovelace",
+                     *           "email": "ada@example.com",
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "access_token": "eyJhbGciOiJFZERTQSIsImtpZCI6IjEifQ.eyJzdWIiOiIuLi4ifQ.c2lnbmF0dXJl",
+                     *           "access_token_expiry": 1795255200,
+                     *           "refresh_token": "eyJhbGciOiJFZERTQSIsImtpZCI6IjEifQ.eyJqdGkiOiIuLi4ifQ.c2lnbmF0dXJl"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SessionDocument"] | components["schemas"]["MfaChallengeDocument"];
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter`, `invalid_oauth_code` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `account_inactive`, `account_banned`, `email_not_verified` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
     jwks: {
         parameters: {
             query?: never;
@@ -18082,6 +21241,7 @@ export const pathsV1AdminUsersImportPostParametersQueryDry_runValues: ReadonlyAr
 export const pathsV1AdminUsersExportGetParametersQueryWith_password_hashesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/export"]["get"]["parameters"]["query"]["with_password_hashes"]> = ["true", "false"];
 export const pathsV1AdminUsersIdFactorsGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/{id}/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
 export const pathsV1AdminUsersIdFactorsGetResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/{id}/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
+export const pathsV1AdminUsersIdIdentitiesGetResponses200ContentApplicationJsonDataAttributesProvider_kindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/{id}/identities"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["provider_kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
 export const pathsV1AdminMeFactorsGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
 export const pathsV1AdminMeFactorsGetResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
 export const pathsV1AdminMeFactorsPostRequestBodyContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors"]["post"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
@@ -18091,12 +21251,12 @@ export const pathsV1AdminMeFactorsPostResponses201ContentApplicationJsonDataAttr
 export const pathsV1AdminMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
 export const pathsV1AdminMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
 export const pathsV1AdminUsersIdRecoveryPostParametersQueryDeliveryValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/users/{id}/recovery"]["post"]["parameters"]["query"]["delivery"]> = ["mail", "link"];
-export const pathsV1AdminAuditEventsGetParametersQueryFilterActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/audit-events"]["get"]["parameters"]["query"]["filter[action]"]> = ["admin.login", "admin.login_failed", "session.reuse_detected", "session.logout", "session.revoked", "user.created", "user.signed_up", "user.email_verified", "user.email_change_requested", "user.email_changed", "user.updated", "user.deactivated", "user.deleted", "user.login_throttled", "user.recovery_requested", "user.recovery_sent", "user.recovery_completed", "user.verification_resent", "factor.activated", "factor.removed", "factors.reset", "recovery_codes.regenerated", "recovery_code.used", "passkey.counter_regressed", "mfa.locked", "admin.invited", "admin.invitation_withdrawn", "admin.joined", "admin.role_changed", "admin.removed", "user.banned", "user.unbanned", "user.impersonated", "signing_key.rotated", "secret.rotated", "users.imported", "users.exported", "invitation.created", "invitation.accepted", "invitation.revoked", "invitation.resent", "mail.delivered", "mail.failed", "webhook.created", "webhook.updated", "webhook.deleted", "webhook.secret_rotated", "webhook.replayed"];
+export const pathsV1AdminAuditEventsGetParametersQueryFilterActionValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/audit-events"]["get"]["parameters"]["query"]["filter[action]"]> = ["admin.login", "admin.login_failed", "session.reuse_detected", "session.logout", "session.revoked", "user.created", "user.signed_up", "user.email_verified", "user.email_change_requested", "user.email_changed", "user.updated", "user.deactivated", "user.deleted", "user.login_throttled", "user.recovery_requested", "user.recovery_sent", "user.recovery_completed", "user.verification_resent", "factor.activated", "factor.removed", "factors.reset", "recovery_codes.regenerated", "recovery_code.used", "passkey.counter_regressed", "mfa.locked", "admin.invited", "admin.invitation_withdrawn", "admin.joined", "admin.role_changed", "admin.removed", "user.banned", "user.unbanned", "user.impersonated", "signing_key.rotated", "secret.rotated", "users.imported", "users.exported", "invitation.created", "invitation.accepted", "invitation.revoked", "invitation.resent", "mail.delivered", "mail.failed", "webhook.created", "webhook.updated", "webhook.deleted", "webhook.secret_rotated", "webhook.replayed", "identity_provider.created", "identity_provider.updated", "identity_provider.deleted", "user.identity_linked", "user.identity_unlinked", "user.identity_signed_in"];
 export const pathsV1AdminMailGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["test", "verification", "signup_existing", "recovery", "email_change", "email_change_notice", "password_changed", "invitation", "admin_invitation", "factors_reset"];
 export const pathsV1AdminMailGetResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["queued", "sending", "delivered", "failed"];
 export const pathsV1AdminMailIdGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["test", "verification", "signup_existing", "recovery", "email_change", "email_change_notice", "password_changed", "invitation", "admin_invitation", "factors_reset"];
 export const pathsV1AdminMailIdGetResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/mail/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["queued", "sending", "delivered", "failed"];
-export const pathsV1AdminWebhooksIdDeliveriesGetResponses200ContentApplicationJsonDataAttributesEvent_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}/deliveries"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["event_type"]> = ["user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "webhook.test"];
+export const pathsV1AdminWebhooksIdDeliveriesGetResponses200ContentApplicationJsonDataAttributesEvent_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}/deliveries"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["event_type"]> = ["user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "user.identity_linked", "user.identity_unlinked", "webhook.test"];
 export const pathsV1AdminWebhooksIdDeliveriesGetResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}/deliveries"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "succeeded", "failed"];
 export const pathsV1AdminInvitationsPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/invitations"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["invitations"];
 export const pathsV1AdminInvitationsPostRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/invitations"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["invitations"];
@@ -18115,24 +21275,34 @@ export const pathsV1AdminAdminsIdPatchRequestBodyContentApplicationJsonDataAttri
 export const pathsV1AdminAdminsIdPatchRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins/{id}"]["patch"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["admins"];
 export const pathsV1AdminAdminsIdPatchRequestBodyContentApplicationVndApiJsonDataAttributesRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins/{id}"]["patch"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["attributes"]["role"]> = ["owner", "admin", "support", "auditor"];
 export const pathsV1AdminAdminsIdPatchResponses200ContentApplicationJsonDataAttributesRoleValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/admins/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["role"]> = ["owner", "admin", "support", "auditor"];
-export const pathsV1AdminWebhooksGetResponses200ContentApplicationJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "webhook.test"];
+export const pathsV1AdminWebhooksGetResponses200ContentApplicationJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "user.identity_linked", "user.identity_unlinked", "webhook.test"];
 export const pathsV1AdminWebhooksGetResponses200ContentApplicationJsonDataAttributesDisabled_reasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["disabled_reason"]> = ["gone", "failing"];
 export const pathsV1AdminWebhooksPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["webhooks"];
-export const pathsV1AdminWebhooksPostRequestBodyContentApplicationJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks"]["post"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "webhook.test"];
+export const pathsV1AdminWebhooksPostRequestBodyContentApplicationJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks"]["post"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "user.identity_linked", "user.identity_unlinked", "webhook.test"];
 export const pathsV1AdminWebhooksPostRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["webhooks"];
-export const pathsV1AdminWebhooksPostRequestBodyContentApplicationVndApiJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "webhook.test"];
-export const pathsV1AdminWebhooksPostResponses201ContentApplicationJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "webhook.test"];
+export const pathsV1AdminWebhooksPostRequestBodyContentApplicationVndApiJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "user.identity_linked", "user.identity_unlinked", "webhook.test"];
+export const pathsV1AdminWebhooksPostResponses201ContentApplicationJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "user.identity_linked", "user.identity_unlinked", "webhook.test"];
 export const pathsV1AdminWebhooksPostResponses201ContentApplicationJsonDataAttributesDisabled_reasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["disabled_reason"]> = ["gone", "failing"];
-export const pathsV1AdminWebhooksIdGetResponses200ContentApplicationJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "webhook.test"];
+export const pathsV1AdminWebhooksIdGetResponses200ContentApplicationJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "user.identity_linked", "user.identity_unlinked", "webhook.test"];
 export const pathsV1AdminWebhooksIdGetResponses200ContentApplicationJsonDataAttributesDisabled_reasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["disabled_reason"]> = ["gone", "failing"];
 export const pathsV1AdminWebhooksIdPatchRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}"]["patch"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["webhooks"];
-export const pathsV1AdminWebhooksIdPatchRequestBodyContentApplicationJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}"]["patch"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "webhook.test"];
+export const pathsV1AdminWebhooksIdPatchRequestBodyContentApplicationJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}"]["patch"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "user.identity_linked", "user.identity_unlinked", "webhook.test"];
 export const pathsV1AdminWebhooksIdPatchRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}"]["patch"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["webhooks"];
-export const pathsV1AdminWebhooksIdPatchRequestBodyContentApplicationVndApiJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}"]["patch"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "webhook.test"];
-export const pathsV1AdminWebhooksIdPatchResponses200ContentApplicationJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "webhook.test"];
+export const pathsV1AdminWebhooksIdPatchRequestBodyContentApplicationVndApiJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}"]["patch"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "user.identity_linked", "user.identity_unlinked", "webhook.test"];
+export const pathsV1AdminWebhooksIdPatchResponses200ContentApplicationJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "user.identity_linked", "user.identity_unlinked", "webhook.test"];
 export const pathsV1AdminWebhooksIdPatchResponses200ContentApplicationJsonDataAttributesDisabled_reasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["disabled_reason"]> = ["gone", "failing"];
-export const pathsV1AdminWebhooksIdSecretPostResponses200ContentApplicationJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}/secret"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "webhook.test"];
+export const pathsV1AdminWebhooksIdSecretPostResponses200ContentApplicationJsonDataAttributesEventsValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}/secret"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["events"]> = ["*", "user.created", "user.updated", "user.deactivated", "user.reactivated", "user.deleted", "user.email_verified", "user.banned", "user.unbanned", "factor.activated", "factor.removed", "factors.reset", "user.identity_linked", "user.identity_unlinked", "webhook.test"];
 export const pathsV1AdminWebhooksIdSecretPostResponses200ContentApplicationJsonDataAttributesDisabled_reasonAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/webhooks/{id}/secret"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["disabled_reason"]> = ["gone", "failing"];
+export const pathsV1AdminIdentityProvidersGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
+export const pathsV1AdminIdentityProvidersPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["identity_providers"];
+export const pathsV1AdminIdentityProvidersPostRequestBodyContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers"]["post"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
+export const pathsV1AdminIdentityProvidersPostRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["identity_providers"];
+export const pathsV1AdminIdentityProvidersPostRequestBodyContentApplicationVndApiJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["attributes"]["kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
+export const pathsV1AdminIdentityProvidersPostResponses201ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
+export const pathsV1AdminIdentityProvidersIdGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
+export const pathsV1AdminIdentityProvidersIdPatchRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers/{id}"]["patch"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["identity_providers"];
+export const pathsV1AdminIdentityProvidersIdPatchRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers/{id}"]["patch"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["identity_providers"];
+export const pathsV1AdminIdentityProvidersIdPatchResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
 export const pathsV1SignupPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/signup"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["users"];
 export const pathsV1SignupPostRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/signup"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["users"];
 export const pathsV1UsersMeFactorsGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
@@ -18143,12 +21313,15 @@ export const pathsV1UsersMeFactorsPostResponses201ContentApplicationJsonDataAttr
 export const pathsV1UsersMeFactorsPostResponses201ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
 export const pathsV1UsersMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];
 export const pathsV1UsersMeFactorsIdVerifyPostResponses200ContentApplicationJsonDataAttributesStatusValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors/{id}/verify"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["status"]> = ["pending", "active"];
+export const pathsV1UsersMeIdentitiesGetResponses200ContentApplicationJsonDataAttributesProvider_kindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/identities"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["provider_kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
+export const pathsV1UsersMeIdentitiesCompletePostResponses201ContentApplicationJsonDataAttributesProvider_kindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/identities/complete"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["provider_kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
+export const pathsV1OauthSlugAuthorizeGetParametersQueryCode_challenge_methodValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/oauth/{slug}/authorize"]["get"]["parameters"]["query"]["code_challenge_method"]> = ["S256"];
 export const userResourceAttributesActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["UserResource"]["attributes"]["active"]> = [0, 1];
 export const adminUserResourceAttributesActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AdminUserResource"]["attributes"]["active"]> = [0, 1];
 export const auditEventResourceAttributesActorTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEventResource"]["attributes"]["actor"]["type"]> = ["admin", "user", "system"];
-export const auditEventResourceAttributesActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEventResource"]["attributes"]["action"]> = ["admin.login", "admin.login_failed", "session.reuse_detected", "session.logout", "session.revoked", "user.created", "user.signed_up", "user.email_verified", "user.email_change_requested", "user.email_changed", "user.updated", "user.deactivated", "user.deleted", "user.login_throttled", "user.recovery_requested", "user.recovery_sent", "user.recovery_completed", "user.verification_resent", "factor.activated", "factor.removed", "factors.reset", "recovery_codes.regenerated", "recovery_code.used", "passkey.counter_regressed", "mfa.locked", "admin.invited", "admin.invitation_withdrawn", "admin.joined", "admin.role_changed", "admin.removed", "user.banned", "user.unbanned", "user.impersonated", "signing_key.rotated", "secret.rotated", "users.imported", "users.exported", "invitation.created", "invitation.accepted", "invitation.revoked", "invitation.resent", "mail.delivered", "mail.failed", "webhook.created", "webhook.updated", "webhook.deleted", "webhook.secret_rotated", "webhook.replayed"];
+export const auditEventResourceAttributesActionValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["AuditEventResource"]["attributes"]["action"]> = ["admin.login", "admin.login_failed", "session.reuse_detected", "session.logout", "session.revoked", "user.created", "user.signed_up", "user.email_verified", "user.email_change_requested", "user.email_changed", "user.updated", "user.deactivated", "user.deleted", "user.login_throttled", "user.recovery_requested", "user.recovery_sent", "user.recovery_completed", "user.verification_resent", "factor.activated", "factor.removed", "factors.reset", "recovery_codes.regenerated", "recovery_code.used", "passkey.counter_regressed", "mfa.locked", "admin.invited", "admin.invitation_withdrawn", "admin.joined", "admin.role_changed", "admin.removed", "user.banned", "user.unbanned", "user.impersonated", "signing_key.rotated", "secret.rotated", "users.imported", "users.exported", "invitation.created", "invitation.accepted", "invitation.revoked", "invitation.resent", "mail.delivered", "mail.failed", "webhook.created", "webhook.updated", "webhook.deleted", "webhook.secret_rotated", "webhook.replayed", "identity_provider.created", "identity_provider.updated", "identity_provider.deleted", "user.identity_linked", "user.identity_unlinked", "user.identity_signed_in"];
 export const mfaChallengeDocumentDataAttributesKindsValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["MfaChallengeDocument"]["data"]["attributes"]["kinds"]> = ["totp", "webauthn", "recovery_code"];
-export const errorObjectCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorObject"]["code"]> = ["invalid_attribute", "email_taken", "not_found", "invalid_credentials", "account_inactive", "email_not_verified", "invalid_token", "email_already_verified", "refresh_token_reused", "forbidden", "signup_disabled", "too_many_attempts", "precondition_failed", "database_unavailable", "invalid_second_factor", "invalid_challenge", "second_factor_required", "mfa_enrolment_required", "factor_already_active", "last_owner", "account_banned", "impersonation_disabled", "malformed_json", "invalid_parameter", "resource_conflict", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "missing_token", "cross_site_request", "bad_request", "malformed_request", "headers_too_large", "request_timeout", "expectation_failed", "not_ready", "internal_error"];
+export const errorObjectCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorObject"]["code"]> = ["invalid_attribute", "email_taken", "not_found", "invalid_credentials", "account_inactive", "email_not_verified", "invalid_token", "email_already_verified", "refresh_token_reused", "forbidden", "signup_disabled", "too_many_attempts", "precondition_failed", "database_unavailable", "invalid_second_factor", "invalid_challenge", "second_factor_required", "mfa_enrolment_required", "factor_already_active", "last_owner", "account_banned", "impersonation_disabled", "slug_taken", "identity_provider_error", "invalid_oauth_state", "invalid_oauth_code", "identity_not_linked", "identity_already_linked", "identity_email_missing", "last_sign_in_method", "malformed_json", "invalid_parameter", "resource_conflict", "route_not_found", "method_not_allowed", "payload_too_large", "unsupported_media_type", "missing_token", "cross_site_request", "bad_request", "malformed_request", "headers_too_large", "request_timeout", "expectation_failed", "not_ready", "internal_error"];
 export const loginDocumentDataTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["LoginDocument"]["data"]["type"]> = ["users"];
 export const createUserDocumentDataTypeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateUserDocument"]["data"]["type"]> = ["users"];
 export const createUserDocumentDataAttributesActiveValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["CreateUserDocument"]["data"]["attributes"]["active"]> = [0, 1];

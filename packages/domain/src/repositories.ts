@@ -18,6 +18,9 @@ import type { FactorRepository } from './factors/factor.repository.ts';
 import type { SignInChallengeRepository } from './sign-in/sign-in-challenge.repository.ts';
 import type { WebhookRepository } from './webhooks/webhook.repository.ts';
 import type { WebhookDeliveryRepository } from './webhooks/webhook-delivery.repository.ts';
+import type { IdentityProviderRepository } from './identities/identity-provider.repository.ts';
+import type { ExternalIdentityRepository } from './identities/external-identity.repository.ts';
+import type { OAuthAttemptRepository } from './identities/oauth-attempt.repository.ts';
 
 /** Every repository port, as one storage backend provides them. */
 export interface Repositories {
@@ -41,4 +44,7 @@ export interface Repositories {
   signInChallenges: SignInChallengeRepository;
   webhooks: WebhookRepository;
   webhookDeliveries: WebhookDeliveryRepository;
+  identityProviders: IdentityProviderRepository;
+  externalIdentities: ExternalIdentityRepository;
+  oauthAttempts: OAuthAttemptRepository;
 }

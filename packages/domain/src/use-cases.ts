@@ -19,6 +19,7 @@ import { MailService } from './mail/mail-service.ts';
 import type { MailTemplates } from './mail/mail-template.ts';
 import { AccountMail, DEFAULT_ACCOUNT_MAIL_POLICY, type AccountMailPolicy } from './mail/account-mail.ts';
 import { MailRequestLimit } from './throttling/mail-request-limit.ts';
+import { DEFAULT_OAUTH_STARTS_PER_MINUTE, OAuthStartLimit } from './throttling/oauth-start-limit.ts';
 import { PasskeyOptionsLimit } from './throttling/passkey-options-limit.ts';
 import { MailRequestService } from './mail-requests/mail-request-service.ts';
 import { RecoveryService } from './recovery/recovery-service.ts';
@@ -47,6 +48,13 @@ import { impersonatorCheck } from './impersonation/impersonation-rules.ts';
 import { SECOND_FACTOR_RULES } from './factors/second-factor-rules.ts';
 import { WebhookService } from './webhooks/webhook-service.ts';
 import type { WebhookUrlPolicy } from './webhooks/webhook.rules.ts';
+import type { UpstreamProviders } from './identities/upstream-providers.ts';
+import { OAuthTrips } from './identities/oauth-trips.ts';
+import { ExternalSignIn } from './identities/external-sign-in.ts';
+import { IdentityLinks } from './identities/identity-links.ts';
+import { IdentityProviderService } from './identities/identity-provider-service.ts';
+import type { IssuerPolicy } from './identities/identity-provider.rules.ts';
+import { UserIdentities } from './identities/user-identities.ts';
 
 export interface UseCaseDeps {
   repositories: Repositories;
@@ -81,10 +89,18 @@ export interface UseCaseDeps {
   totpIssuer?: string;
   /** Passkey options one client address may ask for per minute (PASSKEY_OPTIONS_PER_MINUTE). */
   passkeyOptionsPerMinute?: number;
+  /** Starts of a trip through an identity provider one client address may make per minute (OAUTH_STARTS_PER_MINUTE). */
+  oauthStartsPerMinute?: number;
   /** Whether admins may act as end users (IMPERSONATION); off unless told. */
   impersonation?: boolean;
   /** What webhook endpoints' URLs may be (WEBHOOK_ALLOW_HTTP); https only unless told. */
   webhookUrls?: WebhookUrlPolicy;
+  /** The client side toward identity providers (openid-client in the server). */
+  upstream: UpstreamProviders;
+  /** The origins besides PUBLIC_URL's a trip through an identity provider may end at (REDIRECT_ALLOW_LIST). */
+  redirectAllowList?: readonly string[];
+  /** What identity providers' issuers may be (IDENTITY_PROVIDER_ALLOW_HTTP); https only unless told. */
+  identityProviderIssuers?: IssuerPolicy;
 }
 
 /** One kind of account's sign-in steps, each ending in the one session grant. */
@@ -130,8 +146,12 @@ export function createUseCases({
   ceremonies,
   totpIssuer = 'User-account service',
   passkeyOptionsPerMinute = SECOND_FACTOR_RULES.passkeyOptionsPerMinute,
+  oauthStartsPerMinute = DEFAULT_OAUTH_STARTS_PER_MINUTE,
   impersonation = false,
   webhookUrls = { allowHttp: false },
+  upstream,
+  redirectAllowList = [],
+  identityProviderIssuers = { allowHttp: false },
 }: UseCaseDeps) {
   const { sessions, attempts, audit } = repositories;
   const admins = adminPrincipals(repositories.admins);
@@ -158,13 +178,14 @@ export function createUseCases({
   const impersonatorAllowed = impersonatorCheck(repositories.admins, impersonation);
   const accountsOf = (
     principals: PrincipalSource,
-  ): { auth: AuthService; signIn: SignInSteps; grants: SessionGrants } => {
+  ): { auth: AuthService; signIn: SignInSteps; grants: SessionGrants; issuing: ChallengeIssuing } => {
     const kind = principals.kind;
     const grants = new SessionGrants({ kind, sessions, signer, clock, ids, policy });
     const issuing = new ChallengeIssuing({ kind, factors, ceremonies, signInChallenges, tokenKeys, clock });
     const steps = { principals, signInChallenges, proofs, grants, clock, policy };
     return {
       grants,
+      issuing,
       auth: new AuthService({
         principals,
         accounts,
@@ -209,6 +230,17 @@ export function createUseCases({
     ids,
   });
   const { publicUrl, logger } = mailDeps;
+  const trips = new OAuthTrips({
+    providers: repositories.identityProviders,
+    attempts: repositories.oauthAttempts,
+    upstream,
+    box: mailDeps.box,
+    tokenKeys,
+    clock,
+    ids,
+    publicUrl,
+    redirectAllowList,
+  });
   const mail = new MailService({ ...mailDeps, queue: repositories.mail, clock, ids });
   const counters = repositories.rateCounters;
   const accountMail = new AccountMail({ mail, counters, clock, logger, policy: mailLimits.accountMail });
@@ -240,7 +272,7 @@ export function createUseCases({
     admins: new AdminService({ admins: repositories.admins, hasher, clock, ids }),
     adminAuth: adminAccounts.auth,
     /** Every admin operation's door: an open session and a role that holds the operation's permission. */
-    adminAccess: new AdminAccess({ auth: adminAccounts.auth, admins: repositories.admins }),
+    adminAccess: new AdminAccess({ auth: adminAccounts.auth }),
     /** Owners' management of administrators: invitations, roles, removal. */
     adminAccounts: new AdminAccounts({
       admins: repositories.admins,
@@ -266,6 +298,7 @@ export function createUseCases({
       attempts,
       rateCounters: repositories.rateCounters,
       signInChallenges: repositories.signInChallenges,
+      oauthAttempts: repositories.oauthAttempts,
       audit,
       clock,
       throttle: policy.throttle,
@@ -342,5 +375,50 @@ export function createUseCases({
     }),
     /** Webhook endpoints: their URLs, events and signing secrets (sealed in the key ring's box). */
     webhooks: new WebhookService({ webhooks: repositories.webhooks, box: mailDeps.box, clock, ids, urls: webhookUrls }),
+    /** Users' sign-in through identity providers: authorize, callback, the code's redemption. */
+    externalSignIn: new ExternalSignIn({
+      trips,
+      identities: repositories.externalIdentities,
+      principals: people,
+      factors,
+      issuing: userAccounts.issuing,
+      grants: userAccounts.grants,
+      clock,
+      ids,
+      logger,
+      policy: { emailVerification: policy.emailVerification, signup },
+    }),
+    /** The starts of trips through identity providers, limited per client address (each stores an attempt). */
+    oauthStartLimit: new OAuthStartLimit({
+      counters: repositories.rateCounters,
+      clock,
+      perMinute: oauthStartsPerMinute,
+    }),
+    /** A signed-in user's identities at providers: link, list, unlink. */
+    identityLinks: new IdentityLinks({
+      trips,
+      providers: repositories.identityProviders,
+      identities: repositories.externalIdentities,
+      clock,
+      ids,
+      publicUrl,
+    }),
+    /** Identity providers as owners manage them (client secrets sealed in the key ring's box). */
+    identityProviders: new IdentityProviderService({
+      providers: repositories.identityProviders,
+      box: mailDeps.box,
+      clock,
+      ids,
+      issuers: identityProviderIssuers,
+      publicUrl,
+    }),
+    /** Users' identities at those providers, as admins list and unlink them. */
+    userIdentities: new UserIdentities({
+      users: repositories.users,
+      identities: repositories.externalIdentities,
+      providers: repositories.identityProviders,
+      clock,
+      ids,
+    }),
   };
 }

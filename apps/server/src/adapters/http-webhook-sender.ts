@@ -2,13 +2,17 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { WebhookSendError, type WebhookRequest, type WebhookResponse, type WebhookSender } from '@uas/domain';
 import { Webhook } from 'standardwebhooks';
-import { ForbiddenAddressError, forbiddenAddressKind, guardedLookup } from './webhook-address-guard';
+import { ForbiddenAddressError, forbiddenAddressKind, guardedLookup } from './address-guard';
+import { networkFailureReason } from './network-failures';
 
 /** How long an attempt may take, connection to last byte of the answer. */
 const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /** Connections kept open to one receiver: attempts to it run this many at once. */
 const SOCKETS_PER_HOST = 32;
+
+/** The setting that lets webhooks reach private addresses, named in each refusal. */
+const ALLOW_PRIVATE = 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES';
 
 export interface HttpWebhookSenderOptions {
   /** WEBHOOK_ALLOW_PRIVATE_ADDRESSES: the operator's leave to reach loopback, private and link-local addresses. */
@@ -36,7 +40,7 @@ export class HttpWebhookSender implements WebhookSender {
   private readonly agents;
 
   constructor(private readonly options: HttpWebhookSenderOptions) {
-    const lookup = options.allowPrivateAddresses ? undefined : guardedLookup;
+    const lookup = options.allowPrivateAddresses ? undefined : guardedLookup(ALLOW_PRIVATE);
     const shared = { keepAlive: true, maxSockets: SOCKETS_PER_HOST, lookup };
     this.agents = { http: new HttpAgent(shared), https: new HttpsAgent(shared) };
   }
@@ -49,7 +53,7 @@ export class HttpWebhookSender implements WebhookSender {
     // An address literal is never looked up, so the agent's guard would not see it; and as it
     // cannot change, the delivery fails at once (a name is retried: it may resolve elsewhere later).
     if (!this.options.allowPrivateAddresses && forbiddenAddressKind(target.hostname) !== null) {
-      throw new WebhookSendError(new ForbiddenAddressError().message, { permanent: true });
+      throw new WebhookSendError(new ForbiddenAddressError(ALLOW_PRIVATE).message, { permanent: true });
     }
     const signature = secrets.map((secret) => new Webhook(secret).sign(id, timestamp, body)).join(' ');
     const headers = {
@@ -88,23 +92,6 @@ export class HttpWebhookSender implements WebhookSender {
   }
 }
 
-/** Generic reasons for the network errors seen: the delivery log names no resolved address or port. */
-const NETWORK_FAILURES: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  EPIPE: 'connection reset',
-  ENOTFOUND: 'name not resolved',
-  EAI_AGAIN: 'name not resolved',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'host unreachable',
-};
-
-/** What the log says of an attempt that got no answer: a generic reason, never node's message (it names addresses). */
-function sendFailure(error: Error & { code?: string }, timeoutMs: number): string {
-  if (error instanceof ForbiddenAddressError) return error.message;
-  if (error.name === 'AbortError' || error.name === 'TimeoutError' || error.code === 'ABORT_ERR') {
-    return `no answer within ${timeoutMs / 1000} s`;
-  }
-  if (error.code !== undefined && /CERT|SSL|TLS/.test(error.code)) return 'TLS handshake failed';
-  return NETWORK_FAILURES[error.code ?? ''] ?? 'could not reach the receiver';
-}
+/** What the log says of an attempt that got no answer. */
+const sendFailure = (error: Error & { code?: string }, timeoutMs: number) =>
+  networkFailureReason(error, timeoutMs) ?? 'could not reach the receiver';

@@ -39,7 +39,9 @@ describe('SecretKeyRing', () => {
     expect(await repositories.secrets.list('token-hmac')).toHaveLength(1);
     expect(await repositories.secrets.list('factor-secret')).toHaveLength(1);
     expect(await repositories.secrets.list('webhook-secret')).toHaveLength(1);
+    expect(await repositories.secrets.list('identity-provider-secret')).toHaveLength(1);
     expect((await repositories.audit.list({ page: 1, size: 10 })).events.map((event) => event.action)).toEqual([
+      'secret.rotated',
       'secret.rotated',
       'secret.rotated',
       'secret.rotated',

@@ -5,6 +5,7 @@ import { SecretKeyRing } from '../adapters/secret-key-ring';
 import { JsonLogger } from '../adapters/json-logger';
 import { loadConfig, type Config } from '../config';
 import { buildContainer, useCasesOf } from '../container';
+import { cannotOpenDatabase } from '../database-open-error';
 import type { MailService } from '@uas/domain';
 
 export interface Operator {
@@ -29,8 +30,10 @@ export async function withOperator<T>(work: (operator: Operator) => Promise<T>, 
     preparedStatements: config.databasePreparedStatements,
     schema: config.databaseSchema,
     memoryMap: false,
-  });
+  }).catch(cannotOpenDatabase(config.database));
   try {
+    // Connecting is lazy: a server that is not there is named here, with DATABASE_URL, as at start.
+    await database.ping().catch(cannotOpenDatabase(config.database));
     if (migrate) await database.withStartupLock(() => database.migrate());
     const container = buildContainer(config, database);
     const silent = new JsonLogger('silent');

@@ -9,6 +9,7 @@ import { factorsCommand } from './factors-commands';
 import { adminCommand, dbCommand, keysCommand } from './operator-commands';
 import { usersCommand } from './users-commands';
 import { webhooksCommand } from './webhooks-commands';
+import { identityProvidersCommand } from './identity-providers-commands';
 
 function operatorProgram(): Command {
   const program = new Command('uas')
@@ -25,6 +26,7 @@ function operatorProgram(): Command {
     mailCommand(),
     auditCommand(),
     webhooksCommand(),
+    identityProvidersCommand(),
     dbCommand(),
   ]) {
     program.addCommand(command.exitOverride().showHelpAfterError());

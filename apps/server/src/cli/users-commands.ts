@@ -4,6 +4,7 @@ import {
   CONFLICT_POLICIES,
   EmailTakenError,
   isJsonObject,
+  MAX_IMPORT_BATCH_SIZE,
   normalizeEmail,
   ValidationError,
   type ConflictPolicy,
@@ -21,6 +22,15 @@ const positive = (value: string) => {
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 10_000)
     throw new CliExit(EXIT.usage, `not a whole number from 1 to 10000: ${value}`);
   return Number(value);
+};
+
+/** A batch's audit event names each user it wrote (for their webhook events): so many at most. */
+const batchSize = (value: string) => {
+  const size = positive(value);
+  if (size > MAX_IMPORT_BATCH_SIZE) {
+    throw new CliExit(EXIT.usage, `a batch writes at most ${MAX_IMPORT_BATCH_SIZE} records: ${value}`);
+  }
+  return size;
 };
 
 function jsonObjectOption(name: string) {
@@ -59,7 +69,7 @@ export function usersCommand(): Command {
         .default('skip'),
     )
     .option('--dry-run', 'check every record (conflicts included) and write nothing', false)
-    .option('--batch-size <n>', 'records written per transaction', positive, 1000)
+    .option('--batch-size <n>', `records written per transaction (at most ${MAX_IMPORT_BATCH_SIZE})`, batchSize, 1000)
     .option('--quiet', 'no progress on stderr', false)
     .action(
       async (

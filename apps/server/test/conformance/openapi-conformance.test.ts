@@ -252,7 +252,9 @@ describe.each(BACKENDS)('the OpenAPI document against the running service on %s'
 
   it('refuses generated requests that break the document with a documented 4xx and a conforming body', async () => {
     const given = await credentials();
-    const operations = generatable(operationsOf(document));
+    // An operation that takes any query is an identity provider's callback, with no id, body or
+    // token besides: nothing to spoil.
+    const operations = generatable(operationsOf(document)).filter(({ operation }) => !operation['x-open-query']);
     const spoiled = fc
       .constantFrom(...operations)
       .chain((documented) => fc.tuple(fc.constant(documented), fc.nat(), spoilingsFor(documented)));

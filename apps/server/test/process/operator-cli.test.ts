@@ -181,6 +181,9 @@ describe('the operator CLI', { timeout: 60_000 }, () => {
       ['webhooks', 'delete'],
       ['webhooks', 'rotate-secret'],
       ['webhooks', 'replay'],
+      ['identity-providers', 'list'],
+      ['identity-providers', 'create'],
+      ['identity-providers', 'delete'],
       ['db', 'status'],
     ]) {
       const help = await runCli([...command, '--help'], {});
@@ -189,6 +192,22 @@ describe('the operator CLI', { timeout: 60_000 }, () => {
     const wrong = await runCli(['users', 'import', '-', '--on-conflict', 'merge'], {});
     expect([wrong.code, wrong.stderr]).toEqual([2, expect.stringMatching(/merge/)]);
     expect((await runCli(['nonsense'], {})).code).toBe(2);
+  });
+
+  it('names DATABASE_URL and what to do when PostgreSQL cannot be reached, never the password or a stack', async () => {
+    const dir = await dirs.tempDir();
+    const env = { DATABASE_URL: 'postgres://uas:pg-secret-pw@127.0.0.1:1/uas', ADMIN_KEY_PATH: join(dir, 'admin.key') };
+    for (const command of [
+      ['db', 'status'],
+      ['users', 'import', '-', '--quiet'],
+    ]) {
+      const failed = await runCli(command, env, '{"email":"a@example.com"}\n');
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toContain('Cannot open the database (PostgreSQL at 127.0.0.1:1');
+      expect(failed.stderr).toContain('start PostgreSQL there, or correct the host and port in DATABASE_URL');
+      expect(failed.stderr).not.toMatch(/^\s+at /m);
+      expect(`${failed.stdout}${failed.stderr}`).not.toContain('pg-secret-pw');
+    }
   });
 
   it('db status changes nothing; db migrate brings the database up to date; users create, ban and unban and admin reset-password work', async () => {

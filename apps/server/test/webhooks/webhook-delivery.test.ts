@@ -3,6 +3,8 @@ import { usersDocument } from '@uas/adapters-http/testing';
 import { AdminClient } from '../support/admin-client';
 import { eventually } from '../support/eventually';
 import { BACKENDS, startTestApplication, type TestApplication } from '../support/test-application';
+import { WEBHOOK_ENDPOINT_CONCURRENCY } from '../../src/webhook-worker';
+import { createEndpoint } from '../support/webhook-endpoint';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** The receiver is on loopback and speaks http: the operator's settings allow both, as a test must. */
@@ -22,21 +24,6 @@ interface Delivery {
     last_error: string | null;
     last_status: number | null;
   };
-}
-
-/** Creates an endpoint through the API; answers its id, the receiver trusting its secret. */
-async function createEndpoint(client: AdminClient, receiver: WebhookReceiver, url = receiver.url): Promise<string> {
-  const token = await client.adminToken();
-  const response = await client.send(
-    'POST',
-    '/v1/admin/webhooks',
-    { data: { type: 'webhooks', attributes: { url, events: ['*'] } } },
-    token,
-  );
-  expect(response.status, await response.clone().text()).toBe(201);
-  const { data } = (await response.json()) as { data: { id: string; attributes: { secret: string } } };
-  receiver.trust(data.attributes.secret);
-  return data.id;
 }
 
 async function deliveries(client: AdminClient, webhookId: string): Promise<Delivery[]> {
@@ -226,6 +213,35 @@ describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
     expect(givenUp).toBe(0);
     expect(receiver.duplicates()).toBe(0);
     expect(receiver.unverified).toBe(0);
+  });
+
+  it('a hanging receiver with more due than every slot holds its share of them only: another endpoint is still served', async () => {
+    const { t, client, receiver } = await start();
+    const { createServer } = await import('node:http');
+    let hung = 0;
+    let givenUp = 0;
+    const hanging = createServer((req, res) => {
+      hung += 1;
+      req.resume();
+      res.on('close', () => (givenUp += 1));
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      hanging.closeAllConnections();
+      await new Promise((resolve) => hanging.close(resolve));
+    });
+    await createEndpoint(client, receiver, `http://127.0.0.1:${(hanging.address() as { port: number }).port}/hooks`);
+    // More deliveries due to the hanging endpoint than the instance has slots (64).
+    const records = Array.from({ length: 80 }, (_, n) => ({ line: n + 1, value: { email: `bulk-${n}@example.com` } }));
+    expect((await t.useCases.transfer.import(records, { onConflict: 'skip', dryRun: false })).created).toBe(80);
+    await eventually(() => hung >= WEBHOOK_ENDPOINT_CONCURRENCY, 5_000);
+
+    await createEndpoint(client, receiver);
+    await client.createUser({ email: 'served@example.com' });
+    await eventually(() => receiver.received.length >= 1, 5_000);
+    // Served while every hanging attempt still runs, and no more of them were started than its share.
+    expect(givenUp).toBe(0);
+    expect(hung).toBe(WEBHOOK_ENDPOINT_CONCURRENCY);
   });
 
   it('a receiver down for a while gets everything once back: retries on the schedule, nothing twice', async () => {

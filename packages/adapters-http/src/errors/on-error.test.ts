@@ -1,6 +1,14 @@
 import {
   AccountInactiveError,
   FactorAlreadyActiveError,
+  IdentityAlreadyLinkedError,
+  IdentityEmailMissingError,
+  IdentityNotLinkedError,
+  IdentityProviderError,
+  InvalidOAuthCodeError,
+  InvalidOAuthStateError,
+  LastSignInMethodError,
+  SlugTakenError,
   InvalidChallengeError,
   InvalidSecondFactorError,
   MfaEnrolmentRequiredError,
@@ -81,6 +89,18 @@ const samples: Record<ErrorCode, { error: DomainError; status: number; title: st
     title: 'Second factor enrolment required',
   },
   factor_already_active: { error: new FactorAlreadyActiveError(), status: 409, title: 'Factor already active' },
+  slug_taken: { error: new SlugTakenError(), status: 409, title: 'Slug taken' },
+  identity_provider_error: {
+    error: new IdentityProviderError('timeout'),
+    status: 502,
+    title: 'Identity provider error',
+  },
+  invalid_oauth_state: { error: new InvalidOAuthStateError(), status: 400, title: 'Invalid OAuth state' },
+  invalid_oauth_code: { error: new InvalidOAuthCodeError(), status: 400, title: 'Invalid OAuth code' },
+  identity_not_linked: { error: new IdentityNotLinkedError(), status: 409, title: 'Identity not linked' },
+  identity_already_linked: { error: new IdentityAlreadyLinkedError(), status: 409, title: 'Identity already linked' },
+  identity_email_missing: { error: new IdentityEmailMissingError(), status: 422, title: 'Identity email missing' },
+  last_sign_in_method: { error: new LastSignInMethodError(), status: 409, title: 'Last sign-in method' },
 };
 
 describe('onError maps every domain error code through one table', () => {

@@ -11,9 +11,9 @@ import { bearerToken } from './bearer-auth';
  */
 export function adminAccess(access: AdminAccess, permission: AdminPermission) {
   const middleware = createMiddleware<AdminEnv>(async (c, next) => {
-    const { identity, admin } = await access.authorize(bearerToken(c), permission);
+    const { identity, role } = await access.authorize(bearerToken(c), permission);
     c.set('identity', identity);
-    c.set('admin', admin);
+    c.set('role', role);
     await next();
   });
   return withFragment(middleware, {

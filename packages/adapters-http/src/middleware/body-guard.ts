@@ -82,15 +82,19 @@ async function readBody(c: Context<AppEnv>): Promise<Uint8Array> {
 export function bodyGuard({
   streamedPaths = [],
   formPaths = [],
+  formPathPattern,
 }: {
   streamedPaths?: readonly string[];
   formPaths?: readonly string[];
+  /** Form paths with a parameter in them (an identity provider's callback). */
+  formPathPattern?: RegExp;
 } = {}): MiddlewareHandler<AppEnv> {
   const streamed = new Set(streamedPaths);
   const forms = new Set(formPaths);
+  const isForm = (path: string) => forms.has(path) || (formPathPattern?.test(path) ?? false);
   return async (c, next) => {
     if (streamed.has(c.req.path) && c.req.method === 'POST') return next();
-    if (forms.has(c.req.path) && c.req.method === 'POST') {
+    if (isForm(c.req.path) && c.req.method === 'POST') {
       if (!isContentType(c.req.header('content-type'), FORM_MEDIA_TYPES)) throw unsupportedMediaType(FORM_MEDIA_TYPE);
       c.set('formBody', new URLSearchParams(new TextDecoder().decode(await readBody(c))));
       return next();

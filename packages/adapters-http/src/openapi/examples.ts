@@ -238,3 +238,42 @@ export const revealedWebhookExample = {
     attributes: { ...webhookExample.data.attributes, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw3ZZU8Jv0jXA=' },
   },
 };
+
+export const identityProviderExample = {
+  data: {
+    type: 'identity_providers',
+    id: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e90',
+    attributes: {
+      slug: 'github',
+      kind: 'github',
+      issuer: null,
+      client_id: 'Iv1.8a61f9b3a7aba766',
+      client_secret_set: true,
+      scopes: [],
+      enabled: true,
+      auto_link: false,
+      callback_url: 'https://id.example.com/v1/oauth/github/callback',
+      created: CREATED,
+      updated: CREATED,
+    },
+  },
+};
+
+export const identitiesExample = {
+  data: [
+    {
+      type: 'identities',
+      id: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e91',
+      attributes: {
+        provider: 'github',
+        provider_kind: 'github',
+        subject: '583231',
+        email: 'ada@example.com',
+        email_verified: true,
+        created: CREATED,
+        last_sign_in: CREATED,
+      },
+    },
+  ],
+  meta: { total: 1 },
+};

@@ -23,6 +23,8 @@ async function servedDocument() {
   return (await response.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
 }
 
+const FORM = 'application/x-www-form-urlencoded';
+
 const documentedOperations = (paths: Record<string, Record<string, unknown>>) =>
   Object.entries(paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
 
@@ -72,10 +74,19 @@ describe('query parameters', () => {
   it('refuses one the endpoint does not list, on every documented endpoint alike, before authentication', async () => {
     const app = await fullApp();
     const answers = new Set<string>();
-    for (const operation of documentedOperations((await servedDocument()).paths)) {
+    const { paths } = await servedDocument();
+    for (const operation of documentedOperations(paths)) {
       const [method, path] = operation.split(' ') as [string, string];
+      const described = paths[path]?.[method.toLowerCase()] as {
+        'x-open-query'?: true;
+        requestBody?: { content: Record<string, unknown> };
+      };
+      // An identity provider's callback takes whatever its provider adds, as its document says.
+      if (described['x-open-query']) continue;
       const url = `${path.replace('{id}', '00000000-0000-4000-8000-000000000000')}?page[sise]=5`;
-      const response = await app.request(url, { method });
+      // A form endpoint is asked with a form, as its document says it is posted.
+      const form = described.requestBody && FORM in described.requestBody.content;
+      const response = await app.request(url, { method, ...(form ? { headers: { 'Content-Type': FORM } } : {}) });
       const body = await response.json();
       answers.add(`${response.status} ${body.errors?.[0]?.code} ${body.errors?.[0]?.source?.parameter}`);
     }

@@ -108,6 +108,8 @@ function operation({ description: route, fragments }: ApiRoute & { description: 
     ...(parameters.length === 0 ? {} : { parameters }),
     ...(security === undefined ? {} : { security }),
     ...(roles === undefined ? {} : { 'x-roles': roles }),
+    // Takes any query parameter besides those listed (another party shapes the query).
+    ...(route.openQuery ? { 'x-open-query': true } : {}),
     ...(route.body === undefined ? {} : { requestBody: requestBody(route.body) }),
     responses: { ...successResponses(route.responses), ...errorResponses(errors) },
   };
@@ -154,6 +156,11 @@ export function openApiDocument(routes: readonly ListedRoute[], { version }: Doc
       },
       { name: 'User session', description: 'End-user login, refresh and revocation.' },
       { name: 'Own account', description: "A user's own account, with a user access token." },
+      {
+        name: 'Identity providers',
+        description:
+          'Signing in with another identity provider (OpenID Connect, GitHub, Google, Microsoft, Apple), with PKCE.',
+      },
       { name: 'Operations', description: 'Keys, health, readiness, metrics and this document.' },
     ],
     paths,
@@ -182,11 +189,13 @@ export function openApiDocument(routes: readonly ListedRoute[], { version }: Doc
       },
       headers: {
         'X-Request-Id': header('Names this request in the logs; echoes the one the client sent, if any.'),
-        Location: header('The URL of the created resource.'),
+        Location: header('The URL of the created resource, or where a redirect leads.'),
         ETag: header("The resource's version, as a strong entity tag; send it back in If-Match."),
         'Retry-After': header('Seconds to wait before trying again.', { type: 'integer' }),
         'WWW-Authenticate': header('A Bearer challenge (RFC 6750).'),
-        'Set-Cookie': header('The admin refresh cookie, set or cleared.'),
+        'Set-Cookie': header(
+          'A cookie set or cleared: the admin refresh cookie, or `uas_oauth`, which binds a sign-in with an identity provider to the browser.',
+        ),
         'Content-Disposition': header('Names the file to save the body as.'),
         Allow: header('The methods this path serves.'),
       },

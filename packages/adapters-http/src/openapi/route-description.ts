@@ -36,6 +36,11 @@ export interface RouteDescription {
   security?: readonly Partial<Record<SecurityScheme, []>>[];
   /** Every query parameter the route reads; any other is refused with 400 `invalid_parameter`. */
   query?: readonly QueryParameter[];
+  /**
+   * The query is another party's to shape, and every parameter is taken as it comes: an identity
+   * provider's callback adds its own (`iss`, `scope`, `authuser`…).
+   */
+  openQuery?: true;
   /** Request headers the route reads (besides Authorization, which security covers). */
   headers?: readonly { name: string; description: string }[];
   /** A JSON body by its schema, or with `mediaType` a body of that type; `optional` when it may be left out. */
@@ -68,7 +73,7 @@ const descriptions = new WeakMap<object, Described>();
 export function describeRoute(route: RouteDescription): MiddlewareHandler<AppEnv> {
   const allowed = new Set((route.query ?? []).map((parameter) => parameter.name));
   const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
-    rejectUnknownParameters(c.req.url, allowed);
+    if (!route.openQuery) rejectUnknownParameters(c.req.url, allowed);
     await next();
   };
   descriptions.set(middleware, { kind: 'route', route });

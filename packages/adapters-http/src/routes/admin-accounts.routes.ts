@@ -70,7 +70,7 @@ export function adminAccountsRoutes({
         responses: { 200: admin('The administrator the access token speaks for.') },
       }),
       adminAccess(access, 'self'),
-      (c) => c.json(adminDocument(c.get('admin')), 200),
+      async (c) => c.json(adminDocument(await adminAccounts.find(c.get('identity').subjectId)), 200),
     )
     .get(
       ADMINS_PATH,

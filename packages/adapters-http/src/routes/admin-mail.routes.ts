@@ -63,7 +63,7 @@ export function adminMailRoutes({ mail, adminAccess: access }: { mail: MailServi
       requireUuidParam('mail message'),
       async (c) => {
         const view = await mail.read(c.req.param('id'));
-        requirePermission(c.get('admin'), permissionToOpen(view.message.kind));
+        requirePermission(c.get('role'), permissionToOpen(view.message.kind));
         return c.json(mailMessageDocument(view), 200);
       },
     );

@@ -8,8 +8,7 @@ import { describeRoute } from '../openapi/route-description';
 import { sessionDocument, sessionDocumentSchema } from '../presenters/session.presenter';
 import { parseLogin, parseRefreshTokenBody, refreshTokenBodySchema } from '../schemas/session.schemas';
 import { jsonBody } from '../schemas/validation';
-import { LOGIN_ANSWER_DESCRIPTION, LOGIN_ROUTE, logIn, loginAnswerSchema } from '../session/login';
-import { mfaChallengeDocument } from '../presenters/sign-in-challenge.presenter';
+import { LOGIN_ANSWER_DESCRIPTION, LOGIN_ROUTE, logIn, loginAnswerDocument, loginAnswerSchema } from '../session/login';
 import { signInStepRoutes } from './sign-in-steps.routes';
 import { bodyRefreshToken } from '../session/presented-refresh-token';
 
@@ -30,7 +29,7 @@ export function userSessionRoutes({ userAuth, userSignIn }: { userAuth: AuthServ
         operationId: 'userLogin',
         summary: 'Log in as a user',
         description:
-          'The access token carries the claims `sub`, `email`, `name`, `metadata`, `app`, `iat`, `exp`, `iss`, `sid`, and how the account proved itself: `amr` (RFC 8176: `pwd`, `otp`, `hwk`, `swk`, `mfa`) and `aal` (`aal1`, or `aal2` with a second factor or a passkey). An account with an active second factor gets an `mfa_challenges` resource instead, and no token.',
+          'The access token carries the claims `sub`, `email`, `name`, `metadata`, `app`, `iat`, `exp`, `iss`, `sid`, and how the account proved itself: `amr` (RFC 8176: `pwd`, `otp`, `hwk`, `swk`, `mfa`; `fed` for a sign-in with an identity provider) and `aal` (`aal1`, or `aal2` with a second factor or a passkey). An account with an active second factor gets an `mfa_challenges` resource instead, and no token.',
         tags: TAGS,
         ...LOGIN_ROUTE,
         errors: [...LOGIN_ROUTE.errors, 'email_not_verified'],
@@ -39,10 +38,7 @@ export function userSessionRoutes({ userAuth, userSignIn }: { userAuth: AuthServ
         },
       }),
       jsonBody(parseLogin),
-      async (c) => {
-        const { session: grant, challenge } = await logIn(userSignIn, c, c.req.valid('json'));
-        return grant ? c.json(sessionDocument(grant), 200) : c.json(mfaChallengeDocument(challenge), 200);
-      },
+      async (c) => c.json(loginAnswerDocument(await logIn(userSignIn, c, c.req.valid('json'))), 200),
     )
     .route(
       '/',

@@ -2,3 +2,4 @@ export * from './recording-logger';
 export * from './requests';
 export * from './secrets';
 export * from './test-app';
+export * from './identity-providers';

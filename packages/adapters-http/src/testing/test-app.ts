@@ -16,6 +16,7 @@ import {
   FakeSecretBox,
   FakeTokenKeys,
   FakeTokenSigner,
+  FakeUpstreamProviders,
   inMemoryRepositories,
   TEST_TOKEN_LIFETIMES,
   ManualClock,
@@ -39,6 +40,8 @@ export const TEST_POLICY: AuthPolicy = {
 };
 /** The public address the mailed links of the test app are built on. */
 export const TEST_PUBLIC_URL = 'https://id.example.com/';
+/** The one origin besides TEST_PUBLIC_URL's a sign-in with a provider may end at (REDIRECT_ALLOW_LIST). */
+export const TEST_APP_ORIGIN = 'https://app.example.com';
 export const TEST_JWKS = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: 'test-public-key', kid: 'test-kid' }] };
 
 /**
@@ -58,6 +61,7 @@ export async function createTestApp(
   const logger = new RecordingLogger();
   const codes = new FakeOneTimeCodes();
   const box = new FakeSecretBox();
+  const upstream = new FakeUpstreamProviders();
   const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
   const useCases = createUseCases({
     repositories,
@@ -74,6 +78,8 @@ export async function createTestApp(
     ceremonies: new FakePasskeyCeremonies(),
     impersonation,
     webhookUrls,
+    upstream,
+    redirectAllowList: [TEST_APP_ORIGIN],
   });
   const { users, self, adminAuth, userAuth, admins, transfer, overview, audit, mail } = useCases;
   const { mailRequestLimit, mailRequests, recovery, adminAccountMail, invitations } = useCases;
@@ -103,6 +109,11 @@ export async function createTestApp(
     impersonation: useCases.impersonation,
     webhookDeliveries: useCases.webhookDeliveries,
     webhooks: useCases.webhooks,
+    identityProviders: useCases.identityProviders,
+    userIdentities: useCases.userIdentities,
+    externalSignIn: useCases.externalSignIn,
+    identityLinks: useCases.identityLinks,
+    oauthStartLimit: useCases.oauthStartLimit,
     adminMfa: 'optional',
     jwks: async () => TEST_JWKS,
     ready: async () => null,
@@ -112,6 +123,7 @@ export async function createTestApp(
     corsOrigins: [],
     panelRoot: null,
     appUrl: null,
+    publicUrl: TEST_PUBLIC_URL,
     ...overrides,
   };
   const app = createHttpApp(deps);
@@ -134,6 +146,10 @@ export async function createTestApp(
     clock,
     logger,
     repositories,
+    /** Identity providers in memory: `upstream.consent(state, account)` plays the user at the provider. */
+    upstream,
+    box,
+    ids,
     admin,
     /** The fake TOTP (`codes.codeAt(secret, clock.now())`) and active factors written into the store. */
     codes,

@@ -147,11 +147,14 @@ describe('PostgreSQL database', () => {
       'audit_events',
       'audit_pending',
       'daily_activity',
+      'external_identities',
       'factors',
+      'identity_providers',
       'invitations',
       'login_failures',
       'mail_messages',
       'mail_requests',
+      'oauth_attempts',
       'rate_counters',
       'recovery_codes',
       'refresh_tokens',
@@ -358,6 +361,7 @@ describe('PostgreSQL database', () => {
     const checking = await plan(selectSessionWithAccount(drizzle(client), 'some-session', new Date()));
     expect(checking).toContain('sessions_pkey');
     expect(checking).toContain('users_pkey');
+    expect(checking).toContain('admins_pkey');
     expect(checking).not.toContain('Seq Scan on users');
   });
 

@@ -25,6 +25,9 @@ import { PostgresAdminInvitationRepository } from './postgres-admin-invitation.r
 import { PostgresInvitationRepository } from './postgres-invitation.repository';
 import { PostgresMailQueue } from './postgres-mail-queue';
 import { PostgresWebhookDeliveryRepository } from './postgres-webhook-delivery.repository';
+import { PostgresIdentityProviderRepository } from './postgres-identity-provider.repository';
+import { PostgresExternalIdentityRepository } from './postgres-external-identity.repository';
+import { PostgresOAuthAttemptRepository } from './postgres-oauth-attempt.repository';
 import { preparingClient } from './postgres-prepared-client';
 import { PostgresPasswordRehashRepository } from './postgres-password-rehash.repository';
 import { PostgresUserImportRepository } from './postgres-user-import.repository';
@@ -113,6 +116,9 @@ function postgresRepositories(db: PostgresDb, sequencer: AuditSequencer) {
     signInChallenges: new PostgresSignInChallengeRepository(db),
     webhooks: new PostgresWebhookRepository(db),
     webhookDeliveries: new PostgresWebhookDeliveryRepository(db),
+    identityProviders: new PostgresIdentityProviderRepository(db),
+    externalIdentities: new PostgresExternalIdentityRepository(db),
+    oauthAttempts: new PostgresOAuthAttemptRepository(db),
   });
 }
 

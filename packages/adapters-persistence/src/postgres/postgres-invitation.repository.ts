@@ -100,7 +100,7 @@ export class PostgresInvitationRepository implements InvitationRepository {
   async revoke(
     id: string,
     at: Date,
-    audit: (pending: ListedInvitation) => AuditRecord,
+    audit: (pending: ListedInvitation, userRemoved: boolean) => AuditRecord,
   ): Promise<ListedInvitation | null> {
     return this.db.transaction(async (tx) => {
       const userId = await inviteeOf(tx, id);
@@ -108,10 +108,11 @@ export class PostgresInvitationRepository implements InvitationRepository {
       if (!user) return null;
       const [pending] = await selectPending(tx, id);
       if (!pending) return null;
-      const record = audit(pending);
-      await tx.delete(invitations).where(eq(invitations.id, id));
       // Its tokens go with the user (cascade); a user given a password meanwhile stays.
-      if (hasPassword(user.passwordHash)) await voidTokensOf(tx, user.id, at);
+      const kept = hasPassword(user.passwordHash);
+      const record = audit(pending, !kept);
+      await tx.delete(invitations).where(eq(invitations.id, id));
+      if (kept) await voidTokensOf(tx, user.id, at);
       else await tx.delete(users).where(eq(users.id, user.id));
       await appendAuditEvent(tx, record);
       return pending;

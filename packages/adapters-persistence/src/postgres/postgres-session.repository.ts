@@ -26,19 +26,20 @@ import type { PostgresDb } from './postgres-db';
 import { admins, refreshTokens, sessions, users } from './postgres-schema';
 
 /**
- * A session, and whether its account (in the table of the session's kind) exists, is active and
- * is not banned at `now`: the check of every access token, in one statement. Exported for the
- * query plan tests.
+ * A session, whether its account (in the table of the session's kind) exists, is active and is
+ * not banned at `now`, and an admin's role: the check of every access token, and of every admin
+ * request's permission, in one statement. Exported for the query plan tests.
  */
 export function selectSessionWithAccount(db: PostgresDb, id: string | Placeholder, now: Date | Placeholder) {
   return db
     .select({
       session: sessions,
-      accountActive: sql<boolean>`case when ${sessions.kind} = 'admin'
-        then exists (select 1 from ${admins} where ${admins.id} = ${sessions.subjectId})
+      accountActive: sql<boolean>`case when ${sessions.kind} = 'admin' then ${admins.id} is not null
         else exists (select 1 from ${users} where ${users.id} = ${sessions.subjectId} and ${inGoodStanding(users, now)}) end`,
+      role: admins.role,
     })
     .from(sessions)
+    .leftJoin(admins, and(eq(sessions.kind, 'admin'), eq(admins.id, sessions.subjectId)))
     .where(eq(sessions.id, id));
 }
 

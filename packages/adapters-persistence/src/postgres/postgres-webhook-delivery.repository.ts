@@ -1,9 +1,11 @@
-import { and, asc, count, eq, gt, inArray, lte, min } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, lte, min, sql } from 'drizzle-orm';
 import {
   type AuditRecord,
   type ClaimedWebhookDelivery,
   type DeliveryMapper,
   type DispatchTarget,
+  type EndpointShare,
+  endpointRooms,
   newDeliveryFields,
   type NewWebhookDelivery,
   requeuedDeliveryFields,
@@ -64,31 +66,31 @@ export class PostgresWebhookDeliveryRepository implements WebhookDeliveryReposit
           .limit(limit)
       ).map(auditEventOf);
       if (events.length === 0) return 0;
-      await insertDeliveries(tx, map(target, events));
+      const { deliveries, read } = map(target, events);
+      await insertDeliveries(tx, deliveries);
       await tx
         .update(webhooks)
-        .set({ cursor: events.at(-1)!.seq })
+        .set({ cursor: events[read - 1]!.seq })
         .where(eq(webhooks.id, webhookId));
-      return events.length;
+      return read;
     });
   }
 
-  async claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedWebhookDelivery[]> {
-    const due = this.db
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(
-        and(
-          deliveryDueAt(webhookDeliveries, now),
-          inArray(
-            webhookDeliveries.webhookId,
-            this.db.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.enabled, true)),
-          ),
-        ),
-      )
-      .orderBy(asc(webhookDeliveries.nextAttempt))
-      .limit(limit)
-      .for('update', { of: webhookDeliveries, skipLocked: true });
+  async claim(now: Date, leaseUntil: Date, limit: number, share: EndpointShare): Promise<ClaimedWebhookDelivery[]> {
+    // The oldest due of each enabled endpoint, up to its room (through the per-endpoint due index,
+    // skipping rows another claim holds), then the oldest of those.
+    const rooms = JSON.stringify(endpointRooms(share));
+    const due = sql`(select due.id from ${webhooks} endpoint cross join lateral (
+        select ${webhookDeliveries.id} as id, ${webhookDeliveries.nextAttempt} as next_attempt
+        from ${webhookDeliveries}
+        where ${webhookDeliveries.webhookId} = endpoint.id and ${deliveryDueAt(webhookDeliveries, now)}
+        order by ${webhookDeliveries.nextAttempt}
+        limit least(${limit}::int, coalesce((${rooms}::jsonb ->> endpoint.id)::int, ${share.max}::int))
+        for update skip locked
+      ) due
+      where endpoint.enabled
+      order by due.next_attempt
+      limit ${limit}::int)`;
     const rows = await this.db
       .update(webhookDeliveries)
       .set(claimedDeliveryColumns(webhookDeliveries, leaseUntil, now))
@@ -170,19 +172,19 @@ export class PostgresWebhookDeliveryRepository implements WebhookDeliveryReposit
             .limit(REPLAY_BATCH)
         ).map(auditEventOf);
         if (events.length === 0) return queued;
-        const made = map(target, events);
+        const { deliveries: made, read } = map(target, events);
         if (made.length > 0) {
           await tx
             .insert(webhookDeliveries)
             .values(made.map((delivery) => newDeliveryFields(delivery, now)))
             .onConflictDoUpdate({
-              target: [webhookDeliveries.webhookId, webhookDeliveries.seq],
+              target: webhookDeliveries.id,
               set: requeuedDeliveryFields(now),
               setWhere: notHeld(webhookDeliveries, now),
             });
         }
         queued += made.length;
-        after = events.at(-1)!.seq;
+        after = events[read - 1]!.seq;
       }
     });
   }

@@ -80,13 +80,24 @@ function isEmailUniqueViolation({ code, message, constraint_name }: DriverError)
   return code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && message.endsWith('.email');
 }
 
-/** A passkey registered twice: `23505` on `factors_credential_id_unique`, or SQLite's equivalent. */
-export function isCredentialIdTaken(error: unknown): boolean {
+/**
+ * A second row with the same key: `23505` on `constraint`, or SQLite's equivalent, whose message
+ * names the key's columns ("UNIQUE constraint failed: factors.credential_id").
+ */
+export function isUniqueViolation(error: unknown, constraint: string, columns: string): boolean {
   const { code, message, constraint_name } = driverError(error);
-  if (code === '23505') return constraint_name === 'factors_credential_id_unique';
-  return (
-    code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && message.endsWith('factors.credential_id')
-  );
+  if (code === '23505') return constraint_name === constraint;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' && typeof message === 'string' && message.endsWith(`: ${columns}`);
+}
+
+/** A passkey registered twice. */
+export const isCredentialIdTaken = (error: unknown): boolean =>
+  isUniqueViolation(error, 'factors_credential_id_unique', 'factors.credential_id');
+
+/** A row naming one that is not there (any more): `23503`, or SQLite's equivalent. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  const { code } = driverError(error);
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
 /** What an error thrown while talking to the database becomes at the port. */
@@ -140,5 +151,8 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     signInChallenges: guardedRepository('signInChallenges', repositories.signInChallenges),
     webhooks: guardedRepository('webhooks', repositories.webhooks),
     webhookDeliveries: guardedRepository('webhookDeliveries', repositories.webhookDeliveries),
+    identityProviders: guardedRepository('identityProviders', repositories.identityProviders),
+    externalIdentities: guardedRepository('externalIdentities', repositories.externalIdentities),
+    oauthAttempts: guardedRepository('oauthAttempts', repositories.oauthAttempts),
   };
 }

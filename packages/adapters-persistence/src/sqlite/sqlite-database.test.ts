@@ -25,6 +25,7 @@ import { selectAuditPage, selectAuditTotal, selectLastBefore } from './sqlite-au
 import { selectDue } from './sqlite-mail-queue';
 import { selectActiveFactor, useCode } from './sqlite-factor.repository';
 import { useToken, voidTokensOf } from './sqlite-action-token-statements';
+import { selectSessionWithAccount } from './sqlite-session.repository';
 import { AUDIT_PLAN_CASES, COMMON_ACTIONS } from '../testing/audit-plan-cases';
 
 describeDatabaseContract('SQLite', async () => {
@@ -112,6 +113,23 @@ describe('SQLite database', () => {
       expect(plan(voidTokensOf(db, 'some-user', new Date()).toSQL())).toContain(
         'action_tokens_user_id_idx (user_id=?)',
       );
+    } finally {
+      client.close();
+    }
+  });
+
+  it("checks a session, its account's state and an admin's role in one statement, by primary keys", async () => {
+    const client = await migratedClient();
+    try {
+      const { sql, params } = selectSessionWithAccount(drizzle(client)).toSQL();
+      const steps = client
+        .prepare(`explain query plan ${sql}`)
+        .all(...params.map(() => 'some-value'))
+        .map((step) => (step as { detail: string }).detail);
+      expect(steps.filter((step) => step.startsWith('SCAN'))).toEqual([]);
+      expect(steps.join('\n')).toMatch(/SEARCH sessions USING INDEX sqlite_autoindex_sessions_1 \(id=\?\)/);
+      expect(steps.join('\n')).toMatch(/SEARCH admins USING INDEX sqlite_autoindex_admins_1 \(id=\?\)/);
+      expect(steps.join('\n')).toMatch(/SEARCH users USING INDEX sqlite_autoindex_users_1 \(id=\?\)/);
     } finally {
       client.close();
     }

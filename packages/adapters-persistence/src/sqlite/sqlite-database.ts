@@ -27,6 +27,9 @@ import { SqliteAdminInvitationRepository } from './sqlite-admin-invitation.repos
 import { SqliteInvitationRepository } from './sqlite-invitation.repository';
 import { SqliteMailQueue } from './sqlite-mail-queue';
 import { SqliteWebhookDeliveryRepository } from './sqlite-webhook-delivery.repository';
+import { SqliteIdentityProviderRepository } from './sqlite-identity-provider.repository';
+import { SqliteExternalIdentityRepository } from './sqlite-external-identity.repository';
+import { SqliteOAuthAttemptRepository } from './sqlite-oauth-attempt.repository';
 import { SqlitePasswordRehashRepository } from './sqlite-password-rehash.repository';
 import { SqliteUserImportRepository } from './sqlite-user-import.repository';
 import { withSqliteFileLock } from './sqlite-file-lock';
@@ -85,6 +88,9 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     signInChallenges: new SqliteSignInChallengeRepository(db),
     webhooks: new SqliteWebhookRepository(db),
     webhookDeliveries: new SqliteWebhookDeliveryRepository(db),
+    identityProviders: new SqliteIdentityProviderRepository(db),
+    externalIdentities: new SqliteExternalIdentityRepository(db),
+    oauthAttempts: new SqliteOAuthAttemptRepository(db),
   });
 }
 

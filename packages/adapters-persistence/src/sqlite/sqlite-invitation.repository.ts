@@ -78,20 +78,21 @@ export class SqliteInvitationRepository implements InvitationRepository {
   async revoke(
     id: string,
     at: Date,
-    audit: (pending: ListedInvitation) => AuditRecord,
+    audit: (pending: ListedInvitation, userRemoved: boolean) => AuditRecord,
   ): Promise<ListedInvitation | null> {
     return this.db.transaction((tx) => {
       const pending = selectPending(tx).where(pendingWith(id)).get();
       if (!pending) return null;
-      const record = audit(pending);
-      tx.delete(invitations).where(eq(invitations.id, id)).run();
       const user = tx
         .select({ passwordHash: users.passwordHash })
         .from(users)
         .where(eq(users.id, pending.userId))
         .get();
       // Its tokens go with the user (cascade); a user given a password meanwhile stays.
-      if (user && hasPassword(user.passwordHash)) voidTokensOf(tx, pending.userId, at).run();
+      const kept = user !== undefined && hasPassword(user.passwordHash);
+      const record = audit(pending, !kept);
+      tx.delete(invitations).where(eq(invitations.id, id)).run();
+      if (kept) voidTokensOf(tx, pending.userId, at).run();
       else tx.delete(users).where(eq(users.id, pending.userId)).run();
       appendAuditEvent(tx, record);
       return pending;

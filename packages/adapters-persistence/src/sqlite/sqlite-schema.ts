@@ -15,6 +15,9 @@ import type {
   SecretPurpose,
   SubjectKind,
   FactorKind,
+  IdentityProviderKind,
+  OAuthAttemptPurpose,
+  UpstreamAccount,
   WebhookDeliveryStatus,
   WebhookDisabledReason,
   WebhookEventSelector,
@@ -522,9 +525,104 @@ export const webhookDeliveries = sqliteTable(
     delivered: timestamp('delivered'),
   },
   (t) => [
-    uniqueIndex('webhook_deliveries_webhook_seq_idx').on(t.webhookId, t.seq),
+    // Not unique: an import's event makes a delivery per user, all at its place (the id tells them apart).
+    index('webhook_deliveries_webhook_seq_idx').on(t.webhookId, t.seq),
     index('webhook_deliveries_due_idx').on(t.status, t.nextAttempt),
+    // A claim takes the oldest due of each endpoint, up to its share of the attempts in flight.
+    index('webhook_deliveries_webhook_due_idx').on(t.webhookId, t.status, t.nextAttempt),
     index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.created),
     check('webhook_deliveries_status', sql`${t.status} in ('pending', 'succeeded', 'failed')`),
+  ],
+);
+
+/**
+ * Identity providers users may sign in with. The client secret is stored only sealed (key id and
+ * ciphertext, both null for a public client); scopes are a JSON array, since a scope may hold a comma.
+ */
+export const identityProviders = sqliteTable(
+  'identity_providers',
+  {
+    id: text('id').primaryKey(),
+    slug: text('slug').notNull().unique(),
+    kind: text('kind').$type<IdentityProviderKind>().notNull(),
+    issuer: text('issuer'),
+    clientId: text('client_id').notNull(),
+    clientSecretKey: text('client_secret_key'),
+    clientSecret: text('client_secret'),
+    scopes: text('scopes', { mode: 'json' }).$type<readonly string[]>().notNull(),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull(),
+    autoLink: integer('auto_link', { mode: 'boolean' }).notNull(),
+    created: timestamp('created').notNull(),
+    updated: timestamp('updated').notNull(),
+  },
+  (t) => [
+    index('identity_providers_created_id_idx').on(t.created, t.id),
+    check('identity_providers_kind', sql`${t.kind} in ('oidc', 'github', 'google', 'microsoft', 'apple')`),
+    check('identity_providers_enabled_flag', sql`${t.enabled} in (0, 1)`),
+    check('identity_providers_auto_link_flag', sql`${t.autoLink} in (0, 1)`),
+    check('identity_providers_secret_sealed', sql`(${t.clientSecretKey} is null) = (${t.clientSecret} is null)`),
+  ],
+);
+
+/**
+ * Users' accounts at identity providers, unique on (provider, subject), never keyed by email. They
+ * go with their user and with their provider.
+ */
+export const externalIdentities = sqliteTable(
+  'external_identities',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    providerId: text('provider_id')
+      .notNull()
+      .references(() => identityProviders.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    email: text('email'),
+    emailVerified: integer('email_verified', { mode: 'boolean' }).notNull(),
+    created: timestamp('created').notNull(),
+    lastSignIn: timestamp('last_sign_in'),
+  },
+  (t) => [
+    uniqueIndex('external_identities_provider_subject_idx').on(t.providerId, t.subject),
+    index('external_identities_user_idx').on(t.userId),
+    check('external_identities_email_verified_flag', sql`${t.emailVerified} in (0, 1)`),
+  ],
+);
+
+/**
+ * Trips through a provider, found only by digests of the single-use values they handed out, each
+ * unique; every step spends its value in one UPDATE … WHERE <unused and unexpired> RETURNING.
+ * They go with their provider; `expires` and `code_expires` let housekeeping forget them.
+ */
+export const oauthAttempts = sqliteTable(
+  'oauth_attempts',
+  {
+    id: text('id').primaryKey(),
+    providerId: text('provider_id')
+      .notNull()
+      .references(() => identityProviders.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<OAuthAttemptPurpose>().notNull(),
+    userId: text('user_id'),
+    redirectTo: text('redirect_to').notNull(),
+    codeChallenge: text('code_challenge').notNull(),
+    handoffDigest: text('handoff_digest').unique(),
+    stateDigest: text('state_digest').notNull().unique(),
+    browserDigest: text('browser_digest'),
+    nonce: text('nonce').notNull(),
+    verifierKey: text('verifier_key').notNull(),
+    verifier: text('verifier').notNull(),
+    created: timestamp('created').notNull(),
+    expires: timestamp('expires').notNull(),
+    stateUsed: timestamp('state_used'),
+    codeDigest: text('code_digest').unique(),
+    codeExpires: timestamp('code_expires'),
+    codeUsed: timestamp('code_used'),
+    account: text('account', { mode: 'json' }).$type<UpstreamAccount>(),
+  },
+  (t) => [
+    index('oauth_attempts_expires_idx').on(t.expires),
+    check('oauth_attempts_purpose', sql`${t.purpose} in ('sign_in', 'link')`),
   ],
 );

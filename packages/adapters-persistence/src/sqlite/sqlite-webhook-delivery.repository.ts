@@ -4,6 +4,8 @@ import {
   type ClaimedWebhookDelivery,
   type DeliveryMapper,
   type DispatchTarget,
+  type EndpointShare,
+  endpointRoom,
   newDeliveryFields,
   type NewWebhookDelivery,
   requeuedDeliveryFields,
@@ -66,18 +68,19 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
           .all()
           .map(auditEventOf);
         if (events.length === 0) return 0;
-        insertDeliveries(tx, map(target, events));
+        const { deliveries, read } = map(target, events);
+        insertDeliveries(tx, deliveries);
         tx.update(webhooks)
-          .set({ cursor: events.at(-1)!.seq })
+          .set({ cursor: events[read - 1]!.seq })
           .where(eq(webhooks.id, webhookId))
           .run();
-        return events.length;
+        return read;
       },
       { behavior: 'immediate' },
     );
   }
 
-  async claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedWebhookDelivery[]> {
+  async claim(now: Date, leaseUntil: Date, limit: number, share: EndpointShare): Promise<ClaimedWebhookDelivery[]> {
     // As in dispatch: nothing due costs no write lock.
     if (
       !this.db
@@ -91,20 +94,28 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
     }
     return this.db.transaction(
       (tx) => {
+        // The oldest due of each enabled endpoint, up to its room (through the per-endpoint due
+        // index), then the oldest of those: the endpoints are few, the statements synchronous.
         const due = tx
-          .select({ id: webhookDeliveries.id })
-          .from(webhookDeliveries)
-          .where(
-            and(
-              deliveryDueAt(webhookDeliveries, now),
-              inArray(
-                webhookDeliveries.webhookId,
-                tx.select({ id: webhooks.id }).from(webhooks).where(eq(webhooks.enabled, true)),
-              ),
-            ),
-          )
-          .orderBy(asc(webhookDeliveries.nextAttempt))
-          .limit(limit);
+          .select({ id: webhooks.id })
+          .from(webhooks)
+          .where(eq(webhooks.enabled, true))
+          .all()
+          .flatMap(({ id }) => {
+            const room = Math.min(limit, endpointRoom(share, id));
+            if (room === 0) return [];
+            return tx
+              .select({ id: webhookDeliveries.id, nextAttempt: webhookDeliveries.nextAttempt })
+              .from(webhookDeliveries)
+              .where(and(eq(webhookDeliveries.webhookId, id), deliveryDueAt(webhookDeliveries, now)))
+              .orderBy(asc(webhookDeliveries.nextAttempt))
+              .limit(room)
+              .all();
+          })
+          .sort((a, b) => a.nextAttempt.getTime() - b.nextAttempt.getTime())
+          .slice(0, limit)
+          .map((row) => row.id);
+        if (due.length === 0) return [];
         const rows = tx
           .update(webhookDeliveries)
           .set(claimedDeliveryColumns(webhookDeliveries, leaseUntil, now))
@@ -193,19 +204,19 @@ export class SqliteWebhookDeliveryRepository implements WebhookDeliveryRepositor
             .all()
             .map(auditEventOf);
           if (events.length === 0) return queued;
-          const made = map(target, events);
+          const { deliveries: made, read } = map(target, events);
           if (made.length > 0) {
             tx.insert(webhookDeliveries)
               .values(made.map((delivery) => newDeliveryFields(delivery, now)))
               .onConflictDoUpdate({
-                target: [webhookDeliveries.webhookId, webhookDeliveries.seq],
+                target: webhookDeliveries.id,
                 set: requeuedDeliveryFields(now),
                 setWhere: notHeld(webhookDeliveries, now),
               })
               .run();
           }
           queued += made.length;
-          after = events.at(-1)!.seq;
+          after = events[read - 1]!.seq;
         }
       },
       { behavior: 'immediate' },

@@ -10,6 +10,7 @@ export type Route =
   | { screen: 'admins' }
   | { screen: 'webhooks' }
   | { screen: 'webhook'; id: string }
+  | { screen: 'identity-providers' }
   | { screen: 'security' };
 
 const PANEL = '/admin';
@@ -24,6 +25,7 @@ export const paths = {
   admins: `${PANEL}/admins`,
   webhooks: `${PANEL}/webhooks`,
   webhook: (id: string) => `${PANEL}/webhooks/${encodeURIComponent(id)}`,
+  identityProviders: `${PANEL}/sign-in-providers`,
   security: `${PANEL}/security`,
 } as const;
 
@@ -36,6 +38,7 @@ export function routeOf(pathname: string): Route {
   if (path === paths.invitations) return { screen: 'invitations' };
   if (path === paths.admins) return { screen: 'admins' };
   if (path === paths.webhooks) return { screen: 'webhooks' };
+  if (path === paths.identityProviders) return { screen: 'identity-providers' };
   if (path === paths.security) return { screen: 'security' };
   const user = /^\/admin\/users\/([^/]+)$/.exec(path);
   if (user?.[1]) return { screen: 'user', id: decodeURIComponent(user[1]) };

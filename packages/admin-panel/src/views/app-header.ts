@@ -12,6 +12,7 @@ const SECTIONS = [
   ['invitations', paths.invitations, 'Invitations', 'invitations.read'],
   ['admins', paths.admins, 'Admins', 'admins.manage'],
   ['webhooks', paths.webhooks, 'Webhooks', 'settings.manage'],
+  ['identity-providers', paths.identityProviders, 'Sign-in providers', 'settings.manage'],
   ['audit', paths.audit, 'Audit log', 'audit.read'],
   ['mail', paths.mail, 'Mail', 'mail.read'],
   ['security', paths.security, 'Security', 'self'],

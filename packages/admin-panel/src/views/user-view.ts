@@ -1,6 +1,7 @@
 import { ApiError, isAbort } from '@uas/client';
 import type { AdminUser } from '../api/users-api';
 import type { LoginSessionResource } from '../api/account-api';
+import type { IdentityResource } from '../api/identity-providers-api';
 import { auditApiPathOf, auditLocationSearchOf, type AuditQuery } from '../state/audit-query';
 import { paths } from '../state/routes';
 import { confirmAction } from '../ui/confirm-dialog';
@@ -11,6 +12,7 @@ import { navLink } from '../ui/nav-link';
 import { toast } from '../ui/toast';
 import { appHeader } from './app-header';
 import { auditTable } from './audit-table';
+import { identityTable } from './identity-table';
 import { openBanDialog } from './ban-dialog';
 import { openImpersonation } from './impersonation-dialog';
 import { openUserForm } from './user-form-dialog';
@@ -20,7 +22,7 @@ const TRAIL_SIZE = 10;
 
 /** One user: their attributes and an edit action, where they are signed in, and what happened to them. */
 export function userView(context: ScreenContext, userId: string): View {
-  const { users, accounts, navigate, can } = context;
+  const { users, accounts, identityProviders, navigate, can } = context;
   const abort = new AbortController();
   const heading = h('h1', { tabindex: -1 }, 'User');
   const edit = h('button', { type: 'button', class: 'button primary', disabled: true }, 'Edit');
@@ -33,6 +35,7 @@ export function userView(context: ScreenContext, userId: string): View {
   const details = h('section', { class: 'card', 'aria-labelledby': 'details-title', 'aria-busy': 'true' });
   const sessions = h('section', { class: 'card', 'aria-labelledby': 'sessions-title', 'aria-busy': 'true' });
   const trail = h('section', { class: 'card', 'aria-labelledby': 'trail-title', 'aria-busy': 'true' });
+  const identities = h('section', { class: 'card', 'aria-labelledby': 'identities-title', 'aria-busy': 'true' });
   const trailQuery: AuditQuery = { target: userId, actor: '', action: '', since: '', until: '', page: 1 };
 
   edit.addEventListener('click', () =>
@@ -99,7 +102,29 @@ export function userView(context: ScreenContext, userId: string): View {
   }
 
   async function loadAll(): Promise<void> {
-    await Promise.all([loadUser(), loadSessions(), loadTrail()]);
+    await Promise.all([loadUser(), loadSessions(), loadIdentities(), loadTrail()]);
+  }
+
+  async function loadIdentities(): Promise<void> {
+    await section(identities, 'identities-title', 'Sign-in providers', async () => {
+      const listed = await identityProviders.identitiesOf(userId, abort.signal);
+      if (listed.length === 0) return [h('p', { class: 'muted' }, 'No account at a sign-in provider is linked.')];
+      return [identityTable(listed, can('users.write') ? unlinkIdentity : null)];
+    });
+  }
+
+  async function unlinkIdentity(identity: IdentityResource): Promise<void> {
+    const { provider, subject } = identity.attributes;
+    const done = await confirmAction({
+      title: `Unlink ${provider}?`,
+      message: `${heading.textContent} will no longer sign in with the ${provider} account ${subject}. The last way in of an account cannot be unlinked.`,
+      confirmLabel: 'Unlink',
+      action: () => identityProviders.unlink(userId, identity.id),
+    });
+    if (!done) return;
+    toast(`Unlinked ${provider}.`);
+    await Promise.all([loadIdentities(), loadTrail()]);
+    identities.querySelector<HTMLElement>('h2')?.focus();
   }
 
   async function loadUser(): Promise<void> {
@@ -277,7 +302,7 @@ export function userView(context: ScreenContext, userId: string): View {
             can('users.write') && edit,
           ),
         ),
-        h('div', { class: 'user-page' }, details, sessions, can('audit.read') && trail),
+        h('div', { class: 'user-page' }, details, sessions, identities, can('audit.read') && trail),
       ),
     ),
     destroy() {

@@ -3,6 +3,7 @@ import type { AdminSession as Session } from '@uas/client';
 import type { UsersApi } from '../api/users-api';
 import type { AdminsApi } from '../api/admins-api';
 import type { WebhooksApi } from '../api/webhooks-api';
+import type { IdentityProvidersApi } from '../api/identity-providers-api';
 import type { FactorsApi } from '../api/factors-api';
 import type { Can } from '../state/permissions';
 
@@ -22,6 +23,8 @@ export interface ScreenContext {
   admins: AdminsApi;
   /** Webhook endpoints and their deliveries (owners only). */
   webhooks: WebhooksApi;
+  /** Identity providers (owners only) and users' identities at them. */
+  identityProviders: IdentityProvidersApi;
   /** The signed-in admin's own second factors. */
   factors: FactorsApi;
   /** The signed-in admin as the API read them for this screen, role included. */

@@ -139,6 +139,21 @@ export class AdminClient {
     return data.map(({ id, attributes }) => ({ id, url: attributes.url, disabled_reason: attributes.disabled_reason }));
   }
 
+  /** Adds an identity provider (a `kind`, its slug, issuer, client id and secret…); throws unless 201. */
+  async createIdentityProvider(attributes: Record<string, unknown>): Promise<void> {
+    const response = await this.call('POST', '/v1/admin/identity-providers', {
+      data: { type: 'identity_providers', attributes },
+    });
+    if (response.status !== 201) throw new Error(`provider create failed: ${response.status} ${await response.text()}`);
+  }
+
+  /** The answer of GET /v1/admin/identity-providers, as text: to look for what must not be in it. */
+  async identityProvidersText(): Promise<string> {
+    const response = await this.call('GET', '/v1/admin/identity-providers');
+    if (response.status !== 200) throw new Error(`identity providers failed: ${response.status}`);
+    return response.text();
+  }
+
   /** Invites an administrator with `role`: the link waits in the outbox (no SMTP_URL in tests). */
   async inviteAdmin(email: string, role: string): Promise<void> {
     const response = await this.call('POST', '/v1/admin/admins', {

@@ -20,12 +20,13 @@ export type AppFiles = Record<string, { type: string; body: string }>;
 
 /**
  * A web app on another origin, served by a plain HTTP server on 127.0.0.1, the service (the
- * release) started with that origin in CORS_ORIGINS and `user` created, and Chromium; all
+ * release) started with that origin in CORS_ORIGINS (and `env`) and `user` created, and Chromium; all
  * stopped after the file's tests. Returns an accessor for use inside tests.
  */
 export function useCrossOriginApp(
   files: () => AppFiles | Promise<AppFiles>,
   user: { email: string; password: string; name?: string },
+  env: (appOrigin: string) => Record<string, string> | Promise<Record<string, string>> = () => ({}),
 ): () => CrossOriginApp {
   const processes = new ServerProcesses();
   let appServer: Server | undefined;
@@ -33,7 +34,8 @@ export function useCrossOriginApp(
   beforeAll(async () => {
     const served = await files();
     const listening = createServer((request, response) => {
-      const file = served[request.url ?? ''];
+      // By path: a page is served whatever its query (a sign-in comes back with ?code=…).
+      const file = served[new URL(request.url ?? '/', 'http://app').pathname];
       if (!file) return void response.writeHead(404).end();
       response.writeHead(200, { 'Content-Type': file.type }).end(file.body);
     });
@@ -41,7 +43,7 @@ export function useCrossOriginApp(
     await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
     const appPort = (listening.address() as AddressInfo).port;
     const appOrigin = `http://127.0.0.1:${appPort}`;
-    const server = await startPanelServer(processes, { CORS_ORIGINS: appOrigin });
+    const server = await startPanelServer(processes, { CORS_ORIGINS: appOrigin, ...(await env(appOrigin)) });
     await (await AdminClient.signIn(server)).createUser(user);
     app = { appPort, appOrigin, server, browser: await launchChromium() };
   });

@@ -10,7 +10,7 @@ import { paths, routeOf } from '../../src/state/routes';
 const ID = '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5e6f';
 
 describe('routeOf', () => {
-  it('knows the overview, the users list, a user, the audit log, the mail outbox, the admins, the webhooks and one endpoint, the security page and the login page, with or without a slash', () => {
+  it('knows the overview, the users list, a user, the audit log, the mail outbox, the admins, the webhooks and one endpoint, the sign-in providers, the security page and the login page, with or without a slash', () => {
     expect(routeOf('/admin/')).toEqual({ screen: 'overview' });
     expect(routeOf('/admin')).toEqual({ screen: 'overview' });
     expect(routeOf('/admin/users')).toEqual({ screen: 'users' });
@@ -21,6 +21,7 @@ describe('routeOf', () => {
     expect(routeOf('/admin/admins/')).toEqual({ screen: 'admins' });
     expect(routeOf('/admin/webhooks/')).toEqual({ screen: 'webhooks' });
     expect(routeOf(paths.webhook(ID))).toEqual({ screen: 'webhook', id: ID });
+    expect(routeOf('/admin/sign-in-providers/')).toEqual({ screen: 'identity-providers' });
     expect(routeOf('/admin/login')).toEqual({ screen: 'login' });
     expect(routeOf('/admin/security/')).toEqual({ screen: 'security' });
     expect(routeOf('/admin/some/deep/link')).toEqual({ screen: 'overview' });

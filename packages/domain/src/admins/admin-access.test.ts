@@ -44,12 +44,12 @@ describe('AdminAccess.authorize()', () => {
     expect(outcomes).toEqual(expected);
   });
 
-  it('answers the identity of the token and the admin as the store has them', async () => {
+  it('answers the identity of the token and the role as the store has it', async () => {
     await makeRole('support');
     const authorized = await domain.adminAccess.authorize(accessToken, 'users.read');
     expect(authorized).toEqual({
       identity: { kind: 'admin', subjectId: admin.id, sessionId: expect.any(String) },
-      admin,
+      role: 'support',
     });
   });
 

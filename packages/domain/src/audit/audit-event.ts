@@ -68,6 +68,15 @@ export const AUDIT_ACTIONS = [
   'webhook.secret_rotated',
   /** An owner had deliveries of an endpoint sent again. */
   'webhook.replayed',
+  /** An owner added an identity provider (never its client secret: only that it was set). */
+  'identity_provider.created',
+  'identity_provider.updated',
+  'identity_provider.deleted',
+  /** An external identity was linked to a user: by a first sign-in (auto_link) or by the user. */
+  'user.identity_linked',
+  'user.identity_unlinked',
+  /** A user signed in through an identity provider. */
+  'user.identity_signed_in',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

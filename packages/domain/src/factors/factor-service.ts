@@ -1,5 +1,5 @@
 import { auditRecord, initiatorOf } from '../audit/audit-records.ts';
-import { NO_REQUEST, type Initiator, type RequestContext } from '../audit/audit-event.ts';
+import { NO_REQUEST, type AuditChanges, type Initiator, type RequestContext } from '../audit/audit-event.ts';
 import { refuseWhileImpersonated } from '../impersonation/impersonation-rules.ts';
 import type { AccountMail } from '../mail/account-mail.ts';
 import type { SecretBox } from '../secrets/secret-box.ts';
@@ -195,7 +195,14 @@ export class FactorService {
     }
     // Offered to every activation; the store keeps them only for the account's first active factor.
     const recoveryCodes = this.newRecoveryCodes();
-    const audit = auditRecord(ids.next(), now, initiatorOf(who, request), 'factor.activated', factorTarget(factor.id));
+    const audit = auditRecord(
+      ids.next(),
+      now,
+      initiatorOf(who, request),
+      'factor.activated',
+      factorTarget(factor.id),
+      ownerOf(who),
+    );
     const activated = await factors.activate(
       factor.id,
       now,
@@ -229,6 +236,7 @@ export class FactorService {
       initiatorOf(who, request),
       'factor.removed',
       factorTarget(factor.id),
+      ownerOf(who),
     );
     if (!(await factors.remove(factor.id, audit))) throw new NotFoundError('factor');
   }
@@ -358,6 +366,12 @@ export class FactorService {
 }
 
 const factorTarget = (id: string) => ({ type: 'factors', id });
+
+/**
+ * Whose factor it is, beside the factor's own target (`user` or `admin`, unchanged): what a
+ * webhook's `data.user` is read from, so a receiver knows whose factor changed.
+ */
+const ownerOf = (who: Identity): AuditChanges => ({ [who.kind]: { before: who.subjectId, after: who.subjectId } });
 
 /** Whether a proof came with the request (one of a code or a credential; both is a bad request). */
 function sentAlong(proof: StepUpProof): boolean {

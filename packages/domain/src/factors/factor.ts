@@ -12,9 +12,10 @@ export type SecondStepKind = (typeof SECOND_STEP_KINDS)[number];
 /**
  * How a session's account proved who it is, as RFC 8176 names it and the access token's `amr`
  * carries it: `pwd` a password, `otp` a TOTP or recovery code, `hwk`/`swk` a device-bound or a
- * synced passkey, `mfa` more than one factor.
+ * synced passkey, `mfa` more than one factor; `fed` an identity provider vouched (as Microsoft
+ * Entra names it: RFC 8176 has no value for a federated sign-in).
  */
-export const AUTH_METHODS = ['pwd', 'otp', 'hwk', 'swk', 'mfa'] as const;
+export const AUTH_METHODS = ['pwd', 'otp', 'hwk', 'swk', 'mfa', 'fed'] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];
 
 /** A passkey's public credential, as the relying party keeps it after registration. */

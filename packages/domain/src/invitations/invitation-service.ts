@@ -117,8 +117,14 @@ export class InvitationService {
   /** Revokes a pending invitation: it goes, with its user if no password was set. NotFoundError unless pending. */
   async revoke(id: string, by: Initiator = SYSTEM): Promise<void> {
     const now = this.deps.clock.now();
-    const revoked = await this.deps.invitations.revoke(id, now, (pending) =>
-      this.record(by, 'invitation.revoked', id, { user: { before: pending.userId, after: null } }, now),
+    const revoked = await this.deps.invitations.revoke(id, now, (pending, userRemoved) =>
+      this.record(
+        by,
+        'invitation.revoked',
+        id,
+        { user: { before: pending.userId, after: userRemoved ? null : pending.userId } },
+        now,
+      ),
     );
     if (!revoked) throw new NotFoundError('invitation');
   }

@@ -46,9 +46,14 @@ export interface InvitationRepository {
   /**
    * Revokes a pending invitation: it goes, and so does its user while no password was set (its
    * tokens go with it); a user an admin gave a password meanwhile stays, its tokens voided.
-   * `audit` sees the invitation as it was. Null, and nothing written, when it is not pending.
+   * `audit` sees the invitation as it was, and whether its user goes with it. Null, and nothing
+   * written, when it is not pending.
    */
-  revoke(id: string, at: Date, audit: (pending: ListedInvitation) => AuditRecord): Promise<ListedInvitation | null>;
+  revoke(
+    id: string,
+    at: Date,
+    audit: (pending: ListedInvitation, userRemoved: boolean) => AuditRecord,
+  ): Promise<ListedInvitation | null>;
   /**
    * Accepts the invitation whose token is stored under one of `digests` (purpose `invitation`,
    * unused and unexpired at `now`), in one transaction: the token is used, the user's other

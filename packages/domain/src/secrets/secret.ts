@@ -3,9 +3,16 @@
  * its own; `mail-body` seals queued mail, `token-hmac` keys the digests single-use tokens are
  * stored under, `factor-secret` seals TOTP secrets (its own material is stored wrapped under the
  * MFA key, which the database does not hold), `webhook-secret` seals webhook endpoints' signing
- * secrets.
+ * secrets, `identity-provider-secret` seals identity providers' client secrets and the PKCE
+ * verifiers of attempts in flight.
  */
-export const SECRET_PURPOSES = ['mail-body', 'token-hmac', 'factor-secret', 'webhook-secret'] as const;
+export const SECRET_PURPOSES = [
+  'mail-body',
+  'token-hmac',
+  'factor-secret',
+  'webhook-secret',
+  'identity-provider-secret',
+] as const;
 export type SecretPurpose = (typeof SECRET_PURPOSES)[number];
 
 /**

@@ -17,9 +17,17 @@ import type { TokenSigner } from '../tokens/token-signer.ts';
 import type { ThrottlePolicy } from '../throttling/throttle.ts';
 import { mayHoldSession, type AccountDirectory, type Principal, type PrincipalSource } from './principal.ts';
 import type { Identity, SubjectKind } from '../shared/identity.ts';
+import type { AdminRole } from '../admins/admin-roles.ts';
 import { refreshTokenState, withinReuseGrace, type RefreshToken, type Session } from './session.ts';
 import type { SessionRepository } from './session.repository.ts';
 import { ACCESS_PURPOSE, type SessionGrant, type SessionGrants } from '../sign-in/session-grants.ts';
+
+/** Who an access token speaks for, and an admin's role as the store has it at this request. */
+export interface AuthenticatedRole {
+  identity: Identity;
+  /** The admin's role; null for a user. */
+  role: AdminRole | null;
+}
 
 export interface AuthPolicy {
   accessTokenSeconds: number;
@@ -211,6 +219,14 @@ export class AuthService {
    * request as any other; such a session also ends once its admin may no longer impersonate.
    */
   async authenticate(accessToken: string): Promise<Identity> {
+    return (await this.authenticateWithRole(accessToken)).identity;
+  }
+
+  /**
+   * As authenticate, with the role of an admin's session's admin, read with the session (null for
+   * a user's): the door of every admin operation needs both, in one read.
+   */
+  async authenticateWithRole(accessToken: string): Promise<AuthenticatedRole> {
     const { signer, sessions } = this.deps;
     const verified = await signer.verify(accessToken, [ACCESS_PURPOSE.admin, ACCESS_PURPOSE.user]);
     if (verified.purpose !== ACCESS_PURPOSE[this.kind]) {
@@ -219,18 +235,17 @@ export class AuthService {
     const { sub, sid } = verified.claims;
     if (typeof sub !== 'string' || typeof sid !== 'string') throw new InvalidTokenError();
     const now = this.deps.clock.now();
-    const read = sessions.findSessionWithAccount ? await sessions.findSessionWithAccount(sid, now) : undefined;
-    const session = read === undefined ? await sessions.findSession(sid) : (read?.session ?? null);
-    if (!session || session.revoked || session.kind !== this.kind || session.subjectId !== sub) {
+    const read = await sessions.findSessionWithAccount(sid, now);
+    const session = read?.session;
+    if (!read || !session || session.revoked || session.kind !== this.kind || session.subjectId !== sub) {
       throw new InvalidTokenError();
     }
-    if (read === undefined) await this.activePrincipal(session, now);
-    else if (!read?.accountActive) await this.refuseEnded(session, now);
+    if (!read.accountActive) await this.refuseEnded(session, now);
     const identity: Identity = { kind: this.kind, subjectId: sub, sessionId: sid };
     const { impersonatorId } = session;
-    if (impersonatorId === null) return identity;
+    if (impersonatorId === null) return { identity, role: read.role };
     if (!(await this.deps.impersonatorAllowed?.(impersonatorId))) await this.refuseEnded(session, now);
-    return { ...identity, impersonatorId };
+    return { identity: { ...identity, impersonatorId }, role: read.role };
   }
 
   private async resolveRefreshToken(refreshToken: string): Promise<{ record: RefreshToken; session: Session }> {

@@ -5,7 +5,11 @@ import {
   ManualClock,
   sampleSession,
   sampleUser,
+  IDENTITY_T0,
+  sampleIdentityProvider,
+  sampleOAuthAttempt,
 } from '../testing/index.ts';
+import { OAUTH_STATE_SECONDS } from '../identities/oauth-attempt.ts';
 import { Housekeeping } from './housekeeping.ts';
 import { SYSTEM } from '../audit/audit-event.ts';
 import { auditRecord } from '../audit/audit-records.ts';
@@ -16,7 +20,7 @@ import { SECOND_FACTOR_RULES } from '../factors/second-factor-rules.ts';
 describe('Housekeeping', () => {
   it('run() forgets expired sessions, sign-in challenges and failures outside the longest window that counts them', async () => {
     const clock = new ManualClock(new Date('2026-01-01T00:00:00.000Z'));
-    const { users, sessions, attempts, signInChallenges, audit } = inMemoryRepositories();
+    const { users, sessions, attempts, signInChallenges, oauthAttempts, audit } = inMemoryRepositories();
     const user = sampleUser({ id: 'u1' });
     await users.insert(user);
     const start = clock.now();
@@ -47,6 +51,7 @@ describe('Housekeeping', () => {
       attempts,
       rateCounters: new InMemoryRateCounterRepository(),
       signInChallenges,
+      oauthAttempts,
       audit,
       clock,
       throttle: { perAccountAndAddress: { limit: 1, windowSeconds: 60 }, perAddress: { limit: 1, windowSeconds: 120 } },
@@ -69,6 +74,46 @@ describe('Housekeeping', () => {
     clock.advance(SECOND_FACTOR_RULES.lock.seconds - 120);
     await housekeeping.run();
     expect((await attempts.failuresSince('k', start)).count).toBe(0);
+  });
+
+  it('run() forgets OAuth attempts once their state and their code both expired', async () => {
+    const clock = new ManualClock(IDENTITY_T0);
+    const repositories = inMemoryRepositories();
+    const housekeeping = new Housekeeping({
+      ...repositories,
+      clock,
+      throttle: DEFAULT_THROTTLE_POLICY,
+      auditRetentionDays: 0,
+    });
+    const provider = sampleIdentityProvider();
+    await repositories.identityProviders.create(
+      provider,
+      auditRecord(crypto.randomUUID(), clock.now(), SYSTEM, 'identity_provider.created', null),
+    );
+    const abandoned = sampleOAuthAttempt(provider.id);
+    const redeemable = sampleOAuthAttempt(provider.id);
+    for (const attempt of [abandoned, redeemable]) await repositories.oauthAttempts.create(attempt);
+    await repositories.oauthAttempts.useState(
+      redeemable.stateDigest,
+      provider.id,
+      redeemable.browserDigest!,
+      clock.now(),
+    );
+    const code = {
+      digest: 'code',
+      expires: new Date(redeemable.expires.getTime() + 60_000),
+      userId: 'u1',
+      account: null,
+    };
+    await repositories.oauthAttempts.issueCode(redeemable.id, code);
+
+    clock.advance(OAUTH_STATE_SECONDS + 1);
+    await housekeeping.run();
+    expect(repositories.oauthAttempts.rows.has(abandoned.id)).toBe(false);
+    expect(repositories.oauthAttempts.rows.has(redeemable.id)).toBe(true);
+    clock.advance(60);
+    await housekeeping.run();
+    expect(repositories.oauthAttempts.rows.size).toBe(0);
   });
 
   it('run() prunes audit events past AUDIT_RETENTION_DAYS and keeps what remains verifiable; 0 keeps them all', async () => {

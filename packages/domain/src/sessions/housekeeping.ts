@@ -4,6 +4,7 @@ import type { LoginAttemptRepository } from '../throttling/login-attempt.reposit
 import type { RateCounterRepository } from '../throttling/rate-counter.repository.ts';
 import type { ThrottlePolicy } from '../throttling/throttle.ts';
 import type { SignInChallengeRepository } from '../sign-in/sign-in-challenge.repository.ts';
+import type { OAuthAttemptRepository } from '../identities/oauth-attempt.repository.ts';
 import type { SessionRepository } from './session.repository.ts';
 import { SECOND_FACTOR_RULES } from '../factors/second-factor-rules.ts';
 
@@ -12,6 +13,7 @@ export interface HousekeepingDeps {
   attempts: LoginAttemptRepository;
   rateCounters: RateCounterRepository;
   signInChallenges: SignInChallengeRepository;
+  oauthAttempts: OAuthAttemptRepository;
   audit: AuditTrail;
   clock: Clock;
   throttle: ThrottlePolicy;
@@ -24,15 +26,24 @@ const DAY_MS = 86_400_000;
 /**
  * Removes what can no longer affect any request: expired refresh tokens, dead sessions and
  * failed logins outside every throttling window, hit counters whose window ended, expired sign-in
- * challenges; and audit events past their retention, which
+ * challenges, OAuth attempts whose state and code both expired; and audit events past their retention, which
  * the trail prunes so that what remains still verifies. Safe to run on many instances at once.
  */
 export class Housekeeping {
   constructor(private readonly deps: HousekeepingDeps) {}
 
   async run(): Promise<void> {
-    const { sessions, attempts, rateCounters, signInChallenges, audit, clock, throttle, auditRetentionDays } =
-      this.deps;
+    const {
+      sessions,
+      attempts,
+      rateCounters,
+      signInChallenges,
+      oauthAttempts,
+      audit,
+      clock,
+      throttle,
+      auditRetentionDays,
+    } = this.deps;
     const now = clock.now();
     // The second step's lock counts its failures among the login attempts too (SecondStepLock).
     const longestWindow = Math.max(
@@ -44,6 +55,7 @@ export class Housekeeping {
     await attempts.prune(new Date(now.getTime() - longestWindow * 1000));
     await rateCounters.prune(now);
     await signInChallenges.prune(now);
+    await oauthAttempts.deleteExpired(now);
     if (auditRetentionDays > 0) await audit.prune(new Date(now.getTime() - auditRetentionDays * DAY_MS));
   }
 }

@@ -1,3 +1,4 @@
+import type { AdminRole } from '../admins/admin-roles.ts';
 import type { AuditRecord } from '../audit/audit-event.ts';
 import { token } from '../shared/token.ts';
 import type { SubjectKind } from '../shared/identity.ts';
@@ -13,6 +14,11 @@ export interface VerifiedAccount {
 export interface SessionWithAccount {
   readonly session: Session;
   readonly accountActive: boolean;
+  /**
+   * An admin session's admin's role, read with the session (null for a user's session or an admin
+   * gone): every admin request needs both, so one read serves it.
+   */
+  readonly role: AdminRole | null;
 }
 
 /**
@@ -33,11 +39,10 @@ export interface SessionRepository {
   create(session: Session, firstToken: RefreshToken, verified: VerifiedAccount, audit?: AuditRecord): Promise<boolean>;
   findSession(id: string): Promise<Session | null>;
   /**
-   * The session and whether its account is active and not banned at `now`, read together (one
-   * snapshot): the check every access token gets, in one read where the store can join the two.
-   * Optional: without it, the session is read and then its account.
+   * The session, whether its account is active and not banned at `now`, and an admin's role, read
+   * together (one snapshot): the check every access token gets, in one read.
    */
-  findSessionWithAccount?(id: string, now: Date): Promise<SessionWithAccount | null>;
+  findSessionWithAccount(id: string, now: Date): Promise<SessionWithAccount | null>;
   findToken(id: string): Promise<RefreshToken | null>;
   /**
    * The session's refresh token that may be exchanged now (neither retired, revoked nor expired),

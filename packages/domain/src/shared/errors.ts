@@ -25,7 +25,15 @@ export type ErrorCode =
   | 'factor_already_active'
   | 'last_owner'
   | 'account_banned'
-  | 'impersonation_disabled';
+  | 'impersonation_disabled'
+  | 'slug_taken'
+  | 'identity_provider_error'
+  | 'invalid_oauth_state'
+  | 'invalid_oauth_code'
+  | 'identity_not_linked'
+  | 'identity_already_linked'
+  | 'identity_email_missing'
+  | 'last_sign_in_method';
 
 export abstract class DomainError extends Error {
   abstract readonly code: ErrorCode;
@@ -223,5 +231,73 @@ export class ImpersonationDisabledError extends DomainError {
   readonly code = 'impersonation_disabled';
   constructor() {
     super('Impersonation is off on this service (IMPERSONATION).');
+  }
+}
+
+/** An identity provider's slug that another provider has already. */
+export class SlugTakenError extends DomainError {
+  readonly code = 'slug_taken';
+  constructor() {
+    super('Another identity provider has this slug.');
+  }
+}
+
+/** The identity provider failed us: unreachable, an error answer, or a token that did not verify. */
+export class IdentityProviderError extends DomainError {
+  readonly code = 'identity_provider_error';
+  /** `reason` is for the log (never a secret); the client is told only that the provider failed. */
+  constructor(readonly reason: string) {
+    super('The identity provider could not vouch for the account.');
+  }
+}
+
+/** A callback whose state is unknown, spent, expired, another provider's or another browser's. */
+export class InvalidOAuthStateError extends DomainError {
+  readonly code = 'invalid_oauth_state';
+  constructor() {
+    super('This sign-in is unknown, expired or was already used; start again.');
+  }
+}
+
+/** A one-time code that is unknown, spent or expired, or a code_verifier that does not match it. */
+export class InvalidOAuthCodeError extends DomainError {
+  readonly code = 'invalid_oauth_code';
+  constructor() {
+    super('The code is invalid, expired or was already used.');
+  }
+}
+
+/**
+ * A first sign-in with an email that already belongs to a user, which may not link on its own:
+ * the user signs in the usual way and links the provider from there.
+ */
+export class IdentityNotLinkedError extends DomainError {
+  readonly code = 'identity_not_linked';
+  constructor() {
+    super('Sign in with your password and link this provider from your account first.');
+  }
+}
+
+/** This account at the provider is linked to a user already. */
+export class IdentityAlreadyLinkedError extends DomainError {
+  readonly code = 'identity_already_linked';
+  constructor() {
+    super('This account at the provider is linked to a user already.');
+  }
+}
+
+/** A provider that gave no email for an account that would need one (a new user). */
+export class IdentityEmailMissingError extends DomainError {
+  readonly code = 'identity_email_missing';
+  constructor() {
+    super('The identity provider gave no email address for this account.');
+  }
+}
+
+/** Removing the user's last way to sign in (no password, no passkey, no other identity). */
+export class LastSignInMethodError extends DomainError {
+  readonly code = 'last_sign_in_method';
+  constructor() {
+    super('This is the last way to sign in to this account: set a password or link another first.');
   }
 }

@@ -18,9 +18,11 @@ import { createUseCases, DEFAULT_MAIL_LIMITS, type MailLimits } from '../use-cas
 import { DEFAULT_MAIL_TEMPLATES } from '../mail/mail-template.ts';
 import { FakeSecretBox } from './fake-mail-ports.ts';
 import { RecordingLogger } from './recording-logger.ts';
+import { FakeUpstreamProviders } from './fake-upstream-providers.ts';
 import type { SignupMode } from '../signup/signup-service.ts';
 import type { MailKind } from '../mail/mail-message.ts';
 import type { WebhookUrlPolicy } from '../webhooks/webhook.rules.ts';
+import type { IssuerPolicy } from '../identities/identity-provider.rules.ts';
 
 /**
  * Builders for the domain's unit tests: every use case wired over the in-memory fakes and one
@@ -39,6 +41,8 @@ export const PASSWORD = 'correct horse battery';
 /** The public address mailed links are built on. */
 export const PUBLIC_URL = 'https://id.example.com/';
 export const ADDRESS = '203.0.113.7';
+/** The one origin besides PUBLIC_URL's a sign-in with a provider may end at (REDIRECT_ALLOW_LIST). */
+export const APP_ORIGIN = 'https://app.example.com';
 export const OTHER_ADDRESS = '198.51.100.23';
 export const ADMIN: AdminCredentials = { email: 'admin@example.com', password: 'admin-password-1' };
 
@@ -76,6 +80,7 @@ export function buildDomain({
   signup = 'open',
   impersonation = false,
   webhookUrls = { allowHttp: false },
+  identityProviderIssuers = { allowHttp: false },
 }: {
   policy?: AuthPolicy;
   mailLimits?: MailLimits;
@@ -84,6 +89,8 @@ export function buildDomain({
   impersonation?: boolean;
   /** WEBHOOK_ALLOW_HTTP: https only unless told. */
   webhookUrls?: WebhookUrlPolicy;
+  /** IDENTITY_PROVIDER_ALLOW_HTTP: https only unless told. */
+  identityProviderIssuers?: IssuerPolicy;
 } = {}) {
   const clock = new ManualClock();
   const ids = new SequentialIds();
@@ -95,6 +102,7 @@ export function buildDomain({
   const codes = new FakeOneTimeCodes();
   const ceremonies = new FakePasskeyCeremonies();
   const box = new FakeSecretBox();
+  const upstream = new FakeUpstreamProviders();
   const useCases = createUseCases({
     repositories,
     hasher,
@@ -116,6 +124,9 @@ export function buildDomain({
     ceremonies,
     impersonation,
     webhookUrls,
+    upstream,
+    redirectAllowList: [APP_ORIGIN],
+    identityProviderIssuers,
   });
   const { users, admins, self, userAuth, adminAuth, transfer, actionTokens, mail, accountMail, mailRequestLimit } =
     useCases;
@@ -170,8 +181,14 @@ export function buildDomain({
     factors: useCases.factors,
     impersonation: useCases.impersonation,
     webhooks: useCases.webhooks,
+    identityProviders: useCases.identityProviders,
+    userIdentities: useCases.userIdentities,
     /** The key ring's stand-in: what seals TOTP and webhook signing secrets. */
     box,
+    /** Identity providers in memory, and the user's side of signing in with them. */
+    upstream,
+    externalSignIn: useCases.externalSignIn,
+    identityLinks: useCases.identityLinks,
 
     /** The texts of the messages of `kind` queued to `recipient`, oldest first, opened. */
     async mailTexts(kind: MailKind, recipient: string): Promise<string[]> {

@@ -150,6 +150,11 @@ export class InMemoryFactorRepository implements FactorRepository, DroppedWithAc
     if (row?.totp) this.rows.set(id, { ...row, totp: { ...row.totp, secret } });
   }
 
+  /** Whether the account has an active passkey, at once: a way in of its own. */
+  hasActivePasskeyNow(owner: SubjectKind, subjectId: string): boolean {
+    return this.of(owner, subjectId).some((row) => row.activated !== null && row.kind === 'webauthn');
+  }
+
   dropAccount(owner: SubjectKind, subjectId: string): void {
     for (const factor of this.of(owner, subjectId)) this.rows.delete(factor.id);
     this.codes.delete(accountKey(owner, subjectId));

@@ -63,17 +63,15 @@ export class InMemoryInvitationRepository implements InvitationRepository {
   async revoke(
     id: string,
     at: Date,
-    audit: (pending: ListedInvitation) => AuditRecord,
+    audit: (pending: ListedInvitation, userRemoved: boolean) => AuditRecord,
   ): Promise<ListedInvitation | null> {
     const pending = this.pending(id);
     if (!pending) return null;
-    const record = audit(pending);
+    const kept = hasPassword(this.users.rows.get(pending.userId)!.passwordHash);
+    const record = audit(pending, !kept);
     this.rows.delete(id);
-    if (hasPassword(this.users.rows.get(pending.userId)!.passwordHash)) {
-      this.tokens.voidUserTokens(pending.userId, at);
-    } else {
-      this.users.removeNow(pending.userId);
-    }
+    if (kept) this.tokens.voidUserTokens(pending.userId, at);
+    else this.users.removeNow(pending.userId);
     this.audit.appendNow(record);
     return pending;
   }

@@ -2,6 +2,7 @@ import type { ActionPurpose, ActionToken, PreparedActionToken } from '../action-
 import type { AuditRecord } from '../audit/audit-event.ts';
 import { EmailTakenError, LastOwnerError } from '../shared/errors.ts';
 import type { Admin } from '../admins/admin.ts';
+import type { AdminRole } from '../admins/admin-roles.ts';
 import type { AdminChange, AdminRepository } from '../admins/admin.repository.ts';
 import type { SubjectKind } from '../shared/identity.ts';
 import { isSessionLive, isUserLogin, type RefreshToken, type Session } from '../sessions/session.ts';
@@ -30,6 +31,9 @@ import { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-deliverie
 import type { DroppedWithAccount } from './dropped-with-account.ts';
 import { InMemoryFactorRepository } from './in-memory-factors.ts';
 import { InMemorySignInChallengeRepository } from './in-memory-sign-in-challenges.ts';
+import { InMemoryIdentityProviderRepository } from './in-memory-identity-providers.ts';
+import { InMemoryExternalIdentityRepository } from './in-memory-external-identities.ts';
+import { InMemoryOAuthAttemptRepository } from './in-memory-oauth-attempts.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -39,6 +43,10 @@ class EmailKeyedStore<T extends { id: string; email: string; created: Date }> {
   readonly rows = new Map<string, T>();
 
   async insert(record: T): Promise<void> {
+    this.insertNow(record);
+  }
+  /** Stores a new record at once: EmailTakenError when another holds its email. */
+  insertNow(record: T): void {
     if (this.emailOwner(record.email) !== undefined) throw new EmailTakenError();
     this.rows.set(record.id, structuredClone(record));
   }
@@ -86,13 +94,18 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
   }
 
   override async insert(user: User, audit?: AuditRecord, issued?: PreparedActionToken): Promise<void> {
-    await super.insert(user);
-    this.activity.count(user.created, 'signups');
+    this.signUpNow(user);
     if (issued) {
       this.tokens().insertNow(issued.token);
       this.tokens().queueNow(issued.mail);
     }
     if (audit) this.audit.appendNow(audit);
+  }
+
+  /** Stores a new user at once and counts the sign-up: EmailTakenError when the email is taken. */
+  signUpNow(user: User): void {
+    this.insertNow(user);
+    this.activity.count(user.created, 'signups');
   }
 
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
@@ -219,8 +232,15 @@ export class InMemoryAdminRepository extends EmailKeyedStore<Admin> implements A
   }
 }
 
-/** The stored account a session of `kind` belongs to, if it exists, is active and is not banned at `at`. */
-export type ActiveAccountLookup = (kind: SubjectKind, id: string, at: Date) => VerifiedAccount | undefined;
+/**
+ * The stored account a session of `kind` belongs to (with its role, for an admin), if it exists,
+ * is active and is not banned at `at`.
+ */
+export type ActiveAccountLookup = (
+  kind: SubjectKind,
+  id: string,
+  at: Date,
+) => (VerifiedAccount & { readonly role?: AdminRole }) | undefined;
 
 /** What a user's login writes besides its session: the user's last login, the day's logins. */
 export type LoginRecorder = (id: string, at: Date) => void;
@@ -256,10 +276,8 @@ export class InMemorySessionRepository implements SessionRepository {
   async findSessionWithAccount(id: string, now: Date): Promise<SessionWithAccount | null> {
     const session = this.sessions.get(id);
     if (!session) return null;
-    return {
-      session: { ...session },
-      accountActive: this.activeAccount(session.kind, session.subjectId, now) !== undefined,
-    };
+    const account = this.activeAccount(session.kind, session.subjectId, now);
+    return { session: { ...session }, accountActive: account !== undefined, role: account?.role ?? null };
   }
   async findToken(id: string): Promise<RefreshToken | null> {
     const token = this.tokens.get(id);
@@ -490,7 +508,12 @@ export class InMemoryActivityRepository implements ActivityRepository {
   }
 }
 
-export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTrail } {
+export function inMemoryRepositories(): Repositories & {
+  audit: InMemoryAuditTrail;
+  identityProviders: InMemoryIdentityProviderRepository;
+  externalIdentities: InMemoryExternalIdentityRepository;
+  oauthAttempts: InMemoryOAuthAttemptRepository;
+} {
   const audit = new InMemoryAuditTrail();
   const activity: InMemoryActivityRepository = new InMemoryActivityRepository(() => users.rows.values());
   const sessions = new InMemorySessionRepository(
@@ -509,7 +532,7 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     activity,
     audit,
     () => tokens,
-    () => [factors, signInChallenges],
+    () => [factors, signInChallenges, externalIdentities],
   );
   const mail = new InMemoryMailQueue(audit);
   const tokens = new InMemoryActionTokenRepository(mail, audit, (id) => users.rows.has(id));
@@ -517,6 +540,12 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
   const factors = new InMemoryFactorRepository(sessions, audit, mail);
   const signInChallenges = new InMemorySignInChallengeRepository();
   const webhooks = new InMemoryWebhookRepository(audit);
+  const externalIdentities = new InMemoryExternalIdentityRepository(
+    users,
+    (id) => factors.hasActivePasskeyNow('user', id),
+    audit,
+  );
+  const oauthAttempts = new InMemoryOAuthAttemptRepository();
   return {
     activity,
     users,
@@ -538,5 +567,8 @@ export function inMemoryRepositories(): Repositories & { audit: InMemoryAuditTra
     signInChallenges,
     webhooks,
     webhookDeliveries: new InMemoryWebhookDeliveryRepository(webhooks, audit),
+    identityProviders: new InMemoryIdentityProviderRepository(audit, () => [externalIdentities, oauthAttempts]),
+    externalIdentities,
+    oauthAttempts,
   };
 }

@@ -7,15 +7,17 @@ import {
 } from '../webhooks/delivery-states.ts';
 import type { WebhookDelivery } from '../webhooks/webhook-delivery.ts';
 import { sealedSigningSecrets } from '../webhooks/webhook-secrets.ts';
-import type {
-  ClaimedWebhookDelivery,
-  DeliveryMapper,
-  DispatchTarget,
-  NewWebhookDelivery,
-  WebhookAttemptOutcome,
-  WebhookDeliveryPage,
-  WebhookDeliveryRepository,
-  WebhookSettlement,
+import {
+  type ClaimedWebhookDelivery,
+  type DeliveryMapper,
+  type DispatchTarget,
+  type EndpointShare,
+  endpointRoom,
+  type NewWebhookDelivery,
+  type WebhookAttemptOutcome,
+  type WebhookDeliveryPage,
+  type WebhookDeliveryRepository,
+  type WebhookSettlement,
 } from '../webhooks/webhook-delivery.repository.ts';
 import type { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 import type { InMemoryWebhookRepository } from './in-memory-webhooks.ts';
@@ -42,17 +44,24 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     if (!hook?.enabled) return 0;
     const events = this.audit.events.filter((event) => event.seq > hook.cursor).slice(0, limit);
     if (events.length === 0) return 0;
-    for (const delivery of map(hook, events)) this.insert(delivery, delivery.created, false);
-    this.webhooks.rows.set(webhookId, { ...hook, cursor: events.at(-1)!.seq });
-    return events.length;
+    const { deliveries, read } = map(hook, events);
+    for (const delivery of deliveries) this.insert(delivery, delivery.created, false);
+    this.webhooks.rows.set(webhookId, { ...hook, cursor: events[read - 1]!.seq });
+    return read;
   }
 
-  async claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedWebhookDelivery[]> {
+  async claim(now: Date, leaseUntil: Date, limit: number, share: EndpointShare): Promise<ClaimedWebhookDelivery[]> {
+    const taken = new Map<string, number>();
     const due = [...this.rows.values()]
       .filter(
         (row) => row.status === 'pending' && row.nextAttempt <= now && this.webhooks.rows.get(row.webhookId)?.enabled,
       )
       .sort((a, b) => a.nextAttempt.getTime() - b.nextAttempt.getTime())
+      .filter((row) => {
+        const count = taken.get(row.webhookId) ?? 0;
+        taken.set(row.webhookId, count + 1);
+        return count < endpointRoom(share, row.webhookId);
+      })
       .slice(0, limit);
     return due.map((row) => {
       const claimed = { ...row, attempts: row.attempts + 1, nextAttempt: leaseUntil, leaseUntil, updated: now };
@@ -125,10 +134,15 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
     const hook = this.webhooks.rows.get(webhookId);
     if (!hook) return 0;
     this.audit.appendNow(audit);
-    const events = this.audit.events.filter((event) => event.seq >= since && event.seq <= hook.cursor);
-    const made = map(hook, events);
-    for (const delivery of made) this.insert(delivery, now, true);
-    return made.length;
+    let events = this.audit.events.filter((event) => event.seq >= since && event.seq <= hook.cursor);
+    let queued = 0;
+    while (events.length > 0) {
+      const { deliveries, read } = map(hook, events);
+      for (const delivery of deliveries) this.insert(delivery, now, true);
+      queued += deliveries.length;
+      events = events.slice(read);
+    }
+    return queued;
   }
 
   async backlog(now: Date): Promise<{ pending: number; oldestDueSeconds: number }> {
@@ -138,11 +152,7 @@ export class InMemoryWebhookDeliveryRepository implements WebhookDeliveryReposit
   }
 
   private insert(delivery: NewWebhookDelivery, now: Date, replay: boolean): void {
-    const existing = [...this.rows.values()].find(
-      (row) =>
-        row.id === delivery.id ||
-        (delivery.seq !== null && row.webhookId === delivery.webhookId && row.seq === delivery.seq),
-    );
+    const existing = [...this.rows.values()].find((row) => row.id === delivery.id);
     if (existing) {
       if (replay) this.requeue(existing, now);
       return;

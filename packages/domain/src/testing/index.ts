@@ -30,6 +30,13 @@ export * from './factor.repository.contract.ts';
 export * from './sign-in-challenge.repository.contract.ts';
 export * from './in-memory-webhooks.ts';
 export * from './webhook.repository.contract.ts';
+export * from './in-memory-identity-providers.ts';
+export * from './in-memory-external-identities.ts';
+export * from './in-memory-oauth-attempts.ts';
+export * from './identity-samples.ts';
+export * from './identity-provider.repository.contract.ts';
+export * from './external-identity.repository.contract.ts';
+export * from './oauth-attempt.repository.contract.ts';
 
 import type { OpenRepositories } from './contract-harness.ts';
 import { describeAdminRepositoryContract } from './admin.repository.contract.ts';
@@ -52,6 +59,9 @@ import { describeFactorRepositoryContract } from './factor.repository.contract.t
 import { describeSignInChallengeRepositoryContract } from './sign-in-challenge.repository.contract.ts';
 import { describeWebhookRepositoryContract } from './webhook.repository.contract.ts';
 import { describeWebhookDeliveryRepositoryContract } from './webhook-delivery.repository.contract.ts';
+import { describeIdentityProviderRepositoryContract } from './identity-provider.repository.contract.ts';
+import { describeExternalIdentityRepositoryContract } from './external-identity.repository.contract.ts';
+import { describeOAuthAttemptRepositoryContract } from './oauth-attempt.repository.contract.ts';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
@@ -75,6 +85,9 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeSignInChallengeRepositoryContract(backend, open);
   describeWebhookRepositoryContract(backend, open);
   describeWebhookDeliveryRepositoryContract(backend, open);
+  describeIdentityProviderRepositoryContract(backend, open);
+  describeExternalIdentityRepositoryContract(backend, open);
+  describeOAuthAttemptRepositoryContract(backend, open);
 }
 // Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
 // case converts by changing its import line (relative imports carry .ts; the build refuses any
@@ -83,4 +96,5 @@ export { collectedTests, useTestHost, type CollectedTest, type TestHost } from '
 export * from './in-memory-factors.ts';
 export * from './in-memory-sign-in-challenges.ts';
 export * from './fake-factor-ports.ts';
+export * from './fake-upstream-providers.ts';
 export * from './factor-fixture.ts';

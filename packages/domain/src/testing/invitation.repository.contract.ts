@@ -190,10 +190,13 @@ export function describeInvitationRepositoryContract(backend: string, open: Open
 
     it('revoke() removes the invitation, its user and its token; a second revoke finds nothing', async () => {
       const { user, invitation, token } = await created();
-      const revoked = await repositories.invitations.revoke(invitation.id, at(5), (pending) => {
+      let removed: boolean | undefined;
+      const revoked = await repositories.invitations.revoke(invitation.id, at(5), (pending, userRemoved) => {
         expect(pending.id).toBe(invitation.id);
+        removed = userRemoved;
         return event('invitation.revoked', invitation.id);
       });
+      expect(removed).toBe(true); // what its audit event says: its user went with it
       expect(revoked).toMatchObject({ id: invitation.id, email: user.email });
       expect(await repositories.users.findById(user.id)).toBeNull();
       expect(await repositories.invitations.findPending(invitation.id)).toBeNull();
@@ -209,11 +212,14 @@ export function describeInvitationRepositoryContract(backend: string, open: Open
       await repositories.users.update(given.user.id, (current) => ({
         user: applyUserPatch(current, { passwordHash: 'set-by-an-admin' }, at(3)),
       }));
+      let removed: boolean | undefined;
       expect(
-        await repositories.invitations.revoke(given.invitation.id, at(5), () =>
-          event('invitation.revoked', given.invitation.id),
-        ),
+        await repositories.invitations.revoke(given.invitation.id, at(5), (_, userRemoved) => {
+          removed = userRemoved;
+          return event('invitation.revoked', given.invitation.id);
+        }),
       ).not.toBeNull();
+      expect(removed).toBe(false);
       expect(await repositories.users.findById(given.user.id)).toMatchObject({ passwordHash: 'set-by-an-admin' });
       expect(await acceptWith(repositories, given.token)).toBeNull();
       const accepted = await created();

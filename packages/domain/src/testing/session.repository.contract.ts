@@ -1,4 +1,6 @@
 import { describe, expect, it } from './test-api.ts';
+import { auditRecord } from '../audit/audit-records.ts';
+import { SYSTEM } from '../audit/audit-event.ts';
 import type { RefreshToken, Session } from '../sessions/session.ts';
 import type { SessionRepository, VerifiedAccount } from '../sessions/session.repository.ts';
 import type { Repositories } from '../repositories.ts';
@@ -121,29 +123,42 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       expect(lost).toEqual([]);
     });
 
-    it('findSessionWithAccount(), where a store has it, reads a session with whether its account is still active', async () => {
-      const withAccount = sessions.findSessionWithAccount?.bind(sessions);
-      if (!withAccount) return;
+    it("findSessionWithAccount() reads a session with whether its account is still active, and an admin's role", async () => {
+      const withAccount = sessions.findSessionWithAccount.bind(sessions);
       const { session: ofUser } = await started();
       const { session: ofAdmin } = await started({ kind: 'admin' });
-      expect(await withAccount(ofUser.id, T0)).toEqual({ session: ofUser, accountActive: true });
-      expect(await withAccount(ofAdmin.id, T0)).toEqual({ session: ofAdmin, accountActive: true });
+      expect(await withAccount(ofUser.id, T0)).toEqual({ session: ofUser, accountActive: true, role: null });
+      expect(await withAccount(ofAdmin.id, T0)).toEqual({ session: ofAdmin, accountActive: true, role: 'owner' });
       expect(await withAccount(nextId(), T0)).toBeNull();
+      // A role changed after the session opened is the role read with it; an admin removed has none.
+      const support = await stored(repositories.admins, sampleAdmin({ role: 'support' }));
+      const { session: ofSupport } = await started({ kind: 'admin', subjectId: support.id });
+      expect(await withAccount(ofSupport.id, T0)).toEqual({ session: ofSupport, accountActive: true, role: 'support' });
+      await repositories.admins.update({ ...support, role: 'auditor' });
+      expect(await withAccount(ofSupport.id, T0)).toEqual({ session: ofSupport, accountActive: true, role: 'auditor' });
+      const removal = auditRecord(nextId(), T0, SYSTEM, 'admin.removed', { type: 'admins', id: support.id });
+      await repositories.admins.remove(support.id, later(1), () => removal);
+      expect(await withAccount(ofSupport.id, T0)).toMatchObject({ accountActive: false, role: null });
       // Banned without ending its sessions: not in good standing until the ban's end.
       const { session: ofBanned } = await started();
       await repositories.users.update(ofBanned.subjectId, (current) => ({
         user: { ...current, bannedAt: T0, bannedUntil: later(60), banReason: 'spam' },
       }));
-      expect(await withAccount(ofBanned.id, later(59))).toEqual({ session: ofBanned, accountActive: false });
-      expect(await withAccount(ofBanned.id, later(60))).toEqual({ session: ofBanned, accountActive: true });
+      expect(await withAccount(ofBanned.id, later(59))).toEqual({
+        session: ofBanned,
+        accountActive: false,
+        role: null,
+      });
+      expect(await withAccount(ofBanned.id, later(60))).toEqual({ session: ofBanned, accountActive: true, role: null });
       // Deactivated without ending its sessions, as a login racing the deactivation leaves one.
       await repositories.users.update(ofUser.subjectId, (current) => ({ user: { ...current, active: 0 } }));
-      expect(await withAccount(ofUser.id, T0)).toEqual({ session: ofUser, accountActive: false });
+      expect(await withAccount(ofUser.id, T0)).toEqual({ session: ofUser, accountActive: false, role: null });
       const { session: ofDeleted } = await started();
       await repositories.users.delete(ofDeleted.subjectId, later(5));
       expect(await withAccount(ofDeleted.id, T0)).toEqual({
         session: { ...ofDeleted, revoked: later(5) },
         accountActive: false,
+        role: null,
       });
     });
 
@@ -262,8 +277,11 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       const { session } = await started({ impersonatorId: admin.id, amr: [] });
       expect(await sessions.findSession(session.id)).toEqual(session);
       expect(await sessions.listLive('user', session.subjectId, T0, 10)).toEqual([session]);
-      const withAccount = await sessions.findSessionWithAccount?.(session.id, T0);
-      if (withAccount !== undefined) expect(withAccount).toEqual({ session, accountActive: true });
+      expect(await sessions.findSessionWithAccount(session.id, T0)).toEqual({
+        session,
+        accountActive: true,
+        role: null,
+      });
       const { session: login } = await started({ subjectId: session.subjectId, created: later(1) });
       expect((await sessions.findSession(login.id))?.impersonatorId).toBeNull();
     });

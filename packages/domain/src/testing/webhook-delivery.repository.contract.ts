@@ -3,7 +3,9 @@ import { SYSTEM } from '../audit/audit-event.ts';
 import { auditRecord, userTarget } from '../audit/audit-records.ts';
 import type { Repositories } from '../repositories.ts';
 import type { WebhookAttemptOutcome, WebhookSettlement } from '../webhooks/webhook-delivery.repository.ts';
-import { deliveriesOf } from '../webhooks/webhook-dispatcher.ts';
+import { importedUsersChanges } from '../transfer/imported-users.ts';
+import type { User } from '../users/user.ts';
+import { DISPATCH_DELIVERIES_MAX, deliveriesOf } from '../webhooks/webhook-dispatcher.ts';
 import { useFreshRepositories, type OpenRepositories, type RepositoryHarness } from './contract-harness.ts';
 import { sampleWebhook } from './webhook.repository.contract.ts';
 
@@ -14,6 +16,9 @@ const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
 const ROUNDS = 50;
 
 let made = 0;
+/** No endpoint is short of room: a claim is bounded by its limit alone. */
+const UNSHARED = { max: 1000, inFlight: new Map<string, number>() };
+
 const nextId = () => {
   made += 1;
   return `26200000-0000-4000-8000-${made.toString(16).padStart(12, '0')}`;
@@ -145,8 +150,8 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
         await dispatchAll(webhook.id);
         const now = at(round * 100);
         const [mine, theirs] = await Promise.all([
-          repositories.webhookDeliveries.claim(now, at(round * 100 + 30), 3),
-          another.webhookDeliveries.claim(now, at(round * 100 + 30), 3),
+          repositories.webhookDeliveries.claim(now, at(round * 100 + 30), 3, UNSHARED),
+          another.webhookDeliveries.claim(now, at(round * 100 + 30), 3, UNSHARED),
         ]);
         const ids = [...mine, ...theirs].map((claim) => claim.id);
         shared.push(ids.length - new Set(ids).size);
@@ -161,13 +166,13 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
       const webhook = await endpoint();
       for (let n = 0; n < 3; n += 1) await change();
       await dispatchAll(webhook.id);
-      const mine = await repositories.webhookDeliveries.claim(at(1), at(31), 12);
+      const mine = await repositories.webhookDeliveries.claim(at(1), at(31), 12, UNSHARED);
       expect(mine).toHaveLength(3);
       expect(mine[0]).toMatchObject({ url: webhook.url, attempt: 1, secrets: [webhook.secret] });
-      expect(await repositories.webhookDeliveries.claim(at(2), at(32), 50)).toEqual([]); // held
+      expect(await repositories.webhookDeliveries.claim(at(2), at(32), 50, UNSHARED)).toEqual([]); // held
 
       const claim = mine[0]!;
-      const retaken = await repositories.webhookDeliveries.claim(at(40), at(70), 50); // leases over
+      const retaken = await repositories.webhookDeliveries.claim(at(40), at(70), 50, UNSHARED); // leases over
       expect(retaken.find((again) => again.id === claim.id)?.attempt).toBe(2);
       expect(await settleOne(claim, success(41), at(-432_000))).toBe(false);
       const current = retaken.find((again) => again.id === claim.id)!;
@@ -180,6 +185,24 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
       });
     });
 
+    it("a claim takes of each endpoint no more than its room (the share less those in flight), the others' oldest beside", async () => {
+      const slow = await endpoint();
+      for (let n = 0; n < 5; n += 1) await change();
+      const fast = await endpoint();
+      for (let n = 0; n < 2; n += 1) await change();
+      await dispatchAll(slow.id);
+      await dispatchAll(fast.id);
+      const share = { max: 3, inFlight: new Map([[slow.id, 1]]) };
+      const claimed = await repositories.webhookDeliveries.claim(at(1), at(31), 10, share);
+      const of = (id: string) => claimed.filter((claim) => claim.webhookId === id).length;
+      expect([of(slow.id), of(fast.id)]).toEqual([2, 2]);
+      // The slow endpoint at its share: nothing more of it, however much is due and free.
+      const full = { max: 3, inFlight: new Map([[slow.id, 3]]) };
+      expect(await repositories.webhookDeliveries.claim(at(2), at(32), 10, full)).toEqual([]);
+      const next = await repositories.webhookDeliveries.claim(at(2), at(32), 10, UNSHARED);
+      expect(next.map((claim) => claim.webhookId)).toEqual(Array(5).fill(slow.id)); // 7 due, 2 taken
+    });
+
     it('a claim carries the previous secret beside the current one until its time is up', async () => {
       const webhook = await endpoint();
       const rotated = { keyId: 'key-2', ciphertext: 'sealed-new' };
@@ -188,9 +211,9 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
       await change();
       await change();
       await dispatchAll(webhook.id);
-      const [early] = await repositories.webhookDeliveries.claim(at(1), at(31), 1);
+      const [early] = await repositories.webhookDeliveries.claim(at(1), at(31), 1, UNSHARED);
       expect(early!.secrets).toEqual([rotated, webhook.secret]);
-      const [late] = await repositories.webhookDeliveries.claim(at(101), at(131), 1);
+      const [late] = await repositories.webhookDeliveries.claim(at(101), at(131), 1, UNSHARED);
       expect(late!.secrets).toEqual([rotated]);
     });
 
@@ -198,18 +221,18 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
       const webhook = await endpoint();
       await change();
       await dispatchAll(webhook.id);
-      const [first] = await repositories.webhookDeliveries.claim(at(1), at(31), 10);
+      const [first] = await repositories.webhookDeliveries.claim(at(1), at(31), 10, UNSHARED);
       await settleOne(first!, failure(2, at(100)), at(-432_000));
       expect(await repositories.webhooks.get(webhook.id)).toMatchObject({ enabled: true, failingSince: at(2) });
-      const [second] = await repositories.webhookDeliveries.claim(at(100), at(130), 10);
+      const [second] = await repositories.webhookDeliveries.claim(at(100), at(130), 10, UNSHARED);
       await settleOne(second!, failure(101, at(200)), at(3));
       expect(await repositories.webhooks.get(webhook.id)).toMatchObject({ enabled: false, disabledReason: 'failing' });
-      expect(await repositories.webhookDeliveries.claim(at(300), at(330), 10)).toEqual([]); // disabled: nothing claimed
+      expect(await repositories.webhookDeliveries.claim(at(300), at(330), 10, UNSHARED)).toEqual([]); // disabled: nothing claimed
 
       const other = await endpoint();
       await change();
       await dispatchAll(other.id);
-      const [claim] = await repositories.webhookDeliveries.claim(at(1), at(31), 10);
+      const [claim] = await repositories.webhookDeliveries.claim(at(1), at(31), 10, UNSHARED);
       await settleOne(claim!, { ...failure(2, null), responseStatus: 410, gone: true }, at(-432_000));
       expect(await repositories.webhooks.get(other.id)).toMatchObject({ enabled: false, disabledReason: 'gone' });
     });
@@ -219,7 +242,7 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
       const webhook = await endpoint();
       const later = [await change(), await change()];
       await dispatchAll(webhook.id);
-      const claimed = await repositories.webhookDeliveries.claim(at(1), at(31), 10);
+      const claimed = await repositories.webhookDeliveries.claim(at(1), at(31), 10, UNSHARED);
       for (const claim of claimed) await settleOne(claim, success(2), at(-432_000));
       const replayed = auditRecord(nextId(), at(3), SYSTEM, 'webhook.replayed', { type: 'webhooks', id: webhook.id });
       const [one] = claimed;
@@ -242,6 +265,52 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
       expect(actions.filter((action) => action === 'webhook.replayed')).toHaveLength(2);
     });
 
+    it("an import's event makes one delivery per user it names, all at its place, and a replay the same ones again", async () => {
+      const webhook = await endpoint();
+      const user = (id: string, version: number) => ({ id, version }) as User;
+      // Enough users across two events that they take two dispatches: DISPATCH_DELIVERIES_MAX a transaction.
+      const created = Array.from({ length: DISPATCH_DELIVERIES_MAX - 2 }, (_, n) => user(`created-${n}`, 1));
+      const first = await repositories.audit.append(
+        auditRecord(
+          nextId(),
+          T0,
+          SYSTEM,
+          'users.imported',
+          null,
+          importedUsersChanges(created, [user('updated-0', 4)]),
+        ),
+      );
+      const second = await repositories.audit.append(
+        auditRecord(
+          nextId(),
+          T0,
+          SYSTEM,
+          'users.imported',
+          null,
+          importedUsersChanges([user('later-0', 1), user('later-1', 1)], []),
+        ),
+      );
+      expect(await repositories.webhookDeliveries.dispatch(webhook.id, 100, deliveriesOf)).toBe(2); // its own event, then the first import
+      expect((await repositories.webhooks.get(webhook.id))?.cursor).toBe(first.seq);
+      expect(await dispatchAll(webhook.id)).toBe(1);
+      const page = await repositories.webhookDeliveries.list(webhook.id, { page: 1, size: 2000 });
+      expect(page.total).toBe(DISPATCH_DELIVERIES_MAX + 1);
+      const ofFirst = page.deliveries.filter((delivery) => delivery.seq === first.seq);
+      expect(ofFirst.filter((delivery) => delivery.eventType === 'user.created')).toHaveLength(created.length);
+      expect(ofFirst.filter((delivery) => delivery.eventType === 'user.updated')).toHaveLength(1);
+      expect(page.deliveries.filter((delivery) => delivery.seq === second.seq)).toHaveLength(2);
+
+      const again = auditRecord(nextId(), at(4), SYSTEM, 'webhook.replayed', { type: 'webhooks', id: webhook.id });
+      expect(await repositories.webhookDeliveries.replaySince(webhook.id, first.seq, at(4), deliveriesOf, again)).toBe(
+        DISPATCH_DELIVERIES_MAX + 1,
+      );
+      const replayed = await repositories.webhookDeliveries.list(webhook.id, { page: 1, size: 2000 });
+      expect(replayed.total).toBe(DISPATCH_DELIVERIES_MAX + 1);
+      expect(new Set(replayed.deliveries.map((delivery) => delivery.id))).toEqual(
+        new Set(page.deliveries.map((delivery) => delivery.id)),
+      );
+    });
+
     it('a test event is enqueued due at once, and the backlog counts what is pending', async () => {
       const webhook = await endpoint();
       await repositories.webhookDeliveries.enqueue({
@@ -253,7 +322,7 @@ export function describeWebhookDeliveryRepositoryContract(backend: string, open:
         created: T0,
       });
       expect(await repositories.webhookDeliveries.backlog(at(10))).toEqual({ pending: 1, oldestDueSeconds: 10 });
-      const [claim] = await repositories.webhookDeliveries.claim(at(10), at(40), 10);
+      const [claim] = await repositories.webhookDeliveries.claim(at(10), at(40), 10, UNSHARED);
       expect(claim).toMatchObject({ id: 'msg_test1', eventType: 'webhook.test', payload: '{"type":"webhook.test"}' });
     });
   });

@@ -9,6 +9,7 @@ import { emailSearchTerm, verifiedAt } from '../users/user.rules.ts';
 import { NO_PASSWORD_HASH } from '../users/password-match.ts';
 import { EmailTakenError } from '../shared/errors.ts';
 import { planImport, type ConflictPolicy, type ImportEntry, type ImportPlan } from './import-plan.ts';
+import { importedUsersChanges } from './imported-users.ts';
 import { readTransferRecord, type ImportDraft } from './transfer-record.ts';
 import type { ExportCursor, UserImportRepository } from './user-import.repository.ts';
 import { NO_BAN } from '../users/user-ban.ts';
@@ -61,6 +62,8 @@ const figures = (values: Record<string, number | boolean | string>): AuditChange
   Object.fromEntries(Object.entries(values).map(([name, after]) => [name, { before: null, after }]));
 
 export const DEFAULT_IMPORT_BATCH_SIZE = 1000;
+/** The most records one batch writes, whatever is asked: its audit event names each user. */
+export const MAX_IMPORT_BATCH_SIZE = 1000;
 export const REPORT_MAX_REJECTIONS = 10_000;
 export const EXPORT_PAGE_SIZE = 1000;
 const BATCH_ATTEMPTS = 3;
@@ -103,7 +106,8 @@ export class UserTransferService {
       if (report.rejections.length < REPORT_MAX_REJECTIONS) report.rejections.push(rejection);
       options.onRejected?.(rejection);
     };
-    const batchSize = options.batchSize ?? DEFAULT_IMPORT_BATCH_SIZE;
+    // Bounded: a batch's audit event names each user it wrote (see importedUsersChanges).
+    const batchSize = Math.min(options.batchSize ?? DEFAULT_IMPORT_BATCH_SIZE, MAX_IMPORT_BATCH_SIZE);
     let batch: { line: number; draft: ImportDraft }[] = [];
     const flush = async () => {
       const drafts = batch;
@@ -183,14 +187,10 @@ export class UserTransferService {
             audit: (plan) =>
               plan.inserts.length + plan.updates.length === 0
                 ? null
-                : auditRecord(
-                    this.deps.ids.next(),
-                    now,
-                    options.by ?? SYSTEM,
-                    'users.imported',
-                    null,
-                    figures({ created: plan.inserts.length, updated: plan.updates.length }),
-                  ),
+                : auditRecord(this.deps.ids.next(), now, options.by ?? SYSTEM, 'users.imported', null, {
+                    ...figures({ created: plan.inserts.length, updated: plan.updates.length }),
+                    ...importedUsersChanges(plan.inserts, plan.updates),
+                  }),
           },
         );
       } catch (error) {

@@ -79,7 +79,7 @@ describe('WebhookDispatcher and WebhookDeliveryWorker', () => {
     };
     s.change();
     await s.dispatcher.dispatchAll();
-    const claimed = await s.worker.claimDue(10);
+    const claimed = await s.worker.claimDue(10, { max: 10, inFlight: new Map() });
     expect(claimed).toHaveLength(2);
     const attempts = claimed.map(async (claim) => s.worker.record(await s.worker.send(claim)));
     await attempts[claimed.findIndex((claim) => claim.webhookId === s.webhook.id)];

@@ -4,6 +4,7 @@ import type { Logger } from '../shared/logger.ts';
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, FAILING_DISABLE_SECONDS, nextAttemptAt } from './delivery-schedule.ts';
 import type {
   ClaimedWebhookDelivery,
+  EndpointShare,
   WebhookAttemptOutcome,
   WebhookDeliveryRepository,
   WebhookSettlement,
@@ -57,10 +58,10 @@ export class WebhookDeliveryWorker {
 
   constructor(private readonly deps: WebhookDeliveryWorkerDeps) {}
 
-  /** Claims up to `limit` due deliveries, each leased for one attempt. */
-  async claimDue(limit: number): Promise<readonly ClaimedWebhookDelivery[]> {
+  /** Claims up to `limit` due deliveries, each leased for one attempt, of each endpoint its room under `share`. */
+  async claimDue(limit: number, share: EndpointShare): Promise<readonly ClaimedWebhookDelivery[]> {
     const now = this.deps.clock.now();
-    return this.deps.deliveries.claim(now, addSeconds(now, WEBHOOK_LEASE_SECONDS), limit);
+    return this.deps.deliveries.claim(now, addSeconds(now, WEBHOOK_LEASE_SECONDS), limit, share);
   }
 
   /** Sends one claimed delivery: how the attempt ended, not yet recorded. */
@@ -86,7 +87,7 @@ export class WebhookDeliveryWorker {
 
   /** Claims up to `limit` due deliveries and attempts them all, each recorded when it ends. Answers how many it claimed. */
   async deliverDue(limit: number): Promise<number> {
-    const claimed = await this.claimDue(limit);
+    const claimed = await this.claimDue(limit, { max: limit, inFlight: new Map() });
     await Promise.all(claimed.map(async (claim) => this.record(await this.send(claim))));
     return claimed.length;
   }

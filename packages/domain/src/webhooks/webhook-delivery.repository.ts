@@ -22,9 +22,32 @@ export interface DispatchTarget {
 
 /**
  * What turns a batch of events into the deliveries of one endpoint: pure and synchronous, so a
- * store runs it inside its transaction.
+ * store runs it inside its transaction. It may take only the first `read` events (one at least,
+ * to bound the deliveries one transaction holds); the store moves past those alone.
  */
-export type DeliveryMapper = (target: DispatchTarget, events: readonly AuditEvent[]) => NewWebhookDelivery[];
+export type DeliveryMapper = (
+  target: DispatchTarget,
+  events: readonly AuditEvent[],
+) => { deliveries: NewWebhookDelivery[]; read: number };
+
+/**
+ * The share of one instance's attempts an endpoint may hold: a claim leaves each endpoint at most
+ * `max` in flight, those of `inFlight` included, so a receiver that hangs holds `max` slots at
+ * most and the others' deliveries take the rest.
+ */
+export interface EndpointShare {
+  readonly max: number;
+  /** Attempts in flight on this instance, per endpoint id (an endpoint not named has none). */
+  readonly inFlight: ReadonlyMap<string, number>;
+}
+
+/** How many more attempts of endpoint `webhookId` a claim may take under `share`. */
+export const endpointRoom = (share: EndpointShare, webhookId: string): number =>
+  Math.max(0, share.max - (share.inFlight.get(webhookId) ?? 0));
+
+/** The room of each endpoint `share` names (every other endpoint's is `share.max`). */
+export const endpointRooms = (share: EndpointShare): Record<string, number> =>
+  Object.fromEntries([...share.inFlight.keys()].map((id) => [id, endpointRoom(share, id)]));
 
 /** A delivery claimed for one attempt, with what sending it needs. */
 export interface ClaimedWebhookDelivery {
@@ -81,10 +104,11 @@ export interface WebhookDeliveryRepository {
   dispatch(webhookId: string, limit: number, map: DeliveryMapper): Promise<number>;
   /**
    * Claims up to `limit` pending deliveries due at `now` of enabled endpoints (a lease that ran
-   * out is due again), each until `leaseUntil`, with one more attempt. Claims on any instances
-   * never share a delivery.
+   * out is due again), each until `leaseUntil`, with one more attempt, oldest due first, and of
+   * each endpoint no more than its room under `share`. Claims on any instances never share a
+   * delivery.
    */
-  claim(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedWebhookDelivery[]>;
+  claim(now: Date, leaseUntil: Date, limit: number, share: EndpointShare): Promise<ClaimedWebhookDelivery[]>;
   /**
    * Records the outcomes of a round's attempts, in one transaction, and their endpoints': a
    * success clears `failing_since`, a failure sets it if unset and disables the endpoint

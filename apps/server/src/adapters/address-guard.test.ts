@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forbiddenAddressKind } from './webhook-address-guard';
+import { forbiddenAddressKind } from './address-guard';
 
 describe('forbiddenAddressKind: only globally routable unicast addresses may be reached', () => {
   it.each([

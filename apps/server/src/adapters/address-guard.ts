@@ -64,7 +64,7 @@ function lastIpv4(address: string): string {
 }
 
 /**
- * What `address` is when a webhook may not reach it (`a loopback address`), or null when it may:
+ * What `address` is when the service may not reach it (a webhook, an identity provider) (`a loopback address`), or null when it may:
  * only globally routable unicast addresses may be reached. An IPv4-mapped or NAT64 address is
  * judged by the IPv4 address it carries.
  */
@@ -79,27 +79,33 @@ export function forbiddenAddressKind(address: string): string | null {
   return GLOBAL_UNICAST.check(bare, 'ipv6') ? null : 'a reserved address';
 }
 
-/** A refused address. Its message names neither the address nor what it is: the delivery log is no map of the network. */
+/**
+ * A refused address. Its message names neither the address nor what it is (the delivery log or
+ * the server's log is no map of the network), only the variable that would allow it.
+ */
 export class ForbiddenAddressError extends Error {
-  readonly code = 'EWEBHOOKADDRESS';
-  constructor() {
-    super('address not allowed (only public addresses, unless WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true)');
+  readonly code = 'EFORBIDDENADDRESS';
+  constructor(allowVariable: string) {
+    super(`address not allowed (only public addresses, unless ${allowVariable}=true)`);
   }
 }
 
 /**
  * A `lookup` for an http(s) Agent that resolves as usual and then refuses every forbidden
  * address: the check is on the address the socket is about to connect to, so a name that
- * resolves to one (or changes what it resolves to between checks) is refused too.
+ * resolves to one (or changes what it resolves to between checks) is refused too. The refusal
+ * names `allowVariable`, the setting that would lift it.
  */
-export const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, '', 0);
-    if (addresses.some(({ address }) => forbiddenAddressKind(address) !== null)) {
-      return callback(new ForbiddenAddressError(), '', 0);
-    }
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-    const [first] = addresses;
-    return callback(null, first!.address, first!.family);
-  });
-};
+export function guardedLookup(allowVariable: string): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, '', 0);
+      if (addresses.some(({ address }) => forbiddenAddressKind(address) !== null)) {
+        return callback(new ForbiddenAddressError(allowVariable), '', 0);
+      }
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      const [first] = addresses;
+      return callback(null, first!.address, first!.family);
+    });
+  };
+}
