@@ -50,6 +50,18 @@ describe('GET /v1/oauth/{slug}/authorize', () => {
     expect(response.headers.get('location')).not.toContain(cookie?.value);
   });
 
+  it("scopes the cookie to PUBLIC_URL's path when the service sits behind a prefix, non-Secure on http", async () => {
+    const prefixed = await createTestApp({ publicUrl: 'http://example.com/auth/' });
+    await addIdentityProvider(prefixed);
+    const cleared = await throughProvider(prefixed, signInPath('acme', '/done'), upstreamAccount());
+    const started = await prefixed.app.request(signInPath('acme', '/done'));
+    for (const response of [started, cleared]) {
+      const attributes = responseCookies(response).get('uas_oauth')?.attributes;
+      expect(attributes?.get('path')).toBe('/auth/v1/oauth/');
+      expect(attributes?.has('secure')).toBe(false);
+    }
+  });
+
   it.each([
     ['a foreign origin', { redirect_to: 'https://evil.example/cb' }, 'redirect_to'],
     ['a scheme-relative URL', { redirect_to: '//evil.example' }, 'redirect_to'],

@@ -16,7 +16,13 @@ import {
 } from '../schemas/oauth.schemas';
 import { jsonBody } from '../schemas/validation';
 import { LOGIN_ANSWER_DESCRIPTION, loginAnswerDocument, loginAnswerSchema } from '../session/login';
-import { clearOAuthCookie, oauthCookie, setOAuthCookie, withQueryParameter } from '../session/oauth-browser';
+import {
+  clearOAuthCookie,
+  oauthCookie,
+  oauthCookieAttributes,
+  setOAuthCookie,
+  withQueryParameter,
+} from '../session/oauth-browser';
 
 const TAGS = ['Identity providers'];
 
@@ -39,7 +45,7 @@ interface OAuthRoutesDeps {
   externalSignIn: ExternalSignIn;
   identityLinks: IdentityLinks;
   oauthStartLimit: OAuthStartLimit;
-  /** PUBLIC_URL: the cookie is Secure when it is https, and a form callback is sent on to its GET there. */
+  /** PUBLIC_URL: the cookie's path and Secure flag follow it, and a form callback is sent on to its GET there. */
   publicUrl: string;
 }
 
@@ -50,7 +56,7 @@ interface OAuthRoutesDeps {
  * PKCE verifier at `/v1/oauth/token` for what `/v1/login` answers.
  */
 export function oauthRoutes({ externalSignIn, identityLinks, oauthStartLimit, publicUrl }: OAuthRoutesDeps) {
-  const secure = new URL(publicUrl).protocol === 'https:';
+  const cookie = oauthCookieAttributes(publicUrl);
   return new Hono<AppEnv>()
     .get(
       '/v1/oauth/:slug/authorize',
@@ -58,7 +64,7 @@ export function oauthRoutes({ externalSignIn, identityLinks, oauthStartLimit, pu
         operationId: 'oauthAuthorize',
         summary: 'Start signing in with an identity provider',
         description:
-          'Open it in the browser (a top-level navigation). Sends it on to the provider with `state`, `nonce` and PKCE, and sets the `uas_oauth` cookie (HttpOnly, SameSite=Lax, Path=/v1/oauth/, 10 minutes) that binds the sign-in to this browser. A bad `redirect_to` or `code_challenge` is answered here (422), never redirected to. With `link`, carries on a link begun with `POST /v1/users/me/identities`.',
+          'Open it in the browser (a top-level navigation). Sends it on to the provider with `state`, `nonce` and PKCE, and sets the `uas_oauth` cookie (HttpOnly, SameSite=Lax, Path=the path of PUBLIC_URL + `v1/oauth/`, 10 minutes) that binds the sign-in to this browser. A bad `redirect_to` or `code_challenge` is answered here (422), never redirected to. With `link`, carries on a link begun with `POST /v1/users/me/identities`.',
         tags: TAGS,
         query: AUTHORIZE_QUERY_PARAMETERS,
         responses: {
@@ -75,7 +81,7 @@ export function oauthRoutes({ externalSignIn, identityLinks, oauthStartLimit, pu
           query.kind === 'link'
             ? await identityLinks.handOff(slug, query.handle)
             : await externalSignIn.authorize(slug, query);
-        setOAuthCookie(c, browser, secure);
+        setOAuthCookie(c, browser, cookie);
         return c.redirect(location, 302);
       },
     )
@@ -98,7 +104,7 @@ export function oauthRoutes({ externalSignIn, identityLinks, oauthStartLimit, pu
       async (c) => {
         const params = callbackParameters(new URL(c.req.url).searchParams);
         const outcome = await externalSignIn.callback(c.req.param('slug'), params, oauthCookie(c), requestContext(c));
-        clearOAuthCookie(c, secure);
+        clearOAuthCookie(c, cookie);
         const location =
           outcome.code === undefined
             ? withQueryParameter(outcome.redirectTo, 'error', outcome.error.code)
