@@ -165,6 +165,31 @@ describe.each(BACKENDS)('attacks on signing in with other identity providers, on
     ]);
   });
 
+  it("what the provider says is checked as any input: a bad subject is the provider's error, a bad name is cleaned, never a 500", async () => {
+    const { a, b, clientA } = two;
+    for (const sub of ['', 'a\u0000b', 'x'.repeat(256)]) {
+      upstream.claims = { sub, email: `bad-sub-${backend}@example.com`, email_verified: true };
+      expect((await signIn(a, 'corp')).error).toBe('identity_provider_error');
+    }
+    const names = [
+      ['nul', 'a\u0000b', 'ab'],
+      ['long', 'N'.repeat(3000), 'N'.repeat(200)],
+      ['bidi', 'evil\u202eadmin', 'eviladmin'],
+    ];
+    for (const [tag, name, stored] of names) {
+      const email = `name-${tag}-${backend}@example.com`;
+      upstream.claims = { sub: `name-${tag}-${backend}`, email, email_verified: true, name };
+      expect((await signIn(b, 'corp')).code).toEqual(expect.any(String));
+      const found = await clientA.get(`/v1/admin/users?search[email]=${encodeURIComponent(email)}`, adminToken);
+      expect((await found.json()).data.map((user: { attributes: { name: string } }) => user.attributes.name)).toEqual([
+        stored,
+      ]);
+    }
+    // An email that is no address is none: without one, no account can be made.
+    upstream.claims = { sub: `bad-email-${backend}`, email: 'a\u0000b@example.com', email_verified: true };
+    expect((await signIn(a, 'corp')).error).toBe('identity_email_missing');
+  });
+
   it('Microsoft (nOAuth): an email with no xms_edov, or only email_verified, never links to its holder', async () => {
     const { a, clientA } = two;
     const ceo = await clientA.createUser({ email: `ceo-${backend}@example.com`, email_verified: true });

@@ -17,6 +17,7 @@ import type { OAuthAttemptRepository } from './oauth-attempt.repository.ts';
 import { pkceChallenge, pkceMatches } from './pkce.ts';
 import { redirectTargetProblem } from './redirect-target.ts';
 import type { UpstreamClient, UpstreamProviders } from './upstream-providers.ts';
+import { acceptedAccount } from './upstream-account.rules.ts';
 
 /** The key ring's purpose that seals client secrets and the verifiers toward providers. */
 const SEALING_PURPOSE = 'identity-provider-secret';
@@ -170,12 +171,13 @@ export class OAuthTrips {
     params: Readonly<Record<string, string>>,
     state: string,
   ): Promise<UpstreamAccount> {
-    return this.deps.upstream.complete(await this.client(provider), {
+    const account = await this.deps.upstream.complete(await this.client(provider), {
       params,
       state,
       nonce: attempt.nonce,
       codeVerifier: await this.providerVerifier(attempt),
     });
+    return acceptedAccount(account);
   }
 
   /** Gives the attempt its one-time code (60 s) with the user it signs in or the account it links: the code. */
