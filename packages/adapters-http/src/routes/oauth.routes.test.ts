@@ -194,6 +194,17 @@ describe('POST /v1/oauth/token', () => {
     expect((await again.json()).errors[0].code).toBe('invalid_oauth_code');
   });
 
+  it('refuses a code issued before its provider was disabled or deleted: 400 invalid_oauth_code', async () => {
+    const provider = await t.repositories.identityProviders.findBySlug('acme');
+    const code = await signedInCode();
+    await t.repositories.identityProviders.update(provider?.id ?? '', (current) => ({
+      provider: { ...current, enabled: false },
+      audit: null,
+    }));
+    const refused = await redeem(code);
+    expect([refused.status, (await refused.json()).errors[0].code]).toEqual([400, 'invalid_oauth_code']);
+  });
+
   it('refuses a wrong verifier with 400 invalid_oauth_code, and the code is spent', async () => {
     const code = await signedInCode();
     const wrong = await redeem(code, `${APP_VERIFIER}x`);

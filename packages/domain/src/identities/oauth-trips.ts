@@ -194,8 +194,8 @@ export class OAuthTrips {
 
   /**
    * Spends the code, then checks it is for `purpose` and that `verifier` is the app's: who only
-   * saw the code in a URL cannot redeem it. InvalidOAuthCodeError otherwise; the code is spent
-   * either way.
+   * saw the code in a URL cannot redeem it, nor anyone once its provider is no longer enabled.
+   * InvalidOAuthCodeError otherwise; the code is spent either way.
    */
   async redeem(code: string, verifier: string, purpose: OAuthAttemptPurpose): Promise<OAuthAttempt> {
     const { attempts, clock } = this.deps;
@@ -203,6 +203,8 @@ export class OAuthTrips {
     if (attempt?.purpose !== purpose || !pkceMatches(verifier, attempt.codeChallenge)) {
       throw new InvalidOAuthCodeError();
     }
+    // A provider disabled (or deleted) since the callback stops its sign-ins at once, codes too.
+    if (!(await this.deps.providers.get(attempt.providerId))?.enabled) throw new InvalidOAuthCodeError();
     return attempt;
   }
 
