@@ -14,6 +14,7 @@ import { APP_ORIGIN, LOOPBACK_PROVIDERS_ENV, OAuthBrowser, pkcePair } from '../s
 import { type IdTokenTampering, OidcUpstream } from '../support/oidc-upstream';
 import { BACKENDS, type TestApplication } from '../support/test-application';
 import { twoInstances } from '../support/two-instances';
+import { mailedToken } from '../support/outbox';
 import { USER_PASSWORD } from '../support/wire';
 
 const OIDC_SECRET = 'attacks-oidc-client-secret';
@@ -188,6 +189,36 @@ describe.each(BACKENDS)('attacks on signing in with other identity providers, on
     // An email that is no address is none: without one, no account can be made.
     upstream.claims = { sub: `bad-email-${backend}`, email: 'a\u0000b@example.com', email_verified: true };
     expect((await signIn(a, 'corp')).error).toBe('identity_email_missing');
+  });
+
+  it("an address squatted through a provider that did not vouch for it: its owner recovers it by mail, and the squatter's identity is unlinked", async () => {
+    const { a, b, clientA, clientB } = two;
+    const victim = `squatted-${backend}@example.com`;
+    upstream.claims = { sub: `squatter-${backend}`, email: victim, email_verified: false };
+    // The squatter's sign-in makes a password-less user holding the victim's address, unverified.
+    expect((await signIn(a, 'corp')).error).toBe('email_not_verified');
+    const squatted = await clientA.get(`/v1/admin/users?search[email]=${encodeURIComponent(victim)}`, adminToken);
+    const [account] = (await squatted.json()).data as { id: string }[];
+    expect(await identitiesOf(clientA, account!.id)).toBe(1);
+    // The owner of the mailbox asks for recovery (the same answer as for any address) and follows the link.
+    const asked = await clientB.send('POST', '/v1/recover', { email: victim });
+    expect(asked.status).toBe(202);
+    await b.useCases.mailRequests.resolveDue(100);
+    const token = await mailedToken(clientA, 'recovery', victim);
+    const reset = await clientB.send('POST', '/v1/reset-password', { token, password: 'the owner password 1' });
+    expect(reset.status).toBe(204);
+    expect(await identitiesOf(clientA, account!.id)).toBe(0);
+    const events = await clientA.get(
+      `/v1/admin/audit-events?filter[action]=user.identity_unlinked&filter[target]=${account!.id}`,
+      adminToken,
+    );
+    expect(
+      (await events.json()).data.map((event: { attributes: { changes: unknown } }) => event.attributes.changes),
+    ).toEqual([{ identity: { before: { provider: 'corp', subject: `squatter-${backend}` }, after: null } }]);
+    // The owner's password opens the account; the squatter's provider account no longer reaches it.
+    expect((await clientB.userSession(victim, 'the owner password 1')).accessToken).toEqual(expect.any(String));
+    expect((await signIn(b, 'corp')).error).toBe('identity_not_linked');
+    expect(await identitiesOf(clientB, account!.id)).toBe(0);
   });
 
   it('Microsoft (nOAuth): an email with no xms_edov, or only email_verified, never links to its holder', async () => {
