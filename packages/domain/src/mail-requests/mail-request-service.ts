@@ -43,8 +43,8 @@ export interface MailRequestServiceDeps {
 
 /**
  * Who qualifies at `now` for what each kind of request mails, and the audit event it records;
- * `signsIn` is whether the user has a way in (a password, or an identity at a provider). A pending
- * invitee (no password, no identity yet) gets neither: only the invitation's own link lets them
+ * `signsIn` is whether the account is in use (a password, an identity at a provider, or a
+ * sign-in once). A pending invitee (none of these yet) gets neither: only the invitation's own link lets them
  * in, and an admin can send it again. A user made through a provider may recover: the recovery
  * proves the mailbox is theirs (and unlinks identities that did not vouch for it). A banned user gets no recovery link while the ban lasts (the
  * ban voided those sent before): a new password would not let them in.
@@ -146,9 +146,13 @@ export class MailRequestService {
     });
   }
 
-  /** Whether the user has a way in besides a mailed link: a password, or an identity. */
+  /**
+   * Whether the account is in use, not an invitee's waiting for its invitation: a password, an
+   * identity at a provider, or a sign-in once (a provider's user whose provider was deleted).
+   */
   private async signsIn(user: User): Promise<boolean> {
-    return hasPassword(user.passwordHash) || (await this.deps.identities.listByUser(user.id)).length > 0;
+    if (hasPassword(user.passwordHash) || user.lastLogin !== null) return true;
+    return (await this.deps.identities.listByUser(user.id)).length > 0;
   }
 
   /** What `claim` leads to: nothing for an address no qualifying user has. */
