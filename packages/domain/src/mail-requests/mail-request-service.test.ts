@@ -90,11 +90,9 @@ describe('MailRequestService', () => {
 
   it('mails a recovery link to a password-less user who signed in once (a provider user whose provider went)', async () => {
     const user = await domain.createUser();
-    domain.repositories.users.rows.set(user.id, {
-      ...user,
-      passwordHash: NO_PASSWORD_HASH,
-      lastLogin: domain.clock.now(),
-    });
+    await domain.repositories.users.update(user.id, (current) => ({
+      user: { ...current, passwordHash: NO_PASSWORD_HASH, lastLogin: domain.clock.now() },
+    }));
     await domain.mailRequests.request('recovery', user.email, CONTEXT);
     await domain.mailRequests.resolveDue(10);
     expect((await outbox()).map((message) => [message.kind, message.recipient])).toEqual([['recovery', user.email]]);
