@@ -221,6 +221,38 @@ describe.each(BACKENDS)('attacks on signing in with other identity providers, on
     expect(await identitiesOf(clientB, account!.id)).toBe(0);
   });
 
+  it("a provider's issuer cannot change once users have identities through it: the new issuer's subjects would be strangers", async () => {
+    const { a, clientA, clientB } = two;
+    const id = await createProvider(clientA, {
+      slug: 'moving',
+      kind: 'oidc',
+      issuer: upstream.issuer,
+      client_id: 'uas-client',
+      client_secret: OIDC_SECRET,
+    });
+    const patch = (client: AdminClient, attributes: Record<string, unknown>) =>
+      client.send(
+        'PATCH',
+        `/v1/admin/identity-providers/${id}`,
+        { data: { type: 'identity_providers', attributes } },
+        adminToken,
+      );
+    // Unused, the provider may be pointed elsewhere and back.
+    expect((await patch(clientA, { issuer: 'https://elsewhere.example' })).status).toBe(200);
+    expect((await patch(clientB, { issuer: upstream.issuer })).status).toBe(200);
+    upstream.claims = { sub: `moving-${backend}`, email: `moving-${backend}@example.com`, email_verified: true };
+    expect((await signIn(a, 'moving')).code).toEqual(expect.any(String));
+    const refused = await patch(clientB, { issuer: 'https://elsewhere.example' });
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).errors).toMatchObject([
+      { code: 'invalid_attribute', source: { pointer: '/data/attributes/issuer' } },
+    ]);
+    // Anything else still changes; the issuer stays.
+    const renamed = await patch(clientA, { auto_link: true });
+    expect(renamed.status).toBe(200);
+    expect((await renamed.json()).data.attributes.issuer).toBe(upstream.issuer);
+  });
+
   it('Microsoft (nOAuth): an email with no xms_edov, or only email_verified, never links to its holder', async () => {
     const { a, clientA } = two;
     const ceo = await clientA.createUser({ email: `ceo-${backend}@example.com`, email_verified: true });

@@ -90,6 +90,11 @@ export class InMemoryExternalIdentityRepository
     if (owner === 'user') for (const row of this.of(subjectId)) this.rows.delete(row.id);
   }
 
+  /** Whether any identity exists through the provider. */
+  heldBy(providerId: string): boolean {
+    return [...this.rows.values()].some((row) => row.providerId === providerId);
+  }
+
   dropProvider(providerId: string): void {
     for (const row of [...this.rows.values()]) if (row.providerId === providerId) this.rows.delete(row.id);
   }

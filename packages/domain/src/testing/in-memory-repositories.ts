@@ -573,7 +573,11 @@ export function inMemoryRepositories(): Repositories & {
     signInChallenges,
     webhooks,
     webhookDeliveries: new InMemoryWebhookDeliveryRepository(webhooks, audit),
-    identityProviders: new InMemoryIdentityProviderRepository(audit, () => [externalIdentities, oauthAttempts]),
+    identityProviders: new InMemoryIdentityProviderRepository(
+      audit,
+      () => [externalIdentities, oauthAttempts],
+      (providerId) => externalIdentities.heldBy(providerId),
+    ),
     externalIdentities,
     oauthAttempts,
   };
