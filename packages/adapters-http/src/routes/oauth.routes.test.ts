@@ -122,6 +122,21 @@ describe('the callback', () => {
     expect(response.headers.get('location')).toBe(`${TEST_APP_ORIGIN}/cb?error=identity_not_linked`);
   });
 
+  it('answers HEAD at /authorize and the callback with 405 and spends nothing: the GET that follows still works', async () => {
+    const headStart = await t.app.request(signInPath('acme', '/done'), { method: 'HEAD' });
+    expect([headStart.status, headStart.headers.get('allow')]).toEqual([405, 'GET']);
+    expect(headStart.headers.getSetCookie()).toEqual([]);
+    const started = await t.app.request(signInPath('acme', '/done'));
+    const state = new URL(started.headers.get('location') ?? '').searchParams.get('state') ?? '';
+    const params = new URLSearchParams(t.upstream.consent(state, upstreamAccount()));
+    const cookie = { Cookie: started.headers.getSetCookie()[0]?.split(';')[0] ?? '' };
+    const head = await t.app.request(`/v1/oauth/acme/callback?${params}`, { method: 'HEAD', headers: cookie });
+    expect([head.status, head.headers.get('allow')]).toEqual([405, 'GET, POST']);
+    const back = await t.app.request(`/v1/oauth/acme/callback?${params}`, { headers: cookie });
+    expect(back.status).toBe(302);
+    expect(locationOf(back).searchParams.get('code')).toMatch(/.{16,}/);
+  });
+
   it("answers a provider's refusal at redirect_to with identity_provider_error, never its own words", async () => {
     const started = await t.app.request(signInPath('acme', '/done'));
     const state = new URL(started.headers.get('location') ?? '').searchParams.get('state') ?? '';

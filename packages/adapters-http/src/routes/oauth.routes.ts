@@ -2,6 +2,7 @@ import type { ExternalSignIn, IdentityLinks, OAuthStartLimit } from '@uas/domain
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../app-env';
+import { methodNotAllowed } from '../errors/http-problem';
 import { limitPerAddress } from '../middleware/per-address-limit';
 import { requestContext } from '../network/request-context';
 import { sessionExample } from '../openapi/examples';
@@ -28,6 +29,16 @@ const TAGS = ['Identity providers'];
 
 /** The callback a provider may POST to (Apple's `form_post`): the body guard reads its form. */
 export const OAUTH_CALLBACK_PATH = /^\/v1\/oauth\/[^/]+\/callback$/;
+
+/**
+ * HEAD would run the GET handler (Hono serves HEAD with it) and spend the hand-off or the state
+ * for a link preview or a prefetch: these paths answer it 405 before anything runs.
+ */
+const noHead = (allowed: readonly string[]) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (c.req.method === 'HEAD') throw methodNotAllowed('HEAD', allowed);
+    await next();
+  });
 
 /** Names the provider's slug in the path, for the document: the use cases look the provider up by it. */
 const slugParam = withFragment(
@@ -73,6 +84,7 @@ export function oauthRoutes({ externalSignIn, identityLinks, oauthStartLimit, pu
         errors: ['not_found', 'invalid_attribute', 'invalid_oauth_state', 'identity_provider_error'],
       }),
       slugParam,
+      noHead(['GET']),
       limitPerAddress(oauthStartLimit),
       async (c) => {
         const query = parseAuthorizeQuery(c.req.url);
@@ -101,6 +113,7 @@ export function oauthRoutes({ externalSignIn, identityLinks, oauthStartLimit, pu
         errors: ['invalid_oauth_state'],
       }),
       slugParam,
+      noHead(['GET', 'POST']),
       async (c) => {
         const params = callbackParameters(new URL(c.req.url).searchParams);
         const outcome = await externalSignIn.callback(c.req.param('slug'), params, oauthCookie(c), requestContext(c));
