@@ -94,7 +94,23 @@ export class OAuthTrips {
     purpose: OAuthAttemptPurpose,
     request: TripRequest & { userId: string | null },
   ): Promise<BegunTrip> {
-    const { attempts, box, tokenKeys, clock, ids } = this.deps;
+    const trip = await this.prepare(provider, purpose, request);
+    await this.store(trip.attempt);
+    return trip;
+  }
+
+  /** Stores an attempt `prepare` made. */
+  store(attempt: OAuthAttempt): Promise<void> {
+    return this.deps.attempts.create(attempt);
+  }
+
+  /** A new attempt of `purpose` with its single-use values, not stored yet (see `store`). */
+  async prepare(
+    provider: IdentityProvider,
+    purpose: OAuthAttemptPurpose,
+    request: TripRequest & { userId: string | null },
+  ): Promise<BegunTrip> {
+    const { box, tokenKeys, clock, ids } = this.deps;
     const id = ids.next();
     const handle = purpose === 'link' ? tokenKeys.generate() : null;
     const browser = handle === null ? tokenKeys.generate() : null;
@@ -120,7 +136,6 @@ export class OAuthTrips {
       codeUsed: null,
       account: null,
     };
-    await attempts.create(attempt);
     return { attempt, state, browser, handle };
   }
 
