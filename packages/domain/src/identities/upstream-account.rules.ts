@@ -4,7 +4,7 @@ import { isValidEmail, NAME_MAX_LENGTH, normalizeEmail } from '../users/user.rul
 import type { UpstreamAccount } from './oauth-attempt.ts';
 
 /** OpenID Connect Core §2: `sub` is at most 255 characters. */
-export const SUBJECT_MAX_LENGTH = 255;
+const SUBJECT_MAX_LENGTH = 255;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
 const UNSHOWABLE = /[\p{Cc}\p{Cs}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
