@@ -6,7 +6,6 @@ import type { UpstreamAccount } from './oauth-attempt.ts';
 /** OpenID Connect Core §2: `sub` is at most 255 characters. */
 const SUBJECT_MAX_LENGTH = 255;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
 const UNSHOWABLE = /[\p{Cc}\p{Cs}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
 
 /**
