@@ -335,6 +335,7 @@ export function createUseCases({
     mailRequests: new MailRequestService({
       requests: repositories.mailRequests,
       users: repositories.users,
+      identities: repositories.externalIdentities,
       actionTokens,
       accountMail,
       clock,
@@ -342,7 +343,16 @@ export function createUseCases({
       logger,
       publicUrl,
     }),
-    recovery: new RecoveryService({ users: repositories.users, actionTokens, accountMail, hasher, clock, ids }),
+    recovery: new RecoveryService({
+      users: repositories.users,
+      actionTokens,
+      accountMail,
+      hasher,
+      clock,
+      ids,
+      identities: repositories.externalIdentities,
+      providers: repositories.identityProviders,
+    }),
     adminAccountMail: new AdminAccountMail({
       users: repositories.users,
       actionTokens,

@@ -1,4 +1,4 @@
-import { type IdentityProviderKind, isValidEmail, normalizeEmail, type UpstreamAccount } from '@uas/domain';
+import type { IdentityProviderKind, UpstreamAccount } from '@uas/domain';
 
 /** What the ID token (and userinfo, where merged) says, as openid-client verified it. */
 export type Claims = Readonly<Record<string, unknown>>;
@@ -45,10 +45,9 @@ export const UPSTREAM_PRESETS: Readonly<Record<IdentityProviderKind, UpstreamPre
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 
-/** The email normalised, or null when absent or not an address; vouched for only if present. */
+/** The claims as they come: the domain checks subject, email and name (`acceptedAccount`). */
 function accountOf(subject: string, email: unknown, vouched: boolean, name: unknown): UpstreamAccount {
-  const address = text(email) && isValidEmail(normalizeEmail(email as string)) ? normalizeEmail(email as string) : null;
-  return { subject, email: address, emailVerified: address !== null && vouched, name: text(name) };
+  return { subject, email: text(email), emailVerified: vouched, name: text(name) };
 }
 
 /** OpenID Connect's own rule (`oidc`, `google`): the email is verified only when `email_verified` is the boolean true. */

@@ -14,6 +14,7 @@ import { APP_ORIGIN, LOOPBACK_PROVIDERS_ENV, OAuthBrowser, pkcePair } from '../s
 import { type IdTokenTampering, OidcUpstream } from '../support/oidc-upstream';
 import { BACKENDS, type TestApplication } from '../support/test-application';
 import { twoInstances } from '../support/two-instances';
+import { mailedToken } from '../support/outbox';
 import { USER_PASSWORD } from '../support/wire';
 
 const OIDC_SECRET = 'attacks-oidc-client-secret';
@@ -163,6 +164,93 @@ describe.each(BACKENDS)('attacks on signing in with other identity providers, on
     expect((await found.json()).data.map((user: { attributes: object }) => user.attributes)).toEqual([
       expect.objectContaining({ email: `fresh-${backend}@example.com`, email_verified: null }),
     ]);
+  });
+
+  it("what the provider says is checked as any input: a bad subject is the provider's error, a bad name is cleaned, never a 500", async () => {
+    const { a, b, clientA } = two;
+    for (const sub of ['', 'a\u0000b', 'x'.repeat(256)]) {
+      upstream.claims = { sub, email: `bad-sub-${backend}@example.com`, email_verified: true };
+      expect((await signIn(a, 'corp')).error).toBe('identity_provider_error');
+    }
+    const names = [
+      ['nul', 'a\u0000b', 'ab'],
+      ['long', 'N'.repeat(3000), 'N'.repeat(200)],
+      ['bidi', 'evil\u202eadmin', 'eviladmin'],
+    ];
+    for (const [tag, name, stored] of names) {
+      const email = `name-${tag}-${backend}@example.com`;
+      upstream.claims = { sub: `name-${tag}-${backend}`, email, email_verified: true, name };
+      expect((await signIn(b, 'corp')).code).toEqual(expect.any(String));
+      const found = await clientA.get(`/v1/admin/users?search[email]=${encodeURIComponent(email)}`, adminToken);
+      expect((await found.json()).data.map((user: { attributes: { name: string } }) => user.attributes.name)).toEqual([
+        stored,
+      ]);
+    }
+    // An email that is no address is none: without one, no account can be made.
+    upstream.claims = { sub: `bad-email-${backend}`, email: 'a\u0000b@example.com', email_verified: true };
+    expect((await signIn(a, 'corp')).error).toBe('identity_email_missing');
+  });
+
+  it("an address squatted through a provider that did not vouch for it: its owner recovers it by mail, and the squatter's identity is unlinked", async () => {
+    const { a, b, clientA, clientB } = two;
+    const victim = `squatted-${backend}@example.com`;
+    upstream.claims = { sub: `squatter-${backend}`, email: victim, email_verified: false };
+    // The squatter's sign-in makes a password-less user holding the victim's address, unverified.
+    expect((await signIn(a, 'corp')).error).toBe('email_not_verified');
+    const squatted = await clientA.get(`/v1/admin/users?search[email]=${encodeURIComponent(victim)}`, adminToken);
+    const [account] = (await squatted.json()).data as { id: string }[];
+    expect(await identitiesOf(clientA, account!.id)).toBe(1);
+    // The owner of the mailbox asks for recovery (the same answer as for any address) and follows the link.
+    const asked = await clientB.send('POST', '/v1/recover', { email: victim });
+    expect(asked.status).toBe(202);
+    await b.useCases.mailRequests.resolveDue(100);
+    const token = await mailedToken(clientA, 'recovery', victim);
+    const reset = await clientB.send('POST', '/v1/reset-password', { token, password: 'the owner password 1' });
+    expect(reset.status).toBe(204);
+    expect(await identitiesOf(clientA, account!.id)).toBe(0);
+    const events = await clientA.get(
+      `/v1/admin/audit-events?filter[action]=user.identity_unlinked&filter[target]=${account!.id}`,
+      adminToken,
+    );
+    expect(
+      (await events.json()).data.map((event: { attributes: { changes: unknown } }) => event.attributes.changes),
+    ).toEqual([{ identity: { before: { provider: 'corp', subject: `squatter-${backend}` }, after: null } }]);
+    // The owner's password opens the account; the squatter's provider account no longer reaches it.
+    expect((await clientB.userSession(victim, 'the owner password 1')).accessToken).toEqual(expect.any(String));
+    expect((await signIn(b, 'corp')).error).toBe('identity_not_linked');
+    expect(await identitiesOf(clientB, account!.id)).toBe(0);
+  });
+
+  it("a provider's issuer cannot change once users have identities through it: the new issuer's subjects would be strangers", async () => {
+    const { a, clientA, clientB } = two;
+    const id = await createProvider(clientA, {
+      slug: 'moving',
+      kind: 'oidc',
+      issuer: upstream.issuer,
+      client_id: 'uas-client',
+      client_secret: OIDC_SECRET,
+    });
+    const patch = (client: AdminClient, attributes: Record<string, unknown>) =>
+      client.send(
+        'PATCH',
+        `/v1/admin/identity-providers/${id}`,
+        { data: { type: 'identity_providers', attributes } },
+        adminToken,
+      );
+    // Unused, the provider may be pointed elsewhere and back.
+    expect((await patch(clientA, { issuer: 'https://elsewhere.example' })).status).toBe(200);
+    expect((await patch(clientB, { issuer: upstream.issuer })).status).toBe(200);
+    upstream.claims = { sub: `moving-${backend}`, email: `moving-${backend}@example.com`, email_verified: true };
+    expect((await signIn(a, 'moving')).code).toEqual(expect.any(String));
+    const refused = await patch(clientB, { issuer: 'https://elsewhere.example' });
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).errors).toMatchObject([
+      { code: 'invalid_attribute', source: { pointer: '/data/attributes/issuer' } },
+    ]);
+    // Anything else still changes; the issuer stays.
+    const renamed = await patch(clientA, { auto_link: true });
+    expect(renamed.status).toBe(200);
+    expect((await renamed.json()).data.attributes.issuer).toBe(upstream.issuer);
   });
 
   it('Microsoft (nOAuth): an email with no xms_edov, or only email_verified, never links to its holder', async () => {

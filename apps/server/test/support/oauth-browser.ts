@@ -12,6 +12,8 @@ export const LOOPBACK_PROVIDERS_ENV = {
   REDIRECT_ALLOW_LIST: APP_ORIGIN,
   IDENTITY_PROVIDER_ALLOW_HTTP: 'true',
   IDENTITY_PROVIDER_ALLOW_PRIVATE_ADDRESSES: 'true',
+  // Each suite starts far more sign-ins from one address than a person would; the limit has its own tests.
+  OAUTH_STARTS_PER_MINUTE: '1000',
 };
 
 /** An app's PKCE pair, as a browser app makes one per sign-in. */

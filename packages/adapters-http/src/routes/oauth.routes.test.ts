@@ -50,6 +50,18 @@ describe('GET /v1/oauth/{slug}/authorize', () => {
     expect(response.headers.get('location')).not.toContain(cookie?.value);
   });
 
+  it("scopes the cookie to PUBLIC_URL's path when the service sits behind a prefix, non-Secure on http", async () => {
+    const prefixed = await createTestApp({ publicUrl: 'http://example.com/auth/' });
+    await addIdentityProvider(prefixed);
+    const cleared = await throughProvider(prefixed, signInPath('acme', '/done'), upstreamAccount());
+    const started = await prefixed.app.request(signInPath('acme', '/done'));
+    for (const response of [started, cleared]) {
+      const attributes = responseCookies(response).get('uas_oauth')?.attributes;
+      expect(attributes?.get('path')).toBe('/auth/v1/oauth/');
+      expect(attributes?.has('secure')).toBe(false);
+    }
+  });
+
   it.each([
     ['a foreign origin', { redirect_to: 'https://evil.example/cb' }, 'redirect_to'],
     ['a scheme-relative URL', { redirect_to: '//evil.example' }, 'redirect_to'],
@@ -108,6 +120,21 @@ describe('the callback', () => {
     const response = await throughProvider(t, signInPath('acme', `${TEST_APP_ORIGIN}/cb`), upstreamAccount());
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toBe(`${TEST_APP_ORIGIN}/cb?error=identity_not_linked`);
+  });
+
+  it('answers HEAD at /authorize and the callback with 405 and spends nothing: the GET that follows still works', async () => {
+    const headStart = await t.app.request(signInPath('acme', '/done'), { method: 'HEAD' });
+    expect([headStart.status, headStart.headers.get('allow')]).toEqual([405, 'GET']);
+    expect(headStart.headers.getSetCookie()).toEqual([]);
+    const started = await t.app.request(signInPath('acme', '/done'));
+    const state = new URL(started.headers.get('location') ?? '').searchParams.get('state') ?? '';
+    const params = new URLSearchParams(t.upstream.consent(state, upstreamAccount()));
+    const cookie = { Cookie: started.headers.getSetCookie()[0]?.split(';')[0] ?? '' };
+    const head = await t.app.request(`/v1/oauth/acme/callback?${params}`, { method: 'HEAD', headers: cookie });
+    expect([head.status, head.headers.get('allow')]).toEqual([405, 'GET, POST']);
+    const back = await t.app.request(`/v1/oauth/acme/callback?${params}`, { headers: cookie });
+    expect(back.status).toBe(302);
+    expect(locationOf(back).searchParams.get('code')).toMatch(/.{16,}/);
   });
 
   it("answers a provider's refusal at redirect_to with identity_provider_error, never its own words", async () => {
@@ -180,6 +207,17 @@ describe('POST /v1/oauth/token', () => {
     const again = await redeem(code);
     expect(again.status).toBe(400);
     expect((await again.json()).errors[0].code).toBe('invalid_oauth_code');
+  });
+
+  it('refuses a code issued before its provider was disabled or deleted: 400 invalid_oauth_code', async () => {
+    const provider = await t.repositories.identityProviders.findBySlug('acme');
+    const code = await signedInCode();
+    await t.repositories.identityProviders.update(provider?.id ?? '', (current) => ({
+      provider: { ...current, enabled: false },
+      audit: null,
+    }));
+    const refused = await redeem(code);
+    expect([refused.status, (await refused.json()).errors[0].code]).toEqual([400, 'invalid_oauth_code']);
   });
 
   it('refuses a wrong verifier with 400 invalid_oauth_code, and the code is spent', async () => {

@@ -2,6 +2,7 @@ import type { ExternalSignIn, IdentityLinks, OAuthStartLimit } from '@uas/domain
 import { Hono, type Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../app-env';
+import { methodNotAllowed } from '../errors/http-problem';
 import { limitPerAddress } from '../middleware/per-address-limit';
 import { requestContext } from '../network/request-context';
 import { sessionExample } from '../openapi/examples';
@@ -16,12 +17,28 @@ import {
 } from '../schemas/oauth.schemas';
 import { jsonBody } from '../schemas/validation';
 import { LOGIN_ANSWER_DESCRIPTION, loginAnswerDocument, loginAnswerSchema } from '../session/login';
-import { clearOAuthCookie, oauthCookie, setOAuthCookie, withQueryParameter } from '../session/oauth-browser';
+import {
+  clearOAuthCookie,
+  oauthCookie,
+  oauthCookieAttributes,
+  setOAuthCookie,
+  withQueryParameter,
+} from '../session/oauth-browser';
 
 const TAGS = ['Identity providers'];
 
 /** The callback a provider may POST to (Apple's `form_post`): the body guard reads its form. */
 export const OAUTH_CALLBACK_PATH = /^\/v1\/oauth\/[^/]+\/callback$/;
+
+/**
+ * HEAD would run the GET handler (Hono serves HEAD with it) and spend the hand-off or the state
+ * for a link preview or a prefetch: these paths answer it 405 before anything runs.
+ */
+const noHead = (allowed: readonly string[]) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (c.req.method === 'HEAD') throw methodNotAllowed('HEAD', allowed);
+    await next();
+  });
 
 /** Names the provider's slug in the path, for the document: the use cases look the provider up by it. */
 const slugParam = withFragment(
@@ -39,7 +56,7 @@ interface OAuthRoutesDeps {
   externalSignIn: ExternalSignIn;
   identityLinks: IdentityLinks;
   oauthStartLimit: OAuthStartLimit;
-  /** PUBLIC_URL: the cookie is Secure when it is https, and a form callback is sent on to its GET there. */
+  /** PUBLIC_URL: the cookie's path and Secure flag follow it, and a form callback is sent on to its GET there. */
   publicUrl: string;
 }
 
@@ -50,7 +67,7 @@ interface OAuthRoutesDeps {
  * PKCE verifier at `/v1/oauth/token` for what `/v1/login` answers.
  */
 export function oauthRoutes({ externalSignIn, identityLinks, oauthStartLimit, publicUrl }: OAuthRoutesDeps) {
-  const secure = new URL(publicUrl).protocol === 'https:';
+  const cookie = oauthCookieAttributes(publicUrl);
   return new Hono<AppEnv>()
     .get(
       '/v1/oauth/:slug/authorize',
@@ -58,7 +75,7 @@ export function oauthRoutes({ externalSignIn, identityLinks, oauthStartLimit, pu
         operationId: 'oauthAuthorize',
         summary: 'Start signing in with an identity provider',
         description:
-          'Open it in the browser (a top-level navigation). Sends it on to the provider with `state`, `nonce` and PKCE, and sets the `uas_oauth` cookie (HttpOnly, SameSite=Lax, Path=/v1/oauth/, 10 minutes) that binds the sign-in to this browser. A bad `redirect_to` or `code_challenge` is answered here (422), never redirected to. With `link`, carries on a link begun with `POST /v1/users/me/identities`.',
+          'Open it in the browser (a top-level navigation). Sends it on to the provider with `state`, `nonce` and PKCE, and sets the `uas_oauth` cookie (HttpOnly, SameSite=Lax, Path=the path of PUBLIC_URL + `v1/oauth/`, 10 minutes) that binds the sign-in to this browser. A bad `redirect_to` or `code_challenge` is answered here (422), never redirected to. With `link`, carries on a link begun with `POST /v1/users/me/identities`.',
         tags: TAGS,
         query: AUTHORIZE_QUERY_PARAMETERS,
         responses: {
@@ -67,6 +84,7 @@ export function oauthRoutes({ externalSignIn, identityLinks, oauthStartLimit, pu
         errors: ['not_found', 'invalid_attribute', 'invalid_oauth_state', 'identity_provider_error'],
       }),
       slugParam,
+      noHead(['GET']),
       limitPerAddress(oauthStartLimit),
       async (c) => {
         const query = parseAuthorizeQuery(c.req.url);
@@ -75,7 +93,7 @@ export function oauthRoutes({ externalSignIn, identityLinks, oauthStartLimit, pu
           query.kind === 'link'
             ? await identityLinks.handOff(slug, query.handle)
             : await externalSignIn.authorize(slug, query);
-        setOAuthCookie(c, browser, secure);
+        setOAuthCookie(c, browser, cookie);
         return c.redirect(location, 302);
       },
     )
@@ -95,10 +113,11 @@ export function oauthRoutes({ externalSignIn, identityLinks, oauthStartLimit, pu
         errors: ['invalid_oauth_state'],
       }),
       slugParam,
+      noHead(['GET', 'POST']),
       async (c) => {
         const params = callbackParameters(new URL(c.req.url).searchParams);
         const outcome = await externalSignIn.callback(c.req.param('slug'), params, oauthCookie(c), requestContext(c));
-        clearOAuthCookie(c, secure);
+        clearOAuthCookie(c, cookie);
         const location =
           outcome.code === undefined
             ? withQueryParameter(outcome.redirectTo, 'error', outcome.error.code)

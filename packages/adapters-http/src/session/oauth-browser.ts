@@ -10,22 +10,23 @@ import type { AppEnv } from '../app-env';
  * the provider's top-level redirect back carries it (a cross-site POST does not: see the callback).
  */
 const OAUTH_COOKIE = 'uas_oauth';
-const OAUTH_COOKIE_PATH = '/v1/oauth/';
 
-const attributes = (secure: boolean): CookieOptions => ({
-  httpOnly: true,
-  sameSite: 'Lax',
-  path: OAUTH_COOKIE_PATH,
-  secure,
-});
-
-/** Sets the trip's cookie for as long as its state waits; `secure` when PUBLIC_URL is https. */
-export function setOAuthCookie(c: Context<AppEnv>, value: string, secure: boolean): void {
-  setCookie(c, OAUTH_COOKIE, value, { ...attributes(secure), maxAge: OAUTH_STATE_SECONDS });
+/**
+ * The cookie's attributes for PUBLIC_URL: its path is the flow's paths as the browser sees them
+ * (under PUBLIC_URL's own path when the service sits behind a prefix), Secure when it is https.
+ */
+export function oauthCookieAttributes(publicUrl: string): CookieOptions {
+  const url = new URL('v1/oauth/', publicUrl);
+  return { httpOnly: true, sameSite: 'Lax', path: url.pathname, secure: url.protocol === 'https:' };
 }
 
-export function clearOAuthCookie(c: Context<AppEnv>, secure: boolean): void {
-  deleteCookie(c, OAUTH_COOKIE, attributes(secure));
+/** Sets the trip's cookie for as long as its state waits. */
+export function setOAuthCookie(c: Context<AppEnv>, value: string, attributes: CookieOptions): void {
+  setCookie(c, OAUTH_COOKIE, value, { ...attributes, maxAge: OAUTH_STATE_SECONDS });
+}
+
+export function clearOAuthCookie(c: Context<AppEnv>, attributes: CookieOptions): void {
+  deleteCookie(c, OAUTH_COOKIE, attributes);
 }
 
 export const oauthCookie = (c: Context<AppEnv>): string | null => getCookie(c, OAUTH_COOKIE) || null;

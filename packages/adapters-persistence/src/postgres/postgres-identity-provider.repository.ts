@@ -4,7 +4,7 @@ import { slugTakenOr } from '../shared/identity-errors';
 import { identityProviderOf, identityProviderRow } from '../shared/identity-rows';
 import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresDb } from './postgres-db';
-import { identityProviders } from './postgres-schema';
+import { externalIdentities, identityProviders } from './postgres-schema';
 
 export class PostgresIdentityProviderRepository implements IdentityProviderRepository {
   constructor(private readonly db: PostgresDb) {}
@@ -41,14 +41,23 @@ export class PostgresIdentityProviderRepository implements IdentityProviderRepos
 
   async update(
     id: string,
-    change: (current: IdentityProvider) => { provider: IdentityProvider; audit: AuditRecord | null },
+    change: (
+      current: IdentityProvider,
+      hasIdentities: boolean,
+    ) => { provider: IdentityProvider; audit: AuditRecord | null },
   ): Promise<IdentityProvider | null> {
     try {
       return await this.db.transaction(async (tx) => {
         // The row's lock holds a concurrent change until this one commits; it then reads this one's result.
         const [current] = await tx.select().from(identityProviders).where(eq(identityProviders.id, id)).for('update');
         if (!current) return null;
-        const { provider, audit } = change(identityProviderOf(current));
+        // A link inserting an identity takes a key-share lock on the provider's row: none can slip in.
+        const held = await tx
+          .select({ id: externalIdentities.id })
+          .from(externalIdentities)
+          .where(eq(externalIdentities.providerId, id))
+          .limit(1);
+        const { provider, audit } = change(identityProviderOf(current), held.length > 0);
         const { id: _id, created: _created, ...changed } = identityProviderRow(provider);
         const [row] = await tx.update(identityProviders).set(changed).where(eq(identityProviders.id, id)).returning();
         if (audit) await appendAuditEvent(tx, audit);

@@ -1,11 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { User, UserWrite } from '@uas/domain';
 import { liveSessionsOf } from '../shared/conditions';
 import { voidTokensOf } from './postgres-action-token-statements';
 import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresTx } from './postgres-db';
 import { insertMail } from './postgres-mail-queue';
-import { sessions, users } from './postgres-schema';
+import { externalIdentities, sessions, users } from './postgres-schema';
 
 /**
  * Writes what a change decided, inside the caller's transaction (which holds the user's row): the
@@ -14,7 +14,7 @@ import { sessions, users } from './postgres-schema';
 export async function writeUser(
   tx: PostgresTx,
   id: string,
-  { user, endSessions, audit, voidTokens, mail }: UserWrite,
+  { user, endSessions, audit, voidTokens, mail, unlinkUnvouched }: UserWrite,
 ): Promise<User | null> {
   const { id: _, ...columns } = user;
   // The event is a new row under a key of its own, so it waits for no lock and its place among the
@@ -26,6 +26,19 @@ export async function writeUser(
     tx.update(users).set(columns).where(eq(users.id, id)).returning(),
     audit && appendAuditEvent(tx, audit),
   ]);
+  for (const unlinked of unlinkUnvouched ?? []) {
+    const removed = await tx
+      .delete(externalIdentities)
+      .where(
+        and(
+          eq(externalIdentities.id, unlinked.identityId),
+          eq(externalIdentities.userId, id),
+          eq(externalIdentities.emailVerified, false),
+        ),
+      )
+      .returning({ id: externalIdentities.id });
+    if (removed.length > 0) await appendAuditEvent(tx, unlinked.audit);
+  }
   if (endSessions) await endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
   if (voidTokens) await voidTokensOf(tx, id, user.updated);
   if (mail) await insertMail(tx, mail);

@@ -4,7 +4,7 @@ import { slugTakenOr } from '../shared/identity-errors';
 import { identityProviderOf, identityProviderRow } from '../shared/identity-rows';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
-import { identityProviders } from './sqlite-schema';
+import { externalIdentities, identityProviders } from './sqlite-schema';
 
 // A change is one IMMEDIATE transaction: it holds the write lock from its first read, so the
 // provider it changes is the one it read. Callbacks are synchronous, as better-sqlite3 requires.
@@ -46,13 +46,23 @@ export class SqliteIdentityProviderRepository implements IdentityProviderReposit
 
   async update(
     id: string,
-    change: (current: IdentityProvider) => { provider: IdentityProvider; audit: AuditRecord | null },
+    change: (
+      current: IdentityProvider,
+      hasIdentities: boolean,
+    ) => { provider: IdentityProvider; audit: AuditRecord | null },
   ): Promise<IdentityProvider | null> {
     try {
       return this.db.transaction((tx) => {
         const current = tx.select().from(identityProviders).where(eq(identityProviders.id, id)).get();
         if (!current) return null;
-        const { provider, audit } = change(identityProviderOf(current));
+        const hasIdentities =
+          tx
+            .select({ id: externalIdentities.id })
+            .from(externalIdentities)
+            .where(eq(externalIdentities.providerId, id))
+            .limit(1)
+            .get() !== undefined;
+        const { provider, audit } = change(identityProviderOf(current), hasIdentities);
         const { id: _id, created: _created, ...changed } = identityProviderRow(provider);
         const row = tx.update(identityProviders).set(changed).where(eq(identityProviders.id, id)).returning().get();
         if (audit) appendAuditEvent(tx, audit);

@@ -1,11 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { User, UserWrite } from '@uas/domain';
 import { liveSessionsOf } from '../shared/conditions';
 import { voidTokensOf } from './sqlite-action-token-statements';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { insertMail } from './sqlite-mail-queue';
-import { sessions, users } from './sqlite-schema';
+import { externalIdentities, sessions, users } from './sqlite-schema';
 
 /**
  * Writes what a change decided, inside the caller's transaction (which holds the write lock): the
@@ -14,10 +14,24 @@ import { sessions, users } from './sqlite-schema';
 export function writeUser(
   tx: SqliteDb,
   id: string,
-  { user, endSessions, audit, voidTokens, mail }: UserWrite,
+  { user, endSessions, audit, voidTokens, mail, unlinkUnvouched }: UserWrite,
 ): User | null {
   const { id: _, ...columns } = user;
   const stored = tx.update(users).set(columns).where(eq(users.id, id)).returning().get() ?? null;
+  for (const unlinked of unlinkUnvouched ?? []) {
+    const removed = tx
+      .delete(externalIdentities)
+      .where(
+        and(
+          eq(externalIdentities.id, unlinked.identityId),
+          eq(externalIdentities.userId, id),
+          eq(externalIdentities.emailVerified, false),
+        ),
+      )
+      .returning({ id: externalIdentities.id })
+      .all();
+    if (removed.length > 0) appendAuditEvent(tx, unlinked.audit);
+  }
   if (endSessions) endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
   if (voidTokens) voidTokensOf(tx, id, user.updated).run();
   if (mail) insertMail(tx, mail);

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from '../testing/test-api.ts';
 import {
+  IdentityProviderError,
   InvalidOAuthCodeError,
   InvalidOAuthStateError,
   NotFoundError,
@@ -46,6 +47,19 @@ describe('signing in with an identity provider', () => {
     expect(await domain.claimsOf(session?.accessToken ?? '')).toMatchObject({ amr: ['fed'], aal: 'aal1' });
     expect(identities()).toMatchObject([{ userId: user?.id, providerId: provider.id, subject: 'subject-1' }]);
     expect(actions()).toContain('user.signed_up');
+  });
+
+  it('stores no attempt when the provider cannot be reached, and logs why', async () => {
+    domain.upstream.unreachable = 'discovery: forbidden address (loopback)';
+    const start = domain.externalSignIn.authorize('acme', {
+      redirectTo: '/signed-in',
+      codeChallenge: CHALLENGE,
+    });
+    await rejectionOf(start, IdentityProviderError);
+    expect(domain.repositories.oauthAttempts.rows.size).toBe(0);
+    expect(domain.logger.entries).toMatchObject([
+      { level: 'warn', fields: { provider: 'acme', reason: 'discovery: forbidden address (loopback)' } },
+    ]);
   });
 
   it('signs the linked user in again by (provider, subject), whatever email the provider now gives', async () => {

@@ -78,13 +78,24 @@ function signedInChange(provider: Pick<IdentityProvider, 'slug'>, subject: strin
 export class ExternalSignIn {
   constructor(private readonly deps: ExternalSignInDeps) {}
 
-  /** Starts a sign-in: the attempt, bound to a new cookie, and the provider's URL. */
+  /**
+   * Starts a sign-in: the attempt, bound to a new cookie, and the provider's URL. The attempt is
+   * stored only once the URL is built: a provider that cannot be reached (discovery failed, an
+   * address the network guard refuses) leaves no row behind, and its reason goes to the log.
+   */
   async authorize(slug: string, request: TripRequest): Promise<ProviderRedirect> {
-    const { trips } = this.deps;
+    const { trips, logger } = this.deps;
     const provider = await trips.enabledProvider(slug);
     trips.checkRedirect(request.redirectTo, { redirectTo: { parameter: 'redirect_to' } });
-    const { attempt, state, browser } = await trips.begin(provider, 'sign_in', { ...request, userId: null });
-    return { location: await trips.authorizationUrl(provider, attempt, state), browser: browser ?? '' };
+    const { attempt, state, browser } = await trips.prepare(provider, 'sign_in', { ...request, userId: null });
+    const location = await trips.authorizationUrl(provider, attempt, state).catch((error: unknown) => {
+      if (error instanceof IdentityProviderError) {
+        logger.warn('identity provider could not start a sign-in', { provider: slug, reason: error.reason });
+      }
+      throw error;
+    });
+    await trips.store(attempt);
+    return { location, browser: browser ?? '' };
   }
 
   /**

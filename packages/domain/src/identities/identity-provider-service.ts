@@ -93,6 +93,13 @@ function applyPatch(
   };
 }
 
+/** Refusing an issuer change once users sign in through the provider: its subjects belong to its issuer. */
+const ISSUER_HELD = {
+  source: { pointer: '/data/attributes/issuer' },
+  detail:
+    'issuer cannot change while users have identities through this provider (their subjects belong to the old issuer): create a new provider instead',
+};
+
 /**
  * The identity providers users may sign in with, as owners manage them. A client secret is sealed
  * before it is stored and never answered; every change is audited in its transaction, showing of
@@ -154,8 +161,10 @@ export class IdentityProviderService {
     const sealed =
       typeof patch.clientSecret === 'string' ? await this.seal(patch.clientSecret, id) : patch.clientSecret;
     const now = this.deps.clock.now();
-    const updated = await this.deps.providers.update(id, (current) => {
+    const updated = await this.deps.providers.update(id, (current, hasIdentities) => {
       const next = applyPatch(current, patch, sealed, now);
+      // Subjects are unique only per issuer: at another one, the same subjects are strangers.
+      if (hasIdentities && next.issuer !== current.issuer) throw new ValidationError([ISSUER_HELD]);
       const changes = providerChanges(current, next, typeof patch.clientSecret === 'string');
       if (Object.keys(changes).length === 0) return { provider: current, audit: null };
       return { provider: next, audit: this.record(by, 'identity_provider.updated', id, now, changes) };

@@ -11,12 +11,16 @@ export interface IdentityProviderRepository {
   /** Every provider, oldest first (by created, then id). */
   list(): Promise<IdentityProvider[]>;
   /**
-   * Applies `change` to the provider as stored, in one transaction with the event it answers
-   * (none when nothing changed). Null when there is no such provider.
+   * Applies `change` to the provider as stored, told whether any identity exists through it (no
+   * identity can be linked meanwhile), in one transaction with the event it answers (none when
+   * nothing changed). Null when there is no such provider.
    */
   update(
     id: string,
-    change: (current: IdentityProvider) => { provider: IdentityProvider; audit: AuditRecord | null },
+    change: (
+      current: IdentityProvider,
+      hasIdentities: boolean,
+    ) => { provider: IdentityProvider; audit: AuditRecord | null },
   ): Promise<IdentityProvider | null>;
   /**
    * Removes the provider, its users' identities through it and its pending attempts, with the

@@ -17,6 +17,7 @@ import type { OAuthAttemptRepository } from './oauth-attempt.repository.ts';
 import { pkceChallenge, pkceMatches } from './pkce.ts';
 import { redirectTargetProblem } from './redirect-target.ts';
 import type { UpstreamClient, UpstreamProviders } from './upstream-providers.ts';
+import { acceptedAccount } from './upstream-account.rules.ts';
 
 /** The key ring's purpose that seals client secrets and the verifiers toward providers. */
 const SEALING_PURPOSE = 'identity-provider-secret';
@@ -93,7 +94,23 @@ export class OAuthTrips {
     purpose: OAuthAttemptPurpose,
     request: TripRequest & { userId: string | null },
   ): Promise<BegunTrip> {
-    const { attempts, box, tokenKeys, clock, ids } = this.deps;
+    const trip = await this.prepare(provider, purpose, request);
+    await this.store(trip.attempt);
+    return trip;
+  }
+
+  /** Stores an attempt `prepare` made. */
+  store(attempt: OAuthAttempt): Promise<void> {
+    return this.deps.attempts.create(attempt);
+  }
+
+  /** A new attempt of `purpose` with its single-use values, not stored yet (see `store`). */
+  async prepare(
+    provider: IdentityProvider,
+    purpose: OAuthAttemptPurpose,
+    request: TripRequest & { userId: string | null },
+  ): Promise<BegunTrip> {
+    const { box, tokenKeys, clock, ids } = this.deps;
     const id = ids.next();
     const handle = purpose === 'link' ? tokenKeys.generate() : null;
     const browser = handle === null ? tokenKeys.generate() : null;
@@ -119,7 +136,6 @@ export class OAuthTrips {
       codeUsed: null,
       account: null,
     };
-    await attempts.create(attempt);
     return { attempt, state, browser, handle };
   }
 
@@ -170,12 +186,13 @@ export class OAuthTrips {
     params: Readonly<Record<string, string>>,
     state: string,
   ): Promise<UpstreamAccount> {
-    return this.deps.upstream.complete(await this.client(provider), {
+    const account = await this.deps.upstream.complete(await this.client(provider), {
       params,
       state,
       nonce: attempt.nonce,
       codeVerifier: await this.providerVerifier(attempt),
     });
+    return acceptedAccount(account);
   }
 
   /** Gives the attempt its one-time code (60 s) with the user it signs in or the account it links: the code. */
@@ -192,8 +209,8 @@ export class OAuthTrips {
 
   /**
    * Spends the code, then checks it is for `purpose` and that `verifier` is the app's: who only
-   * saw the code in a URL cannot redeem it. InvalidOAuthCodeError otherwise; the code is spent
-   * either way.
+   * saw the code in a URL cannot redeem it, nor anyone once its provider is no longer enabled.
+   * InvalidOAuthCodeError otherwise; the code is spent either way.
    */
   async redeem(code: string, verifier: string, purpose: OAuthAttemptPurpose): Promise<OAuthAttempt> {
     const { attempts, clock } = this.deps;
@@ -201,6 +218,8 @@ export class OAuthTrips {
     if (attempt?.purpose !== purpose || !pkceMatches(verifier, attempt.codeChallenge)) {
       throw new InvalidOAuthCodeError();
     }
+    // A provider disabled (or deleted) since the callback stops its sign-ins at once, codes too.
+    if (!(await this.deps.providers.get(attempt.providerId))?.enabled) throw new InvalidOAuthCodeError();
     return attempt;
   }
 

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from '../testing/test-api.ts';
 import { NO_REQUEST } from '../audit/audit-event.ts';
 import { ValidationError } from '../shared/errors.ts';
+import { NO_PASSWORD_HASH } from '../users/password-match.ts';
 import { buildDomain, issueSources, PUBLIC_URL, type Domain } from '../testing/domain-fixture.ts';
 import { MAIL_REQUEST_LEASE_SECONDS, MAIL_REQUEST_MAX_ATTEMPTS } from './mail-request.ts';
 
@@ -85,6 +86,16 @@ describe('MailRequestService', () => {
     await domain.mailRequests.request('verification', 'invitee@example.com', CONTEXT);
     expect(await domain.mailRequests.resolveDue(10)).toBe(2);
     expect(await outbox()).toEqual([invitation]);
+  });
+
+  it('mails a recovery link to a password-less user who signed in once (a provider user whose provider went)', async () => {
+    const user = await domain.createUser();
+    await domain.repositories.users.update(user.id, (current) => ({
+      user: { ...current, passwordHash: NO_PASSWORD_HASH, lastLogin: domain.clock.now() },
+    }));
+    await domain.mailRequests.request('recovery', user.email, CONTEXT);
+    await domain.mailRequests.resolveDue(10);
+    expect((await outbox()).map((message) => [message.kind, message.recipient])).toEqual([['recovery', user.email]]);
   });
 
   it('resolves a verification request of an unverified user: a verification link', async () => {

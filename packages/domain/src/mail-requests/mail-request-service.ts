@@ -9,6 +9,7 @@ import { ValidationError } from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { Logger } from '../shared/logger.ts';
 import { hasPassword } from '../users/password-match.ts';
+import type { ExternalIdentityRepository } from '../identities/external-identity.repository.ts';
 import type { User } from '../users/user.ts';
 import type { UserRepository } from '../users/user.repository.ts';
 import { isValidEmail, normalizeEmail } from '../users/user.rules.ts';
@@ -29,6 +30,8 @@ interface ResolvedRequest extends MailRequestSettlement {
 export interface MailRequestServiceDeps {
   requests: MailRequestQueue;
   users: UserRepository;
+  /** A password-less user with an identity may recover: it is how the mailbox's owner proves it. */
+  identities: ExternalIdentityRepository;
   actionTokens: ActionTokenService;
   accountMail: AccountMail;
   clock: Clock;
@@ -39,21 +42,27 @@ export interface MailRequestServiceDeps {
 }
 
 /**
- * Who qualifies at `now` for what each kind of request mails, and the audit event it records. A
- * pending invitee (no password yet) gets neither: only the invitation's own link lets them in,
- * and an admin can send it again. A banned user gets no recovery link while the ban lasts (the
+ * Who qualifies at `now` for what each kind of request mails, and the audit event it records;
+ * `signsIn` is whether the account is in use (a password, an identity at a provider, or a
+ * sign-in once). A pending invitee (none of these yet) gets neither: only the invitation's own link lets them
+ * in, and an admin can send it again. A user made through a provider may recover: the recovery
+ * proves the mailbox is theirs (and unlinks identities that did not vouch for it). A banned user gets no recovery link while the ban lasts (the
  * ban voided those sent before): a new password would not let them in.
  */
 const RESOLUTIONS = {
   recovery: {
-    qualifies: (user: User, now: Date) => user.active === 1 && !banInForce(user, now) && hasPassword(user.passwordHash),
+    qualifies: (user: User, now: Date, signsIn: boolean) => user.active === 1 && !banInForce(user, now) && signsIn,
     action: 'user.recovery_requested',
   },
   verification: {
-    qualifies: (user: User, _now: Date) => user.emailVerified === null && hasPassword(user.passwordHash),
+    qualifies: (user: User, _now: Date, _signsIn: boolean) =>
+      user.emailVerified === null && hasPassword(user.passwordHash),
     action: 'user.verification_resent',
   },
-} as const satisfies Record<MailRequestKind, { qualifies: (user: User, now: Date) => boolean; action: AuditAction }>;
+} as const satisfies Record<
+  MailRequestKind,
+  { qualifies: (user: User, now: Date, signsIn: boolean) => boolean; action: AuditAction }
+>;
 
 /**
  * The enumeration-safe endpoints (POST /v1/recover, POST /v1/verify/resend): `request()` does the
@@ -137,12 +146,21 @@ export class MailRequestService {
     });
   }
 
+  /**
+   * Whether the account is in use, not an invitee's waiting for its invitation: a password, an
+   * identity at a provider, or a sign-in once (a provider's user whose provider was deleted).
+   */
+  private async signsIn(user: User): Promise<boolean> {
+    if (hasPassword(user.passwordHash) || user.lastLogin !== null) return true;
+    return (await this.deps.identities.listByUser(user.id)).length > 0;
+  }
+
   /** What `claim` leads to: nothing for an address no qualifying user has. */
   private async resolve(claim: ClaimedMailRequest): Promise<MailRequestOutcome> {
     const { users, actionTokens, accountMail, clock, ids, publicUrl } = this.deps;
     const resolution = RESOLUTIONS[claim.kind];
     const user = await users.findByEmail(claim.email);
-    if (!user || !resolution.qualifies(user, clock.now())) return {};
+    if (!user || !resolution.qualifies(user, clock.now(), await this.signsIn(user))) return {};
     // Whoever asked is unknown: the service acts, and the event keeps the request it came from.
     const by: Initiator = { actor: SYSTEM_ACTOR, request: claim.request };
     const audit = auditRecord(ids.next(), clock.now(), by, resolution.action, userTarget(user.id));

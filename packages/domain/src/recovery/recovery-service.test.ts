@@ -3,6 +3,10 @@ import { InvalidActionTokenError, ValidationError } from '../shared/errors.ts';
 import { buildDomain, PASSWORD, rejectionOf, type Domain } from '../testing/domain-fixture.ts';
 import { TEST_TOKEN_LIFETIMES } from '../testing/in-memory-action-tokens.ts';
 import type { User } from '../users/user.ts';
+import { newIdentity } from '../identities/external-identity.rules.ts';
+import { account, addProvider } from '../testing/identity-fixture.ts';
+import { auditRecord } from '../audit/audit-records.ts';
+import { SYSTEM } from '../audit/audit-event.ts';
 
 const NEW_PASSWORD = 'a brand new password';
 
@@ -46,6 +50,33 @@ describe('RecoveryService.reset', () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ actor: { type: 'user', id: user.id }, changes: { password: {} } });
     expect(JSON.stringify(events)).not.toContain(token);
+  });
+
+  it("unlinks the user's identities whose provider did not vouch for the address, each audited, and keeps the others", async () => {
+    const provider = await addProvider(domain);
+    const { externalIdentities, audit } = domain.repositories;
+    const link = (subject: string, emailVerified: boolean) =>
+      externalIdentities.link(
+        newIdentity(
+          domain.ids.next(),
+          provider,
+          account({ subject, email: user.email, emailVerified }),
+          user.id,
+          domain.clock.now(),
+        ),
+        auditRecord(domain.ids.next(), domain.clock.now(), SYSTEM, 'user.identity_linked', {
+          type: 'users',
+          id: user.id,
+        }),
+      );
+    await link('squatter', false);
+    await link('vouched', true);
+    await domain.recovery.reset(await recoveryToken(), NEW_PASSWORD);
+    expect((await externalIdentities.listByUser(user.id)).map((identity) => identity.subject)).toEqual(['vouched']);
+    const events = (await audit.list({ page: 1, size: 10, action: 'user.identity_unlinked' })).events;
+    expect(events.map((event) => event.changes)).toEqual([
+      { identity: { before: { provider: 'acme', subject: 'squatter' }, after: null } },
+    ]);
   });
 
   it("ends the user's own sessions", async () => {

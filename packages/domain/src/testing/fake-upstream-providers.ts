@@ -20,11 +20,14 @@ export class FakeUpstreamProviders implements UpstreamProviders {
   private readonly authorizations = new Map<string, Authorization>();
   private readonly grants = new Map<string, { authorization: Authorization; account: UpstreamAccount }>();
   private codes = 0;
+  /** Set, the provider cannot be reached (its discovery failed): the reason it is refused with. */
+  unreachable: string | null = null;
 
   async authorizationUrl(
     client: UpstreamClient,
     request: { state: string; nonce: string; codeChallenge: string },
   ): Promise<string> {
+    if (this.unreachable !== null) throw new IdentityProviderError(this.unreachable);
     this.authorizations.set(request.state, { client, ...request });
     const query = new URLSearchParams({
       client_id: client.provider.clientId,

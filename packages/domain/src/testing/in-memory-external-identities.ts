@@ -80,8 +80,19 @@ export class InMemoryExternalIdentityRepository
     return true;
   }
 
+  /** Removes the user's identity if its provider does not vouch for its email (a recovery): whether it did. */
+  unlinkUnvouchedNow(userId: string, id: string): boolean {
+    const row = this.rows.get(id);
+    return row?.userId === userId && !row.emailVerified && this.rows.delete(id);
+  }
+
   dropAccount(owner: SubjectKind, subjectId: string): void {
     if (owner === 'user') for (const row of this.of(subjectId)) this.rows.delete(row.id);
+  }
+
+  /** Whether any identity exists through the provider. */
+  heldBy(providerId: string): boolean {
+    return [...this.rows.values()].some((row) => row.providerId === providerId);
   }
 
   dropProvider(providerId: string): void {

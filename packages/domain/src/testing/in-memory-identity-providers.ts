@@ -20,6 +20,8 @@ export class InMemoryIdentityProviderRepository implements IdentityProviderRepos
     private readonly audit: InMemoryAuditTrail,
     /** Its identities and attempts, which go with it. */
     private readonly dependents: () => readonly DroppedWithProvider[] = () => [],
+    /** Whether any identity exists through the provider. */
+    private readonly hasIdentities: (providerId: string) => boolean = () => false,
   ) {}
 
   async create(provider: IdentityProvider, audit: AuditRecord): Promise<IdentityProvider> {
@@ -45,11 +47,14 @@ export class InMemoryIdentityProviderRepository implements IdentityProviderRepos
 
   async update(
     id: string,
-    change: (current: IdentityProvider) => { provider: IdentityProvider; audit: AuditRecord | null },
+    change: (
+      current: IdentityProvider,
+      hasIdentities: boolean,
+    ) => { provider: IdentityProvider; audit: AuditRecord | null },
   ): Promise<IdentityProvider | null> {
     const current = this.rows.get(id);
     if (!current) return null;
-    const { provider, audit } = change(structuredClone(current));
+    const { provider, audit } = change(structuredClone(current), this.hasIdentities(id));
     const stored: IdentityProvider = structuredClone({ ...provider, id, created: current.created });
     this.assertSlugFree(stored.slug, id);
     this.rows.set(id, stored);

@@ -89,6 +89,8 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
     private readonly tokens: () => InMemoryActionTokenRepository,
     /** What goes with a deleted account, as the databases' foreign keys take it along. */
     private readonly dependents: () => readonly DroppedWithAccount[] = () => [],
+    /** Removes a user's identity if it is still unvouched (UserWrite.unlinkUnvouched): whether it did. */
+    private readonly unlinkUnvouched: (userId: string, identityId: string) => boolean = () => false,
   ) {
     super();
   }
@@ -133,8 +135,11 @@ export class InMemoryUserRepository extends EmailKeyedStore<User> implements Use
   }
 
   /** What a change writes, with everything it implies; no `await` before the row is replaced. */
-  private write(id: string, { user, endSessions, audit, voidTokens, mail }: UserWrite): User {
+  private write(id: string, { user, endSessions, audit, voidTokens, mail, unlinkUnvouched }: UserWrite): User {
     const stored = this.replaceNow(user);
+    for (const unlinked of unlinkUnvouched ?? []) {
+      if (this.unlinkUnvouched(id, unlinked.identityId)) this.audit.appendNow(unlinked.audit);
+    }
     if (endSessions) this.sessions.endSubjectSessions('user', id, user.updated, endSessions.keepSessionId);
     if (voidTokens) this.tokens().voidUserTokens(id, user.updated);
     if (audit) this.audit.appendNow(audit);
@@ -533,6 +538,7 @@ export function inMemoryRepositories(): Repositories & {
     audit,
     () => tokens,
     () => [factors, signInChallenges, externalIdentities],
+    (userId, identityId) => externalIdentities.unlinkUnvouchedNow(userId, identityId),
   );
   const mail = new InMemoryMailQueue(audit);
   const tokens = new InMemoryActionTokenRepository(mail, audit, (id) => users.rows.has(id));
@@ -567,7 +573,11 @@ export function inMemoryRepositories(): Repositories & {
     signInChallenges,
     webhooks,
     webhookDeliveries: new InMemoryWebhookDeliveryRepository(webhooks, audit),
-    identityProviders: new InMemoryIdentityProviderRepository(audit, () => [externalIdentities, oauthAttempts]),
+    identityProviders: new InMemoryIdentityProviderRepository(
+      audit,
+      () => [externalIdentities, oauthAttempts],
+      (providerId) => externalIdentities.heldBy(providerId),
+    ),
     externalIdentities,
     oauthAttempts,
   };

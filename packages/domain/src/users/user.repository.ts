@@ -32,6 +32,11 @@ export interface UserWrite {
   voidTokens?: boolean;
   /** A message the change causes (a security notice), queued in the same transaction. */
   mail?: NewMail;
+  /**
+   * Also removes these identities of the user, each only if its provider still does not vouch for
+   * its email, each removal with its audit event, in the same transaction (a recovery).
+   */
+  unlinkUnvouched?: readonly { identityId: string; audit: AuditRecord }[];
 }
 
 /**
