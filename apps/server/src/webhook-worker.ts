@@ -4,6 +4,9 @@ import { type BackgroundLoop, startBackgroundLoop } from './background-loop';
 /**
  * Attempts one instance keeps in flight. A slot that frees is filled by the next claim at once,
  * so a receiver that hangs until the timeout holds one slot, not every other endpoint's deliveries.
+ * A slot frees when its outcome is recorded, not when the receiver answers: a sent attempt not yet
+ * recorded is sent again after a crash, so the slots bound those too (when the writes lag behind
+ * the receivers, hundreds piled up and a kill -9 sent them all twice).
  */
 const WEBHOOK_CONCURRENCY = 64;
 
@@ -75,7 +78,6 @@ export function startWebhookWorker({
     if (left === 0) ofEndpoint.delete(webhookId);
     else ofEndpoint.set(webhookId, left);
   };
-  const recordings = new Set<Promise<void>>();
   // The delivery loop waits for due deliveries (not for a free slot): new ones end its wait.
   let waiting = false;
   const delivering = failureStreak(logger, 'worker', pollMs);
@@ -83,7 +85,7 @@ export function startWebhookWorker({
     const free = WEBHOOK_CONCURRENCY - inFlight.size;
     if (free === 0) {
       // Every slot taken: wait for one to free (or the poll, which a stop cuts short), then let
-      // the others answered meanwhile free theirs, so the next claim takes them together.
+      // the others recorded meanwhile free theirs, so the next claim takes them together.
       await Promise.race([...inFlight, pause(pollMs)]);
       return new Promise((resolve) => setImmediate(resolve));
     }
@@ -91,22 +93,17 @@ export function startWebhookWorker({
       const claimed = await worker.claimDue(free, share);
       delivering.succeeded();
       for (const claim of claimed) {
-        // The slot frees when the receiver has answered; the outcome is recorded meanwhile.
+        // The slot frees once the outcome is recorded (or its write failed).
         started(claim.webhookId);
         const sending: Promise<void> = worker
           .send(claim)
-          .then((settlement) => {
-            const recording: Promise<void> = worker
-              .record(settlement)
-              .catch((error) =>
-                logger.warn('a webhook attempt could not be recorded; it is retried when its lease ends', {
-                  deliveryId: claim.id,
-                  error: (error as Error)?.message,
-                }),
-              )
-              .finally(() => recordings.delete(recording));
-            recordings.add(recording);
-          })
+          .then((settlement) => worker.record(settlement))
+          .catch((error) =>
+            logger.warn('a webhook attempt could not be recorded; it is retried when its lease ends', {
+              deliveryId: claim.id,
+              error: (error as Error)?.message,
+            }),
+          )
           .finally(() => {
             inFlight.delete(sending);
             ended(claim.webhookId);
@@ -153,7 +150,7 @@ export function startWebhookWorker({
       // lease, and another instance takes the delivery over when the lease ends.
       let timer: NodeJS.Timeout | undefined;
       const left = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))));
-      const settled = Promise.allSettled([...inFlight]).then(() => Promise.allSettled([...recordings]));
+      const settled = Promise.allSettled([...inFlight]);
       await Promise.race([settled, left]);
       clearTimeout(timer);
     },

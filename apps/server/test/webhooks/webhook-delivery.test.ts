@@ -1,3 +1,4 @@
+import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import { usersDocument } from '@uas/adapters-http/testing';
 import { AdminClient } from '../support/admin-client';
@@ -243,6 +244,54 @@ describe.each(BACKENDS)('webhook delivery on %s', (backend) => {
     expect(givenUp).toBe(0);
     expect(hung).toBe(WEBHOOK_ENDPOINT_CONCURRENCY);
   });
+
+  it.runIf(backend === 'postgres')(
+    'attempts sent but not yet recorded hold their slots: while the writes are stuck, no more than the share is sent (a crash then sends no more than those twice)',
+    async () => {
+      const { t, client, receiver } = await start();
+      const webhookId = await createEndpoint(client, receiver);
+      await receiver.stop();
+      const CHANGES = 3 * WEBHOOK_ENDPOINT_CONCURRENCY;
+      const records = Array.from({ length: CHANGES }, (_, n) => ({
+        line: n + 1,
+        value: { email: `unrecorded-${n}@example.com` },
+      }));
+      expect((await t.useCases.transfer.import(records, { onConflict: 'skip', dryRun: false })).created).toBe(CHANGES);
+      // Every delivery tried once and its failure recorded (the endpoint's failing_since set).
+      await eventually(
+        async () => (await deliveries(client, webhookId)).filter((d) => d.attributes.attempts >= 1).length === CHANGES,
+        15_000,
+      );
+      await eventually(
+        async () => (await deliveries(client, webhookId)).every((d) => d.attributes.last_error !== null),
+        15_000,
+      );
+      // A recording writes the endpoint's row; a claim only reads it: this lock holds the recordings alone.
+      const sql = postgres(t.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+      const locked = await sql.reserve();
+      cleanups.push(async () => {
+        locked.release();
+        await sql.end();
+      });
+      await locked`begin`;
+      await locked`lock table ${sql(t.env.DATABASE_SCHEMA!)}.webhooks in share mode`;
+
+      await receiver.start(); // on the same port
+      await eventually(() => {
+        t.clock.advance(2); // past the schedule's wait (jitter included)
+        return receiver.received.length >= WEBHOOK_ENDPOINT_CONCURRENCY;
+      }, 20_000);
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // room for more to show
+      expect(receiver.received.length).toBe(WEBHOOK_ENDPOINT_CONCURRENCY);
+
+      await locked`commit`;
+      await eventually(() => {
+        t.clock.advance(2);
+        return receiver.countsById().size >= CHANGES;
+      }, 20_000);
+      expect(receiver.duplicates()).toBe(0);
+    },
+  );
 
   it('a receiver down for a while gets everything once back: retries on the schedule, nothing twice', async () => {
     const { t, client, receiver } = await start();
