@@ -1,26 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { visitAuthorizationUrl } from '../support/fake-provider-server';
+import { LOOPBACK_PROVIDERS_ENV, PUBLIC_URL, pkcePair } from '../support/oauth-browser';
 import { OidcUpstream } from '../support/oidc-upstream';
 import { ROUNDS, rounds, tally } from '../support/race-rounds';
 import { BACKENDS, type TestApplication } from '../support/test-application';
 import { twoInstances } from '../support/two-instances';
-
-/** The service as its provider knows it: the callback registered there is PUBLIC_URL's. */
-const PUBLIC_URL = 'http://127.0.0.1:3000/';
-const LOOPBACK_PROVIDERS = {
-  PUBLIC_URL,
-  IDENTITY_PROVIDER_ALLOW_HTTP: 'true',
-  IDENTITY_PROVIDER_ALLOW_PRIVATE_ADDRESSES: 'true',
-  // The races start more sign-ins from one address than a person would; the limit has its own tests.
-  OAUTH_STARTS_PER_MINUTE: '1000',
-};
-
-/** An app's PKCE pair, as a browser app makes one per sign-in. */
-function pkcePair() {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
 
 const cookieOf = (response: Response) => response.headers.getSetCookie()[0]?.split(';')[0] ?? '';
 
@@ -54,7 +38,7 @@ const redeem = (application: TestApplication, code: string, verifier: string) =>
 
 describe.each(BACKENDS)('signing in with an OpenID Connect provider on %s, across two instances', (backend) => {
   const upstream = new OidcUpstream();
-  const two = twoInstances(backend, LOOPBACK_PROVIDERS);
+  const two = twoInstances(backend, LOOPBACK_PROVIDERS_ENV);
   beforeAll(async () => {
     await upstream.start();
     upstream.claims = { sub: `upstream-${backend}`, email: `fed-${backend}@example.com`, email_verified: true };

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { TestApplication } from './test-application';
 
 /** The service as providers and browsers know it: the callback registered at a provider is PUBLIC_URL's. */
-const PUBLIC_URL = 'http://127.0.0.1:3000/';
+export const PUBLIC_URL = 'http://127.0.0.1:3000/';
 /** The app that signs its users in, listed in REDIRECT_ALLOW_LIST. */
 export const APP_ORIGIN = 'https://app.example';
 

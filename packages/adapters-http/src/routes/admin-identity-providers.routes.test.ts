@@ -1,20 +1,10 @@
-import type { AdminRole } from '@uas/domain';
 import type * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type {
   identityProviderDocumentSchema,
   identityProviderListDocumentSchema,
 } from '../presenters/identity-provider.presenter';
-import {
-  ADMIN,
-  bearer,
-  createTestApp,
-  expectNoSecrets,
-  jsonInit,
-  loginDocument,
-  TEST_PUBLIC_URL,
-  type TestApp,
-} from '../testing';
+import { bearer, createTestApp, expectNoSecrets, jsonInit, TEST_PUBLIC_URL, type TestApp } from '../testing';
 
 type ProviderDocument = v.InferOutput<typeof identityProviderDocumentSchema>;
 type ProviderList = v.InferOutput<typeof identityProviderListDocumentSchema>;
@@ -45,23 +35,6 @@ async function created(attributes: Record<string, unknown> = GITHUB) {
   const response = await create(attributes);
   expect(response.status).toBe(201);
   return ((await response.json()) as ProviderDocument).data;
-}
-
-async function adminWith(role: AdminRole): Promise<Record<string, string>> {
-  const email = `${role}-role@example.com`;
-  const now = t.clock.now();
-  await t.repositories.admins.insert({
-    id: crypto.randomUUID(),
-    name: role,
-    email,
-    passwordHash: `plain:${ADMIN.password}`,
-    role,
-    created: now,
-    updated: now,
-    keyFileStamp: null,
-  });
-  const response = await t.app.request('/v1/admin/login', jsonInit('POST', loginDocument(email, ADMIN.password)));
-  return bearer((await response.json()).data.attributes.access_token);
 }
 
 /** The secret never leaves: no answer about providers, no audit event, no log line holds it. */
@@ -239,7 +212,7 @@ describe('DELETE /v1/admin/identity-providers/{id}', () => {
 describe('who may manage identity providers', () => {
   it.each(['admin', 'support', 'auditor'] as const)('refuses every operation to %s with 403', async (role) => {
     const provider = await created();
-    const headers = await adminWith(role);
+    const headers = await t.adminWith(role);
     const answers = [
       await get(PATH, headers),
       await get(`${PATH}/${provider.id}`, headers),

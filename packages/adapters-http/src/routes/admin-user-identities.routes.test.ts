@@ -1,8 +1,8 @@
-import { auditRecord, NO_PASSWORD_HASH, type AdminRole, type ExternalIdentity, type User } from '@uas/domain';
+import { auditRecord, NO_PASSWORD_HASH, type ExternalIdentity, type User } from '@uas/domain';
 import type * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { identityListDocumentSchema } from '../presenters/identity.presenter';
-import { ADMIN, bearer, createTestApp, jsonInit, loginDocument, type TestApp } from '../testing';
+import { bearer, createTestApp, type TestApp } from '../testing';
 
 type IdentityList = v.InferOutput<typeof identityListDocumentSchema>;
 
@@ -45,23 +45,6 @@ async function link(user: User, subject: string): Promise<ExternalIdentity> {
   const audit = auditRecord(crypto.randomUUID(), now, SYSTEM, 'user.identity_linked', { type: 'users', id: user.id });
   await t.repositories.externalIdentities.link(identity, audit);
   return identity;
-}
-
-async function adminWith(role: AdminRole): Promise<Record<string, string>> {
-  const email = `${role}-role@example.com`;
-  const now = t.clock.now();
-  await t.repositories.admins.insert({
-    id: crypto.randomUUID(),
-    name: role,
-    email,
-    passwordHash: `plain:${ADMIN.password}`,
-    role,
-    created: now,
-    updated: now,
-    keyFileStamp: null,
-  });
-  const response = await t.app.request('/v1/admin/login', jsonInit('POST', loginDocument(email, ADMIN.password)));
-  return bearer((await response.json()).data.attributes.access_token);
 }
 
 describe('GET /v1/admin/users/{id}/identities', () => {
@@ -129,10 +112,10 @@ describe('DELETE /v1/admin/users/{id}/identities/{identityId}', () => {
     const user = await t.createUser();
     const identity = await link(user, '583231');
     for (const role of ['support', 'auditor'] as const) {
-      const headers = await adminWith(role);
+      const headers = await t.adminWith(role);
       expect((await list(user.id, headers)).status).toBe(200);
       expect((await unlink(user.id, identity.id, headers)).status).toBe(403);
     }
-    expect((await unlink(user.id, identity.id, await adminWith('admin'))).status).toBe(204);
+    expect((await unlink(user.id, identity.id, await t.adminWith('admin'))).status).toBe(204);
   });
 });

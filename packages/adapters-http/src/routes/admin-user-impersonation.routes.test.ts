@@ -1,16 +1,7 @@
-import type { AdminRole, User } from '@uas/domain';
+import type { User } from '@uas/domain';
 import { FakeOneTimeCodes } from '@uas/domain/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  ADMIN,
-  bearer,
-  createTestApp,
-  expectNoSecrets,
-  jsonInit,
-  loginDocument,
-  usersDocument,
-  type TestApp,
-} from '../testing';
+import { ADMIN, bearer, createTestApp, expectNoSecrets, jsonInit, usersDocument, type TestApp } from '../testing';
 
 const PASSWORD = 'user-password-1';
 const REASON = 'Ticket 4711: cannot find the export button';
@@ -35,24 +26,6 @@ async function actingAsAnn() {
   expect(response.status, await response.clone().text()).toBe(201);
   const { data } = await response.json();
   return { id: data.id as string, attributes: data.attributes, as: bearer(data.attributes.access_token) };
-}
-
-/** An administrator of `role`, signed in: their bearer header. */
-async function adminWith(role: AdminRole): Promise<Record<string, string>> {
-  const email = `${role}-role@example.com`;
-  const now = t.clock.now();
-  await t.repositories.admins.insert({
-    id: crypto.randomUUID(),
-    name: role,
-    email,
-    passwordHash: `plain:${ADMIN.password}`,
-    role,
-    created: now,
-    updated: now,
-    keyFileStamp: null,
-  });
-  const response = await t.app.request('/v1/admin/login', jsonInit('POST', loginDocument(email, ADMIN.password)));
-  return bearer((await response.json()).data.attributes.access_token);
 }
 
 const errorOf = async (response: Response) => ((await response.json()) as { errors: { code: string }[] }).errors[0];
@@ -171,9 +144,9 @@ describe('POST /v1/admin/users/{id}/impersonation', () => {
   });
 
   it('is open to support, admins and owners, not to auditors (403 forbidden) nor to user tokens', async () => {
-    expect((await impersonate(user.id, { reason: REASON }, await adminWith('support'))).status).toBe(201);
-    expect((await impersonate(user.id, { reason: REASON }, await adminWith('admin'))).status).toBe(201);
-    const auditor = await impersonate(user.id, { reason: REASON }, await adminWith('auditor'));
+    expect((await impersonate(user.id, { reason: REASON }, await t.adminWith('support'))).status).toBe(201);
+    expect((await impersonate(user.id, { reason: REASON }, await t.adminWith('admin'))).status).toBe(201);
+    const auditor = await impersonate(user.id, { reason: REASON }, await t.adminWith('auditor'));
     expect(auditor.status).toBe(403);
     expect((await errorOf(auditor))?.code).toBe('forbidden');
     const own = bearer((await t.loginUser('ann@example.com', PASSWORD)).accessToken);
@@ -216,7 +189,7 @@ describe('POST /v1/admin/users/{id}/impersonation with IMPERSONATION off', () =>
     expect(malformed.status).toBe(400);
     expect((await errorOf(malformed))?.code).toBe('malformed_json');
     expect((await impersonate(UNKNOWN, { reason: REASON }, {})).status).toBe(401);
-    const auditor = await impersonate(UNKNOWN, { reason: REASON }, await adminWith('auditor'));
+    const auditor = await impersonate(UNKNOWN, { reason: REASON }, await t.adminWith('auditor'));
     expect(auditor.status).toBe(403);
     expect((await errorOf(auditor))?.code).toBe('forbidden');
   });

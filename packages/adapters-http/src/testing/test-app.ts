@@ -2,6 +2,7 @@ import {
   createUseCases,
   DEFAULT_MAIL_TEMPLATES,
   DEFAULT_THROTTLE_POLICY,
+  type AdminRole,
   type AuthPolicy,
   type JsonObject,
   type NewUser,
@@ -28,7 +29,7 @@ import { createHttpApp } from '../app';
 import type { HttpAppDeps } from '../http-app-deps';
 import type { sessionDocumentSchema } from '../presenters/session.presenter';
 import { RecordingLogger } from './recording-logger';
-import { jsonInit, loginDocument } from './requests';
+import { bearer, jsonInit, loginDocument } from './requests';
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
 export const TEST_POLICY: AuthPolicy = {
@@ -155,6 +156,22 @@ export async function createTestApp(
     codes,
     enrol: factorEnrolment({ factors: repositories.factors, codes, box, ids }),
     loginAdmin: () => login('/v1/admin/login', ADMIN.email, ADMIN.password),
+    /** A new administrator of `role`, signed in: their bearer header. */
+    async adminWith(role: AdminRole): Promise<Record<string, string>> {
+      const email = `${role}-role@example.com`;
+      const now = clock.now();
+      await repositories.admins.insert({
+        id: crypto.randomUUID(),
+        name: role,
+        email,
+        passwordHash: `plain:${ADMIN.password}`,
+        role,
+        created: now,
+        updated: now,
+        keyFileStamp: null,
+      });
+      return bearer((await login('/v1/admin/login', email, ADMIN.password)).accessToken);
+    },
     loginUser: (email: string, password: string) => login('/v1/login', email, password),
     createUser: (input: Partial<NewUser> & { metadata?: JsonObject } = {}): Promise<User> =>
       users.create({ email: `user${ids.next().slice(-4)}@example.com`, password: 'user-password-1', ...input }),

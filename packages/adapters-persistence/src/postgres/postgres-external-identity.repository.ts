@@ -7,6 +7,7 @@ import {
   type ExternalIdentityRepository,
   type User,
 } from '@uas/domain';
+import { identityOfUser } from '../shared/identity-conditions';
 import { identityTakenOr, linkedOrNull } from '../shared/identity-errors';
 import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresDb } from './postgres-db';
@@ -77,7 +78,7 @@ export class PostgresExternalIdentityRepository implements ExternalIdentityRepos
         .where(eq(users.id, userId))
         .for('no key update');
       if (!user) return false;
-      const mine = and(eq(externalIdentities.id, id), eq(externalIdentities.userId, userId));
+      const mine = identityOfUser(externalIdentities, id, userId);
       const [identity] = await tx.select({ id: externalIdentities.id }).from(externalIdentities).where(mine);
       if (!identity) return false;
       const [passkey] = await tx

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { AuditRecord, IdentityProvider, IdentityProviderRepository } from '@uas/domain';
+import type { AuditRecord, IdentityProvider, IdentityProviderChange, IdentityProviderRepository } from '@uas/domain';
 import { slugTakenOr } from '../shared/identity-errors';
 import { identityProviderOf, identityProviderRow } from '../shared/identity-rows';
 import { appendAuditEvent } from './postgres-audit-trail';
@@ -39,13 +39,7 @@ export class PostgresIdentityProviderRepository implements IdentityProviderRepos
     return rows.map(identityProviderOf);
   }
 
-  async update(
-    id: string,
-    change: (
-      current: IdentityProvider,
-      hasIdentities: boolean,
-    ) => { provider: IdentityProvider; audit: AuditRecord | null },
-  ): Promise<IdentityProvider | null> {
+  async update(id: string, change: IdentityProviderChange): Promise<IdentityProvider | null> {
     try {
       return await this.db.transaction(async (tx) => {
         // The row's lock holds a concurrent change until this one commits; it then reads this one's result.

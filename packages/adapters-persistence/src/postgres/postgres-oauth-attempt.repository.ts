@@ -1,6 +1,13 @@
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { OAuthAttempt, OAuthAttemptRepository, UpstreamAccount } from '@uas/domain';
 import { oauthAttemptOf, oauthAttemptRow } from '../shared/identity-rows';
+import {
+  awaitingHandOff,
+  expiredAttempts,
+  redeemableCode,
+  usableState,
+  withoutCode,
+} from '../shared/oauth-attempt-conditions';
 import type { PostgresDb } from './postgres-db';
 import { oauthAttempts } from './postgres-schema';
 
@@ -18,14 +25,7 @@ export class PostgresOAuthAttemptRepository implements OAuthAttemptRepository {
     const [row] = await this.db
       .update(oauthAttempts)
       .set({ browserDigest })
-      .where(
-        and(
-          eq(oauthAttempts.handoffDigest, handoffDigest),
-          isNull(oauthAttempts.browserDigest),
-          isNull(oauthAttempts.stateUsed),
-          gt(oauthAttempts.expires, now),
-        ),
-      )
+      .where(awaitingHandOff(oauthAttempts, handoffDigest, now))
       .returning();
     return row ? oauthAttemptOf(row) : null;
   }
@@ -39,15 +39,7 @@ export class PostgresOAuthAttemptRepository implements OAuthAttemptRepository {
     const [row] = await this.db
       .update(oauthAttempts)
       .set({ stateUsed: now })
-      .where(
-        and(
-          eq(oauthAttempts.stateDigest, stateDigest),
-          eq(oauthAttempts.providerId, providerId),
-          eq(oauthAttempts.browserDigest, browserDigest),
-          isNull(oauthAttempts.stateUsed),
-          gt(oauthAttempts.expires, now),
-        ),
-      )
+      .where(usableState(oauthAttempts, { digest: stateDigest, providerId, browserDigest }, now))
       .returning();
     return row ? oauthAttemptOf(row) : null;
   }
@@ -64,20 +56,14 @@ export class PostgresOAuthAttemptRepository implements OAuthAttemptRepository {
         userId: code.userId ?? sql`${oauthAttempts.userId}`,
         account: code.account,
       })
-      .where(and(eq(oauthAttempts.id, id), isNull(oauthAttempts.codeDigest)));
+      .where(withoutCode(oauthAttempts, id));
   }
 
   async redeemCode(codeDigest: string, now: Date): Promise<OAuthAttempt | null> {
     const [row] = await this.db
       .update(oauthAttempts)
       .set({ codeUsed: now })
-      .where(
-        and(
-          eq(oauthAttempts.codeDigest, codeDigest),
-          isNull(oauthAttempts.codeUsed),
-          gt(oauthAttempts.codeExpires, now),
-        ),
-      )
+      .where(redeemableCode(oauthAttempts, codeDigest, now))
       .returning();
     return row ? oauthAttemptOf(row) : null;
   }
@@ -85,12 +71,7 @@ export class PostgresOAuthAttemptRepository implements OAuthAttemptRepository {
   async deleteExpired(before: Date): Promise<number> {
     const deleted = await this.db
       .delete(oauthAttempts)
-      .where(
-        and(
-          lt(oauthAttempts.expires, before),
-          or(isNull(oauthAttempts.codeExpires), lt(oauthAttempts.codeExpires, before)),
-        ),
-      )
+      .where(expiredAttempts(oauthAttempts, before))
       .returning({ id: oauthAttempts.id });
     return deleted.length;
   }

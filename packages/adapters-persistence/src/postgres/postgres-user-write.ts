@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { User, UserWrite } from '@uas/domain';
 import { liveSessionsOf } from '../shared/conditions';
+import { unvouchedIdentityOfUser } from '../shared/identity-conditions';
 import { voidTokensOf } from './postgres-action-token-statements';
 import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresTx } from './postgres-db';
@@ -29,13 +30,7 @@ export async function writeUser(
   for (const unlinked of unlinkUnvouched ?? []) {
     const removed = await tx
       .delete(externalIdentities)
-      .where(
-        and(
-          eq(externalIdentities.id, unlinked.identityId),
-          eq(externalIdentities.userId, id),
-          eq(externalIdentities.emailVerified, false),
-        ),
-      )
+      .where(unvouchedIdentityOfUser(externalIdentities, unlinked.identityId, id))
       .returning({ id: externalIdentities.id });
     if (removed.length > 0) await appendAuditEvent(tx, unlinked.audit);
   }

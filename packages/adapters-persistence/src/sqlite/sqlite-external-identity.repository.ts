@@ -7,6 +7,7 @@ import {
   type ExternalIdentityRepository,
   type User,
 } from '@uas/domain';
+import { identityOfUser } from '../shared/identity-conditions';
 import { identityTakenOr, linkedOrNull } from '../shared/identity-errors';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
@@ -76,7 +77,7 @@ export class SqliteExternalIdentityRepository implements ExternalIdentityReposit
 
   async unlink(userId: string, id: string, audit: AuditRecord): Promise<boolean> {
     return this.db.transaction((tx) => {
-      const mine = and(eq(externalIdentities.id, id), eq(externalIdentities.userId, userId));
+      const mine = identityOfUser(externalIdentities, id, userId);
       if (!tx.select({ id: externalIdentities.id }).from(externalIdentities).where(mine).get()) return false;
       const user = tx.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).get();
       const passkey = tx

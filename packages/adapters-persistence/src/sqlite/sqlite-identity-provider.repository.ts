@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { AuditRecord, IdentityProvider, IdentityProviderRepository } from '@uas/domain';
+import type { AuditRecord, IdentityProvider, IdentityProviderChange, IdentityProviderRepository } from '@uas/domain';
 import { slugTakenOr } from '../shared/identity-errors';
 import { identityProviderOf, identityProviderRow } from '../shared/identity-rows';
 import { appendAuditEvent } from './sqlite-audit-trail';
@@ -44,13 +44,7 @@ export class SqliteIdentityProviderRepository implements IdentityProviderReposit
       .map(identityProviderOf);
   }
 
-  async update(
-    id: string,
-    change: (
-      current: IdentityProvider,
-      hasIdentities: boolean,
-    ) => { provider: IdentityProvider; audit: AuditRecord | null },
-  ): Promise<IdentityProvider | null> {
+  async update(id: string, change: IdentityProviderChange): Promise<IdentityProvider | null> {
     try {
       return this.db.transaction((tx) => {
         const current = tx.select().from(identityProviders).where(eq(identityProviders.id, id)).get();

@@ -1,6 +1,13 @@
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { OAuthAttempt, OAuthAttemptRepository, UpstreamAccount } from '@uas/domain';
 import { oauthAttemptOf, oauthAttemptRow } from '../shared/identity-rows';
+import {
+  awaitingHandOff,
+  expiredAttempts,
+  redeemableCode,
+  usableState,
+  withoutCode,
+} from '../shared/oauth-attempt-conditions';
 import type { SqliteDb } from './sqlite-db';
 import { oauthAttempts } from './sqlite-schema';
 
@@ -17,14 +24,7 @@ export class SqliteOAuthAttemptRepository implements OAuthAttemptRepository {
     const row = this.db
       .update(oauthAttempts)
       .set({ browserDigest })
-      .where(
-        and(
-          eq(oauthAttempts.handoffDigest, handoffDigest),
-          isNull(oauthAttempts.browserDigest),
-          isNull(oauthAttempts.stateUsed),
-          gt(oauthAttempts.expires, now),
-        ),
-      )
+      .where(awaitingHandOff(oauthAttempts, handoffDigest, now))
       .returning()
       .get();
     return row ? oauthAttemptOf(row) : null;
@@ -39,15 +39,7 @@ export class SqliteOAuthAttemptRepository implements OAuthAttemptRepository {
     const row = this.db
       .update(oauthAttempts)
       .set({ stateUsed: now })
-      .where(
-        and(
-          eq(oauthAttempts.stateDigest, stateDigest),
-          eq(oauthAttempts.providerId, providerId),
-          eq(oauthAttempts.browserDigest, browserDigest),
-          isNull(oauthAttempts.stateUsed),
-          gt(oauthAttempts.expires, now),
-        ),
-      )
+      .where(usableState(oauthAttempts, { digest: stateDigest, providerId, browserDigest }, now))
       .returning()
       .get();
     return row ? oauthAttemptOf(row) : null;
@@ -65,7 +57,7 @@ export class SqliteOAuthAttemptRepository implements OAuthAttemptRepository {
         userId: code.userId ?? sql`${oauthAttempts.userId}`,
         account: code.account,
       })
-      .where(and(eq(oauthAttempts.id, id), isNull(oauthAttempts.codeDigest)))
+      .where(withoutCode(oauthAttempts, id))
       .run();
   }
 
@@ -73,27 +65,13 @@ export class SqliteOAuthAttemptRepository implements OAuthAttemptRepository {
     const row = this.db
       .update(oauthAttempts)
       .set({ codeUsed: now })
-      .where(
-        and(
-          eq(oauthAttempts.codeDigest, codeDigest),
-          isNull(oauthAttempts.codeUsed),
-          gt(oauthAttempts.codeExpires, now),
-        ),
-      )
+      .where(redeemableCode(oauthAttempts, codeDigest, now))
       .returning()
       .get();
     return row ? oauthAttemptOf(row) : null;
   }
 
   async deleteExpired(before: Date): Promise<number> {
-    return this.db
-      .delete(oauthAttempts)
-      .where(
-        and(
-          lt(oauthAttempts.expires, before),
-          or(isNull(oauthAttempts.codeExpires), lt(oauthAttempts.codeExpires, before)),
-        ),
-      )
-      .run().changes;
+    return this.db.delete(oauthAttempts).where(expiredAttempts(oauthAttempts, before)).run().changes;
   }
 }

@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { User, UserWrite } from '@uas/domain';
 import { liveSessionsOf } from '../shared/conditions';
+import { unvouchedIdentityOfUser } from '../shared/identity-conditions';
 import { voidTokensOf } from './sqlite-action-token-statements';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
@@ -21,13 +22,7 @@ export function writeUser(
   for (const unlinked of unlinkUnvouched ?? []) {
     const removed = tx
       .delete(externalIdentities)
-      .where(
-        and(
-          eq(externalIdentities.id, unlinked.identityId),
-          eq(externalIdentities.userId, id),
-          eq(externalIdentities.emailVerified, false),
-        ),
-      )
+      .where(unvouchedIdentityOfUser(externalIdentities, unlinked.identityId, id))
       .returning({ id: externalIdentities.id })
       .all();
     if (removed.length > 0) appendAuditEvent(tx, unlinked.audit);

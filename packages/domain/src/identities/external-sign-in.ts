@@ -24,14 +24,13 @@ import {
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { Logger } from '../shared/logger.ts';
 import { NO_PASSWORD_HASH } from '../users/password-match.ts';
-import { NO_BAN } from '../users/user-ban.ts';
-import type { User } from '../users/user.ts';
 import { newIdentity } from './external-identity.rules.ts';
 import type { ExternalIdentityRepository } from './external-identity.repository.ts';
 import type { IdentityProvider } from './identity-provider.ts';
 import type { OAuthAttempt, UpstreamAccount } from './oauth-attempt.ts';
 import type { OAuthTrips, TripRequest } from './oauth-trips.ts';
 import { identityChange } from './user-identities.ts';
+import { freshUser } from '../users/fresh-user.ts';
 
 export interface ExternalSignInDeps {
   trips: OAuthTrips;
@@ -221,21 +220,16 @@ export class ExternalSignIn {
   private async signUp(provider: IdentityProvider, account: UpstreamAccount, email: string, request: RequestContext) {
     const { identities, clock, ids } = this.deps;
     const now = clock.now();
-    const user: User = {
-      id: ids.next(),
-      name: account.name ?? '',
-      email,
-      passwordHash: NO_PASSWORD_HASH,
-      metadata: {},
-      app: {},
-      active: 1,
-      created: now,
-      updated: now,
-      version: 1,
-      lastLogin: null,
-      emailVerified: account.emailVerified ? now : null,
-      ...NO_BAN,
-    };
+    const user = freshUser(
+      {
+        id: ids.next(),
+        name: account.name ?? '',
+        email,
+        passwordHash: NO_PASSWORD_HASH,
+        emailVerified: account.emailVerified ? now : null,
+      },
+      now,
+    );
     const by = { actor: { type: 'user', id: user.id } as const, request };
     const audit = auditRecord(ids.next(), now, by, 'user.signed_up', userTarget(user.id), userChanges(null, user));
     const identity = newIdentity(ids.next(), provider, account, user.id, now);

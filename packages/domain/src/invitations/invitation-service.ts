@@ -20,7 +20,7 @@ import { applyUserPatch, normalizeEmail, passwordProblem, userAttributeIssues } 
 import type { User } from '../users/user.ts';
 import type { Invitation, InvitationPage, ListedInvitation, NewInvitation } from './invitation.ts';
 import type { InvitationRepository } from './invitation.repository.ts';
-import { NO_BAN } from '../users/user-ban.ts';
+import { freshUser } from '../users/fresh-user.ts';
 
 export interface InvitationServiceDeps {
   invitations: InvitationRepository;
@@ -63,21 +63,18 @@ export class InvitationService {
     if (issues.length > 0) throw new ValidationError(issues);
     const { clock, ids } = this.deps;
     const now = clock.now();
-    const user: User = {
-      id: ids.next(),
-      name: input.name ?? '',
-      email: normalizeEmail(input.email),
-      passwordHash: NO_PASSWORD_HASH,
-      metadata: input.metadata ?? {},
-      app: input.app ?? {},
-      active: 1,
-      created: now,
-      updated: now,
-      version: 1,
-      lastLogin: null,
-      emailVerified: null,
-      ...NO_BAN,
-    };
+    const user = freshUser(
+      {
+        id: ids.next(),
+        name: input.name ?? '',
+        email: normalizeEmail(input.email),
+        passwordHash: NO_PASSWORD_HASH,
+        metadata: input.metadata ?? {},
+        app: input.app ?? {},
+        emailVerified: null,
+      },
+      now,
+    );
     const { token, mail } = await this.prepare(user);
     const invitation: Invitation = {
       id: ids.next(),

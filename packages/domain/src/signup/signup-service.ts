@@ -9,10 +9,9 @@ import { EmailTakenError, ForbiddenError, SignupDisabledError, ValidationError }
 import type { IdGenerator } from '../shared/id-generator.ts';
 import type { JsonObject } from '../shared/json.ts';
 import type { PasswordHasher } from '../shared/password-hasher.ts';
-import type { User } from '../users/user.ts';
 import type { UserRepository } from '../users/user.repository.ts';
 import { newUserIssues, normalizeEmail } from '../users/user.rules.ts';
-import { NO_BAN } from '../users/user-ban.ts';
+import { freshUser } from '../users/fresh-user.ts';
 
 /** SIGNUP: `open`, anyone may sign up; `invite-only` and `closed`, only an administrator makes accounts. */
 export const SIGNUP_MODES = ['open', 'invite-only', 'closed'] as const;
@@ -74,21 +73,17 @@ export class SignupService {
     const compose = await accountMail.admit('verification', email);
     if (!compose) return;
     const now = clock.now();
-    const user: User = {
-      id: ids.next(),
-      name: input.name ?? '',
-      email,
-      passwordHash,
-      metadata: input.metadata ?? {},
-      app: {},
-      active: 1,
-      created: now,
-      updated: now,
-      version: 1,
-      lastLogin: null,
-      emailVerified: null,
-      ...NO_BAN,
-    };
+    const user = freshUser(
+      {
+        id: ids.next(),
+        name: input.name ?? '',
+        email,
+        passwordHash,
+        metadata: input.metadata ?? {},
+        emailVerified: null,
+      },
+      now,
+    );
     const verification = await actionTokens.prepare('verification', { userId: user.id, email }, (token) =>
       compose({ email, link: accountLink(publicUrl, 'verification', token) }),
     );

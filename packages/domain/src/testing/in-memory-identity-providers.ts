@@ -1,6 +1,6 @@
 import type { AuditRecord } from '../audit/audit-event.ts';
 import type { IdentityProvider } from '../identities/identity-provider.ts';
-import type { IdentityProviderRepository } from '../identities/identity-provider.repository.ts';
+import type { IdentityProviderChange, IdentityProviderRepository } from '../identities/identity-provider.repository.ts';
 import { SlugTakenError } from '../shared/errors.ts';
 import type { InMemoryAuditTrail } from './in-memory-audit-trail.ts';
 
@@ -45,13 +45,7 @@ export class InMemoryIdentityProviderRepository implements IdentityProviderRepos
     return [...this.rows.values()].sort(oldestFirst).map((row) => structuredClone(row));
   }
 
-  async update(
-    id: string,
-    change: (
-      current: IdentityProvider,
-      hasIdentities: boolean,
-    ) => { provider: IdentityProvider; audit: AuditRecord | null },
-  ): Promise<IdentityProvider | null> {
+  async update(id: string, change: IdentityProviderChange): Promise<IdentityProvider | null> {
     const current = this.rows.get(id);
     if (!current) return null;
     const { provider, audit } = change(structuredClone(current), this.hasIdentities(id));

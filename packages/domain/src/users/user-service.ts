@@ -6,7 +6,7 @@ import type { PasswordHasher } from '../shared/password-hasher.ts';
 import { NotFoundError, PreconditionFailedError, ValidationError } from '../shared/errors.ts';
 import type { NewMail } from '../mail/mail-message.ts';
 import type { BanInput, ListedUser, NewUser, ShownUser, User, UserPatch } from './user.ts';
-import { applyBan, banChanges, banInForce, banIssues, liftBan, NO_BAN } from './user-ban.ts';
+import { applyBan, banChanges, banInForce, banIssues, liftBan } from './user-ban.ts';
 import type { LoginAttemptRepository } from '../throttling/login-attempt.repository.ts';
 import { accountKey, windowStart, type ThrottlePolicy } from '../throttling/throttle.ts';
 import type { UserListQuery, UserPage, UserRepository } from './user.repository.ts';
@@ -22,6 +22,7 @@ import {
   type UserChanges,
 } from './user.rules.ts';
 import type { ActiveFlag } from './user.ts';
+import { freshUser } from './fresh-user.ts';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -67,21 +68,19 @@ export class UserService {
     const issues = newUserIssues(input);
     if (issues.length > 0) throw new ValidationError(issues);
     const now = this.deps.clock.now();
-    const user: User = {
-      id: this.deps.ids.next(),
-      name: input.name ?? '',
-      email: normalizeEmail(input.email),
-      passwordHash: await this.deps.hasher.hash(input.password),
-      metadata: input.metadata ?? {},
-      app: input.app ?? {},
-      active: (input.active ?? 1) as ActiveFlag,
-      created: now,
-      updated: now,
-      version: 1,
-      lastLogin: null,
-      emailVerified: verifiedAt(null, input.emailVerified ?? true, now),
-      ...NO_BAN,
-    };
+    const user = freshUser(
+      {
+        id: this.deps.ids.next(),
+        name: input.name ?? '',
+        email: normalizeEmail(input.email),
+        passwordHash: await this.deps.hasher.hash(input.password),
+        metadata: input.metadata ?? {},
+        app: input.app ?? {},
+        active: (input.active ?? 1) as ActiveFlag,
+        emailVerified: verifiedAt(null, input.emailVerified ?? true, now),
+      },
+      now,
+    );
     await this.deps.users.insert(user, this.record(by, 'user.created', user.id, userChanges(null, user), now));
     return this.shownOne(user);
   }
