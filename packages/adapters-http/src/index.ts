@@ -10,3 +10,4 @@ export { ERROR_CATALOGUE, type ApiErrorCode, type ErrorRow } from './errors/erro
 export { LOGIN_OUTCOMES, type HttpMetrics, type LoginOutcome, type MetricsEndpoint } from './metrics/http-metrics';
 export { PANEL_PATH } from './routes/admin-panel.routes';
 export { API_REFERENCE_PATH } from './routes/api-reference.routes';
+export type { OpenIdInteraction, OpenIdInteractions, InteractionSignIn } from './openid/openid-interactions';

@@ -77,6 +77,19 @@ export const AUDIT_ACTIONS = [
   'user.identity_unlinked',
   /** A user signed in through an identity provider. */
   'user.identity_signed_in',
+  /** An owner registered an application that signs its users in through this service (never its secret). */
+  'oauth_client.created',
+  'oauth_client.updated',
+  /** Its grants, codes and tokens went with it. */
+  'oauth_client.deleted',
+  /** Its secret was replaced; the old one stopped working at once. */
+  'oauth_client.secret_rotated',
+  /** A user let an application act for them with the scopes named (or a first-party one was let in). */
+  'oauth_grant.created',
+  /** A grant ended, with its codes and tokens: by the user, an admin, or a replayed code or refresh token. */
+  'oauth_grant.revoked',
+  /** The token endpoint refused a grant (a code or refresh token that was used, expired or not this client's). */
+  'oauth_token.refused',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -4,7 +4,8 @@
  * stored under, `factor-secret` seals TOTP secrets (its own material is stored wrapped under the
  * MFA key, which the database does not hold), `webhook-secret` seals webhook endpoints' signing
  * secrets, `identity-provider-secret` seals identity providers' client secrets and the PKCE
- * verifiers of attempts in flight.
+ * verifiers of attempts in flight, `oauth-client-secret` seals the secrets of the applications
+ * that sign in through this service (the OpenID engine compares them in plain text).
  */
 export const SECRET_PURPOSES = [
   'mail-body',
@@ -12,6 +13,7 @@ export const SECRET_PURPOSES = [
   'factor-secret',
   'webhook-secret',
   'identity-provider-secret',
+  'oauth-client-secret',
 ] as const;
 export type SecretPurpose = (typeof SECRET_PURPOSES)[number];
 

@@ -68,6 +68,13 @@ const CATALOGUE: Record<AuditAction, [Pick<AuditRecord, 'target' | 'changes'>, W
   'user.identity_linked': [{ target: USER, changes: null }, 'user.identity_linked'],
   'user.identity_unlinked': [{ target: USER, changes: null }, 'user.identity_unlinked'],
   'user.identity_signed_in': [{ target: USER, changes: null }, null],
+  'oauth_client.created': [{ target: { type: 'oauth_clients', id: 'c1' }, changes: null }, null],
+  'oauth_client.updated': [{ target: { type: 'oauth_clients', id: 'c1' }, changes: null }, null],
+  'oauth_client.deleted': [{ target: { type: 'oauth_clients', id: 'c1' }, changes: null }, null],
+  'oauth_client.secret_rotated': [{ target: { type: 'oauth_clients', id: 'c1' }, changes: null }, null],
+  'oauth_grant.created': [{ target: USER, changes: null }, null],
+  'oauth_grant.revoked': [{ target: USER, changes: null }, null],
+  'oauth_token.refused': [{ target: { type: 'oauth_clients', id: 'c1' }, changes: null }, null],
 };
 
 describe('the webhook event catalogue', () => {

@@ -98,6 +98,14 @@ export const EVENT_OF_ACTION: Readonly<Record<AuditAction, WebhookEventType | nu
   'user.identity_unlinked': 'user.identity_unlinked',
   // A sign-in changes no user: high-rate, as the password logins.
   'user.identity_signed_in': null,
+  'oauth_client.created': null,
+  'oauth_client.updated': null,
+  'oauth_client.deleted': null,
+  'oauth_client.secret_rotated': null,
+  // What applications a user let in changes no user.
+  'oauth_grant.created': null,
+  'oauth_grant.revoked': null,
+  'oauth_token.refused': null,
 };
 
 /**
