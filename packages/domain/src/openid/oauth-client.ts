@@ -1,5 +1,8 @@
 import type { SealedText } from '../secrets/secret.ts';
 
+/** The key ring's purpose client secrets are sealed under, each with its client's id as context. */
+export const OAUTH_CLIENT_SECRET_PURPOSE = 'oauth-client-secret';
+
 /** A confidential client holds a secret (a server); a public one cannot keep one (a SPA, a native app) and must use PKCE. */
 export const OAUTH_CLIENT_TYPES = ['public', 'confidential'] as const;
 export type OAuthClientType = (typeof OAUTH_CLIENT_TYPES)[number];
