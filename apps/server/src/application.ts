@@ -90,6 +90,7 @@ export async function createApplication(
       identityLinks: useCases.identityLinks,
       oauthClients: useCases.oauthClients,
       applicationGrants: useCases.applicationGrants,
+      tokenKeys: container.resolve(SecretKeyRing),
       oauthStartLimit: useCases.oauthStartLimit,
       adminMfa: config.adminMfa,
       jwks: () => keyRing.jwks(),

@@ -5,6 +5,11 @@ import type { HttpAppDeps } from './http-app-deps';
 import { accessLog } from './middleware/access-log';
 import type { AccountActions } from './account-pages/account-actions';
 import { accountPagesRoutes, ACCOUNT_FORM_PATHS } from './account-pages/account-pages.routes';
+import {
+  OPENID_FORM_PATH_PATTERN,
+  OPENID_FORM_PATHS,
+  openIdPagesRoutes,
+} from './account-pages/openid/openid-pages.routes';
 import { bodyGuard } from './middleware/body-guard';
 import { cors } from './middleware/cors';
 import { requestMetrics } from './middleware/request-metrics';
@@ -79,7 +84,11 @@ export function createHttpApp(deps: HttpAppDeps) {
     // pages' forms are URL-encoded, as a browser posts them without script, and so is what an
     // identity provider posts to its callback (Apple's form_post).
     .use(
-      bodyGuard({ streamedPaths: [IMPORT_PATH], formPaths: ACCOUNT_FORM_PATHS, formPathPattern: OAUTH_CALLBACK_PATH }),
+      bodyGuard({
+        streamedPaths: [IMPORT_PATH],
+        formPaths: [...ACCOUNT_FORM_PATHS, ...OPENID_FORM_PATHS],
+        formPathPatterns: [OAUTH_CALLBACK_PATH, OPENID_FORM_PATH_PATTERN],
+      }),
     )
     .use(adminMfaGate({ mode: deps.adminMfa, adminAuth: deps.adminAuth, factors: deps.factors }));
   if (deps.panelRoot !== null) app.route('/', adminPanelRoutes(deps.panelRoot));
@@ -126,6 +135,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     )
     .route('/', apiReferenceRoutes())
     .route('/', accountPagesRoutes({ actions: accountActions(deps), appUrl: deps.appUrl }))
+    .route('/', openIdPagesRoutes(deps))
     .route('/', landingRoutes(deps.panelRoot !== null));
   app.onError(errorHandler(deps.logger));
   app.notFound(notFoundHandler(() => app.routes));
