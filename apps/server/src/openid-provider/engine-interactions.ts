@@ -1,6 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { InteractionSignIn, OpenIdInteraction, OpenIdInteractions } from '@uas/adapters-http';
-import { NotFoundError, type OAuthClientRepository, type RequestContext } from '@uas/domain';
+import {
+  requestContext,
+  type InteractionSignIn,
+  type OpenIdInteraction,
+  type OpenIdInteractions,
+} from '@uas/adapters-http';
+import { NotFoundError, type OAuthClientRepository } from '@uas/domain';
 import type { Context } from 'hono';
 import type Provider from 'oidc-provider';
 import type { Interaction, InteractionResults } from 'oidc-provider';
@@ -22,9 +27,6 @@ interface NodeBindings {
   outgoing: ServerResponse;
 }
 
-/** Where an audit event of a page's request says it came from. */
-export type RequestContextOf = (c: Context) => RequestContext;
-
 /**
  * The engine's interactions as the `/account/authorize/…` pages drive them. The engine finds the
  * interaction by its cookie (set on this browser when the authorization began, signed with the
@@ -35,7 +37,6 @@ export class EngineInteractions implements OpenIdInteractions {
     private readonly engine: OpenIdEngine,
     private readonly clients: OAuthClientRepository,
     private readonly grants: GrantWriter,
-    private readonly requestContextOf: RequestContextOf,
   ) {}
 
   async details(c: Context, uid: string): Promise<OpenIdInteraction | null> {
@@ -73,13 +74,16 @@ export class EngineInteractions implements OpenIdInteractions {
       { accountId, clientId },
       missing(interaction, 'missingOIDCScope'),
       missing(interaction, 'missingOIDCClaims'),
-      this.requestContextOf(c),
+      requestContext(c),
     );
     return this.finish(c, uid, { consent: { grantId: grant.jti } });
   }
 
   declined(c: Context, uid: string): Promise<string> {
-    return this.finish(c, uid, { error: 'access_denied', error_description: 'The user did not let the application in.' });
+    return this.finish(c, uid, {
+      error: 'access_denied',
+      error_description: 'The user did not let the application in.',
+    });
   }
 
   /** Records the result; answers the engine's URL that carries the authorization on. */

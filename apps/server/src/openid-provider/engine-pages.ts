@@ -1,12 +1,11 @@
 import type { ErrorOut, KoaContextWithOIDC } from 'oidc-provider';
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
 /** A plain page of the engine's own: no outside fonts or scripts, nothing but what it says. */
 function page(ctx: KoaContextWithOIDC, title: string, body: string): void {
   ctx.type = 'html';
-  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title></head><body><main><h1>${escape(title)}</h1>${body}</main></body></html>`;
+  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
 }
 
 /**
@@ -15,8 +14,8 @@ function page(ctx: KoaContextWithOIDC, title: string, body: string): void {
  * never a cause or a stack.
  */
 export async function engineErrorPage(ctx: KoaContextWithOIDC, out: ErrorOut): Promise<void> {
-  const description = out.error_description ? `<p>${escape(out.error_description)}</p>` : '';
-  page(ctx, 'This sign-in cannot continue', `<p><code>${escape(out.error)}</code></p>${description}`);
+  const description = out.error_description ? `<p>${escapeHtml(out.error_description)}</p>` : '';
+  page(ctx, 'This sign-in cannot continue', `<p><code>${escapeHtml(out.error)}</code></p>${description}`);
 }
 
 /** RP-initiated logout asks before it signs the browser out: `form` is the engine's, with its CSRF token. */

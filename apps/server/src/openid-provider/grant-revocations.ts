@@ -38,9 +38,7 @@ export class GrantRevocations {
     const now = clock.now();
     const grant = await records.find(GRANT_MODEL, grantId, now);
     // Revoked or expired already: its records go all the same, with no event for what was not this call's.
-    const audit = grant
-      ? grantRevocationRecord(ids.next(), now, by, grant, reason)
-      : undefined;
+    const audit = grant ? grantRevocationRecord(ids.next(), now, by, grant, reason) : undefined;
     await records.revokeGrant(grantId, audit);
   }
 }

@@ -1,4 +1,11 @@
-import { auditRecord, userTarget, type AuditTrail, type Clock, type IdGenerator, type RequestContext } from '@uas/domain';
+import {
+  auditRecord,
+  userTarget,
+  type AuditTrail,
+  type Clock,
+  type IdGenerator,
+  type RequestContext,
+} from '@uas/domain';
 import type Provider from 'oidc-provider';
 import type { Grant } from 'oidc-provider';
 
@@ -50,7 +57,10 @@ export class GrantWriter {
         {
           grant_id: { before: existing ? grantId : null, after: grantId },
           client_id: { before: existing ? owner.clientId : null, after: owner.clientId },
-          scopes: { before: existing ? [...scopesHeld].filter(Boolean).join(' ') : null, after: grant.getOIDCScopeEncountered() },
+          scopes: {
+            before: existing ? [...scopesHeld].filter(Boolean).join(' ') : null,
+            after: grant.getOIDCScopeEncountered(),
+          },
         },
       ),
     );

@@ -133,7 +133,8 @@ class RecordAdapter implements Adapter {
   async destroy(id: string): Promise<void> {
     // The engine destroys a grant only as the end of revoking it.
     if (this.model === 'Grant') return this.revoke(id);
-    for (const stored of await this.deps.ids.candidates(this.model, id)) await this.deps.records.destroy(this.model, stored);
+    for (const stored of await this.deps.ids.candidates(this.model, id))
+      await this.deps.records.destroy(this.model, stored);
   }
 
   revokeByGrantId(grantId: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { OPENID_SCOPES, type PrincipalSource } from '@uas/domain';
-import type { AdapterFactory, Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
+import type { AdapterFactory, Client, Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
 import { findAccount, SCOPE_CLAIMS } from './openid-accounts';
 import { engineErrorPage, signedOutPage, signOutPage } from './engine-pages';
 import type { FirstPartyGrants } from './first-party-grants';
@@ -111,11 +111,7 @@ export function engineConfiguration(settings: EngineSettings, parts: EngineParts
  * A browser may call the engine cross-origin only for a public client (a single-page app) from
  * the origin of one of its redirect URIs; a confidential client calls from its server.
  */
-function clientBasedCORS(
-  _ctx: KoaContextWithOIDC,
-  origin: string,
-  client: { clientAuthMethod: string; redirectUris?: string[] },
-) {
+function clientBasedCORS(_ctx: KoaContextWithOIDC, origin: string, client: Client) {
   if (client.clientAuthMethod !== 'none') return false;
   return (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin);
 }

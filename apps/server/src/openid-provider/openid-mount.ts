@@ -14,7 +14,8 @@ const ENGINE_PATH = /^\/(?:oidc(?:\/|$)|\.well-known\/openid-configuration$)/;
  * page's inline script to `script-src` itself.
  */
 const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'no-referrer',
@@ -39,7 +40,10 @@ export interface EngineMountOptions {
  * are what the engine builds URLs and secure cookies from, whatever Host or X-Forwarded-* the
  * client sent. The client's address is the service's own reading of it (trusted proxies only).
  */
-export function engineMount(engine: OpenIdEngine, { publicUrl, trustedProxies, logger }: EngineMountOptions): EngineMount {
+export function engineMount(
+  engine: OpenIdEngine,
+  { publicUrl, trustedProxies, logger }: EngineMountOptions,
+): EngineMount {
   const publicAddress = new URL(publicUrl);
   const prefix = publicAddress.pathname.replace(/\/$/, '');
   const isTrusted = addressMatcher(trustedProxies);
@@ -55,8 +59,16 @@ export function engineMount(engine: OpenIdEngine, { publicUrl, trustedProxies, l
       const requestId = requestIdOf(single(req.headers['x-request-id']));
       res.setHeader('X-Request-Id', requestId);
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-      const clientAddress = clientAddressOf(req.socket.remoteAddress ?? '', single(req.headers['x-forwarded-for']), isTrusted);
-      rememberRequest(req, { requestId, clientAddress, userAgent: storableUserAgent(single(req.headers['user-agent'])) });
+      const clientAddress = clientAddressOf(
+        req.socket.remoteAddress ?? '',
+        single(req.headers['x-forwarded-for']),
+        isTrusted,
+      );
+      rememberRequest(req, {
+        requestId,
+        clientAddress,
+        userAgent: storableUserAgent(single(req.headers['user-agent'])),
+      });
       req.headers['x-forwarded-proto'] = publicAddress.protocol.slice(0, -1);
       req.headers['x-forwarded-host'] = publicAddress.host;
       req.headers['x-forwarded-for'] = clientAddress;
@@ -75,6 +87,9 @@ const single = (header: string | string[] | undefined) => (Array.isArray(header)
 function unavailable(res: ServerResponse, logger: Logger, error: unknown): void {
   logger.error('openid engine unavailable', { error: (error as Error)?.message ?? String(error) });
   if (res.headersSent) return void res.destroy();
-  const body = JSON.stringify({ error: 'temporarily_unavailable', error_description: 'The service cannot answer now; try again.' });
+  const body = JSON.stringify({
+    error: 'temporarily_unavailable',
+    error_description: 'The service cannot answer now; try again.',
+  });
   res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '5', 'Cache-Control': 'no-store' }).end(body);
 }

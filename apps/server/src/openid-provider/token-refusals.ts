@@ -1,4 +1,11 @@
-import { auditRecord, SYSTEM_ACTOR, type AuditTrail, type Clock, type IdGenerator, type RateCounterRepository } from '@uas/domain';
+import {
+  auditRecord,
+  SYSTEM_ACTOR,
+  type AuditTrail,
+  type Clock,
+  type IdGenerator,
+  type RateCounterRepository,
+} from '@uas/domain';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { currentRequestContext } from './engine-requests';
 
@@ -37,11 +44,21 @@ export class TokenRefusals {
     const clientId = ctx.oidc?.client?.clientId ?? null;
     const grantType = ctx.oidc?.params?.grant_type;
     await audit.append(
-      auditRecord(ids.next(), now, { actor: SYSTEM_ACTOR, request }, 'oauth_token.refused', clientId ? { type: 'oauth_clients', id: clientId } : null, {
-        grant_type: { before: null, after: typeof grantType === 'string' ? grantType.slice(0, DETAIL_MAX_LENGTH) : null },
-        error: { before: null, after: error.error ?? 'server_error' },
-        reason: { before: null, after: error.error_detail?.slice(0, DETAIL_MAX_LENGTH) ?? null },
-      }),
+      auditRecord(
+        ids.next(),
+        now,
+        { actor: SYSTEM_ACTOR, request },
+        'oauth_token.refused',
+        clientId ? { type: 'oauth_clients', id: clientId } : null,
+        {
+          grant_type: {
+            before: null,
+            after: typeof grantType === 'string' ? grantType.slice(0, DETAIL_MAX_LENGTH) : null,
+          },
+          error: { before: null, after: error.error ?? 'server_error' },
+          reason: { before: null, after: error.error_detail?.slice(0, DETAIL_MAX_LENGTH) ?? null },
+        },
+      ),
     );
   }
 }
