@@ -79,7 +79,8 @@ export function engineConfiguration(settings: EngineSettings, parts: EngineParts
     features: {
       devInteractions: { enabled: false },
       userinfo: { enabled: true },
-      revocation: { enabled: true },
+      // A client revokes only its own tokens; another's stay as they are (RFC 7009 answers 200 all the same).
+      revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       introspection: {
         enabled: true,
         // Confidential clients only: a public client cannot prove who asks.
