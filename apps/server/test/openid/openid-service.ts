@@ -97,7 +97,8 @@ export async function relyingParty(
   const config = await oidc.discovery(new URL(service.issuer), clientId, undefined, auth, {
     execute: [oidc.allowInsecureRequests],
   });
-  if (via) config[oidc.customFetch] = (url, options) => fetch(url.replace(service.url, via.address), options);
+  if (via)
+    config[oidc.customFetch] = (url, options) => fetch(url.replace(service.url, via.address), options as RequestInit);
   return config;
 }
 
