@@ -15,6 +15,15 @@ export const ENGINE_ROUTES = {
   end_session: '/oidc/logout',
 } as const;
 
+/**
+ * The `acr` of a sign-in, as the engine states it in ID tokens: with a second factor (or a
+ * passkey, which is one in itself) or without.
+ */
+export const ACR_VALUES = {
+  multiFactor: 'urn:user-account-service:acr:mfa',
+  singleFactor: 'urn:user-account-service:acr:single-factor',
+} as const;
+
 /** Codes are exchanged at once by the application's back end: one minute is plenty (and what OAuth 2.1 advises at most). */
 const CODE_SECONDS = 60;
 /** How long a sign-in and consent may take in the browser. */
@@ -67,6 +76,7 @@ export function engineConfiguration(settings: EngineSettings, parts: EngineParts
     scopes: [...OPENID_SCOPES],
     claims: Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([scope, claims]) => [scope, [...claims]])),
     conformIdTokenClaims: true,
+    acrValues: Object.values(ACR_VALUES),
     pkce: {
       required: (_ctx, client) => client.clientAuthMethod === 'none',
     },
