@@ -5,7 +5,7 @@ import { engineErrorPage, signedOutPage, signOutPage } from './engine-pages';
 import type { FirstPartyGrants } from './first-party-grants';
 
 /** The engine's endpoints, under `/oidc/` of PUBLIC_URL; discovery stays at the well-known path. */
-export const ENGINE_ROUTES = {
+const ENGINE_ROUTES = {
   authorization: '/oidc/auth',
   token: '/oidc/token',
   userinfo: '/oidc/userinfo',

@@ -92,7 +92,7 @@ describe.each(BACKENDS)('the authorization code flow with openid-client as the r
 
   it('a public client without PKCE, or asking for an implicit flow, gets the error at its redirect URI', async () => {
     const { client } = await registerClient(service, { type: 'public' });
-    const asks = [
+    const asks: Record<string, string>[] = [
       { response_type: 'code' },
       { response_type: 'id_token', nonce: 'n' },
       { response_type: 'code', code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' },
