@@ -59,7 +59,7 @@ describe('POST /v1/admin/oauth-clients', () => {
   it('answers 201 with a confidential client and its secret, once; Location names it', async () => {
     const response = await create({ ...CRM, post_logout_redirect_uris: ['https://crm.example.com/'] });
     expect(response.status).toBe(201);
-    const { data } = (await response.json()) as Revealed;
+    const { data } = (await response.clone().json()) as Revealed;
     expect(response.headers.get('location')).toBe(`${PATH}/${data.id}`);
     expect(data).toEqual({
       type: 'oauth_clients',
@@ -141,7 +141,7 @@ describe('POST /v1/admin/oauth-clients', () => {
   ])('refuses %s with 422 and its pointer, storing nothing', async (_case, attributes, attribute) => {
     const response = await create({ ...CRM, ...attributes });
     expect(response.status).toBe(422);
-    const { errors } = await response.json();
+    const { errors } = await response.clone().json();
     expect(errors).toEqual([
       expect.objectContaining({ code: 'invalid_attribute', source: { pointer: `/data/attributes/${attribute}` } }),
     ]);
@@ -175,7 +175,7 @@ describe('PATCH /v1/admin/oauth-clients/{id}', () => {
       first_party: true,
     });
     expect(response.status).toBe(200);
-    const { data } = (await response.json()) as ClientDocument;
+    const { data } = (await response.clone().json()) as ClientDocument;
     expect(data.attributes).toMatchObject({
       name: 'Acme CRM',
       redirect_uris: ['https://crm.example.com/v2/callback'],
@@ -219,7 +219,7 @@ describe('POST /v1/admin/oauth-clients/{id}/rotate-secret', () => {
     const old = client.attributes.client_secret!;
     const response = await rotate(client.id);
     expect(response.status).toBe(200);
-    const { data } = (await response.json()) as Revealed;
+    const { data } = (await response.clone().json()) as Revealed;
     const secret = data.attributes.client_secret!;
     expect(secret).toMatch(SECRET);
     expect(secret).not.toBe(old);
@@ -298,10 +298,11 @@ describe('who may manage OAuth clients', () => {
     expect(await t.box.open(OAUTH_CLIENT_SECRET_PURPOSE, stored!.secret!, client.id)).toBe(client.attributes.client_secret);
   });
 
-  it('refuses a request without a token with 401, and a user token with 401', async () => {
+  it('refuses a request without a token with 401, and a user token with 403', async () => {
     expect((await t.app.request(PATH)).status).toBe(401);
     const user = await t.createUser();
     const { accessToken } = await t.loginUser(user.email, 'user-password-1');
-    expect((await get(PATH, bearer(accessToken))).status).toBe(401);
+    expect((await create(CRM, bearer(accessToken))).status).toBe(403);
+    expect((await get(PATH, bearer(accessToken))).status).toBe(403);
   });
 });

@@ -41,7 +41,7 @@ describe('GET /v1/users/me/applications', () => {
     await storeGrant(t, { accountId: bob.id, clientId: client.id, scope: 'openid' });
     const response = await list(ann.headers);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as GrantList;
+    const body = (await response.clone().json()) as GrantList;
     expect(body).toEqual({
       data: [
         {
@@ -65,10 +65,11 @@ describe('GET /v1/users/me/applications', () => {
     expect(await (await list(bob.headers)).json()).toEqual({ data: [], meta: { total: 0 } });
   });
 
-  it('refuses a request without a user token with 401', async () => {
+  it('refuses a request without a token with 401, and an admin token with 403', async () => {
+    await storeGrant(t, { accountId: ann.id, clientId: client.id, scope: 'openid' });
     expect((await t.app.request(PATH)).status).toBe(401);
     const admin = bearer((await t.loginAdmin()).accessToken);
-    expect((await list(admin)).status).toBe(401);
+    expect((await list(admin)).status).toBe(403);
   });
 });
 
