@@ -92,7 +92,10 @@ describe('DELETE /v1/users/me/applications/{grant_id}', () => {
   it.each([
     ["another user's grant", async () => storeGrant(t, { accountId: bob.id, clientId: client.id, scope: 'openid' })],
     ['a grant that never was', async () => 'grant-nope'],
-    ['a token id, not a grant id', async () => `token-of-${await storeGrant(t, { accountId: ann.id, clientId: client.id, scope: 'openid' })}`],
+    [
+      'a token id, not a grant id',
+      async () => `token-of-${await storeGrant(t, { accountId: ann.id, clientId: client.id, scope: 'openid' })}`,
+    ],
     ['an id that cannot be one', async () => '..%2F..%2Fadmin'],
   ])('answers 404 for %s, revoking nothing', async (_case, grantOf) => {
     const bobs = await storeGrant(t, { accountId: bob.id, clientId: client.id, scope: 'openid' });

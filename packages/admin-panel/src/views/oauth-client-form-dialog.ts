@@ -6,7 +6,12 @@ import {
   type OAuthClientType,
   type OpenIdScope,
 } from '@uas/domain';
-import type { OAuthClientInput, OAuthClientResource, OAuthClientsApi, RevealedOAuthClient } from '../api/oauth-clients-api';
+import type {
+  OAuthClientInput,
+  OAuthClientResource,
+  OAuthClientsApi,
+  RevealedOAuthClient,
+} from '../api/oauth-clients-api';
 import { h } from '../ui/dom';
 import { field } from '../ui/field';
 import { FormErrors } from '../ui/form-errors';

@@ -80,7 +80,15 @@ export class ApplicationGrants {
       // The engine names the client of every grant; a record without one is none of the user's applications.
       clientId === null
         ? []
-        : [{ id, clientId, clientName: names.get(clientId) ?? null, scopes: grantedScopes(payload), created: issuedAt(payload) }],
+        : [
+            {
+              id,
+              clientId,
+              clientName: names.get(clientId) ?? null,
+              scopes: grantedScopes(payload),
+              created: issuedAt(payload),
+            },
+          ],
     );
   }
 
