@@ -88,6 +88,8 @@ export async function createApplication(
       userIdentities: useCases.userIdentities,
       externalSignIn: useCases.externalSignIn,
       identityLinks: useCases.identityLinks,
+      oauthClients: useCases.oauthClients,
+      applicationGrants: useCases.applicationGrants,
       oauthStartLimit: useCases.oauthStartLimit,
       adminMfa: config.adminMfa,
       jwks: () => keyRing.jwks(),

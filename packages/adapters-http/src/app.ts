@@ -14,6 +14,7 @@ import { clientInfo } from './network/client-info';
 import { adminAccountsRoutes } from './routes/admin-accounts.routes';
 import { adminWebhooksRoutes } from './routes/admin-webhooks.routes';
 import { adminIdentityProvidersRoutes } from './routes/admin-identity-providers.routes';
+import { adminOAuthClientsRoutes } from './routes/admin-oauth-clients.routes';
 import { adminUserIdentitiesRoutes } from './routes/admin-user-identities.routes';
 import { adminAuditRoutes } from './routes/admin-audit.routes';
 import { adminInvitationsRoutes } from './routes/admin-invitations.routes';
@@ -47,6 +48,7 @@ import { openApiRoutes } from './routes/openapi.routes';
 import { readyRoutes } from './routes/ready.routes';
 import { userSessionRoutes } from './routes/user-session.routes';
 import { OAUTH_CALLBACK_PATH, oauthRoutes } from './routes/oauth.routes';
+import { meApplicationsRoutes } from './routes/me-applications.routes';
 import { meIdentitiesRoutes } from './routes/me-identities.routes';
 
 /** What the `/account/` pages do: the use cases the JSON endpoints call. */
@@ -100,6 +102,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminAccountsRoutes(deps))
     .route('/', adminWebhooksRoutes(deps))
     .route('/', adminIdentityProvidersRoutes(deps))
+    .route('/', adminOAuthClientsRoutes(deps))
     .route('/', invitationsRoutes(deps))
     .route('/', userSessionRoutes(deps))
     .route('/', signupRoutes(deps))
@@ -110,6 +113,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', meSessionsRoutes(deps))
     .route('/', meFactorsRoutes(deps))
     .route('/', meIdentitiesRoutes(deps))
+    .route('/', meApplicationsRoutes(deps))
     .route('/', oauthRoutes(deps))
     .route('/', jwksRoutes(deps))
     .route('/', healthRoutes())

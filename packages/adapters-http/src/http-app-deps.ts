@@ -5,6 +5,8 @@ import type {
   AdminMfaMode,
   FactorService,
   IdentityProviderService,
+  OAuthClientService,
+  ApplicationGrants,
   ImpersonationService,
   WebhookDeliveryService,
   AuditService,
@@ -73,6 +75,10 @@ export interface HttpAppDeps {
   /** Users' sign-in through identity providers, and their identities there. */
   externalSignIn: ExternalSignIn;
   identityLinks: IdentityLinks;
+  /** The applications that sign their users in through this service: clients and their once-shown secrets. */
+  oauthClients: OAuthClientService;
+  /** A user's applications: the grants they gave, and revoking them. */
+  applicationGrants: ApplicationGrants;
   /** The starts of trips through identity providers one client address may make (OAUTH_STARTS_PER_MINUTE). */
   oauthStartLimit: OAuthStartLimit;
   /** ADMIN_MFA: `required` closes every admin route but enrolment to an admin without a factor. */

@@ -3,3 +3,4 @@ export * from './requests';
 export * from './secrets';
 export * from './test-app';
 export * from './identity-providers';
+export * from './openid-grants';

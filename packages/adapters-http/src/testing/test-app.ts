@@ -114,6 +114,8 @@ export async function createTestApp(
     userIdentities: useCases.userIdentities,
     externalSignIn: useCases.externalSignIn,
     identityLinks: useCases.identityLinks,
+    oauthClients: useCases.oauthClients,
+    applicationGrants: useCases.applicationGrants,
     oauthStartLimit: useCases.oauthStartLimit,
     adminMfa: 'optional',
     jwks: async () => TEST_JWKS,
