@@ -155,6 +155,8 @@ describe('PostgreSQL database', () => {
       'mail_messages',
       'mail_requests',
       'oauth_attempts',
+      'oauth_clients',
+      'openid_records',
       'rate_counters',
       'recovery_codes',
       'refresh_tokens',
