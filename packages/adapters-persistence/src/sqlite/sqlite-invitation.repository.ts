@@ -11,7 +11,7 @@ import {
   type User,
 } from '@uas/domain';
 import { usableActionToken } from '../shared/conditions';
-import { dropOpenIdRecordsOf } from './sqlite-openid-record.repository';
+import { deleteAccountRecords } from './sqlite-openid-record-statements';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { voidTokensOf } from './sqlite-action-token-statements';
@@ -96,7 +96,7 @@ export class SqliteInvitationRepository implements InvitationRepository {
       if (kept) voidTokensOf(tx, pending.userId, at).run();
       else {
         tx.delete(users).where(eq(users.id, pending.userId)).run();
-        dropOpenIdRecordsOf(tx, pending.userId);
+        deleteAccountRecords(tx, pending.userId).run();
       }
       appendAuditEvent(tx, record);
       return pending;

@@ -1,23 +1,20 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { AuditRecord, Consumption, OpenIdRecord, OpenIdRecordDraft, OpenIdRecordRepository } from '@uas/domain';
-import { expiredBefore, liveRecord, recordKey, unconsumed, unexpired } from '../shared/openid-record-conditions';
+import { liveRecord, recordKey } from '../shared/openid-record-conditions';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import type { SqliteGroupCommit } from './sqlite-group-commit';
+import {
+  consumeRecord,
+  deleteExpiredRecords,
+  deleteGrantRecords,
+  selectAccountRecords,
+  selectByUid,
+} from './sqlite-openid-record-statements';
 import { preparedOnUse } from './prepared-on-use';
 import { openIdRecords } from './sqlite-schema';
 
 const param = (name: string) => sql.placeholder(name);
-
-/** Removes what the engine stored about a user, in the transaction deleting the user. */
-export function dropOpenIdRecordsOf(tx: SqliteDb, accountId: string): void {
-  tx.delete(openIdRecords).where(eq(openIdRecords.accountId, accountId)).run();
-}
-
-/** Removes what the engine stored for a client, in the transaction deleting the client. */
-export function dropOpenIdRecordsFor(tx: SqliteDb, clientId: string): void {
-  tx.delete(openIdRecords).where(eq(openIdRecords.clientId, clientId)).run();
-}
 
 // The engine stores, finds and consumes records on every request of its flows: those statements
 // are prepared once, and the writes join the group commit (see SqliteGroupCommit), so the requests
@@ -60,25 +57,10 @@ export class SqliteOpenIdRecordRepository implements OpenIdRecordRepository {
       .prepare(),
   );
   private readonly byUid = preparedOnUse(() =>
-    this.db
-      .select()
-      .from(openIdRecords)
-      .where(
-        and(
-          eq(openIdRecords.model, param('model')),
-          eq(openIdRecords.uid, param('uid')),
-          unexpired(openIdRecords, param('now')),
-        ),
-      )
-      .limit(1)
-      .prepare(),
+    selectByUid(this.db, param('model'), param('uid'), param('now')).prepare(),
   );
   private readonly consumption = preparedOnUse(() =>
-    this.db
-      .update(openIdRecords)
-      .set({ consumed: sql`${param('at')}` })
-      .where(unconsumed(openIdRecords, param('model'), param('id')))
-      .prepare(),
+    consumeRecord(this.db, param('model'), param('id'), param('at')).prepare(),
   );
   private readonly consumedAt = preparedOnUse(() =>
     this.db
@@ -115,35 +97,27 @@ export class SqliteOpenIdRecordRepository implements OpenIdRecordRepository {
   }
 
   async destroy(model: string, id: string): Promise<void> {
-    this.db
-      .delete(openIdRecords)
-      .where(recordKey(openIdRecords, model, id))
-      .run();
+    await this.writes.run((tx) =>
+      tx
+        .delete(openIdRecords)
+        .where(recordKey(openIdRecords, model, id))
+        .run(),
+    );
   }
 
   async revokeGrant(grantId: string, audit?: AuditRecord): Promise<number> {
     return this.writes.run((tx) => {
-      const removed = tx.delete(openIdRecords).where(eq(openIdRecords.grantId, grantId)).run().changes;
+      const removed = deleteGrantRecords(tx, grantId).run().changes;
       if (removed > 0 && audit) appendAuditEvent(tx, audit);
       return removed;
     });
   }
 
   async listByAccount(model: string, accountId: string, now: Date): Promise<OpenIdRecord[]> {
-    return this.db
-      .select()
-      .from(openIdRecords)
-      .where(and(eq(openIdRecords.model, model), eq(openIdRecords.accountId, accountId), unexpired(openIdRecords, now)))
-      .orderBy(sql`rowid`)
-      .all();
+    return selectAccountRecords(this.db, model, accountId, now).all();
   }
 
   async deleteExpired(now: Date, limit: number): Promise<number> {
-    const batch = this.db
-      .select({ rowid: sql`rowid` })
-      .from(openIdRecords)
-      .where(expiredBefore(openIdRecords, now))
-      .limit(limit);
-    return this.db.delete(openIdRecords).where(sql`rowid in ${batch}`).run().changes;
+    return deleteExpiredRecords(this.db, now, limit).run().changes;
   }
 }
