@@ -230,7 +230,7 @@ describe('POST /account/authorize/:uid: the password', () => {
 
   it('tells a deactivated account so only once its password was right', async () => {
     const { t, browser, uid, user } = await scene();
-    await t.deps.users.update(user.id, { active: false });
+    await t.deps.users.update(user.id, { active: 0 });
     const wrong = await browser.post(`/account/authorize/${uid}`, signInFields('ann@example.com', 'wrong-password-9'));
     expect(wrong.status).toBe(401);
     const right = await browser.post(`/account/authorize/${uid}`, signInFields('ann@example.com', PASSWORD));
