@@ -301,6 +301,15 @@ describe('POST /account/authorize/:uid: the second factor', () => {
     browser.expectNever('recovery-code-1');
   });
 
+  it('an account whose only second factor is a passkey is told this page cannot use it, and signs nobody in', async () => {
+    const { t, browser, uid, user } = await scene();
+    await t.enrol.passkey('user', user.id, t.clock.now());
+    const answer = await browser.post(`/account/authorize/${uid}`, signInFields('ann@example.com', PASSWORD));
+    expect(answer.body).toContain('This account confirms sign-ins with a passkey, which this page cannot use.');
+    expect(answer.body).not.toContain('<form');
+    expect(t.openIdInteractions.finished).toEqual([]);
+  });
+
   it('a spent or forged challenge sends back to the password (400)', async () => {
     const { t, browser, uid } = await withTotp();
     const answer = await browser.post(`/account/authorize/${uid}`, { challenge: 'forged-handle', code: '123456' });
