@@ -3,10 +3,10 @@ import type { AuditRecord, Consumption, OpenIdRecord, OpenIdRecordDraft, OpenIdR
 import { expiredBefore, liveRecord, recordKey, unconsumed, unexpired } from '../shared/openid-record-conditions';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
+import type { SqliteGroupCommit } from './sqlite-group-commit';
 import { preparedOnUse } from './prepared-on-use';
 import { openIdRecords } from './sqlite-schema';
 
-const IMMEDIATE = { behavior: 'immediate' } as const;
 const param = (name: string) => sql.placeholder(name);
 
 /** Removes what the engine stored about a user, in the transaction deleting the user. */
@@ -19,10 +19,39 @@ export function dropOpenIdRecordsFor(tx: SqliteDb, clientId: string): void {
   tx.delete(openIdRecords).where(eq(openIdRecords.clientId, clientId)).run();
 }
 
-// The engine finds and consumes on every token request: those statements are prepared once.
-// `consume` is one UPDATE … WHERE consumed IS NULL under the write lock: of racing calls on any
-// connection, exactly one changes the row.
+// The engine stores, finds and consumes records on every request of its flows: those statements
+// are prepared once, and the writes join the group commit (see SqliteGroupCommit), so the requests
+// arriving together share one fsync. `consume` is one UPDATE … WHERE consumed IS NULL under the
+// write lock: of racing calls on any connection, exactly one changes the row.
 export class SqliteOpenIdRecordRepository implements OpenIdRecordRepository {
+  private readonly storing = preparedOnUse(() =>
+    this.db
+      .insert(openIdRecords)
+      .values({
+        model: param('model'),
+        id: param('id'),
+        // Bound as given (the encoders would fail on a null expiry): JSON text and epoch ms.
+        payload: sql`${param('payload')}`,
+        grantId: param('grantId'),
+        uid: param('uid'),
+        accountId: param('accountId'),
+        clientId: param('clientId'),
+        expires: sql`${param('expires')}`,
+      })
+      // Everything but `consumed`, which only `consume` sets.
+      .onConflictDoUpdate({
+        target: [openIdRecords.model, openIdRecords.id],
+        set: {
+          payload: sql`excluded.payload`,
+          grantId: sql`excluded.grant_id`,
+          uid: sql`excluded.uid`,
+          accountId: sql`excluded.account_id`,
+          clientId: sql`excluded.client_id`,
+          expires: sql`excluded.expires`,
+        },
+      })
+      .prepare(),
+  );
   private readonly byKey = preparedOnUse(() =>
     this.db
       .select()
@@ -45,15 +74,14 @@ export class SqliteOpenIdRecordRepository implements OpenIdRecordRepository {
       .prepare(),
   );
 
-  constructor(private readonly db: SqliteDb) {}
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly writes: SqliteGroupCommit,
+  ) {}
 
   async upsert(record: OpenIdRecordDraft): Promise<void> {
-    const { model: _model, id: _id, ...columns } = record;
-    this.db
-      .insert(openIdRecords)
-      .values(record)
-      .onConflictDoUpdate({ target: [openIdRecords.model, openIdRecords.id], set: columns })
-      .run();
+    const row = { ...record, payload: JSON.stringify(record.payload), expires: record.expires?.getTime() ?? null };
+    await this.writes.run(() => this.storing().run(row));
   }
 
   async find(model: string, id: string, now: Date): Promise<OpenIdRecord | null> {
@@ -71,9 +99,11 @@ export class SqliteOpenIdRecordRepository implements OpenIdRecordRepository {
   }
 
   async consume(model: string, id: string, at: Date): Promise<Consumption> {
-    if (this.consumption().run({ model, id, at: at.getTime() }).changes > 0) return { outcome: 'consumed' };
-    const earlier = this.consumedAt().get({ model, id });
-    return earlier?.consumed ? { outcome: 'already', at: earlier.consumed } : { outcome: 'missing' };
+    return this.writes.run((): Consumption => {
+      if (this.consumption().run({ model, id, at: at.getTime() }).changes > 0) return { outcome: 'consumed' };
+      const earlier = this.consumedAt().get({ model, id });
+      return earlier?.consumed ? { outcome: 'already', at: earlier.consumed } : { outcome: 'missing' };
+    });
   }
 
   async destroy(model: string, id: string): Promise<void> {
@@ -84,11 +114,11 @@ export class SqliteOpenIdRecordRepository implements OpenIdRecordRepository {
   }
 
   async revokeGrant(grantId: string, audit?: AuditRecord): Promise<number> {
-    return this.db.transaction((tx) => {
+    return this.writes.run((tx) => {
       const removed = tx.delete(openIdRecords).where(eq(openIdRecords.grantId, grantId)).run().changes;
       if (removed > 0 && audit) appendAuditEvent(tx, audit);
       return removed;
-    }, IMMEDIATE);
+    });
   }
 
   async listByAccount(model: string, accountId: string, now: Date): Promise<OpenIdRecord[]> {
