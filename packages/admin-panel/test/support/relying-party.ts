@@ -89,14 +89,15 @@ export class RelyingParty {
         expectedState: state,
         expectedNonce: expected.nonce,
       });
-      const claims = tokens.claims() ?? {};
+      const claims = tokens.claims();
+      if (!claims) return page(400, 'No ID token');
       this.received.push({
-        sub: String(claims.sub),
+        sub: claims.sub,
         idTokenClaims: { ...claims },
         accessToken: tokens.access_token,
         refreshToken: tokens.refresh_token,
       });
-      return page(200, `Signed in as ${String(claims.sub)}`);
+      return page(200, `Signed in as ${claims.sub}`);
     }
     return page(404, 'Not found');
   }
