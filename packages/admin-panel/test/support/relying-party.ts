@@ -5,7 +5,6 @@ import * as client from 'openid-client';
 /** What the application got back from the service for one sign-in. */
 export interface RelyingPartyTokens {
   sub: string;
-  idTokenClaims: Record<string, unknown>;
   accessToken: string;
   refreshToken: string | undefined;
 }
@@ -51,6 +50,11 @@ export class RelyingParty {
     return client.refreshTokenGrant(this.configuration(), refreshToken);
   }
 
+  /** The user's claims at the userinfo endpoint, with an access token the service issued. */
+  userInfo(accessToken: string, sub: string): Promise<client.UserInfoResponse> {
+    return client.fetchUserInfo(this.configuration(), accessToken, sub);
+  }
+
   async close(): Promise<void> {
     await new Promise((resolve) => this.server?.close(resolve));
   }
@@ -93,7 +97,6 @@ export class RelyingParty {
       if (!claims) return page(400, 'No ID token');
       this.received.push({
         sub: claims.sub,
-        idTokenClaims: { ...claims },
         accessToken: tokens.access_token,
         refreshToken: tokens.refresh_token,
       });
@@ -106,5 +109,5 @@ export class RelyingParty {
 const page = (status: number, text: string) => ({
   status,
   headers: { 'Content-Type': 'text/html; charset=utf-8' },
-  body: `<!doctype html><html lang="en"><title>Relying party</title><h1>${text.replace(/[<&]/g, '')}</h1></html>`,
+  body: `<!doctype html><html lang="en"><title>Relying party</title><link rel="icon" href="data:,"><h1>${text.replace(/[<&]/g, '')}</h1></html>`,
 });
