@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../scripts/release-process';
+import { OidcUpstream } from '../../../../apps/server/test/support/oidc-upstream';
 import { RelyingParty } from '../support/relying-party';
 import { totpCode } from '../support/second-factor';
 import { useStack } from '../support/stack';
@@ -11,12 +12,21 @@ const PASSWORD = 'relying-party-user-1';
 
 /** The application: openid-client on loopback, registered as a native public client (PKCE, any loopback port). */
 const rp = new RelyingParty();
+/** An OpenID Connect provider on loopback users may also sign in with (its login answers at once). */
+const upstream = new OidcUpstream();
+const FEDERATED = { sub: 'corp-user', email: 'federated@example.com', email_verified: true };
 let publicUrl = '';
 const stack = useStack(async () => {
-  await rp.listen();
+  await Promise.all([rp.listen(), upstream.start()]);
+  upstream.claims = FEDERATED;
   const port = await freePort();
   publicUrl = `http://127.0.0.1:${port}/`;
-  return { PORT: String(port), PUBLIC_URL: publicUrl };
+  return {
+    PORT: String(port),
+    PUBLIC_URL: publicUrl,
+    IDENTITY_PROVIDER_ALLOW_HTTP: 'true',
+    IDENTITY_PROVIDER_ALLOW_PRIVATE_ADDRESSES: 'true',
+  };
 });
 
 beforeAll(async () => {
@@ -30,7 +40,7 @@ beforeAll(async () => {
   // The issuer is PUBLIC_URL without its slash.
   await rp.discover(publicUrl.slice(0, -1), clientId);
 });
-afterAll(() => rp.close());
+afterAll(() => Promise.all([rp.close(), upstream.stop()]));
 
 let context: BrowserContext;
 let page: Page;
@@ -166,5 +176,36 @@ describe('an application signs its users in through the service (openid-client a
     await page.getByRole('button', { name: 'Deny' }).click();
     await page.getByRole('heading', { name: 'Refused: access_denied' }).waitFor();
     expect(rp.received).toHaveLength(before);
+  });
+
+  it('a user signs in with an identity provider from the sign-in page, and the application gets its tokens', async () => {
+    await stack().api.createIdentityProvider({
+      slug: 'corp',
+      kind: 'oidc',
+      issuer: upstream.issuer,
+      client_id: 'account-pages',
+      client_secret: 'account-pages-secret',
+    });
+    await page.goto(`${rp.origin}/login?scope=${encodeURIComponent('openid email offline_access')}`);
+    await expectAccessible('Sign in');
+    // Every document the tab requested from here: the pages, the service's trip, the provider, back to the pages.
+    const trip: string[] = [];
+    page.on('request', (request) => {
+      if (request.isNavigationRequest()) trip.push(new URL(request.url()).pathname);
+    });
+    await page.getByRole('link', { name: 'Continue with corp' }).click();
+    await allow();
+    const [user] = await stack().api.usersMatching(FEDERATED.email);
+    await page.getByRole('heading', { name: `Signed in as ${user?.id}` }).waitFor();
+    expect(trip.slice(0, 5)).toEqual([
+      expect.stringMatching(/^\/account\/authorize\/[^/]+\/with\/corp$/),
+      '/v1/oauth/corp/authorize',
+      '/authorize',
+      '/v1/oauth/corp/callback',
+      expect.stringMatching(/^\/account\/authorize\/[^/]+\/external$/),
+    ]);
+    const tokens = rp.received.find(({ sub }) => sub === user?.id);
+    expect(await rp.userInfo(tokens?.accessToken ?? '', user?.id ?? '')).toMatchObject({ email: FEDERATED.email });
+    expect(problems).toEqual([]);
   });
 });
