@@ -1,6 +1,5 @@
 import {
   OAUTH_APPLICATION_TYPES,
-  OAUTH_CLIENT_TYPES,
   OPENID_SCOPES,
   type OAuthApplicationType,
   type OAuthClientType,
@@ -62,7 +61,12 @@ export async function openOAuthClientForm({ clients, editing, onSaved }: OAuthCl
   );
   const type = field(
     'Type',
-    h('select', { name: 'type' }, ...OAUTH_CLIENT_TYPES.map((value) => h('option', { value }, TYPE_NAMES[value]))),
+    h(
+      'select',
+      { name: 'type' },
+      // In TYPE_NAMES' order: a server-side application, the usual case, first.
+      ...(Object.keys(TYPE_NAMES) as OAuthClientType[]).map((value) => h('option', { value }, TYPE_NAMES[value])),
+    ),
     'It never changes. A confidential client gets a secret, shown once.',
   );
   const applicationType = field(

@@ -28,6 +28,7 @@ describe('applications in the panel', () => {
     await page.getByRole('button', { name: 'New application' }).click();
     const form = page.getByRole('dialog', { name: 'Register an application' });
     await form.getByLabel('Name', { exact: true }).fill(HOSTILE_NAME);
+    expect(await form.getByLabel('Type', { exact: true }).inputValue()).toBe('confidential');
     const uris = form.getByLabel('Redirect URIs', { exact: true });
     await uris.fill('http://localhost:3000/callback');
     await form.getByRole('button', { name: 'Register application' }).click();
