@@ -11,7 +11,7 @@ import {
   type User,
 } from '@uas/domain';
 import { usableActionToken } from '../shared/conditions';
-import { dropOpenIdRecordsOf } from './postgres-openid-record.repository';
+import { deleteAccountRecords } from './postgres-openid-record-statements';
 import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
 import { voidTokensOf } from './postgres-action-token-statements';
@@ -116,7 +116,7 @@ export class PostgresInvitationRepository implements InvitationRepository {
       if (kept) await voidTokensOf(tx, user.id, at);
       else {
         await tx.delete(users).where(eq(users.id, user.id));
-        await dropOpenIdRecordsOf(tx, user.id);
+        await deleteAccountRecords(tx, user.id);
       }
       await appendAuditEvent(tx, record);
       return pending;

@@ -59,6 +59,20 @@ export class SqliteOpenIdRecordRepository implements OpenIdRecordRepository {
       .where(liveRecord(openIdRecords, param('model'), param('id'), param('now')))
       .prepare(),
   );
+  private readonly byUid = preparedOnUse(() =>
+    this.db
+      .select()
+      .from(openIdRecords)
+      .where(
+        and(
+          eq(openIdRecords.model, param('model')),
+          eq(openIdRecords.uid, param('uid')),
+          unexpired(openIdRecords, param('now')),
+        ),
+      )
+      .limit(1)
+      .prepare(),
+  );
   private readonly consumption = preparedOnUse(() =>
     this.db
       .update(openIdRecords)
@@ -89,13 +103,7 @@ export class SqliteOpenIdRecordRepository implements OpenIdRecordRepository {
   }
 
   async findByUid(model: string, uid: string, now: Date): Promise<OpenIdRecord | null> {
-    return (
-      this.db
-        .select()
-        .from(openIdRecords)
-        .where(and(eq(openIdRecords.model, model), eq(openIdRecords.uid, uid), unexpired(openIdRecords, now)))
-        .get() ?? null
-    );
+    return this.byUid().get({ model, uid, now: now.getTime() }) ?? null;
   }
 
   async consume(model: string, id: string, at: Date): Promise<Consumption> {
