@@ -11,6 +11,12 @@ import type { TokenRefusals } from './token-refusals';
  */
 const KEYS_CHECK_MS = 5_000;
 
+const RETRY_AFTER_SECONDS = 5;
+const UNAVAILABLE = {
+  error: 'temporarily_unavailable',
+  error_description: 'The service cannot answer now; try again.',
+};
+
 export interface OpenIdEngineDeps {
   /** PUBLIC_URL without its trailing slash. */
   issuer: string;
@@ -61,6 +67,20 @@ export class OpenIdEngine {
     );
     // The mount writes the forwarded headers itself, from PUBLIC_URL and the trusted proxies.
     provider.proxy = true;
+    provider.use(async (ctx, next) => {
+      try {
+        await next();
+      } catch (error) {
+        logger.error('openid engine error', { error: (error as Error)?.message ?? String(error) });
+        ctx.status = 500;
+      }
+      // A fault (the database out of reach, say) is the service's, and passes: 503 and when to
+      // try again, as the service answers elsewhere; never a 500 or its cause.
+      if (ctx.status < 500) return;
+      ctx.status = 503;
+      ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      if (ctx.type !== 'text/html') ctx.body = UNAVAILABLE;
+    });
     provider.on('grant.error', (ctx, error) => {
       refusals
         .record(ctx, error)

@@ -113,4 +113,32 @@ describe.each(BACKENDS)('the authorization code flow with openid-client as the r
       expect(error).toMatch(/invalid_request|unsupported_response_type/);
     }
   });
+
+  it('with its database out of reach the engine answers 503 with when to try again, never a 500 or a cause', async () => {
+    const outage = await startOpenIdService(backend);
+    try {
+      await outage.t.closeDatabase();
+      const response = await fetch(`${outage.url}oidc/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          // Authenticating the client is the first read of the database.
+          authorization: `Basic ${Buffer.from('some-client:some-secret').toString('base64')}`,
+        },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: 'c',
+          redirect_uri: APP_CALLBACK,
+        }).toString(),
+      });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(await response.json()).toEqual({
+        error: 'temporarily_unavailable',
+        error_description: 'The service cannot answer now; try again.',
+      });
+    } finally {
+      await outage.close().catch(() => {});
+    }
+  });
 });
