@@ -1,5 +1,6 @@
 import { expectJson, logIn, PASSWORD, tokensOf, userAttributes, usersDocument, type SeededUser } from './api';
 import type { HttpClient, Load, Step } from './load';
+import { openIdScenarios } from './openid-scenarios';
 import { seedTotpAnswers, totpStepNow, type ServerData, type TotpAnswer } from './second-factor-seed';
 import { DOMAINS } from './seed';
 import { SoftwareAuthenticator } from '../scripts/software-authenticator';
@@ -305,6 +306,8 @@ export function scenarios({
         };
       },
     },
+    // Before the second factor's: their password sign-in at the provider's page is one step.
+    ...openIdScenarios({ client, adminToken, users, loadSeconds, concurrency: load.concurrency }),
     // Last: the passkey's users are seeded users, whose password login then asks for a second step.
     {
       name: 'POST /v1/login/mfa (TOTP)',
