@@ -23,6 +23,8 @@ import {
   IdentityProviderRepository,
   ExternalIdentityRepository,
   OAuthAttemptRepository,
+  OAuthClientRepository,
+  OpenIdRecordRepository,
   WebhookDeliveryWorker,
   WebhookDispatcher,
   LoginAttemptRepository,
@@ -95,6 +97,8 @@ const REPOSITORY_PORTS = {
   identityProviders: IdentityProviderRepository,
   externalIdentities: ExternalIdentityRepository,
   oauthAttempts: OAuthAttemptRepository,
+  oauthClients: OAuthClientRepository,
+  openIdRecords: OpenIdRecordRepository,
 } satisfies { [Name in keyof Repositories]: Token<Repositories[Name]> };
 
 /**

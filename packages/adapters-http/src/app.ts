@@ -5,6 +5,11 @@ import type { HttpAppDeps } from './http-app-deps';
 import { accessLog } from './middleware/access-log';
 import type { AccountActions } from './account-pages/account-actions';
 import { accountPagesRoutes, ACCOUNT_FORM_PATHS } from './account-pages/account-pages.routes';
+import {
+  OPENID_FORM_PATH_PATTERN,
+  OPENID_FORM_PATHS,
+  openIdPagesRoutes,
+} from './account-pages/openid/openid-pages.routes';
 import { bodyGuard } from './middleware/body-guard';
 import { cors } from './middleware/cors';
 import { requestMetrics } from './middleware/request-metrics';
@@ -14,6 +19,7 @@ import { clientInfo } from './network/client-info';
 import { adminAccountsRoutes } from './routes/admin-accounts.routes';
 import { adminWebhooksRoutes } from './routes/admin-webhooks.routes';
 import { adminIdentityProvidersRoutes } from './routes/admin-identity-providers.routes';
+import { adminOAuthClientsRoutes } from './routes/admin-oauth-clients.routes';
 import { adminUserIdentitiesRoutes } from './routes/admin-user-identities.routes';
 import { adminAuditRoutes } from './routes/admin-audit.routes';
 import { adminInvitationsRoutes } from './routes/admin-invitations.routes';
@@ -47,6 +53,7 @@ import { openApiRoutes } from './routes/openapi.routes';
 import { readyRoutes } from './routes/ready.routes';
 import { userSessionRoutes } from './routes/user-session.routes';
 import { OAUTH_CALLBACK_PATH, oauthRoutes } from './routes/oauth.routes';
+import { meApplicationsRoutes } from './routes/me-applications.routes';
 import { meIdentitiesRoutes } from './routes/me-identities.routes';
 
 /** What the `/account/` pages do: the use cases the JSON endpoints call. */
@@ -77,7 +84,11 @@ export function createHttpApp(deps: HttpAppDeps) {
     // pages' forms are URL-encoded, as a browser posts them without script, and so is what an
     // identity provider posts to its callback (Apple's form_post).
     .use(
-      bodyGuard({ streamedPaths: [IMPORT_PATH], formPaths: ACCOUNT_FORM_PATHS, formPathPattern: OAUTH_CALLBACK_PATH }),
+      bodyGuard({
+        streamedPaths: [IMPORT_PATH],
+        formPaths: [...ACCOUNT_FORM_PATHS, ...OPENID_FORM_PATHS],
+        formPathPatterns: [OAUTH_CALLBACK_PATH, OPENID_FORM_PATH_PATTERN],
+      }),
     )
     .use(adminMfaGate({ mode: deps.adminMfa, adminAuth: deps.adminAuth, factors: deps.factors }));
   if (deps.panelRoot !== null) app.route('/', adminPanelRoutes(deps.panelRoot));
@@ -100,6 +111,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', adminAccountsRoutes(deps))
     .route('/', adminWebhooksRoutes(deps))
     .route('/', adminIdentityProvidersRoutes(deps))
+    .route('/', adminOAuthClientsRoutes(deps))
     .route('/', invitationsRoutes(deps))
     .route('/', userSessionRoutes(deps))
     .route('/', signupRoutes(deps))
@@ -110,6 +122,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     .route('/', meSessionsRoutes(deps))
     .route('/', meFactorsRoutes(deps))
     .route('/', meIdentitiesRoutes(deps))
+    .route('/', meApplicationsRoutes(deps))
     .route('/', oauthRoutes(deps))
     .route('/', jwksRoutes(deps))
     .route('/', healthRoutes())
@@ -122,6 +135,7 @@ export function createHttpApp(deps: HttpAppDeps) {
     )
     .route('/', apiReferenceRoutes())
     .route('/', accountPagesRoutes({ actions: accountActions(deps), appUrl: deps.appUrl }))
+    .route('/', openIdPagesRoutes(deps))
     .route('/', landingRoutes(deps.panelRoot !== null));
   app.onError(errorHandler(deps.logger));
   app.notFound(notFoundHandler(() => app.routes));

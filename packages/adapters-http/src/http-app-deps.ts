@@ -5,6 +5,8 @@ import type {
   AdminMfaMode,
   FactorService,
   IdentityProviderService,
+  OAuthClientService,
+  ApplicationGrants,
   ImpersonationService,
   WebhookDeliveryService,
   AuditService,
@@ -22,6 +24,7 @@ import type {
   SelfService,
   SignupService,
   SignInSteps,
+  TokenKeys,
   UserIdentities,
   ExternalSignIn,
   IdentityLinks,
@@ -31,6 +34,7 @@ import type {
   WebhookService,
 } from '@uas/domain';
 import type { MetricsEndpoint } from './metrics/http-metrics';
+import type { OpenIdInteractions } from './openid/openid-interactions';
 
 /** Everything the HTTP app needs, handed over by the composition root (apps/server). */
 export interface HttpAppDeps {
@@ -73,8 +77,16 @@ export interface HttpAppDeps {
   /** Users' sign-in through identity providers, and their identities there. */
   externalSignIn: ExternalSignIn;
   identityLinks: IdentityLinks;
+  /** The applications that sign their users in through this service: clients and their once-shown secrets. */
+  oauthClients: OAuthClientService;
+  /** A user's applications: the grants they gave, and revoking them. */
+  applicationGrants: ApplicationGrants;
   /** The starts of trips through identity providers one client address may make (OAUTH_STARTS_PER_MINUTE). */
   oauthStartLimit: OAuthStartLimit;
+  /** The OpenID engine's sign-ins and consents, as the `/account/authorize/…` pages drive them. */
+  openIdInteractions: OpenIdInteractions;
+  /** The key ring's keyed digests: the account pages' CSRF tokens are made with them. */
+  tokenKeys: Pick<TokenKeys, 'digest' | 'digests'>;
   /** ADMIN_MFA: `required` closes every admin route but enrolment to an admin without a factor. */
   adminMfa: AdminMfaMode;
   /** The public keys that verify every token, as a JWK Set. */

@@ -16,8 +16,8 @@ type Catalogue = Record<string, { columns: Record<string, 'null' | 'not null'>; 
  */
 const SQLITE_ONLY_TABLE = /^users_email_fts(_|$)/;
 const POSTGRES_ONLY_INDEXES = new Set(['users_email_trgm_idx']);
-/** The order waiting audit events were recorded in: SQLite's rowid holds it without a column. */
-const POSTGRES_ONLY_COLUMNS = new Set(['audit_pending.ord']);
+/** The order waiting audit events were recorded in, and OpenID records first stored: SQLite's rowid holds it without a column. */
+const POSTGRES_ONLY_COLUMNS = new Set(['audit_pending.ord', 'openid_records.ord']);
 
 function sqliteCatalogue(path: string): Catalogue {
   const client = openSqliteConnection(path, { readonly: true });

@@ -7,6 +7,7 @@ import { createSession } from './api/session';
 import { UsersApi } from './api/users-api';
 import { WebhooksApi } from './api/webhooks-api';
 import { IdentityProvidersApi } from './api/identity-providers-api';
+import { OAuthClientsApi } from './api/oauth-clients-api';
 import { permissionsOf } from './state/permissions';
 import { paths, routeOf, sameScreen, type Route } from './state/routes';
 import { h } from './ui/dom';
@@ -22,6 +23,7 @@ import { usersView } from './views/users-view';
 import { webhookView } from './views/webhook-view';
 import { webhooksView } from './views/webhooks-view';
 import { identityProvidersView } from './views/identity-providers-view';
+import { oauthClientsView } from './views/oauth-clients-view';
 import type { ScreenContext, SignedInAdmin, View } from './views/view';
 
 /** Decides what is on screen: nothing but the login form until a session exists. */
@@ -34,6 +36,7 @@ export class App {
   readonly #admins = new AdminsApi(this.#session);
   readonly #webhooks = new WebhooksApi(this.#session);
   readonly #identityProviders = new IdentityProvidersApi(this.#session);
+  readonly #oauthClients = new OAuthClientsApi(this.#session);
   /** ADMIN_MFA=required refused a call: only the Security page is open until a factor is active. */
   #enrolmentRequired = false;
   #view: View | null = null;
@@ -119,6 +122,7 @@ export class App {
       admins: this.#admins,
       webhooks: this.#webhooks,
       identityProviders: this.#identityProviders,
+      oauthClients: this.#oauthClients,
       factors: this.#factors,
       me,
       can: permissionsOf(me.role),
@@ -144,6 +148,8 @@ export class App {
         return webhookView(context, route.id);
       case 'identity-providers':
         return identityProvidersView(context);
+      case 'oauth-clients':
+        return oauthClientsView(context);
       case 'security':
         return securityView(context, this.#factors, {
           enrolmentRequired: this.#enrolmentRequired,

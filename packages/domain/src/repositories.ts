@@ -21,6 +21,8 @@ import type { WebhookDeliveryRepository } from './webhooks/webhook-delivery.repo
 import type { IdentityProviderRepository } from './identities/identity-provider.repository.ts';
 import type { ExternalIdentityRepository } from './identities/external-identity.repository.ts';
 import type { OAuthAttemptRepository } from './identities/oauth-attempt.repository.ts';
+import type { OAuthClientRepository } from './openid/oauth-client.repository.ts';
+import type { OpenIdRecordRepository } from './openid/openid-record.repository.ts';
 
 /** Every repository port, as one storage backend provides them. */
 export interface Repositories {
@@ -47,4 +49,6 @@ export interface Repositories {
   identityProviders: IdentityProviderRepository;
   externalIdentities: ExternalIdentityRepository;
   oauthAttempts: OAuthAttemptRepository;
+  oauthClients: OAuthClientRepository;
+  openIdRecords: OpenIdRecordRepository;
 }

@@ -55,6 +55,8 @@ import { IdentityLinks } from './identities/identity-links.ts';
 import { IdentityProviderService } from './identities/identity-provider-service.ts';
 import type { IssuerPolicy } from './identities/identity-provider.rules.ts';
 import { UserIdentities } from './identities/user-identities.ts';
+import { OAuthClientService } from './openid/oauth-client-service.ts';
+import { ApplicationGrants } from './openid/application-grants.ts';
 
 export interface UseCaseDeps {
   repositories: Repositories;
@@ -427,6 +429,15 @@ export function createUseCases({
       users: repositories.users,
       identities: repositories.externalIdentities,
       providers: repositories.identityProviders,
+      clock,
+      ids,
+    }),
+    /** The applications that sign their users in through this service, as owners manage them (secrets sealed in the key ring's box). */
+    oauthClients: new OAuthClientService({ clients: repositories.oauthClients, box: mailDeps.box, clock, ids }),
+    /** A user's applications: the grants they gave, and revoking them. */
+    applicationGrants: new ApplicationGrants({
+      records: repositories.openIdRecords,
+      clients: repositories.oauthClients,
       clock,
       ids,
     }),

@@ -10,6 +10,7 @@ import { adminCommand, dbCommand, keysCommand } from './operator-commands';
 import { usersCommand } from './users-commands';
 import { webhooksCommand } from './webhooks-commands';
 import { identityProvidersCommand } from './identity-providers-commands';
+import { oauthClientsCommand } from './oauth-clients-commands';
 
 function operatorProgram(): Command {
   const program = new Command('uas')
@@ -27,6 +28,7 @@ function operatorProgram(): Command {
     auditCommand(),
     webhooksCommand(),
     identityProvidersCommand(),
+    oauthClientsCommand(),
     dbCommand(),
   ]) {
     program.addCommand(command.exitOverride().showHelpAfterError());

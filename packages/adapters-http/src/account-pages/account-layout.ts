@@ -17,6 +17,10 @@ input[aria-invalid="true"] { border: 2px solid #b42318; }
 button, .continue { display: inline-block; margin-top: 1.5rem; padding: 0.6rem 1.2rem; font: inherit; color: #fff; background: #1d4ed8; border: 0; border-radius: 4px; text-decoration: none; cursor: pointer; }
 :focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
 .error { color: #b42318; font-weight: 600; margin: 0.25rem 0 0; }
+.secondary { color: #1d4ed8; background: #fff; border: 1px solid #1d4ed8; }
+.choices { display: flex; flex-wrap: wrap; gap: 0 1rem; }
+.other-ways { margin-top: 2rem; border-top: 1px solid #d0d5dd; }
+li { margin: 0.25rem 0; }
 `;
 
 /**
@@ -29,10 +33,16 @@ export function accountDocument({
   title,
   body,
   error = false,
+  root = '',
+  refreshTo,
 }: {
   title: string;
   body: Html;
   error?: boolean;
+  /** The way up from the page's address to the pages' own (`../` per segment below it), for relative links. */
+  root?: string;
+  /** Where the browser goes on at once (a meta refresh, which no form-action rule stops). */
+  refreshTo?: string;
 }): string {
   return html`<!doctype html>
 <html lang="en">
@@ -40,9 +50,10 @@ export function accountDocument({
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${error ? 'Error: ' : ''}${title} – Account</title>
+${refreshTo === undefined ? null : html`<meta http-equiv="refresh" content="0; url=${refreshTo}">
+`}<title>${error ? 'Error: ' : ''}${title} – Account</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="${ACCOUNT_STYLESHEET}">
+<link rel="stylesheet" href="${root}${ACCOUNT_STYLESHEET}">
 </head>
 <body>
 <main>

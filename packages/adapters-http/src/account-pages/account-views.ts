@@ -60,10 +60,11 @@ ${onward(appUrl, 'Continue')}`,
  * used or expired; the form came from elsewhere; the new address was taken): the reason, and the
  * way to the application, but no form that could only fail again.
  */
-export function stoppedPage(title: string, reason: string, next: string, appUrl: string | null): string {
+export function stoppedPage(title: string, reason: string, next: string, appUrl: string | null, root = ''): string {
   return accountDocument({
     title,
     error: true,
+    root,
     body: html`<p role="alert">${reason}</p>
 <p>${next}</p>
 ${onward(appUrl, 'Go to the application')}`,

@@ -82,16 +82,16 @@ async function readBody(c: Context<AppEnv>): Promise<Uint8Array> {
 export function bodyGuard({
   streamedPaths = [],
   formPaths = [],
-  formPathPattern,
+  formPathPatterns = [],
 }: {
   streamedPaths?: readonly string[];
   formPaths?: readonly string[];
-  /** Form paths with a parameter in them (an identity provider's callback). */
-  formPathPattern?: RegExp;
+  /** Form paths with a parameter in them (an identity provider's callback, an authorization's pages). */
+  formPathPatterns?: readonly RegExp[];
 } = {}): MiddlewareHandler<AppEnv> {
   const streamed = new Set(streamedPaths);
   const forms = new Set(formPaths);
-  const isForm = (path: string) => forms.has(path) || (formPathPattern?.test(path) ?? false);
+  const isForm = (path: string) => forms.has(path) || formPathPatterns.some((pattern) => pattern.test(path));
   return async (c, next) => {
     if (streamed.has(c.req.path) && c.req.method === 'POST') return next();
     if (isForm(c.req.path) && c.req.method === 'POST') {

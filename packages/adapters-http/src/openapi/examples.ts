@@ -277,3 +277,45 @@ export const identitiesExample = {
   ],
   meta: { total: 1 },
 };
+
+export const oauthClientExample = {
+  data: {
+    type: 'oauth_clients',
+    id: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0',
+    attributes: {
+      name: 'Acme CRM',
+      client_id: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0',
+      type: 'confidential',
+      application_type: 'web',
+      redirect_uris: ['https://crm.example.com/auth/callback'],
+      post_logout_redirect_uris: ['https://crm.example.com/'],
+      scopes: ['openid', 'email', 'profile'],
+      first_party: false,
+      created: CREATED,
+      updated: CREATED,
+    },
+  },
+};
+
+export const revealedOAuthClientExample = {
+  data: {
+    ...oauthClientExample.data,
+    attributes: { ...oauthClientExample.data.attributes, client_secret: 'q3J8v1nX0cT5yQe2LrW7aZk9HsB4mUoD6fGpVtEiNxY' },
+  },
+};
+
+export const applicationGrantsExample = {
+  data: [
+    {
+      type: 'application_grants',
+      id: 'zT1bYH3rGfXq8vLw2NsKcP0aUeJd6mQiR4oVy9hB7Cx',
+      attributes: {
+        client_id: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0',
+        client_name: 'Acme CRM',
+        scopes: ['openid', 'email', 'profile'],
+        created: CREATED,
+      },
+    },
+  ],
+  meta: { total: 1 },
+};

@@ -161,6 +161,11 @@ export function openApiDocument(routes: readonly ListedRoute[], { version }: Doc
         description:
           'Signing in with another identity provider (OpenID Connect, GitHub, Google, Microsoft, Apple), with PKCE.',
       },
+      {
+        name: 'OAuth clients',
+        description:
+          'The applications that sign their users in through this service (OpenID Connect), with once-shown secrets.',
+      },
       { name: 'Operations', description: 'Keys, health, readiness, metrics and this document.' },
     ],
     paths,

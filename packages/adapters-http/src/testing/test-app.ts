@@ -28,6 +28,7 @@ import type * as v from 'valibot';
 import { createHttpApp } from '../app';
 import type { HttpAppDeps } from '../http-app-deps';
 import type { sessionDocumentSchema } from '../presenters/session.presenter';
+import { InMemoryOpenIdInteractions } from './in-memory-openid-interactions';
 import { RecordingLogger } from './recording-logger';
 import { bearer, jsonInit, loginDocument } from './requests';
 
@@ -63,12 +64,14 @@ export async function createTestApp(
   const codes = new FakeOneTimeCodes();
   const box = new FakeSecretBox();
   const upstream = new FakeUpstreamProviders();
+  const tokenKeys = new FakeTokenKeys();
+  const openIdInteractions = new InMemoryOpenIdInteractions(TEST_PUBLIC_URL);
   const templates = { of: (kind: keyof typeof DEFAULT_MAIL_TEMPLATES) => DEFAULT_MAIL_TEMPLATES[kind] };
   const useCases = createUseCases({
     repositories,
     hasher,
     signer,
-    tokenKeys: new FakeTokenKeys(),
+    tokenKeys,
     clock,
     ids,
     policy: TEST_POLICY,
@@ -114,7 +117,11 @@ export async function createTestApp(
     userIdentities: useCases.userIdentities,
     externalSignIn: useCases.externalSignIn,
     identityLinks: useCases.identityLinks,
+    oauthClients: useCases.oauthClients,
+    applicationGrants: useCases.applicationGrants,
     oauthStartLimit: useCases.oauthStartLimit,
+    openIdInteractions,
+    tokenKeys,
     adminMfa: 'optional',
     jwks: async () => TEST_JWKS,
     ready: async () => null,
@@ -149,6 +156,8 @@ export async function createTestApp(
     repositories,
     /** Identity providers in memory: `upstream.consent(state, account)` plays the user at the provider. */
     upstream,
+    /** The OpenID engine's interactions in memory: `start()` plays an application sending a browser. */
+    openIdInteractions,
     box,
     ids,
     admin,

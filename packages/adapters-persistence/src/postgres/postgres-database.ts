@@ -26,6 +26,8 @@ import { PostgresInvitationRepository } from './postgres-invitation.repository';
 import { PostgresMailQueue } from './postgres-mail-queue';
 import { PostgresWebhookDeliveryRepository } from './postgres-webhook-delivery.repository';
 import { PostgresIdentityProviderRepository } from './postgres-identity-provider.repository';
+import { PostgresOAuthClientRepository } from './postgres-oauth-client.repository';
+import { PostgresOpenIdRecordRepository } from './postgres-openid-record.repository';
 import { PostgresExternalIdentityRepository } from './postgres-external-identity.repository';
 import { PostgresOAuthAttemptRepository } from './postgres-oauth-attempt.repository';
 import { preparingClient } from './postgres-prepared-client';
@@ -119,6 +121,8 @@ function postgresRepositories(db: PostgresDb, sequencer: AuditSequencer) {
     identityProviders: new PostgresIdentityProviderRepository(db),
     externalIdentities: new PostgresExternalIdentityRepository(db),
     oauthAttempts: new PostgresOAuthAttemptRepository(db),
+    oauthClients: new PostgresOAuthClientRepository(db),
+    openIdRecords: new PostgresOpenIdRecordRepository(db),
   });
 }
 

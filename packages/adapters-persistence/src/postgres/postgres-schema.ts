@@ -10,6 +10,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp as pgTimestamp,
@@ -32,6 +33,9 @@ import type {
   FactorKind,
   IdentityProviderKind,
   OAuthAttemptPurpose,
+  OAuthApplicationType,
+  OAuthClientType,
+  OpenIdScope,
   UpstreamAccount,
   WebhookDeliveryStatus,
   WebhookDisabledReason,
@@ -649,5 +653,72 @@ export const oauthAttempts = pgTable(
   (t) => [
     index('oauth_attempts_expires_idx').on(t.expires),
     check('oauth_attempts_purpose', sql`${t.purpose} in ('sign_in', 'link')`),
+  ],
+);
+
+/**
+ * Applications that sign their users in through this service (OpenID Connect relying parties).
+ * A confidential client's secret is sealed: key id and ciphertext, both or neither.
+ */
+export const oauthClients = pgTable(
+  'oauth_clients',
+  {
+    id: identifier('id').primaryKey(),
+    name: text('name').notNull(),
+    type: text('type').$type<OAuthClientType>().notNull(),
+    applicationType: text('application_type').$type<OAuthApplicationType>().notNull(),
+    redirectUris: jsonb('redirect_uris').$type<readonly string[]>().notNull(),
+    postLogoutRedirectUris: jsonb('post_logout_redirect_uris').$type<readonly string[]>().notNull(),
+    scopes: jsonb('scopes').$type<readonly OpenIdScope[]>().notNull(),
+    firstParty: boolean('first_party').notNull(),
+    secretKeyId: text('secret_key_id'),
+    secretCiphertext: text('secret_ciphertext'),
+    created: timestamp('created').notNull(),
+    updated: timestamp('updated').notNull(),
+  },
+  (t) => [
+    index('oauth_clients_created_id_idx').on(t.created, t.id),
+    check('oauth_clients_type', sql`${t.type} in ('public', 'confidential')`),
+    check('oauth_clients_application_type', sql`${t.applicationType} in ('web', 'native')`),
+    check('oauth_clients_secret_sealed', sql`(${t.secretKeyId} is null) = (${t.secretCiphertext} is null)`),
+  ],
+);
+
+/** The engine's payload as JSON text: kept as given (jsonb would reorder its keys and refuses \u0000). */
+const jsonText = customType<{ data: JsonObject; driverData: string }>({
+  dataType: () => 'text',
+  toDriver: (value) => JSON.stringify(value),
+  fromDriver: (text) => JSON.parse(text) as JsonObject,
+});
+
+/**
+ * What the OpenID engine keeps between requests, by model and id: its payload as JSON text, kept
+ * as given, and beside it the columns the service finds records by. Removed with their grant,
+ * their client and their user (by those repositories, in their transactions: no foreign key, so
+ * the engine storing a record never fails on a client or user deleted meanwhile); `expires` lets
+ * housekeeping forget them.
+ */
+export const openIdRecords = pgTable(
+  'openid_records',
+  {
+    model: text('model').notNull(),
+    id: identifier('id').notNull(),
+    /** The order first stored (an upsert keeps it): SQLite's rowid plays this part there. */
+    ord: bigserial('ord', { mode: 'number' }).notNull(),
+    payload: jsonText('payload').notNull(),
+    grantId: identifier('grant_id'),
+    uid: identifier('uid'),
+    accountId: identifier('account_id'),
+    clientId: identifier('client_id'),
+    expires: timestamp('expires'),
+    consumed: timestamp('consumed'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.model, t.id] }),
+    index('openid_records_grant_idx').on(t.grantId),
+    index('openid_records_uid_idx').on(t.model, t.uid),
+    index('openid_records_account_idx').on(t.model, t.accountId, t.ord),
+    index('openid_records_client_idx').on(t.clientId),
+    index('openid_records_expires_idx').on(t.expires),
   ],
 );

@@ -20,6 +20,7 @@ import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
 import { insertActionToken, useToken } from './postgres-action-token-statements';
 import { endUserSessions, lockedUser, writeUser } from './postgres-user-write';
+import { dropOpenIdRecordsOf } from './postgres-openid-record.repository';
 import { actionTokens, userCount, users } from './postgres-schema';
 
 // The list returns every column but the password hash.
@@ -447,6 +448,7 @@ export class PostgresUserRepository implements UserRepository {
       const audit = check?.(current);
       await tx.delete(users).where(eq(users.id, id));
       await endUserSessions(tx, id, at);
+      await dropOpenIdRecordsOf(tx, id);
       if (audit) await appendAuditEvent(tx, audit);
       return true;
     });

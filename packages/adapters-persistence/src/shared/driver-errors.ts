@@ -154,5 +154,7 @@ export function guardedRepositories(repositories: Repositories): Repositories {
     identityProviders: guardedRepository('identityProviders', repositories.identityProviders),
     externalIdentities: guardedRepository('externalIdentities', repositories.externalIdentities),
     oauthAttempts: guardedRepository('oauthAttempts', repositories.oauthAttempts),
+    oauthClients: guardedRepository('oauthClients', repositories.oauthClients),
+    openIdRecords: guardedRepository('openIdRecords', repositories.openIdRecords),
   };
 }

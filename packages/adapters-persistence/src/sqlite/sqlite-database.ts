@@ -28,6 +28,8 @@ import { SqliteInvitationRepository } from './sqlite-invitation.repository';
 import { SqliteMailQueue } from './sqlite-mail-queue';
 import { SqliteWebhookDeliveryRepository } from './sqlite-webhook-delivery.repository';
 import { SqliteIdentityProviderRepository } from './sqlite-identity-provider.repository';
+import { SqliteOAuthClientRepository } from './sqlite-oauth-client.repository';
+import { SqliteOpenIdRecordRepository } from './sqlite-openid-record.repository';
 import { SqliteExternalIdentityRepository } from './sqlite-external-identity.repository';
 import { SqliteOAuthAttemptRepository } from './sqlite-oauth-attempt.repository';
 import { SqlitePasswordRehashRepository } from './sqlite-password-rehash.repository';
@@ -91,6 +93,8 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     identityProviders: new SqliteIdentityProviderRepository(db),
     externalIdentities: new SqliteExternalIdentityRepository(db),
     oauthAttempts: new SqliteOAuthAttemptRepository(db),
+    oauthClients: new SqliteOAuthClientRepository(db),
+    openIdRecords: new SqliteOpenIdRecordRepository(db),
   });
 }
 

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, customType, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { check, customType, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type {
   AdminRole,
   ActionPurpose,
@@ -17,6 +17,9 @@ import type {
   FactorKind,
   IdentityProviderKind,
   OAuthAttemptPurpose,
+  OAuthApplicationType,
+  OAuthClientType,
+  OpenIdScope,
   UpstreamAccount,
   WebhookDeliveryStatus,
   WebhookDisabledReason,
@@ -624,5 +627,64 @@ export const oauthAttempts = sqliteTable(
   (t) => [
     index('oauth_attempts_expires_idx').on(t.expires),
     check('oauth_attempts_purpose', sql`${t.purpose} in ('sign_in', 'link')`),
+  ],
+);
+
+/**
+ * Applications that sign their users in through this service (OpenID Connect relying parties).
+ * A confidential client's secret is sealed: key id and ciphertext, both or neither.
+ */
+export const oauthClients = sqliteTable(
+  'oauth_clients',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    type: text('type').$type<OAuthClientType>().notNull(),
+    applicationType: text('application_type').$type<OAuthApplicationType>().notNull(),
+    redirectUris: text('redirect_uris', { mode: 'json' }).$type<readonly string[]>().notNull(),
+    postLogoutRedirectUris: text('post_logout_redirect_uris', { mode: 'json' }).$type<readonly string[]>().notNull(),
+    scopes: text('scopes', { mode: 'json' }).$type<readonly OpenIdScope[]>().notNull(),
+    firstParty: integer('first_party', { mode: 'boolean' }).notNull(),
+    secretKeyId: text('secret_key_id'),
+    secretCiphertext: text('secret_ciphertext'),
+    created: timestamp('created').notNull(),
+    updated: timestamp('updated').notNull(),
+  },
+  (t) => [
+    index('oauth_clients_created_id_idx').on(t.created, t.id),
+    check('oauth_clients_type', sql`${t.type} in ('public', 'confidential')`),
+    check('oauth_clients_application_type', sql`${t.applicationType} in ('web', 'native')`),
+    check('oauth_clients_first_party_flag', sql`${t.firstParty} in (0, 1)`),
+    check('oauth_clients_secret_sealed', sql`(${t.secretKeyId} is null) = (${t.secretCiphertext} is null)`),
+  ],
+);
+
+/**
+ * What the OpenID engine keeps between requests, by model and id: its payload as JSON text, kept
+ * as given, and beside it the columns the service finds records by. Removed with their grant,
+ * their client and their user (by those repositories, in their transactions: no foreign key, so
+ * the engine storing a record never fails on a client or user deleted meanwhile); `expires` lets
+ * housekeeping forget them. Listed in the order first stored: the rowid, kept by an upsert.
+ */
+export const openIdRecords = sqliteTable(
+  'openid_records',
+  {
+    model: text('model').notNull(),
+    id: text('id').notNull(),
+    payload: json('payload').notNull(),
+    grantId: text('grant_id'),
+    uid: text('uid'),
+    accountId: text('account_id'),
+    clientId: text('client_id'),
+    expires: timestamp('expires'),
+    consumed: timestamp('consumed'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.model, t.id] }),
+    index('openid_records_grant_idx').on(t.grantId),
+    index('openid_records_uid_idx').on(t.model, t.uid),
+    index('openid_records_account_idx').on(t.model, t.accountId),
+    index('openid_records_client_idx').on(t.clientId),
+    index('openid_records_expires_idx').on(t.expires),
   ],
 );

@@ -19,6 +19,7 @@ import type { SqliteReadWorkers } from './sqlite-read-workers';
 import { SqliteUserList, type ListReply } from './sqlite-user-list';
 import { insertActionToken, useToken } from './sqlite-action-token-statements';
 import { endUserSessions, writeUser } from './sqlite-user-write';
+import { dropOpenIdRecordsOf } from './sqlite-openid-record.repository';
 import { users } from './sqlite-schema';
 
 function prepareStatements(db: SqliteDb) {
@@ -133,6 +134,7 @@ export class SqliteUserRepository implements UserRepository {
         const audit = check?.(current);
         tx.delete(users).where(eq(users.id, id)).run();
         endUserSessions(tx, id, at);
+        dropOpenIdRecordsOf(tx, id);
         if (audit) appendAuditEvent(tx, audit);
         return true;
       },

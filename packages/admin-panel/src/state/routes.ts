@@ -11,6 +11,7 @@ export type Route =
   | { screen: 'webhooks' }
   | { screen: 'webhook'; id: string }
   | { screen: 'identity-providers' }
+  | { screen: 'oauth-clients' }
   | { screen: 'security' };
 
 const PANEL = '/admin';
@@ -26,6 +27,7 @@ export const paths = {
   webhooks: `${PANEL}/webhooks`,
   webhook: (id: string) => `${PANEL}/webhooks/${encodeURIComponent(id)}`,
   identityProviders: `${PANEL}/sign-in-providers`,
+  oauthClients: `${PANEL}/applications`,
   security: `${PANEL}/security`,
 } as const;
 
@@ -39,6 +41,7 @@ export function routeOf(pathname: string): Route {
   if (path === paths.admins) return { screen: 'admins' };
   if (path === paths.webhooks) return { screen: 'webhooks' };
   if (path === paths.identityProviders) return { screen: 'identity-providers' };
+  if (path === paths.oauthClients) return { screen: 'oauth-clients' };
   if (path === paths.security) return { screen: 'security' };
   const user = /^\/admin\/users\/([^/]+)$/.exec(path);
   if (user?.[1]) return { screen: 'user', id: decodeURIComponent(user[1]) };

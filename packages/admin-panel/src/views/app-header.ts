@@ -13,6 +13,7 @@ const SECTIONS = [
   ['admins', paths.admins, 'Admins', 'admins.manage'],
   ['webhooks', paths.webhooks, 'Webhooks', 'settings.manage'],
   ['identity-providers', paths.identityProviders, 'Sign-in providers', 'settings.manage'],
+  ['oauth-clients', paths.oauthClients, 'Applications', 'settings.manage'],
   ['audit', paths.audit, 'Audit log', 'audit.read'],
   ['mail', paths.mail, 'Mail', 'mail.read'],
   ['security', paths.security, 'Security', 'self'],

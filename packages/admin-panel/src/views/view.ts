@@ -4,6 +4,7 @@ import type { UsersApi } from '../api/users-api';
 import type { AdminsApi } from '../api/admins-api';
 import type { WebhooksApi } from '../api/webhooks-api';
 import type { IdentityProvidersApi } from '../api/identity-providers-api';
+import type { OAuthClientsApi } from '../api/oauth-clients-api';
 import type { FactorsApi } from '../api/factors-api';
 import type { Can } from '../state/permissions';
 
@@ -25,6 +26,8 @@ export interface ScreenContext {
   webhooks: WebhooksApi;
   /** Identity providers (owners only) and users' identities at them. */
   identityProviders: IdentityProvidersApi;
+  /** The applications that sign their users in through this service (owners only). */
+  oauthClients: OAuthClientsApi;
   /** The signed-in admin's own second factors. */
   factors: FactorsApi;
   /** The signed-in admin as the API read them for this screen, role included. */

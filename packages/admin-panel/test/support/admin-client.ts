@@ -154,6 +154,13 @@ export class AdminClient {
     return response.text();
   }
 
+  /** The admin API's list of OAuth clients, as its body reads: what a secret must never be found in. */
+  async oauthClientsText(): Promise<string> {
+    const response = await this.call('GET', '/v1/admin/oauth-clients');
+    if (response.status !== 200) throw new Error(`OAuth clients failed: ${response.status}`);
+    return response.text();
+  }
+
   /** Invites an administrator with `role`: the link waits in the outbox (no SMTP_URL in tests). */
   async inviteAdmin(email: string, role: string): Promise<void> {
     const response = await this.call('POST', '/v1/admin/admins', {

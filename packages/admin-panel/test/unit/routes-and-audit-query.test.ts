@@ -22,6 +22,7 @@ describe('routeOf', () => {
     expect(routeOf('/admin/webhooks/')).toEqual({ screen: 'webhooks' });
     expect(routeOf(paths.webhook(ID))).toEqual({ screen: 'webhook', id: ID });
     expect(routeOf('/admin/sign-in-providers/')).toEqual({ screen: 'identity-providers' });
+    expect(routeOf('/admin/applications/')).toEqual({ screen: 'oauth-clients' });
     expect(routeOf('/admin/login')).toEqual({ screen: 'login' });
     expect(routeOf('/admin/security/')).toEqual({ screen: 'security' });
     expect(routeOf('/admin/some/deep/link')).toEqual({ screen: 'overview' });

@@ -1,3 +1,4 @@
+import { base64url } from '../shared/base64url.ts';
 import { sha256Hex } from '../shared/sha256.ts';
 
 /** A PKCE code challenge as S256 makes it (RFC 7636): the unpadded base64url of 32 bytes, 43 characters. */
@@ -11,10 +12,7 @@ export const isPkceVerifier = (value: string): boolean => VERIFIER.test(value);
 /** The S256 challenge of `verifier`: base64url, unpadded, of its SHA-256 digest. */
 export function pkceChallenge(verifier: string): string {
   const bytes = (sha256Hex(verifier).match(/../g) ?? []).map((pair) => Number.parseInt(pair, 16));
-  return btoa(String.fromCharCode(...bytes))
-    .replaceAll('+', '-')
-    .replaceAll('/', '_')
-    .replace(/=+$/, '');
+  return base64url(new Uint8Array(bytes));
 }
 
 /** Whether `verifier` is the one whose S256 challenge the app sent at the start. */

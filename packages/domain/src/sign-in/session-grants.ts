@@ -23,6 +23,8 @@ export interface SessionGrantsDeps {
 export interface SessionGrant {
   principal: Principal;
   sessionId: string;
+  /** How the account proved itself when the session opened: what an OpenID sign-in reports as its `amr`. */
+  amr: readonly AuthMethod[];
   /** When both tokens were signed: their `iat`. */
   issued: Date;
   accessToken: string;
@@ -158,6 +160,7 @@ export class SessionGrants {
     return {
       principal,
       sessionId: session.id,
+      amr: session.amr,
       issued: now,
       accessToken,
       accessTokenExpires,

@@ -189,6 +189,8 @@ export function buildDomain({
     upstream,
     externalSignIn: useCases.externalSignIn,
     identityLinks: useCases.identityLinks,
+    oauthClients: useCases.oauthClients,
+    applicationGrants: useCases.applicationGrants,
 
     /** The texts of the messages of `kind` queued to `recipient`, oldest first, opened. */
     async mailTexts(kind: MailKind, recipient: string): Promise<string[]> {

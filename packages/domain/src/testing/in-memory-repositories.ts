@@ -34,6 +34,8 @@ import { InMemorySignInChallengeRepository } from './in-memory-sign-in-challenge
 import { InMemoryIdentityProviderRepository } from './in-memory-identity-providers.ts';
 import { InMemoryExternalIdentityRepository } from './in-memory-external-identities.ts';
 import { InMemoryOAuthAttemptRepository } from './in-memory-oauth-attempts.ts';
+import { InMemoryOAuthClientRepository } from './in-memory-oauth-clients.ts';
+import { InMemoryOpenIdRecordRepository } from './in-memory-openid-records.ts';
 
 const byCreatedThenId = (a: { created: Date; id: string }, b: { created: Date; id: string }) =>
   a.created.getTime() - b.created.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -518,6 +520,8 @@ export function inMemoryRepositories(): Repositories & {
   identityProviders: InMemoryIdentityProviderRepository;
   externalIdentities: InMemoryExternalIdentityRepository;
   oauthAttempts: InMemoryOAuthAttemptRepository;
+  oauthClients: InMemoryOAuthClientRepository;
+  openIdRecords: InMemoryOpenIdRecordRepository;
 } {
   const audit = new InMemoryAuditTrail();
   const activity: InMemoryActivityRepository = new InMemoryActivityRepository(() => users.rows.values());
@@ -537,7 +541,7 @@ export function inMemoryRepositories(): Repositories & {
     activity,
     audit,
     () => tokens,
-    () => [factors, signInChallenges, externalIdentities],
+    () => [factors, signInChallenges, externalIdentities, openIdRecords],
     (userId, identityId) => externalIdentities.unlinkUnvouchedNow(userId, identityId),
   );
   const mail = new InMemoryMailQueue(audit);
@@ -552,6 +556,7 @@ export function inMemoryRepositories(): Repositories & {
     audit,
   );
   const oauthAttempts = new InMemoryOAuthAttemptRepository();
+  const openIdRecords = new InMemoryOpenIdRecordRepository(audit);
   return {
     activity,
     users,
@@ -580,5 +585,7 @@ export function inMemoryRepositories(): Repositories & {
     ),
     externalIdentities,
     oauthAttempts,
+    oauthClients: new InMemoryOAuthClientRepository(audit, openIdRecords),
+    openIdRecords,
   };
 }

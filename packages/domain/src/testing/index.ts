@@ -37,6 +37,11 @@ export * from './identity-samples.ts';
 export * from './identity-provider.repository.contract.ts';
 export * from './external-identity.repository.contract.ts';
 export * from './oauth-attempt.repository.contract.ts';
+export * from './in-memory-oauth-clients.ts';
+export * from './in-memory-openid-records.ts';
+export * from './openid-samples.ts';
+export * from './oauth-client.repository.contract.ts';
+export * from './openid-record.repository.contract.ts';
 
 import type { OpenRepositories } from './contract-harness.ts';
 import { describeAdminRepositoryContract } from './admin.repository.contract.ts';
@@ -62,6 +67,8 @@ import { describeWebhookDeliveryRepositoryContract } from './webhook-delivery.re
 import { describeIdentityProviderRepositoryContract } from './identity-provider.repository.contract.ts';
 import { describeExternalIdentityRepositoryContract } from './external-identity.repository.contract.ts';
 import { describeOAuthAttemptRepositoryContract } from './oauth-attempt.repository.contract.ts';
+import { describeOAuthClientRepositoryContract } from './oauth-client.repository.contract.ts';
+import { describeOpenIdRecordRepositoryContract } from './openid-record.repository.contract.ts';
 
 /** Every repository contract over one backend. */
 export function describeRepositoryContracts(backend: string, open: OpenRepositories): void {
@@ -88,6 +95,8 @@ export function describeRepositoryContracts(backend: string, open: OpenRepositor
   describeIdentityProviderRepositoryContract(backend, open);
   describeExternalIdentityRepositoryContract(backend, open);
   describeOAuthAttemptRepositoryContract(backend, open);
+  describeOAuthClientRepositoryContract(backend, open);
+  describeOpenIdRecordRepositoryContract(backend, open);
 }
 // Suites take describe/it/expect/hooks from './test-api.ts', never from 'vitest': a vitest-style
 // case converts by changing its import line (relative imports carry .ts; the build refuses any

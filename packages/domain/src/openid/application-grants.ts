@@ -1,0 +1,100 @@
+import { SYSTEM, type Initiator } from '../audit/audit-event.ts';
+import { auditRecord, userTarget } from '../audit/audit-records.ts';
+import type { AuditRecord } from '../audit/audit-event.ts';
+import type { Clock } from '../shared/clock.ts';
+import { NotFoundError } from '../shared/errors.ts';
+import type { IdGenerator } from '../shared/id-generator.ts';
+import { isJsonObject } from '../shared/json.ts';
+import type { OAuthClientRepository } from './oauth-client.repository.ts';
+import type { OpenIdRecord } from './openid-record.ts';
+import type { OpenIdRecordRepository } from './openid-record.repository.ts';
+
+/** The engine's model of what a user let an application do (oidc-provider's `Grant`). */
+export const GRANT_MODEL = 'Grant';
+
+/** Why a grant ended: its user revoked it, or the engine did on a replayed code or refresh token. */
+export type GrantRevocationReason = 'user' | 'code_reused' | 'refresh_token_reused';
+
+/** An application a user let sign them in, as they see it. */
+export interface ApplicationGrant {
+  /** The grant's id: what revoking names. */
+  readonly id: string;
+  readonly clientId: string;
+  /** Null only while its client is being deleted (its grants go with it). */
+  readonly clientName: string | null;
+  /** The OpenID scopes granted. */
+  readonly scopes: readonly string[];
+  readonly created: Date | null;
+}
+
+/**
+ * The event of a grant's end: about its user, naming the grant, its client and why. One shape
+ * for every revocation, the user's and the engine's.
+ */
+export function grantRevocationRecord(
+  id: string,
+  time: Date,
+  by: Initiator,
+  grant: Pick<OpenIdRecord, 'id' | 'accountId' | 'clientId'>,
+  reason: GrantRevocationReason,
+): AuditRecord {
+  const target = grant.accountId === null ? null : userTarget(grant.accountId);
+  return auditRecord(id, time, by, 'oauth_grant.revoked', target, {
+    grant_id: { before: grant.id, after: null },
+    client_id: { before: grant.clientId, after: null },
+    reason: { before: null, after: reason },
+  });
+}
+
+/** The scopes oidc-provider keeps in a Grant's payload: `openid.scope`, space-separated. */
+function grantedScopes(payload: OpenIdRecord['payload']): string[] {
+  const openid = payload['openid'];
+  const scope = isJsonObject(openid) ? openid['scope'] : undefined;
+  return typeof scope === 'string' ? scope.split(' ').filter((entry) => entry !== '') : [];
+}
+
+/** When the engine made it: its payload's `iat`, in seconds. */
+function issuedAt(payload: OpenIdRecord['payload']): Date | null {
+  const iat = payload['iat'];
+  return typeof iat === 'number' ? new Date(iat * 1000) : null;
+}
+
+export interface ApplicationGrantsDeps {
+  records: OpenIdRecordRepository;
+  clients: OAuthClientRepository;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+/** A signed-in user's applications: what they granted, and revoking any of it. */
+export class ApplicationGrants {
+  constructor(private readonly deps: ApplicationGrantsDeps) {}
+
+  /** The user's unexpired grants, oldest first, each with its client's name. */
+  async list(userId: string): Promise<ApplicationGrant[]> {
+    const { records, clients, clock } = this.deps;
+    const grants = await records.listByAccount(GRANT_MODEL, userId, clock.now());
+    // Clients are the operator's few registrations: one read of them all names every grant.
+    const names = new Map((await clients.list()).map((client) => [client.id, client.name]));
+    return grants.flatMap(({ id, clientId, payload }) =>
+      // The engine names the client of every grant; a record without one is none of the user's applications.
+      clientId === null
+        ? []
+        : [{ id, clientId, clientName: names.get(clientId) ?? null, scopes: grantedScopes(payload), created: issuedAt(payload) }],
+    );
+  }
+
+  /**
+   * Ends the user's grant with its codes and tokens (the application's tokens stop working at
+   * once). Another user's grant is as unknown as one that never was.
+   */
+  async revoke(userId: string, grantId: string, by: Initiator = SYSTEM): Promise<void> {
+    const { records, clock, ids } = this.deps;
+    const now = clock.now();
+    const grant = await records.find(GRANT_MODEL, grantId, now);
+    if (!grant || grant.accountId !== userId) throw new NotFoundError('application grant');
+    const removed = await records.revokeGrant(grantId, grantRevocationRecord(ids.next(), now, by, grant, 'user'));
+    // Revoked meanwhile (by a parallel request, or the engine): gone all the same, but not by this call.
+    if (removed === 0) throw new NotFoundError('application grant');
+  }
+}
