@@ -6,7 +6,8 @@ import type { Config } from './config';
 import type { DependencyContainer } from 'tsyringe';
 import { KeyRing } from './adapters/key-ring';
 import { SecretKeyRing } from './adapters/secret-key-ring';
-import { buildContainer, mailOf, systemContainer, useCasesOf, webhooksOf } from './container';
+import { buildContainer, mailOf, openIdProviderOf, systemContainer, useCasesOf, webhooksOf } from './container';
+import type { EngineMount } from './openid-provider/openid-mount';
 import { startMailSender } from './mail-sender';
 import { startMailRequestWorker } from './mail-request-worker';
 import { startWebhookWorker } from './webhook-worker';
@@ -18,6 +19,8 @@ import { scheduleHousekeeping } from './housekeeping-schedule';
 
 export interface Application {
   app: ReturnType<typeof createHttpApp>;
+  /** The OpenID Connect engine's requests, which the Node listener hands it beside the app. */
+  openId: EngineMount;
   readiness: Readiness;
   /** The use cases the app serves, for tests that set a scene the API has no route for. */
   useCases: UseCases;
@@ -51,10 +54,12 @@ export async function createApplication(
     const container = buildContainer(config, database, metrics, parent);
     const useCases = useCasesOf(container, config, logger);
     const keyRing = container.resolve(KeyRing);
+    const openId = openIdProviderOf(container, config, logger);
     await database.withStartupLock(async () => {
       await database.migrate();
       await bootstrapAdmin(useCases.admins, config.adminKeyPath, config.adminEmail, logger);
       await keyRing.ensureSigningKey();
+      await openId.companions.sync((await keyRing.usable()).keys);
       await container.resolve(SecretKeyRing).ensureSecrets();
     });
     const mail = mailOf(container, config, logger);
@@ -91,6 +96,7 @@ export async function createApplication(
       oauthClients: useCases.oauthClients,
       applicationGrants: useCases.applicationGrants,
       tokenKeys: container.resolve(SecretKeyRing),
+      openIdInteractions: openId.interactions,
       oauthStartLimit: useCases.oauthStartLimit,
       adminMfa: config.adminMfa,
       jwks: () => keyRing.jwks(),
@@ -111,6 +117,7 @@ export async function createApplication(
     if (!sender) logger.info('no SMTP_URL: mail stays queued in the outbox (GET /v1/admin/mail)');
     return {
       app,
+      openId: openId.mount,
       readiness,
       useCases,
       async close() {

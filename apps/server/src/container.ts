@@ -68,6 +68,7 @@ import { HttpWebhookSender } from './adapters/http-webhook-sender';
 import type { PrometheusMetrics } from './adapters/prometheus-metrics';
 import { RandomIdGenerator } from './adapters/random-id-generator';
 import { SystemClock } from './adapters/system-clock';
+import { createOpenIdProvider, type OpenIdProvider } from './openid-provider/openid-provider';
 
 /** Leeway for clocks of different machines when checking `exp` and `iat`. */
 const CLOCK_TOLERANCE_SECONDS = 5;
@@ -286,4 +287,21 @@ export function webhooksOf(
       ? async () => metrics.webhookBacklog(await deliveries.backlog(resolve(container, Clock).now()))
       : undefined,
   };
+}
+
+/** The OpenID Connect provider over the ports `container` provides. */
+export function openIdProviderOf(container: DependencyContainer, config: Config, logger: Logger): OpenIdProvider {
+  return createOpenIdProvider({
+    config,
+    records: resolve(container, OpenIdRecordRepository),
+    clients: resolve(container, OAuthClientRepository),
+    users: resolve(container, UserRepository),
+    audit: resolve(container, AuditTrail),
+    counters: resolve(container, RateCounterRepository),
+    box: container.resolve(SecretKeyRing),
+    keyRing: container.resolve(KeyRing),
+    clock: resolve(container, Clock),
+    ids: resolve(container, IdGenerator),
+    logger,
+  });
 }

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { ERROR_CATALOGUE, errorDocument, type ApiErrorCode } from '@uas/adapters-http';
 import type { HttpTimeouts } from './config';
+import type { EngineMount } from './openid-provider/openid-mount';
 
 /**
  * How often Node looks for connections past their headers or request timeout. Its default, 30 s,
@@ -56,8 +57,12 @@ const CLIENT_ERRORS: Record<string, Refusal> = {
  * or sent too slowly, an `Expect` other than 100-continue, a target that is not a path), where
  * Node and @hono/node-server would give a bare, empty answer.
  */
-export function createHttpServer(fetch: Parameters<typeof getRequestListener>[0], timeouts: HttpTimeouts): Server {
-  const listener = getRequestListener(fetch, {
+export function createHttpServer(
+  fetch: Parameters<typeof getRequestListener>[0],
+  timeouts: HttpTimeouts,
+  openId?: EngineMount,
+): Server {
+  const app = getRequestListener(fetch, {
     // Only for a request that could not become a Request (a backslash in its path, a bad Host);
     // the app answers every other error itself.
     errorHandler: (error) => {
@@ -66,6 +71,10 @@ export function createHttpServer(fetch: Parameters<typeof getRequestListener>[0]
       return new Response(body, { status: statusOf(refusal), headers });
     },
   });
+  // The OpenID engine's requests go to it (it needs the raw request); every other one to the app.
+  const listener = openId
+    ? (req: IncomingMessage, res: ServerResponse) => (openId.handles(req) ? openId.listener(req, res) : app(req, res))
+    : app;
   const server = createServer(
     {
       headersTimeout: timeouts.headersMs,

@@ -10,8 +10,8 @@ import { createHttpServer, listenFailure, openableUrl } from './http-server';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = new JsonLogger(config.logLevel);
-  const { app, readiness, close } = await createApplication(config, logger);
-  const server = createHttpServer(app.fetch, config.http);
+  const { app, openId, readiness, close } = await createApplication(config, logger);
+  const server = createHttpServer(app.fetch, config.http, openId);
   server.once('error', (error: NodeJS.ErrnoException) => {
     // A port in use is the operator's to fix: say so plainly, without a stack trace.
     process.stderr.write(`${listenFailure(error, config.host, config.port)}\n`);

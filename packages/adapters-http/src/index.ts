@@ -11,3 +11,6 @@ export { LOGIN_OUTCOMES, type HttpMetrics, type LoginOutcome, type MetricsEndpoi
 export { PANEL_PATH } from './routes/admin-panel.routes';
 export { API_REFERENCE_PATH } from './routes/api-reference.routes';
 export type { OpenIdInteraction, OpenIdInteractions, InteractionSignIn } from './openid/openid-interactions';
+export { clientAddressOf, storableUserAgent } from './network/client-info';
+export { requestIdOf } from './middleware/request-id';
+export { requestContext } from './network/request-context';

@@ -301,6 +301,7 @@ export function createUseCases({
       rateCounters: repositories.rateCounters,
       signInChallenges: repositories.signInChallenges,
       oauthAttempts: repositories.oauthAttempts,
+      openIdRecords: repositories.openIdRecords,
       audit,
       clock,
       throttle: policy.throttle,

@@ -127,6 +127,12 @@ export class KeyRing {
     return found;
   }
 
+  /** The stored keys still usable (published, verifying), and the one that signs now. */
+  async usable(): Promise<{ keys: SigningKey[]; signing: SigningKey }> {
+    const signing = (await this.signingKey()).record;
+    return { keys: this.loaded.map(({ record }) => record), signing };
+  }
+
   /** The public keys a relying party needs to verify every token still in circulation. */
   async jwks(): Promise<{ keys: JsonObject[] }> {
     await this.refreshIfStale();

@@ -16,6 +16,8 @@ export type Backend = (typeof BACKENDS)[number];
 
 export interface TestApplication {
   app: Application['app'];
+  /** The OpenID engine's requests, for a suite that serves the application over a real socket. */
+  openId: Application['openId'];
   /** The credentials the first start wrote to the admin key file. */
   admin: AdminCredentials;
   /** Moves only when told to: expiry and throttling tests need no sleeping. */
@@ -65,7 +67,7 @@ export async function startTestApplication(
   // The application inherits the clock from its parent container.
   const parent = systemContainer.createChildContainer();
   parent.register(Clock, { useValue: clock });
-  const { app, readiness, useCases, close } = await createApplication(
+  const { app, openId, readiness, useCases, close } = await createApplication(
     config,
     new JsonLogger(config.logLevel, (line) => logs.push(line)),
     parent,
@@ -73,6 +75,7 @@ export async function startTestApplication(
   const admin = await readAdminKeyFile(config.adminKeyPath);
   return {
     app,
+    openId,
     admin,
     clock,
     logs,

@@ -39,9 +39,16 @@ function forwardedClient(header: string | undefined, isTrusted: AddressMatcher):
 /** The most of a User-Agent header a session keeps: enough to recognise a browser, bounded in size. */
 const USER_AGENT_MAX_LENGTH = 256;
 
-function userAgentOf(c: Context<AppEnv>): string | null {
-  const header = c.req.header('user-agent')?.trim().slice(0, USER_AGENT_MAX_LENGTH);
-  return header && isStorableText(header) ? header : null;
+/** A User-Agent header as the service keeps it: trimmed, bounded, and only if it is storable text. */
+export function storableUserAgent(header: string | undefined): string | null {
+  const kept = header?.trim().slice(0, USER_AGENT_MAX_LENGTH);
+  return kept && isStorableText(kept) ? kept : null;
+}
+
+/** The client of a request that reached `socket`: past it, only when it is a trusted proxy. */
+export function clientAddressOf(socket: string, forwardedFor: string | undefined, isTrusted: AddressMatcher): string {
+  const forwarded = isTrusted(socket) ? forwardedClient(forwardedFor, isTrusted) : undefined;
+  return normalizeAddress(forwarded ?? socket);
 }
 
 /** Host names compare without a default port, as browsers write them in `Origin`. */
@@ -56,7 +63,6 @@ function normalizedHost(scheme: string, host: string, fallback: string): string 
 function describeClient(c: Context<AppEnv>, socket: string, isTrusted: AddressMatcher): ClientInfo {
   const url = new URL(c.req.url);
   const viaProxy = isTrusted(socket);
-  const forwarded = viaProxy ? forwardedClient(c.req.header('x-forwarded-for'), isTrusted) : undefined;
   // The nearest proxy writes the last entry; anything before it may come from the client.
   const proto = viaProxy ? entries(c.req.header('x-forwarded-proto')).at(-1)?.toLowerCase() : undefined;
   const secure = proto === undefined ? url.protocol === 'https:' : proto === 'https';
@@ -64,10 +70,10 @@ function describeClient(c: Context<AppEnv>, socket: string, isTrusted: AddressMa
   const forwardedHost = viaProxy ? entries(c.req.header('x-forwarded-host')).at(-1) : undefined;
   const host = normalizedHost(scheme, forwardedHost ?? url.host, url.host);
   return {
-    address: normalizeAddress(forwarded ?? socket),
+    address: clientAddressOf(socket, c.req.header('x-forwarded-for'), isTrusted),
     secure,
     origin: `${scheme}://${host}`.toLowerCase(),
-    userAgent: userAgentOf(c),
+    userAgent: storableUserAgent(c.req.header('user-agent')),
   };
 }
 

@@ -12,8 +12,12 @@ import type { OpenIdRecordRepository } from './openid-record.repository.ts';
 /** The engine's model of what a user let an application do (oidc-provider's `Grant`). */
 export const GRANT_MODEL = 'Grant';
 
-/** Why a grant ended: its user revoked it, or the engine did on a replayed code or refresh token. */
-export type GrantRevocationReason = 'user' | 'code_reused' | 'refresh_token_reused';
+/**
+ * Why a grant ended: its user revoked it; the engine did on a replayed code or refresh token; the
+ * application revoked its refresh token (`token_revoked`); the user signed out of the application
+ * through it (`signed_out`, grants without `offline_access`).
+ */
+export type GrantRevocationReason = 'user' | 'code_reused' | 'refresh_token_reused' | 'token_revoked' | 'signed_out';
 
 /** An application a user let sign them in, as they see it. */
 export interface ApplicationGrant {
@@ -80,7 +84,15 @@ export class ApplicationGrants {
       // The engine names the client of every grant; a record without one is none of the user's applications.
       clientId === null
         ? []
-        : [{ id, clientId, clientName: names.get(clientId) ?? null, scopes: grantedScopes(payload), created: issuedAt(payload) }],
+        : [
+            {
+              id,
+              clientId,
+              clientName: names.get(clientId) ?? null,
+              scopes: grantedScopes(payload),
+              created: issuedAt(payload),
+            },
+          ],
     );
   }
 

@@ -8,6 +8,9 @@ import {
   IDENTITY_T0,
   sampleIdentityProvider,
   sampleOAuthAttempt,
+  sampleOpenIdRecord,
+  OPENID_T0,
+  openIdAt,
 } from '../testing/index.ts';
 import { OAUTH_STATE_SECONDS } from '../identities/oauth-attempt.ts';
 import { Housekeeping } from './housekeeping.ts';
@@ -20,7 +23,7 @@ import { SECOND_FACTOR_RULES } from '../factors/second-factor-rules.ts';
 describe('Housekeeping', () => {
   it('run() forgets expired sessions, sign-in challenges and failures outside the longest window that counts them', async () => {
     const clock = new ManualClock(new Date('2026-01-01T00:00:00.000Z'));
-    const { users, sessions, attempts, signInChallenges, oauthAttempts, audit } = inMemoryRepositories();
+    const { users, sessions, attempts, signInChallenges, oauthAttempts, openIdRecords, audit } = inMemoryRepositories();
     const user = sampleUser({ id: 'u1' });
     await users.insert(user);
     const start = clock.now();
@@ -52,6 +55,7 @@ describe('Housekeeping', () => {
       rateCounters: new InMemoryRateCounterRepository(),
       signInChallenges,
       oauthAttempts,
+      openIdRecords,
       audit,
       clock,
       throttle: { perAccountAndAddress: { limit: 1, windowSeconds: 60 }, perAddress: { limit: 1, windowSeconds: 120 } },
@@ -114,6 +118,30 @@ describe('Housekeeping', () => {
     clock.advance(60);
     await housekeeping.run();
     expect(repositories.oauthAttempts.rows.size).toBe(0);
+  });
+
+  it("run() removes the OpenID engine's expired records, however many, and keeps those that last", async () => {
+    const clock = new ManualClock(OPENID_T0);
+    const repositories = inMemoryRepositories();
+    const housekeeping = new Housekeeping({
+      ...repositories,
+      clock,
+      throttle: DEFAULT_THROTTLE_POLICY,
+      auditRetentionDays: 0,
+    });
+    const { openIdRecords } = repositories;
+    const expired = Array.from({ length: 1_001 }, (_, index) =>
+      sampleOpenIdRecord('AccessToken', { id: `at-${index}`, expires: openIdAt(60) }),
+    );
+    for (const record of expired) await openIdRecords.upsert(record);
+    await openIdRecords.upsert(sampleOpenIdRecord('Grant', { id: 'grant-1', expires: null }));
+    await openIdRecords.upsert(sampleOpenIdRecord('RefreshToken', { id: 'rt-1', expires: openIdAt(3600) }));
+
+    clock.advance(61);
+    await housekeeping.run();
+    expect(await openIdRecords.deleteExpired(clock.now(), 10)).toBe(0);
+    expect(await openIdRecords.find('Grant', 'grant-1', clock.now())).not.toBeNull();
+    expect(await openIdRecords.find('RefreshToken', 'rt-1', clock.now())).not.toBeNull();
   });
 
   it('run() prunes audit events past AUDIT_RETENTION_DAYS and keeps what remains verifiable; 0 keeps them all', async () => {

@@ -5,6 +5,7 @@ import type { RateCounterRepository } from '../throttling/rate-counter.repositor
 import type { ThrottlePolicy } from '../throttling/throttle.ts';
 import type { SignInChallengeRepository } from '../sign-in/sign-in-challenge.repository.ts';
 import type { OAuthAttemptRepository } from '../identities/oauth-attempt.repository.ts';
+import type { OpenIdRecordRepository } from '../openid/openid-record.repository.ts';
 import type { SessionRepository } from './session.repository.ts';
 import { SECOND_FACTOR_RULES } from '../factors/second-factor-rules.ts';
 
@@ -14,6 +15,7 @@ export interface HousekeepingDeps {
   rateCounters: RateCounterRepository;
   signInChallenges: SignInChallengeRepository;
   oauthAttempts: OAuthAttemptRepository;
+  openIdRecords: OpenIdRecordRepository;
   audit: AuditTrail;
   clock: Clock;
   throttle: ThrottlePolicy;
@@ -22,11 +24,14 @@ export interface HousekeepingDeps {
 }
 
 const DAY_MS = 86_400_000;
+/** Expired OpenID records removed per statement: each pass holds its locks briefly, however many expired. */
+const OPENID_BATCH = 1000;
 
 /**
  * Removes what can no longer affect any request: expired refresh tokens, dead sessions and
  * failed logins outside every throttling window, hit counters whose window ended, expired sign-in
- * challenges, OAuth attempts whose state and code both expired; and audit events past their retention, which
+ * challenges, OAuth attempts whose state and code both expired, the OpenID engine's expired records
+ * (codes, tokens, sessions, interactions, grants); and audit events past their retention, which
  * the trail prunes so that what remains still verifies. Safe to run on many instances at once.
  */
 export class Housekeeping {
@@ -39,6 +44,7 @@ export class Housekeeping {
       rateCounters,
       signInChallenges,
       oauthAttempts,
+      openIdRecords,
       audit,
       clock,
       throttle,
@@ -56,6 +62,7 @@ export class Housekeeping {
     await rateCounters.prune(now);
     await signInChallenges.prune(now);
     await oauthAttempts.deleteExpired(now);
+    while ((await openIdRecords.deleteExpired(now, OPENID_BATCH)) === OPENID_BATCH);
     if (auditRetentionDays > 0) await audit.prune(new Date(now.getTime() - auditRetentionDays * DAY_MS));
   }
 }

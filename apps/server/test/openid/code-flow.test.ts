@@ -1,0 +1,74 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS } from '../support/test-application';
+import {
+  APP_CALLBACK,
+  Browser,
+  createUser,
+  registerClient,
+  relyingParty,
+  startOpenIdService,
+  type OpenIdService,
+} from './openid-service';
+
+describe.each(BACKENDS)('the authorization code flow with openid-client as the relying party (%s)', (backend) => {
+  let service: OpenIdService;
+  beforeAll(async () => {
+    service = await startOpenIdService(backend);
+  }, 60_000);
+  afterAll(() => service?.close());
+
+  it('discovery names the issuer (PUBLIC_URL without its slash), the /oidc/ endpoints, the code flow only and S256', async () => {
+    const { client } = await registerClient(service);
+    const config = await relyingParty(service, client.id, null);
+    const metadata = config.serverMetadata();
+    expect(metadata.issuer).toBe(service.issuer);
+    expect(metadata.authorization_endpoint).toBe(`${service.url}oidc/auth`);
+    expect(metadata.token_endpoint).toBe(`${service.url}oidc/token`);
+    expect(metadata.userinfo_endpoint).toBe(`${service.url}oidc/userinfo`);
+    expect(metadata.jwks_uri).toBe(`${service.url}oidc/jwks`);
+    expect(metadata.revocation_endpoint).toBe(`${service.url}oidc/revoke`);
+    expect(metadata.introspection_endpoint).toBe(`${service.url}oidc/introspect`);
+    expect(metadata.end_session_endpoint).toBe(`${service.url}oidc/logout`);
+    expect(metadata.response_types_supported).toEqual(['code']);
+    expect(metadata.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
+    expect(metadata.grant_types_supported).not.toContain('implicit');
+    expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
+    expect(metadata.registration_endpoint).toBeUndefined();
+    expect(metadata.id_token_signing_alg_values_supported).toEqual(expect.arrayContaining(['ES256', 'RS256']));
+    expect(metadata.id_token_signing_alg_values_supported).not.toContain('none');
+    expect(metadata.scopes_supported).toEqual(
+      expect.arrayContaining(['openid', 'email', 'profile', 'metadata', 'app', 'offline_access']),
+    );
+  });
+
+  it('a public client signs a user in with PKCE: a code, tokens, an ID token verified with the JWKS, userinfo by scope', async () => {
+    const user = await createUser(service, `public-${backend}@example.com`);
+    const { client } = await registerClient(service, { type: 'public', scopes: ['openid', 'email', 'profile'] });
+    const config = await relyingParty(service, client.id, null);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const nonce = oidc.randomNonce();
+    const state = oidc.randomState();
+    const start = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: APP_CALLBACK,
+      scope: 'openid email',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      nonce,
+      state,
+    });
+    const landing = await new Browser(service).authorize(start, user);
+    const tokens = await oidc.authorizationCodeGrant(config, landing, {
+      pkceCodeVerifier: verifier,
+      expectedNonce: nonce,
+      expectedState: state,
+    });
+    const claims = tokens.claims()!;
+    expect(claims.sub).toBe(user.id);
+    expect(claims.iss).toBe(service.issuer);
+    expect(claims.aud).toBe(client.id);
+    expect(tokens.refresh_token).toBeUndefined();
+    const info = await oidc.fetchUserInfo(config, tokens.access_token, user.id);
+    expect(info).toEqual({ sub: user.id, email: user.email, email_verified: true });
+  });
+});

@@ -1,0 +1,171 @@
+import type { AuditAction } from '@uas/domain';
+import * as jose from 'jose';
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS } from '../support/test-application';
+import {
+  APP_CALLBACK,
+  APP_SIGNED_OUT,
+  Browser,
+  createUser,
+  registerClient,
+  relyingParty,
+  startOpenIdService,
+  type OpenIdService,
+} from './openid-service';
+
+/** The error code an openid-client call was refused with. */
+async function refusal(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+  } catch (error) {
+    // A token endpoint's error body, or a resource's WWW-Authenticate challenge.
+    const { error: code, cause } = error as { error?: string; cause?: { parameters?: { error?: string } }[] };
+    return code ?? cause?.[0]?.parameters?.error ?? String(error);
+  }
+  throw new Error('The call succeeded.');
+}
+
+describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
+  let service: OpenIdService;
+  beforeAll(async () => {
+    service = await startOpenIdService(backend);
+  }, 60_000);
+  afterAll(() => service?.close());
+
+  async function events(action: AuditAction) {
+    return (await service.t.useCases.audit.list({ action, page: 1, size: 100 })).events;
+  }
+
+  /** A confidential client and a user who signed in with `scope`: the RP's config, the callback URL, the user. */
+  async function authorized(scope: string, label: string) {
+    const user = await createUser(service, `${label}-${backend}@example.com`);
+    const { client, secret } = await registerClient(service);
+    const config = await relyingParty(service, client.id, secret);
+    const nonce = oidc.randomNonce();
+    // OpenID Connect grants offline_access only with prompt=consent.
+    const prompt = scope.includes('offline_access') ? { prompt: 'consent' } : {};
+    const start = oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope, nonce, ...prompt });
+    const landing = await new Browser(service).authorize(start, user);
+    return { user, client, config, landing, nonce };
+  }
+
+  it('a confidential client authenticates with client_secret_basic; the ID token verifies with the published JWKS (ES256)', async () => {
+    const { user, client, config, landing, nonce } = await authorized('openid profile metadata app', 'basic');
+    const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
+    const header = jose.decodeProtectedHeader(tokens.id_token!);
+    expect(header.alg).toBe('ES256');
+    const jwks = jose.createRemoteJWKSet(new URL(`${service.url}oidc/jwks`));
+    const { payload } = await jose.jwtVerify(tokens.id_token!, jwks, { issuer: service.issuer, audience: client.id });
+    expect(payload.sub).toBe(user.id);
+    // conformIdTokenClaims: the scopes' claims are for userinfo, the access token being issued for it.
+    expect(payload.name).toBeUndefined();
+    const info = await oidc.fetchUserInfo(config, tokens.access_token, user.id);
+    expect(info).toEqual({ sub: user.id, name: 'Ada Lovelace', metadata: { plan: 'pro' }, app: { roles: ['editor'] } });
+    expect((await events('oauth_grant.created')).some((event) => event.target?.id === user.id)).toBe(true);
+  });
+
+  it('refresh tokens rotate: the new one works, the old one is refused within the grace window without revoking', async () => {
+    const { config, landing, nonce } = await authorized('openid offline_access', 'rotate');
+    const first = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
+    expect(first.refresh_token).toBeDefined();
+    const second = await oidc.refreshTokenGrant(config, first.refresh_token!);
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(await refusal(oidc.refreshTokenGrant(config, first.refresh_token!))).toBe('invalid_grant');
+    // Within the grace window the family lives on: the rotated token still refreshes.
+    const third = await oidc.refreshTokenGrant(config, second.refresh_token!);
+    expect(third.access_token).toBeDefined();
+  });
+
+  it('a refresh token reused after the grace window revokes the grant: every token of it stops working', async () => {
+    const { config, landing, nonce } = await authorized('openid offline_access', 'reuse');
+    const first = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
+    const second = await oidc.refreshTokenGrant(config, first.refresh_token!);
+    service.t.clock.advance(11);
+    expect(await refusal(oidc.refreshTokenGrant(config, first.refresh_token!))).toBe('invalid_grant');
+    expect(await refusal(oidc.refreshTokenGrant(config, second.refresh_token!))).toBe('invalid_grant');
+    const revoked = await events('oauth_grant.revoked');
+    expect(revoked.some((event) => event.changes?.reason?.after === 'refresh_token_reused')).toBe(true);
+  });
+
+  it('a code redeemed twice gives tokens once, and the replay revokes the tokens of the first redemption', async () => {
+    const { user, config, landing, nonce } = await authorized('openid offline_access', 'replay');
+    const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
+    expect(await refusal(oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce }))).toBe('invalid_grant');
+    expect(await refusal(oidc.fetchUserInfo(config, tokens.access_token, user.id))).toBe('invalid_token');
+    expect(await refusal(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_grant');
+    const revoked = await events('oauth_grant.revoked');
+    expect(
+      revoked.some((event) => event.target?.id === user.id && event.changes?.reason?.after === 'code_reused'),
+    ).toBe(true);
+    const refused = await events('oauth_token.refused');
+    expect(refused.length).toBeGreaterThan(0);
+    for (const event of refused) expect(JSON.stringify(event)).not.toContain(landing.searchParams.get('code')!);
+  });
+
+  it('a code redeemed twice at the same instant gives tokens exactly once', async () => {
+    const { config, landing, nonce } = await authorized('openid', 'race');
+    const outcomes = await Promise.allSettled([
+      oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce }),
+      oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce }),
+    ]);
+    expect(outcomes.filter(({ status }) => status === 'fulfilled')).toHaveLength(1);
+  });
+
+  it('revocation ends a refresh token and its grant; introspection tells only confidential clients', async () => {
+    const { config, landing, nonce } = await authorized('openid offline_access', 'revoke');
+    const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
+    expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(true);
+    // A public client cannot prove who asks: it learns nothing of a live token.
+    const { client } = await registerClient(service, { type: 'public' });
+    const publicConfig = await relyingParty(service, client.id, null);
+    expect((await oidc.tokenIntrospection(publicConfig, tokens.access_token)).active).toBe(false);
+
+    await oidc.tokenRevocation(config, tokens.refresh_token!);
+    expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
+    expect(await refusal(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_grant');
+    const revoked = await events('oauth_grant.revoked');
+    expect(revoked.some((event) => event.changes?.reason?.after === 'token_revoked')).toBe(true);
+  });
+
+  it('RP-initiated logout signs the browser out and returns to a registered post-logout URI', async () => {
+    const user = await createUser(service, `logout-${backend}@example.com`);
+    const { client, secret } = await registerClient(service);
+    const config = await relyingParty(service, client.id, secret);
+    const browser = new Browser(service);
+    const nonce = oidc.randomNonce();
+    const landing = await browser.authorize(
+      oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid', nonce }),
+      user,
+    );
+    const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
+    const logout = oidc.buildEndSessionUrl(config, {
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: APP_SIGNED_OUT,
+      state: 'bye',
+    });
+    const confirm = await browser.follow(logout);
+    const form = await confirm.response!.text();
+    const action = /action="([^"]+)"/.exec(form)![1]!;
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(form)![1]!;
+    const ended = await browser.follow(new URL(action, confirm.at), {
+      method: 'POST',
+      body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(`${ended.at.origin}${ended.at.pathname}`).toBe(APP_SIGNED_OUT);
+    expect(ended.at.searchParams.get('state')).toBe('bye');
+    // Signed out: the next authorization asks for the password again.
+    const again = await browser.follow(
+      oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid', nonce }),
+    );
+    expect(await again.response!.text()).toMatch(/name="password"/);
+  });
+
+  it('a deactivated user gets no tokens: the code and the refresh token are refused', async () => {
+    const { user, config, landing, nonce } = await authorized('openid offline_access', 'deactivated');
+    const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
+    await service.t.useCases.users.update(user.id, { active: 0 });
+    expect(await refusal(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_grant');
+  });
+});
