@@ -37,7 +37,12 @@ export function postForms(html: string): HtmlForm[] {
       fields.append(decodeHtml(name), decodeHtml(attribute(input, 'value') ?? ''));
     }
     const buttons = new Map<string, { name: string; value: string }>();
-    for (const [, tag, text] of body!.matchAll(/(<button\b[^>]*>)([\s\S]*?)<\/button>/gi)) {
+    // Its own buttons, and those elsewhere on the page that name it (`form="<its id>"`).
+    const id = attribute(open!, 'id');
+    const elsewhere = [...html.matchAll(/(<button\b[^>]*>)([\s\S]*?)<\/button>/gi)].filter(
+      ([, tag]) => id !== undefined && attribute(tag!, 'form') === id,
+    );
+    for (const [, tag, text] of [...body!.matchAll(/(<button\b[^>]*>)([\s\S]*?)<\/button>/gi), ...elsewhere]) {
       if ((attribute(tag!, 'type') ?? 'submit').toLowerCase() !== 'submit') continue;
       const label = decodeHtml(text!.replace(/<[^>]*>/g, '').trim());
       buttons.set(label, {

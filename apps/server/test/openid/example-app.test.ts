@@ -74,7 +74,7 @@ describe('the example OpenID app', () => {
     const logout = left(await atApp.navigate('/logout'));
     expect(logout.pathname).toBe('/oidc/logout');
     const confirm = await atService.navigate(logout);
-    const back = left(confirm.kind === 'page' ? await atService.submit(confirm) : confirm);
+    const back = left(await atService.submit(confirm, {}, 'Yes, sign me out'));
     expect(back.href.replace(/\/$/, '')).toBe(appUrl);
     const signedOut = await atApp.navigate('/');
     expect(signedOut.kind === 'page' && signedOut.html).toContain('Sign in');

@@ -1,13 +1,13 @@
-import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import * as client from 'openid-client';
-import { freePort } from '../../../../scripts/release-process';
-import { loadConfig } from '../../src/config';
-import { createHttpServer } from '../../src/http-server';
 import { postForms, refreshTarget, submission } from '../../../../scripts/html-pages';
 import { AdminClient } from '../support/admin-client';
+import { loadConfig } from '../../src/config';
+import { createHttpServer } from '../../src/http-server';
 import { type Backend, startTestApplication, type TestApplication } from '../support/test-application';
 import { sharedStoreEnv } from '../support/two-instances';
+import { type OpenIdService, startOpenIdService } from './openid-service';
 
 /** Where a trip through the service ended. */
 export type Stop =
@@ -50,7 +50,8 @@ export class UserAgent {
   async request(url: string | URL, form?: URLSearchParams): Promise<Response> {
     const headers: Record<string, string> = {};
     if (this.cookies.size > 0) headers.Cookie = this.cookieHeader;
-    if (form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    // A form of the service's pages, posted from them: the browser says so with Origin.
+    if (form) Object.assign(headers, { 'Content-Type': 'application/x-www-form-urlencoded', Origin: this.origin });
     const response = await fetch(url, {
       method: form ? 'POST' : 'GET',
       headers,
@@ -258,45 +259,34 @@ export interface OpenIdProvider {
 }
 
 /**
- * `instances` instances of the real application, each listening on a port of its own on
- * 127.0.0.1 over one fresh database on `backend` (more than one only on PostgreSQL), all behind
- * the first one's address as PUBLIC_URL; started before the suite's tests and stopped after them.
- * Returns an accessor for use inside tests and hooks.
+ * `instances` instances of the real application over one fresh database on `backend` (more than
+ * one only on PostgreSQL), each behind a socket of its own on 127.0.0.1, all naming the first
+ * one's address as PUBLIC_URL (as behind a load balancer); started before the suite's tests and
+ * stopped after them. Returns an accessor for use inside tests and hooks.
  */
 export function useOpenIdProviders(backend: Backend, instances = 1): () => OpenIdProvider {
-  const started: { application: TestApplication; server: Server }[] = [];
+  const started: { t: TestApplication; origin: string; close(): Promise<void> }[] = [];
   let provider: OpenIdProvider | undefined;
   beforeAll(async () => {
-    const ports = await Promise.all(Array.from({ length: instances }, () => freePort()));
-    const publicUrl = `http://127.0.0.1:${ports[0]}/`;
-    for (const port of ports) {
-      const shared = started[0] ? sharedStoreEnv(started[0].application) : {};
-      const application = await startTestApplication(backend, { PUBLIC_URL: publicUrl, ...shared });
-      const server = await listen(application, port);
-      started.push({ application, server });
-    }
-    const first = started[0]!.application;
-    const issuer = publicUrl.slice(0, -1);
+    const first = await startOpenIdService(backend);
+    started.push({ ...first, origin: new URL(first.url).origin });
+    for (let n = 1; n < instances; n++) started.push(await anotherInstance(backend, first));
     // Date moves for the engine; the service's own clock is moved with it.
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
     provider = {
-      issuer,
-      origins: ports.map((port) => `http://127.0.0.1:${port}`),
-      admin: new AdminClient(first),
-      agent: () => new UserAgent(issuer),
+      issuer: first.issuer,
+      origins: started.map(({ origin }) => origin),
+      admin: new AdminClient(first.t),
+      agent: () => new UserAgent(first.issuer),
       advanceSeconds(seconds) {
         vi.setSystemTime(Date.now() + seconds * 1000);
-        for (const { application } of started) application.clock.advance(seconds);
+        for (const { t } of started) t.clock.advance(seconds);
       },
     };
   }, 60_000);
   afterAll(async () => {
     vi.useRealTimers();
-    for (const { application, server } of started.reverse()) {
-      await new Promise((resolve) => server.close(resolve));
-      server.closeAllConnections();
-      await application.close();
-    }
+    for (const instance of started.reverse()) await instance.close();
   });
   return () => {
     if (!provider) throw new Error('The OpenID provider did not start.');
@@ -307,9 +297,21 @@ export function useOpenIdProviders(backend: Backend, instances = 1): () => OpenI
 /** One instance on SQLite or PostgreSQL: what most suites need. */
 export const useOpenIdProvider = (backend: Backend) => useOpenIdProviders(backend, 1);
 
-/** Listens with the service's own Node listener, the engine beside Hono, as main.ts does. */
-async function listen(application: TestApplication, port: number): Promise<Server> {
-  const server = createHttpServer(application.app.fetch, loadConfig(application.env).http);
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return server;
+/**
+ * Another instance over `first`'s database and key file, with the same PUBLIC_URL (so the same
+ * issuer) but a socket of its own: a second server behind the same load balancer.
+ */
+async function anotherInstance(backend: Backend, first: OpenIdService) {
+  const t = await startTestApplication(backend, { ...sharedStoreEnv(first.t), PUBLIC_URL: first.url });
+  const server = createHttpServer(t.app.fetch, loadConfig(t.env).http, t.openId);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    t,
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await t.close();
+    },
+  };
 }
