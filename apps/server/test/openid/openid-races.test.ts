@@ -3,14 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUNDS, rounds } from '../support/race-rounds';
 import { BACKENDS } from '../support/test-application';
 import { USER_PASSWORD } from '../support/wire';
-import {
-  authorize,
-  RelyingParty,
-  registerClient,
-  type TestUser,
-  type UserAgent,
-  useOpenIdProviders,
-} from './op-test-plan-support';
+import { authorize, RelyingParty, registerClient, type TestUser, useOpenIdProviders } from './op-test-plan-support';
 
 const REDIRECT_URI = 'https://rp.example/callback';
 /** A refresh token comes with offline_access, which OpenID Connect grants only with prompt=consent. */
@@ -45,7 +38,6 @@ describe.each([
   let user: TestUser;
   /** The relying party as each racing request reaches the service: through the first instance, and the second (or the first again). */
   let racers: [RelyingParty, RelyingParty];
-  let browser: UserAgent;
 
   beforeAll(async () => {
     const email = `racer-${backend}-${instances}@example.com`;
@@ -63,15 +55,15 @@ describe.each([
       await RelyingParty.of(op().issuer, registered, { via: first }),
       await RelyingParty.of(op().issuer, registered, { via: second }),
     ];
-    // One browser signed in once: each round's code comes from it.
-    browser = op().agent();
-    await authorize(browser, (await racers[0].request()).url, user);
   }, 60_000);
 
-  /** A fresh code of the signed-in browser, with what its redemption must check. */
+  /**
+   * A fresh code, with what its redemption must check: each round's own browser signs in (a
+   * browser has one authorization in progress at a time, as its interaction cookie says).
+   */
   async function freshCode(parameters: Record<string, string> = {}) {
     const pending = await racers[0].request(parameters);
-    const { callback } = await authorize(browser, pending.url, user);
+    const { callback } = await authorize(op().agent(), pending.url, user);
     return { pending, callback };
   }
 
