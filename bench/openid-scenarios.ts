@@ -30,7 +30,10 @@ class Browser {
 
   private async send(path: string, form?: URLSearchParams): Promise<Reply> {
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const reply = await this.client.send(form ? 'POST' : 'GET', path, { form, headers: cookie ? { cookie } : {} });
+    const headers: Record<string, string> = cookie ? { cookie } : {};
+    // A form of the service's pages, posted from them: the browser says so.
+    if (form) headers['sec-fetch-site'] = 'same-origin';
+    const reply = await this.client.send(form ? 'POST' : 'GET', path, { form, headers });
     for (const line of [reply.headers['set-cookie'] ?? []].flat()) {
       const pair = line.split(';')[0] ?? '';
       const at = pair.indexOf('=');
@@ -55,7 +58,24 @@ class Browser {
     }
     throw new Error(`more than ${HOPS} redirects from ${path}`);
   }
+
+  /** An authorization to its code: signs `user` in on the sign-in page and allows on the consent page, if shown. */
+  async code(path: string, user: SeededUser): Promise<string> {
+    let stop = await this.visit(path);
+    for (let page = 0; page < PAGES && 'page' in stop; page++) {
+      const consent = /name="decision"/.test(stop.page.body);
+      const form = consent
+        ? submission(stop.page.body, {}, 'Allow')
+        : submission(stop.page.body, { email: user.email, password: PASSWORD });
+      const target = new URL(form.action || stop.path, `http://service.invalid${stop.path}`);
+      stop = await this.visit(`${target.pathname}${target.search}`, form.body);
+    }
+    return codeOf(stop);
+  }
 }
+
+/** The pages an authorization may show before its code: the sign-in form, then the consent question. */
+const PAGES = 2;
 
 /** The code in the redirect of an authorization; throws with what the service answered instead. */
 function codeOf(stop: Awaited<ReturnType<Browser['visit']>>): string {
@@ -128,15 +148,12 @@ export function openIdScenarios({
     const app = await (registered ??= register());
     const user = users[worker % users.length]!;
     const browser = new Browser(client);
-    const login = await browser.visit(authorizePath(app.id));
-    if (!('page' in login)) throw new Error('the sign-in page was skipped for a new browser');
-    const { action, body } = submission(login.page.body, { email: user.email, password: PASSWORD });
-    codeOf(await browser.visit(new URL(action || login.path, `http://service.invalid${login.path}`).pathname, body));
+    await browser.code(authorizePath(app.id), user);
     return {
       app,
-      /** One request: the user is signed in and the client first-party, so the service answers a code at once. */
-      code: async (extra: Record<string, string> = {}) =>
-        codeOf(await browser.visit(authorizePath(app.id, { prompt: 'none', ...extra }))),
+      /** A code: the user is signed in and the client first-party, so it takes one request unless `extra` asks for a page. */
+      code: (extra: Record<string, string> = {}) =>
+        browser.code(authorizePath(app.id, { prompt: 'none', ...extra }), user),
     };
   };
   const redeem = async (app: { basic: string }, code: string) =>
