@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { refreshTarget, submission } from '../scripts/html-pages';
 import { expectJson, PASSWORD, type SeededUser } from './api';
 import type { HttpClient, Reply } from './load';
-import type { Scenario } from './scenarios';
+import type { Scenario } from './scenario';
 
 /** Where the benchmark's client says it is: never reached, the code is read from the redirect. */
 const REDIRECT_URI = 'https://bench.example/callback';

@@ -1,5 +1,6 @@
 import { expectJson, logIn, PASSWORD, tokensOf, userAttributes, usersDocument, type SeededUser } from './api';
-import type { HttpClient, Load, Step } from './load';
+import type { HttpClient, Load } from './load';
+import type { Scenario } from './scenario';
 import { openIdScenarios } from './openid-scenarios';
 import { seedTotpAnswers, totpStepNow, type ServerData, type TotpAnswer } from './second-factor-seed';
 import { DOMAINS } from './seed';
@@ -23,21 +24,6 @@ export interface Target {
   server: ServerData;
   /** The origin the server's WebAuthn ceremonies expect (its default: http://localhost:<PORT>). */
   webauthnOrigin: string;
-}
-
-/** One request type, sent by every worker in turn. */
-export interface Traffic {
-  name: string;
-  expected: number;
-  /** The step of one worker; any set-up it needs (a login) happens here, unmeasured. */
-  prepare(worker: number): Promise<Step>;
-}
-
-export interface Scenario extends Traffic {
-  /** What a request does, in a few words, for the table. */
-  note: string;
-  /** Requests sent one at a time, each from a single client, while the load runs: what other users of the service see. */
-  probes?: Traffic[];
 }
 
 /**

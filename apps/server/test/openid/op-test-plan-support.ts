@@ -103,7 +103,7 @@ export function left(stop: Stop): URL {
  * loopback. With `via`, every request goes to that origin instead of the issuer's (another
  * instance behind the same PUBLIC_URL, as a load balancer would pick it).
  */
-export function discover(issuer: string, clientId: string, auth: client.ClientAuth, via?: string) {
+function discover(issuer: string, clientId: string, auth: client.ClientAuth, via?: string) {
   const options: client.DiscoveryRequestOptions = { execute: [client.allowInsecureRequests] };
   if (via !== undefined) {
     options[client.customFetch] = (url, init) => fetch(url.replace(new URL(issuer).origin, via), init as RequestInit);
