@@ -5,6 +5,7 @@ import { BACKENDS } from '../support/test-application';
 import { USER_PASSWORD } from '../support/wire';
 import {
   authorize,
+  left,
   type PendingSignIn,
   RelyingParty,
   registerClient,
@@ -14,7 +15,8 @@ import {
 
 /**
  * The OpenID Foundation's Basic OP certification test plan (oidcc-basic-certification-test-plan),
- * and the discovery module of its Config plan, ported module by module to run offline against the
+ * the discovery module of its Config plan and two modules of its RP-Initiated Logout plan, ported
+ * module by module to run offline against the
  * real service over HTTP: openid-client is the relying party, a browser without a script engine
  * walks the service's own sign-in pages. Each test is named after the module it ports; what a
  * module leaves to a screenshot (an error page instead of a redirect, a second sign-in page) is
@@ -452,6 +454,36 @@ describe.each(BACKENDS)('the Basic OP test plan, on %s', (backend) => {
       await expect(client.refreshTokenGrant(rp.config, first.tokens.refresh_token!)).rejects.toMatchObject({
         error: 'invalid_grant',
       });
+    });
+  });
+
+  describe('RP-initiated logout (the RP-Initiated Logout plan)', () => {
+    const logoutUrl = (parameters: Record<string, string>) => client.buildEndSessionUrl(rp.config, parameters);
+
+    it('oidcc-rp-initiated-logout: confirmed, the session ends, the grant with it, and the browser returns with the state', async () => {
+      const { agent, tokens } = await signIn(rp, { scope: 'openid email' });
+      const question = await agent.navigate(
+        logoutUrl({ id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'https://rp.example/', state: 'bye' }),
+      );
+      const back = left(await agent.submit(question, {}, 'Yes, sign me out'));
+      expect(`${back.origin}${back.pathname}`).toBe('https://rp.example/');
+      expect(back.searchParams.get('state')).toBe('bye');
+      const again = await rp.request({ prompt: 'none' });
+      expect(errorOf(left(await agent.navigate(again.url)))).toBe('login_required');
+      await expect(client.fetchUserInfo(rp.config, tokens.access_token, user.id)).rejects.toMatchObject({
+        status: 401,
+      });
+    });
+
+    it('oidcc-rp-initiated-logout-bad-post-logout-redirect-uri: an unregistered return address gets an error page, never a redirect', async () => {
+      const { agent, tokens } = await signIn();
+      const stop = await agent.navigate(
+        logoutUrl({ id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'https://attacker.example/' }),
+      );
+      expect(stop.kind).toBe('page');
+      if (stop.kind !== 'page') return;
+      expect(stop.status).toBe(400);
+      expect(stop.html).not.toContain('attacker.example');
     });
   });
 
