@@ -6,10 +6,13 @@ import { JsonLogger } from './adapters/json-logger';
 import { AdminKeyFileError } from './admin-key-file';
 import { stopGracefullyOnSignals } from './graceful-stop';
 import { createHttpServer, listenFailure, openableUrl } from './http-server';
+import { unsupportedNodeWarning } from './node-support';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = new JsonLogger(config.logLevel);
+  const nodeWarning = unsupportedNodeWarning();
+  if (nodeWarning) logger.warn(nodeWarning);
   const { app, openId, readiness, close } = await createApplication(config, logger);
   const server = createHttpServer(app.fetch, config.http, openId);
   server.once('error', (error: NodeJS.ErrnoException) => {

@@ -145,8 +145,7 @@ export function oauthClientsCommand(): Command {
         const patch: OAuthClientPatch = {
           name: options.name,
           redirectUris: options.redirectUri,
-          postLogoutRedirectUris:
-            options.postLogoutRedirectUris === false ? [] : options.postLogoutRedirectUri,
+          postLogoutRedirectUris: options.postLogoutRedirectUris === false ? [] : options.postLogoutRedirectUri,
           scopes: options.scopes === undefined ? undefined : commaList(options.scopes),
           firstParty: options.firstParty,
         };
@@ -159,7 +158,7 @@ export function oauthClientsCommand(): Command {
   clients
     .command('rotate-secret')
     .argument('<id>', 'the client’s id (see oauth-clients list)', clientId)
-    .description("give a confidential client a new secret and print it, once; the old one stops working at once")
+    .description('give a confidential client a new secret and print it, once; the old one stops working at once')
     .action(async (id: string) => {
       await withOperator(async ({ database, secretKeyRing, useCases }) => {
         await database.withStartupLock(() => secretKeyRing.ensureSecrets());

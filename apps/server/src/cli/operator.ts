@@ -4,7 +4,8 @@ import { KeyRing } from '../adapters/key-ring';
 import { SecretKeyRing } from '../adapters/secret-key-ring';
 import { JsonLogger } from '../adapters/json-logger';
 import { loadConfig, type Config } from '../config';
-import { buildContainer, useCasesOf } from '../container';
+import { buildContainer, openIdProviderOf, useCasesOf } from '../container';
+import type { RsaCompanionKeys } from '../openid-provider/rsa-companion-keys';
 import { cannotOpenDatabase } from '../database-open-error';
 import type { MailService } from '@uas/domain';
 
@@ -13,6 +14,8 @@ export interface Operator {
   database: Database;
   useCases: UseCases;
   keyRing: KeyRing;
+  /** The RS256 keys beside the signing keys, for OpenID clients asking for RS256. */
+  companionKeys: RsaCompanionKeys;
   secretKeyRing: SecretKeyRing;
   mail: MailService;
 }
@@ -43,6 +46,7 @@ export async function withOperator<T>(work: (operator: Operator) => Promise<T>, 
       database,
       useCases,
       keyRing: container.resolve(KeyRing),
+      companionKeys: openIdProviderOf(container, config, silent).companions,
       secretKeyRing: container.resolve(SecretKeyRing),
       // The command says what it queued itself.
       mail: useCases.mail,

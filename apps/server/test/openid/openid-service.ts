@@ -14,8 +14,10 @@ export const APP_SIGNED_OUT = 'https://app.example/signed-out';
 /** The service over a real socket, as applications and browsers reach it at PUBLIC_URL. */
 export interface OpenIdService {
   t: TestApplication;
-  /** PUBLIC_URL: `http://127.0.0.1:<port>/`. */
+  /** PUBLIC_URL: `http://127.0.0.1:<port>/` of the first instance, which every instance shares. */
   url: string;
+  /** Where this instance listens (its own port behind the shared PUBLIC_URL). */
+  address: string;
   issuer: string;
   close(): Promise<void>;
 }
@@ -23,7 +25,8 @@ export interface OpenIdService {
 /**
  * Starts the real application on `backend` behind a real HTTP server (the service's own
  * listener, the engine mounted in it), PUBLIC_URL naming that server's port. With `sharing`, it
- * runs over that service's database and key file: a second instance behind another address.
+ * runs over that service's database, key file and PUBLIC_URL: a second instance, reached at
+ * another address, as a load balancer would pick it.
  */
 export async function startOpenIdService(
   backend: Backend,
@@ -33,7 +36,8 @@ export async function startOpenIdService(
   let serve: RequestListener = (_req, res) => void res.writeHead(503).end();
   const server = createServer((req, res) => serve(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const address = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const url = sharing?.url ?? address;
   const t = await startTestApplication(backend, {
     ...env,
     PUBLIC_URL: url,
@@ -45,6 +49,7 @@ export async function startOpenIdService(
   return {
     t,
     url,
+    address,
     issuer: url.replace(/\/$/, ''),
     async close() {
       server.closeAllConnections();
@@ -78,10 +83,23 @@ export async function registerClient(service: OpenIdService, draft: Partial<OAut
   });
 }
 
-/** The relying party's view of the service: discovery, then `openid-client` over plain http. */
-export async function relyingParty(service: OpenIdService, clientId: string, secret: string | null) {
+/**
+ * The relying party's view of the service: discovery, then `openid-client` over plain http. With
+ * `via`, every request it makes reaches that instance instead (a load balancer's pick).
+ */
+export async function relyingParty(
+  service: OpenIdService,
+  clientId: string,
+  secret: string | null,
+  via?: OpenIdService,
+) {
   const auth = secret ? oidc.ClientSecretBasic(secret) : oidc.None();
-  return oidc.discovery(new URL(service.issuer), clientId, undefined, auth, { execute: [oidc.allowInsecureRequests] });
+  const config = await oidc.discovery(new URL(service.issuer), clientId, undefined, auth, {
+    execute: [oidc.allowInsecureRequests],
+  });
+  if (via)
+    config[oidc.customFetch] = (url, options) => fetch(url.replace(service.url, via.address), options as RequestInit);
+  return config;
 }
 
 const MAX_HOPS = 12;
@@ -94,7 +112,17 @@ const MAX_HOPS = 12;
 export class Browser {
   readonly cookies = new Map<string, string>();
 
-  constructor(private readonly service: OpenIdService) {}
+  /** With `via`, its requests reach that instance of the service (a load balancer's pick). */
+  constructor(
+    private readonly service: OpenIdService,
+    private via: OpenIdService = service,
+  ) {}
+
+  /** From now on its requests reach `instance`. */
+  switchTo(instance: OpenIdService): this {
+    this.via = instance;
+    return this;
+  }
 
   /** Opens `start`, signs in with `credentials` when asked, allows consent when asked; answers where it ended. */
   async authorize(
@@ -126,7 +154,7 @@ export class Browser {
     let request = init;
     for (let hop = 0; hop < MAX_HOPS; hop += 1) {
       if (!at.href.startsWith(this.service.url)) return { at, response: null };
-      const response = await fetch(at, {
+      const response = await fetch(at.href.replace(this.service.url, this.via.address), {
         ...request,
         redirect: 'manual',
         headers: { ...(request.headers as Record<string, string>), cookie: this.cookieHeader() },
@@ -144,7 +172,8 @@ export class Browser {
     return this.follow(at, {
       method: 'POST',
       body: new URLSearchParams(fields).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(this.service.url).origin },
+      // As a browser posts a page's form back to the page's own origin.
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
     });
   }
 

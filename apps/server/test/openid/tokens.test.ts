@@ -43,9 +43,10 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     const { client, secret } = await registerClient(service);
     const config = await relyingParty(service, client.id, secret);
     const nonce = oidc.randomNonce();
+    const parameters: Record<string, string> = { redirect_uri: APP_CALLBACK, scope, nonce };
     // OpenID Connect grants offline_access only with prompt=consent.
-    const prompt = scope.includes('offline_access') ? { prompt: 'consent' } : {};
-    const start = oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope, nonce, ...prompt });
+    if (scope.includes('offline_access')) parameters.prompt = 'consent';
+    const start = oidc.buildAuthorizationUrl(config, parameters);
     const landing = await new Browser(service).authorize(start, user);
     return { user, client, config, landing, nonce };
   }
