@@ -1,12 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import * as client from 'openid-client';
 import { postForms, refreshTarget, submission } from '../../../../scripts/html-pages';
 import { AdminClient } from '../support/admin-client';
-import { loadConfig } from '../../src/config';
-import { createHttpServer } from '../../src/http-server';
-import { type Backend, startTestApplication, type TestApplication } from '../support/test-application';
-import { sharedStoreEnv } from '../support/two-instances';
+import type { Backend } from '../support/test-application';
 import { type OpenIdService, startOpenIdService } from './openid-service';
 
 /** Where a trip through the service ended. */
@@ -265,17 +261,17 @@ export interface OpenIdProvider {
  * stopped after them. Returns an accessor for use inside tests and hooks.
  */
 export function useOpenIdProviders(backend: Backend, instances = 1): () => OpenIdProvider {
-  const started: { t: TestApplication; origin: string; close(): Promise<void> }[] = [];
+  const started: OpenIdService[] = [];
   let provider: OpenIdProvider | undefined;
   beforeAll(async () => {
     const first = await startOpenIdService(backend);
-    started.push({ ...first, origin: new URL(first.url).origin });
-    for (let n = 1; n < instances; n++) started.push(await anotherInstance(backend, first));
+    started.push(first);
+    for (let n = 1; n < instances; n++) started.push(await startOpenIdService(backend, {}, first));
     // Date moves for the engine; the service's own clock is moved with it.
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
     provider = {
       issuer: first.issuer,
-      origins: started.map(({ origin }) => origin),
+      origins: started.map(({ address }) => new URL(address).origin),
       admin: new AdminClient(first.t),
       agent: () => new UserAgent(first.issuer),
       advanceSeconds(seconds) {
@@ -296,22 +292,3 @@ export function useOpenIdProviders(backend: Backend, instances = 1): () => OpenI
 
 /** One instance on SQLite or PostgreSQL: what most suites need. */
 export const useOpenIdProvider = (backend: Backend) => useOpenIdProviders(backend, 1);
-
-/**
- * Another instance over `first`'s database and key file, with the same PUBLIC_URL (so the same
- * issuer) but a socket of its own: a second server behind the same load balancer.
- */
-async function anotherInstance(backend: Backend, first: OpenIdService) {
-  const t = await startTestApplication(backend, { ...sharedStoreEnv(first.t), PUBLIC_URL: first.url });
-  const server = createHttpServer(t.app.fetch, loadConfig(t.env).http, t.openId);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    t,
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await t.close();
-    },
-  };
-}
