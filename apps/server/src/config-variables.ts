@@ -3,6 +3,7 @@ import { isPostgresSchemaName, parseDatabaseUrl } from '@uas/adapters-persistenc
 import { addressMatcher, corsOrigins } from '@uas/adapters-http';
 import {
   ADMIN_MFA_MODES,
+  DEFAULT_OAUTH_STARTS_PER_MINUTE,
   EMAIL_VERIFICATION,
   isValidEmail,
   normalizeEmail,
@@ -295,7 +296,7 @@ export const VARIABLES = {
   }),
   OAUTH_STARTS_PER_MINUTE: variable({
     schema: integer(1, 1_000_000),
-    default: '30',
+    default: String(DEFAULT_OAUTH_STARTS_PER_MINUTE),
     doc: 'Sign-ins through identity providers (`GET /v1/oauth/{slug}/authorize`, each a stored attempt) one client address may start per minute, on every instance; more → 429 `too_many_attempts` with `Retry-After`.',
   }),
   MAIL_HOURLY_LIMIT: variable({

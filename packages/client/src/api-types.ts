@@ -977,6 +977,78 @@ export interface paths {
         patch: operations["updateIdentityProvider"];
         trace?: never;
     };
+    "/v1/admin/oauth-clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the OAuth clients, oldest first
+         * @description Never their secrets.
+         */
+        get: operations["listOAuthClients"];
+        put?: never;
+        /**
+         * Register an application; a confidential one’s secret is answered once
+         * @description `application_type` defaults to `web`, `scopes` to `openid email profile`, `first_party` to false. A `confidential` client's secret is generated, answered in `attributes.client_secret` of this answer only, and stored sealed: keep it now. `redirect_uris` (1 to 20) and `post_logout_redirect_uris` (0 to 20) are matched exactly: absolute, printable ASCII, no fragment, no `*`, no user name or password, never `javascript:`/`data:`/`vbscript:`/`file:`; https on a non-loopback host for a `web` client; loopback http (any port), claimed https or a reverse-domain private-use scheme for a `native` one. `scopes` among `openid email profile metadata app offline_access` (`openid` always added). `name` 1 to 100 characters. Each problem → 422 with its pointer.
+         */
+        post: operations["createOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/oauth-clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an OAuth client
+         * @description Never its secret.
+         */
+        get: operations["getOAuthClient"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an OAuth client
+         * @description Its grants, codes and tokens go with it: they stop working at once.
+         */
+        delete: operations["deleteOAuthClient"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an OAuth client's name, redirect URIs, scopes or first-party flag
+         * @description An attribute left out stays as it is; `type` and `application_type` never change. `redirect_uris` (1 to 20) and `post_logout_redirect_uris` (0 to 20) are matched exactly: absolute, printable ASCII, no fragment, no `*`, no user name or password, never `javascript:`/`data:`/`vbscript:`/`file:`; https on a non-loopback host for a `web` client; loopback http (any port), claimed https or a reverse-domain private-use scheme for a `native` one. `scopes` among `openid email profile metadata app offline_access` (`openid` always added). `name` 1 to 100 characters. Each problem → 422 with its pointer.
+         */
+        patch: operations["updateOAuthClient"];
+        trace?: never;
+    };
+    "/v1/admin/oauth-clients/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a confidential client's secret; the new one is answered once
+         * @description The old secret stops working at once. A public client has none (422, pointer `/data/attributes/type`). No body.
+         */
+        post: operations["rotateOAuthClientSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/invitations/accept": {
         parameters: {
             query?: never;
@@ -1416,6 +1488,46 @@ export interface paths {
          * @description Refused (409 `last_sign_in_method`) while it is your only way in: set a password or link another first.
          */
         delete: operations["unlinkOwnIdentity"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the applications you let sign you in, oldest first
+         * @description Each with the scopes you granted it.
+         */
+        get: operations["listOwnApplications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/me/applications/{grant_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an application’s access
+         * @description Its codes and tokens stop working at once; the application asks for consent again at the next sign-in. Another user's grant is not found (404).
+         */
+        delete: operations["revokeOwnApplication"];
         options?: never;
         head?: never;
         patch?: never;
@@ -14961,6 +15073,1424 @@ export interface operations {
             };
         };
     };
+    listOAuthClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every client. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "oauth_clients";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description What users see on the consent page and in their applications. */
+                                name: string;
+                                /** @description What the application sends as `client_id`: the resource id. */
+                                client_id: string;
+                                /**
+                                 * @description `confidential` (holds a secret) or `public` (PKCE S256 alone).
+                                 * @enum {string}
+                                 */
+                                type: "public" | "confidential";
+                                /**
+                                 * @description `web` or `native` (RFC 8252 redirects).
+                                 * @enum {string}
+                                 */
+                                application_type: "web" | "native";
+                                /** @description Where a code may be sent, matched exactly. */
+                                redirect_uris: string[];
+                                /** @description Where RP-initiated logout may lead. */
+                                post_logout_redirect_uris: string[];
+                                /** @description What the client may ask for; `openid` always. */
+                                scopes: ("openid" | "email" | "profile" | "metadata" | "app" | "offline_access")[];
+                                /** @description Whether its users skip the consent page. */
+                                first_party: boolean;
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                            };
+                        }[];
+                        meta: {
+                            /** @description How many clients there are. */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "oauth_clients",
+                 *         "attributes": {
+                 *           "name": "Acme CRM",
+                 *           "type": "confidential",
+                 *           "redirect_uris": [
+                 *             "https://crm.example.com/auth/callback"
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "oauth_clients";
+                        attributes: {
+                            /** @description What users see on the consent page and in their applications. */
+                            name: string;
+                            /**
+                             * @description `confidential` (a server that keeps a secret: it gets one) or `public` (a browser or native app: PKCE S256 alone). Never changes.
+                             * @enum {string}
+                             */
+                            type: "public" | "confidential";
+                            /**
+                             * @description `web` (the default) or `native` (RFC 8252: loopback and private-use scheme redirects). Never changes.
+                             * @enum {string}
+                             */
+                            application_type?: "web" | "native";
+                            /** @description Where the service may send the browser back with a code (1 to 20): matched exactly, byte for byte; absolute, printable ASCII, no fragment, no `*`, no user name or password, never `javascript:`, `data:`, `vbscript:` or `file:`. A web client: https on a non-loopback host. A native client: http on localhost, 127.0.0.1 or [::1] (any port), a claimed https URL, or a private-use scheme of a reverse domain name (`com.example.app:/callback`). */
+                            redirect_uris: string[];
+                            /** @description Where RP-initiated logout may lead (0 to 20), by the same rules. */
+                            post_logout_redirect_uris?: string[];
+                            /** @description What the client may ask for, among openid, email, profile, metadata, app, offline_access; `openid` is always added. */
+                            scopes?: string[];
+                            /** @description Trusted by the operator: its users are not asked to consent. False unless told. */
+                            first_party?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "oauth_clients",
+                 *         "attributes": {
+                 *           "name": "Acme CRM",
+                 *           "type": "confidential",
+                 *           "redirect_uris": [
+                 *             "https://crm.example.com/auth/callback"
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "oauth_clients";
+                        attributes: {
+                            /** @description What users see on the consent page and in their applications. */
+                            name: string;
+                            /**
+                             * @description `confidential` (a server that keeps a secret: it gets one) or `public` (a browser or native app: PKCE S256 alone). Never changes.
+                             * @enum {string}
+                             */
+                            type: "public" | "confidential";
+                            /**
+                             * @description `web` (the default) or `native` (RFC 8252: loopback and private-use scheme redirects). Never changes.
+                             * @enum {string}
+                             */
+                            application_type?: "web" | "native";
+                            /** @description Where the service may send the browser back with a code (1 to 20): matched exactly, byte for byte; absolute, printable ASCII, no fragment, no `*`, no user name or password, never `javascript:`, `data:`, `vbscript:` or `file:`. A web client: https on a non-loopback host. A native client: http on localhost, 127.0.0.1 or [::1] (any port), a claimed https URL, or a private-use scheme of a reverse domain name (`com.example.app:/callback`). */
+                            redirect_uris: string[];
+                            /** @description Where RP-initiated logout may lead (0 to 20), by the same rules. */
+                            post_logout_redirect_uris?: string[];
+                            /** @description What the client may ask for, among openid, email, profile, metadata, app, offline_access; `openid` is always added. */
+                            scopes?: string[];
+                            /** @description Trusted by the operator: its users are not asked to consent. False unless told. */
+                            first_party?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The client, with its secret (this once). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "oauth_clients",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0",
+                     *         "attributes": {
+                     *           "name": "Acme CRM",
+                     *           "client_id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0",
+                     *           "type": "confidential",
+                     *           "application_type": "web",
+                     *           "redirect_uris": [
+                     *             "https://crm.example.com/auth/callback"
+                     *           ],
+                     *           "post_logout_redirect_uris": [
+                     *             "https://crm.example.com/"
+                     *           ],
+                     *           "scopes": [
+                     *             "openid",
+                     *             "email",
+                     *             "profile"
+                     *           ],
+                     *           "first_party": false,
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z",
+                     *           "client_secret": "q3J8v1nX0cT5yQe2LrW7aZk9HsB4mUoD6fGpVtEiNxY"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "oauth_clients";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description What users see on the consent page and in their applications. */
+                                name: string;
+                                /** @description What the application sends as `client_id`: the resource id. */
+                                client_id: string;
+                                /**
+                                 * @description `confidential` (holds a secret) or `public` (PKCE S256 alone).
+                                 * @enum {string}
+                                 */
+                                type: "public" | "confidential";
+                                /**
+                                 * @description `web` or `native` (RFC 8252 redirects).
+                                 * @enum {string}
+                                 */
+                                application_type: "web" | "native";
+                                /** @description Where a code may be sent, matched exactly. */
+                                redirect_uris: string[];
+                                /** @description Where RP-initiated logout may lead. */
+                                post_logout_redirect_uris: string[];
+                                /** @description What the client may ask for; `openid` always. */
+                                scopes: ("openid" | "email" | "profile" | "metadata" | "app" | "offline_access")[];
+                                /** @description Whether its users skip the consent page. */
+                                first_party: boolean;
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                                /** @description A confidential client's secret (the base64url of 32 random bytes), for `client_secret_basic` or `client_secret_post`; null for a public client. Shown in this answer only: store it now. */
+                                client_secret: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The OAuth client's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "oauth_clients",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0",
+                     *         "attributes": {
+                     *           "name": "Acme CRM",
+                     *           "client_id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0",
+                     *           "type": "confidential",
+                     *           "application_type": "web",
+                     *           "redirect_uris": [
+                     *             "https://crm.example.com/auth/callback"
+                     *           ],
+                     *           "post_logout_redirect_uris": [
+                     *             "https://crm.example.com/"
+                     *           ],
+                     *           "scopes": [
+                     *             "openid",
+                     *             "email",
+                     *             "profile"
+                     *           ],
+                     *           "first_party": false,
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "oauth_clients";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description What users see on the consent page and in their applications. */
+                                name: string;
+                                /** @description What the application sends as `client_id`: the resource id. */
+                                client_id: string;
+                                /**
+                                 * @description `confidential` (holds a secret) or `public` (PKCE S256 alone).
+                                 * @enum {string}
+                                 */
+                                type: "public" | "confidential";
+                                /**
+                                 * @description `web` or `native` (RFC 8252 redirects).
+                                 * @enum {string}
+                                 */
+                                application_type: "web" | "native";
+                                /** @description Where a code may be sent, matched exactly. */
+                                redirect_uris: string[];
+                                /** @description Where RP-initiated logout may lead. */
+                                post_logout_redirect_uris: string[];
+                                /** @description What the client may ask for; `openid` always. */
+                                scopes: ("openid" | "email" | "profile" | "metadata" | "app" | "offline_access")[];
+                                /** @description Whether its users skip the consent page. */
+                                first_party: boolean;
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The OAuth client's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    updateOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The OAuth client's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "oauth_clients",
+                 *         "attributes": {
+                 *           "redirect_uris": [
+                 *             "https://crm.example.com/cb"
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "oauth_clients";
+                        id?: string;
+                        attributes: {
+                            /** @description What users see on the consent page and in their applications. */
+                            name?: string;
+                            /** @description Where the service may send the browser back with a code (1 to 20): matched exactly, byte for byte; absolute, printable ASCII, no fragment, no `*`, no user name or password, never `javascript:`, `data:`, `vbscript:` or `file:`. A web client: https on a non-loopback host. A native client: http on localhost, 127.0.0.1 or [::1] (any port), a claimed https URL, or a private-use scheme of a reverse domain name (`com.example.app:/callback`). */
+                            redirect_uris?: string[];
+                            /** @description Where RP-initiated logout may lead (0 to 20), by the same rules. */
+                            post_logout_redirect_uris?: string[];
+                            /** @description What the client may ask for, among openid, email, profile, metadata, app, offline_access; `openid` is always added. */
+                            scopes?: string[];
+                            /** @description Trusted by the operator: its users are not asked to consent. False unless told. */
+                            first_party?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "type": "oauth_clients",
+                 *         "attributes": {
+                 *           "redirect_uris": [
+                 *             "https://crm.example.com/cb"
+                 *           ]
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/vnd.api+json": {
+                    data: {
+                        /** @enum {string} */
+                        type: "oauth_clients";
+                        id?: string;
+                        attributes: {
+                            /** @description What users see on the consent page and in their applications. */
+                            name?: string;
+                            /** @description Where the service may send the browser back with a code (1 to 20): matched exactly, byte for byte; absolute, printable ASCII, no fragment, no `*`, no user name or password, never `javascript:`, `data:`, `vbscript:` or `file:`. A web client: https on a non-loopback host. A native client: http on localhost, 127.0.0.1 or [::1] (any port), a claimed https URL, or a private-use scheme of a reverse domain name (`com.example.app:/callback`). */
+                            redirect_uris?: string[];
+                            /** @description Where RP-initiated logout may lead (0 to 20), by the same rules. */
+                            post_logout_redirect_uris?: string[];
+                            /** @description What the client may ask for, among openid, email, profile, metadata, app, offline_access; `openid` is always added. */
+                            scopes?: string[];
+                            /** @description Trusted by the operator: its users are not asked to consent. False unless told. */
+                            first_party?: boolean;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The client as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "oauth_clients",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0",
+                     *         "attributes": {
+                     *           "name": "Acme CRM",
+                     *           "client_id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0",
+                     *           "type": "confidential",
+                     *           "application_type": "web",
+                     *           "redirect_uris": [
+                     *             "https://crm.example.com/auth/callback"
+                     *           ],
+                     *           "post_logout_redirect_uris": [
+                     *             "https://crm.example.com/"
+                     *           ],
+                     *           "scopes": [
+                     *             "openid",
+                     *             "email",
+                     *             "profile"
+                     *           ],
+                     *           "first_party": false,
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "oauth_clients";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description What users see on the consent page and in their applications. */
+                                name: string;
+                                /** @description What the application sends as `client_id`: the resource id. */
+                                client_id: string;
+                                /**
+                                 * @description `confidential` (holds a secret) or `public` (PKCE S256 alone).
+                                 * @enum {string}
+                                 */
+                                type: "public" | "confidential";
+                                /**
+                                 * @description `web` or `native` (RFC 8252 redirects).
+                                 * @enum {string}
+                                 */
+                                application_type: "web" | "native";
+                                /** @description Where a code may be sent, matched exactly. */
+                                redirect_uris: string[];
+                                /** @description Where RP-initiated logout may lead. */
+                                post_logout_redirect_uris: string[];
+                                /** @description What the client may ask for; `openid` always. */
+                                scopes: ("openid" | "email" | "profile" | "metadata" | "app" | "offline_access")[];
+                                /** @description Whether its users skip the consent page. */
+                                first_party: boolean;
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    rotateOAuthClientSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The OAuth client's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client, with its new secret (this once). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "type": "oauth_clients",
+                     *         "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0",
+                     *         "attributes": {
+                     *           "name": "Acme CRM",
+                     *           "client_id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0",
+                     *           "type": "confidential",
+                     *           "application_type": "web",
+                     *           "redirect_uris": [
+                     *             "https://crm.example.com/auth/callback"
+                     *           ],
+                     *           "post_logout_redirect_uris": [
+                     *             "https://crm.example.com/"
+                     *           ],
+                     *           "scopes": [
+                     *             "openid",
+                     *             "email",
+                     *             "profile"
+                     *           ],
+                     *           "first_party": false,
+                     *           "created": "2026-11-21T10:00:00.000Z",
+                     *           "updated": "2026-11-21T10:00:00.000Z",
+                     *           "client_secret": "q3J8v1nX0cT5yQe2LrW7aZk9HsB4mUoD6fGpVtEiNxY"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "oauth_clients";
+                            /** Format: uuid */
+                            id: string;
+                            attributes: {
+                                /** @description What users see on the consent page and in their applications. */
+                                name: string;
+                                /** @description What the application sends as `client_id`: the resource id. */
+                                client_id: string;
+                                /**
+                                 * @description `confidential` (holds a secret) or `public` (PKCE S256 alone).
+                                 * @enum {string}
+                                 */
+                                type: "public" | "confidential";
+                                /**
+                                 * @description `web` or `native` (RFC 8252 redirects).
+                                 * @enum {string}
+                                 */
+                                application_type: "web" | "native";
+                                /** @description Where a code may be sent, matched exactly. */
+                                redirect_uris: string[];
+                                /** @description Where RP-initiated logout may lead. */
+                                post_logout_redirect_uris: string[];
+                                /** @description What the client may ask for; `openid` always. */
+                                scopes: ("openid" | "email" | "profile" | "metadata" | "app" | "offline_access")[];
+                                /** @description Whether its users skip the consent page. */
+                                first_party: boolean;
+                                /** Format: date-time */
+                                created: string;
+                                /** Format: date-time */
+                                updated: string;
+                                /** @description A confidential client's secret (the base64url of 32 random bytes), for `client_secret_basic` or `client_secret_post`; null for a public client. Shown in this answer only: store it now. */
+                                client_secret: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `invalid_attribute` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
     acceptInvitation: {
         parameters: {
             query?: never;
@@ -19978,6 +21508,348 @@ export interface operations {
             };
         };
     };
+    listOwnApplications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your grants. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "type": "application_grants",
+                     *           "id": "zT1bYH3rGfXq8vLw2NsKcP0aUeJd6mQiR4oVy9hB7Cx",
+                     *           "attributes": {
+                     *             "client_id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0",
+                     *             "client_name": "Acme CRM",
+                     *             "scopes": [
+                     *               "openid",
+                     *               "email",
+                     *               "profile"
+                     *             ],
+                     *             "created": "2026-11-21T10:00:00.000Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            type: "application_grants";
+                            /** @description The grant: what revoking names. */
+                            id: string;
+                            attributes: {
+                                client_id: string;
+                                /** @description The application's name; null while it is being deleted. */
+                                client_name: string | null;
+                                /** @description The scopes granted. */
+                                scopes: string[];
+                                /** @description When it was granted. */
+                                created: string | null;
+                            };
+                        }[];
+                        meta: {
+                            /** @description How many there are. */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
+    revokeOwnApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The grant, as listed. */
+                grant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `malformed_json`, `malformed_request`, `bad_request`, `invalid_parameter` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `missing_token`, `invalid_token` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `forbidden` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `request_timeout` */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `expectation_failed` */
+            417: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `headers_too_large` */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+            /** @description `database_unavailable` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
+        };
+    };
     oauthAuthorize: {
         parameters: {
             query?: {
@@ -21303,6 +23175,29 @@ export const pathsV1AdminIdentityProvidersIdGetResponses200ContentApplicationJso
 export const pathsV1AdminIdentityProvidersIdPatchRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers/{id}"]["patch"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["identity_providers"];
 export const pathsV1AdminIdentityProvidersIdPatchRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers/{id}"]["patch"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["identity_providers"];
 export const pathsV1AdminIdentityProvidersIdPatchResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/identity-providers/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["oidc", "github", "google", "microsoft", "apple"];
+export const pathsV1AdminOauthClientsGetResponses200ContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
+export const pathsV1AdminOauthClientsGetResponses200ContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
+export const pathsV1AdminOauthClientsGetResponses200ContentApplicationJsonDataAttributesScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["scopes"]> = ["openid", "email", "profile", "metadata", "app", "offline_access"];
+export const pathsV1AdminOauthClientsPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["oauth_clients"];
+export const pathsV1AdminOauthClientsPostRequestBodyContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
+export const pathsV1AdminOauthClientsPostRequestBodyContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
+export const pathsV1AdminOauthClientsPostRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["oauth_clients"];
+export const pathsV1AdminOauthClientsPostRequestBodyContentApplicationVndApiJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
+export const pathsV1AdminOauthClientsPostRequestBodyContentApplicationVndApiJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
+export const pathsV1AdminOauthClientsPostResponses201ContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
+export const pathsV1AdminOauthClientsPostResponses201ContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
+export const pathsV1AdminOauthClientsPostResponses201ContentApplicationJsonDataAttributesScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["scopes"]> = ["openid", "email", "profile", "metadata", "app", "offline_access"];
+export const pathsV1AdminOauthClientsIdGetResponses200ContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
+export const pathsV1AdminOauthClientsIdGetResponses200ContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
+export const pathsV1AdminOauthClientsIdGetResponses200ContentApplicationJsonDataAttributesScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["scopes"]> = ["openid", "email", "profile", "metadata", "app", "offline_access"];
+export const pathsV1AdminOauthClientsIdPatchRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["oauth_clients"];
+export const pathsV1AdminOauthClientsIdPatchRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["oauth_clients"];
+export const pathsV1AdminOauthClientsIdPatchResponses200ContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
+export const pathsV1AdminOauthClientsIdPatchResponses200ContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
+export const pathsV1AdminOauthClientsIdPatchResponses200ContentApplicationJsonDataAttributesScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["scopes"]> = ["openid", "email", "profile", "metadata", "app", "offline_access"];
+export const pathsV1AdminOauthClientsIdRotateSecretPostResponses200ContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}/rotate-secret"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
+export const pathsV1AdminOauthClientsIdRotateSecretPostResponses200ContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}/rotate-secret"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
+export const pathsV1AdminOauthClientsIdRotateSecretPostResponses200ContentApplicationJsonDataAttributesScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}/rotate-secret"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["scopes"]> = ["openid", "email", "profile", "metadata", "app", "offline_access"];
 export const pathsV1SignupPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/signup"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["users"];
 export const pathsV1SignupPostRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/signup"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["users"];
 export const pathsV1UsersMeFactorsGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];

@@ -11,15 +11,7 @@ import type Provider from 'oidc-provider';
 import type { Interaction, InteractionResults } from 'oidc-provider';
 import type { GrantWriter } from './grant-writer';
 import type { OpenIdEngine } from './openid-engine';
-
-/**
- * The `acr` of a sign-in, as the engine states it in ID tokens: with a second factor (or a
- * passkey, which is one in itself) or without.
- */
-export const ACR_VALUES = {
-  multiFactor: 'urn:user-account-service:acr:mfa',
-  singleFactor: 'urn:user-account-service:acr:single-factor',
-} as const;
+import { ACR_VALUES } from './openid-configuration';
 
 /** The raw Node request and response under the Hono context (@hono/node-server's bindings). */
 interface NodeBindings {

@@ -5,7 +5,7 @@ import { engineErrorPage, signedOutPage, signOutPage } from './engine-pages';
 import type { FirstPartyGrants } from './first-party-grants';
 
 /** The engine's endpoints, under `/oidc/` of PUBLIC_URL; discovery stays at the well-known path. */
-export const ENGINE_ROUTES = {
+const ENGINE_ROUTES = {
   authorization: '/oidc/auth',
   token: '/oidc/token',
   userinfo: '/oidc/userinfo',
@@ -13,6 +13,15 @@ export const ENGINE_ROUTES = {
   revocation: '/oidc/revoke',
   introspection: '/oidc/introspect',
   end_session: '/oidc/logout',
+} as const;
+
+/**
+ * The `acr` of a sign-in, as the engine states it in ID tokens: with a second factor (or a
+ * passkey, which is one in itself) or without.
+ */
+export const ACR_VALUES = {
+  multiFactor: 'urn:user-account-service:acr:mfa',
+  singleFactor: 'urn:user-account-service:acr:single-factor',
 } as const;
 
 /** Codes are exchanged at once by the application's back end: one minute is plenty (and what OAuth 2.1 advises at most). */
@@ -67,6 +76,7 @@ export function engineConfiguration(settings: EngineSettings, parts: EngineParts
     scopes: [...OPENID_SCOPES],
     claims: Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([scope, claims]) => [scope, [...claims]])),
     conformIdTokenClaims: true,
+    acrValues: Object.values(ACR_VALUES),
     pkce: {
       required: (_ctx, client) => client.clientAuthMethod === 'none',
     },

@@ -14,7 +14,7 @@ import { currentRequestContext } from './engine-requests';
  * together: enough to see an attack begin and who it came from; an attacker hammering the token
  * endpoint writes a few counters, not a flood of events to the hash-chained trail.
  */
-export const AUDITED_REFUSALS = { perAddress: 10, windowSeconds: 600 } as const;
+const AUDITED_REFUSALS = { perAddress: 10, windowSeconds: 600 } as const;
 
 /** The longest engine sentence kept: they are short, fixed texts; nothing the client sent is in them. */
 const DETAIL_MAX_LENGTH = 200;

@@ -71,4 +71,46 @@ describe.each(BACKENDS)('the authorization code flow with openid-client as the r
     const info = await oidc.fetchUserInfo(config, tokens.access_token, user.id);
     expect(info).toEqual({ sub: user.id, email: user.email, email_verified: true });
   });
+
+  it('an authorization that cannot go back to its application is refused on a page of the service, never redirected', async () => {
+    const { client } = await registerClient(service, { type: 'public' });
+    const refusals = [
+      { client_id: 'no-such-client', redirect_uri: APP_CALLBACK },
+      { client_id: client.id, redirect_uri: 'https://evil.example/callback' },
+      { client_id: client.id, redirect_uri: `${APP_CALLBACK}/` },
+    ];
+    for (const parameters of refusals) {
+      const query = new URLSearchParams({ ...parameters, response_type: 'code', scope: 'openid' });
+      const response = await fetch(`${service.url}oidc/auth?${query}`, { redirect: 'manual' });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      const page = await response.text();
+      expect(page).toMatch(/invalid_client|invalid_redirect_uri/);
+      expect(page).not.toMatch(/ at |stack|node_modules/);
+    }
+  });
+
+  it('a public client without PKCE, or asking for an implicit flow, gets the error at its redirect URI', async () => {
+    const { client } = await registerClient(service, { type: 'public' });
+    const asks: Record<string, string>[] = [
+      { response_type: 'code' },
+      { response_type: 'id_token', nonce: 'n' },
+      { response_type: 'code', code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' },
+    ];
+    for (const ask of asks) {
+      const query = new URLSearchParams({
+        client_id: client.id,
+        redirect_uri: APP_CALLBACK,
+        scope: 'openid',
+        state: 's',
+        ...ask,
+      });
+      const response = await fetch(`${service.url}oidc/auth?${query}`, { redirect: 'manual' });
+      const location = new URL(response.headers.get('location')!);
+      expect(`${location.origin}${location.pathname}`).toBe(APP_CALLBACK);
+      // An implicit request's error comes back in the fragment, as its response mode has it.
+      const error = location.searchParams.get('error') ?? new URLSearchParams(location.hash.slice(1)).get('error');
+      expect(error).toMatch(/invalid_request|unsupported_response_type/);
+    }
+  });
 });

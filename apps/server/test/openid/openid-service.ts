@@ -197,8 +197,3 @@ function metaRefresh(html: string): string | null {
   const match = /<meta http-equiv="refresh" content="\d+;\s*url=([^"]+)"/i.exec(html);
   return match ? match[1]!.replaceAll('&amp;', '&') : null;
 }
-
-/** Closes every service of a suite. */
-export async function closeAll(services: readonly (OpenIdService | undefined)[]): Promise<void> {
-  for (const service of services) await service?.close();
-}

@@ -33,7 +33,10 @@ describe.each(BACKENDS)('uas oauth-clients on %s', { timeout: 120_000 }, (backen
       env,
     );
     expect(updated.code, updated.stderr).toBe(0);
-    expect(JSON.parse(updated.stdout)).toMatchObject({ redirect_uris: ['https://crm.example.com/v2'], first_party: true });
+    expect(JSON.parse(updated.stdout)).toMatchObject({
+      redirect_uris: ['https://crm.example.com/v2'],
+      first_party: true,
+    });
 
     const rotated = await runCli(['oauth-clients', 'rotate-secret', client.id], env);
     expect(rotated.code, rotated.stderr).toBe(0);

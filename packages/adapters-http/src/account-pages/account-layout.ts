@@ -50,8 +50,12 @@ export function accountDocument({
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-${refreshTo === undefined ? null : html`<meta http-equiv="refresh" content="0; url=${refreshTo}">
-`}<title>${error ? 'Error: ' : ''}${title} – Account</title>
+${
+  refreshTo === undefined
+    ? null
+    : html`<meta http-equiv="refresh" content="0; url=${refreshTo}">
+`
+}<title>${error ? 'Error: ' : ''}${title} – Account</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${root}${ACCOUNT_STYLESHEET}">
 </head>

@@ -33,7 +33,8 @@ const create = (attributes: Record<string, unknown>, headers = owner) =>
 const patch = (id: string, attributes: Record<string, unknown>, extra: Record<string, unknown> = { id }) =>
   t.app.request(`${PATH}/${id}`, jsonInit('PATCH', document(attributes, extra), owner));
 const get = (path: string, headers = owner) => t.app.request(path, { headers });
-const rotate = (id: string, headers = owner) => t.app.request(`${PATH}/${id}/rotate-secret`, { method: 'POST', headers });
+const rotate = (id: string, headers = owner) =>
+  t.app.request(`${PATH}/${id}/rotate-secret`, { method: 'POST', headers });
 
 async function created(attributes: Record<string, unknown> = CRM) {
   const response = await create(attributes);
@@ -59,7 +60,7 @@ describe('POST /v1/admin/oauth-clients', () => {
   it('answers 201 with a confidential client and its secret, once; Location names it', async () => {
     const response = await create({ ...CRM, post_logout_redirect_uris: ['https://crm.example.com/'] });
     expect(response.status).toBe(201);
-    const { data } = (await response.json()) as Revealed;
+    const { data } = (await response.clone().json()) as Revealed;
     expect(response.headers.get('location')).toBe(`${PATH}/${data.id}`);
     expect(data).toEqual({
       type: 'oauth_clients',
@@ -125,11 +126,23 @@ describe('POST /v1/admin/oauth-clients', () => {
     ['https loopback for a web client', { redirect_uris: ['https://127.0.0.1/cb'] }, 'redirect_uris'],
     ['a relative URI', { redirect_uris: ['/callback'] }, 'redirect_uris'],
     ['no redirect URI', { redirect_uris: [] }, 'redirect_uris'],
-    ['21 redirect URIs', { redirect_uris: Array.from({ length: 21 }, (_, i) => `https://a.example/${i}`) }, 'redirect_uris'],
+    [
+      '21 redirect URIs',
+      { redirect_uris: Array.from({ length: 21 }, (_, i) => `https://a.example/${i}`) },
+      'redirect_uris',
+    ],
     ['a URI of 2001 characters', { redirect_uris: [`https://a.example/${'x'.repeat(1983)}`] }, 'redirect_uris'],
     ['redirect URIs that are no list', { redirect_uris: 'https://crm.example.com/cb' }, 'redirect_uris'],
-    ['a post-logout URI with a fragment', { post_logout_redirect_uris: ['https://crm.example.com/#bye'] }, 'post_logout_redirect_uris'],
-    ['a post-logout javascript: URI', { post_logout_redirect_uris: ['javascript:alert(1)'] }, 'post_logout_redirect_uris'],
+    [
+      'a post-logout URI with a fragment',
+      { post_logout_redirect_uris: ['https://crm.example.com/#bye'] },
+      'post_logout_redirect_uris',
+    ],
+    [
+      'a post-logout javascript: URI',
+      { post_logout_redirect_uris: ['javascript:alert(1)'] },
+      'post_logout_redirect_uris',
+    ],
     ['an unknown scope', { scopes: ['openid', 'admin'] }, 'scopes'],
     ['an unknown type', { type: 'trusted' }, 'type'],
     ['an unknown application type', { application_type: 'desktop' }, 'application_type'],
@@ -141,7 +154,7 @@ describe('POST /v1/admin/oauth-clients', () => {
   ])('refuses %s with 422 and its pointer, storing nothing', async (_case, attributes, attribute) => {
     const response = await create({ ...CRM, ...attributes });
     expect(response.status).toBe(422);
-    const { errors } = await response.json();
+    const { errors } = await response.clone().json();
     expect(errors).toEqual([
       expect.objectContaining({ code: 'invalid_attribute', source: { pointer: `/data/attributes/${attribute}` } }),
     ]);
@@ -155,11 +168,18 @@ describe('POST /v1/admin/oauth-clients', () => {
       application_type: 'native',
       redirect_uris: ['http://localhost:51004/cb', 'http://[::1]/cb', 'com.example.crm:/cb'],
     });
-    expect(data.attributes.redirect_uris).toEqual(['http://localhost:51004/cb', 'http://[::1]/cb', 'com.example.crm:/cb']);
+    expect(data.attributes.redirect_uris).toEqual([
+      'http://localhost:51004/cb',
+      'http://[::1]/cb',
+      'com.example.crm:/cb',
+    ]);
   });
 
   it('refuses another resource type with 409', async () => {
-    const response = await t.app.request(PATH, jsonInit('POST', { data: { type: 'webhooks', attributes: CRM } }, owner));
+    const response = await t.app.request(
+      PATH,
+      jsonInit('POST', { data: { type: 'webhooks', attributes: CRM } }, owner),
+    );
     expect(response.status).toBe(409);
   });
 });
@@ -175,7 +195,7 @@ describe('PATCH /v1/admin/oauth-clients/{id}', () => {
       first_party: true,
     });
     expect(response.status).toBe(200);
-    const { data } = (await response.json()) as ClientDocument;
+    const { data } = (await response.clone().json()) as ClientDocument;
     expect(data.attributes).toMatchObject({
       name: 'Acme CRM',
       redirect_uris: ['https://crm.example.com/v2/callback'],
@@ -219,7 +239,7 @@ describe('POST /v1/admin/oauth-clients/{id}/rotate-secret', () => {
     const old = client.attributes.client_secret!;
     const response = await rotate(client.id);
     expect(response.status).toBe(200);
-    const { data } = (await response.json()) as Revealed;
+    const { data } = (await response.clone().json()) as Revealed;
     const secret = data.attributes.client_secret!;
     expect(secret).toMatch(SECRET);
     expect(secret).not.toBe(old);
@@ -286,22 +306,30 @@ describe('who may manage OAuth clients', () => {
       await get(PATH, headers),
       await get(`${PATH}/${client.id}`, headers),
       await create({ ...CRM, name: 'Other' }, headers),
-      await t.app.request(`${PATH}/${client.id}`, jsonInit('PATCH', document({ first_party: true }, { id: client.id }), headers)),
+      await t.app.request(
+        `${PATH}/${client.id}`,
+        jsonInit('PATCH', document({ first_party: true }, { id: client.id }), headers),
+      ),
       await rotate(client.id, headers),
       await t.app.request(`${PATH}/${client.id}`, { method: 'DELETE', headers }),
     ];
     expect(answers.map((response) => response.status)).toEqual([403, 403, 403, 403, 403, 403]);
     for (const response of answers) await expectNoSecrets(response, [client.attributes.client_secret!]);
     const list = (await (await get(PATH)).json()) as ClientList;
-    expect(list.data).toEqual([expect.objectContaining({ id: client.id, attributes: expect.objectContaining({ first_party: false }) })]);
+    expect(list.data).toEqual([
+      expect.objectContaining({ id: client.id, attributes: expect.objectContaining({ first_party: false }) }),
+    ]);
     const stored = await t.repositories.oauthClients.get(client.id);
-    expect(await t.box.open(OAUTH_CLIENT_SECRET_PURPOSE, stored!.secret!, client.id)).toBe(client.attributes.client_secret);
+    expect(await t.box.open(OAUTH_CLIENT_SECRET_PURPOSE, stored!.secret!, client.id)).toBe(
+      client.attributes.client_secret,
+    );
   });
 
-  it('refuses a request without a token with 401, and a user token with 401', async () => {
+  it('refuses a request without a token with 401, and a user token with 403', async () => {
     expect((await t.app.request(PATH)).status).toBe(401);
     const user = await t.createUser();
     const { accessToken } = await t.loginUser(user.email, 'user-password-1');
-    expect((await get(PATH, bearer(accessToken))).status).toBe(401);
+    expect((await create(CRM, bearer(accessToken))).status).toBe(403);
+    expect((await get(PATH, bearer(accessToken))).status).toBe(403);
   });
 });

@@ -152,6 +152,7 @@ export function adminOAuthClientsRoutes({
       }),
       owners,
       knownClient,
-      async (c) => c.json(revealedOAuthClientDocument(await oauthClients.rotateSecret(c.req.param('id'), caller(c))), 200),
+      async (c) =>
+        c.json(revealedOAuthClientDocument(await oauthClients.rotateSecret(c.req.param('id'), caller(c))), 200),
     );
 }

@@ -41,7 +41,7 @@ describe('GET /v1/users/me/applications', () => {
     await storeGrant(t, { accountId: bob.id, clientId: client.id, scope: 'openid' });
     const response = await list(ann.headers);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as GrantList;
+    const body = (await response.clone().json()) as GrantList;
     expect(body).toEqual({
       data: [
         {
@@ -65,10 +65,11 @@ describe('GET /v1/users/me/applications', () => {
     expect(await (await list(bob.headers)).json()).toEqual({ data: [], meta: { total: 0 } });
   });
 
-  it('refuses a request without a user token with 401', async () => {
+  it('refuses a request without a token with 401, and an admin token with 403', async () => {
+    await storeGrant(t, { accountId: ann.id, clientId: client.id, scope: 'openid' });
     expect((await t.app.request(PATH)).status).toBe(401);
     const admin = bearer((await t.loginAdmin()).accessToken);
-    expect((await list(admin)).status).toBe(401);
+    expect((await list(admin)).status).toBe(403);
   });
 });
 
@@ -91,7 +92,10 @@ describe('DELETE /v1/users/me/applications/{grant_id}', () => {
   it.each([
     ["another user's grant", async () => storeGrant(t, { accountId: bob.id, clientId: client.id, scope: 'openid' })],
     ['a grant that never was', async () => 'grant-nope'],
-    ['a token id, not a grant id', async () => `token-of-${await storeGrant(t, { accountId: ann.id, clientId: client.id, scope: 'openid' })}`],
+    [
+      'a token id, not a grant id',
+      async () => `token-of-${await storeGrant(t, { accountId: ann.id, clientId: client.id, scope: 'openid' })}`,
+    ],
     ['an id that cannot be one', async () => '..%2F..%2Fadmin'],
   ])('answers 404 for %s, revoking nothing', async (_case, grantOf) => {
     const bobs = await storeGrant(t, { accountId: bob.id, clientId: client.id, scope: 'openid' });

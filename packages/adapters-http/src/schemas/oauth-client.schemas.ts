@@ -35,7 +35,9 @@ const type = v.pipe(
 );
 const applicationType = v.pipe(
   text(),
-  v.description('`web` (the default) or `native` (RFC 8252: loopback and private-use scheme redirects). Never changes.'),
+  v.description(
+    '`web` (the default) or `native` (RFC 8252: loopback and private-use scheme redirects). Never changes.',
+  ),
   v.metadata({ enum: [...OAUTH_APPLICATION_TYPES] }),
 );
 const uris = (description: string) =>
@@ -46,15 +48,19 @@ const uris = (description: string) =>
   );
 const URI_RULES =
   'matched exactly, byte for byte; absolute, printable ASCII, no fragment, no `*`, no user name or password, never `javascript:`, `data:`, `vbscript:` or `file:`. A web client: https on a non-loopback host. A native client: http on localhost, 127.0.0.1 or [::1] (any port), a claimed https URL, or a private-use scheme of a reverse domain name (`com.example.app:/callback`).';
-const redirectUris = uris(`Where the service may send the browser back with a code (1 to ${REDIRECT_URIS_MAX_COUNT}): ${URI_RULES}`);
-const postLogoutRedirectUris = uris(`Where RP-initiated logout may lead (0 to ${REDIRECT_URIS_MAX_COUNT}), by the same rules.`);
+const redirectUris = uris(
+  `Where the service may send the browser back with a code (1 to ${REDIRECT_URIS_MAX_COUNT}): ${URI_RULES}`,
+);
+const postLogoutRedirectUris = uris(
+  `Where RP-initiated logout may lead (0 to ${REDIRECT_URIS_MAX_COUNT}), by the same rules.`,
+);
 const scopes = v.pipe(
   v.array(text(), 'must be an array'),
   v.description(`What the client may ask for, among ${OPENID_SCOPES.join(', ')}; \`openid\` is always added.`),
 );
 const firstParty = v.pipe(
   v.boolean('must be true or false'),
-  v.description("Trusted by the operator: its users are not asked to consent. False unless told."),
+  v.description('Trusted by the operator: its users are not asked to consent. False unless told.'),
 );
 
 /** POST /v1/admin/oauth-clients: the client; a confidential one's secret is generated. */

@@ -64,7 +64,8 @@ export class InMemoryOpenIdInteractions implements OpenIdInteractions {
 
   private finish(c: Context, uid: string, outcome: FinishedInteraction): void {
     const entry = this.pending.get(uid);
-    if (!entry || getCookie(c, TEST_INTERACTION_COOKIE) !== entry.browser) throw new Error(`no interaction ${uid} here`);
+    if (!entry || getCookie(c, TEST_INTERACTION_COOKIE) !== entry.browser)
+      throw new Error(`no interaction ${uid} here`);
     this.pending.delete(uid);
     this.finished.push(outcome);
   }

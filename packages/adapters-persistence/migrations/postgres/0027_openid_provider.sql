@@ -33,6 +33,6 @@ CREATE TABLE "openid_records" (
 CREATE INDEX "oauth_clients_created_id_idx" ON "oauth_clients" USING btree ("created","id");--> statement-breakpoint
 CREATE INDEX "openid_records_grant_idx" ON "openid_records" USING btree ("grant_id");--> statement-breakpoint
 CREATE INDEX "openid_records_uid_idx" ON "openid_records" USING btree ("model","uid");--> statement-breakpoint
-CREATE INDEX "openid_records_account_idx" ON "openid_records" USING btree ("model","account_id","ord");--> statement-breakpoint
+CREATE INDEX "openid_records_account_idx" ON "openid_records" USING btree ("account_id","model","ord");--> statement-breakpoint
 CREATE INDEX "openid_records_client_idx" ON "openid_records" USING btree ("client_id");--> statement-breakpoint
 CREATE INDEX "openid_records_expires_idx" ON "openid_records" USING btree ("expires");

@@ -33,6 +33,6 @@ CREATE TABLE `openid_records` (
 --> statement-breakpoint
 CREATE INDEX `openid_records_grant_idx` ON `openid_records` (`grant_id`);--> statement-breakpoint
 CREATE INDEX `openid_records_uid_idx` ON `openid_records` (`model`,`uid`);--> statement-breakpoint
-CREATE INDEX `openid_records_account_idx` ON `openid_records` (`model`,`account_id`);--> statement-breakpoint
+CREATE INDEX `openid_records_account_idx` ON `openid_records` (`account_id`,`model`);--> statement-breakpoint
 CREATE INDEX `openid_records_client_idx` ON `openid_records` (`client_id`);--> statement-breakpoint
 CREATE INDEX `openid_records_expires_idx` ON `openid_records` (`expires`);

@@ -19,6 +19,15 @@ import { selectSessionWithAccount } from './postgres-session.repository';
 import { selectActiveFactor, useCode } from './postgres-factor.repository';
 import { useToken, voidTokensOf } from './postgres-action-token-statements';
 import {
+  consumeRecord,
+  deleteAccountRecords,
+  deleteClientRecords,
+  deleteExpiredRecords,
+  deleteGrantRecords,
+  selectAccountRecords,
+  selectByUid,
+} from './postgres-openid-record-statements';
+import {
   PostgresUserRepository,
   selectAnchors,
   selectFirstMatches,
@@ -95,6 +104,14 @@ describe('PostgreSQL database', () => {
              case when random() < 0.1 then created end
       from users`;
     await client`vacuum analyze action_tokens`;
+    // What the OpenID engine keeps: five models, a grant per five records, 10,000 accounts, 1,000 clients.
+    await client`
+      insert into openid_records (model, id, payload, grant_id, uid, account_id, client_id, expires)
+      select (array['Grant', 'AccessToken', 'RefreshToken', 'AuthorizationCode', 'Session'])[n % 5 + 1], md5(n::text),
+             '{}', 'grant-' || n / 5, 'uid-' || n, 'user-' || n % 10000, 'client-' || n % 1000,
+             timestamptz '2026-01-01' + n * interval '1 minute'
+      from generate_series(1, 50000) as n`;
+    await client`vacuum analyze openid_records`;
   });
 
   afterAll(async () => {
@@ -155,6 +172,8 @@ describe('PostgreSQL database', () => {
       'mail_messages',
       'mail_requests',
       'oauth_attempts',
+      'oauth_clients',
+      'openid_records',
       'rate_counters',
       'recovery_codes',
       'refresh_tokens',
@@ -344,6 +363,25 @@ describe('PostgreSQL database', () => {
     const voiding = await plan(voidTokensOf(db, 'some-user', new Date()));
     expect(voiding).toContain('action_tokens_user_id_idx');
     expect(voiding).not.toContain('Seq Scan');
+  });
+
+  it('finds, consumes, lists and removes OpenID records by their indexes', async () => {
+    const db = drizzle(client);
+    const soon = new Date('2026-01-01T01:00:00Z');
+    const cases: [string, { toSQL(): { sql: string; params: unknown[] } }][] = [
+      ['openid_records_model_id_pk', consumeRecord(db, 'AuthorizationCode', 'some-code', soon)],
+      ['openid_records_uid_idx', selectByUid(db, 'Session', 'uid-5', soon)],
+      ['openid_records_account_idx', selectAccountRecords(db, 'Grant', 'user-5', soon)],
+      ['openid_records_account_idx', deleteAccountRecords(db, 'user-5')],
+      ['openid_records_grant_idx', deleteGrantRecords(db, 'grant-5')],
+      ['openid_records_client_idx', deleteClientRecords(db, 'client-5')],
+      ['openid_records_expires_idx', deleteExpiredRecords(db, soon, 100)],
+    ];
+    for (const [index, statement] of cases) {
+      const planned = await plan(statement);
+      expect(planned).toContain(index);
+      expect(planned).not.toContain('Seq Scan');
+    }
   });
 
   it("asks for an account's active factor and uses a recovery code by the account's indexes", async () => {

@@ -11,6 +11,7 @@ import {
   type User,
 } from '@uas/domain';
 import { usableActionToken } from '../shared/conditions';
+import { deleteAccountRecords } from './postgres-openid-record-statements';
 import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
 import { voidTokensOf } from './postgres-action-token-statements';
@@ -113,7 +114,10 @@ export class PostgresInvitationRepository implements InvitationRepository {
       const record = audit(pending, !kept);
       await tx.delete(invitations).where(eq(invitations.id, id));
       if (kept) await voidTokensOf(tx, user.id, at);
-      else await tx.delete(users).where(eq(users.id, user.id));
+      else {
+        await tx.delete(users).where(eq(users.id, user.id));
+        await deleteAccountRecords(tx, user.id);
+      }
       await appendAuditEvent(tx, record);
       return pending;
     });

@@ -3,7 +3,7 @@ import type { AuditRecord, OAuthClient, OAuthClientChange, OAuthClientRepository
 import { oauthClientOf, oauthClientRow } from '../shared/openid-rows';
 import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresDb } from './postgres-db';
-import { dropOpenIdRecordsFor } from './postgres-openid-record.repository';
+import { deleteClientRecords } from './postgres-openid-record-statements';
 import { oauthClients } from './postgres-schema';
 
 export class PostgresOAuthClientRepository implements OAuthClientRepository {
@@ -44,7 +44,7 @@ export class PostgresOAuthClientRepository implements OAuthClientRepository {
     return this.db.transaction(async (tx) => {
       const [row] = await tx.delete(oauthClients).where(eq(oauthClients.id, id)).returning({ id: oauthClients.id });
       if (!row) return false;
-      await dropOpenIdRecordsFor(tx, id);
+      await deleteClientRecords(tx, id);
       await appendAuditEvent(tx, audit);
       return true;
     });

@@ -1,22 +1,16 @@
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { AuditRecord, Consumption, OpenIdRecord, OpenIdRecordDraft, OpenIdRecordRepository } from '@uas/domain';
-import { expiredBefore, liveRecord, recordKey, unconsumed, unexpired } from '../shared/openid-record-conditions';
+import { liveRecord, recordKey } from '../shared/openid-record-conditions';
 import { appendAuditEvent } from './postgres-audit-trail';
-import type { PostgresDb, PostgresTx } from './postgres-db';
+import type { PostgresDb } from './postgres-db';
+import {
+  consumeRecord,
+  deleteExpiredRecords,
+  deleteGrantRecords,
+  recordColumns,
+  selectAccountRecords,
+  selectByUid,
+} from './postgres-openid-record-statements';
 import { openIdRecords } from './postgres-schema';
-
-/** A record's columns: the order it was first stored in is only for sorting. */
-const { ord: _ord, ...recordColumns } = getTableColumns(openIdRecords);
-
-/** Removes what the engine stored about a user, in the transaction deleting the user. */
-export async function dropOpenIdRecordsOf(tx: PostgresTx, accountId: string): Promise<void> {
-  await tx.delete(openIdRecords).where(eq(openIdRecords.accountId, accountId));
-}
-
-/** Removes what the engine stored for a client, in the transaction deleting the client. */
-export async function dropOpenIdRecordsFor(tx: PostgresTx, clientId: string): Promise<void> {
-  await tx.delete(openIdRecords).where(eq(openIdRecords.clientId, clientId));
-}
 
 // `consume` is one UPDATE … WHERE consumed IS NULL: a racing UPDATE on another connection waits
 // for the row's lock, then finds it consumed and changes nothing, so exactly one call wins.
@@ -24,6 +18,7 @@ export class PostgresOpenIdRecordRepository implements OpenIdRecordRepository {
   constructor(private readonly db: PostgresDb) {}
 
   async upsert(record: OpenIdRecordDraft): Promise<void> {
+    // Everything but `consumed`, which only `consume` sets.
     const { model: _model, id: _id, ...columns } = record;
     await this.db
       .insert(openIdRecords)
@@ -40,21 +35,14 @@ export class PostgresOpenIdRecordRepository implements OpenIdRecordRepository {
   }
 
   async findByUid(model: string, uid: string, now: Date): Promise<OpenIdRecord | null> {
-    const [row] = await this.db
-      .select(recordColumns)
-      .from(openIdRecords)
-      .where(and(eq(openIdRecords.model, model), eq(openIdRecords.uid, uid), unexpired(openIdRecords, now)))
-      .limit(1);
+    const [row] = await selectByUid(this.db, model, uid, now);
     return row ?? null;
   }
 
   async consume(model: string, id: string, at: Date): Promise<Consumption> {
-    const won = await this.db
-      .update(openIdRecords)
-      .set({ consumed: at })
-      .where(unconsumed(openIdRecords, model, id))
-      .returning({ id: openIdRecords.id });
+    const won = await consumeRecord(this.db, model, id, at);
     if (won.length > 0) return { outcome: 'consumed' };
+    // A fresh snapshot: it sees the use that won, committed before this call's UPDATE found the row used.
     const [earlier] = await this.db
       .select({ consumed: openIdRecords.consumed })
       .from(openIdRecords)
@@ -68,33 +56,17 @@ export class PostgresOpenIdRecordRepository implements OpenIdRecordRepository {
 
   async revokeGrant(grantId: string, audit?: AuditRecord): Promise<number> {
     return this.db.transaction(async (tx) => {
-      const removed = await tx
-        .delete(openIdRecords)
-        .where(eq(openIdRecords.grantId, grantId))
-        .returning({ id: openIdRecords.id });
+      const removed = await deleteGrantRecords(tx, grantId);
       if (removed.length > 0 && audit) await appendAuditEvent(tx, audit);
       return removed.length;
     });
   }
 
   async listByAccount(model: string, accountId: string, now: Date): Promise<OpenIdRecord[]> {
-    return this.db
-      .select(recordColumns)
-      .from(openIdRecords)
-      .where(and(eq(openIdRecords.model, model), eq(openIdRecords.accountId, accountId), unexpired(openIdRecords, now)))
-      .orderBy(openIdRecords.ord);
+    return selectAccountRecords(this.db, model, accountId, now);
   }
 
   async deleteExpired(now: Date, limit: number): Promise<number> {
-    const batch = this.db
-      .select({ model: openIdRecords.model, id: openIdRecords.id })
-      .from(openIdRecords)
-      .where(expiredBefore(openIdRecords, now))
-      .limit(limit);
-    const removed = await this.db
-      .delete(openIdRecords)
-      .where(sql`(${openIdRecords.model}, ${openIdRecords.id}) in ${batch}`)
-      .returning({ id: openIdRecords.id });
-    return removed.length;
+    return (await deleteExpiredRecords(this.db, now, limit)).length;
   }
 }

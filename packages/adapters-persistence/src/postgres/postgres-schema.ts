@@ -717,7 +717,8 @@ export const openIdRecords = pgTable(
     primaryKey({ columns: [t.model, t.id] }),
     index('openid_records_grant_idx').on(t.grantId),
     index('openid_records_uid_idx').on(t.model, t.uid),
-    index('openid_records_account_idx').on(t.model, t.accountId, t.ord),
+    // Led by the account: a user's deletion finds their records by it alone, a user's grants by both.
+    index('openid_records_account_idx').on(t.accountId, t.model, t.ord),
     index('openid_records_client_idx').on(t.clientId),
     index('openid_records_expires_idx').on(t.expires),
   ],

@@ -20,7 +20,8 @@ import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
 import { insertActionToken, useToken } from './postgres-action-token-statements';
 import { endUserSessions, lockedUser, writeUser } from './postgres-user-write';
-import { dropOpenIdRecordsOf } from './postgres-openid-record.repository';
+import { deleteAccountRecords } from './postgres-openid-record-statements';
+import { isRowAndEventOnly, readVersionedUser, writeUserIfUnchanged } from './postgres-user-swift-write';
 import { actionTokens, userCount, users } from './postgres-schema';
 
 // The list returns every column but the password hash.
@@ -31,6 +32,9 @@ const { passwordHash: _hash, ...listedColumns } = getTableColumns(users);
  * MatchCache serves any of its pages; a larger one is counted, and keeps the first ids only.
  */
 const MATCHES_HELD = 20_000;
+
+/** Unlocked tries of an update before it locks the row: a user written this often by others is rare. */
+const UNLOCKED_ATTEMPTS = 3;
 
 /**
  * Deep pages start from anchors: every ANCHOR_STEP-th key of the order, read in one scan of the
@@ -409,6 +413,18 @@ export class PostgresUserRepository implements UserRepository {
   }
 
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
+    // A write of the row and its event alone (a PATCH of a name, say) decides from a plain read
+    // and writes only if the row did not change meanwhile: no transaction held across round trips.
+    // A write that lost a race reads again, and after a few, or for a write implying more, the row
+    // is locked for the read, the decision and the write.
+    for (let attempt = 0; attempt < UNLOCKED_ATTEMPTS; attempt++) {
+      const read = await readVersionedUser(this.db, id);
+      if (!read) return null;
+      const write = change(read.user);
+      if (!isRowAndEventOnly(write)) break;
+      const stored = await writeUserIfUnchanged(this.db, id, read.rowVersion, write);
+      if (stored) return stored;
+    }
     return this.db.transaction(async (tx) => {
       const current = await lockedUser(tx, id);
       return current ? writeUser(tx, id, change(current)) : null;
@@ -448,7 +464,7 @@ export class PostgresUserRepository implements UserRepository {
       const audit = check?.(current);
       await tx.delete(users).where(eq(users.id, id));
       await endUserSessions(tx, id, at);
-      await dropOpenIdRecordsOf(tx, id);
+      await deleteAccountRecords(tx, id);
       if (audit) await appendAuditEvent(tx, audit);
       return true;
     });

@@ -25,6 +25,15 @@ import { selectAuditPage, selectAuditTotal, selectLastBefore } from './sqlite-au
 import { selectDue } from './sqlite-mail-queue';
 import { selectActiveFactor, useCode } from './sqlite-factor.repository';
 import { useToken, voidTokensOf } from './sqlite-action-token-statements';
+import {
+  consumeRecord,
+  deleteAccountRecords,
+  deleteClientRecords,
+  deleteExpiredRecords,
+  deleteGrantRecords,
+  selectAccountRecords,
+  selectByUid,
+} from './sqlite-openid-record-statements';
 import { selectSessionWithAccount } from './sqlite-session.repository';
 import { AUDIT_PLAN_CASES, COMMON_ACTIONS } from '../testing/audit-plan-cases';
 
@@ -113,6 +122,36 @@ describe('SQLite database', () => {
       expect(plan(voidTokensOf(db, 'some-user', new Date()).toSQL())).toContain(
         'action_tokens_user_id_idx (user_id=?)',
       );
+    } finally {
+      client.close();
+    }
+  });
+
+  it('finds, consumes, lists and removes OpenID records by their indexes', async () => {
+    const client = await migratedClient();
+    try {
+      const plan = ({ sql, params }: { sql: string; params: unknown[] }) =>
+        client
+          .prepare(`explain query plan ${sql}`)
+          .all(...params.map((param) => (param instanceof Date ? param.getTime() : param)))
+          .map((step) => (step as { detail: string }).detail)
+          .join('\n');
+      const db = drizzle(client);
+      const now = new Date();
+      const cases: [string, { toSQL(): { sql: string; params: unknown[] } }][] = [
+        ['sqlite_autoindex_openid_records_1 (model=? AND id=?)', consumeRecord(db, 'AuthorizationCode', 'code', now)],
+        ['openid_records_uid_idx (model=? AND uid=?)', selectByUid(db, 'Session', 'uid', now)],
+        ['openid_records_account_idx (account_id=? AND model=?)', selectAccountRecords(db, 'Grant', 'user', now)],
+        ['openid_records_account_idx (account_id=?)', deleteAccountRecords(db, 'user')],
+        ['openid_records_grant_idx (grant_id=?)', deleteGrantRecords(db, 'grant')],
+        ['openid_records_client_idx (client_id=?)', deleteClientRecords(db, 'client')],
+        ['openid_records_expires_idx (expires<?)', deleteExpiredRecords(db, now, 100)],
+      ];
+      for (const [index, statement] of cases) {
+        const planned = plan(statement.toSQL());
+        expect(planned).toContain(index);
+        expect(planned).not.toMatch(/SCAN openid_records|USE TEMP B-TREE/);
+      }
     } finally {
       client.close();
     }

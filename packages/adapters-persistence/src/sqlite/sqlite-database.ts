@@ -94,7 +94,7 @@ function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined
     externalIdentities: new SqliteExternalIdentityRepository(db),
     oauthAttempts: new SqliteOAuthAttemptRepository(db),
     oauthClients: new SqliteOAuthClientRepository(db),
-    openIdRecords: new SqliteOpenIdRecordRepository(db),
+    openIdRecords: new SqliteOpenIdRecordRepository(db, writes),
   });
 }
 

@@ -11,6 +11,7 @@ import {
   type User,
 } from '@uas/domain';
 import { usableActionToken } from '../shared/conditions';
+import { deleteAccountRecords } from './sqlite-openid-record-statements';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { voidTokensOf } from './sqlite-action-token-statements';
@@ -93,7 +94,10 @@ export class SqliteInvitationRepository implements InvitationRepository {
       const record = audit(pending, !kept);
       tx.delete(invitations).where(eq(invitations.id, id)).run();
       if (kept) voidTokensOf(tx, pending.userId, at).run();
-      else tx.delete(users).where(eq(users.id, pending.userId)).run();
+      else {
+        tx.delete(users).where(eq(users.id, pending.userId)).run();
+        deleteAccountRecords(tx, pending.userId).run();
+      }
       appendAuditEvent(tx, record);
       return pending;
     }, IMMEDIATE);

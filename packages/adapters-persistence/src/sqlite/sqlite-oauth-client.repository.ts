@@ -3,7 +3,7 @@ import type { AuditRecord, OAuthClient, OAuthClientChange, OAuthClientRepository
 import { oauthClientOf, oauthClientRow } from '../shared/openid-rows';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
-import { dropOpenIdRecordsFor } from './sqlite-openid-record.repository';
+import { deleteClientRecords } from './sqlite-openid-record-statements';
 import { oauthClients } from './sqlite-schema';
 
 // A change is one IMMEDIATE transaction: it holds the write lock from its first read, so the
@@ -46,7 +46,7 @@ export class SqliteOAuthClientRepository implements OAuthClientRepository {
     return this.db.transaction((tx) => {
       const row = tx.delete(oauthClients).where(eq(oauthClients.id, id)).returning({ id: oauthClients.id }).get();
       if (!row) return false;
-      dropOpenIdRecordsFor(tx, id);
+      deleteClientRecords(tx, id).run();
       appendAuditEvent(tx, audit);
       return true;
     }, IMMEDIATE);

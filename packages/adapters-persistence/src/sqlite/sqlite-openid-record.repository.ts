@@ -1,28 +1,54 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { AuditRecord, Consumption, OpenIdRecord, OpenIdRecordDraft, OpenIdRecordRepository } from '@uas/domain';
-import { expiredBefore, liveRecord, recordKey, unconsumed, unexpired } from '../shared/openid-record-conditions';
+import { liveRecord, recordKey } from '../shared/openid-record-conditions';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
+import type { SqliteGroupCommit } from './sqlite-group-commit';
+import {
+  consumeRecord,
+  deleteExpiredRecords,
+  deleteGrantRecords,
+  selectAccountRecords,
+  selectByUid,
+} from './sqlite-openid-record-statements';
 import { preparedOnUse } from './prepared-on-use';
 import { openIdRecords } from './sqlite-schema';
 
-const IMMEDIATE = { behavior: 'immediate' } as const;
 const param = (name: string) => sql.placeholder(name);
 
-/** Removes what the engine stored about a user, in the transaction deleting the user. */
-export function dropOpenIdRecordsOf(tx: SqliteDb, accountId: string): void {
-  tx.delete(openIdRecords).where(eq(openIdRecords.accountId, accountId)).run();
-}
-
-/** Removes what the engine stored for a client, in the transaction deleting the client. */
-export function dropOpenIdRecordsFor(tx: SqliteDb, clientId: string): void {
-  tx.delete(openIdRecords).where(eq(openIdRecords.clientId, clientId)).run();
-}
-
-// The engine finds and consumes on every token request: those statements are prepared once.
-// `consume` is one UPDATE … WHERE consumed IS NULL under the write lock: of racing calls on any
-// connection, exactly one changes the row.
+// The engine stores, finds and consumes records on every request of its flows: those statements
+// are prepared once, and the writes join the group commit (see SqliteGroupCommit), so the requests
+// arriving together share one fsync. `consume` is one UPDATE … WHERE consumed IS NULL under the
+// write lock: of racing calls on any connection, exactly one changes the row.
 export class SqliteOpenIdRecordRepository implements OpenIdRecordRepository {
+  private readonly storing = preparedOnUse(() =>
+    this.db
+      .insert(openIdRecords)
+      .values({
+        model: param('model'),
+        id: param('id'),
+        // Bound as given (the encoders would fail on a null expiry): JSON text and epoch ms.
+        payload: sql`${param('payload')}`,
+        grantId: param('grantId'),
+        uid: param('uid'),
+        accountId: param('accountId'),
+        clientId: param('clientId'),
+        expires: sql`${param('expires')}`,
+      })
+      // Everything but `consumed`, which only `consume` sets.
+      .onConflictDoUpdate({
+        target: [openIdRecords.model, openIdRecords.id],
+        set: {
+          payload: sql`excluded.payload`,
+          grantId: sql`excluded.grant_id`,
+          uid: sql`excluded.uid`,
+          accountId: sql`excluded.account_id`,
+          clientId: sql`excluded.client_id`,
+          expires: sql`excluded.expires`,
+        },
+      })
+      .prepare(),
+  );
   private readonly byKey = preparedOnUse(() =>
     this.db
       .select()
@@ -30,12 +56,11 @@ export class SqliteOpenIdRecordRepository implements OpenIdRecordRepository {
       .where(liveRecord(openIdRecords, param('model'), param('id'), param('now')))
       .prepare(),
   );
+  private readonly byUid = preparedOnUse(() =>
+    selectByUid(this.db, param('model'), param('uid'), param('now')).prepare(),
+  );
   private readonly consumption = preparedOnUse(() =>
-    this.db
-      .update(openIdRecords)
-      .set({ consumed: sql`${param('at')}` })
-      .where(unconsumed(openIdRecords, param('model'), param('id')))
-      .prepare(),
+    consumeRecord(this.db, param('model'), param('id'), param('at')).prepare(),
   );
   private readonly consumedAt = preparedOnUse(() =>
     this.db
@@ -45,15 +70,14 @@ export class SqliteOpenIdRecordRepository implements OpenIdRecordRepository {
       .prepare(),
   );
 
-  constructor(private readonly db: SqliteDb) {}
+  constructor(
+    private readonly db: SqliteDb,
+    private readonly writes: SqliteGroupCommit,
+  ) {}
 
   async upsert(record: OpenIdRecordDraft): Promise<void> {
-    const { model: _model, id: _id, ...columns } = record;
-    this.db
-      .insert(openIdRecords)
-      .values(record)
-      .onConflictDoUpdate({ target: [openIdRecords.model, openIdRecords.id], set: columns })
-      .run();
+    const row = { ...record, payload: JSON.stringify(record.payload), expires: record.expires?.getTime() ?? null };
+    await this.writes.run(() => this.storing().run(row));
   }
 
   async find(model: string, id: string, now: Date): Promise<OpenIdRecord | null> {
@@ -61,51 +85,39 @@ export class SqliteOpenIdRecordRepository implements OpenIdRecordRepository {
   }
 
   async findByUid(model: string, uid: string, now: Date): Promise<OpenIdRecord | null> {
-    return (
-      this.db
-        .select()
-        .from(openIdRecords)
-        .where(and(eq(openIdRecords.model, model), eq(openIdRecords.uid, uid), unexpired(openIdRecords, now)))
-        .get() ?? null
-    );
+    return this.byUid().get({ model, uid, now: now.getTime() }) ?? null;
   }
 
   async consume(model: string, id: string, at: Date): Promise<Consumption> {
-    if (this.consumption().run({ model, id, at: at.getTime() }).changes > 0) return { outcome: 'consumed' };
-    const earlier = this.consumedAt().get({ model, id });
-    return earlier?.consumed ? { outcome: 'already', at: earlier.consumed } : { outcome: 'missing' };
+    return this.writes.run((): Consumption => {
+      if (this.consumption().run({ model, id, at: at.getTime() }).changes > 0) return { outcome: 'consumed' };
+      const earlier = this.consumedAt().get({ model, id });
+      return earlier?.consumed ? { outcome: 'already', at: earlier.consumed } : { outcome: 'missing' };
+    });
   }
 
   async destroy(model: string, id: string): Promise<void> {
-    this.db
-      .delete(openIdRecords)
-      .where(recordKey(openIdRecords, model, id))
-      .run();
+    await this.writes.run((tx) =>
+      tx
+        .delete(openIdRecords)
+        .where(recordKey(openIdRecords, model, id))
+        .run(),
+    );
   }
 
   async revokeGrant(grantId: string, audit?: AuditRecord): Promise<number> {
-    return this.db.transaction((tx) => {
-      const removed = tx.delete(openIdRecords).where(eq(openIdRecords.grantId, grantId)).run().changes;
+    return this.writes.run((tx) => {
+      const removed = deleteGrantRecords(tx, grantId).run().changes;
       if (removed > 0 && audit) appendAuditEvent(tx, audit);
       return removed;
-    }, IMMEDIATE);
+    });
   }
 
   async listByAccount(model: string, accountId: string, now: Date): Promise<OpenIdRecord[]> {
-    return this.db
-      .select()
-      .from(openIdRecords)
-      .where(and(eq(openIdRecords.model, model), eq(openIdRecords.accountId, accountId), unexpired(openIdRecords, now)))
-      .orderBy(sql`rowid`)
-      .all();
+    return selectAccountRecords(this.db, model, accountId, now).all();
   }
 
   async deleteExpired(now: Date, limit: number): Promise<number> {
-    const batch = this.db
-      .select({ rowid: sql`rowid` })
-      .from(openIdRecords)
-      .where(expiredBefore(openIdRecords, now))
-      .limit(limit);
-    return this.db.delete(openIdRecords).where(sql`rowid in ${batch}`).run().changes;
+    return deleteExpiredRecords(this.db, now, limit).run().changes;
   }
 }

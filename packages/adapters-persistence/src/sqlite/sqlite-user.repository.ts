@@ -19,7 +19,7 @@ import type { SqliteReadWorkers } from './sqlite-read-workers';
 import { SqliteUserList, type ListReply } from './sqlite-user-list';
 import { insertActionToken, useToken } from './sqlite-action-token-statements';
 import { endUserSessions, writeUser } from './sqlite-user-write';
-import { dropOpenIdRecordsOf } from './sqlite-openid-record.repository';
+import { deleteAccountRecords } from './sqlite-openid-record-statements';
 import { users } from './sqlite-schema';
 
 function prepareStatements(db: SqliteDb) {
@@ -134,7 +134,7 @@ export class SqliteUserRepository implements UserRepository {
         const audit = check?.(current);
         tx.delete(users).where(eq(users.id, id)).run();
         endUserSessions(tx, id, at);
-        dropOpenIdRecordsOf(tx, id);
+        deleteAccountRecords(tx, id).run();
         if (audit) appendAuditEvent(tx, audit);
         return true;
       },

@@ -1,4 +1,5 @@
 import { type AdminSession, type paths, unwrap } from '@uas/client';
+import type { OAuthApplicationType, OAuthClientType, OpenIdScope } from '@uas/domain';
 
 type Answer<P extends keyof paths, M extends 'get' | 'post' | 'patch', S extends number> =
   NonNullable<paths[P][M]> extends {
@@ -17,7 +18,7 @@ export type OAuthClientInput = {
   name?: string;
   redirect_uris?: string[];
   post_logout_redirect_uris?: string[];
-  scopes?: ('openid' | 'email' | 'profile' | 'metadata' | 'app' | 'offline_access')[];
+  scopes?: OpenIdScope[];
   first_party?: boolean;
 };
 
@@ -32,7 +33,12 @@ export class OAuthClientsApi {
   }
 
   async create(
-    attributes: OAuthClientInput & { name: string; type: string; application_type: string; redirect_uris: string[] },
+    attributes: OAuthClientInput & {
+      name: string;
+      type: OAuthClientType;
+      application_type: OAuthApplicationType;
+      redirect_uris: string[];
+    },
   ): Promise<RevealedOAuthClient> {
     const body = { data: { type: TYPE, attributes } };
     return (await unwrap(this.session.api.POST('/v1/admin/oauth-clients', { body }))).data.data;

@@ -1,5 +1,16 @@
-import { OAUTH_APPLICATION_TYPES, OAUTH_CLIENT_TYPES, OPENID_SCOPES } from '@uas/domain';
-import type { OAuthClientInput, OAuthClientResource, OAuthClientsApi, RevealedOAuthClient } from '../api/oauth-clients-api';
+import {
+  OAUTH_APPLICATION_TYPES,
+  OPENID_SCOPES,
+  type OAuthApplicationType,
+  type OAuthClientType,
+  type OpenIdScope,
+} from '@uas/domain';
+import type {
+  OAuthClientInput,
+  OAuthClientResource,
+  OAuthClientsApi,
+  RevealedOAuthClient,
+} from '../api/oauth-clients-api';
 import { h } from '../ui/dom';
 import { field } from '../ui/field';
 import { FormErrors } from '../ui/form-errors';
@@ -13,16 +24,16 @@ export interface OAuthClientFormOptions {
   onSaved: (client: OAuthClientResource | RevealedOAuthClient) => void;
 }
 
-const TYPE_NAMES: Record<(typeof OAUTH_CLIENT_TYPES)[number], string> = {
+const TYPE_NAMES: Record<OAuthClientType, string> = {
   confidential: 'Confidential: a server that keeps a secret',
   public: 'Public: a browser or mobile app (PKCE, no secret)',
 };
-const APPLICATION_TYPE_NAMES: Record<(typeof OAUTH_APPLICATION_TYPES)[number], string> = {
+const APPLICATION_TYPE_NAMES: Record<OAuthApplicationType, string> = {
   web: 'Web: https redirects',
   native: 'Native: loopback and app-scheme redirects (RFC 8252)',
 };
 /** What each scope lets the application read, in the words of the consent page. */
-const SCOPE_NAMES: Record<(typeof OPENID_SCOPES)[number], string> = {
+const SCOPE_NAMES: Record<OpenIdScope, string> = {
   openid: 'openid: who the user is (always)',
   email: 'email: address and whether it is verified',
   profile: 'profile: name',
@@ -50,7 +61,12 @@ export async function openOAuthClientForm({ clients, editing, onSaved }: OAuthCl
   );
   const type = field(
     'Type',
-    h('select', { name: 'type' }, ...OAUTH_CLIENT_TYPES.map((value) => h('option', { value }, TYPE_NAMES[value]))),
+    h(
+      'select',
+      { name: 'type' },
+      // In TYPE_NAMES' order: a server-side application, the usual case, first.
+      ...(Object.keys(TYPE_NAMES) as OAuthClientType[]).map((value) => h('option', { value }, TYPE_NAMES[value])),
+    ),
     'It never changes. A confidential client gets a secret, shown once.',
   );
   const applicationType = field(
@@ -135,9 +151,7 @@ export async function openOAuthClientForm({ clients, editing, onSaved }: OAuthCl
       name: name.control.value.trim(),
       redirect_uris: lines(redirectUris.control.value),
       post_logout_redirect_uris: lines(postLogoutRedirectUris.control.value),
-      scopes: [...scopes.control.selectedOptions].map(
-        (option) => option.value as (typeof OPENID_SCOPES)[number],
-      ),
+      scopes: [...scopes.control.selectedOptions].map((option) => option.value as OpenIdScope),
       first_party: firstParty.control.checked,
     };
     const problems: Record<string, string> = {};
@@ -152,8 +166,8 @@ export async function openOAuthClientForm({ clients, editing, onSaved }: OAuthCl
         ? await clients.update(editing.id, values)
         : await clients.create({
             ...values,
-            type: type.control.value,
-            application_type: applicationType.control.value,
+            type: type.control.value as OAuthClientType,
+            application_type: applicationType.control.value as OAuthApplicationType,
           });
       modal.close();
       onSaved(saved);

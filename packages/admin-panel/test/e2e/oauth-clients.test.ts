@@ -28,6 +28,7 @@ describe('applications in the panel', () => {
     await page.getByRole('button', { name: 'New application' }).click();
     const form = page.getByRole('dialog', { name: 'Register an application' });
     await form.getByLabel('Name', { exact: true }).fill(HOSTILE_NAME);
+    expect(await form.getByLabel('Type', { exact: true }).inputValue()).toBe('confidential');
     const uris = form.getByLabel('Redirect URIs', { exact: true });
     await uris.fill('http://localhost:3000/callback');
     await form.getByRole('button', { name: 'Register application' }).click();
@@ -66,9 +67,15 @@ describe('applications in the panel', () => {
 
     await row.getByRole('button', { name: 'Rotate the secret of Acme CRM' }).click();
     const rotated = responseTo(page, 'POST', /\/rotate-secret$/);
-    await page.getByRole('dialog', { name: 'Rotate the secret of Acme CRM?' }).getByRole('button', { name: 'Rotate secret' }).click();
+    await page
+      .getByRole('dialog', { name: 'Rotate the secret of Acme CRM?' })
+      .getByRole('button', { name: 'Rotate secret' })
+      .click();
     expect((await rotated).status()).toBe(200);
-    const next = await page.getByRole('dialog', { name: 'Save the client secret' }).getByLabel('Client secret', { exact: true }).inputValue();
+    const next = await page
+      .getByRole('dialog', { name: 'Save the client secret' })
+      .getByLabel('Client secret', { exact: true })
+      .inputValue();
     expect(next).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(next).not.toBe(secret);
     await page.getByRole('button', { name: 'I have saved it' }).click();
@@ -76,7 +83,10 @@ describe('applications in the panel', () => {
 
     await row.getByRole('button', { name: 'Delete Acme CRM' }).click();
     const deleted = responseTo(page, 'DELETE', /^\/v1\/admin\/oauth-clients\//);
-    await page.getByRole('dialog', { name: 'Delete Acme CRM?' }).getByRole('button', { name: 'Delete application' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete Acme CRM?' })
+      .getByRole('button', { name: 'Delete application' })
+      .click();
     expect((await deleted).status()).toBe(204);
     await page.getByText('No application yet.').waitFor();
   });

@@ -154,6 +154,16 @@ export class AdminClient {
     return response.text();
   }
 
+  /** Registers an OAuth client (`name`, `type`, `application_type`, `redirect_uris`, `scopes`…); answers its id. */
+  async createOAuthClient(attributes: Record<string, unknown>): Promise<string> {
+    const response = await this.call('POST', '/v1/admin/oauth-clients', {
+      data: { type: 'oauth_clients', attributes },
+    });
+    if (response.status !== 201)
+      throw new Error(`OAuth client create failed: ${response.status} ${await response.text()}`);
+    return ((await response.json()) as { data: { id: string } }).data.id;
+  }
+
   /** The admin API's list of OAuth clients, as its body reads: what a secret must never be found in. */
   async oauthClientsText(): Promise<string> {
     const response = await this.call('GET', '/v1/admin/oauth-clients');

@@ -1,6 +1,5 @@
-import { SYSTEM, type Initiator } from '../audit/audit-event.ts';
+import { SYSTEM, type AuditRecord, type Initiator } from '../audit/audit-event.ts';
 import { auditRecord, userTarget } from '../audit/audit-records.ts';
-import type { AuditRecord } from '../audit/audit-event.ts';
 import type { Clock } from '../shared/clock.ts';
 import { NotFoundError } from '../shared/errors.ts';
 import type { IdGenerator } from '../shared/id-generator.ts';

@@ -137,12 +137,17 @@ describe('OAuthClientService', () => {
       const web = (await domain.oauthClients.create(CRM, BY)).client;
       const native = (await domain.oauthClients.create(CLI, BY)).client;
       const loopback = { redirectUris: ['http://localhost:4000/callback'] };
-      expect(await issueSources(domain.oauthClients.update(web.id, loopback, BY))).toEqual([pointerTo('redirect_uris')]);
+      expect(await issueSources(domain.oauthClients.update(web.id, loopback, BY))).toEqual([
+        pointerTo('redirect_uris'),
+      ]);
       expect((await domain.oauthClients.update(native.id, loopback, BY)).redirectUris).toEqual(loopback.redirectUris);
     });
 
     it('answers not found for an unknown client', async () => {
-      await rejectionOf(domain.oauthClients.update('00000000-0000-4000-8000-000000000404', { name: 'x' }), NotFoundError);
+      await rejectionOf(
+        domain.oauthClients.update('00000000-0000-4000-8000-000000000404', { name: 'x' }),
+        NotFoundError,
+      );
     });
   });
 

@@ -171,7 +171,10 @@ export class OAuthClientService {
     const now = this.deps.clock.now();
     const rotated = await this.deps.clients.update(id, (current) => {
       const next = { ...current, secret: sealed, updated: now };
-      return { client: next, audit: this.record(by, 'oauth_client.secret_rotated', id, now, clientChanges(current, next, true)) };
+      return {
+        client: next,
+        audit: this.record(by, 'oauth_client.secret_rotated', id, now, clientChanges(current, next, true)),
+      };
     });
     if (!rotated) throw new NotFoundError('OAuth client');
     return { client: rotated, secret };

@@ -54,7 +54,11 @@ const NEVER = [
 
 describe('OAuth client rules', () => {
   it('takes a web client’s https redirect URIs on a host of its own, with a query, as written', () => {
-    for (const uri of ['https://crm.acme.test/callback', 'https://crm.acme.test/cb?tenant=1', 'HTTPS://CRM.acme.test/cb'])
+    for (const uri of [
+      'https://crm.acme.test/callback',
+      'https://crm.acme.test/cb?tenant=1',
+      'HTTPS://CRM.acme.test/cb',
+    ])
       expect(accepted(uri, 'web')).toEqual({ uri, type: 'web', problem: null });
   });
 
@@ -119,17 +123,16 @@ describe('OAuth client rules', () => {
     const many = (count: number) => Array.from({ length: count }, (_, i) => `https://crm.acme.test/cb${i}`);
     expect(newOAuthClientIssues({ ...DRAFT, redirectUris: many(20), postLogoutRedirectUris: many(20) })).toEqual([]);
     expect(newOAuthClientIssues({ ...DRAFT, postLogoutRedirectUris: [] })).toEqual([]);
-    expect(pointers(newOAuthClientIssues({ ...DRAFT, redirectUris: many(21), postLogoutRedirectUris: many(21) }))).toEqual([
-      '/data/attributes/redirect_uris',
-      '/data/attributes/post_logout_redirect_uris',
-    ]);
+    expect(
+      pointers(newOAuthClientIssues({ ...DRAFT, redirectUris: many(21), postLogoutRedirectUris: many(21) })),
+    ).toEqual(['/data/attributes/redirect_uris', '/data/attributes/post_logout_redirect_uris']);
     expect(pointers(newOAuthClientIssues({ ...DRAFT, redirectUris: [] }))).toEqual(['/data/attributes/redirect_uris']);
     expect(
       pointers(newOAuthClientIssues({ ...DRAFT, postLogoutRedirectUris: ['https://crm.acme.test/bye#x'] })),
     ).toEqual(['/data/attributes/post_logout_redirect_uris']);
-    expect(
-      pointers(newOAuthClientIssues({ ...DRAFT, postLogoutRedirectUris: ['http://localhost:3000/bye'] })),
-    ).toEqual(['/data/attributes/post_logout_redirect_uris']);
+    expect(pointers(newOAuthClientIssues({ ...DRAFT, postLogoutRedirectUris: ['http://localhost:3000/bye'] }))).toEqual(
+      ['/data/attributes/post_logout_redirect_uris'],
+    );
   });
 
   it('judges URIs by the application type: loopback for a native client only', () => {

@@ -72,7 +72,9 @@ export function redirectUriProblem(uri: string, applicationType: OAuthApplicatio
   }
   if (scheme === 'http:') return loopback ? null : 'must use https (http only on localhost, 127.0.0.1 or [::1])';
   if (scheme === 'https:') return loopback ? 'must use http on a loopback address' : null;
-  return scheme.includes('.') ? null : 'must use https, loopback http, or a private-use scheme of a reverse domain name';
+  return scheme.includes('.')
+    ? null
+    : 'must use https, loopback http, or a private-use scheme of a reverse domain name';
 }
 
 /** A list of redirect URIs (each once): at most 20, each by redirectUriProblem, naming the first bad entry. */
@@ -101,7 +103,10 @@ export const normalizeUris = (uris: readonly string[]): string[] => [...new Set(
 const pointer = (attribute: string) => ({ pointer: `/data/attributes/${attribute}` });
 
 /** Every problem with the present attributes of a new or changed client of `applicationType`, one per attribute. */
-function attributeIssues(attributes: OAuthClientPatch, applicationType: OAuthApplicationType | null): ValidationIssue[] {
+function attributeIssues(
+  attributes: OAuthClientPatch,
+  applicationType: OAuthApplicationType | null,
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const report = (attribute: string, problem: string | null) => {
     if (problem) issues.push({ source: pointer(attribute), detail: `${attribute} ${problem}` });

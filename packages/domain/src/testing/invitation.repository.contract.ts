@@ -11,6 +11,7 @@ import { applyUserPatch } from '../users/user.rules.ts';
 import type { User } from '../users/user.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 import { sampleMail } from './mail-queue.contract.ts';
+import { sampleOpenIdRecord } from './openid-samples.ts';
 import { sampleUser } from './user.repository.contract.ts';
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');
@@ -188,8 +189,11 @@ export function describeInvitationRepositoryContract(backend: string, open: Open
       expect(await acceptWith(repositories, token, at(61))).not.toBeNull();
     });
 
-    it('revoke() removes the invitation, its user and its token; a second revoke finds nothing', async () => {
+    it('revoke() removes the invitation, its user, its token and what the OpenID engine kept about the user; a second revoke finds nothing', async () => {
       const { user, invitation, token } = await created();
+      // Signed in through an identity provider, without a password, the invitee may have granted an application.
+      const grant = sampleOpenIdRecord('Grant', { accountId: user.id });
+      await repositories.openIdRecords.upsert(grant);
       let removed: boolean | undefined;
       const revoked = await repositories.invitations.revoke(invitation.id, at(5), (pending, userRemoved) => {
         expect(pending.id).toBe(invitation.id);
@@ -200,6 +204,7 @@ export function describeInvitationRepositoryContract(backend: string, open: Open
       expect(revoked).toMatchObject({ id: invitation.id, email: user.email });
       expect(await repositories.users.findById(user.id)).toBeNull();
       expect(await repositories.invitations.findPending(invitation.id)).toBeNull();
+      expect(await repositories.openIdRecords.find('Grant', grant.id, T0)).toBeNull();
       expect(await acceptWith(repositories, token)).toBeNull();
       expect(
         await repositories.invitations.revoke(invitation.id, at(6), () => event('invitation.revoked', 'x')),

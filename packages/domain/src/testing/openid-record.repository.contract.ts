@@ -9,7 +9,7 @@ import { sampleUser } from './user.repository.contract.ts';
 
 /** Concurrent consumes of one record per round, half on each instance, and rounds: enough for a second winner to show. */
 const RACERS = 20;
-const ROUNDS = 10;
+const ROUNDS = 50;
 
 let made = 0;
 const revoked = (grantId: string) => {

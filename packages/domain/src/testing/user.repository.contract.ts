@@ -8,6 +8,9 @@ import { applyUserPatch } from '../users/user.rules.ts';
 import { useFreshRepositories, type OpenRepositories } from './contract-harness.ts';
 import { firstTokenOf, sampleSession } from './sample-session.ts';
 import { NO_BAN } from '../users/user-ban.ts';
+import type { AuditTrail } from '../audit/audit-trail.ts';
+import { SYSTEM } from '../audit/audit-event.ts';
+import { auditRecord } from '../audit/audit-records.ts';
 
 let sequence = 0;
 const T0 = new Date('2026-01-01T00:00:00.000Z');
@@ -37,10 +40,11 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
   describe(`UserRepository contract (${backend})`, () => {
     let users: UserRepository;
     let sessions: SessionRepository;
+    let audit: AuditTrail;
     /** The same users through another instance (another process's connections and caches). */
     let elsewhere: UserRepository;
     useFreshRepositories(open, (repositories, another) => {
-      ({ users, sessions } = repositories);
+      ({ users, sessions, audit } = repositories);
       elsewhere = another.users;
     });
     const later = (user: User, seconds: number) => new Date(user.updated.getTime() + seconds * 1000);
@@ -225,6 +229,50 @@ export function describeUserRepositoryContract(backend: string, open: OpenReposi
         email: 'new-address@example.com',
         version: 5,
       });
+    });
+
+    it('of rounds of renames racing logins on two instances, neither loses the other: the name and the last login both land', async () => {
+      for (let round = 0; round < 10; round++) {
+        const user = sampleUser();
+        await users.insert(user);
+        const at = later(user, 1);
+        const [renamed] = await Promise.all([
+          (round % 2 ? elsewhere : users).update(user.id, rename(`Round ${round}`, at)),
+          openSession(user),
+        ]);
+        expect(renamed?.name).toBe(`Round ${round}`);
+        const stored = await users.findById(user.id);
+        expect({ name: stored?.name, lastLogin: stored?.lastLogin }).toEqual({
+          name: `Round ${round}`,
+          lastLogin: user.created,
+        });
+      }
+    });
+
+    it('of 12 concurrent audited updates on two instances, each commits its event exactly once', async () => {
+      const user = sampleUser({ metadata: {} });
+      await users.insert(user);
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          (i % 2 ? elsewhere : users).update(user.id, (current) => ({
+            user: applyUserPatch(current, { metadata: { ...current.metadata, [`key${i}`]: i } }, later(user, 1)),
+            audit: auditRecord(
+              crypto.randomUUID(),
+              later(user, 1),
+              SYSTEM,
+              'user.updated',
+              { type: 'users', id: user.id },
+              {
+                [`key${i}`]: { before: null, after: i },
+              },
+            ),
+          })),
+        ),
+      );
+      const { events } = await audit.list({ targetId: user.id, page: 1, size: 100 });
+      const keys = events.flatMap((event) => Object.keys(event.changes ?? {})).sort();
+      expect(keys).toEqual(Array.from({ length: 12 }, (_, i) => `key${i}`).sort());
+      expect(Object.keys((await users.findById(user.id))?.metadata ?? {})).toHaveLength(12);
     });
 
     it('of two concurrent updates of one attribute, one wins whole', async () => {

@@ -59,10 +59,11 @@ export interface UserRepository {
    */
   list(query: UserListQuery): Promise<UserPage>;
   /**
-   * Reads the user and writes what `change` decides from it in one transaction that holds the
-   * row, so no other write lands between the read and the write. `change` runs synchronously
-   * inside that transaction; when it throws, nothing is written and the error propagates. Answers
-   * the stored record, or null when there is no such user.
+   * Reads the user and writes what `change` decides from it, so that no other write lands between
+   * the read and the write: in one transaction that holds the row, or (a write of the row and its
+   * event alone) by writing only if the row is still as read, reading again otherwise. `change`
+   * may so run more than once, and must do nothing but answer; when it throws, nothing is written
+   * and the error propagates. Answers the stored record, or null when there is no such user.
    */
   update(id: string, change: (current: User) => UserWrite): Promise<User | null>;
   /**

@@ -27,7 +27,9 @@ export class ExternalTrips {
   /** Where to send the browser to sign in with `slug`, coming back to `returnPath` (under the pages). */
   async start(c: Context<AppEnv>, slug: string, returnPath: string): Promise<string> {
     const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
-    const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
+    const challenge = base64url(
+      new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))),
+    );
     setCookie(c, VERIFIER_COOKIE, verifier, { ...this.attributes, maxAge: OAUTH_STATE_SECONDS });
     const start = new URL(`v1/oauth/${encodeURIComponent(slug)}/authorize`, this.publicUrl);
     start.searchParams.set('redirect_to', new URL(`account/${returnPath}`, this.publicUrl).href);

@@ -104,9 +104,14 @@ export async function signInWithForm(
     return firstStep(steps.password.login(email, password, request.clientAddress, request));
   }
   // The kinds only choose the form's words; the challenge alone decides what is accepted.
-  const kinds = (form.get('kinds') ?? '').split(' ').filter((kind): kind is SecondStepKind => SECOND_STEP_KINDS.has(kind));
+  const kinds = (form.get('kinds') ?? '')
+    .split(' ')
+    .filter((kind): kind is SecondStepKind => SECOND_STEP_KINDS.has(kind));
   try {
-    return { state: 'signed_in', grant: await steps.secondStep.complete(handle, { code: form.get('code') ?? '' }, request) };
+    return {
+      state: 'signed_in',
+      grant: await steps.secondStep.complete(handle, { code: form.get('code') ?? '' }, request),
+    };
   } catch (error) {
     const refusal = refusalFor(error);
     return error instanceof InvalidSecondFactorError

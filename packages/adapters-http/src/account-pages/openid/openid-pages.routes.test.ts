@@ -230,7 +230,7 @@ describe('POST /account/authorize/:uid: the password', () => {
 
   it('tells a deactivated account so only once its password was right', async () => {
     const { t, browser, uid, user } = await scene();
-    await t.deps.users.update(user.id, { active: false });
+    await t.deps.users.update(user.id, { active: 0 });
     const wrong = await browser.post(`/account/authorize/${uid}`, signInFields('ann@example.com', 'wrong-password-9'));
     expect(wrong.status).toBe(401);
     const right = await browser.post(`/account/authorize/${uid}`, signInFields('ann@example.com', PASSWORD));
@@ -241,8 +241,17 @@ describe('POST /account/authorize/:uid: the password', () => {
 
   it('refuses a form from another site (403), signing nobody in', async () => {
     const { t, browser, uid } = await scene();
-    for (const headers of [{ Origin: 'https://evil.example' }, { 'Sec-Fetch-Site': 'cross-site' }, {}]) {
-      const answer = await browser.post(`/account/authorize/${uid}`, signInFields('ann@example.com', PASSWORD), headers);
+    const crossSite: Record<string, string>[] = [
+      { Origin: 'https://evil.example' },
+      { 'Sec-Fetch-Site': 'cross-site' },
+      {},
+    ];
+    for (const headers of crossSite) {
+      const answer = await browser.post(
+        `/account/authorize/${uid}`,
+        signInFields('ann@example.com', PASSWORD),
+        headers,
+      );
       expect(answer.status).toBe(403);
       expect(answer.body).toContain('This form was sent from another site, so nothing was done.');
     }
@@ -290,6 +299,15 @@ describe('POST /account/authorize/:uid: the second factor', () => {
     expect(done.status).toBe(200);
     expect(t.openIdInteractions.finished).toHaveLength(1);
     browser.expectNever('recovery-code-1');
+  });
+
+  it('an account whose only second factor is a passkey is told this page cannot use it, and signs nobody in', async () => {
+    const { t, browser, uid, user } = await scene();
+    await t.enrol.passkey('user', user.id, t.clock.now());
+    const answer = await browser.post(`/account/authorize/${uid}`, signInFields('ann@example.com', PASSWORD));
+    expect(answer.body).toContain('This account confirms sign-ins with a passkey, which this page cannot use.');
+    expect(answer.body).not.toContain('<form');
+    expect(t.openIdInteractions.finished).toEqual([]);
   });
 
   it('a spent or forged challenge sends back to the password (400)', async () => {
@@ -417,9 +435,13 @@ describe('/account/authorize/:uid/consent', () => {
 
   it('decides nothing for a form from another site (403) or without a decision (400)', async () => {
     const { t, browser, uid } = await consentScene();
-    const crossSite = await browser.post(`/account/authorize/${uid}/consent`, { decision: 'allow' }, {
-      Origin: 'https://evil.example',
-    });
+    const crossSite = await browser.post(
+      `/account/authorize/${uid}/consent`,
+      { decision: 'allow' },
+      {
+        Origin: 'https://evil.example',
+      },
+    );
     expect(crossSite.status).toBe(403);
     const undecided = await browser.post(`/account/authorize/${uid}/consent`, { decision: 'maybe' });
     expect(undecided.status).toBe(400);
@@ -437,7 +459,11 @@ describe('/account/authorize/:uid/consent', () => {
   it('never shows another browser’s consent, even to a signed-in user', async () => {
     const { t, browser: annBrowser } = await consentScene('Ann’s Client');
     const bob = await t.createUser({ email: 'bob@example.com', password: PASSWORD });
-    const bobs = t.openIdInteractions.start({ prompt: 'consent', accountId: bob.id, client: { id: 'c2', name: 'Bob’s Client' } });
+    const bobs = t.openIdInteractions.start({
+      prompt: 'consent',
+      accountId: bob.id,
+      client: { id: 'c2', name: 'Bob’s Client' },
+    });
     const page = await annBrowser.get(`/account/authorize/${bobs.uid}/consent`);
     expect(page.status).toBe(404);
     expect((await annBrowser.post(`/account/authorize/${bobs.uid}/consent`, { decision: 'allow' })).status).toBe(404);
@@ -500,7 +526,9 @@ describe('/account/applications', () => {
     expect(page.body).toContain('<h2>Acme &lt;b&gt;CRM&lt;/b&gt;</h2>');
     expect(page.body).not.toContain('<b>');
     expect(page.body).toContain('<li>See your email address and whether it is verified</li>');
-    expect(page.body).toContain('<li>Stay signed in: use your account while you are away, until you remove its access here</li>');
+    expect(page.body).toContain(
+      '<li>Stay signed in: use your account while you are away, until you remove its access here</li>',
+    );
     expect(page.body).not.toContain('See your name');
     expect(page.body.match(/Remove access of/g)).toHaveLength(1);
     browser.expectNever('bob@example.com', PASSWORD);
@@ -535,14 +563,23 @@ describe('/account/applications', () => {
     await otherBrowser.post(`/account/authorize/${other.uid}`, signInFields('ann@example.com', PASSWORD));
     const othersCsrf = csrfOf((await otherBrowser.get('/account/applications')).body);
 
-    for (const fields of [{ grant: mine }, { grant: mine, csrf: '' }, { grant: mine, csrf: othersCsrf }]) {
+    const forged: Record<string, string>[] = [
+      { grant: mine },
+      { grant: mine, csrf: '' },
+      { grant: mine, csrf: othersCsrf },
+    ];
+    for (const fields of forged) {
       const refused = await browser.post('/account/applications/revoke', fields);
       expect(refused.status).toBe(403);
       expect(refused.body).toContain('This form is out of date or was sent from another site, so nothing was done.');
     }
-    const crossSite = await browser.post('/account/applications/revoke', { grant: mine, csrf }, {
-      Origin: 'https://evil.example',
-    });
+    const crossSite = await browser.post(
+      '/account/applications/revoke',
+      { grant: mine, csrf },
+      {
+        Origin: 'https://evil.example',
+      },
+    );
     expect(crossSite.status).toBe(403);
     expect(await grants(user)).toEqual([mine]);
 

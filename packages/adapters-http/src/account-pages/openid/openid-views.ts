@@ -85,7 +85,12 @@ export function secondStepPage({
     const body = html`<p role="alert">This account confirms sign-ins with a passkey, which this page cannot use. Sign in where you use your passkey, or ask an administrator for recovery codes.</p>`;
     return accountDocument({ title, body, error: true, root: place.root });
   }
-  const label = totp && recovery ? 'Code from your authenticator app, or a recovery code' : totp ? 'Code from your authenticator app' : 'Recovery code';
+  const label =
+    totp && recovery
+      ? 'Code from your authenticator app, or a recovery code'
+      : totp
+        ? 'Code from your authenticator app'
+        : 'Recovery code';
   const body = html`<p>Your account has a second factor. Enter a code to finish signing in.</p>
 ${errorLine(error)}<form method="post" action="${place.action}">
 <input type="hidden" name="challenge" value="${pending.handle}">
@@ -98,7 +103,15 @@ ${errorLine(error)}<form method="post" action="${place.action}">
 }
 
 /** What the application asks for, in plain words, and the choice: allow or deny. */
-export function consentPage({ place, client, scopes }: { place: PagePlace; client: string; scopes: readonly string[] }): string {
+export function consentPage({
+  place,
+  client,
+  scopes,
+}: {
+  place: PagePlace;
+  client: string;
+  scopes: readonly string[];
+}): string {
   const body = html`<p><strong>${client}</strong> asks to use your account. It would be able to:</p>
 <ul>
 ${scopes.map((scope) => html`<li>${scopeWords(scope)}</li>\n`)}</ul>
