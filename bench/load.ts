@@ -1,10 +1,24 @@
-import { Agent, request } from 'node:http';
+import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
 export interface Reply {
   status: number;
   body: string;
+  headers: IncomingHttpHeaders;
+}
+
+export interface SendOptions {
+  /** A Bearer access token. */
+  token?: string;
+  /** A JSON body. */
+  json?: unknown;
+  /** A form body (application/x-www-form-urlencoded), as OAuth's endpoints take. */
+  form?: URLSearchParams;
+  /** The client address the server sees, through its trusted proxy (see CLIENT_ADDRESS_ENV). */
+  from?: string;
+  /** Any other header (a cookie, HTTP Basic credentials). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -22,19 +36,17 @@ export class HttpClient {
     this.agent = new Agent({ keepAlive: true, maxSockets: sockets });
   }
 
-  send(
-    method: string,
-    path: string,
-    { token, json, from }: { token?: string; json?: unknown; from?: string } = {},
-  ): Promise<Reply> {
+  send(method: string, path: string, { token, json, form, from, headers: extra }: SendOptions = {}): Promise<Reply> {
     const baseUrl = this.baseUrls[this.sent++ % this.baseUrls.length]!;
-    const body = json === undefined ? undefined : JSON.stringify(json);
-    const headers: Record<string, string> = {};
-    // The client address the server sees, through its trusted proxy (see CLIENT_ADDRESS_ENV).
+    const body = json === undefined ? form?.toString() : JSON.stringify(json);
+    const headers: Record<string, string> = { ...extra };
     if (from) headers['x-forwarded-for'] = from;
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined)
-      Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+      Object.assign(headers, {
+        'content-type': json === undefined ? 'application/x-www-form-urlencoded' : 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+      });
     return new Promise((resolve, reject) => {
       const sent = request(
         `${baseUrl}${path}`,
@@ -43,7 +55,9 @@ export class HttpClient {
           let text = '';
           response.setEncoding('utf8');
           response.on('data', (chunk: string) => void (text += chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, body: text, headers: response.headers }),
+          );
           response.on('error', reject);
         },
       );

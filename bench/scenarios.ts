@@ -1,5 +1,7 @@
 import { expectJson, logIn, PASSWORD, tokensOf, userAttributes, usersDocument, type SeededUser } from './api';
-import type { HttpClient, Load, Step } from './load';
+import type { HttpClient, Load } from './load';
+import type { Scenario } from './scenario';
+import { openIdScenarios } from './openid-scenarios';
 import { seedTotpAnswers, totpStepNow, type ServerData, type TotpAnswer } from './second-factor-seed';
 import { DOMAINS } from './seed';
 import { SoftwareAuthenticator } from '../scripts/software-authenticator';
@@ -22,21 +24,6 @@ export interface Target {
   server: ServerData;
   /** The origin the server's WebAuthn ceremonies expect (its default: http://localhost:<PORT>). */
   webauthnOrigin: string;
-}
-
-/** One request type, sent by every worker in turn. */
-export interface Traffic {
-  name: string;
-  expected: number;
-  /** The step of one worker; any set-up it needs (a login) happens here, unmeasured. */
-  prepare(worker: number): Promise<Step>;
-}
-
-export interface Scenario extends Traffic {
-  /** What a request does, in a few words, for the table. */
-  note: string;
-  /** Requests sent one at a time, each from a single client, while the load runs: what other users of the service see. */
-  probes?: Traffic[];
 }
 
 /**
@@ -305,6 +292,8 @@ export function scenarios({
         };
       },
     },
+    // Before the second factor's: their password sign-in at the provider's page is one step.
+    ...openIdScenarios({ client, adminToken, users, loadSeconds, concurrency: load.concurrency }),
     // Last: the passkey's users are seeded users, whose password login then asks for a second step.
     {
       name: 'POST /v1/login/mfa (TOTP)',
