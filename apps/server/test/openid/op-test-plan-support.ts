@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, vi } from 'vitest';
 import * as client from 'openid-client';
 import { postForms, refreshTarget, submission } from '../../../../scripts/html-pages';
 import { AdminClient } from '../support/admin-client';
+import { CookieJar } from '../support/cookie-jar';
 import type { Backend } from '../support/test-application';
 import { type OpenIdService, startOpenIdService } from './openid-service';
 
@@ -20,32 +21,14 @@ const HOPS = 12;
  * first address outside the service or at a page.
  */
 export class UserAgent {
-  readonly cookies = new Map<string, string>();
+  private readonly cookies = new CookieJar();
 
   constructor(readonly origin: string) {}
-
-  get cookieHeader(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-
-  private keep(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = '', ...attributes] = line.split(';');
-      const at = pair.indexOf('=');
-      const name = pair.slice(0, at).trim();
-      const value = pair.slice(at + 1).trim();
-      const expired = attributes.some(
-        (each) => /^\s*max-age=0\s*$/i.test(each) || /^\s*expires=Thu, 01 Jan 1970/i.test(each),
-      );
-      if (value === '' || expired) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
 
   /** One request to the service, its cookies sent and kept, redirects not followed. */
   async request(url: string | URL, form?: URLSearchParams): Promise<Response> {
     const headers: Record<string, string> = {};
-    if (this.cookies.size > 0) headers.Cookie = this.cookieHeader;
+    if (this.cookies.size > 0) headers.Cookie = this.cookies.header;
     // A form of the service's pages, posted from them: the browser says so with Origin.
     if (form) Object.assign(headers, { 'Content-Type': 'application/x-www-form-urlencoded', Origin: this.origin });
     const response = await fetch(url, {
@@ -54,7 +37,7 @@ export class UserAgent {
       body: form?.toString(),
       redirect: 'manual',
     });
-    this.keep(response);
+    this.cookies.keep(response);
     return response;
   }
 

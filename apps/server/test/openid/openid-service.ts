@@ -2,9 +2,11 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthClientDraft } from '@uas/domain';
 import * as oidc from 'openid-client';
+import { refreshTarget } from '../../../../scripts/html-pages';
 import { createHttpServer } from '../../src/http-server';
 import { loadConfig } from '../../src/config';
 import { type Backend, startTestApplication, type TestApplication } from '../support/test-application';
+import { CookieJar } from '../support/cookie-jar';
 import { sharedStoreEnv } from '../support/two-instances';
 
 /** Where the applications of these suites say they are; the browser stops there, with the code. */
@@ -110,7 +112,7 @@ const MAX_HOPS = 12;
  * application's redirect URI), or at a page it is told to stop at.
  */
 export class Browser {
-  readonly cookies = new Map<string, string>();
+  private readonly cookies = new CookieJar();
 
   /** With `via`, its requests reach that instance of the service (a load balancer's pick). */
   constructor(
@@ -157,10 +159,10 @@ export class Browser {
       const response = await fetch(at.href.replace(this.service.url, this.via.address), {
         ...request,
         redirect: 'manual',
-        headers: { ...(request.headers as Record<string, string>), cookie: this.cookieHeader() },
+        headers: { ...(request.headers as Record<string, string>), cookie: this.cookies.header },
       });
-      this.keep(response);
-      const location = response.headers.get('location') ?? metaRefresh(await response.clone().text());
+      this.cookies.keep(response);
+      const location = response.headers.get('location') ?? refreshTarget(await response.clone().text());
       if (!location) return { at, response };
       at = new URL(location, at);
       request = {};
@@ -176,24 +178,4 @@ export class Browser {
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
     });
   }
-
-  private cookieHeader(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-
-  private keep(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const index = pair.indexOf('=');
-      const name = pair.slice(0, index).trim();
-      const value = pair.slice(index + 1).trim();
-      if (/max-age=0|expires=thu, 01 jan 1970/i.test(line) || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-}
-
-function metaRefresh(html: string): string | null {
-  const match = /<meta http-equiv="refresh" content="\d+;\s*url=([^"]+)"/i.exec(html);
-  return match ? match[1]!.replaceAll('&amp;', '&') : null;
 }
