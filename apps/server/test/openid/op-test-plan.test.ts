@@ -3,15 +3,8 @@ import * as client from 'openid-client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
 import { USER_PASSWORD } from '../support/wire';
-import {
-  authorize,
-  left,
-  type PendingSignIn,
-  RelyingParty,
-  registerClient,
-  type TestUser,
-  useOpenIdProvider,
-} from './op-test-plan-support';
+import { type PendingSignIn, RelyingParty, registerClient, useOpenIdProvider } from './op-test-plan-support';
+import { authorize, left, type TestUser } from './user-agent';
 
 /**
  * The OpenID Foundation's Basic OP certification test plan (oidcc-basic-certification-test-plan),

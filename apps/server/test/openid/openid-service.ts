@@ -2,11 +2,9 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthClientDraft } from '@uas/domain';
 import * as oidc from 'openid-client';
-import { refreshTarget } from '../../../../scripts/html-pages';
 import { createHttpServer } from '../../src/http-server';
 import { loadConfig } from '../../src/config';
 import { type Backend, startTestApplication, type TestApplication } from '../support/test-application';
-import { CookieJar } from '../support/cookie-jar';
 import { sharedStoreEnv } from '../support/two-instances';
 
 /** Where the applications of these suites say they are; the browser stops there, with the code. */
@@ -102,80 +100,4 @@ export async function relyingParty(
   if (via)
     config[oidc.customFetch] = (url, options) => fetch(url.replace(service.url, via.address), options as RequestInit);
   return config;
-}
-
-const MAX_HOPS = 12;
-
-/**
- * A browser without a script engine on the service's pages: keeps cookies, follows redirects and
- * the pages' meta refreshes by hand, and stops at the first URL outside the service (the
- * application's redirect URI), or at a page it is told to stop at.
- */
-export class Browser {
-  private readonly cookies = new CookieJar();
-
-  /** With `via`, its requests reach that instance of the service (a load balancer's pick). */
-  constructor(
-    private readonly service: OpenIdService,
-    private via: OpenIdService = service,
-  ) {}
-
-  /** From now on its requests reach `instance`. */
-  switchTo(instance: OpenIdService): this {
-    this.via = instance;
-    return this;
-  }
-
-  /** Opens `start`, signs in with `credentials` when asked, allows consent when asked; answers where it ended. */
-  async authorize(
-    start: URL | string,
-    credentials: { email: string; password: string },
-    consent: 'allow' | 'deny' = 'allow',
-  ): Promise<URL> {
-    let stop = await this.follow(new URL(start));
-    for (let hop = 0; hop < MAX_HOPS; hop += 1) {
-      if (!stop.response) return stop.at;
-      const body = await stop.response.text();
-      if (/name="password"/.test(body)) {
-        stop = await this.submit(stop.at, { email: credentials.email, password: credentials.password });
-      } else if (/name="decision"/.test(body)) {
-        stop = await this.submit(stop.at, { decision: consent });
-      } else {
-        throw new Error(`Stuck at ${stop.at.pathname} (${stop.response.status}): ${body.slice(0, 300)}`);
-      }
-    }
-    throw new Error('Too many pages.');
-  }
-
-  /**
-   * Follows redirects and meta refreshes from `url`: where it stopped, with the service's answer
-   * there, or none when it left the service.
-   */
-  async follow(url: URL, init: RequestInit = {}): Promise<{ at: URL; response: Response | null }> {
-    let at = url;
-    let request = init;
-    for (let hop = 0; hop < MAX_HOPS; hop += 1) {
-      if (!at.href.startsWith(this.service.url)) return { at, response: null };
-      const response = await fetch(at.href.replace(this.service.url, this.via.address), {
-        ...request,
-        redirect: 'manual',
-        headers: { ...(request.headers as Record<string, string>), cookie: this.cookies.header },
-      });
-      this.cookies.keep(response);
-      const location = response.headers.get('location') ?? refreshTarget(await response.clone().text());
-      if (!location) return { at, response };
-      at = new URL(location, at);
-      request = {};
-    }
-    throw new Error('Too many redirects.');
-  }
-
-  private submit(at: URL, fields: Record<string, string>) {
-    return this.follow(at, {
-      method: 'POST',
-      body: new URLSearchParams(fields).toString(),
-      // As a browser posts a page's form back to the page's own origin.
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
-    });
-  }
 }
