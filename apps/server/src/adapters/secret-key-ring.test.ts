@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ActionTokenService, InvalidActionTokenError } from '@uas/domain';
+import { ActionTokenService, InvalidActionTokenError, SECRET_PURPOSES } from '@uas/domain';
 import {
   inMemoryRepositories,
   ManualClock,
@@ -35,18 +35,10 @@ describe('SecretKeyRing', () => {
     const { keyRing, repositories } = ring();
     await keyRing.ensureSecrets();
     await keyRing.ensureSecrets();
-    expect(await repositories.secrets.list('mail-body')).toHaveLength(1);
-    expect(await repositories.secrets.list('token-hmac')).toHaveLength(1);
-    expect(await repositories.secrets.list('factor-secret')).toHaveLength(1);
-    expect(await repositories.secrets.list('webhook-secret')).toHaveLength(1);
-    expect(await repositories.secrets.list('identity-provider-secret')).toHaveLength(1);
-    expect((await repositories.audit.list({ page: 1, size: 10 })).events.map((event) => event.action)).toEqual([
-      'secret.rotated',
-      'secret.rotated',
-      'secret.rotated',
-      'secret.rotated',
-      'secret.rotated',
-    ]);
+    for (const purpose of SECRET_PURPOSES) expect(await repositories.secrets.list(purpose)).toHaveLength(1);
+    expect((await repositories.audit.list({ page: 1, size: 10 })).events.map((event) => event.action)).toEqual(
+      SECRET_PURPOSES.map(() => 'secret.rotated'),
+    );
   });
 
   it('stores the factor-secret material wrapped under the MFA key, so the database alone opens nothing it sealed', async () => {

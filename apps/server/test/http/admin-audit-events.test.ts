@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEventListDocument } from '@uas/client';
-import { AuditService } from '@uas/domain';
+import { AuditService, SECRET_PURPOSES } from '@uas/domain';
 import { BACKENDS, type TestApplication } from '../support/test-application';
 import { jsonInit, loginDocument, usersDocument } from '@uas/adapters-http/testing';
 import { sessionOf } from '../support/admin-api';
@@ -210,11 +210,7 @@ describe.each(BACKENDS)('GET /v1/admin/audit-events on %s', (backend) => {
     expect(actionsOf(await events(`?filter[target]=${user.id}&filter[since]=${between}`))).toEqual(['user.updated']);
     expect(actionsOf(await events(`?filter[target]=${user.id}&filter[until]=${between}`))).toEqual(['user.created']);
     expect(actionsOf(await events(`?filter[actor]=system`))).toEqual([
-      'secret.rotated',
-      'secret.rotated',
-      'secret.rotated',
-      'secret.rotated',
-      'secret.rotated',
+      ...SECRET_PURPOSES.map(() => 'secret.rotated'),
       'signing_key.rotated',
     ]);
     expect(new Set(actionsOf(await events(`?filter[actor]=${admin.id}`)))).toEqual(
