@@ -1,5 +1,5 @@
 import { mayHoldSession, type PrincipalSource } from '@uas/domain';
-import type { Account, FindAccount } from 'oidc-provider';
+import type { Account, FindAccount, KoaContextWithOIDC } from 'oidc-provider';
 
 /**
  * The claims each scope releases (`sub` always): the ones the service's own tokens carry, so an
@@ -19,9 +19,12 @@ export const SCOPE_CLAIMS = {
  * refresh). Admins are no accounts of applications.
  */
 export function findAccount(users: PrincipalSource): FindAccount {
-  return async (_ctx, sub): Promise<Account | undefined> => {
+  return async (ctx, sub): Promise<Account | undefined> => {
     const user = await users.findById(sub);
-    if (!user || !mayHoldSession(user)) return undefined;
+    if (!user || !mayHoldSession(user)) {
+      await endSessionOf(ctx, sub);
+      return undefined;
+    }
     return {
       accountId: user.id,
       // The engine keeps of these only what the granted scopes release.
@@ -35,4 +38,19 @@ export function findAccount(users: PrincipalSource): FindAccount {
       }),
     };
   };
+}
+
+/**
+ * A browser whose signed-in user may no longer sign in: its engine session ends (stored record
+ * removed), and this request goes on as a browser nobody signed in to, so the engine asks for a
+ * sign-in (`login_required` with `prompt=none`) instead of looking for that user's grant. The
+ * engine's session object refuses an empty `accountId`, so the fields go from the object itself.
+ */
+async function endSessionOf(ctx: KoaContextWithOIDC, sub: string): Promise<void> {
+  const session = ctx.oidc?.session;
+  if (!session || session.accountId !== sub) return;
+  await session.destroy();
+  for (const field of ['accountId', 'loginTs', 'amr', 'acr', 'authorizations'] as const) {
+    Reflect.deleteProperty(session, field);
+  }
 }
