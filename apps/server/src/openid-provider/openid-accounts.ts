@@ -14,6 +14,15 @@ export const SCOPE_CLAIMS = {
 } as const;
 
 /**
+ * How and when the user signed in, in every ID token (from the code and from a refresh alike):
+ * the `amr` the sign-in steps gave (`pwd`, `otp`/`hwk`, `mfa`, `fed`), the `acr` made of them, and
+ * `auth_time`, so an application can require a second factor or a recent sign-in without asking
+ * for `max_age`. The engine states them from the sign-in, never from the account's claims, so
+ * userinfo does not carry them.
+ */
+export const SIGN_IN_CLAIMS = ['acr', 'amr', 'auth_time'] as const;
+
+/**
  * The engine's accounts: users, read through the domain on every use, so a user deactivated,
  * banned or deleted gets no code and no token (the engine answers `invalid_grant`, also to a
  * refresh). Admins are no accounts of applications.

@@ -1,6 +1,6 @@
 import { OPENID_SCOPES, type PrincipalSource } from '@uas/domain';
 import type { AdapterFactory, Client, Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
-import { findAccount, SCOPE_CLAIMS } from './openid-accounts';
+import { findAccount, SCOPE_CLAIMS, SIGN_IN_CLAIMS } from './openid-accounts';
 import { engineErrorPage, signedOutPage, signOutPage } from './engine-pages';
 import type { FirstPartyGrants } from './first-party-grants';
 
@@ -74,7 +74,10 @@ export function engineConfiguration(settings: EngineSettings, parts: EngineParts
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     responseTypes: ['code'],
     scopes: [...OPENID_SCOPES],
-    claims: Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([scope, claims]) => [scope, [...claims]])),
+    claims: {
+      ...Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([scope, claims]) => [scope, [...claims]])),
+      openid: [...SCOPE_CLAIMS.openid, ...SIGN_IN_CLAIMS],
+    },
     conformIdTokenClaims: true,
     acrValues: Object.values(ACR_VALUES),
     pkce: {
