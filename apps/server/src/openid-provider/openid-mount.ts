@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { addressMatcher, clientAddressOf, requestIdOf, storableUserAgent } from '@uas/adapters-http';
 import type { Logger } from '@uas/domain';
 import type Provider from 'oidc-provider';
+import { isAuthorizationPost, redirectAuthorizationPost } from './authorization-post';
 import { rememberRequest } from './engine-requests';
 import type { OpenIdEngine } from './openid-engine';
 
@@ -47,6 +48,7 @@ export function engineMount(
   const publicAddress = new URL(publicUrl);
   const prefix = publicAddress.pathname.replace(/\/$/, '');
   const isTrusted = addressMatcher(trustedProxies);
+  const authorizationEndpoint = new URL('oidc/auth', publicUrl).href;
   const callbacks = new WeakMap<Provider, RequestListener>();
   const callbackOf = (provider: Provider) => {
     let callback = callbacks.get(provider);
@@ -54,7 +56,7 @@ export function engineMount(
     return callback;
   };
   return {
-    handles: (req) => ENGINE_PATH.test((req.url ?? '').split('?', 1)[0]!),
+    handles: (req) => ENGINE_PATH.test(pathOf(req)),
     listener: (req, res) => {
       const requestId = requestIdOf(single(req.headers['x-request-id']));
       res.setHeader('X-Request-Id', requestId);
@@ -73,6 +75,10 @@ export function engineMount(
       req.headers['x-forwarded-host'] = publicAddress.host;
       req.headers['x-forwarded-for'] = clientAddress;
       (req as IncomingMessage & { originalUrl: string }).originalUrl = `${prefix}${req.url}`;
+      if (isAuthorizationPost(req, pathOf(req))) {
+        redirectAuthorizationPost(req, res, authorizationEndpoint).catch(() => res.destroy());
+        return;
+      }
       engine.provider().then(
         (provider) => callbackOf(provider)(req, res),
         (error: unknown) => unavailable(res, logger, error),
@@ -81,6 +87,7 @@ export function engineMount(
   };
 }
 
+const pathOf = (req: IncomingMessage) => (req.url ?? '').split('?', 1)[0]!;
 const single = (header: string | string[] | undefined) => (Array.isArray(header) ? header.join(',') : header);
 
 /** The engine could not be built (its keys could not be read): the OAuth error shape, no cause. */

@@ -162,6 +162,21 @@ describe.each(BACKENDS)('the Basic OP test plan, on %s', (backend) => {
       expect(claims.aud).toBe(rp.registered.clientId);
     });
 
+    it('oidcc-ensure-post-request-succeeds: the authorization request posted as a form (OIDC Core 3.1.2.1) signs in as by GET', async () => {
+      const pending = await rp.request();
+      const agent = op().agent();
+      let stop = await agent.navigate(`${op().issuer}/oidc/auth`, pending.url.searchParams);
+      expect(stop.kind === 'page' && /name="password"/.test(stop.html)).toBe(true);
+      stop = await agent.submit(stop, { email: user.email, password: user.password });
+      const tokens = await rp.redeem(left(stop), pending);
+      expect(tokens.claims()!.sub).toBe(user.id);
+
+      // Posted again by the same browser, prompt=none: its session goes along, a code at once.
+      const silent = await rp.request({ prompt: 'none' });
+      const again = left(await agent.navigate(`${op().issuer}/oidc/auth`, silent.url.searchParams));
+      expect((await rp.redeem(again, silent)).claims()!.sub).toBe(user.id);
+    });
+
     it('oidcc-response-type-missing: an authorization request without response_type is refused, the error back at the client', async () => {
       const pending = await rp.request();
       pending.url.searchParams.delete('response_type');
