@@ -113,7 +113,7 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     expect(outcomes.filter(({ status }) => status === 'fulfilled')).toHaveLength(1);
   });
 
-  it('revocation ends a refresh token and its grant; introspection tells only confidential clients', async () => {
+  it('revocation ends a refresh token and its grant; introspection tells only the confidential client the token was issued to', async () => {
     const { config, landing, nonce } = await authorized('openid offline_access', 'revoke');
     const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
     expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(true);
@@ -121,6 +121,15 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     const { client } = await registerClient(service, { type: 'public' });
     const publicConfig = await relyingParty(service, client.id, null);
     expect((await oidc.tokenIntrospection(publicConfig, tokens.access_token)).active).toBe(false);
+    // Another confidential client neither reads nor revokes this client's tokens.
+    const other = await registerClient(service, { name: 'Another App' });
+    const otherConfig = await relyingParty(service, other.client.id, other.secret);
+    expect(await oidc.tokenIntrospection(otherConfig, tokens.access_token)).toEqual({ active: false });
+    expect(await oidc.tokenIntrospection(otherConfig, tokens.refresh_token!)).toEqual({ active: false });
+    await oidc.tokenRevocation(otherConfig, tokens.refresh_token!);
+    await oidc.tokenRevocation(otherConfig, tokens.access_token);
+    expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(true);
+    expect((await oidc.tokenIntrospection(config, tokens.refresh_token!)).active).toBe(true);
 
     await oidc.tokenRevocation(config, tokens.refresh_token!);
     expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
