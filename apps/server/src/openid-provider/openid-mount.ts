@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { addressMatcher, clientAddressOf, requestIdOf, storableUserAgent } from '@uas/adapters-http';
+import { addressMatcher, clientAddressOf, logRequest, requestIdOf, storableUserAgent } from '@uas/adapters-http';
 import type { Logger } from '@uas/domain';
 import type Provider from 'oidc-provider';
 import { isAuthorizationPost, redirectAuthorizationPost } from './authorization-post';
@@ -58,6 +58,7 @@ export function engineMount(
   return {
     handles: (req) => ENGINE_PATH.test(pathOf(req)),
     listener: (req, res) => {
+      const startedAt = performance.now();
       const requestId = requestIdOf(single(req.headers['x-request-id']));
       res.setHeader('X-Request-Id', requestId);
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
@@ -65,6 +66,13 @@ export function engineMount(
         req.socket.remoteAddress ?? '',
         single(req.headers['x-forwarded-for']),
         isTrusted,
+      );
+      // In the service's request log as the Hono app's requests are, the path without its query
+      // (an authorization's parameters, a logout's id_token_hint).
+      const method = req.method ?? 'GET';
+      const path = pathOf(req);
+      res.once('close', () =>
+        logRequest(logger, { requestId, method, path, status: res.statusCode, startedAt, clientAddress }),
       );
       rememberRequest(req, {
         requestId,
@@ -75,7 +83,7 @@ export function engineMount(
       req.headers['x-forwarded-host'] = publicAddress.host;
       req.headers['x-forwarded-for'] = clientAddress;
       (req as IncomingMessage & { originalUrl: string }).originalUrl = `${prefix}${req.url}`;
-      if (isAuthorizationPost(req, pathOf(req))) {
+      if (isAuthorizationPost(req, path)) {
         redirectAuthorizationPost(req, res, authorizationEndpoint).catch(() => res.destroy());
         return;
       }

@@ -1,7 +1,7 @@
 import type { AuditAction } from '@uas/domain';
 import * as jose from 'jose';
 import * as oidc from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BACKENDS } from '../support/test-application';
 import {
   APP_CALLBACK,
@@ -199,5 +199,37 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     const again = await browser.follow(request());
     expect(again.response!.status).toBe(200);
     expect(await again.response!.text()).toMatch(/name="password"/);
+  });
+
+  it("the engine's requests are in the request log as the service's own are, without a code, token or query", async () => {
+    const from = service.t.logs.length;
+    const { user, config, landing, nonce } = await authorized('openid email offline_access', 'logged');
+    const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
+    await oidc.fetchUserInfo(config, tokens.access_token, user.id);
+    await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    const written = () => service.t.logs.slice(from);
+    const engineLines = () =>
+      written()
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.msg === 'request' && line.path.startsWith('/oidc/'));
+    // A line is written once its answer is done, which the client may see a moment before.
+    await vi.waitFor(() => expect(engineLines().filter((line) => line.path === '/oidc/token')).toHaveLength(2));
+    const engine = engineLines();
+    for (const [method, path, status] of [
+      ['GET', '/oidc/auth', 303],
+      ['POST', '/oidc/token', 200],
+      ['GET', '/oidc/userinfo', 200],
+    ] as const) {
+      expect(engine).toContainEqual(
+        expect.objectContaining({ level: 'info', method, path, status, durationMs: expect.any(Number) }),
+      );
+    }
+    for (const line of engine) {
+      expect(line.requestId).toEqual(expect.any(String));
+      expect(line.clientAddress).toBe('127.0.0.1');
+    }
+    const text = written().join('\n');
+    for (const secret of [landing.searchParams.get('code')!, tokens.access_token, tokens.refresh_token!, nonce])
+      expect(text).not.toContain(secret);
   });
 });
