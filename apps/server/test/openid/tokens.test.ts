@@ -63,7 +63,9 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     expect(payload.name).toBeUndefined();
     const info = await oidc.fetchUserInfo(config, tokens.access_token, user.id);
     expect(info).toEqual({ sub: user.id, name: 'Ada Lovelace', metadata: { plan: 'pro' }, app: { roles: ['editor'] } });
-    expect((await events('oauth_grant.created')).some((event) => event.target?.id === user.id)).toBe(true);
+    const created = (await events('oauth_grant.created')).find((event) => event.target?.id === user.id);
+    // The scopes as granted, one space between each, none around.
+    expect(created?.changes?.scopes?.after).toBe('openid profile metadata app');
   });
 
   it('refresh tokens rotate: the new one works, the old one is refused within the grace window without revoking', async () => {
@@ -231,5 +233,31 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     const text = written().join('\n');
     for (const secret of [landing.searchParams.get('code')!, tokens.access_token, tokens.refresh_token!, nonce])
       expect(text).not.toContain(secret);
+  });
+
+  it('refusals past the audit cap leave one log line per address and window, and no further events', async () => {
+    const { client, secret } = await registerClient(service);
+    // A window of the refusal counter of its own, whatever the tests before refused.
+    service.t.clock.advance(3600);
+    const cap = 'token refusals past the audit cap';
+    const audited = async () => (await events('oauth_token.refused')).filter((event) => event.target?.id === client.id);
+    const refuse = () =>
+      fetch(`${service.url}oidc/token`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${btoa(`${client.id}:${secret}`)}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'not-a-token' }),
+      });
+    const linesBefore = service.t.logs.filter((line) => line.includes(cap)).length;
+    for (let attempt = 0; attempt < 14; attempt++) expect((await refuse()).status).toBe(400);
+    const warnings = () => service.t.logs.filter((line) => line.includes(cap)).slice(linesBefore);
+    // The audit is written beside the answer, not before it.
+    await vi.waitFor(async () => expect((await audited()).length).toBe(10));
+    await vi.waitFor(() => expect(warnings()).toHaveLength(1));
+    expect(await audited()).toHaveLength(10);
+    expect(JSON.parse(warnings()[0]!)).toMatchObject({ level: 'warn', clientAddress: '127.0.0.1', audited: 10 });
+    expect(warnings()[0]).not.toContain('not-a-token');
   });
 });
