@@ -26,9 +26,7 @@ export async function redirectAuthorizationPost(
   }
   const form = await readForm(req);
   if (form === null) return refuse(res, 413, 'The authorization request is too long.');
-  res
-    .writeHead(303, { Location: `${endpoint}?${new URLSearchParams(form)}`, 'Cache-Control': 'no-store' })
-    .end();
+  res.writeHead(303, { Location: `${endpoint}?${new URLSearchParams(form)}`, 'Cache-Control': 'no-store' }).end();
 }
 
 /** The body as text, or null once it passes the limit (the rest is not read). */
@@ -45,5 +43,7 @@ async function readForm(req: IncomingMessage): Promise<string | null> {
 
 function refuse(res: ServerResponse, status: number, description: string): void {
   const body = JSON.stringify({ error: 'invalid_request', error_description: description });
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Connection: 'close' }).end(body);
+  res
+    .writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', Connection: 'close' })
+    .end(body);
 }

@@ -104,7 +104,17 @@ describe.each(BACKENDS)('the Basic OP test plan, on %s', (backend) => {
       expect(metadata.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
       expect(metadata.grant_types_supported).not.toContain('implicit');
       expect(metadata.claims_supported).toEqual(
-        expect.arrayContaining(['sub', 'email', 'email_verified', 'name', 'metadata', 'app', 'acr', 'amr', 'auth_time']),
+        expect.arrayContaining([
+          'sub',
+          'email',
+          'email_verified',
+          'name',
+          'metadata',
+          'app',
+          'acr',
+          'amr',
+          'auth_time',
+        ]),
       );
       expect(metadata.acr_values_supported).toEqual([
         'urn:user-account-service:acr:mfa',

@@ -184,24 +184,27 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
   it.each([
     ['deactivated', (id: string) => service.t.useCases.users.update(id, { active: 0 })],
     ['banned', (id: string) => service.t.useCases.users.ban(id, { reason: 'spam', until: null })],
-  ])('a browser whose user was %s is asked to sign in again (login_required with prompt=none), never an error', async (label, end) => {
-    const user = await createUser(service, `ended-${label}-${backend}@example.com`);
-    const { client, secret } = await registerClient(service);
-    const config = await relyingParty(service, client.id, secret);
-    const browser = new Browser(service);
-    const request = (extra: Record<string, string> = {}) =>
-      oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid email', state: 's', ...extra });
-    expect((await browser.authorize(request(), user)).searchParams.get('code')).toBeTruthy();
-    await end(user.id);
+  ])(
+    'a browser whose user was %s is asked to sign in again (login_required with prompt=none), never an error',
+    async (label, end) => {
+      const user = await createUser(service, `ended-${label}-${backend}@example.com`);
+      const { client, secret } = await registerClient(service);
+      const config = await relyingParty(service, client.id, secret);
+      const browser = new Browser(service);
+      const request = (extra: Record<string, string> = {}) =>
+        oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid email', state: 's', ...extra });
+      expect((await browser.authorize(request(), user)).searchParams.get('code')).toBeTruthy();
+      await end(user.id);
 
-    const silent = await browser.follow(request({ prompt: 'none' }));
-    expect(silent.response).toBeNull();
-    expect(silent.at.searchParams.get('error')).toBe('login_required');
-    expect(silent.at.searchParams.get('state')).toBe('s');
-    const again = await browser.follow(request());
-    expect(again.response!.status).toBe(200);
-    expect(await again.response!.text()).toMatch(/name="password"/);
-  });
+      const silent = await browser.follow(request({ prompt: 'none' }));
+      expect(silent.response).toBeNull();
+      expect(silent.at.searchParams.get('error')).toBe('login_required');
+      expect(silent.at.searchParams.get('state')).toBe('s');
+      const again = await browser.follow(request());
+      expect(again.response!.status).toBe(200);
+      expect(await again.response!.text()).toMatch(/name="password"/);
+    },
+  );
 
   it("the engine's requests are in the request log as the service's own are, without a code, token or query", async () => {
     const from = service.t.logs.length;
