@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { addressMatcher, clientAddressOf, logRequest, requestIdOf, storableUserAgent } from '@uas/adapters-http';
 import type { Logger } from '@uas/domain';
 import type Provider from 'oidc-provider';
-import { isAuthorizationPost, redirectAuthorizationPost } from './authorization-post';
+import { isPostedRequest, redirectPostedRequest } from './posted-requests';
 import { rememberRequest } from './engine-requests';
 import type { OpenIdEngine } from './openid-engine';
 
@@ -48,7 +48,6 @@ export function engineMount(
   const publicAddress = new URL(publicUrl);
   const prefix = publicAddress.pathname.replace(/\/$/, '');
   const isTrusted = addressMatcher(trustedProxies);
-  const authorizationEndpoint = new URL('oidc/auth', publicUrl).href;
   const callbacks = new WeakMap<Provider, RequestListener>();
   const callbackOf = (provider: Provider) => {
     let callback = callbacks.get(provider);
@@ -83,8 +82,8 @@ export function engineMount(
       req.headers['x-forwarded-host'] = publicAddress.host;
       req.headers['x-forwarded-for'] = clientAddress;
       (req as IncomingMessage & { originalUrl: string }).originalUrl = `${prefix}${req.url}`;
-      if (isAuthorizationPost(req, path)) {
-        redirectAuthorizationPost(req, res, authorizationEndpoint).catch(() => res.destroy());
+      if (isPostedRequest(req, path)) {
+        redirectPostedRequest(req, res, new URL(path.slice(1), publicUrl).href).catch(() => res.destroy());
         return;
       }
       engine.provider().then(

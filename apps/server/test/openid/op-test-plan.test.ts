@@ -514,6 +514,20 @@ describe.each(BACKENDS)('the Basic OP test plan, on %s', (backend) => {
       });
     });
 
+    it('the logout request posted as a form (RP-Initiated Logout 1.0, 2) asks the same question and ends the session', async () => {
+      const { agent, tokens } = await signIn(rp, { scope: 'openid email' });
+      const form = new URLSearchParams({
+        id_token_hint: tokens.id_token!,
+        post_logout_redirect_uri: 'https://rp.example/',
+        state: 'posted',
+      });
+      const question = await agent.navigate(`${op().issuer}/oidc/logout`, form);
+      const back = left(await agent.submit(question, {}, 'Yes, sign me out'));
+      expect(back.searchParams.get('state')).toBe('posted');
+      const again = await rp.request({ prompt: 'none' });
+      expect(errorOf(left(await agent.navigate(again.url)))).toBe('login_required');
+    });
+
     it('oidcc-rp-initiated-logout-bad-post-logout-redirect-uri: an unregistered return address gets an error page, never a redirect', async () => {
       const { agent, tokens } = await signIn();
       const stop = await agent.navigate(

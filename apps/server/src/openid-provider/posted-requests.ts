@@ -1,31 +1,32 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** The authorization endpoint, as the mount sees its path. */
-const AUTHORIZATION_PATH = '/oidc/auth';
+/** The endpoints a browser may be sent to by a form as well as by a link, as the mount sees their paths. */
+const FORM_OR_LINK_PATHS = new Set(['/oidc/auth', '/oidc/logout']);
 /** A form larger than this would not fit the address it becomes. */
 const FORM_LIMIT_BYTES = 8 * 1024;
 
-export const isAuthorizationPost = (req: IncomingMessage, path: string) =>
-  req.method === 'POST' && path === AUTHORIZATION_PATH;
+export const isPostedRequest = (req: IncomingMessage, path: string) =>
+  req.method === 'POST' && FORM_OR_LINK_PATHS.has(path);
 
 /**
- * OpenID Connect has providers accept the authorization request as a form POST too. The engine
+ * OpenID Connect has providers accept the authorization request (Core 3.1.2.1) and the logout
+ * request (RP-Initiated Logout 2) as a form POST too. The engine
  * would take it only with its session cookie made `SameSite=None` (a browser would then send it on
  * every cross-site request, and refuse it outright over http); instead the form is answered with
  * 303 to the same request as GET, which the browser follows as a top-level navigation: its
  * `SameSite=Lax` session cookie goes with it, so a signed-in user stays signed in.
  */
-export async function redirectAuthorizationPost(
+export async function redirectPostedRequest(
   req: IncomingMessage,
   res: ServerResponse,
   endpoint: string,
 ): Promise<void> {
   const type = (req.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') {
-    return refuse(res, 415, 'The authorization request is a form (application/x-www-form-urlencoded).');
+    return refuse(res, 415, 'The request is a form (application/x-www-form-urlencoded).');
   }
   const form = await readForm(req);
-  if (form === null) return refuse(res, 413, 'The authorization request is too long.');
+  if (form === null) return refuse(res, 413, 'The request is too long.');
   res.writeHead(303, { Location: `${endpoint}?${new URLSearchParams(form)}`, 'Cache-Control': 'no-store' }).end();
 }
 
