@@ -1,6 +1,8 @@
 import type { AuditAction } from '@uas/domain';
 import * as jose from 'jose';
 import * as oidc from 'openid-client';
+import { generateSync } from 'otplib';
+import { AdminClient } from '../support/admin-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BACKENDS } from '../support/test-application';
 import {
@@ -262,5 +264,46 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     expect(await audited()).toHaveLength(10);
     expect(JSON.parse(warnings()[0]!)).toMatchObject({ level: 'warn', clientAddress: '127.0.0.1', audited: 10 });
     expect(warnings()[0]).not.toContain('not-a-token');
+  });
+
+  it('a sign-in with a second factor says so in the ID token: amr pwd, otp, mfa and the multi-factor acr', async () => {
+    const user = await createUser(service, `mfa-${backend}@example.com`);
+    const session = await new AdminClient(service.t).userSession(user.email, user.password);
+    const who = await service.t.useCases.userAuth.authenticate(session.accessToken);
+    const { factor, totp } = await service.t.useCases.factors.enrol(who, 'totp');
+    const code = () =>
+      generateSync({ secret: totp!.secret, epoch: Math.floor(service.t.clock.now().getTime() / 1000) });
+    await service.t.useCases.factors.verify(who, factor.id, { code: code() });
+    // The verification used the current step's code.
+    service.t.clock.advance(30);
+    const { client, secret } = await registerClient(service, { firstParty: true });
+    const config = await relyingParty(service, client.id, secret);
+    const nonce = oidc.randomNonce();
+    const browser = new Browser(service);
+    const form = (at: URL, fields: Record<string, string>) =>
+      browser.follow(at, {
+        method: 'POST',
+        body: new URLSearchParams(fields).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+      });
+    const signInPage = await browser.follow(
+      oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid', nonce }),
+    );
+    const codePage = await form(signInPage.at, { email: user.email, password: user.password });
+    const page = await codePage.response!.text();
+    expect(page).toMatch(/name="code"/);
+    const hidden = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)![1]!;
+    const action = new URL(
+      /<form method="post" action="([^"]+)"/.exec(page)![1]!.replaceAll('&amp;', '&'),
+      codePage.at,
+    );
+    const landing = await form(action, { challenge: hidden('challenge'), kinds: hidden('kinds'), code: code() });
+    expect(landing.response).toBeNull();
+    const tokens = await oidc.authorizationCodeGrant(config, landing.at, { expectedNonce: nonce });
+    expect(tokens.claims()).toMatchObject({
+      amr: ['pwd', 'otp', 'mfa'],
+      acr: 'urn:user-account-service:acr:mfa',
+      auth_time: expect.any(Number),
+    });
   });
 });
