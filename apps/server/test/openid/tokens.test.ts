@@ -186,19 +186,17 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
       const user = await createUser(service, `ended-${label}-${backend}@example.com`);
       const { client, secret } = await registerClient(service);
       const config = await relyingParty(service, client.id, secret);
-      const browser = new Browser(service);
+      const browser = new UserAgent(service.issuer);
       const request = (extra: Record<string, string> = {}) =>
         oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid email', state: 's', ...extra });
-      expect((await browser.authorize(request(), user)).searchParams.get('code')).toBeTruthy();
+      expect((await authorize(browser, request(), user)).callback.searchParams.get('code')).toBeTruthy();
       await end(user.id);
 
-      const silent = await browser.follow(request({ prompt: 'none' }));
-      expect(silent.response).toBeNull();
-      expect(silent.at.searchParams.get('error')).toBe('login_required');
-      expect(silent.at.searchParams.get('state')).toBe('s');
-      const again = await browser.follow(request());
-      expect(again.response!.status).toBe(200);
-      expect(await again.response!.text()).toMatch(/name="password"/);
+      const silent = left(await browser.navigate(request({ prompt: 'none' })));
+      expect(silent.searchParams.get('error')).toBe('login_required');
+      expect(silent.searchParams.get('state')).toBe('s');
+      const again = await browser.navigate(request());
+      expect(again).toMatchObject({ kind: 'page', status: 200, html: expect.stringMatching(/name="password"/) });
     },
   );
 
@@ -273,27 +271,14 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     const { client, secret } = await registerClient(service, { firstParty: true });
     const config = await relyingParty(service, client.id, secret);
     const nonce = oidc.randomNonce();
-    const browser = new Browser(service);
-    const form = (at: URL, fields: Record<string, string>) =>
-      browser.follow(at, {
-        method: 'POST',
-        body: new URLSearchParams(fields).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
-      });
-    const signInPage = await browser.follow(
+    const browser = new UserAgent(service.issuer);
+    const signInPage = await browser.navigate(
       oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid', nonce }),
     );
-    const codePage = await form(signInPage.at, { email: user.email, password: user.password });
-    const page = await codePage.response!.text();
-    expect(page).toMatch(/name="code"/);
-    const hidden = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)![1]!;
-    const action = new URL(
-      /<form method="post" action="([^"]+)"/.exec(page)![1]!.replaceAll('&amp;', '&'),
-      codePage.at,
-    );
-    const landing = await form(action, { challenge: hidden('challenge'), kinds: hidden('kinds'), code: code() });
-    expect(landing.response).toBeNull();
-    const tokens = await oidc.authorizationCodeGrant(config, landing.at, { expectedNonce: nonce });
+    const codePage = await browser.submit(signInPage, { email: user.email, password: user.password });
+    expect(codePage).toMatchObject({ kind: 'page', html: expect.stringMatching(/name="code"/) });
+    const landing = left(await browser.submit(codePage, { code: code() }));
+    const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
     expect(tokens.claims()).toMatchObject({
       amr: ['pwd', 'otp', 'mfa'],
       acr: 'urn:user-account-service:acr:mfa',
