@@ -13,4 +13,5 @@ export { API_REFERENCE_PATH } from './routes/api-reference.routes';
 export type { OpenIdInteraction, OpenIdInteractions, InteractionSignIn } from './openid/openid-interactions';
 export { clientAddressOf, storableUserAgent } from './network/client-info';
 export { requestIdOf } from './middleware/request-id';
+export { logRequest } from './middleware/access-log';
 export { requestContext } from './network/request-context';

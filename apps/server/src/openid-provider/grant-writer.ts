@@ -38,7 +38,7 @@ export class GrantWriter {
     request: RequestContext,
   ): Promise<Grant> {
     const grant = existing ?? new provider.Grant(owner);
-    const scopesHeld = new Set(grant.getOIDCScopeEncountered().split(' '));
+    const scopesHeld = scopesOf(grant);
     const claimsHeld = new Set(grant.getOIDCClaimsEncountered());
     const newScopes = scopes.filter((scope) => !scopesHeld.has(scope));
     const newClaims = claims.filter((claim) => !claimsHeld.has(claim));
@@ -58,12 +58,17 @@ export class GrantWriter {
           grant_id: { before: existing ? grantId : null, after: grantId },
           client_id: { before: existing ? owner.clientId : null, after: owner.clientId },
           scopes: {
-            before: existing ? [...scopesHeld].filter(Boolean).join(' ') : null,
-            after: grant.getOIDCScopeEncountered(),
+            before: existing ? [...scopesHeld].join(' ') : null,
+            after: [...scopesOf(grant)].join(' '),
           },
         },
       ),
     );
     return grant;
   }
+}
+
+/** The scopes a grant holds: the engine keeps them as one string, with a space at its end. */
+function scopesOf(grant: Grant): Set<string> {
+  return new Set(grant.getOIDCScopeEncountered().split(' ').filter(Boolean));
 }

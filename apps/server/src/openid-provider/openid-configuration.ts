@@ -1,6 +1,6 @@
 import { OPENID_SCOPES, type PrincipalSource } from '@uas/domain';
 import type { AdapterFactory, Client, Configuration, JWK, KoaContextWithOIDC } from 'oidc-provider';
-import { findAccount, SCOPE_CLAIMS } from './openid-accounts';
+import { findAccount, SCOPE_CLAIMS, SIGN_IN_CLAIMS } from './openid-accounts';
 import { engineErrorPage, signedOutPage, signOutPage } from './engine-pages';
 import type { FirstPartyGrants } from './first-party-grants';
 
@@ -52,7 +52,7 @@ export interface EngineParts {
  * oidc-provider's configuration, OAuth 2.1's posture: the authorization code flow only (no
  * implicit or hybrid response, no dynamic registration, no device or CIBA flow), PKCE with S256
  * required of public clients and checked whenever sent, refresh tokens rotated on every use,
- * introspection for confidential clients only, RP-initiated logout.
+ * introspection for confidential clients of their own tokens only, RP-initiated logout.
  */
 export function engineConfiguration(settings: EngineSettings, parts: EngineParts): Configuration {
   const { accessTokenSeconds, refreshTokenSeconds } = settings;
@@ -74,7 +74,10 @@ export function engineConfiguration(settings: EngineSettings, parts: EngineParts
     clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
     responseTypes: ['code'],
     scopes: [...OPENID_SCOPES],
-    claims: Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([scope, claims]) => [scope, [...claims]])),
+    claims: {
+      ...Object.fromEntries(Object.entries(SCOPE_CLAIMS).map(([scope, claims]) => [scope, [...claims]])),
+      openid: [...SCOPE_CLAIMS.openid, ...SIGN_IN_CLAIMS],
+    },
     conformIdTokenClaims: true,
     acrValues: Object.values(ACR_VALUES),
     pkce: {
@@ -93,8 +96,11 @@ export function engineConfiguration(settings: EngineSettings, parts: EngineParts
       revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
       introspection: {
         enabled: true,
-        // Confidential clients only: a public client cannot prove who asks.
-        allowedPolicy: (_ctx, client) => client.clientAuthMethod !== 'none',
+        // Confidential clients only (a public client cannot prove who asks), and of their own
+        // tokens: clients here are relying parties of different owners, no resource server needs
+        // to read another's token. Anything else introspects as `active: false`.
+        allowedPolicy: (_ctx, client, token) =>
+          client.clientAuthMethod !== 'none' && token.clientId === client.clientId,
       },
       rpInitiatedLogout: { enabled: true, logoutSource: signOutPage, postLogoutSuccessSource: signedOutPage },
       registration: { enabled: false },

@@ -1,7 +1,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { addressMatcher, clientAddressOf, requestIdOf, storableUserAgent } from '@uas/adapters-http';
+import { addressMatcher, clientAddressOf, logRequest, requestIdOf, storableUserAgent } from '@uas/adapters-http';
 import type { Logger } from '@uas/domain';
 import type Provider from 'oidc-provider';
+import { isPostedRequest, redirectPostedRequest } from './posted-requests';
 import { rememberRequest } from './engine-requests';
 import type { OpenIdEngine } from './openid-engine';
 
@@ -54,8 +55,9 @@ export function engineMount(
     return callback;
   };
   return {
-    handles: (req) => ENGINE_PATH.test((req.url ?? '').split('?', 1)[0]!),
+    handles: (req) => ENGINE_PATH.test(pathOf(req)),
     listener: (req, res) => {
+      const startedAt = performance.now();
       const requestId = requestIdOf(single(req.headers['x-request-id']));
       res.setHeader('X-Request-Id', requestId);
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
@@ -63,6 +65,13 @@ export function engineMount(
         req.socket.remoteAddress ?? '',
         single(req.headers['x-forwarded-for']),
         isTrusted,
+      );
+      // In the service's request log as the Hono app's requests are, the path without its query
+      // (an authorization's parameters, a logout's id_token_hint).
+      const method = req.method ?? 'GET';
+      const path = pathOf(req);
+      res.once('close', () =>
+        logRequest(logger, { requestId, method, path, status: res.statusCode, startedAt, clientAddress }),
       );
       rememberRequest(req, {
         requestId,
@@ -73,6 +82,10 @@ export function engineMount(
       req.headers['x-forwarded-host'] = publicAddress.host;
       req.headers['x-forwarded-for'] = clientAddress;
       (req as IncomingMessage & { originalUrl: string }).originalUrl = `${prefix}${req.url}`;
+      if (isPostedRequest(req, path)) {
+        redirectPostedRequest(req, res, new URL(path.slice(1), publicUrl).href).catch(() => res.destroy());
+        return;
+      }
       engine.provider().then(
         (provider) => callbackOf(provider)(req, res),
         (error: unknown) => unavailable(res, logger, error),
@@ -81,6 +94,7 @@ export function engineMount(
   };
 }
 
+const pathOf = (req: IncomingMessage) => (req.url ?? '').split('?', 1)[0]!;
 const single = (header: string | string[] | undefined) => (Array.isArray(header) ? header.join(',') : header);
 
 /** The engine could not be built (its keys could not be read): the OAuth error shape, no cause. */

@@ -82,7 +82,7 @@ export function createOpenIdProvider(deps: OpenIdProviderDeps): OpenIdProvider {
       firstParty: new FirstPartyGrants(clients, grants),
     },
     keys: () => engineKeys({ keyRing, companions, box }),
-    refusals: new TokenRefusals({ audit, counters, clock, ids }),
+    refusals: new TokenRefusals({ audit, counters, clock, ids, logger }),
     clock,
     logger,
   });

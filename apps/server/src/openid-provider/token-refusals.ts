@@ -4,6 +4,7 @@ import {
   type AuditTrail,
   type Clock,
   type IdGenerator,
+  type Logger,
   type RateCounterRepository,
 } from '@uas/domain';
 import type { KoaContextWithOIDC } from 'oidc-provider';
@@ -24,12 +25,14 @@ export interface TokenRefusalsDeps {
   counters: RateCounterRepository;
   clock: Clock;
   ids: IdGenerator;
+  logger: Logger;
 }
 
 /**
  * Audits `oauth_token.refused` for the token endpoint's refusals (the engine's `grant.error`):
  * the grant type, the error and the engine's reason, the client when it authenticated; never a
- * code, token or secret.
+ * code, token or secret. Past the cap, one log line per address and window says that further
+ * refusals go unaudited, so the trail's silence is not read as calm.
  */
 export class TokenRefusals {
   constructor(private readonly deps: TokenRefusalsDeps) {}
@@ -40,7 +43,17 @@ export class TokenRefusals {
     const request = currentRequestContext();
     const key = `oauth-token-refused:${request.clientAddress ?? 'unknown'}`;
     const { count } = await counters.hit(key, now, AUDITED_REFUSALS.windowSeconds);
-    if (count > AUDITED_REFUSALS.perAddress) return;
+    if (count > AUDITED_REFUSALS.perAddress) {
+      // The counter is shared by every instance: exactly one request sees the first refusal past the cap.
+      if (count === AUDITED_REFUSALS.perAddress + 1) {
+        this.deps.logger.warn('token refusals past the audit cap', {
+          clientAddress: request.clientAddress,
+          audited: AUDITED_REFUSALS.perAddress,
+          windowSeconds: AUDITED_REFUSALS.windowSeconds,
+        });
+      }
+      return;
+    }
     const clientId = ctx.oidc?.client?.clientId ?? null;
     const grantType = ctx.oidc?.params?.grant_type;
     await audit.append(

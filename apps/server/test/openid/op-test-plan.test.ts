@@ -97,8 +97,22 @@ describe.each(BACKENDS)('the Basic OP test plan, on %s', (backend) => {
       expect(metadata.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
       expect(metadata.grant_types_supported).not.toContain('implicit');
       expect(metadata.claims_supported).toEqual(
-        expect.arrayContaining(['sub', 'email', 'email_verified', 'name', 'metadata', 'app']),
+        expect.arrayContaining([
+          'sub',
+          'email',
+          'email_verified',
+          'name',
+          'metadata',
+          'app',
+          'acr',
+          'amr',
+          'auth_time',
+        ]),
       );
+      expect(metadata.acr_values_supported).toEqual([
+        'urn:user-account-service:acr:mfa',
+        'urn:user-account-service:acr:single-factor',
+      ]);
       expect(metadata.token_endpoint_auth_methods_supported).toEqual(
         expect.arrayContaining(['client_secret_basic', 'client_secret_post']),
       );
@@ -135,8 +149,11 @@ describe.each(BACKENDS)('the Basic OP test plan, on %s', (backend) => {
       expect(claims.nonce).toBe(pending.checks.expectedNonce);
       expect(claims.iat).toBeGreaterThanOrEqual(before - 5);
       expect(claims.exp).toBeGreaterThan(claims.iat);
-      // auth_time is required only when max_age asked for it (the max_age modules below).
-      expect(claims.auth_time).toBeUndefined();
+      // How and when the user signed in, in every ID token, max_age or not: a password alone here.
+      expect(claims.auth_time).toBeGreaterThanOrEqual(before - 5);
+      expect(claims.auth_time).toBeLessThanOrEqual(claims.iat);
+      expect(claims.amr).toEqual(['pwd']);
+      expect(claims.acr).toBe('urn:user-account-service:acr:single-factor');
       // From the token endpoint at_hash is optional (OIDC Core 3.1.3.6) and c_hash applies only to hybrid flows.
       expect(claims.at_hash).toBeUndefined();
       expect(claims.c_hash).toBeUndefined();
@@ -146,6 +163,21 @@ describe.each(BACKENDS)('the Basic OP test plan, on %s', (backend) => {
     it('oidcc-server-client-secret-post: the client authenticates with client_secret_post', async () => {
       const { claims } = await signIn(rpPost);
       expect(claims.aud).toBe(rp.registered.clientId);
+    });
+
+    it('oidcc-ensure-post-request-succeeds: the authorization request posted as a form (OIDC Core 3.1.2.1) signs in as by GET', async () => {
+      const pending = await rp.request();
+      const agent = op().agent();
+      let stop = await agent.navigate(`${op().issuer}/oidc/auth`, pending.url.searchParams);
+      expect(stop.kind === 'page' && /name="password"/.test(stop.html)).toBe(true);
+      stop = await agent.submit(stop, { email: user.email, password: user.password });
+      const tokens = await rp.redeem(left(stop), pending);
+      expect(tokens.claims()!.sub).toBe(user.id);
+
+      // Posted again by the same browser, prompt=none: its session goes along, a code at once.
+      const silent = await rp.request({ prompt: 'none' });
+      const again = left(await agent.navigate(`${op().issuer}/oidc/auth`, silent.url.searchParams));
+      expect((await rp.redeem(again, silent)).claims()!.sub).toBe(user.id);
     });
 
     it('oidcc-response-type-missing: an authorization request without response_type is refused, the error back at the client', async () => {
@@ -421,12 +453,19 @@ describe.each(BACKENDS)('the Basic OP test plan, on %s', (backend) => {
       const first = await signIn(rp, { scope: 'openid email offline_access', prompt: 'consent' });
       expect(first.tokens.refresh_token).toEqual(expect.any(String));
       const refreshed = await client.refreshTokenGrant(rp.config, first.tokens.refresh_token!);
-      const claims = refreshed.claims();
-      if (claims) {
-        expect(claims).toMatchObject({ iss: op().issuer, sub: user.id, aud: rp.registered.clientId });
-        expect(claims.auth_time).toBe(first.claims.auth_time);
-      }
-      expect(await client.fetchUserInfo(rp.config, refreshed.access_token, user.id)).toMatchObject({ sub: user.id });
+      // The refreshed ID token tells of the same sign-in.
+      expect(refreshed.claims()).toMatchObject({
+        iss: op().issuer,
+        sub: user.id,
+        aud: rp.registered.clientId,
+        auth_time: first.claims.auth_time,
+        amr: ['pwd'],
+        acr: first.claims.acr,
+      });
+      const userinfo = await client.fetchUserInfo(rp.config, refreshed.access_token, user.id);
+      expect(userinfo).toMatchObject({ sub: user.id });
+      // How the user signed in is the ID token's to say, not userinfo's.
+      expect(userinfo).not.toHaveProperty('amr');
       // Client 2's refresh token presented with client 1's credentials.
       const other = await signIn(secondRp, { scope: 'openid offline_access', prompt: 'consent' });
       await expect(client.refreshTokenGrant(rp.config, other.tokens.refresh_token!)).rejects.toMatchObject({
@@ -456,6 +495,20 @@ describe.each(BACKENDS)('the Basic OP test plan, on %s', (backend) => {
       await expect(client.fetchUserInfo(rp.config, tokens.access_token, user.id)).rejects.toMatchObject({
         status: 401,
       });
+    });
+
+    it('the logout request posted as a form (RP-Initiated Logout 1.0, 2) asks the same question and ends the session', async () => {
+      const { agent, tokens } = await signIn(rp, { scope: 'openid email' });
+      const form = new URLSearchParams({
+        id_token_hint: tokens.id_token!,
+        post_logout_redirect_uri: 'https://rp.example/',
+        state: 'posted',
+      });
+      const question = await agent.navigate(`${op().issuer}/oidc/logout`, form);
+      const back = left(await agent.submit(question, {}, 'Yes, sign me out'));
+      expect(back.searchParams.get('state')).toBe('posted');
+      const again = await rp.request({ prompt: 'none' });
+      expect(errorOf(left(await agent.navigate(again.url)))).toBe('login_required');
     });
 
     it('oidcc-rp-initiated-logout-bad-post-logout-redirect-uri: an unregistered return address gets an error page, never a redirect', async () => {

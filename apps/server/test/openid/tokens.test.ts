@@ -1,7 +1,9 @@
 import type { AuditAction } from '@uas/domain';
 import * as jose from 'jose';
 import * as oidc from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSync } from 'otplib';
+import { AdminClient } from '../support/admin-client';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BACKENDS } from '../support/test-application';
 import {
   APP_CALLBACK,
@@ -63,7 +65,9 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     expect(payload.name).toBeUndefined();
     const info = await oidc.fetchUserInfo(config, tokens.access_token, user.id);
     expect(info).toEqual({ sub: user.id, name: 'Ada Lovelace', metadata: { plan: 'pro' }, app: { roles: ['editor'] } });
-    expect((await events('oauth_grant.created')).some((event) => event.target?.id === user.id)).toBe(true);
+    const created = (await events('oauth_grant.created')).find((event) => event.target?.id === user.id);
+    // The scopes as granted, one space between each, none around.
+    expect(created?.changes?.scopes?.after).toBe('openid profile metadata app');
   });
 
   it('refresh tokens rotate: the new one works, the old one is refused within the grace window without revoking', async () => {
@@ -113,7 +117,7 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     expect(outcomes.filter(({ status }) => status === 'fulfilled')).toHaveLength(1);
   });
 
-  it('revocation ends a refresh token and its grant; introspection tells only confidential clients', async () => {
+  it('revocation ends a refresh token and its grant; introspection tells only the confidential client the token was issued to', async () => {
     const { config, landing, nonce } = await authorized('openid offline_access', 'revoke');
     const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
     expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(true);
@@ -121,6 +125,15 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     const { client } = await registerClient(service, { type: 'public' });
     const publicConfig = await relyingParty(service, client.id, null);
     expect((await oidc.tokenIntrospection(publicConfig, tokens.access_token)).active).toBe(false);
+    // Another confidential client neither reads nor revokes this client's tokens.
+    const other = await registerClient(service, { name: 'Another App' });
+    const otherConfig = await relyingParty(service, other.client.id, other.secret);
+    expect(await oidc.tokenIntrospection(otherConfig, tokens.access_token)).toEqual({ active: false });
+    expect(await oidc.tokenIntrospection(otherConfig, tokens.refresh_token!)).toEqual({ active: false });
+    await oidc.tokenRevocation(otherConfig, tokens.refresh_token!);
+    await oidc.tokenRevocation(otherConfig, tokens.access_token);
+    expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(true);
+    expect((await oidc.tokenIntrospection(config, tokens.refresh_token!)).active).toBe(true);
 
     await oidc.tokenRevocation(config, tokens.refresh_token!);
     expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(false);
@@ -162,5 +175,114 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
     await service.t.useCases.users.update(user.id, { active: 0 });
     expect(await refusal(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_grant');
+  });
+
+  it.each([
+    ['deactivated', (id: string) => service.t.useCases.users.update(id, { active: 0 })],
+    ['banned', (id: string) => service.t.useCases.users.ban(id, { reason: 'spam', until: null })],
+  ])(
+    'a browser whose user was %s is asked to sign in again (login_required with prompt=none), never an error',
+    async (label, end) => {
+      const user = await createUser(service, `ended-${label}-${backend}@example.com`);
+      const { client, secret } = await registerClient(service);
+      const config = await relyingParty(service, client.id, secret);
+      const browser = new UserAgent(service.issuer);
+      const request = (extra: Record<string, string> = {}) =>
+        oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid email', state: 's', ...extra });
+      expect((await authorize(browser, request(), user)).callback.searchParams.get('code')).toBeTruthy();
+      await end(user.id);
+
+      const silent = left(await browser.navigate(request({ prompt: 'none' })));
+      expect(silent.searchParams.get('error')).toBe('login_required');
+      expect(silent.searchParams.get('state')).toBe('s');
+      const again = await browser.navigate(request());
+      expect(again).toMatchObject({ kind: 'page', status: 200, html: expect.stringMatching(/name="password"/) });
+    },
+  );
+
+  it("the engine's requests are in the request log as the service's own are, without a code, token or query", async () => {
+    const from = service.t.logs.length;
+    const { user, config, landing, nonce } = await authorized('openid email offline_access', 'logged');
+    const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
+    await oidc.fetchUserInfo(config, tokens.access_token, user.id);
+    await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    const written = () => service.t.logs.slice(from);
+    const engineLines = () =>
+      written()
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.msg === 'request' && line.path.startsWith('/oidc/'));
+    // A line is written once its answer is done, which the client may see a moment before.
+    await vi.waitFor(() => expect(engineLines().filter((line) => line.path === '/oidc/token')).toHaveLength(2));
+    const engine = engineLines();
+    for (const [method, path, status] of [
+      ['GET', '/oidc/auth', 303],
+      ['POST', '/oidc/token', 200],
+      ['GET', '/oidc/userinfo', 200],
+    ] as const) {
+      expect(engine).toContainEqual(
+        expect.objectContaining({ level: 'info', method, path, status, durationMs: expect.any(Number) }),
+      );
+    }
+    for (const line of engine) {
+      expect(line.requestId).toEqual(expect.any(String));
+      expect(line.clientAddress).toBe('127.0.0.1');
+    }
+    const text = written().join('\n');
+    for (const secret of [landing.searchParams.get('code')!, tokens.access_token, tokens.refresh_token!, nonce])
+      expect(text).not.toContain(secret);
+  });
+
+  it('refusals past the audit cap leave one log line per address and window, and no further events', async () => {
+    const { client, secret } = await registerClient(service);
+    // A window of the refusal counter of its own, whatever the tests before refused.
+    service.t.clock.advance(3600);
+    const cap = 'token refusals past the audit cap';
+    const audited = async () => (await events('oauth_token.refused')).filter((event) => event.target?.id === client.id);
+    const refuse = () =>
+      fetch(`${service.url}oidc/token`, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${btoa(`${client.id}:${secret}`)}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'not-a-token' }),
+      });
+    const linesBefore = service.t.logs.filter((line) => line.includes(cap)).length;
+    for (let attempt = 0; attempt < 14; attempt++) expect((await refuse()).status).toBe(400);
+    const warnings = () => service.t.logs.filter((line) => line.includes(cap)).slice(linesBefore);
+    // The audit is written beside the answer, not before it.
+    await vi.waitFor(async () => expect((await audited()).length).toBe(10));
+    await vi.waitFor(() => expect(warnings()).toHaveLength(1));
+    expect(await audited()).toHaveLength(10);
+    expect(JSON.parse(warnings()[0]!)).toMatchObject({ level: 'warn', clientAddress: '127.0.0.1', audited: 10 });
+    expect(warnings()[0]).not.toContain('not-a-token');
+  });
+
+  it('a sign-in with a second factor says so in the ID token: amr pwd, otp, mfa and the multi-factor acr', async () => {
+    const user = await createUser(service, `mfa-${backend}@example.com`);
+    const session = await new AdminClient(service.t).userSession(user.email, user.password);
+    const who = await service.t.useCases.userAuth.authenticate(session.accessToken);
+    const { factor, totp } = await service.t.useCases.factors.enrol(who, 'totp');
+    const code = () =>
+      generateSync({ secret: totp!.secret, epoch: Math.floor(service.t.clock.now().getTime() / 1000) });
+    await service.t.useCases.factors.verify(who, factor.id, { code: code() });
+    // The verification used the current step's code.
+    service.t.clock.advance(30);
+    const { client, secret } = await registerClient(service, { firstParty: true });
+    const config = await relyingParty(service, client.id, secret);
+    const nonce = oidc.randomNonce();
+    const browser = new UserAgent(service.issuer);
+    const signInPage = await browser.navigate(
+      oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid', nonce }),
+    );
+    const codePage = await browser.submit(signInPage, { email: user.email, password: user.password });
+    expect(codePage).toMatchObject({ kind: 'page', html: expect.stringMatching(/name="code"/) });
+    const landing = left(await browser.submit(codePage, { code: code() }));
+    const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
+    expect(tokens.claims()).toMatchObject({
+      amr: ['pwd', 'otp', 'mfa'],
+      acr: 'urn:user-account-service:acr:mfa',
+      auth_time: expect.any(Number),
+    });
   });
 });

@@ -32,7 +32,7 @@ describe('X-Request-Id', () => {
 });
 
 describe('the access log', () => {
-  it('writes one line per request: method, path, status, duration, request id; no query, no headers', async () => {
+  it('writes one line per request: method, path, status, duration, request id, client address; no query, no headers', async () => {
     const { app, logger, loginAdmin } = await createTestApp();
     const { accessToken } = await loginAdmin();
     logger.entries.length = 0;
@@ -48,6 +48,7 @@ describe('the access log', () => {
           method: 'GET',
           path: '/v1/admin/users',
           status: 200,
+          clientAddress: expect.any(String),
           durationMs: expect.any(Number),
         },
       },
