@@ -16168,6 +16168,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description `resource_conflict` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDocument"] & {
+                        errors?: unknown;
+                    };
+                };
+            };
             /** @description `payload_too_large` */
             413: {
                 headers: {

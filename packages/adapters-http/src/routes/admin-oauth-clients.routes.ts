@@ -116,6 +116,7 @@ export function adminOAuthClientsRoutes({
           },
         },
         responses: { 200: client('The client as changed.') },
+        errors: ['resource_conflict'],
       }),
       owners,
       knownClient,
