@@ -26,6 +26,33 @@ const REFUSED_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:']);
 /** The loopback hosts of RFC 8252 §7.3, as the URL parser writes them (the engine's list too). */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** The eight 16-bit groups of an IPv6 literal as the URL parser writes it (`[…]`, `::` once at most, hex only). */
+function ipv6Groups(host: string): number[] | null {
+  if (!host.startsWith('[') || !host.endsWith(']')) return null;
+  const [head = '', tail] = host.slice(1, -1).split('::');
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));
+  const [before, after] = [parse(head), parse(tail ?? '')];
+  return tail === undefined ? before : [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
+}
+
+/**
+ * Whether a parsed host reaches this machine, however written: `localhost` and its subdomains
+ * (RFC 6761), 127.0.0.0/8 (the parser already reads `127.1` or `0x7f.1` as `127.0.0.1`), `[::1]`,
+ * and 127.0.0.0/8 embedded in IPv6 (IPv4-mapped `::ffff:127.0.0.1`, -compatible, -translated).
+ */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host)) return true;
+  const groups = ipv6Groups(host);
+  if (!groups) return false;
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
+  if (zeros(0, 7) && groups[7] === 1) return true;
+  const embedsLoopback = groups[6]! >> 8 === 0x7f;
+  const mappedOrCompatible = zeros(0, 5) && (groups[5] === 0 || groups[5] === 0xffff);
+  const translated = zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0;
+  return embedsLoopback && (mappedOrCompatible || translated);
+}
+
 export const isOAuthClientType = (value: string): value is OAuthClientType =>
   (OAUTH_CLIENT_TYPES as readonly string[]).includes(value);
 export const isOAuthApplicationType = (value: string): value is OAuthApplicationType =>
@@ -36,7 +63,10 @@ export function clientNameProblem(name: string): string | null {
   if (name.length === 0) return 'must not be empty';
   if (name.length > OAUTH_CLIENT_NAME_MAX_LENGTH) return `must be at most ${OAUTH_CLIENT_NAME_MAX_LENGTH} characters`;
   if (!isStorableText(name)) return UNSTORABLE_TEXT;
-  if (/^\s|\s$|\p{Cc}/u.test(name)) return 'must not have control characters or surrounding spaces';
+  // Format characters (bidi overrides and isolates, zero-width ones) would let a name read otherwise than it is.
+  if (/^\s|\s$|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name)) {
+    return 'must not have control or invisible formatting characters, or surrounding spaces';
+  }
   return null;
 }
 
@@ -67,7 +97,7 @@ export function redirectUriProblem(uri: string, applicationType: OAuthApplicatio
   const loopback = LOOPBACK_HOSTS.has(parsed.hostname);
   if (applicationType === 'web') {
     if (scheme !== 'https:') return 'must be an https URL (loopback http only for native clients)';
-    if (loopback) return 'must not be a loopback address (only native clients may register one)';
+    if (isLoopbackHost(parsed.hostname)) return 'must not be a loopback address (only native clients may register one)';
     return null;
   }
   if (scheme === 'http:') return loopback ? null : 'must use https (http only on localhost, 127.0.0.1 or [::1])';
