@@ -15118,6 +15118,8 @@ export interface operations {
                                 scopes: ("openid" | "email" | "profile" | "metadata" | "app" | "offline_access")[];
                                 /** @description Whether its users skip the consent page. */
                                 first_party: boolean;
+                                /** @description How its ID tokens are signed; null: as the service's own tokens (`JWT_ALGORITHM`). */
+                                id_token_signed_response_alg: ("ES256" | "EdDSA" | "RS256") | null;
                                 /** Format: date-time */
                                 created: string;
                                 /** Format: date-time */
@@ -15303,6 +15305,11 @@ export interface operations {
                             scopes?: string[];
                             /** @description Trusted by the operator: its users are not asked to consent. False unless told. */
                             first_party?: boolean;
+                            /**
+                             * @description How the client's ID tokens are signed: `ES256`, `EdDSA` or `RS256` (for relying parties that know no other); null: as the service signs its own tokens (`JWT_ALGORITHM`). An algorithm other than RS256 and `JWT_ALGORITHM` has no key to sign with.
+                             * @enum {unknown}
+                             */
+                            id_token_signed_response_alg?: "ES256" | "EdDSA" | "RS256" | null;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15349,6 +15356,11 @@ export interface operations {
                             scopes?: string[];
                             /** @description Trusted by the operator: its users are not asked to consent. False unless told. */
                             first_party?: boolean;
+                            /**
+                             * @description How the client's ID tokens are signed: `ES256`, `EdDSA` or `RS256` (for relying parties that know no other); null: as the service signs its own tokens (`JWT_ALGORITHM`). An algorithm other than RS256 and `JWT_ALGORITHM` has no key to sign with.
+                             * @enum {unknown}
+                             */
+                            id_token_signed_response_alg?: "ES256" | "EdDSA" | "RS256" | null;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15425,6 +15437,8 @@ export interface operations {
                                 scopes: ("openid" | "email" | "profile" | "metadata" | "app" | "offline_access")[];
                                 /** @description Whether its users skip the consent page. */
                                 first_party: boolean;
+                                /** @description How its ID tokens are signed; null: as the service's own tokens (`JWT_ALGORITHM`). */
+                                id_token_signed_response_alg: ("ES256" | "EdDSA" | "RS256") | null;
                                 /** Format: date-time */
                                 created: string;
                                 /** Format: date-time */
@@ -15648,6 +15662,8 @@ export interface operations {
                                 scopes: ("openid" | "email" | "profile" | "metadata" | "app" | "offline_access")[];
                                 /** @description Whether its users skip the consent page. */
                                 first_party: boolean;
+                                /** @description How its ID tokens are signed; null: as the service's own tokens (`JWT_ALGORITHM`). */
+                                id_token_signed_response_alg: ("ES256" | "EdDSA" | "RS256") | null;
                                 /** Format: date-time */
                                 created: string;
                                 /** Format: date-time */
@@ -15989,6 +16005,11 @@ export interface operations {
                             scopes?: string[];
                             /** @description Trusted by the operator: its users are not asked to consent. False unless told. */
                             first_party?: boolean;
+                            /**
+                             * @description How the client's ID tokens are signed: `ES256`, `EdDSA` or `RS256` (for relying parties that know no other); null: as the service signs its own tokens (`JWT_ALGORITHM`). An algorithm other than RS256 and `JWT_ALGORITHM` has no key to sign with.
+                             * @enum {unknown}
+                             */
+                            id_token_signed_response_alg?: "ES256" | "EdDSA" | "RS256" | null;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16024,6 +16045,11 @@ export interface operations {
                             scopes?: string[];
                             /** @description Trusted by the operator: its users are not asked to consent. False unless told. */
                             first_party?: boolean;
+                            /**
+                             * @description How the client's ID tokens are signed: `ES256`, `EdDSA` or `RS256` (for relying parties that know no other); null: as the service signs its own tokens (`JWT_ALGORITHM`). An algorithm other than RS256 and `JWT_ALGORITHM` has no key to sign with.
+                             * @enum {unknown}
+                             */
+                            id_token_signed_response_alg?: "ES256" | "EdDSA" | "RS256" | null;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16098,6 +16124,8 @@ export interface operations {
                                 scopes: ("openid" | "email" | "profile" | "metadata" | "app" | "offline_access")[];
                                 /** @description Whether its users skip the consent page. */
                                 first_party: boolean;
+                                /** @description How its ID tokens are signed; null: as the service's own tokens (`JWT_ALGORITHM`). */
+                                id_token_signed_response_alg: ("ES256" | "EdDSA" | "RS256") | null;
                                 /** Format: date-time */
                                 created: string;
                                 /** Format: date-time */
@@ -16332,6 +16360,8 @@ export interface operations {
                                 scopes: ("openid" | "email" | "profile" | "metadata" | "app" | "offline_access")[];
                                 /** @description Whether its users skip the consent page. */
                                 first_party: boolean;
+                                /** @description How its ID tokens are signed; null: as the service's own tokens (`JWT_ALGORITHM`). */
+                                id_token_signed_response_alg: ("ES256" | "EdDSA" | "RS256") | null;
                                 /** Format: date-time */
                                 created: string;
                                 /** Format: date-time */
@@ -23178,6 +23208,7 @@ export const pathsV1AdminIdentityProvidersIdPatchResponses200ContentApplicationJ
 export const pathsV1AdminOauthClientsGetResponses200ContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
 export const pathsV1AdminOauthClientsGetResponses200ContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
 export const pathsV1AdminOauthClientsGetResponses200ContentApplicationJsonDataAttributesScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["scopes"]> = ["openid", "email", "profile", "metadata", "app", "offline_access"];
+export const pathsV1AdminOauthClientsGetResponses200ContentApplicationJsonDataAttributesId_token_signed_response_algAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["id_token_signed_response_alg"]> = ["ES256", "EdDSA", "RS256"];
 export const pathsV1AdminOauthClientsPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["oauth_clients"];
 export const pathsV1AdminOauthClientsPostRequestBodyContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
 export const pathsV1AdminOauthClientsPostRequestBodyContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
@@ -23187,17 +23218,21 @@ export const pathsV1AdminOauthClientsPostRequestBodyContentApplicationVndApiJson
 export const pathsV1AdminOauthClientsPostResponses201ContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
 export const pathsV1AdminOauthClientsPostResponses201ContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
 export const pathsV1AdminOauthClientsPostResponses201ContentApplicationJsonDataAttributesScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["scopes"]> = ["openid", "email", "profile", "metadata", "app", "offline_access"];
+export const pathsV1AdminOauthClientsPostResponses201ContentApplicationJsonDataAttributesId_token_signed_response_algAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["id_token_signed_response_alg"]> = ["ES256", "EdDSA", "RS256"];
 export const pathsV1AdminOauthClientsIdGetResponses200ContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
 export const pathsV1AdminOauthClientsIdGetResponses200ContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
 export const pathsV1AdminOauthClientsIdGetResponses200ContentApplicationJsonDataAttributesScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["scopes"]> = ["openid", "email", "profile", "metadata", "app", "offline_access"];
+export const pathsV1AdminOauthClientsIdGetResponses200ContentApplicationJsonDataAttributesId_token_signed_response_algAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["id_token_signed_response_alg"]> = ["ES256", "EdDSA", "RS256"];
 export const pathsV1AdminOauthClientsIdPatchRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["oauth_clients"];
 export const pathsV1AdminOauthClientsIdPatchRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["oauth_clients"];
 export const pathsV1AdminOauthClientsIdPatchResponses200ContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
 export const pathsV1AdminOauthClientsIdPatchResponses200ContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
 export const pathsV1AdminOauthClientsIdPatchResponses200ContentApplicationJsonDataAttributesScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["scopes"]> = ["openid", "email", "profile", "metadata", "app", "offline_access"];
+export const pathsV1AdminOauthClientsIdPatchResponses200ContentApplicationJsonDataAttributesId_token_signed_response_algAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["id_token_signed_response_alg"]> = ["ES256", "EdDSA", "RS256"];
 export const pathsV1AdminOauthClientsIdRotateSecretPostResponses200ContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}/rotate-secret"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
 export const pathsV1AdminOauthClientsIdRotateSecretPostResponses200ContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}/rotate-secret"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
 export const pathsV1AdminOauthClientsIdRotateSecretPostResponses200ContentApplicationJsonDataAttributesScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}/rotate-secret"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["scopes"]> = ["openid", "email", "profile", "metadata", "app", "offline_access"];
+export const pathsV1AdminOauthClientsIdRotateSecretPostResponses200ContentApplicationJsonDataAttributesId_token_signed_response_algAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}/rotate-secret"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["id_token_signed_response_alg"]> = ["ES256", "EdDSA", "RS256"];
 export const pathsV1SignupPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/signup"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["users"];
 export const pathsV1SignupPostRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/signup"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["users"];
 export const pathsV1UsersMeFactorsGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];

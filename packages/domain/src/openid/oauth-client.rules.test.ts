@@ -237,6 +237,18 @@ describe('OAuth client rules', () => {
     ]);
   });
 
+  it('takes an ID token signing algorithm among ES256, EdDSA and RS256, or null', () => {
+    for (const algorithm of ['ES256', 'EdDSA', 'RS256', null]) {
+      expect(newOAuthClientIssues({ ...DRAFT, idTokenSigningAlgorithm: algorithm })).toEqual([]);
+      expect(oauthClientPatchIssues({ idTokenSigningAlgorithm: algorithm }, 'web')).toEqual([]);
+    }
+    for (const algorithm of ['none', 'HS256', 'rs256', 'PS256', '']) {
+      expect(pointers(newOAuthClientIssues({ ...DRAFT, idTokenSigningAlgorithm: algorithm }))).toEqual([
+        '/data/attributes/id_token_signed_response_alg',
+      ]);
+    }
+  });
+
   it('judges only what a patch names', () => {
     expect(oauthClientPatchIssues({}, 'web')).toEqual([]);
     expect(pointers(oauthClientPatchIssues({ name: '', scopes: ['root'] }, 'web'))).toEqual([

@@ -2,12 +2,14 @@ import type { ValidationIssue } from '../shared/errors.ts';
 import { isStorableText } from '../shared/json.ts';
 import { UNSTORABLE_TEXT } from '../users/user.rules.ts';
 import {
+  ID_TOKEN_SIGNING_ALGORITHMS,
   OAUTH_APPLICATION_TYPES,
   OAUTH_CLIENT_TYPES,
   OPENID_SCOPES,
   type OAuthApplicationType,
   type OAuthClientDraft,
   type OAuthClientPatch,
+  type IdTokenSigningAlgorithm,
   type OAuthClientType,
   type OpenIdScope,
 } from './oauth-client.ts';
@@ -57,6 +59,8 @@ export const isOAuthClientType = (value: string): value is OAuthClientType =>
   (OAUTH_CLIENT_TYPES as readonly string[]).includes(value);
 export const isOAuthApplicationType = (value: string): value is OAuthApplicationType =>
   (OAUTH_APPLICATION_TYPES as readonly string[]).includes(value);
+export const isIdTokenSigningAlgorithm = (value: string): value is IdTokenSigningAlgorithm =>
+  (ID_TOKEN_SIGNING_ALGORITHMS as readonly string[]).includes(value);
 const isOpenIdScope = (value: string): value is OpenIdScope => (OPENID_SCOPES as readonly string[]).includes(value);
 
 export function clientNameProblem(name: string): string | null {
@@ -156,6 +160,10 @@ function attributeIssues(
     }
   }
   if (scopes !== undefined) report('scopes', clientScopesProblem(scopes));
+  const algorithm = attributes.idTokenSigningAlgorithm;
+  if (algorithm !== undefined && algorithm !== null && !isIdTokenSigningAlgorithm(algorithm)) {
+    report('id_token_signed_response_alg', `must be one of ${ID_TOKEN_SIGNING_ALGORITHMS.join(', ')}, or null`);
+  }
   return issues;
 }
 
