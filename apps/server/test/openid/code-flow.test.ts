@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
 import {
   APP_CALLBACK,
-  Browser,
   createUser,
   registerClient,
   relyingParty,
   startOpenIdService,
   type OpenIdService,
 } from './openid-service';
+import { authorize, UserAgent } from './user-agent';
 
 describe.each(BACKENDS)('the authorization code flow with openid-client as the relying party (%s)', (backend) => {
   let service: OpenIdService;
@@ -57,7 +57,7 @@ describe.each(BACKENDS)('the authorization code flow with openid-client as the r
       nonce,
       state,
     });
-    const landing = await new Browser(service).authorize(start, user);
+    const { callback: landing } = await authorize(new UserAgent(service.issuer), start, user);
     const tokens = await oidc.authorizationCodeGrant(config, landing, {
       pkceCodeVerifier: verifier,
       expectedNonce: nonce,

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../scripts/release-process';
 import { USER_PASSWORD } from '../support/wire';
-import { authorize, left, registerClient, UserAgent, useOpenIdProvider } from './op-test-plan-support';
+import { registerClient, useOpenIdProvider } from './op-test-plan-support';
+import { authorize, left, UserAgent } from './user-agent';
 
 const SERVER = fileURLToPath(new URL('../../../../examples/openid-app/server.js', import.meta.url));
 const USER = { email: 'example-app-user@example.com', password: USER_PASSWORD };

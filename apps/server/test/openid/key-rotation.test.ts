@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRotateKeys } from '../support/rotate-keys-command';
 import {
   APP_CALLBACK,
-  Browser,
   createUser,
   registerClient,
   relyingParty,
   startOpenIdService,
   type OpenIdService,
 } from './openid-service';
+import { authorize, UserAgent } from './user-agent';
 
 interface PublishedKey {
   kid: string;
@@ -34,7 +34,8 @@ describe('the engine follows `uas keys rotate` (sqlite)', () => {
     const { client, secret } = await registerClient(service);
     const config = await relyingParty(service, client.id, secret);
     const nonce = oidc.randomNonce();
-    const landing = await new Browser(service).authorize(
+    const { callback: landing } = await authorize(
+      new UserAgent(service.issuer),
       oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid', nonce }),
       user,
     );

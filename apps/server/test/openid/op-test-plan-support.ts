@@ -1,98 +1,9 @@
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import * as client from 'openid-client';
-import { postForms, refreshTarget, submission } from '../../../../scripts/html-pages';
 import { AdminClient } from '../support/admin-client';
 import type { Backend } from '../support/test-application';
 import { type OpenIdService, startOpenIdService } from './openid-service';
-
-/** Where a trip through the service ended. */
-export type Stop =
-  /** The browser was sent out of the service: to the client's redirect URI (a code or an error), or a logout's return. */
-  | { kind: 'left'; url: URL }
-  /** A page of the service (a sign-in form, a consent page, an error page), with the last answer. */
-  | { kind: 'page'; url: URL; status: number; html: string; headers: Headers };
-
-const HOPS = 12;
-
-/**
- * A browser without a script engine, over real HTTP: follows the service's redirects and meta
- * refreshes by hand and keeps its cookies (each by name, as the service set them), stops at the
- * first address outside the service or at a page.
- */
-export class UserAgent {
-  readonly cookies = new Map<string, string>();
-
-  constructor(readonly origin: string) {}
-
-  get cookieHeader(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-
-  private keep(response: Response): void {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = '', ...attributes] = line.split(';');
-      const at = pair.indexOf('=');
-      const name = pair.slice(0, at).trim();
-      const value = pair.slice(at + 1).trim();
-      const expired = attributes.some(
-        (each) => /^\s*max-age=0\s*$/i.test(each) || /^\s*expires=Thu, 01 Jan 1970/i.test(each),
-      );
-      if (value === '' || expired) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-
-  /** One request to the service, its cookies sent and kept, redirects not followed. */
-  async request(url: string | URL, form?: URLSearchParams): Promise<Response> {
-    const headers: Record<string, string> = {};
-    if (this.cookies.size > 0) headers.Cookie = this.cookieHeader;
-    // A form of the service's pages, posted from them: the browser says so with Origin.
-    if (form) Object.assign(headers, { 'Content-Type': 'application/x-www-form-urlencoded', Origin: this.origin });
-    const response = await fetch(url, {
-      method: form ? 'POST' : 'GET',
-      headers,
-      body: form?.toString(),
-      redirect: 'manual',
-    });
-    this.keep(response);
-    return response;
-  }
-
-  /** Navigates to `start` (or posts `form` to it) and follows the service's redirects to a stop. */
-  async navigate(start: string | URL, form?: URLSearchParams): Promise<Stop> {
-    let url = new URL(start, this.origin);
-    let body = form;
-    for (let hop = 0; hop < HOPS; hop++) {
-      const response = await this.request(url, body);
-      body = undefined;
-      const redirect = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
-      let location = redirect;
-      if (redirect === null) {
-        const html = await response.text();
-        location = response.status === 200 ? refreshTarget(html) : null;
-        if (location === null) return { kind: 'page', url, status: response.status, html, headers: response.headers };
-      } else await response.body?.cancel();
-      url = new URL(location!, url);
-      if (url.origin !== this.origin) return { kind: 'left', url };
-    }
-    throw new Error(`more than ${HOPS} redirects from ${start}`);
-  }
-
-  /** Submits the page's form (the one whose button reads `button`, else the first) with `values` filled in. */
-  submit(page: Stop, values: Record<string, string> = {}, button?: string): Promise<Stop> {
-    if (page.kind !== 'page') throw new Error(`no page to submit: the browser left for ${page.url}`);
-    const { action, body } = submission(page.html, values, button);
-    return this.navigate(new URL(action || page.url.href, page.url), body);
-  }
-}
-
-/** The address the browser was sent to outside the service; fails the test on a page. */
-export function left(stop: Stop): URL {
-  expect(stop.kind, stop.kind === 'page' ? `${stop.status} at ${stop.url}: ${stop.html.slice(0, 500)}` : '').toBe(
-    'left',
-  );
-  return (stop as Extract<Stop, { kind: 'left' }>).url;
-}
+import { UserAgent } from './user-agent';
 
 /**
  * The relying party's view of the service, through openid-client's discovery, over plain http on
@@ -201,43 +112,6 @@ export class RelyingParty {
   redeem(callback: URL, { checks }: PendingSignIn) {
     return client.authorizationCodeGrant(this.config, callback, checks);
   }
-}
-
-/** A user of the tests: the address and password the sign-in page is given. */
-export interface TestUser {
-  id: string;
-  email: string;
-  password: string;
-}
-
-/**
- * Walks the browser through an authorization: `start` (the authorization request), the sign-in
- * page if the service shows one (filled with `user`'s email and password), the consent page if
- * it shows one (allowed), to where the service sends the browser back. Answers that address and
- * whether each page was shown.
- */
-export async function authorize(agent: UserAgent, start: URL, user: TestUser) {
-  let stop = await agent.navigate(start);
-  const shown = { signIn: false, consent: false };
-  if (stop.kind === 'page' && isSignInPage(stop)) {
-    shown.signIn = true;
-    stop = await agent.submit(stop, { email: user.email, password: user.password });
-  }
-  if (stop.kind === 'page' && isConsentPage(stop)) {
-    shown.consent = true;
-    stop = await agent.submit(stop, {}, consentButton(stop, /allow/i));
-  }
-  return { callback: left(stop), shown };
-}
-
-const isSignInPage = (stop: Stop & { kind: 'page' }) => stop.status === 200 && /name="password"/.test(stop.html);
-const isConsentPage = (stop: Stop & { kind: 'page' }) => stop.status === 200 && stop.url.pathname.endsWith('/consent');
-function consentButton(stop: Stop & { kind: 'page' }, label: RegExp): string {
-  const button = postForms(stop.html)
-    .flatMap((form) => [...form.buttons.keys()])
-    .find((text) => label.test(text));
-  if (!button) throw new Error(`no ${label} button on the consent page: ${stop.html.slice(0, 500)}`);
-  return button;
 }
 
 /** The service as the tests reach it: its issuer, where each instance listens, its admin, and a new browser. */

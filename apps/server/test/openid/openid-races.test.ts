@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUNDS, rounds } from '../support/race-rounds';
 import { BACKENDS } from '../support/test-application';
 import { USER_PASSWORD } from '../support/wire';
-import { authorize, RelyingParty, registerClient, type TestUser, useOpenIdProviders } from './op-test-plan-support';
+import { RelyingParty, registerClient, useOpenIdProviders } from './op-test-plan-support';
+import { authorize, type TestUser } from './user-agent';
 
 const REDIRECT_URI = 'https://rp.example/callback';
 /** A refresh token comes with offline_access, which OpenID Connect grants only with prompt=consent. */

@@ -6,13 +6,13 @@ import { BACKENDS } from '../support/test-application';
 import {
   APP_CALLBACK,
   APP_SIGNED_OUT,
-  Browser,
   createUser,
   registerClient,
   relyingParty,
   startOpenIdService,
   type OpenIdService,
 } from './openid-service';
+import { authorize, left, UserAgent } from './user-agent';
 
 /** The error code an openid-client call was refused with. */
 async function refusal(call: Promise<unknown>): Promise<string> {
@@ -47,7 +47,7 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     // OpenID Connect grants offline_access only with prompt=consent.
     if (scope.includes('offline_access')) parameters.prompt = 'consent';
     const start = oidc.buildAuthorizationUrl(config, parameters);
-    const landing = await new Browser(service).authorize(start, user);
+    const { callback: landing } = await authorize(new UserAgent(service.issuer), start, user);
     return { user, client, config, landing, nonce };
   }
 
@@ -133,9 +133,10 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     const user = await createUser(service, `logout-${backend}@example.com`);
     const { client, secret } = await registerClient(service);
     const config = await relyingParty(service, client.id, secret);
-    const browser = new Browser(service);
+    const browser = new UserAgent(service.issuer);
     const nonce = oidc.randomNonce();
-    const landing = await browser.authorize(
+    const { callback: landing } = await authorize(
+      browser,
       oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid', nonce }),
       user,
     );
@@ -145,22 +146,15 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
       post_logout_redirect_uri: APP_SIGNED_OUT,
       state: 'bye',
     });
-    const confirm = await browser.follow(logout);
-    const form = await confirm.response!.text();
-    const action = /action="([^"]+)"/.exec(form)![1]!;
-    const xsrf = /name="xsrf" value="([^"]+)"/.exec(form)![1]!;
-    const ended = await browser.follow(new URL(action, confirm.at), {
-      method: 'POST',
-      body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    expect(`${ended.at.origin}${ended.at.pathname}`).toBe(APP_SIGNED_OUT);
-    expect(ended.at.searchParams.get('state')).toBe('bye');
+    const confirm = await browser.navigate(logout);
+    const ended = left(await browser.submit(confirm, {}, 'Yes, sign me out'));
+    expect(`${ended.origin}${ended.pathname}`).toBe(APP_SIGNED_OUT);
+    expect(ended.searchParams.get('state')).toBe('bye');
     // Signed out: the next authorization asks for the password again.
-    const again = await browser.follow(
+    const again = await browser.navigate(
       oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid', nonce }),
     );
-    expect(await again.response!.text()).toMatch(/name="password"/);
+    expect(again).toMatchObject({ kind: 'page', html: expect.stringMatching(/name="password"/) });
   });
 
   it('a deactivated user gets no tokens: the code and the refresh token are refused', async () => {

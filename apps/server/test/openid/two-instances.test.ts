@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
 import {
   APP_CALLBACK,
-  Browser,
   createUser,
   registerClient,
   relyingParty,
   startOpenIdService,
   type OpenIdService,
 } from './openid-service';
+import { authorize, UserAgent } from './user-agent';
 
 describe.each(BACKENDS)('the OpenID provider on two instances over one database (%s)', (backend) => {
   let a: OpenIdService;
@@ -29,7 +29,7 @@ describe.each(BACKENDS)('the OpenID provider on two instances over one database 
     const atA = await relyingParty(a, client.id, secret);
     const atB = await relyingParty(a, client.id, secret, b);
     const nonce = oidc.randomNonce();
-    const browser = new Browser(a);
+    const browser = new UserAgent(a.issuer);
     const start = oidc.buildAuthorizationUrl(atA, {
       redirect_uri: APP_CALLBACK,
       scope: 'openid email offline_access',
@@ -37,9 +37,9 @@ describe.each(BACKENDS)('the OpenID provider on two instances over one database 
       nonce,
     });
     // The authorization starts on A; the sign-in and consent pages are served by B.
-    const first = await browser.follow(start);
-    expect(first.response?.status).toBe(200);
-    const landing = await browser.switchTo(b).authorize(first.at, user);
+    const first = await browser.navigate(start);
+    expect(first).toMatchObject({ kind: 'page', status: 200 });
+    const { callback: landing } = await authorize(browser.switchTo(new URL(b.address).origin), first.url, user);
     const tokens = await oidc.authorizationCodeGrant(atB, landing, { expectedNonce: nonce });
     expect(tokens.claims()!.sub).toBe(user.id);
     expect((await oidc.fetchUserInfo(atA, tokens.access_token, user.id)).email).toBe(user.email);
@@ -53,7 +53,8 @@ describe.each(BACKENDS)('the OpenID provider on two instances over one database 
     const atA = await relyingParty(a, client.id, secret);
     const atB = await relyingParty(a, client.id, secret, b);
     const nonce = oidc.randomNonce();
-    const landing = await new Browser(a).authorize(
+    const { callback: landing } = await authorize(
+      new UserAgent(a.issuer),
       oidc.buildAuthorizationUrl(atA, { redirect_uri: APP_CALLBACK, scope: 'openid', nonce }),
       user,
     );

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../scripts/release-process';
+import { expectAccessible } from '../support/accessibility';
 import { MailedLinks } from '../support/mailed-links';
 import { usePanel } from '../support/panel';
 import { useStack } from '../support/stack';
@@ -23,22 +24,11 @@ beforeAll(async () => {
 });
 
 /**
- * What every page must give a keyboard and a screen reader: the language, one level-1 heading,
- * a label bound to every field, a name on every button, and the fields then the button in the
- * tab order. Also the headers that keep the token here.
+ * What every page must give a keyboard and a screen reader (see `expectAccessible`), and the
+ * fields then the button in the tab order.
  */
 async function expectAccessiblePage(page: Page, heading: string, tabOrder: readonly string[]) {
-  expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
-  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
-  const unnamed = await page.evaluate(() =>
-    [...document.querySelectorAll('input:not([type="hidden"]), button')]
-      .filter((element) =>
-        element instanceof HTMLInputElement ? element.labels?.length !== 1 : !element.textContent?.trim(),
-      )
-      .map((element) => element.outerHTML),
-  );
-  expect(unnamed).toEqual([]);
+  await expectAccessible(page, heading);
   const reached: string[] = [];
   for (const _stop of tabOrder) {
     await page.keyboard.press('Tab');

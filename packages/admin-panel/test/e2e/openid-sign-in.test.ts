@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../../../scripts/release-process';
 import { OidcUpstream } from '../../../../apps/server/test/support/oidc-upstream';
+import { expectAccessible } from '../support/accessibility';
 import { RelyingParty } from '../support/relying-party';
 import { totpCode } from '../support/second-factor';
 import { useStack } from '../support/stack';
@@ -86,24 +87,9 @@ async function pairAuthenticator(email: string): Promise<string> {
   return data.attributes.secret;
 }
 
-/** What every page gives a keyboard and a screen reader: the language, one heading, a name for every field and button. */
-async function expectAccessible(heading: string) {
-  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
-  expect(await page.getByRole('heading', { level: 1 }).count()).toBe(1);
-  const unnamed = await page.evaluate(() =>
-    [...document.querySelectorAll('input:not([type="hidden"]), button')]
-      .filter((element) =>
-        element instanceof HTMLInputElement ? element.labels?.length !== 1 : !element.textContent?.trim(),
-      )
-      .map((element) => element.outerHTML),
-  );
-  expect(unnamed).toEqual([]);
-}
-
 /** The password on the service's sign-in page, typed and sent with the keyboard. */
 async function signInWithPassword(email: string) {
-  await expectAccessible('Sign in');
+  await expectAccessible(page, 'Sign in');
   expect(page.url()).toMatch(new RegExp(`^${publicUrl}account/authorize/[^/]+$`));
   await expect(page.getByText(`Sign in to continue to ${CLIENT_NAME}.`).isVisible()).resolves.toBe(true);
   await page.getByLabel('Email address').fill(email);
@@ -113,7 +99,7 @@ async function signInWithPassword(email: string) {
 
 /** The consent, in plain words; allowed. */
 async function allow() {
-  await expectAccessible(`Let ${CLIENT_NAME} use your account?`);
+  await expectAccessible(page, `Let ${CLIENT_NAME} use your account?`);
   expect(await page.getByRole('listitem').allTextContents()).toEqual([
     'Know who you are',
     'See your email address and whether it is verified',
@@ -142,7 +128,7 @@ describe('an application signs its users in through the service (openid-client a
 
     // The sign-in left the browser signed in to the account pages.
     await page.goto(`${publicUrl}account/applications`);
-    await expectAccessible('Your applications');
+    await expectAccessible(page, 'Your applications');
     await page.getByRole('heading', { level: 2, name: CLIENT_NAME }).waitFor();
     await page.getByRole('button', { name: `Remove access of ${CLIENT_NAME}` }).click();
     await page.getByText('No application uses your account.').waitFor();
@@ -156,7 +142,7 @@ describe('an application signs its users in through the service (openid-client a
     const secret = await pairAuthenticator(email);
     await page.goto(`${rp.origin}/login?scope=${encodeURIComponent('openid email offline_access')}`);
     await signInWithPassword(email);
-    await expectAccessible('Confirm it is you');
+    await expectAccessible(page, 'Confirm it is you');
     // The pairing used this 30-second step's code: the next step's, which the service also accepts.
     await page.getByLabel('Code from your authenticator app, or a recovery code').fill(totpCode(secret, 1));
     await page.getByRole('button', { name: 'Confirm' }).click();
@@ -187,7 +173,7 @@ describe('an application signs its users in through the service (openid-client a
       client_secret: 'account-pages-secret',
     });
     await page.goto(`${rp.origin}/login?scope=${encodeURIComponent('openid email offline_access')}`);
-    await expectAccessible('Sign in');
+    await expectAccessible(page, 'Sign in');
     // Every document the tab requested from here: the pages, the service's trip, the provider, back to the pages.
     const trip: string[] = [];
     page.on('request', (request) => {

@@ -20,6 +20,15 @@ import { AuditService } from '../audit/audit-service.ts';
 import { DEFAULT_THROTTLE_POLICY } from '../throttling/throttle.ts';
 import { SECOND_FACTOR_RULES } from '../factors/second-factor-rules.ts';
 
+/** Housekeeping over fresh in-memory repositories and a clock at `start`, keeping audit events `auditRetentionDays` (0: all). */
+function housekeepingAt(start: Date) {
+  const clock = new ManualClock(start);
+  const repositories = inMemoryRepositories();
+  const housekeeping = (auditRetentionDays = 0) =>
+    new Housekeeping({ ...repositories, clock, throttle: DEFAULT_THROTTLE_POLICY, auditRetentionDays });
+  return { clock, repositories, housekeeping };
+}
+
 describe('Housekeeping', () => {
   it('run() forgets expired sessions, sign-in challenges and failures outside the longest window that counts them', async () => {
     const clock = new ManualClock(new Date('2026-01-01T00:00:00.000Z'));
@@ -81,14 +90,7 @@ describe('Housekeeping', () => {
   });
 
   it('run() forgets OAuth attempts once their state and their code both expired', async () => {
-    const clock = new ManualClock(IDENTITY_T0);
-    const repositories = inMemoryRepositories();
-    const housekeeping = new Housekeeping({
-      ...repositories,
-      clock,
-      throttle: DEFAULT_THROTTLE_POLICY,
-      auditRetentionDays: 0,
-    });
+    const { clock, repositories, housekeeping } = housekeepingAt(IDENTITY_T0);
     const provider = sampleIdentityProvider();
     await repositories.identityProviders.create(
       provider,
@@ -112,23 +114,16 @@ describe('Housekeeping', () => {
     await repositories.oauthAttempts.issueCode(redeemable.id, code);
 
     clock.advance(OAUTH_STATE_SECONDS + 1);
-    await housekeeping.run();
+    await housekeeping().run();
     expect(repositories.oauthAttempts.rows.has(abandoned.id)).toBe(false);
     expect(repositories.oauthAttempts.rows.has(redeemable.id)).toBe(true);
     clock.advance(60);
-    await housekeeping.run();
+    await housekeeping().run();
     expect(repositories.oauthAttempts.rows.size).toBe(0);
   });
 
   it("run() removes the OpenID engine's expired records, however many, and keeps those that last", async () => {
-    const clock = new ManualClock(OPENID_T0);
-    const repositories = inMemoryRepositories();
-    const housekeeping = new Housekeeping({
-      ...repositories,
-      clock,
-      throttle: DEFAULT_THROTTLE_POLICY,
-      auditRetentionDays: 0,
-    });
+    const { clock, repositories, housekeeping } = housekeepingAt(OPENID_T0);
     const { openIdRecords } = repositories;
     const expired = Array.from({ length: 1_001 }, (_, index) =>
       sampleOpenIdRecord('AccessToken', { id: `at-${index}`, expires: openIdAt(60) }),
@@ -138,18 +133,15 @@ describe('Housekeeping', () => {
     await openIdRecords.upsert(sampleOpenIdRecord('RefreshToken', { id: 'rt-1', expires: openIdAt(3600) }));
 
     clock.advance(61);
-    await housekeeping.run();
+    await housekeeping().run();
     expect(await openIdRecords.deleteExpired(clock.now(), 10)).toBe(0);
     expect(await openIdRecords.find('Grant', 'grant-1', clock.now())).not.toBeNull();
     expect(await openIdRecords.find('RefreshToken', 'rt-1', clock.now())).not.toBeNull();
   });
 
   it('run() prunes audit events past AUDIT_RETENTION_DAYS and keeps what remains verifiable; 0 keeps them all', async () => {
-    const clock = new ManualClock(new Date('2026-01-01T00:00:00.000Z'));
-    const repositories = inMemoryRepositories();
+    const { clock, repositories, housekeeping } = housekeepingAt(new Date('2026-01-01T00:00:00.000Z'));
     const { audit } = repositories;
-    const housekeeping = (auditRetentionDays: number) =>
-      new Housekeeping({ ...repositories, clock, throttle: DEFAULT_THROTTLE_POLICY, auditRetentionDays });
     const record = () => auditRecord(crypto.randomUUID(), clock.now(), SYSTEM, 'signing_key.rotated', null);
     await audit.append(record());
     clock.advance(86_400 * 3);
