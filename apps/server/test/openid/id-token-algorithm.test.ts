@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClient } from '../support/admin-client';
 import { BACKENDS } from '../support/test-application';
 import { registerClient as registerThroughApi } from './op-test-plan-support';
-import { APP_CALLBACK, Browser, createUser, relyingParty, startOpenIdService, type OpenIdService } from './openid-service';
+import {
+  APP_CALLBACK,
+  Browser,
+  createUser,
+  relyingParty,
+  startOpenIdService,
+  type OpenIdService,
+} from './openid-service';
 
 describe.each(BACKENDS)('a client chooses how its ID tokens are signed (%s)', (backend) => {
   let service: OpenIdService;

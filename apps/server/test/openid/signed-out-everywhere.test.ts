@@ -12,7 +12,7 @@ import {
   type OpenIdService,
 } from './openid-service';
 
-describe.each(BACKENDS)("signing a user out everywhere signs them out of applications (%s)", (backend) => {
+describe.each(BACKENDS)('signing a user out everywhere signs them out of applications (%s)', (backend) => {
   let service: OpenIdService;
   beforeAll(async () => {
     service = await startOpenIdService(backend);
@@ -36,18 +36,26 @@ describe.each(BACKENDS)("signing a user out everywhere signs them out of applica
     });
     // Signed in before: the tokens work, and the browser's session answers prompt=none with a code.
     expect((await oidc.fetchUserInfo(config, tokens.access_token, user.id)).sub).toBe(user.id);
-    const silent = () => oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid', prompt: 'none' });
+    const silent = () =>
+      oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid', prompt: 'none' });
     expect((await browser.follow(silent())).at.searchParams.get('code')).not.toBeNull();
 
     const admin = new AdminClient(service.t);
-    const ended = await admin.send('DELETE', `/v1/admin/users/${user.id}/sessions`, undefined, await admin.adminToken());
+    const ended = await admin.send(
+      'DELETE',
+      `/v1/admin/users/${user.id}/sessions`,
+      undefined,
+      await admin.adminToken(),
+    );
     expect(ended.status).toBe(204);
 
     const userinfo = await fetch(`${service.url}oidc/userinfo`, {
       headers: { authorization: `Bearer ${tokens.access_token}` },
     });
     expect(userinfo.status).toBe(401);
-    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
     const after = (await browser.follow(silent())).at;
     expect(after.origin + after.pathname).toBe(APP_CALLBACK);
     expect(after.searchParams.get('error')).toBe('login_required');

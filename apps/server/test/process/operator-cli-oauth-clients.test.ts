@@ -43,7 +43,10 @@ describe.each(BACKENDS)('uas oauth-clients on %s', { timeout: 120_000 }, (backen
       id_token_signed_response_alg: 'RS256',
     });
     const badAlgorithm = await runCli(['oauth-clients', 'update', client.id, '--id-token-alg', 'none'], env);
-    expect([badAlgorithm.code, badAlgorithm.stderr]).toEqual([2, expect.stringMatching(/id_token_signed_response_alg/)]);
+    expect([badAlgorithm.code, badAlgorithm.stderr]).toEqual([
+      2,
+      expect.stringMatching(/id_token_signed_response_alg/),
+    ]);
 
     const rotated = await runCli(['oauth-clients', 'rotate-secret', client.id], env);
     expect(rotated.code, rotated.stderr).toBe(0);

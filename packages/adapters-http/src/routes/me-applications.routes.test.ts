@@ -101,7 +101,10 @@ describe('DELETE /v1/users/me/applications/{client_id}', () => {
   it.each([
     ['an application only another user let in', async () => client.id],
     ['an application that never was', async () => 'client-nope'],
-    ['a grant id, not a client id', async () => storeGrant(t, { accountId: bob.id, clientId: client.id, scope: 'openid' })],
+    [
+      'a grant id, not a client id',
+      async () => storeGrant(t, { accountId: bob.id, clientId: client.id, scope: 'openid' }),
+    ],
     ['an id that cannot be one', async () => '..%2F..%2Fadmin'],
   ])('answers 404 for %s, revoking nothing', async (_case, idOf) => {
     const bobs = await storeGrant(t, { accountId: bob.id, clientId: client.id, scope: 'openid' });

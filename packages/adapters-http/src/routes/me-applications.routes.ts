@@ -69,7 +69,7 @@ export function meApplicationsRoutes({
         operationId: 'revokeOwnApplication',
         summary: 'Revoke an application’s access',
         description:
-          "Revokes every grant you gave it (one per browser you signed in from): its codes and tokens stop working at once; the application asks for consent again at the next sign-in. An application you never let in is not found (404).",
+          'Revokes every grant you gave it (one per browser you signed in from): its codes and tokens stop working at once; the application asks for consent again at the next sign-in. An application you never let in is not found (404).',
         tags: TAGS,
         responses: { 204: { description: 'Revoked.' } },
       }),

@@ -16,7 +16,7 @@ import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
 import { insertMail } from './postgres-mail-queue';
 import { endSubjectSessions } from './postgres-subject-sessions';
-import { admins, factors, recoveryCodes, sessions, users } from './postgres-schema';
+import { admins, factors, recoveryCodes, users } from './postgres-schema';
 
 /**
  * The single-use checks are one UPDATE each (a racing one waits for the row and re-checks it). A

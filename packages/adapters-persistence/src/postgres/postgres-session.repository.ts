@@ -186,7 +186,8 @@ export class PostgresSessionRepository implements SessionRepository {
     audit?: AuditRecord,
   ): Promise<void> {
     await this.db.transaction(async (tx) => {
-      if ((await endSubjectSessions(tx, kind, subjectId, at, keepSessionId)) && audit) await appendAuditEvent(tx, audit);
+      if ((await endSubjectSessions(tx, kind, subjectId, at, keepSessionId)) && audit)
+        await appendAuditEvent(tx, audit);
     });
   }
 

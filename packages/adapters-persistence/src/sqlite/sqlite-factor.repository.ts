@@ -16,7 +16,7 @@ import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { insertMail } from './sqlite-mail-queue';
 import { endSubjectSessions } from './sqlite-subject-sessions';
-import { factors, recoveryCodes, sessions } from './sqlite-schema';
+import { factors, recoveryCodes } from './sqlite-schema';
 import { preparedOnUse } from './prepared-on-use';
 import { unsyncedWrite } from './sqlite-unsynced-write';
 

@@ -79,8 +79,9 @@ describe('ApplicationGrants', () => {
   });
 
   it('lists one entry per application: the scopes of all its grants, since the first', async () => {
-    const other = (await domain.oauthClients.create({ name: 'Other', type: 'public', redirectUris: ['https://o.test/cb'] }))
-      .client.id;
+    const other = (
+      await domain.oauthClients.create({ name: 'Other', type: 'public', redirectUris: ['https://o.test/cb'] })
+    ).client.id;
     const first = new Date(Math.floor(now().getTime() / 1000) * 1000);
     await storeGrant('grant-1', ALICE, 'openid email');
     domain.clock.advance(60);
@@ -94,13 +95,20 @@ describe('ApplicationGrants', () => {
         scopes: ['openid', 'email', 'profile', 'offline_access'],
         created: first,
       },
-      { id: other, clientId: other, clientName: 'Other', scopes: ['openid'], created: new Date(first.getTime() + 60_000) },
+      {
+        id: other,
+        clientId: other,
+        clientName: 'Other',
+        scopes: ['openid'],
+        created: new Date(first.getTime() + 60_000),
+      },
     ]);
   });
 
   it('revokes every grant the user gave the application, one event each; other applications and users keep theirs', async () => {
-    const other = (await domain.oauthClients.create({ name: 'Other', type: 'public', redirectUris: ['https://o.test/cb'] }))
-      .client.id;
+    const other = (
+      await domain.oauthClients.create({ name: 'Other', type: 'public', redirectUris: ['https://o.test/cb'] })
+    ).client.id;
     for (const grant of ['grant-1', 'grant-2']) {
       await storeGrant(grant, ALICE, 'openid');
       await storeToken(grant, ALICE);
@@ -108,11 +116,12 @@ describe('ApplicationGrants', () => {
     await storeGrant('grant-o', ALICE, 'openid', other);
     await storeGrant('grant-b', BOB, 'openid');
     await domain.applicationGrants.revoke(ALICE, clientId, AS_ALICE);
-    for (const grant of ['grant-1', 'grant-2']) expect(await records().find('AccessToken', `at-${grant}`, now())).toBeNull();
+    for (const grant of ['grant-1', 'grant-2'])
+      expect(await records().find('AccessToken', `at-${grant}`, now())).toBeNull();
     expect((await domain.applicationGrants.list(ALICE)).map((application) => application.id)).toEqual([other]);
     expect((await domain.applicationGrants.list(BOB)).map((application) => application.id)).toEqual([clientId]);
     const revoked = (await events()).filter((event) => event.action === 'oauth_grant.revoked');
-    expect(revoked.map((event) => event.changes?.['grant_id']?.before).sort()).toEqual(['grant-1', 'grant-2']);
+    expect(revoked.map((event) => event.changes?.grant_id?.before).sort()).toEqual(['grant-1', 'grant-2']);
   });
 
   it('revokes the user’s grant with its tokens, audited about the user', async () => {

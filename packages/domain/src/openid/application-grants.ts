@@ -55,14 +55,14 @@ export function grantRevocationRecord(
 
 /** The scopes oidc-provider keeps in a Grant's payload: `openid.scope`, space-separated. */
 function grantedScopes(payload: OpenIdRecord['payload']): string[] {
-  const openid = payload['openid'];
-  const scope = isJsonObject(openid) ? openid['scope'] : undefined;
+  const openid = payload.openid;
+  const scope = isJsonObject(openid) ? openid.scope : undefined;
   return typeof scope === 'string' ? scope.split(' ').filter((entry) => entry !== '') : [];
 }
 
 /** When the engine made it: its payload's `iat`, in seconds. */
 function issuedAt(payload: OpenIdRecord['payload']): Date | null {
-  const iat = payload['iat'];
+  const iat = payload.iat;
   return typeof iat === 'number' ? new Date(iat * 1000) : null;
 }
 

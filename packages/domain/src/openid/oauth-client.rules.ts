@@ -34,7 +34,9 @@ function ipv6Groups(host: string): number[] | null {
   const [head = '', tail] = host.slice(1, -1).split('::');
   const parse = (part: string) => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));
   const [before, after] = [parse(head), parse(tail ?? '')];
-  return tail === undefined ? before : [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
+  return tail === undefined
+    ? before
+    : [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
 }
 
 /**
@@ -59,7 +61,7 @@ export const isOAuthClientType = (value: string): value is OAuthClientType =>
   (OAUTH_CLIENT_TYPES as readonly string[]).includes(value);
 export const isOAuthApplicationType = (value: string): value is OAuthApplicationType =>
   (OAUTH_APPLICATION_TYPES as readonly string[]).includes(value);
-export const isIdTokenSigningAlgorithm = (value: string): value is IdTokenSigningAlgorithm =>
+const isIdTokenSigningAlgorithm = (value: string): value is IdTokenSigningAlgorithm =>
   (ID_TOKEN_SIGNING_ALGORITHMS as readonly string[]).includes(value);
 const isOpenIdScope = (value: string): value is OpenIdScope => (OPENID_SCOPES as readonly string[]).includes(value);
 

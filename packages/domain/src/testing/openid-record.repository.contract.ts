@@ -244,7 +244,10 @@ export function describeOpenIdRecordRepositoryContract(backend: string, open: Op
             endSessions: { keepSessionId: 'the-current-session' },
           })),
       ],
-      ['signing them out everywhere', (repos, userId) => repos.sessions.revokeSubjectSessions('user', userId, OPENID_T0)],
+      [
+        'signing them out everywhere',
+        (repos, userId) => repos.sessions.revokeSubjectSessions('user', userId, OPENID_T0),
+      ],
       ['removing every factor of theirs', (repos, userId) => repos.factors.removeAll('user', userId, OPENID_T0)],
       [
         'an import that ends their sessions',
@@ -274,7 +277,9 @@ export function describeOpenIdRecordRepositoryContract(backend: string, open: Op
         for (const record of theirs)
           expect(await repositories.openIdRecords.find(record.model, record.id, OPENID_T0)).toBeNull();
         expect(await repositories.openIdRecords.listByAccount('Grant', other.id, OPENID_T0)).toEqual([unused(kept)]);
-        expect(await repositories.openIdRecords.find('Interaction', unrelated.id, OPENID_T0)).toEqual(unused(unrelated));
+        expect(await repositories.openIdRecords.find('Interaction', unrelated.id, OPENID_T0)).toEqual(
+          unused(unrelated),
+        );
       });
     }
 
