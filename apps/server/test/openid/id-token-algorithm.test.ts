@@ -4,14 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClient } from '../support/admin-client';
 import { BACKENDS } from '../support/test-application';
 import { registerClient as registerThroughApi } from './op-test-plan-support';
-import {
-  APP_CALLBACK,
-  Browser,
-  createUser,
-  relyingParty,
-  startOpenIdService,
-  type OpenIdService,
-} from './openid-service';
+import { APP_CALLBACK, createUser, relyingParty, startOpenIdService, type OpenIdService } from './openid-service';
+import { authorize, UserAgent } from './user-agent';
 
 describe.each(BACKENDS)('a client chooses how its ID tokens are signed (%s)', (backend) => {
   let service: OpenIdService;
@@ -35,7 +29,7 @@ describe.each(BACKENDS)('a client chooses how its ID tokens are signed (%s)', (b
     oidc.enableNonRepudiationChecks(config);
     const nonce = oidc.randomNonce();
     const start = oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid', nonce });
-    const landing = await new Browser(service).authorize(start, user);
+    const { callback: landing } = await authorize(new UserAgent(service.issuer), start, user);
     const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
     const jwks = jose.createRemoteJWKSet(new URL(`${service.url}oidc/jwks`));
     const { payload, protectedHeader } = await jose.jwtVerify(tokens.id_token!, jwks, {

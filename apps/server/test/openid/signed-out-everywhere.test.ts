@@ -4,13 +4,13 @@ import { AdminClient } from '../support/admin-client';
 import { BACKENDS } from '../support/test-application';
 import {
   APP_CALLBACK,
-  Browser,
   createUser,
   registerClient,
   relyingParty,
   startOpenIdService,
   type OpenIdService,
 } from './openid-service';
+import { authorize, left, UserAgent } from './user-agent';
 
 describe.each(BACKENDS)('signing a user out everywhere signs them out of applications (%s)', (backend) => {
   let service: OpenIdService;
@@ -23,7 +23,7 @@ describe.each(BACKENDS)('signing a user out everywhere signs them out of applica
     const user = await createUser(service, `everywhere-${backend}@example.com`);
     const { client, secret } = await registerClient(service);
     const config = await relyingParty(service, client.id, secret);
-    const browser = new Browser(service);
+    const browser = new UserAgent(service.issuer);
     const nonce = oidc.randomNonce();
     const start = oidc.buildAuthorizationUrl(config, {
       redirect_uri: APP_CALLBACK,
@@ -31,14 +31,15 @@ describe.each(BACKENDS)('signing a user out everywhere signs them out of applica
       prompt: 'consent',
       nonce,
     });
-    const tokens = await oidc.authorizationCodeGrant(config, await browser.authorize(start, user), {
+    const { callback } = await authorize(browser, start, user);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, {
       expectedNonce: nonce,
     });
     // Signed in before: the tokens work, and the browser's session answers prompt=none with a code.
     expect((await oidc.fetchUserInfo(config, tokens.access_token, user.id)).sub).toBe(user.id);
     const silent = () =>
       oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid', prompt: 'none' });
-    expect((await browser.follow(silent())).at.searchParams.get('code')).not.toBeNull();
+    expect(left(await browser.navigate(silent())).searchParams.get('code')).not.toBeNull();
 
     const admin = new AdminClient(service.t);
     const ended = await admin.send(
@@ -56,7 +57,7 @@ describe.each(BACKENDS)('signing a user out everywhere signs them out of applica
     await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({
       error: 'invalid_grant',
     });
-    const after = (await browser.follow(silent())).at;
+    const after = left(await browser.navigate(silent()));
     expect(after.origin + after.pathname).toBe(APP_CALLBACK);
     expect(after.searchParams.get('error')).toBe('login_required');
   });
