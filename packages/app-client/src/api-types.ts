@@ -355,7 +355,7 @@ export interface paths {
         };
         /**
          * List the applications you let sign you in, oldest first
-         * @description Each with the scopes you granted it.
+         * @description One entry per application, however many browsers you signed in from: the scopes you granted it, since when you did.
          */
         get: operations["listOwnApplications"];
         put?: never;
@@ -366,7 +366,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/users/me/applications/{grant_id}": {
+    "/v1/users/me/applications/{client_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -378,7 +378,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an application’s access
-         * @description Its codes and tokens stop working at once; the application asks for consent again at the next sign-in. Another user's grant is not found (404).
+         * @description Revokes every grant you gave it (one per browser you signed in from): its codes and tokens stop working at once; the application asks for consent again at the next sign-in. An application you never let in is not found (404).
          */
         delete: operations["revokeOwnApplication"];
         options?: never;
@@ -4713,7 +4713,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "type": "application_grants",
-                     *           "id": "zT1bYH3rGfXq8vLw2NsKcP0aUeJd6mQiR4oVy9hB7Cx",
+                     *           "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0",
                      *           "attributes": {
                      *             "client_id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0",
                      *             "client_name": "Acme CRM",
@@ -4735,15 +4735,15 @@ export interface operations {
                         data: {
                             /** @constant */
                             type: "application_grants";
-                            /** @description The grant: what revoking names. */
+                            /** @description The application (its client id): what revoking names. */
                             id: string;
                             attributes: {
                                 client_id: string;
                                 /** @description The application's name; null while it is being deleted. */
                                 client_name: string | null;
-                                /** @description The scopes granted. */
+                                /** @description The scopes granted, by any sign-in. */
                                 scopes: string[];
-                                /** @description When it was granted. */
+                                /** @description When it was first granted. */
                                 created: string | null;
                             };
                         }[];
@@ -4883,8 +4883,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The grant, as listed. */
-                grant_id: string;
+                /** @description The application (its client id), as listed. */
+                client_id: string;
             };
             cookie?: never;
         };

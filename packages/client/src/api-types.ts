@@ -1502,7 +1502,7 @@ export interface paths {
         };
         /**
          * List the applications you let sign you in, oldest first
-         * @description Each with the scopes you granted it.
+         * @description One entry per application, however many browsers you signed in from: the scopes you granted it, since when you did.
          */
         get: operations["listOwnApplications"];
         put?: never;
@@ -1513,7 +1513,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/users/me/applications/{grant_id}": {
+    "/v1/users/me/applications/{client_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1525,7 +1525,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an application’s access
-         * @description Its codes and tokens stop working at once; the application asks for consent again at the next sign-in. Another user's grant is not found (404).
+         * @description Revokes every grant you gave it (one per browser you signed in from): its codes and tokens stop working at once; the application asks for consent again at the next sign-in. An application you never let in is not found (404).
          */
         delete: operations["revokeOwnApplication"];
         options?: never;
@@ -15118,6 +15118,8 @@ export interface operations {
                                 scopes: ("openid" | "email" | "profile" | "metadata" | "app" | "offline_access")[];
                                 /** @description Whether its users skip the consent page. */
                                 first_party: boolean;
+                                /** @description How its ID tokens are signed; null: as the service's own tokens (`JWT_ALGORITHM`). */
+                                id_token_signed_response_alg: ("ES256" | "EdDSA" | "RS256") | null;
                                 /** Format: date-time */
                                 created: string;
                                 /** Format: date-time */
@@ -15303,6 +15305,11 @@ export interface operations {
                             scopes?: string[];
                             /** @description Trusted by the operator: its users are not asked to consent. False unless told. */
                             first_party?: boolean;
+                            /**
+                             * @description How the client's ID tokens are signed: `ES256`, `EdDSA` or `RS256` (for relying parties that know no other); null: as the service signs its own tokens (`JWT_ALGORITHM`). An algorithm other than RS256 and `JWT_ALGORITHM` has no key to sign with.
+                             * @enum {unknown}
+                             */
+                            id_token_signed_response_alg?: "ES256" | "EdDSA" | "RS256" | null;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15349,6 +15356,11 @@ export interface operations {
                             scopes?: string[];
                             /** @description Trusted by the operator: its users are not asked to consent. False unless told. */
                             first_party?: boolean;
+                            /**
+                             * @description How the client's ID tokens are signed: `ES256`, `EdDSA` or `RS256` (for relying parties that know no other); null: as the service signs its own tokens (`JWT_ALGORITHM`). An algorithm other than RS256 and `JWT_ALGORITHM` has no key to sign with.
+                             * @enum {unknown}
+                             */
+                            id_token_signed_response_alg?: "ES256" | "EdDSA" | "RS256" | null;
                         } & {
                             [key: string]: unknown;
                         };
@@ -15425,6 +15437,8 @@ export interface operations {
                                 scopes: ("openid" | "email" | "profile" | "metadata" | "app" | "offline_access")[];
                                 /** @description Whether its users skip the consent page. */
                                 first_party: boolean;
+                                /** @description How its ID tokens are signed; null: as the service's own tokens (`JWT_ALGORITHM`). */
+                                id_token_signed_response_alg: ("ES256" | "EdDSA" | "RS256") | null;
                                 /** Format: date-time */
                                 created: string;
                                 /** Format: date-time */
@@ -15648,6 +15662,8 @@ export interface operations {
                                 scopes: ("openid" | "email" | "profile" | "metadata" | "app" | "offline_access")[];
                                 /** @description Whether its users skip the consent page. */
                                 first_party: boolean;
+                                /** @description How its ID tokens are signed; null: as the service's own tokens (`JWT_ALGORITHM`). */
+                                id_token_signed_response_alg: ("ES256" | "EdDSA" | "RS256") | null;
                                 /** Format: date-time */
                                 created: string;
                                 /** Format: date-time */
@@ -15989,6 +16005,11 @@ export interface operations {
                             scopes?: string[];
                             /** @description Trusted by the operator: its users are not asked to consent. False unless told. */
                             first_party?: boolean;
+                            /**
+                             * @description How the client's ID tokens are signed: `ES256`, `EdDSA` or `RS256` (for relying parties that know no other); null: as the service signs its own tokens (`JWT_ALGORITHM`). An algorithm other than RS256 and `JWT_ALGORITHM` has no key to sign with.
+                             * @enum {unknown}
+                             */
+                            id_token_signed_response_alg?: "ES256" | "EdDSA" | "RS256" | null;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16024,6 +16045,11 @@ export interface operations {
                             scopes?: string[];
                             /** @description Trusted by the operator: its users are not asked to consent. False unless told. */
                             first_party?: boolean;
+                            /**
+                             * @description How the client's ID tokens are signed: `ES256`, `EdDSA` or `RS256` (for relying parties that know no other); null: as the service signs its own tokens (`JWT_ALGORITHM`). An algorithm other than RS256 and `JWT_ALGORITHM` has no key to sign with.
+                             * @enum {unknown}
+                             */
+                            id_token_signed_response_alg?: "ES256" | "EdDSA" | "RS256" | null;
                         } & {
                             [key: string]: unknown;
                         };
@@ -16098,6 +16124,8 @@ export interface operations {
                                 scopes: ("openid" | "email" | "profile" | "metadata" | "app" | "offline_access")[];
                                 /** @description Whether its users skip the consent page. */
                                 first_party: boolean;
+                                /** @description How its ID tokens are signed; null: as the service's own tokens (`JWT_ALGORITHM`). */
+                                id_token_signed_response_alg: ("ES256" | "EdDSA" | "RS256") | null;
                                 /** Format: date-time */
                                 created: string;
                                 /** Format: date-time */
@@ -16344,6 +16372,8 @@ export interface operations {
                                 scopes: ("openid" | "email" | "profile" | "metadata" | "app" | "offline_access")[];
                                 /** @description Whether its users skip the consent page. */
                                 first_party: boolean;
+                                /** @description How its ID tokens are signed; null: as the service's own tokens (`JWT_ALGORITHM`). */
+                                id_token_signed_response_alg: ("ES256" | "EdDSA" | "RS256") | null;
                                 /** Format: date-time */
                                 created: string;
                                 /** Format: date-time */
@@ -21541,7 +21571,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "type": "application_grants",
-                     *           "id": "zT1bYH3rGfXq8vLw2NsKcP0aUeJd6mQiR4oVy9hB7Cx",
+                     *           "id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0",
                      *           "attributes": {
                      *             "client_id": "0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0",
                      *             "client_name": "Acme CRM",
@@ -21563,15 +21593,15 @@ export interface operations {
                         data: {
                             /** @constant */
                             type: "application_grants";
-                            /** @description The grant: what revoking names. */
+                            /** @description The application (its client id): what revoking names. */
                             id: string;
                             attributes: {
                                 client_id: string;
                                 /** @description The application's name; null while it is being deleted. */
                                 client_name: string | null;
-                                /** @description The scopes granted. */
+                                /** @description The scopes granted, by any sign-in. */
                                 scopes: string[];
-                                /** @description When it was granted. */
+                                /** @description When it was first granted. */
                                 created: string | null;
                             };
                         }[];
@@ -21711,8 +21741,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The grant, as listed. */
-                grant_id: string;
+                /** @description The application (its client id), as listed. */
+                client_id: string;
             };
             cookie?: never;
         };
@@ -23190,6 +23220,7 @@ export const pathsV1AdminIdentityProvidersIdPatchResponses200ContentApplicationJ
 export const pathsV1AdminOauthClientsGetResponses200ContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
 export const pathsV1AdminOauthClientsGetResponses200ContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
 export const pathsV1AdminOauthClientsGetResponses200ContentApplicationJsonDataAttributesScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["scopes"]> = ["openid", "email", "profile", "metadata", "app", "offline_access"];
+export const pathsV1AdminOauthClientsGetResponses200ContentApplicationJsonDataAttributesId_token_signed_response_algAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["id_token_signed_response_alg"]> = ["ES256", "EdDSA", "RS256"];
 export const pathsV1AdminOauthClientsPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["oauth_clients"];
 export const pathsV1AdminOauthClientsPostRequestBodyContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
 export const pathsV1AdminOauthClientsPostRequestBodyContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["requestBody"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
@@ -23199,17 +23230,21 @@ export const pathsV1AdminOauthClientsPostRequestBodyContentApplicationVndApiJson
 export const pathsV1AdminOauthClientsPostResponses201ContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
 export const pathsV1AdminOauthClientsPostResponses201ContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
 export const pathsV1AdminOauthClientsPostResponses201ContentApplicationJsonDataAttributesScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["scopes"]> = ["openid", "email", "profile", "metadata", "app", "offline_access"];
+export const pathsV1AdminOauthClientsPostResponses201ContentApplicationJsonDataAttributesId_token_signed_response_algAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients"]["post"]["responses"]["201"]["content"]["application/json"]["data"]["attributes"]["id_token_signed_response_alg"]> = ["ES256", "EdDSA", "RS256"];
 export const pathsV1AdminOauthClientsIdGetResponses200ContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
 export const pathsV1AdminOauthClientsIdGetResponses200ContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
 export const pathsV1AdminOauthClientsIdGetResponses200ContentApplicationJsonDataAttributesScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["scopes"]> = ["openid", "email", "profile", "metadata", "app", "offline_access"];
+export const pathsV1AdminOauthClientsIdGetResponses200ContentApplicationJsonDataAttributesId_token_signed_response_algAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["id_token_signed_response_alg"]> = ["ES256", "EdDSA", "RS256"];
 export const pathsV1AdminOauthClientsIdPatchRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["oauth_clients"];
 export const pathsV1AdminOauthClientsIdPatchRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["oauth_clients"];
 export const pathsV1AdminOauthClientsIdPatchResponses200ContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
 export const pathsV1AdminOauthClientsIdPatchResponses200ContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
 export const pathsV1AdminOauthClientsIdPatchResponses200ContentApplicationJsonDataAttributesScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["scopes"]> = ["openid", "email", "profile", "metadata", "app", "offline_access"];
+export const pathsV1AdminOauthClientsIdPatchResponses200ContentApplicationJsonDataAttributesId_token_signed_response_algAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}"]["patch"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["id_token_signed_response_alg"]> = ["ES256", "EdDSA", "RS256"];
 export const pathsV1AdminOauthClientsIdRotateSecretPostResponses200ContentApplicationJsonDataAttributesTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}/rotate-secret"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["type"]> = ["public", "confidential"];
 export const pathsV1AdminOauthClientsIdRotateSecretPostResponses200ContentApplicationJsonDataAttributesApplication_typeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}/rotate-secret"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["application_type"]> = ["web", "native"];
 export const pathsV1AdminOauthClientsIdRotateSecretPostResponses200ContentApplicationJsonDataAttributesScopesValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}/rotate-secret"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["scopes"]> = ["openid", "email", "profile", "metadata", "app", "offline_access"];
+export const pathsV1AdminOauthClientsIdRotateSecretPostResponses200ContentApplicationJsonDataAttributesId_token_signed_response_algAnyOf0Values: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/admin/oauth-clients/{id}/rotate-secret"]["post"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["id_token_signed_response_alg"]> = ["ES256", "EdDSA", "RS256"];
 export const pathsV1SignupPostRequestBodyContentApplicationJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/signup"]["post"]["requestBody"]["content"]["application/json"]["data"]["type"]> = ["users"];
 export const pathsV1SignupPostRequestBodyContentApplicationVndApiJsonDataTypeValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/signup"]["post"]["requestBody"]["content"]["application/vnd.api+json"]["data"]["type"]> = ["users"];
 export const pathsV1UsersMeFactorsGetResponses200ContentApplicationJsonDataAttributesKindValues: ReadonlyArray<FlattenedDeepRequired<paths>["/v1/users/me/factors"]["get"]["responses"]["200"]["content"]["application/json"]["data"]["attributes"]["kind"]> = ["totp", "webauthn"];

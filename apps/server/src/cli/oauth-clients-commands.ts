@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import {
+  ID_TOKEN_SIGNING_ALGORITHMS,
   isUuid,
   NotFoundError,
   OAUTH_APPLICATION_TYPES,
@@ -24,9 +25,14 @@ const shown = (client: OAuthClient) => ({
   post_logout_redirect_uris: client.postLogoutRedirectUris,
   scopes: client.scopes,
   first_party: client.firstParty,
+  id_token_signed_response_alg: client.idTokenSigningAlgorithm,
   created: client.created.toISOString(),
   updated: client.updated.toISOString(),
 });
+
+/** `--id-token-alg`: an algorithm, or `default` for the service's JWT_ALGORITHM; absent stays absent. */
+const ID_TOKEN_ALG_HELP = `how its ID tokens are signed: ${ID_TOKEN_SIGNING_ALGORITHMS.join(', ')}, or default (JWT_ALGORITHM)`;
+const idTokenAlgorithm = (option: string | undefined) => (option === 'default' ? null : option);
 
 const print = (value: object) => process.stdout.write(`${JSON.stringify(value)}\n`);
 
@@ -84,6 +90,7 @@ export function oauthClientsCommand(): Command {
     .option('--post-logout-redirect-uri <uri>', 'where logout may lead (repeat for more)', collect)
     .option('--scopes <scopes>', `comma-separated, among ${OPENID_SCOPES.join(' ')} (openid always)`)
     .option('--first-party', 'trusted: its users are not asked to consent', false)
+    .option('--id-token-alg <alg>', ID_TOKEN_ALG_HELP)
     .description("register a client and print it; a confidential client's secret is printed this once")
     .action(
       async (
@@ -95,6 +102,7 @@ export function oauthClientsCommand(): Command {
           postLogoutRedirectUri?: string[];
           scopes?: string;
           firstParty: boolean;
+          idTokenAlg?: string;
         },
       ) => {
         await withOperator(async ({ database, secretKeyRing, useCases }) => {
@@ -110,6 +118,7 @@ export function oauthClientsCommand(): Command {
                 postLogoutRedirectUris: options.postLogoutRedirectUri ?? [],
                 scopes: options.scopes === undefined ? undefined : commaList(options.scopes),
                 firstParty: options.firstParty,
+                idTokenSigningAlgorithm: idTokenAlgorithm(options.idTokenAlg),
               },
               SYSTEM,
             ),
@@ -129,6 +138,7 @@ export function oauthClientsCommand(): Command {
     .option('--scopes <scopes>', `comma-separated, among ${OPENID_SCOPES.join(' ')} (openid always)`)
     .option('--first-party', 'its users are not asked to consent')
     .option('--no-first-party', 'its users are asked to consent')
+    .option('--id-token-alg <alg>', ID_TOKEN_ALG_HELP)
     .description('change what the options name, and print the client (never its secret)')
     .action(
       async (
@@ -140,6 +150,7 @@ export function oauthClientsCommand(): Command {
           postLogoutRedirectUris?: boolean;
           scopes?: string;
           firstParty?: boolean;
+          idTokenAlg?: string;
         },
       ) => {
         const patch: OAuthClientPatch = {
@@ -148,6 +159,7 @@ export function oauthClientsCommand(): Command {
           postLogoutRedirectUris: options.postLogoutRedirectUris === false ? [] : options.postLogoutRedirectUri,
           scopes: options.scopes === undefined ? undefined : commaList(options.scopes),
           firstParty: options.firstParty,
+          idTokenSigningAlgorithm: idTokenAlgorithm(options.idTokenAlg),
         };
         await withOperator(async ({ useCases }) => {
           print(shown(await usageOnRefusal(() => useCases.oauthClients.update(id, patch, SYSTEM))));

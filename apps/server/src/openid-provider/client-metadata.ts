@@ -20,6 +20,8 @@ export async function clientMetadata(client: OAuthClient, box: SecretBox): Promi
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: client.type === 'confidential' ? 'client_secret_basic' : 'none',
+    // Unset, the engine signs with the service's JWT_ALGORITHM (its default algorithm).
+    ...(client.idTokenSigningAlgorithm ? { id_token_signed_response_alg: client.idTokenSigningAlgorithm } : {}),
     ...(secret ? { client_secret: secret } : {}),
   };
 }

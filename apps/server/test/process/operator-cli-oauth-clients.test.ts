@@ -26,17 +26,27 @@ describe.each(BACKENDS)('uas oauth-clients on %s', { timeout: 120_000 }, (backen
       redirect_uris: ['https://crm.example.com/cb'],
       scopes: ['openid', 'email'],
       first_party: false,
+      id_token_signed_response_alg: null,
     });
 
     const updated = await runCli(
-      ['oauth-clients', 'update', client.id, '--redirect-uri', 'https://crm.example.com/v2', '--first-party'],
+      [
+        ...['oauth-clients', 'update', client.id, '--redirect-uri', 'https://crm.example.com/v2', '--first-party'],
+        ...['--id-token-alg', 'RS256'],
+      ],
       env,
     );
     expect(updated.code, updated.stderr).toBe(0);
     expect(JSON.parse(updated.stdout)).toMatchObject({
       redirect_uris: ['https://crm.example.com/v2'],
       first_party: true,
+      id_token_signed_response_alg: 'RS256',
     });
+    const badAlgorithm = await runCli(['oauth-clients', 'update', client.id, '--id-token-alg', 'none'], env);
+    expect([badAlgorithm.code, badAlgorithm.stderr]).toEqual([
+      2,
+      expect.stringMatching(/id_token_signed_response_alg/),
+    ]);
 
     const rotated = await runCli(['oauth-clients', 'rotate-secret', client.id], env);
     expect(rotated.code, rotated.stderr).toBe(0);

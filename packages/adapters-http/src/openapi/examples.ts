@@ -308,7 +308,7 @@ export const applicationGrantsExample = {
   data: [
     {
       type: 'application_grants',
-      id: 'zT1bYH3rGfXq8vLw2NsKcP0aUeJd6mQiR4oVy9hB7Cx',
+      id: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0',
       attributes: {
         client_id: '0192f3c4-5b6a-7c8d-9e0f-1a2b3c4d5ea0',
         client_name: 'Acme CRM',

@@ -8,15 +8,15 @@ export const APPLICATIONS_PATH = '/v1/users/me/applications';
 const described = <T extends v.GenericSchema>(schema: T, description: string) =>
   v.pipe(schema, v.description(description));
 
-/** An application the user let sign them in: the grant, its client and the scopes given. */
+/** An application the user let sign them in: its client, and the scopes its grants gave. */
 export const applicationGrantResourceSchema = v.object({
   type: v.literal('application_grants'),
-  id: described(v.string(), 'The grant: what revoking names.'),
+  id: described(v.string(), 'The application (its client id): what revoking names.'),
   attributes: v.object({
     client_id: v.string(),
     client_name: described(v.nullable(v.string()), "The application's name; null while it is being deleted."),
-    scopes: described(v.array(v.string()), 'The scopes granted.'),
-    created: described(v.nullable(isoTimestamp()), 'When it was granted.'),
+    scopes: described(v.array(v.string()), 'The scopes granted, by any sign-in.'),
+    created: described(v.nullable(isoTimestamp()), 'When it was first granted.'),
   }),
 });
 

@@ -1,4 +1,5 @@
 import {
+  ID_TOKEN_SIGNING_ALGORITHMS,
   OAUTH_APPLICATION_TYPES,
   OAUTH_CLIENT_TYPES,
   OPENID_SCOPES,
@@ -23,6 +24,10 @@ const oauthClientAttributes = {
   post_logout_redirect_uris: described(v.array(v.string()), 'Where RP-initiated logout may lead.'),
   scopes: described(v.array(v.picklist(OPENID_SCOPES)), 'What the client may ask for; `openid` always.'),
   first_party: described(v.boolean(), 'Whether its users skip the consent page.'),
+  id_token_signed_response_alg: described(
+    v.nullable(v.picklist(ID_TOKEN_SIGNING_ALGORITHMS)),
+    "How its ID tokens are signed; null: as the service's own tokens (`JWT_ALGORITHM`).",
+  ),
   created: isoTimestamp(),
   updated: isoTimestamp(),
 };
@@ -67,6 +72,7 @@ function oauthClientResource(client: OAuthClient): v.InferOutput<typeof oauthCli
       post_logout_redirect_uris: [...client.postLogoutRedirectUris],
       scopes: [...client.scopes],
       first_party: client.firstParty,
+      id_token_signed_response_alg: client.idTokenSigningAlgorithm,
       created: timestamp(client.created),
       updated: timestamp(client.updated),
     },

@@ -74,6 +74,7 @@ describe('POST /v1/admin/oauth-clients', () => {
         post_logout_redirect_uris: ['https://crm.example.com/'],
         scopes: ['openid', 'email', 'profile'],
         first_party: false,
+        id_token_signed_response_alg: null,
         created: data.attributes.created,
         updated: data.attributes.created,
         client_secret: expect.stringMatching(SECRET),
@@ -97,17 +98,22 @@ describe('POST /v1/admin/oauth-clients', () => {
       redirect_uris: ['http://127.0.0.1/callback', 'com.example.cli:/callback'],
       scopes: ['offline_access'],
       first_party: true,
+      id_token_signed_response_alg: 'RS256',
     });
     expect(data.attributes).toMatchObject({
       type: 'public',
       application_type: 'native',
       scopes: ['openid', 'offline_access'],
       first_party: true,
+      id_token_signed_response_alg: 'RS256',
       client_secret: null,
     });
   });
 
   it.each([
+    ['an unknown ID token algorithm', { id_token_signed_response_alg: 'none' }, 'id_token_signed_response_alg'],
+    ['a web loopback in IPv6 dress', { redirect_uris: ['https://[::ffff:127.0.0.1]/cb'] }, 'redirect_uris'],
+    ['a bidi override in the name', { name: '\u202eevil' }, 'name'],
     ['a wildcard host', { redirect_uris: ['https://*.example.com/cb'] }, 'redirect_uris'],
     ['a wildcard path', { redirect_uris: ['https://crm.example.com/*'] }, 'redirect_uris'],
     ['a fragment', { redirect_uris: ['https://crm.example.com/cb#x'] }, 'redirect_uris'],

@@ -36,8 +36,12 @@ const stillThere = async (grant: string) =>
   (await t.repositories.openIdRecords.find('AccessToken', `token-of-${grant}`, t.clock.now())) !== null;
 
 describe('GET /v1/users/me/applications', () => {
-  it('lists only your grants, each with its client and scopes, never a secret', async () => {
-    const mine = await storeGrant(t, { accountId: ann.id, clientId: client.id, scope: 'openid email offline_access' });
+  it('lists your applications once each, with the scopes of all your grants, never a secret', async () => {
+    await storeGrant(t, { accountId: ann.id, clientId: client.id, scope: 'openid email offline_access' });
+    const first = new Date(Math.floor(t.clock.now().getTime() / 1000) * 1000).toISOString();
+    t.clock.advance(60);
+    // A sign-in from a second browser: a second grant of the same application.
+    await storeGrant(t, { accountId: ann.id, clientId: client.id, scope: 'openid profile' });
     await storeGrant(t, { accountId: bob.id, clientId: client.id, scope: 'openid' });
     const response = await list(ann.headers);
     expect(response.status).toBe(200);
@@ -46,12 +50,12 @@ describe('GET /v1/users/me/applications', () => {
       data: [
         {
           type: 'application_grants',
-          id: mine,
+          id: client.id,
           attributes: {
             client_id: client.id,
             client_name: 'Acme <b>CRM</b>',
-            scopes: ['openid', 'email', 'offline_access'],
-            created: new Date(Math.floor(t.clock.now().getTime() / 1000) * 1000).toISOString(),
+            scopes: ['openid', 'email', 'offline_access', 'profile'],
+            created: first,
           },
         },
       ],
@@ -73,34 +77,38 @@ describe('GET /v1/users/me/applications', () => {
   });
 });
 
-describe('DELETE /v1/users/me/applications/{grant_id}', () => {
-  it('revokes your grant with its tokens, audited', async () => {
-    const grant = await storeGrant(t, { accountId: ann.id, clientId: client.id, scope: 'openid' });
-    const response = await revoke(grant, ann.headers);
+describe('DELETE /v1/users/me/applications/{client_id}', () => {
+  it('revokes every grant you gave the application with their tokens, one event each; others keep theirs', async () => {
+    const grants = [
+      await storeGrant(t, { accountId: ann.id, clientId: client.id, scope: 'openid' }),
+      await storeGrant(t, { accountId: ann.id, clientId: client.id, scope: 'openid email' }),
+    ];
+    const bobs = await storeGrant(t, { accountId: bob.id, clientId: client.id, scope: 'openid' });
+    const response = await revoke(client.id, ann.headers);
     expect(response.status).toBe(204);
     expect(((await (await list(ann.headers)).json()) as GrantList).data).toEqual([]);
-    expect(await stillThere(grant)).toBe(false);
+    for (const grant of grants) expect(await stillThere(grant)).toBe(false);
+    expect(await stillThere(bobs)).toBe(true);
     const { events } = await t.repositories.audit.list({ page: 1, size: 10 });
-    expect(events[0]).toMatchObject({
-      action: 'oauth_grant.revoked',
-      actor: { type: 'user', id: ann.id },
-      target: { type: 'users', id: ann.id },
-    });
-    expect((await revoke(grant, ann.headers)).status).toBe(404);
+    const revoked = events.filter((event) => event.action === 'oauth_grant.revoked');
+    expect(revoked).toHaveLength(2);
+    for (const event of revoked) {
+      expect(event).toMatchObject({ actor: { type: 'user', id: ann.id }, target: { type: 'users', id: ann.id } });
+    }
+    expect((await revoke(client.id, ann.headers)).status).toBe(404);
   });
 
   it.each([
-    ["another user's grant", async () => storeGrant(t, { accountId: bob.id, clientId: client.id, scope: 'openid' })],
-    ['a grant that never was', async () => 'grant-nope'],
+    ['an application only another user let in', async () => client.id],
+    ['an application that never was', async () => 'client-nope'],
     [
-      'a token id, not a grant id',
-      async () => `token-of-${await storeGrant(t, { accountId: ann.id, clientId: client.id, scope: 'openid' })}`,
+      'a grant id, not a client id',
+      async () => storeGrant(t, { accountId: bob.id, clientId: client.id, scope: 'openid' }),
     ],
     ['an id that cannot be one', async () => '..%2F..%2Fadmin'],
-  ])('answers 404 for %s, revoking nothing', async (_case, grantOf) => {
+  ])('answers 404 for %s, revoking nothing', async (_case, idOf) => {
     const bobs = await storeGrant(t, { accountId: bob.id, clientId: client.id, scope: 'openid' });
-    const grant = await grantOf();
-    const response = await revoke(grant, ann.headers);
+    const response = await revoke(await idOf(), ann.headers);
     expect(response.status).toBe(404);
     expect((await response.json()).errors[0].code).toBe('not_found');
     expect(await stillThere(bobs)).toBe(true);
@@ -110,7 +118,7 @@ describe('DELETE /v1/users/me/applications/{grant_id}', () => {
 
   it('refuses a request without a user token with 401, revoking nothing', async () => {
     const grant = await storeGrant(t, { accountId: ann.id, clientId: client.id, scope: 'openid' });
-    expect((await t.app.request(`${PATH}/${grant}`, { method: 'DELETE' })).status).toBe(401);
+    expect((await t.app.request(`${PATH}/${client.id}`, { method: 'DELETE' })).status).toBe(401);
     expect(await stillThere(grant)).toBe(true);
   });
 });

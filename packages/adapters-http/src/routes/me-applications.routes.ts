@@ -13,28 +13,28 @@ import {
 } from '../presenters/application-grant.presenter';
 
 const TAGS = ['Own account'];
-/** The OpenID engine's ids: URL-safe tokens. Anything else names no grant. */
-const GRANT_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/** Client ids: URL-safe tokens. Anything else names no application. */
+const CLIENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
-/** 404 for a `:grant_id` that cannot be an engine's id, before any store is asked. */
+/** 404 for a `:client_id` that cannot be a client's id, before any store is asked. */
 const knownGrantShape = withFragment(
   createMiddleware<AppEnv>(async (c, next) => {
-    if (!GRANT_ID.test(c.req.param('grant_id') ?? '')) throw new NotFoundError('application grant');
+    if (!CLIENT_ID.test(c.req.param('client_id') ?? '')) throw new NotFoundError('application');
     await next();
   }),
   {
     pathParameters: [
       {
-        name: 'grant_id',
-        description: 'The grant, as listed.',
-        schema: { type: 'string', pattern: GRANT_ID.source },
+        name: 'client_id',
+        description: 'The application (its client id), as listed.',
+        schema: { type: 'string', pattern: CLIENT_ID.source },
       },
     ],
     errors: ['not_found'],
   },
 );
 
-/** A user's applications, with a user access token: the OpenID grants they gave, and revoking one. */
+/** A user's applications, with a user access token: the OpenID grants they gave, by application, and revoking one's. */
 export function meApplicationsRoutes({
   userAuth,
   applicationGrants,
@@ -49,7 +49,8 @@ export function meApplicationsRoutes({
       describeRoute({
         operationId: 'listOwnApplications',
         summary: 'List the applications you let sign you in, oldest first',
-        description: 'Each with the scopes you granted it.',
+        description:
+          'One entry per application, however many browsers you signed in from: the scopes you granted it, since when you did.',
         tags: TAGS,
         responses: {
           200: {
@@ -63,19 +64,19 @@ export function meApplicationsRoutes({
       async (c) => c.json(applicationGrantListDocument(await applicationGrants.list(c.get('identity').subjectId)), 200),
     )
     .delete(
-      `${APPLICATIONS_PATH}/:grant_id`,
+      `${APPLICATIONS_PATH}/:client_id`,
       describeRoute({
         operationId: 'revokeOwnApplication',
         summary: 'Revoke an application’s access',
         description:
-          "Its codes and tokens stop working at once; the application asks for consent again at the next sign-in. Another user's grant is not found (404).",
+          'Revokes every grant you gave it (one per browser you signed in from): its codes and tokens stop working at once; the application asks for consent again at the next sign-in. An application you never let in is not found (404).',
         tags: TAGS,
         responses: { 204: { description: 'Revoked.' } },
       }),
       authenticated,
       knownGrantShape,
       async (c) => {
-        await applicationGrants.revoke(c.get('identity').subjectId, c.req.param('grant_id'), caller(c));
+        await applicationGrants.revoke(c.get('identity').subjectId, c.req.param('client_id'), caller(c));
         return c.body(null, 204);
       },
     );

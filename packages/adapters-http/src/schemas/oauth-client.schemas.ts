@@ -1,4 +1,5 @@
 import {
+  ID_TOKEN_SIGNING_ALGORITHMS,
   OAUTH_APPLICATION_TYPES,
   OAUTH_CLIENT_NAME_MAX_LENGTH,
   OAUTH_CLIENT_TYPES,
@@ -63,6 +64,14 @@ const firstParty = v.pipe(
   v.description('Trusted by the operator: its users are not asked to consent. False unless told.'),
 );
 
+const idTokenSigningAlgorithm = v.pipe(
+  v.nullable(v.string('must be a string or null')),
+  v.description(
+    "How the client's ID tokens are signed: `ES256`, `EdDSA` or `RS256` (for relying parties that know no other); null: as the service signs its own tokens (`JWT_ALGORITHM`). An algorithm other than RS256 and `JWT_ALGORITHM` has no key to sign with.",
+  ),
+  v.metadata({ enum: [...ID_TOKEN_SIGNING_ALGORITHMS, null] }),
+);
+
 /** POST /v1/admin/oauth-clients: the client; a confidential one's secret is generated. */
 export const createOAuthClientDocument = resourceDocument(
   closedObject(
@@ -74,6 +83,7 @@ export const createOAuthClientDocument = resourceDocument(
       post_logout_redirect_uris: v.optional(postLogoutRedirectUris),
       scopes: v.optional(scopes),
       first_party: v.optional(firstParty),
+      id_token_signed_response_alg: v.optional(idTokenSigningAlgorithm),
     },
     'attribute',
   ),
@@ -84,16 +94,21 @@ export const createOAuthClientDocument = resourceDocument(
 
 export function parseCreateOAuthClient(body: unknown): OAuthClientDraft {
   assertResourceIdentity(body, undefined, OAUTH_CLIENT_TYPE);
-  const { application_type, redirect_uris, post_logout_redirect_uris, first_party, ...attributes } = parseWith(
-    createOAuthClientDocument,
-    body,
-  ).data.attributes;
+  const {
+    application_type,
+    redirect_uris,
+    post_logout_redirect_uris,
+    first_party,
+    id_token_signed_response_alg,
+    ...attributes
+  } = parseWith(createOAuthClientDocument, body).data.attributes;
   return {
     ...attributes,
     applicationType: application_type,
     redirectUris: redirect_uris,
     postLogoutRedirectUris: post_logout_redirect_uris,
     firstParty: first_party,
+    idTokenSigningAlgorithm: id_token_signed_response_alg,
   };
 }
 
@@ -106,6 +121,7 @@ export const updateOAuthClientDocument = identifiedResourceDocument(
       post_logout_redirect_uris: v.optional(postLogoutRedirectUris),
       scopes: v.optional(scopes),
       first_party: v.optional(firstParty),
+      id_token_signed_response_alg: v.optional(idTokenSigningAlgorithm),
     },
     'attribute',
   ),
@@ -114,14 +130,13 @@ export const updateOAuthClientDocument = identifiedResourceDocument(
 
 export function parseUpdateOAuthClient(body: unknown, pathId: string): OAuthClientPatch {
   assertResourceIdentity(body, pathId, OAUTH_CLIENT_TYPE);
-  const { redirect_uris, post_logout_redirect_uris, first_party, ...attributes } = parseWith(
-    updateOAuthClientDocument,
-    body,
-  ).data.attributes;
+  const { redirect_uris, post_logout_redirect_uris, first_party, id_token_signed_response_alg, ...attributes } =
+    parseWith(updateOAuthClientDocument, body).data.attributes;
   return {
     ...attributes,
     redirectUris: redirect_uris,
     postLogoutRedirectUris: post_logout_redirect_uris,
     firstParty: first_party,
+    idTokenSigningAlgorithm: id_token_signed_response_alg,
   };
 }

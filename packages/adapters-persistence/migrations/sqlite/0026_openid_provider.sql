@@ -7,6 +7,7 @@ CREATE TABLE `oauth_clients` (
 	`post_logout_redirect_uris` text NOT NULL,
 	`scopes` text NOT NULL,
 	`first_party` integer NOT NULL,
+	`id_token_signed_response_alg` text,
 	`secret_key_id` text,
 	`secret_ciphertext` text,
 	`created` integer NOT NULL,
@@ -14,6 +15,7 @@ CREATE TABLE `oauth_clients` (
 	CONSTRAINT "oauth_clients_type" CHECK("oauth_clients"."type" in ('public', 'confidential')),
 	CONSTRAINT "oauth_clients_application_type" CHECK("oauth_clients"."application_type" in ('web', 'native')),
 	CONSTRAINT "oauth_clients_first_party_flag" CHECK("oauth_clients"."first_party" in (0, 1)),
+	CONSTRAINT "oauth_clients_id_token_signed_response_alg" CHECK("oauth_clients"."id_token_signed_response_alg" in ('ES256', 'EdDSA', 'RS256')),
 	CONSTRAINT "oauth_clients_secret_sealed" CHECK(("oauth_clients"."secret_key_id" is null) = ("oauth_clients"."secret_ciphertext" is null))
 );
 --> statement-breakpoint

@@ -10,13 +10,13 @@ import type {
   SubjectKind,
 } from '@uas/domain';
 import { accountColumns, accountOf, ofAccount } from '../shared/account-columns';
-import { liveSessionsOf } from '../shared/conditions';
 import { isCredentialIdTaken } from '../shared/driver-errors';
 import { activationColumns, factorOf, factorRow, totpStepUsable } from '../shared/factor-rows';
 import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
 import { insertMail } from './postgres-mail-queue';
-import { admins, factors, recoveryCodes, sessions, users } from './postgres-schema';
+import { endSubjectSessions } from './postgres-subject-sessions';
+import { admins, factors, recoveryCodes, users } from './postgres-schema';
 
 /**
  * The single-use checks are one UPDATE each (a racing one waits for the row and re-checks it). A
@@ -148,10 +148,7 @@ export class PostgresFactorRepository implements FactorRepository {
         .where(ofAccount(factors, owner, subjectId))
         .returning({ id: factors.id });
       await tx.delete(recoveryCodes).where(ofAccount(recoveryCodes, owner, subjectId));
-      await tx
-        .update(sessions)
-        .set({ revoked: at })
-        .where(liveSessionsOf(sessions, owner, subjectId, undefined));
+      await endSubjectSessions(tx, owner, subjectId, at);
       if (audit) await appendAuditEvent(tx, audit);
       if (notice && removed.length > 0) await insertMail(tx, notice);
       return removed.length;

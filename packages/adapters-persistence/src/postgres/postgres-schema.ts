@@ -33,6 +33,7 @@ import type {
   FactorKind,
   IdentityProviderKind,
   OAuthAttemptPurpose,
+  IdTokenSigningAlgorithm,
   OAuthApplicationType,
   OAuthClientType,
   OpenIdScope,
@@ -671,6 +672,7 @@ export const oauthClients = pgTable(
     postLogoutRedirectUris: jsonb('post_logout_redirect_uris').$type<readonly string[]>().notNull(),
     scopes: jsonb('scopes').$type<readonly OpenIdScope[]>().notNull(),
     firstParty: boolean('first_party').notNull(),
+    idTokenSigningAlgorithm: text('id_token_signed_response_alg').$type<IdTokenSigningAlgorithm>(),
     secretKeyId: text('secret_key_id'),
     secretCiphertext: text('secret_ciphertext'),
     created: timestamp('created').notNull(),
@@ -680,6 +682,10 @@ export const oauthClients = pgTable(
     index('oauth_clients_created_id_idx').on(t.created, t.id),
     check('oauth_clients_type', sql`${t.type} in ('public', 'confidential')`),
     check('oauth_clients_application_type', sql`${t.applicationType} in ('web', 'native')`),
+    check(
+      'oauth_clients_id_token_signed_response_alg',
+      sql`${t.idTokenSigningAlgorithm} in ('ES256', 'EdDSA', 'RS256')`,
+    ),
     check('oauth_clients_secret_sealed', sql`(${t.secretKeyId} is null) = (${t.secretCiphertext} is null)`),
   ],
 );

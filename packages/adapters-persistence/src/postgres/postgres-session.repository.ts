@@ -14,7 +14,6 @@ import {
   exchangeable,
   expiredBefore,
   inGoodStanding,
-  liveSessionsOf,
   prunableSessions,
   stillVerified,
   unexpiredSessionsOf,
@@ -24,6 +23,7 @@ import { countOnDay } from './postgres-activity.repository';
 import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb } from './postgres-db';
 import { admins, refreshTokens, sessions, users } from './postgres-schema';
+import { endSubjectSessions } from './postgres-subject-sessions';
 
 /**
  * A session, whether its account (in the table of the session's kind) exists, is active and is
@@ -185,7 +185,10 @@ export class PostgresSessionRepository implements SessionRepository {
     keepSessionId?: string,
     audit?: AuditRecord,
   ): Promise<void> {
-    await this.revokeSessionsWhere(liveSessionsOf(sessions, kind, subjectId, keepSessionId), at, audit);
+    await this.db.transaction(async (tx) => {
+      if ((await endSubjectSessions(tx, kind, subjectId, at, keepSessionId)) && audit)
+        await appendAuditEvent(tx, audit);
+    });
   }
 
   /** Ends the sessions `where` picks at `at`; true, and `audit` appended, when any was live. */

@@ -1,10 +1,11 @@
 import { eq, sql, type Column, type SQL } from 'drizzle-orm';
 import type { AuditRecord, ExportCursor, ImportEntry, ImportPlan, User, UserImportRepository } from '@uas/domain';
-import { chunks, exportPageQuery, INSERT_CHUNK, liveSessionsOfUsers } from '../shared/user-import';
+import { chunks, exportPageQuery, INSERT_CHUNK } from '../shared/user-import';
 import { takeTurns } from './postgres-advisory-lock';
 import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
-import { sessions, users } from './postgres-schema';
+import { users } from './postgres-schema';
+import { endUsersSessions } from './postgres-subject-sessions';
 
 /** The id of the user whose `column` holds each of `values`: one probe of the column's unique index per value. */
 function idsByIndex(column: Column, values: readonly string[]): SQL {
@@ -55,7 +56,7 @@ export class PostgresUserImportRepository implements UserImportRepository {
       for (const chunk of chunks(plan.inserts, INSERT_CHUNK)) await tx.insert(users).values(chunk);
       for (const { id, ...changes } of plan.updates) await tx.update(users).set(changes).where(eq(users.id, id));
       if (plan.endSessions.length > 0) {
-        await tx.update(sessions).set({ revoked: now }).where(liveSessionsOfUsers(sessions, plan.endSessions));
+        await endUsersSessions(tx, plan.endSessions, now);
       }
       const event = audit?.(plan);
       if (event) await appendAuditEvent(tx, event);

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { User, UserWrite } from '@uas/domain';
-import { liveSessionsOf } from '../shared/conditions';
 import { unvouchedIdentityOfUser } from '../shared/identity-conditions';
 import { voidTokensOf } from './postgres-action-token-statements';
 import { appendAuditEvent } from './postgres-audit-trail';
 import type { PostgresTx } from './postgres-db';
 import { insertMail } from './postgres-mail-queue';
-import { externalIdentities, sessions, users } from './postgres-schema';
+import { externalIdentities, users } from './postgres-schema';
+import { endSubjectSessions } from './postgres-subject-sessions';
 
 /**
  * Writes what a change decided, inside the caller's transaction (which holds the user's row): the
@@ -34,7 +34,7 @@ export async function writeUser(
       .returning({ id: externalIdentities.id });
     if (removed.length > 0) await appendAuditEvent(tx, unlinked.audit);
   }
-  if (endSessions) await endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
+  if (endSessions) await endSubjectSessions(tx, 'user', id, user.updated, endSessions.keepSessionId);
   if (voidTokens) await voidTokensOf(tx, id, user.updated);
   if (mail) await insertMail(tx, mail);
   return stored ?? null;
@@ -44,11 +44,4 @@ export async function writeUser(
 export async function lockedUser(tx: PostgresTx, id: string): Promise<User | undefined> {
   const [user] = await tx.select().from(users).where(eq(users.id, id)).for('update');
   return user;
-}
-
-export async function endUserSessions(tx: PostgresTx, userId: string, at: Date, keepSessionId?: string): Promise<void> {
-  await tx
-    .update(sessions)
-    .set({ revoked: at })
-    .where(liveSessionsOf(sessions, 'user', userId, keepSessionId));
 }

@@ -19,8 +19,8 @@ import { pageWindow, type PageWindow } from '../shared/page-window';
 import { appendAuditEvent, writeWithAudit } from './postgres-audit-trail';
 import type { PostgresDb, PostgresTx } from './postgres-db';
 import { insertActionToken, useToken } from './postgres-action-token-statements';
-import { endUserSessions, lockedUser, writeUser } from './postgres-user-write';
-import { deleteAccountRecords } from './postgres-openid-record-statements';
+import { lockedUser, writeUser } from './postgres-user-write';
+import { endSubjectSessions } from './postgres-subject-sessions';
 import { isRowAndEventOnly, readVersionedUser, writeUserIfUnchanged } from './postgres-user-swift-write';
 import { actionTokens, userCount, users } from './postgres-schema';
 
@@ -463,8 +463,7 @@ export class PostgresUserRepository implements UserRepository {
       if (!current) return false;
       const audit = check?.(current);
       await tx.delete(users).where(eq(users.id, id));
-      await endUserSessions(tx, id, at);
-      await deleteAccountRecords(tx, id);
+      await endSubjectSessions(tx, 'user', id, at);
       if (audit) await appendAuditEvent(tx, audit);
       return true;
     });

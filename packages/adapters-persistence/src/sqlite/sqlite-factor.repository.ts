@@ -10,13 +10,13 @@ import type {
   SubjectKind,
 } from '@uas/domain';
 import { accountColumns, accountOf, ofAccount } from '../shared/account-columns';
-import { liveSessionsOf } from '../shared/conditions';
 import { isCredentialIdTaken } from '../shared/driver-errors';
 import { activationColumns, factorOf, factorRow, totpStepUsable } from '../shared/factor-rows';
 import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { insertMail } from './sqlite-mail-queue';
-import { factors, recoveryCodes, sessions } from './sqlite-schema';
+import { endSubjectSessions } from './sqlite-subject-sessions';
+import { factors, recoveryCodes } from './sqlite-schema';
 import { preparedOnUse } from './prepared-on-use';
 import { unsyncedWrite } from './sqlite-unsynced-write';
 
@@ -179,10 +179,7 @@ export class SqliteFactorRepository implements FactorRepository {
         tx.delete(recoveryCodes)
           .where(ofAccount(recoveryCodes, owner, subjectId))
           .run();
-        tx.update(sessions)
-          .set({ revoked: at })
-          .where(liveSessionsOf(sessions, owner, subjectId, undefined))
-          .run();
+        endSubjectSessions(tx, owner, subjectId, at);
         if (audit) appendAuditEvent(tx, audit);
         if (notice && removed > 0) insertMail(tx, notice);
         return removed;

@@ -17,6 +17,7 @@ import type {
   FactorKind,
   IdentityProviderKind,
   OAuthAttemptPurpose,
+  IdTokenSigningAlgorithm,
   OAuthApplicationType,
   OAuthClientType,
   OpenIdScope,
@@ -645,6 +646,7 @@ export const oauthClients = sqliteTable(
     postLogoutRedirectUris: text('post_logout_redirect_uris', { mode: 'json' }).$type<readonly string[]>().notNull(),
     scopes: text('scopes', { mode: 'json' }).$type<readonly OpenIdScope[]>().notNull(),
     firstParty: integer('first_party', { mode: 'boolean' }).notNull(),
+    idTokenSigningAlgorithm: text('id_token_signed_response_alg').$type<IdTokenSigningAlgorithm>(),
     secretKeyId: text('secret_key_id'),
     secretCiphertext: text('secret_ciphertext'),
     created: timestamp('created').notNull(),
@@ -655,6 +657,10 @@ export const oauthClients = sqliteTable(
     check('oauth_clients_type', sql`${t.type} in ('public', 'confidential')`),
     check('oauth_clients_application_type', sql`${t.applicationType} in ('web', 'native')`),
     check('oauth_clients_first_party_flag', sql`${t.firstParty} in (0, 1)`),
+    check(
+      'oauth_clients_id_token_signed_response_alg',
+      sql`${t.idTokenSigningAlgorithm} in ('ES256', 'EdDSA', 'RS256')`,
+    ),
     check('oauth_clients_secret_sealed', sql`(${t.secretKeyId} is null) = (${t.secretCiphertext} is null)`),
   ],
 );

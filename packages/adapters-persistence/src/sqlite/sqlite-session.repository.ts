@@ -16,7 +16,6 @@ import {
   exchangeable,
   expiredBefore,
   inGoodStanding,
-  liveSessionsOf,
   prunableSessions,
   unexpiredSessionsOf,
   unrevoked,
@@ -26,6 +25,7 @@ import { appendAuditEvent, writeWithAudit } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import type { SqliteGroupCommit } from './sqlite-group-commit';
 import { admins, refreshTokens, sessions, users } from './sqlite-schema';
+import { endSubjectSessions } from './sqlite-subject-sessions';
 import { preparedOnUse } from './prepared-on-use';
 
 /**
@@ -230,7 +230,12 @@ export class SqliteSessionRepository implements SessionRepository {
     keepSessionId?: string,
     audit?: AuditRecord,
   ): Promise<void> {
-    this.revokeSessionsWhere(liveSessionsOf(sessions, kind, subjectId, keepSessionId), at, audit);
+    this.db.transaction(
+      (tx) => {
+        if (endSubjectSessions(tx, kind, subjectId, at, keepSessionId) && audit) appendAuditEvent(tx, audit);
+      },
+      { behavior: 'immediate' },
+    );
   }
 
   /** Ends the sessions `where` picks at `at`; true, and `audit` appended, when any was live. */

@@ -1,9 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AuditRecord, ExportCursor, ImportEntry, ImportPlan, User, UserImportRepository } from '@uas/domain';
-import { exportPageQuery, liveSessionsOfUsers, sharingEmailOrId } from '../shared/user-import';
+import { exportPageQuery, sharingEmailOrId } from '../shared/user-import';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
-import { sessions, users } from './sqlite-schema';
+import { users } from './sqlite-schema';
+import { endUsersSessions } from './sqlite-subject-sessions';
 
 /**
  * Every column of a user row, each filled from the user's field of the same name; but
@@ -64,7 +65,7 @@ export class SqliteUserImportRepository implements UserImportRepository {
         }
         for (const { id, ...changes } of plan.updates) tx.update(users).set(changes).where(eq(users.id, id)).run();
         if (plan.endSessions.length > 0) {
-          tx.update(sessions).set({ revoked: now }).where(liveSessionsOfUsers(sessions, plan.endSessions)).run();
+          endUsersSessions(tx, plan.endSessions, now);
         }
         const event = audit?.(plan);
         if (event) appendAuditEvent(tx, event);

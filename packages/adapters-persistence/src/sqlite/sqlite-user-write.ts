@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { User, UserWrite } from '@uas/domain';
-import { liveSessionsOf } from '../shared/conditions';
 import { unvouchedIdentityOfUser } from '../shared/identity-conditions';
 import { voidTokensOf } from './sqlite-action-token-statements';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { insertMail } from './sqlite-mail-queue';
-import { externalIdentities, sessions, users } from './sqlite-schema';
+import { externalIdentities, users } from './sqlite-schema';
+import { endSubjectSessions } from './sqlite-subject-sessions';
 
 /**
  * Writes what a change decided, inside the caller's transaction (which holds the write lock): the
@@ -27,16 +27,9 @@ export function writeUser(
       .all();
     if (removed.length > 0) appendAuditEvent(tx, unlinked.audit);
   }
-  if (endSessions) endUserSessions(tx, id, user.updated, endSessions.keepSessionId);
+  if (endSessions) endSubjectSessions(tx, 'user', id, user.updated, endSessions.keepSessionId);
   if (voidTokens) voidTokensOf(tx, id, user.updated).run();
   if (mail) insertMail(tx, mail);
   if (audit) appendAuditEvent(tx, audit);
   return stored;
-}
-
-export function endUserSessions(tx: SqliteDb, userId: string, at: Date, keepSessionId?: string): void {
-  tx.update(sessions)
-    .set({ revoked: at })
-    .where(liveSessionsOf(sessions, 'user', userId, keepSessionId))
-    .run();
 }

@@ -18,8 +18,8 @@ import type { SqliteGroupCommit } from './sqlite-group-commit';
 import type { SqliteReadWorkers } from './sqlite-read-workers';
 import { SqliteUserList, type ListReply } from './sqlite-user-list';
 import { insertActionToken, useToken } from './sqlite-action-token-statements';
-import { endUserSessions, writeUser } from './sqlite-user-write';
-import { deleteAccountRecords } from './sqlite-openid-record-statements';
+import { writeUser } from './sqlite-user-write';
+import { endSubjectSessions } from './sqlite-subject-sessions';
 import { users } from './sqlite-schema';
 
 function prepareStatements(db: SqliteDb) {
@@ -133,8 +133,7 @@ export class SqliteUserRepository implements UserRepository {
         if (!current) return false;
         const audit = check?.(current);
         tx.delete(users).where(eq(users.id, id)).run();
-        endUserSessions(tx, id, at);
-        deleteAccountRecords(tx, id).run();
+        endSubjectSessions(tx, 'user', id, at);
         if (audit) appendAuditEvent(tx, audit);
         return true;
       },

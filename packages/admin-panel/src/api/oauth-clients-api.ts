@@ -1,5 +1,5 @@
 import { type AdminSession, type paths, unwrap } from '@uas/client';
-import type { OAuthApplicationType, OAuthClientType, OpenIdScope } from '@uas/domain';
+import type { IdTokenSigningAlgorithm, OAuthApplicationType, OAuthClientType, OpenIdScope } from '@uas/domain';
 
 type Answer<P extends keyof paths, M extends 'get' | 'post' | 'patch', S extends number> =
   NonNullable<paths[P][M]> extends {
@@ -20,6 +20,7 @@ export type OAuthClientInput = {
   post_logout_redirect_uris?: string[];
   scopes?: OpenIdScope[];
   first_party?: boolean;
+  id_token_signed_response_alg?: IdTokenSigningAlgorithm | null;
 };
 
 const TYPE = 'oauth_clients' as const;

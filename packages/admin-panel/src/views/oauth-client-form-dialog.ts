@@ -1,6 +1,8 @@
 import {
+  ID_TOKEN_SIGNING_ALGORITHMS,
   OAUTH_APPLICATION_TYPES,
   OPENID_SCOPES,
+  type IdTokenSigningAlgorithm,
   type OAuthApplicationType,
   type OAuthClientType,
   type OpenIdScope,
@@ -100,6 +102,16 @@ export async function openOAuthClientForm({ clients, editing, onSaved }: OAuthCl
     h('input', { type: 'checkbox', name: 'first_party' }),
     'Only for applications you run yourself.',
   );
+  const idTokenAlgorithm = field(
+    'ID token signature',
+    h(
+      'select',
+      { name: 'id_token_signed_response_alg' },
+      h('option', { value: '' }, 'As the service signs its tokens'),
+      ...ID_TOKEN_SIGNING_ALGORITHMS.map((value) => h('option', { value }, value)),
+    ),
+    'RS256 for an application whose library knows no other algorithm.',
+  );
   const fields = {
     name,
     type,
@@ -108,6 +120,7 @@ export async function openOAuthClientForm({ clients, editing, onSaved }: OAuthCl
     post_logout_redirect_uris: postLogoutRedirectUris,
     scopes,
     first_party: firstParty,
+    id_token_signed_response_alg: idTokenAlgorithm,
   };
   const errors = new FormErrors(fields);
   const label = editing ? 'Save changes' : 'Register application';
@@ -126,6 +139,7 @@ export async function openOAuthClientForm({ clients, editing, onSaved }: OAuthCl
       postLogoutRedirectUris.element,
       scopes.element,
       firstParty.element,
+      idTokenAlgorithm.element,
     ),
     h('div', { class: 'dialog-actions' }, cancel, save),
   );
@@ -136,6 +150,7 @@ export async function openOAuthClientForm({ clients, editing, onSaved }: OAuthCl
   const chosen = new Set<string>(given?.scopes ?? ['openid', 'email', 'profile']);
   for (const option of scopes.control.options) option.selected = option.value === 'openid' || chosen.has(option.value);
   firstParty.control.checked = given?.first_party ?? false;
+  idTokenAlgorithm.control.value = given?.id_token_signed_response_alg ?? '';
   const modal = openModal(editing ? `Edit ${editing.attributes.name}` : 'Register an application', form);
   cancel.addEventListener('click', () => modal.close());
   form.addEventListener('submit', (event) => {
@@ -153,6 +168,7 @@ export async function openOAuthClientForm({ clients, editing, onSaved }: OAuthCl
       post_logout_redirect_uris: lines(postLogoutRedirectUris.control.value),
       scopes: [...scopes.control.selectedOptions].map((option) => option.value as OpenIdScope),
       first_party: firstParty.control.checked,
+      id_token_signed_response_alg: (idTokenAlgorithm.control.value || null) as IdTokenSigningAlgorithm | null,
     };
     const problems: Record<string, string> = {};
     if (!values.name) problems.name = 'Enter a name.';

@@ -18,15 +18,19 @@ export const GRANT_MODEL = 'Grant';
  */
 export type GrantRevocationReason = 'user' | 'code_reused' | 'refresh_token_reused' | 'token_revoked' | 'signed_out';
 
-/** An application a user let sign them in, as they see it. */
+/**
+ * An application a user let sign them in, as they see it: every grant the user gave it (one per
+ * browser they signed in from) taken together.
+ */
 export interface ApplicationGrant {
-  /** The grant's id: what revoking names. */
+  /** The application's client id: what revoking names. */
   readonly id: string;
   readonly clientId: string;
   /** Null only while its client is being deleted (its grants go with it). */
   readonly clientName: string | null;
-  /** The OpenID scopes granted. */
+  /** The OpenID scopes granted, by any of its grants. */
   readonly scopes: readonly string[];
+  /** When it was first granted. */
   readonly created: Date | null;
 }
 
@@ -51,14 +55,14 @@ export function grantRevocationRecord(
 
 /** The scopes oidc-provider keeps in a Grant's payload: `openid.scope`, space-separated. */
 function grantedScopes(payload: OpenIdRecord['payload']): string[] {
-  const openid = payload['openid'];
-  const scope = isJsonObject(openid) ? openid['scope'] : undefined;
+  const openid = payload.openid;
+  const scope = isJsonObject(openid) ? openid.scope : undefined;
   return typeof scope === 'string' ? scope.split(' ').filter((entry) => entry !== '') : [];
 }
 
 /** When the engine made it: its payload's `iat`, in seconds. */
 function issuedAt(payload: OpenIdRecord['payload']): Date | null {
-  const iat = payload['iat'];
+  const iat = payload.iat;
   return typeof iat === 'number' ? new Date(iat * 1000) : null;
 }
 
@@ -73,39 +77,54 @@ export interface ApplicationGrantsDeps {
 export class ApplicationGrants {
   constructor(private readonly deps: ApplicationGrantsDeps) {}
 
-  /** The user's unexpired grants, oldest first, each with its client's name. */
+  /**
+   * The applications the user let in, one per client (its grants' scopes together, the earliest
+   * date), in the order first granted, each with its client's name.
+   */
   async list(userId: string): Promise<ApplicationGrant[]> {
     const { records, clients, clock } = this.deps;
     const grants = await records.listByAccount(GRANT_MODEL, userId, clock.now());
     // Clients are the operator's few registrations: one read of them all names every grant.
     const names = new Map((await clients.list()).map((client) => [client.id, client.name]));
-    return grants.flatMap(({ id, clientId, payload }) =>
+    const applications = new Map<string, ApplicationGrant>();
+    for (const { clientId, payload } of grants) {
       // The engine names the client of every grant; a record without one is none of the user's applications.
-      clientId === null
-        ? []
-        : [
-            {
-              id,
-              clientId,
-              clientName: names.get(clientId) ?? null,
-              scopes: grantedScopes(payload),
-              created: issuedAt(payload),
-            },
-          ],
-    );
+      if (clientId === null) continue;
+      const seen = applications.get(clientId);
+      const created = issuedAt(payload);
+      applications.set(clientId, {
+        id: clientId,
+        clientId,
+        clientName: names.get(clientId) ?? null,
+        scopes: [...new Set([...(seen?.scopes ?? []), ...grantedScopes(payload)])],
+        created: earliest(seen?.created ?? null, created),
+      });
+    }
+    return [...applications.values()];
   }
 
   /**
-   * Ends the user's grant with its codes and tokens (the application's tokens stop working at
-   * once). Another user's grant is as unknown as one that never was.
+   * Ends every grant the user gave the application (`clientId`), with their codes and tokens:
+   * the application's tokens stop working at once, in every browser the user signed in from. One
+   * `oauth_grant.revoked` event per grant. An application the user never let in (or another
+   * user's) is not found.
    */
-  async revoke(userId: string, grantId: string, by: Initiator = SYSTEM): Promise<void> {
+  async revoke(userId: string, clientId: string, by: Initiator = SYSTEM): Promise<void> {
     const { records, clock, ids } = this.deps;
     const now = clock.now();
-    const grant = await records.find(GRANT_MODEL, grantId, now);
-    if (!grant || grant.accountId !== userId) throw new NotFoundError('application grant');
-    const removed = await records.revokeGrant(grantId, grantRevocationRecord(ids.next(), now, by, grant, 'user'));
-    // Revoked meanwhile (by a parallel request, or the engine): gone all the same, but not by this call.
-    if (removed === 0) throw new NotFoundError('application grant');
+    const grants = (await records.listByAccount(GRANT_MODEL, userId, now)).filter(
+      (grant) => grant.clientId === clientId,
+    );
+    let removed = 0;
+    for (const grant of grants) {
+      removed += await records.revokeGrant(grant.id, grantRevocationRecord(ids.next(), now, by, grant, 'user'));
+    }
+    // None left (none given, or revoked meanwhile by a parallel request or the engine): not by this call.
+    if (removed === 0) throw new NotFoundError('application');
   }
+}
+
+function earliest(a: Date | null, b: Date | null): Date | null {
+  if (a === null || b === null) return a ?? b;
+  return a.getTime() <= b.getTime() ? a : b;
 }

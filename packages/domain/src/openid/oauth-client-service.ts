@@ -8,6 +8,7 @@ import type { IdGenerator } from '../shared/id-generator.ts';
 import type { JsonValue } from '../shared/json.ts';
 import {
   OAUTH_CLIENT_SECRET_PURPOSE,
+  type IdTokenSigningAlgorithm,
   type OAuthApplicationType,
   type OAuthClient,
   type OAuthClientDraft,
@@ -56,6 +57,7 @@ function shown(client: OAuthClient | null): Record<string, JsonValue> {
     post_logout_redirect_uris: [...client.postLogoutRedirectUris],
     scopes: [...client.scopes],
     first_party: client.firstParty,
+    id_token_signed_response_alg: client.idTokenSigningAlgorithm,
     client_secret: client.secret === null ? null : SET,
   };
 }
@@ -87,6 +89,10 @@ function applyPatch(current: OAuthClient, patch: OAuthClientPatch, now: Date): O
         : normalizeUris(patch.postLogoutRedirectUris),
     scopes: patch.scopes === undefined ? current.scopes : normalizeClientScopes(patch.scopes),
     firstParty: patch.firstParty ?? current.firstParty,
+    idTokenSigningAlgorithm:
+      patch.idTokenSigningAlgorithm === undefined
+        ? current.idTokenSigningAlgorithm
+        : (patch.idTokenSigningAlgorithm as IdTokenSigningAlgorithm | null),
     updated: now,
   };
 }
@@ -134,6 +140,7 @@ export class OAuthClientService {
       postLogoutRedirectUris: normalizeUris(draft.postLogoutRedirectUris ?? []),
       scopes: normalizeClientScopes(draft.scopes ?? DEFAULT_OAUTH_CLIENT_SCOPES),
       firstParty: draft.firstParty ?? false,
+      idTokenSigningAlgorithm: (draft.idTokenSigningAlgorithm ?? null) as IdTokenSigningAlgorithm | null,
       secret: secret === null ? null : await this.seal(secret, id),
       created: now,
       updated: now,

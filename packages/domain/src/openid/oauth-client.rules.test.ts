@@ -78,8 +78,37 @@ describe('OAuth client rules', () => {
       'https://[::1]/callback',
       'com.acme.crm:/callback',
       'ftp://crm.acme.test/callback',
+      // Every other way of writing a loopback address.
+      'https://[::ffff:127.0.0.1]/callback',
+      'https://[::ffff:7f00:1]/callback',
+      'https://[::ffff:127.1.2.3]/callback',
+      'https://[0:0:0:0:0:ffff:7f00:1]/callback',
+      'https://[::127.0.0.1]/callback',
+      'https://[::ffff:0:127.0.0.1]/callback',
+      'https://[0:0:0:0:0:0:0:1]/callback',
+      'https://127.1/callback',
+      'https://0x7f.1/callback',
+      'https://2130706433/callback',
+      'https://127.255.255.254/callback',
+      'https://LOCALHOST/callback',
+      'https://localhost./callback',
+      'https://app.localhost/callback',
+      'https://a.b.localhost/callback',
     ]) {
       expect(refused(uri, 'web')).toEqual({ uri, type: 'web', refused: true });
+    }
+  });
+
+  it('takes web addresses that only look like loopback', () => {
+    for (const uri of [
+      'https://localhost.acme.test/callback',
+      'https://mylocalhost/callback',
+      'https://128.0.0.1/callback',
+      'https://[::ffff:8.8.8.8]/callback',
+      'https://[2001:db8::127:0:0:1]/callback',
+      'https://[::2]/callback',
+    ]) {
+      expect(accepted(uri, 'web')).toEqual({ uri, type: 'web', problem: null });
     }
   });
 
@@ -162,6 +191,39 @@ describe('OAuth client rules', () => {
     }
   });
 
+  it('refuses bidi overrides and other invisible formatting characters in a name', () => {
+    const hidden = [
+      '\u202E', // right-to-left override
+      '\u202D', // left-to-right override
+      '\u202A', // left-to-right embedding
+      '\u202B', // right-to-left embedding
+      '\u202C', // pop directional formatting
+      '\u2066', // left-to-right isolate
+      '\u2067', // right-to-left isolate
+      '\u2068', // first strong isolate
+      '\u2069', // pop directional isolate
+      '\u200E', // left-to-right mark
+      '\u200F', // right-to-left mark
+      '\u061C', // Arabic letter mark
+      '\u200B', // zero-width space
+      '\u200D', // zero-width joiner
+      '\u2060', // word joiner
+      '\uFEFF', // zero-width no-break space
+      '\u00AD', // soft hyphen
+      '\u2028', // line separator
+      '\u2029', // paragraph separator
+      '\u0085', // next line
+      '\u{E0041}', // tag character
+    ];
+    for (const character of hidden) {
+      const name = `Acme${character}CRM`;
+      expect({ name, refused: clientNameProblem(name) !== null }).toEqual({ name, refused: true });
+    }
+    for (const name of ['Acme CRM', 'Café Żółw', 'شركة أكمي', 'アクメ', 'Acme 🐢']) {
+      expect({ name, problem: clientNameProblem(name) }).toEqual({ name, problem: null });
+    }
+  });
+
   it('requires name, type and redirect URIs of a new client, and knows the types', () => {
     expect(newOAuthClientIssues(DRAFT)).toEqual([]);
     expect(pointers(newOAuthClientIssues({}))).toEqual([
@@ -173,6 +235,18 @@ describe('OAuth client rules', () => {
       '/data/attributes/type',
       '/data/attributes/application_type',
     ]);
+  });
+
+  it('takes an ID token signing algorithm among ES256, EdDSA and RS256, or null', () => {
+    for (const algorithm of ['ES256', 'EdDSA', 'RS256', null]) {
+      expect(newOAuthClientIssues({ ...DRAFT, idTokenSigningAlgorithm: algorithm })).toEqual([]);
+      expect(oauthClientPatchIssues({ idTokenSigningAlgorithm: algorithm }, 'web')).toEqual([]);
+    }
+    for (const algorithm of ['none', 'HS256', 'rs256', 'PS256', '']) {
+      expect(pointers(newOAuthClientIssues({ ...DRAFT, idTokenSigningAlgorithm: algorithm }))).toEqual([
+        '/data/attributes/id_token_signed_response_alg',
+      ]);
+    }
   });
 
   it('judges only what a patch names', () => {

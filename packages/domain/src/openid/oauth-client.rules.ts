@@ -2,12 +2,14 @@ import type { ValidationIssue } from '../shared/errors.ts';
 import { isStorableText } from '../shared/json.ts';
 import { UNSTORABLE_TEXT } from '../users/user.rules.ts';
 import {
+  ID_TOKEN_SIGNING_ALGORITHMS,
   OAUTH_APPLICATION_TYPES,
   OAUTH_CLIENT_TYPES,
   OPENID_SCOPES,
   type OAuthApplicationType,
   type OAuthClientDraft,
   type OAuthClientPatch,
+  type IdTokenSigningAlgorithm,
   type OAuthClientType,
   type OpenIdScope,
 } from './oauth-client.ts';
@@ -26,17 +28,51 @@ const REFUSED_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:']);
 /** The loopback hosts of RFC 8252 §7.3, as the URL parser writes them (the engine's list too). */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** The eight 16-bit groups of an IPv6 literal as the URL parser writes it (`[…]`, `::` once at most, hex only). */
+function ipv6Groups(host: string): number[] | null {
+  if (!host.startsWith('[') || !host.endsWith(']')) return null;
+  const [head = '', tail] = host.slice(1, -1).split('::');
+  const parse = (part: string) => (part === '' ? [] : part.split(':').map((group) => parseInt(group, 16)));
+  const [before, after] = [parse(head), parse(tail ?? '')];
+  return tail === undefined
+    ? before
+    : [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
+}
+
+/**
+ * Whether a parsed host reaches this machine, however written: `localhost` and its subdomains
+ * (RFC 6761), 127.0.0.0/8 (the parser already reads `127.1` or `0x7f.1` as `127.0.0.1`), `[::1]`,
+ * and 127.0.0.0/8 embedded in IPv6 (IPv4-mapped `::ffff:127.0.0.1`, -compatible, -translated).
+ */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host)) return true;
+  const groups = ipv6Groups(host);
+  if (!groups) return false;
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
+  if (zeros(0, 7) && groups[7] === 1) return true;
+  const embedsLoopback = groups[6]! >> 8 === 0x7f;
+  const mappedOrCompatible = zeros(0, 5) && (groups[5] === 0 || groups[5] === 0xffff);
+  const translated = zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0;
+  return embedsLoopback && (mappedOrCompatible || translated);
+}
+
 export const isOAuthClientType = (value: string): value is OAuthClientType =>
   (OAUTH_CLIENT_TYPES as readonly string[]).includes(value);
 export const isOAuthApplicationType = (value: string): value is OAuthApplicationType =>
   (OAUTH_APPLICATION_TYPES as readonly string[]).includes(value);
+const isIdTokenSigningAlgorithm = (value: string): value is IdTokenSigningAlgorithm =>
+  (ID_TOKEN_SIGNING_ALGORITHMS as readonly string[]).includes(value);
 const isOpenIdScope = (value: string): value is OpenIdScope => (OPENID_SCOPES as readonly string[]).includes(value);
 
 export function clientNameProblem(name: string): string | null {
   if (name.length === 0) return 'must not be empty';
   if (name.length > OAUTH_CLIENT_NAME_MAX_LENGTH) return `must be at most ${OAUTH_CLIENT_NAME_MAX_LENGTH} characters`;
   if (!isStorableText(name)) return UNSTORABLE_TEXT;
-  if (/^\s|\s$|\p{Cc}/u.test(name)) return 'must not have control characters or surrounding spaces';
+  // Format characters (bidi overrides and isolates, zero-width ones) would let a name read otherwise than it is.
+  if (/^\s|\s$|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u.test(name)) {
+    return 'must not have control or invisible formatting characters, or surrounding spaces';
+  }
   return null;
 }
 
@@ -67,7 +103,7 @@ export function redirectUriProblem(uri: string, applicationType: OAuthApplicatio
   const loopback = LOOPBACK_HOSTS.has(parsed.hostname);
   if (applicationType === 'web') {
     if (scheme !== 'https:') return 'must be an https URL (loopback http only for native clients)';
-    if (loopback) return 'must not be a loopback address (only native clients may register one)';
+    if (isLoopbackHost(parsed.hostname)) return 'must not be a loopback address (only native clients may register one)';
     return null;
   }
   if (scheme === 'http:') return loopback ? null : 'must use https (http only on localhost, 127.0.0.1 or [::1])';
@@ -126,6 +162,10 @@ function attributeIssues(
     }
   }
   if (scopes !== undefined) report('scopes', clientScopesProblem(scopes));
+  const algorithm = attributes.idTokenSigningAlgorithm;
+  if (algorithm !== undefined && algorithm !== null && !isIdTokenSigningAlgorithm(algorithm)) {
+    report('id_token_signed_response_alg', `must be one of ${ID_TOKEN_SIGNING_ALGORITHMS.join(', ')}, or null`);
+  }
   return issues;
 }
 

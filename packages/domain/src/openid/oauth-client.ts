@@ -20,6 +20,13 @@ export const OPENID_SCOPES = ['openid', 'email', 'profile', 'metadata', 'app', '
 export type OpenIdScope = (typeof OPENID_SCOPES)[number];
 
 /**
+ * How a client's ID tokens may be signed (`id_token_signed_response_alg`): the service's own
+ * algorithms, and RS256 for relying parties that know no other (OpenID Connect's default).
+ */
+export const ID_TOKEN_SIGNING_ALGORITHMS = ['ES256', 'EdDSA', 'RS256'] as const;
+export type IdTokenSigningAlgorithm = (typeof ID_TOKEN_SIGNING_ALGORITHMS)[number];
+
+/**
  * An application that signs its users in through this service (an OpenID Connect relying party),
  * managed by admins. Its id is its `client_id`. A confidential client's secret is stored only
  * sealed under the key ring's `oauth-client-secret` purpose, with the client's id as context; it
@@ -37,6 +44,8 @@ export interface OAuthClient {
   readonly scopes: readonly OpenIdScope[];
   /** Trusted by the operator: its users are not asked to consent. */
   readonly firstParty: boolean;
+  /** How its ID tokens are signed; null: as the service signs its own tokens (JWT_ALGORITHM). */
+  readonly idTokenSigningAlgorithm: IdTokenSigningAlgorithm | null;
   /** Null for a public client. */
   readonly secret: SealedText | null;
   readonly created: Date;
@@ -52,6 +61,7 @@ export interface OAuthClientDraft {
   postLogoutRedirectUris?: readonly string[];
   scopes?: readonly string[];
   firstParty?: boolean;
+  idTokenSigningAlgorithm?: string | null;
 }
 
 /** What an admin may change of a client; an absent key is left as it is. Its type stays. */
@@ -61,4 +71,5 @@ export interface OAuthClientPatch {
   postLogoutRedirectUris?: readonly string[];
   scopes?: readonly string[];
   firstParty?: boolean;
+  idTokenSigningAlgorithm?: string | null;
 }

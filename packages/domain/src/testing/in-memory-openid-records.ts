@@ -68,7 +68,12 @@ export class InMemoryOpenIdRecordRepository implements OpenIdRecordRepository, D
   }
 
   dropAccount(owner: SubjectKind, subjectId: string): void {
-    if (owner === 'user') this.dropWhere((row) => row.accountId === subjectId);
+    if (owner === 'user') this.dropAccountRecords(subjectId);
+  }
+
+  /** Removes every record about a user at once (their sessions ended); answers how many went. */
+  dropAccountRecords(accountId: string): number {
+    return this.dropWhere((row) => row.accountId === accountId);
   }
 
   /** Removes every record of a deleted client, at once. */

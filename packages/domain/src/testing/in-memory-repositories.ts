@@ -260,6 +260,8 @@ export class InMemorySessionRepository implements SessionRepository {
     private readonly activeAccount: ActiveAccountLookup,
     private readonly loggedIn: LoginRecorder,
     private readonly audit: InMemoryAuditTrail,
+    /** What the OpenID engine holds about users: ending a user's sessions ends theirs too. */
+    private readonly openIdRecords: () => Pick<InMemoryOpenIdRecordRepository, 'dropAccountRecords'>,
   ) {}
 
   async create(
@@ -354,7 +356,10 @@ export class InMemorySessionRepository implements SessionRepository {
   ): Promise<void> {
     if (this.endSubjectSessions(kind, subjectId, at, keepSessionId) > 0 && audit) this.audit.appendNow(audit);
   }
-  /** revokeSubjectSessions at once, for a change of the user store that commits with it; answers how many ended. */
+  /**
+   * revokeSubjectSessions at once, for a change of the user store that commits with it; answers
+   * how many ended (a user's OpenID records counted).
+   */
   endSubjectSessions(kind: SubjectKind, subjectId: string, at: Date, keepSessionId?: string): number {
     let ended = 0;
     for (const session of this.sessions.values()) {
@@ -368,7 +373,7 @@ export class InMemorySessionRepository implements SessionRepository {
         ended += 1;
       }
     }
-    return ended;
+    return kind === 'user' ? ended + this.openIdRecords().dropAccountRecords(subjectId) : ended;
   }
   async prune(before: Date): Promise<void> {
     for (const token of this.tokens.values()) {
@@ -535,6 +540,7 @@ export function inMemoryRepositories(): Repositories & {
       activity.count(at, 'logins');
     },
     audit,
+    () => openIdRecords,
   );
   const users: InMemoryUserRepository = new InMemoryUserRepository(
     sessions,

@@ -50,6 +50,7 @@ export function describeOAuthClientRepositoryContract(backend: string, open: Ope
         postLogoutRedirectUris: [],
         scopes: ['openid'],
         firstParty: true,
+        idTokenSigningAlgorithm: 'RS256',
         secret: null,
       });
       await create(client);
@@ -85,6 +86,7 @@ export function describeOAuthClientRepositoryContract(backend: string, open: Ope
         postLogoutRedirectUris: [],
         scopes: ['openid', 'app'],
         firstParty: true,
+        idTokenSigningAlgorithm: 'EdDSA',
         secret: { keyId: 'key-2', ciphertext: 'rotated' },
         updated: openIdAt(5),
       };

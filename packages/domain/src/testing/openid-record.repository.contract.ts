@@ -224,5 +224,83 @@ export function describeOpenIdRecordRepositoryContract(backend: string, open: Op
         expect(await repositories.openIdRecords.find(record.model, record.id, OPENID_T0)).toBeNull();
       expect(await repositories.openIdRecords.listByAccount('Grant', other.id, OPENID_T0)).toEqual([unused(kept)]);
     });
+
+    // Whatever ends a user's sessions signs them out of every application too: the engine's
+    // sessions, grants, codes and tokens about them go in the same transaction.
+    const endings: [string, (repos: Repositories, userId: string) => Promise<unknown>][] = [
+      [
+        'a change of the user that ends their sessions (password, email, deactivation, ban)',
+        (repos, userId) =>
+          repos.users.update(userId, (current) => ({
+            user: { ...current, active: 0, updated: OPENID_T0 },
+            endSessions: {},
+          })),
+      ],
+      [
+        'a change that keeps the session making it (their own new password)',
+        (repos, userId) =>
+          repos.users.update(userId, (current) => ({
+            user: { ...current, passwordHash: '$2b$04$another', updated: OPENID_T0 },
+            endSessions: { keepSessionId: 'the-current-session' },
+          })),
+      ],
+      [
+        'signing them out everywhere',
+        (repos, userId) => repos.sessions.revokeSubjectSessions('user', userId, OPENID_T0),
+      ],
+      ['removing every factor of theirs', (repos, userId) => repos.factors.removeAll('user', userId, OPENID_T0)],
+      [
+        'an import that ends their sessions',
+        (repos, userId) =>
+          repos.imports.importBatch(
+            [],
+            () => ({ outcomes: [], inserts: [], updates: [], endSessions: [userId], failure: null }),
+            { write: true, now: OPENID_T0 },
+          ),
+      ],
+    ];
+    for (const [what, end] of endings) {
+      it(`${what} ends the user's OpenID records, nobody else's`, async () => {
+        const [user, other] = [sampleUser(), sampleUser()];
+        await repositories.users.insert(user);
+        await repositories.users.insert(other);
+        const theirs = [
+          await store('Session', { accountId: user.id, uid: `${user.id}-session` }),
+          await store('Grant', { accountId: user.id, clientId: 'client-1' }),
+          await store('AuthorizationCode', { accountId: user.id, clientId: 'client-1', grantId: 'grant-x' }),
+          await store('AccessToken', { accountId: user.id, clientId: 'client-1', grantId: 'grant-x' }),
+          await store('RefreshToken', { accountId: user.id, clientId: 'client-1', grantId: 'grant-x' }),
+        ];
+        const kept = await store('Grant', { accountId: other.id });
+        const unrelated = await store('Interaction');
+        await end(another, user.id);
+        for (const record of theirs)
+          expect(await repositories.openIdRecords.find(record.model, record.id, OPENID_T0)).toBeNull();
+        expect(await repositories.openIdRecords.listByAccount('Grant', other.id, OPENID_T0)).toEqual([unused(kept)]);
+        expect(await repositories.openIdRecords.find('Interaction', unrelated.id, OPENID_T0)).toEqual(
+          unused(unrelated),
+        );
+      });
+    }
+
+    it("signing out everywhere records its event when the user had only OpenID sessions; an admin's keep a user's records", async () => {
+      const user = sampleUser();
+      await repositories.users.insert(user);
+      const grant = await store('Grant', { accountId: user.id });
+      // An admin's sessions are another account's, even under the same id.
+      await repositories.sessions.revokeSubjectSessions('admin', user.id, OPENID_T0);
+      expect(await repositories.openIdRecords.find('Grant', grant.id, OPENID_T0)).toEqual(unused(grant));
+      const event = auditRecord(
+        '28400000-0000-4000-9000-000000000001',
+        OPENID_T0,
+        SYSTEM,
+        'session.revoked',
+        { type: 'users', id: user.id },
+        {},
+      );
+      await repositories.sessions.revokeSubjectSessions('user', user.id, OPENID_T0, undefined, event);
+      expect(await repositories.openIdRecords.find('Grant', grant.id, OPENID_T0)).toBeNull();
+      expect(await actions()).toEqual(['session.revoked']);
+    });
   });
 }

@@ -23,6 +23,7 @@ export function sampleOAuthClient(overrides: Partial<OAuthClient> = {}): OAuthCl
     postLogoutRedirectUris: [`https://app${n}.example.com/bye`],
     scopes: ['openid', 'email', 'profile'],
     firstParty: false,
+    idTokenSigningAlgorithm: null,
     secret: { keyId: 'key-1', ciphertext: `sealed-client-secret-${n}` },
     created: OPENID_T0,
     updated: OPENID_T0,

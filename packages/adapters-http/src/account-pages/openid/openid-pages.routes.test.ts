@@ -483,10 +483,12 @@ describe('/account/applications', () => {
       redirectUris: ['https://crm.example.com/callback'],
     });
     const grant = (accountId: string, scope: string) => storeGrant(s.t, { accountId, clientId: client.id, scope });
+    const grantIds = async (user: User) =>
+      (await s.t.repositories.openIdRecords.listByAccount('Grant', user.id, s.t.clock.now())).map(({ id }) => id);
     const signIn = await s.browser.post(`/account/authorize/${s.uid}`, signInFields('ann@example.com', PASSWORD));
     expect(signIn.status).toBe(200);
     const grants = async (user: User) => (await s.t.deps.applicationGrants.list(user.id)).map(({ id }) => id);
-    return { ...s, bob, grant, grants };
+    return { ...s, client, bob, grant, grants, grantIds };
   }
 
   const csrfOf = (body: string) => attribute(body, /name="csrf" value="([^"]+)"/);
@@ -519,6 +521,8 @@ describe('/account/applications', () => {
   it('lists only the signed-in user’s applications, their names escaped, with what each may do', async () => {
     const { browser, user, bob, grant } = await signedIn();
     await grant(user.id, 'openid email offline_access');
+    // Signed in to it again from another browser: still one application.
+    await grant(user.id, 'openid email');
     await grant(bob.id, 'openid profile');
     const page = await browser.get('/account/applications');
     expect(page.status).toBe(200);
@@ -550,8 +554,9 @@ describe('/account/applications', () => {
   });
 
   it('revokes with the session’s CSRF token; without it, or with another session’s, nothing is revoked (403)', async () => {
-    const { t, browser, user, grant, grants } = await signedIn();
+    const { t, browser, user, client, grant, grants, grantIds } = await signedIn();
     const mine = await grant(user.id, 'openid');
+    const again = await grant(user.id, 'openid email');
     const page = await browser.get('/account/applications');
     const csrf = csrfOf(page.body);
     expect(resolved('/account/applications', attribute(page.body, /<form method="post" action="([^"]+)"/))).toBe(
@@ -564,9 +569,9 @@ describe('/account/applications', () => {
     const othersCsrf = csrfOf((await otherBrowser.get('/account/applications')).body);
 
     const forged: Record<string, string>[] = [
-      { grant: mine },
-      { grant: mine, csrf: '' },
-      { grant: mine, csrf: othersCsrf },
+      { application: client.id },
+      { application: client.id, csrf: '' },
+      { application: client.id, csrf: othersCsrf },
     ];
     for (const fields of forged) {
       const refused = await browser.post('/account/applications/revoke', fields);
@@ -575,30 +580,32 @@ describe('/account/applications', () => {
     }
     const crossSite = await browser.post(
       '/account/applications/revoke',
-      { grant: mine, csrf },
+      { application: client.id, csrf },
       {
         Origin: 'https://evil.example',
       },
     );
     expect(crossSite.status).toBe(403);
-    expect(await grants(user)).toEqual([mine]);
+    expect(await grants(user)).toEqual([client.id]);
+    expect(await grantIds(user)).toEqual([mine, again]);
 
-    const revoked = await browser.post('/account/applications/revoke', { grant: mine, csrf });
+    const revoked = await browser.post('/account/applications/revoke', { application: client.id, csrf });
     expect(revoked.status).toBe(303);
     expect(resolved('/account/applications/revoke', revoked.location ?? '')).toBe('/account/applications');
-    expect(await grants(user)).toEqual([]);
-    expect(await t.repositories.openIdRecords.find('AccessToken', `token-of-${mine}`, t.clock.now())).toBeNull();
+    expect(await grantIds(user)).toEqual([]);
+    for (const grant of [mine, again])
+      expect(await t.repositories.openIdRecords.find('AccessToken', `token-of-${grant}`, t.clock.now())).toBeNull();
     expect((await browser.get('/account/applications')).body).toContain('No application uses your account.');
   });
 
-  it('does not revoke another user’s grant (404)', async () => {
-    const { browser, bob, grant, grants } = await signedIn();
+  it('does not revoke an application only another user let in (404)', async () => {
+    const { browser, bob, client, grant, grantIds } = await signedIn();
     const bobs = await grant(bob.id, 'openid');
     const csrf = csrfOf((await browser.get('/account/applications')).body);
-    const answer = await browser.post('/account/applications/revoke', { grant: bobs, csrf });
+    const answer = await browser.post('/account/applications/revoke', { application: client.id, csrf });
     expect(answer.status).toBe(404);
     expect(answer.body).toContain('That application has no access to your account.');
-    expect(await grants(bob)).toEqual([bobs]);
+    expect(await grantIds(bob)).toEqual([bobs]);
   });
 
   it('signs out with the CSRF token: the session ends, and its token with it', async () => {

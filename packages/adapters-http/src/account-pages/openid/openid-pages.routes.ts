@@ -255,7 +255,7 @@ export function openIdPagesRoutes(deps: OpenIdPagesDeps) {
       }
       try {
         const by = initiatorOf(session.identity, requestContext(c));
-        await deps.applicationGrants.revoke(session.identity.subjectId, field(c, 'grant'), by);
+        await deps.applicationGrants.revoke(session.identity.subjectId, field(c, 'application'), by);
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error;
         return staleForm(c, 404, 'That application has no access to your account.', root);

@@ -156,7 +156,7 @@ function applicationItem(application: ApplicationGrant, csrf: string): Html {
 ${application.scopes.map((scope) => html`<li>${scopeWords(scope)}</li>\n`)}</ul>
 <form method="post" action="applications/revoke">
 <input type="hidden" name="csrf" value="${csrf}">
-<input type="hidden" name="grant" value="${application.id}">
+<input type="hidden" name="application" value="${application.id}">
 <button type="submit" class="secondary">Remove access of ${name}</button>
 </form>
 </li>
