@@ -28,6 +28,12 @@ const DOC_FILES = [
 const MARKER = /^\s*<!-- docs-test: (run twice|run with setup|run|setup|skip: \S.*) -->$/;
 /** Longest any one block may take (a CLI call is about half a second; the walk a few). */
 const BLOCK_TIMEOUT_MS = 60_000;
+/**
+ * Longest the pages' blocks may take together, one after another: each is bounded above, and
+ * their number grows with the docs (the OAuth clients' pages brought theirs), so on two shared
+ * cores a whole run past 300 s says the machine is busy, not that a block hangs.
+ */
+const ALL_BLOCKS_TIMEOUT_MS = 900_000;
 
 interface Block {
   file: string;
@@ -134,7 +140,7 @@ function expectAnswered(run: Run, block: Block): void {
   if (block.answer !== undefined) expect(codesShown(run.output), explain).toEqual(codesShown(block.answer));
 }
 
-describe('the commands of the docs', { timeout: 300_000 }, () => {
+describe('the commands of the docs', { timeout: ALL_BLOCKS_TIMEOUT_MS }, () => {
   const servers = new ServerProcesses();
   afterAll(() => servers.cleanup());
 
