@@ -128,6 +128,12 @@ export class KeyRing {
   }
 
   /** The stored keys still usable (published, verifying), and the one that signs now. */
+  /** Every key held, those still waiting for their activation too, whether or not one signs yet (a fresh database's first rotation). */
+  async held(): Promise<SigningKey[]> {
+    await this.refreshIfStale();
+    return this.loaded.map(({ record }) => record);
+  }
+
   async usable(): Promise<{ keys: SigningKey[]; signing: SigningKey }> {
     const signing = (await this.signingKey()).record;
     return { keys: this.loaded.map(({ record }) => record), signing };

@@ -43,7 +43,7 @@ export function keysCommand(): Command {
       await withOperator(async ({ database, keyRing, companionKeys }) => {
         const key = await keyRing.rotate(now ? 'immediate' : 'scheduled');
         // The new key's RS256 companion, and the older ones' retirement, under the lock instances make them under.
-        await database.withStartupLock(async () => companionKeys.sync((await keyRing.usable()).keys));
+        await database.withStartupLock(async () => companionKeys.sync(await keyRing.held()));
         const signs = now
           ? 'signs new tokens from now on; a verifier holding a cached JWKS refuses them until it fetches the JWKS again'
           : `is published now and signs new tokens from ${key.activates.toISOString()} (in ${keyRing.activationLeadSeconds} s, once every cached JWKS lists it)`;
