@@ -58,7 +58,9 @@ async function underLoad(
           else tally.others.push(`${response.status} ${text}`);
         }
       } catch (error) {
-        tally.others.push(`no answer: ${(error as Error).message}`);
+        const { message, cause } = error as Error & { cause?: { code?: string; message?: string } };
+        const why = cause?.code ?? cause?.message ?? message;
+        tally.others.push(`no answer from ${server.running ? 'a running' : 'an exited'} server: ${why}`);
       }
     }
   };
@@ -119,7 +121,9 @@ describe('a database that goes away under load and comes back', { timeout: 120_0
     return { servers: [a!, b!], token: (server: ServerProcess) => tokens.get(server)! };
   }
 
-  function report(name: string, tally: Tally, missing: string[]) {
+  function report(name: string, tally: Tally, missing: string[], servers: readonly ServerProcess[]) {
+    // A server that ended on its own says why on stderr: the tally alone would show only refusals.
+    for (const server of servers) if (!server.running) console.error(server.describe());
     const resumed = Math.max(...tally.resumedAfter).toFixed(2);
     console.info(
       `${name}: ${tally.acknowledged.length} writes acknowledged, ${missing.length} lost; ${tally.unavailable} answered 503, ${tally.others.length} otherwise; service back within ${resumed} s of each event (${tally.resumedAfter.map((s) => s.toFixed(2)).join(', ')})`,
@@ -135,7 +139,7 @@ describe('a database that goes away under load and comes back', { timeout: 120_0
     };
     const tally = await underLoad(servers, token, [cut, cut, cut]);
     const missing = await lost(schema, tally.acknowledged);
-    report('directly', tally, missing);
+    report('directly', tally, missing, servers);
     // One expectation, so that a failure shows the whole tally.
     expect({ others: tally.others, missing, resumed: tally.resumedAfter.length }).toEqual({
       others: [],
@@ -168,7 +172,7 @@ describe('a database that goes away under load and comes back', { timeout: 120_0
       },
     ]);
     const missing = await lost(schema, tally.acknowledged);
-    report('through PgBouncer', tally, missing);
+    report('through PgBouncer', tally, missing, servers);
     expect(readyWhileDown).toEqual([503, 503]);
     for (const server of servers) expect((await server.fetch('/ready')).status).toBe(200);
     expect({ others: tally.others, missing, resumed: tally.resumedAfter.length }).toEqual({
