@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  createSecretKey,
+  type KeyObject,
+  randomBytes,
+} from 'node:crypto';
 import {
   auditRecord,
   SECRET_PURPOSES,
@@ -225,7 +233,16 @@ function unwrap(keys: readonly Buffer[], secret: Secret): string {
   ]).toString('utf8');
 }
 
-const keyOf = (secret: Secret) => Buffer.from(secret.material, 'base64url');
+/**
+ * A secret's key, imported once per loaded secret: given raw bytes, every HMAC and cipher imports
+ * the key again, which cost several times the HMAC of a token itself (a reload makes new objects).
+ */
+const importedKeys = new WeakMap<Secret, KeyObject>();
+function keyOf(secret: Secret): KeyObject {
+  let key = importedKeys.get(secret);
+  if (!key) importedKeys.set(secret, (key = createSecretKey(Buffer.from(secret.material, 'base64url'))));
+  return key;
+}
 const associatedData = (purpose: SecretPurpose, context: string) => Buffer.from(`${purpose}\n${context}`, 'utf8');
 
 function currentOf(purpose: SecretPurpose, secrets: Secret[]): Secret {
