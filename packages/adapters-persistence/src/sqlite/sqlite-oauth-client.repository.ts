@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AuditRecord, OAuthClient, OAuthClientChange, OAuthClientRepository } from '@uas/domain';
 import { oauthClientOf, oauthClientRow } from '../shared/openid-rows';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { deleteClientRecords } from './sqlite-openid-record-statements';
+import { preparedOnUse } from './prepared-on-use';
 import { oauthClients } from './sqlite-schema';
 
 // A change is one IMMEDIATE transaction: it holds the write lock from its first read, so the
@@ -11,6 +12,15 @@ import { oauthClients } from './sqlite-schema';
 const IMMEDIATE = { behavior: 'immediate' } as const;
 
 export class SqliteOAuthClientRepository implements OAuthClientRepository {
+  // The engine reads the client on every request of its endpoints (the token, userinfo).
+  private readonly byId = preparedOnUse(() =>
+    this.db
+      .select()
+      .from(oauthClients)
+      .where(eq(oauthClients.id, sql.placeholder('id')))
+      .prepare(),
+  );
+
   constructor(private readonly db: SqliteDb) {}
 
   async create(client: OAuthClient, audit: AuditRecord): Promise<OAuthClient> {
@@ -22,7 +32,7 @@ export class SqliteOAuthClientRepository implements OAuthClientRepository {
   }
 
   async get(id: string): Promise<OAuthClient | null> {
-    const row = this.db.select().from(oauthClients).where(eq(oauthClients.id, id)).get();
+    const row = this.byId().get({ id });
     return row ? oauthClientOf(row) : null;
   }
 

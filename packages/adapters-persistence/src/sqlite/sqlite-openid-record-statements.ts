@@ -19,7 +19,11 @@ export function consumeRecord(
     .where(unconsumed(openIdRecords, model, id));
 }
 
-/** The unexpired record of `model` with this uid: by the (model, uid) index. */
+/**
+ * The unexpired record of `model` with this uid: by the (model, uid) index. No LIMIT: a uid is
+ * one record's (random, 21 characters and more), and a bound `LIMIT ?` made this look-up three
+ * times slower on SQLite (15 µs against 5), on every request that checks a session.
+ */
 export function selectByUid(
   db: SqliteDb,
   model: string | Placeholder,
@@ -29,8 +33,7 @@ export function selectByUid(
   return db
     .select()
     .from(openIdRecords)
-    .where(and(eq(openIdRecords.model, model), eq(openIdRecords.uid, uid), unexpired(openIdRecords, now)))
-    .limit(1);
+    .where(and(eq(openIdRecords.model, model), eq(openIdRecords.uid, uid), unexpired(openIdRecords, now)));
 }
 
 /** A user's unexpired records of `model`, in the order first stored (the rowid): by the (account, model) index. */
