@@ -8,8 +8,8 @@ import type { ClientMetadata } from 'oidc-provider';
  * nothing, so the engine requires PKCE of it. The secret is opened from the key ring for the
  * engine's constant-time comparison and never leaves this process.
  */
-export async function clientMetadata(client: OAuthClient, box: SecretBox): Promise<ClientMetadata> {
-  const secret = client.secret && (await box.open(OAUTH_CLIENT_SECRET_PURPOSE, client.secret, client.id));
+export async function clientMetadata(client: OAuthClient, secrets: OpenedClientSecrets): Promise<ClientMetadata> {
+  const secret = await secrets.of(client);
   return {
     client_id: client.id,
     client_name: client.name,
@@ -24,4 +24,30 @@ export async function clientMetadata(client: OAuthClient, box: SecretBox): Promi
     ...(client.idTokenSigningAlgorithm ? { id_token_signed_response_alg: client.idTokenSigningAlgorithm } : {}),
     ...(secret ? { client_secret: secret } : {}),
   };
+}
+
+/** The most opened secrets kept; past it they are opened again as asked. */
+const KEPT_SECRETS = 1_000;
+
+/**
+ * Client secrets as opened from the key ring, kept by their sealed text: the engine reads its
+ * client on every request of its endpoints (userinfo too), and opening each time was a tenth of
+ * a userinfo's work. A rotated secret is a new sealed text, so nothing kept is ever stale; the
+ * process holds the key that opens them anyway.
+ */
+export class OpenedClientSecrets {
+  private readonly opened = new Map<string, string>();
+
+  constructor(private readonly box: SecretBox) {}
+
+  async of(client: OAuthClient): Promise<string | null> {
+    if (!client.secret) return null;
+    const key = `${client.id}\n${client.secret.keyId}\n${client.secret.ciphertext}`;
+    const kept = this.opened.get(key);
+    if (kept !== undefined) return kept;
+    const secret = await this.box.open(OAUTH_CLIENT_SECRET_PURPOSE, client.secret, client.id);
+    if (this.opened.size >= KEPT_SECRETS) this.opened.clear();
+    this.opened.set(key, secret);
+    return secret;
+  }
 }

@@ -9,7 +9,7 @@ import {
   type SecretBox,
 } from '@uas/domain';
 import Provider, { errors, type Adapter, type AdapterFactory, type AdapterPayload } from 'oidc-provider';
-import { clientMetadata } from './client-metadata';
+import { clientMetadata, OpenedClientSecrets } from './client-metadata';
 import type { GrantRevocations } from './grant-revocations';
 import { currentRequestContext, currentRequestKey } from './engine-requests';
 import type { RecordIds } from './record-ids';
@@ -36,16 +36,20 @@ const SINGLE_USE: Readonly<Record<string, { label: string; reason: GrantRevocati
  * repository, shared by every instance; clients from the admins' `oauth_clients`.
  */
 export function openIdAdapter(deps: OpenIdStoreDeps): AdapterFactory {
-  return (model) => (model === 'Client' ? new ClientAdapter(deps) : new RecordAdapter(model, deps));
+  const secrets = new OpenedClientSecrets(deps.box);
+  return (model) => (model === 'Client' ? new ClientAdapter(deps, secrets) : new RecordAdapter(model, deps));
 }
 
 /** Clients are registered by admins only: the engine reads them and never writes one. */
 class ClientAdapter implements Adapter {
-  constructor(private readonly deps: OpenIdStoreDeps) {}
+  constructor(
+    private readonly deps: OpenIdStoreDeps,
+    private readonly secrets: OpenedClientSecrets,
+  ) {}
 
   async find(id: string): Promise<AdapterPayload | undefined> {
     const client = await this.deps.clients.get(id);
-    return client ? clientMetadata(client, this.deps.box) : undefined;
+    return client ? clientMetadata(client, this.secrets) : undefined;
   }
 
   upsert(): Promise<void> {

@@ -82,6 +82,15 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     expect(third.access_token).toBeDefined();
   });
 
+  it('a rotated client secret counts at once: the old one, used just before, is refused; the new one redeems', async () => {
+    const { client, config, landing, nonce } = await authorized('openid offline_access', 'rotated-secret');
+    const first = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
+    const { secret } = await service.t.useCases.oauthClients.rotateSecret(client.id);
+    expect(await refusal(oidc.refreshTokenGrant(config, first.refresh_token!))).toBe('invalid_client');
+    const rotated = await relyingParty(service, client.id, secret);
+    expect((await oidc.refreshTokenGrant(rotated, first.refresh_token!)).access_token).toBeDefined();
+  });
+
   it('a refresh token reused after the grace window revokes the grant: every token of it stops working', async () => {
     const { config, landing, nonce } = await authorized('openid offline_access', 'reuse');
     const first = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
