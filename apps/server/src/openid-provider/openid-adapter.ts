@@ -85,7 +85,7 @@ class RecordAdapter implements Adapter {
     await this.deps.records.upsert({
       model: this.model,
       id: await this.deps.ids.stored(this.model, id),
-      payload: payload as JsonObject,
+      payload: this.deps.ids.storedPayload(this.model, payload) as JsonObject,
       // A grant is its own grant: revoking it removes it with its codes and tokens.
       grantId: this.model === 'Grant' ? id : (payload.grantId ?? null),
       uid: payload.uid ?? null,
@@ -97,7 +97,7 @@ class RecordAdapter implements Adapter {
 
   async find(id: string): Promise<AdapterPayload | undefined> {
     const record = await this.stored(id);
-    return record ? this.payloadOf(record) : undefined;
+    return record ? this.payloadOf(record, id) : undefined;
   }
 
   findByUserCode(): Promise<undefined> {
@@ -182,9 +182,10 @@ class RecordAdapter implements Adapter {
    * finished. There the repository's `consume` judges every redemption alike, sequential or
    * concurrent. Elsewhere (introspection, revocation) a used one is shown as used.
    */
-  private payloadOf(record: OpenIdRecord): AdapterPayload {
+  private payloadOf(record: OpenIdRecord, id?: string): AdapterPayload {
+    const payload = this.deps.ids.foundPayload(this.model, record.payload as AdapterPayload, id);
     const judgedAtConsume = SINGLE_USE[this.model] !== undefined && Provider.ctx?.oidc?.route === 'token';
-    if (!record.consumed || judgedAtConsume) return record.payload as AdapterPayload;
-    return { ...(record.payload as AdapterPayload), consumed: Math.floor(record.consumed.getTime() / 1000) };
+    if (!record.consumed || judgedAtConsume) return payload;
+    return { ...payload, consumed: Math.floor(record.consumed.getTime() / 1000) };
   }
 }

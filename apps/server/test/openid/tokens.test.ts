@@ -4,6 +4,8 @@ import * as oidc from 'openid-client';
 import { generateSync } from 'otplib';
 import { AdminClient } from '../support/admin-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../../src/config';
+import { storedData } from '../support/stored-data';
 import { BACKENDS } from '../support/test-application';
 import {
   APP_CALLBACK,
@@ -49,8 +51,9 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     // OpenID Connect grants offline_access only with prompt=consent.
     if (scope.includes('offline_access')) parameters.prompt = 'consent';
     const start = oidc.buildAuthorizationUrl(config, parameters);
-    const { callback: landing } = await authorize(new UserAgent(service.issuer), start, user);
-    return { user, client, config, landing, nonce };
+    const agent = new UserAgent(service.issuer);
+    const { callback: landing } = await authorize(agent, start, user);
+    return { user, client, secret, config, landing, nonce, agent };
   }
 
   it('a confidential client authenticates with client_secret_basic; the ID token verifies with the published JWKS (ES256)', async () => {
@@ -80,6 +83,24 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     // Within the grace window the family lives on: the rotated token still refreshes.
     const third = await oidc.refreshTokenGrant(config, second.refresh_token!);
     expect(third.access_token).toBeDefined();
+  });
+
+  it('no code, token, session id or client secret is ever in the database, an audit event or a log line', async () => {
+    const { config, landing, nonce, secret, agent } = await authorized('openid email offline_access', 'at-rest');
+    const code = landing.searchParams.get('code')!;
+    const first = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
+    const second = await oidc.refreshTokenGrant(config, first.refresh_token!);
+    const bearers = [code, first.access_token, first.refresh_token!, second.access_token, second.refresh_token!];
+    // The engine's session cookie holds its session id, a bearer secret like the tokens. (The
+    // interaction's id is in its pages' paths, and the interaction is bound to its browser.)
+    const session = agent.cookie('uas_oidc_session');
+    expect(session).toBeDefined();
+    const secrets = [...bearers, secret!, session!];
+    const stored = await storedData(loadConfig(service.t.env));
+    expect(stored).toContain(first.claims()!.sub); // the search reads the stored records
+    const logged = service.t.logs.join('\n');
+    expect(secrets.filter((each) => stored.includes(each))).toEqual([]);
+    expect(secrets.filter((each) => logged.includes(each))).toEqual([]);
   });
 
   it('a rotated client secret counts at once: the old one, used just before, is refused; the new one redeems', async () => {

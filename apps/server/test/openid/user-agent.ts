@@ -28,6 +28,11 @@ export class UserAgent {
     private via = origin,
   ) {}
 
+  /** The value of its cookie `name`, if it holds one. */
+  cookie(name: string): string | undefined {
+    return this.cookies.value(name);
+  }
+
   /** From now on its requests reach the instance at `origin`. */
   switchTo(origin: string): this {
     this.via = origin;

@@ -14,6 +14,11 @@ export class CookieJar {
     return this.cookies.size;
   }
 
+  /** The value of the cookie `name`, if held. */
+  value(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
   /** Keeps what `response` sets and forgets what it clears. */
   keep(response: Response): void {
     for (const line of response.headers.getSetCookie()) {
