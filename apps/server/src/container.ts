@@ -226,6 +226,8 @@ export function useCasesOf(container: DependencyContainer, config: Config, logge
     identityProviderIssuers: { allowHttp: config.identityProviderNetwork.allowHttp },
     upstream: resolve(container, UpstreamProviders),
     redirectAllowList: config.redirectAllowList,
+    // The engine signs with the signing keys (JWT_ALGORITHM) and their RS256 companions only.
+    idTokenAlgorithms: [...new Set([config.jwtAlgorithm, 'RS256'] as const)],
   });
 }
 

@@ -56,6 +56,7 @@ import { IdentityProviderService } from './identities/identity-provider-service.
 import type { IssuerPolicy } from './identities/identity-provider.rules.ts';
 import { UserIdentities } from './identities/user-identities.ts';
 import { OAuthClientService } from './openid/oauth-client-service.ts';
+import type { IdTokenSigningAlgorithm } from './openid/oauth-client.ts';
 import { ApplicationGrants } from './openid/application-grants.ts';
 
 export interface UseCaseDeps {
@@ -103,6 +104,8 @@ export interface UseCaseDeps {
   redirectAllowList?: readonly string[];
   /** What identity providers' issuers may be (IDENTITY_PROVIDER_ALLOW_HTTP); https only unless told. */
   identityProviderIssuers?: IssuerPolicy;
+  /** The ID token algorithms an OAuth client may ask for: those the service holds keys for (every one unless told). */
+  idTokenAlgorithms?: readonly IdTokenSigningAlgorithm[];
 }
 
 /** One kind of account's sign-in steps, each ending in the one session grant. */
@@ -154,6 +157,7 @@ export function createUseCases({
   upstream,
   redirectAllowList = [],
   identityProviderIssuers = { allowHttp: false },
+  idTokenAlgorithms,
 }: UseCaseDeps) {
   const { sessions, attempts, audit } = repositories;
   const admins = adminPrincipals(repositories.admins);
@@ -434,7 +438,13 @@ export function createUseCases({
       ids,
     }),
     /** The applications that sign their users in through this service, as owners manage them (secrets sealed in the key ring's box). */
-    oauthClients: new OAuthClientService({ clients: repositories.oauthClients, box: mailDeps.box, clock, ids }),
+    oauthClients: new OAuthClientService({
+      clients: repositories.oauthClients,
+      box: mailDeps.box,
+      clock,
+      ids,
+      signingAlgorithms: idTokenAlgorithms,
+    }),
     /** A user's applications: the grants they gave, and revoking them. */
     applicationGrants: new ApplicationGrants({
       records: repositories.openIdRecords,

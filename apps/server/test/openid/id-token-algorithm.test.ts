@@ -45,6 +45,36 @@ describe.each(BACKENDS)('a client chooses how its ID tokens are signed (%s)', (b
     expect(payload.sub).toBe(user.id);
   });
 
+  it('one the service holds no key for (EdDSA beside ES256) is refused when the client is registered or changed', async () => {
+    const admin = new AdminClient(service.t);
+    const body = (attributes: Record<string, unknown>) => ({ data: { type: 'oauth_clients', attributes } });
+    const token = await admin.adminToken();
+    const refused = await admin.send(
+      'POST',
+      '/v1/admin/oauth-clients',
+      body({
+        name: 'eddsa',
+        type: 'confidential',
+        redirect_uris: [APP_CALLBACK],
+        id_token_signed_response_alg: 'EdDSA',
+      }),
+      token,
+    );
+    expect(refused.status).toBe(422);
+    const { clientId } = await registerThroughApi(admin, { name: 'es', type: 'public', redirect_uris: [APP_CALLBACK] });
+    const changed = await admin.send(
+      'PATCH',
+      `/v1/admin/oauth-clients/${clientId}`,
+      body({ id_token_signed_response_alg: 'EdDSA' }),
+      token,
+    );
+    expect(changed.status).toBe(422);
+    for (const answer of [refused, changed]) {
+      const { errors } = (await answer.json()) as { errors: { source?: { pointer?: string } }[] };
+      expect(errors.map((error) => error.source?.pointer)).toEqual(['/data/attributes/id_token_signed_response_alg']);
+    }
+  });
+
   it('without it: signed as the service signs (ES256 by default)', async () => {
     const { header } = await idTokenOf('default', {});
     expect(header.alg).toBe('ES256');

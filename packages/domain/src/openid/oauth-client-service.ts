@@ -30,6 +30,8 @@ export interface OAuthClientServiceDeps {
   box: SecretBox;
   clock: Clock;
   ids: IdGenerator;
+  /** The ID token algorithms the service holds keys for: JWT_ALGORITHM's and RS256 (every one unless told). */
+  signingAlgorithms?: readonly IdTokenSigningAlgorithm[];
 }
 
 /** A client with its secret in clear (null for a public client): what its creation and a rotation answer, once. */
@@ -124,7 +126,7 @@ export class OAuthClientService {
 
   /** Registers a client (`web`, allowed `openid email profile`, not first party, unless told); a confidential one gets its secret. */
   async create(draft: OAuthClientDraft, by: Initiator = SYSTEM): Promise<RevealedOAuthClient> {
-    const issues = newOAuthClientIssues(draft);
+    const issues = newOAuthClientIssues(draft, this.deps.signingAlgorithms);
     if (issues.length > 0) throw new ValidationError(issues);
     const { clients, clock, ids } = this.deps;
     const now = clock.now();
@@ -156,7 +158,7 @@ export class OAuthClientService {
   async update(id: string, patch: OAuthClientPatch, by: Initiator = SYSTEM): Promise<OAuthClient> {
     // The application type decides the URI rules, and never changes: reading it first is no race.
     const { applicationType } = await this.find(id);
-    const issues = oauthClientPatchIssues(patch, applicationType);
+    const issues = oauthClientPatchIssues(patch, applicationType, this.deps.signingAlgorithms);
     if (issues.length > 0) throw new ValidationError(issues);
     const now = this.deps.clock.now();
     const updated = await this.deps.clients.update(id, (current) => {

@@ -249,6 +249,18 @@ describe('OAuth client rules', () => {
     }
   });
 
+  it('refuses an ID token algorithm the service holds no key for, on creation and on a change', () => {
+    const held = ['ES256', 'RS256'] as const;
+    expect(newOAuthClientIssues({ ...DRAFT, idTokenSigningAlgorithm: 'RS256' }, held)).toEqual([]);
+    expect(oauthClientPatchIssues({ idTokenSigningAlgorithm: null }, 'web', held)).toEqual([]);
+    expect(pointers(newOAuthClientIssues({ ...DRAFT, idTokenSigningAlgorithm: 'EdDSA' }, held))).toEqual([
+      '/data/attributes/id_token_signed_response_alg',
+    ]);
+    expect(oauthClientPatchIssues({ idTokenSigningAlgorithm: 'EdDSA' }, 'web', held)[0]?.detail).toMatch(
+      /ES256, RS256: JWT_ALGORITHM and RS256/,
+    );
+  });
+
   it('judges only what a patch names', () => {
     expect(oauthClientPatchIssues({}, 'web')).toEqual([]);
     expect(pointers(oauthClientPatchIssues({ name: '', scopes: ['root'] }, 'web'))).toEqual([

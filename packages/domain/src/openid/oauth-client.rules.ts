@@ -138,10 +138,15 @@ export const normalizeUris = (uris: readonly string[]): string[] => [...new Set(
 
 const pointer = (attribute: string) => ({ pointer: `/data/attributes/${attribute}` });
 
-/** Every problem with the present attributes of a new or changed client of `applicationType`, one per attribute. */
+/**
+ * Every problem with the present attributes of a new or changed client of `applicationType`, one
+ * per attribute. `algorithms`: the ID token algorithms the service holds keys for (a client
+ * asking for another could never be given an ID token).
+ */
 function attributeIssues(
   attributes: OAuthClientPatch,
   applicationType: OAuthApplicationType | null,
+  algorithms: readonly IdTokenSigningAlgorithm[],
 ): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const report = (attribute: string, problem: string | null) => {
@@ -165,12 +170,20 @@ function attributeIssues(
   const algorithm = attributes.idTokenSigningAlgorithm;
   if (algorithm !== undefined && algorithm !== null && !isIdTokenSigningAlgorithm(algorithm)) {
     report('id_token_signed_response_alg', `must be one of ${ID_TOKEN_SIGNING_ALGORITHMS.join(', ')}, or null`);
+  } else if (algorithm && !algorithms.includes(algorithm)) {
+    report(
+      'id_token_signed_response_alg',
+      `must be one this service signs with (${algorithms.join(', ')}: JWT_ALGORITHM and RS256), or null`,
+    );
   }
   return issues;
 }
 
 /** Issues of a new client: its name, type and redirect URIs are required; its application type is `web` unless told. */
-export function newOAuthClientIssues(draft: Partial<OAuthClientDraft>): ValidationIssue[] {
+export function newOAuthClientIssues(
+  draft: Partial<OAuthClientDraft>,
+  algorithms: readonly IdTokenSigningAlgorithm[] = ID_TOKEN_SIGNING_ALGORITHMS,
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const required = (attribute: string) =>
     issues.push({ source: pointer(attribute), detail: `${attribute} is required` });
@@ -187,11 +200,15 @@ export function newOAuthClientIssues(draft: Partial<OAuthClientDraft>): Validati
     });
   }
   if (draft.redirectUris === undefined) required('redirect_uris');
-  return [...issues, ...attributeIssues(draft, isOAuthApplicationType(applicationType) ? applicationType : null)];
+  return [
+    ...issues,
+    ...attributeIssues(draft, isOAuthApplicationType(applicationType) ? applicationType : null, algorithms),
+  ];
 }
 
 /** Issues of a change to a client of `applicationType` (which never changes). */
 export const oauthClientPatchIssues = (
   patch: OAuthClientPatch,
   applicationType: OAuthApplicationType,
-): ValidationIssue[] => attributeIssues(patch, applicationType);
+  algorithms: readonly IdTokenSigningAlgorithm[] = ID_TOKEN_SIGNING_ALGORITHMS,
+): ValidationIssue[] => attributeIssues(patch, applicationType, algorithms);
