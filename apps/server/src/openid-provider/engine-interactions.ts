@@ -78,11 +78,20 @@ export class EngineInteractions implements OpenIdInteractions {
     });
   }
 
-  /** Records the result; answers the engine's URL that carries the authorization on. */
+  /**
+   * Records the result; answers the engine's URL that carries the authorization on. The same
+   * form posted twice at once (a double click) may find the interaction finished by the other
+   * between the two reads: that one is gone, as if it had been found gone.
+   */
   private async finish(c: Context, uid: string, result: InteractionResults): Promise<string> {
     const { provider } = await this.open(c, uid);
     const { incoming, outgoing } = c.env as NodeBindings;
-    return provider.interactionResult(incoming, outgoing, result, { mergeWithLastSubmission: true });
+    try {
+      return await provider.interactionResult(incoming, outgoing, result, { mergeWithLastSubmission: true });
+    } catch (error) {
+      if (isSessionNotFound(error)) throw new NotFoundError('authorization');
+      throw error;
+    }
   }
 
   private async open(c: Context, uid: string): Promise<{ provider: Provider; interaction: Interaction }> {
@@ -99,11 +108,14 @@ export class EngineInteractions implements OpenIdInteractions {
       return interaction.uid === uid ? { provider, interaction } : null;
     } catch (error) {
       // No interaction cookie, or its interaction expired or finished: none of this browser's.
-      if ((error as { name?: string }).name === 'SessionNotFound') return null;
+      if (isSessionNotFound(error)) return null;
       throw error;
     }
   }
 }
+
+/** The engine's error for an interaction (or its cookie) that is not there, or no longer. */
+const isSessionNotFound = (error: unknown) => (error as { name?: string })?.name === 'SessionNotFound';
 
 /** What the consent prompt found missing: the scopes (or claims) not granted yet. */
 function missing(interaction: Interaction, detail: 'missingOIDCScope' | 'missingOIDCClaims'): string[] {

@@ -95,6 +95,30 @@ describe.each([
     expect({ ...counts, revoked }).toEqual({ usedTwice: 0, lost: 0, revoked: ROUNDS });
   }, 180_000);
 
+  it(`one sign-in form posted twice at once (a double click): never a fault, and the browser goes on to a code, ${ROUNDS} rounds`, async () => {
+    let faults = 0;
+    let lost = 0;
+    let twoCodes = 0;
+    await rounds(async (round) => {
+      // A user of its own each round: the throttle counts logins in flight per account and address.
+      const email = `double-${backend}-${instances}-${round}@example.com`;
+      await op().admin.createUser({ email, name: 'Double' });
+      const pending = await racers[0].request();
+      const agent = op().agent();
+      const page = await agent.navigate(pending.url);
+      const form = { email, password: USER_PASSWORD };
+      const stops = await Promise.all([agent.submit(page, form), agent.submit(page, form)]);
+      if (stops.some((stop) => stop.kind === 'page' && stop.status >= 500)) faults++;
+      const codes = stops.flatMap((stop) => (stop.kind === 'left' ? [stop.url.searchParams.get('code')] : []));
+      if (codes.length === 0) lost++;
+      // Both may carry the one authorization on (each its own single-use code, for the same client,
+      // redirect URI, PKCE challenge and nonce): a browser follows the last answer only.
+      if (new Set(codes).size === 2) twoCodes++;
+    });
+    console.info(`one sign-in form posted twice at once (${name}):`, { faults, lost, twoCodes });
+    expect({ faults, lost }).toEqual({ faults: 0, lost: 0 });
+  }, 180_000);
+
   it(`one refresh token used twice at once: exactly one new pair, which keeps working, ${ROUNDS} rounds`, async () => {
     const counts: Counts = { usedTwice: 0, lost: 0 };
     await rounds(async () => {
