@@ -17,8 +17,6 @@ const HOPS = 12;
  * first address outside the service or at a page.
  */
 export class UserAgent {
-  private readonly cookies = new CookieJar();
-
   /**
    * `origin`: the service's, as PUBLIC_URL names it. `via`: the origin of the instance its
    * requests reach instead, behind that same PUBLIC_URL (a load balancer's pick).
@@ -26,7 +24,13 @@ export class UserAgent {
   constructor(
     readonly origin: string,
     private via = origin,
+    private readonly cookies = new CookieJar(),
   ) {}
+
+  /** The same browser's request going out at the same time to the instance at `via`, with the cookies it holds now. */
+  twin(via: string): UserAgent {
+    return new UserAgent(this.origin, via, this.cookies.copy());
+  }
 
   /** The value of its cookie `name`, if it holds one. */
   cookie(name: string): string | undefined {

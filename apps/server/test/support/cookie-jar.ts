@@ -3,7 +3,12 @@
  * the service clears it (an empty value, Max-Age=0, or an expiry at the epoch).
  */
 export class CookieJar {
-  private readonly cookies = new Map<string, string>();
+  constructor(private readonly cookies = new Map<string, string>()) {}
+
+  /** Another jar holding the same cookies from now on apart: a second tab's view of them. */
+  copy(): CookieJar {
+    return new CookieJar(new Map(this.cookies));
+  }
 
   /** The Cookie header a request sends; empty when there is none. */
   get header(): string {
