@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/test-application';
 import {
   APP_CALLBACK,
@@ -7,29 +7,25 @@ import {
   registerClient,
   relyingParty,
   startOpenIdService,
-  type OpenIdService,
+  useOpenIdService,
 } from './openid-service';
 import { authorize, UserAgent } from './user-agent';
 
 describe.each(BACKENDS)('the authorization code flow with openid-client as the relying party (%s)', (backend) => {
-  let service: OpenIdService;
-  beforeAll(async () => {
-    service = await startOpenIdService(backend);
-  }, 60_000);
-  afterAll(() => service?.close());
+  const service = useOpenIdService(backend);
 
   it('discovery names the issuer (PUBLIC_URL without its slash), the /oidc/ endpoints, the code flow only and S256', async () => {
-    const { client } = await registerClient(service);
-    const config = await relyingParty(service, client.id, null);
+    const { client } = await registerClient(service());
+    const config = await relyingParty(service(), client.id, null);
     const metadata = config.serverMetadata();
-    expect(metadata.issuer).toBe(service.issuer);
-    expect(metadata.authorization_endpoint).toBe(`${service.url}oidc/auth`);
-    expect(metadata.token_endpoint).toBe(`${service.url}oidc/token`);
-    expect(metadata.userinfo_endpoint).toBe(`${service.url}oidc/userinfo`);
-    expect(metadata.jwks_uri).toBe(`${service.url}oidc/jwks`);
-    expect(metadata.revocation_endpoint).toBe(`${service.url}oidc/revoke`);
-    expect(metadata.introspection_endpoint).toBe(`${service.url}oidc/introspect`);
-    expect(metadata.end_session_endpoint).toBe(`${service.url}oidc/logout`);
+    expect(metadata.issuer).toBe(service().issuer);
+    expect(metadata.authorization_endpoint).toBe(`${service().url}oidc/auth`);
+    expect(metadata.token_endpoint).toBe(`${service().url}oidc/token`);
+    expect(metadata.userinfo_endpoint).toBe(`${service().url}oidc/userinfo`);
+    expect(metadata.jwks_uri).toBe(`${service().url}oidc/jwks`);
+    expect(metadata.revocation_endpoint).toBe(`${service().url}oidc/revoke`);
+    expect(metadata.introspection_endpoint).toBe(`${service().url}oidc/introspect`);
+    expect(metadata.end_session_endpoint).toBe(`${service().url}oidc/logout`);
     expect(metadata.response_types_supported).toEqual(['code']);
     expect(metadata.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
     expect(metadata.grant_types_supported).not.toContain('implicit');
@@ -43,9 +39,9 @@ describe.each(BACKENDS)('the authorization code flow with openid-client as the r
   });
 
   it('a public client signs a user in with PKCE: a code, tokens, an ID token verified with the JWKS, userinfo by scope', async () => {
-    const user = await createUser(service, `public-${backend}@example.com`);
-    const { client } = await registerClient(service, { type: 'public', scopes: ['openid', 'email', 'profile'] });
-    const config = await relyingParty(service, client.id, null);
+    const user = await createUser(service(), `public-${backend}@example.com`);
+    const { client } = await registerClient(service(), { type: 'public', scopes: ['openid', 'email', 'profile'] });
+    const config = await relyingParty(service(), client.id, null);
     const verifier = oidc.randomPKCECodeVerifier();
     const nonce = oidc.randomNonce();
     const state = oidc.randomState();
@@ -57,7 +53,7 @@ describe.each(BACKENDS)('the authorization code flow with openid-client as the r
       nonce,
       state,
     });
-    const { callback: landing } = await authorize(new UserAgent(service.issuer), start, user);
+    const { callback: landing } = await authorize(new UserAgent(service().issuer), start, user);
     const tokens = await oidc.authorizationCodeGrant(config, landing, {
       pkceCodeVerifier: verifier,
       expectedNonce: nonce,
@@ -65,7 +61,7 @@ describe.each(BACKENDS)('the authorization code flow with openid-client as the r
     });
     const claims = tokens.claims()!;
     expect(claims.sub).toBe(user.id);
-    expect(claims.iss).toBe(service.issuer);
+    expect(claims.iss).toBe(service().issuer);
     expect(claims.aud).toBe(client.id);
     expect(tokens.refresh_token).toBeUndefined();
     const info = await oidc.fetchUserInfo(config, tokens.access_token, user.id);
@@ -73,7 +69,7 @@ describe.each(BACKENDS)('the authorization code flow with openid-client as the r
   });
 
   it('an authorization that cannot go back to its application is refused on a page of the service, never redirected', async () => {
-    const { client } = await registerClient(service, { type: 'public' });
+    const { client } = await registerClient(service(), { type: 'public' });
     const refusals = [
       { client_id: 'no-such-client', redirect_uri: APP_CALLBACK },
       { client_id: client.id, redirect_uri: 'https://evil.example/callback' },
@@ -81,7 +77,7 @@ describe.each(BACKENDS)('the authorization code flow with openid-client as the r
     ];
     for (const parameters of refusals) {
       const query = new URLSearchParams({ ...parameters, response_type: 'code', scope: 'openid' });
-      const response = await fetch(`${service.url}oidc/auth?${query}`, { redirect: 'manual' });
+      const response = await fetch(`${service().url}oidc/auth?${query}`, { redirect: 'manual' });
       expect(response.status).toBe(400);
       expect(response.headers.get('location')).toBeNull();
       const page = await response.text();
@@ -91,7 +87,7 @@ describe.each(BACKENDS)('the authorization code flow with openid-client as the r
   });
 
   it('a public client without PKCE, or asking for an implicit flow, gets the error at its redirect URI', async () => {
-    const { client } = await registerClient(service, { type: 'public' });
+    const { client } = await registerClient(service(), { type: 'public' });
     const asks: Record<string, string>[] = [
       { response_type: 'code' },
       { response_type: 'id_token', nonce: 'n' },
@@ -105,7 +101,7 @@ describe.each(BACKENDS)('the authorization code flow with openid-client as the r
         state: 's',
         ...ask,
       });
-      const response = await fetch(`${service.url}oidc/auth?${query}`, { redirect: 'manual' });
+      const response = await fetch(`${service().url}oidc/auth?${query}`, { redirect: 'manual' });
       const location = new URL(response.headers.get('location')!);
       expect(`${location.origin}${location.pathname}`).toBe(APP_CALLBACK);
       // An implicit request's error comes back in the fragment, as its response mode has it.

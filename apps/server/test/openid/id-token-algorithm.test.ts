@@ -1,39 +1,35 @@
 import * as jose from 'jose';
 import * as oidc from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AdminClient } from '../support/admin-client';
 import { BACKENDS } from '../support/test-application';
 import { registerClient as registerThroughApi } from './op-test-plan-support';
-import { APP_CALLBACK, createUser, relyingParty, startOpenIdService, type OpenIdService } from './openid-service';
+import { APP_CALLBACK, createUser, relyingParty, useOpenIdService } from './openid-service';
 import { authorize, UserAgent } from './user-agent';
 
 describe.each(BACKENDS)('a client chooses how its ID tokens are signed (%s)', (backend) => {
-  let service: OpenIdService;
-  beforeAll(async () => {
-    service = await startOpenIdService(backend);
-  }, 60_000);
-  afterAll(() => service?.close());
+  const service = useOpenIdService(backend);
 
   /** Signs a fresh user in to a client registered through the admin API with `attributes`; answers the ID token's header and the verified claims. */
   async function idTokenOf(label: string, attributes: Record<string, unknown>) {
-    const user = await createUser(service, `${label}-${backend}@example.com`);
-    const admin = new AdminClient(service.t);
+    const user = await createUser(service(), `${label}-${backend}@example.com`);
+    const admin = new AdminClient(service().t);
     const { clientId, clientSecret } = await registerThroughApi(admin, {
       name: label,
       type: 'confidential',
       redirect_uris: [APP_CALLBACK],
       ...attributes,
     });
-    const config = await relyingParty(service, clientId, clientSecret);
+    const config = await relyingParty(service(), clientId, clientSecret);
     // openid-client then verifies the ID token's signature against the provider's jwks_uri itself.
     oidc.enableNonRepudiationChecks(config);
     const nonce = oidc.randomNonce();
     const start = oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid', nonce });
-    const { callback: landing } = await authorize(new UserAgent(service.issuer), start, user);
+    const { callback: landing } = await authorize(new UserAgent(service().issuer), start, user);
     const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
-    const jwks = jose.createRemoteJWKSet(new URL(`${service.url}oidc/jwks`));
+    const jwks = jose.createRemoteJWKSet(new URL(`${service().url}oidc/jwks`));
     const { payload, protectedHeader } = await jose.jwtVerify(tokens.id_token!, jwks, {
-      issuer: service.issuer,
+      issuer: service().issuer,
       audience: clientId,
     });
     return { user, header: protectedHeader, payload };
@@ -46,7 +42,7 @@ describe.each(BACKENDS)('a client chooses how its ID tokens are signed (%s)', (b
   });
 
   it('one the service holds no key for (EdDSA beside ES256) is refused when the client is registered or changed', async () => {
-    const admin = new AdminClient(service.t);
+    const admin = new AdminClient(service().t);
     const body = (attributes: Record<string, unknown>) => ({ data: { type: 'oauth_clients', attributes } });
     const token = await admin.adminToken();
     const refused = await admin.send(

@@ -1,15 +1,8 @@
 import * as jose from 'jose';
 import * as oidc from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runRotateKeys } from '../support/rotate-keys-command';
-import {
-  APP_CALLBACK,
-  createUser,
-  registerClient,
-  relyingParty,
-  startOpenIdService,
-  type OpenIdService,
-} from './openid-service';
+import { APP_CALLBACK, createUser, registerClient, relyingParty, useOpenIdService } from './openid-service';
 import { authorize, UserAgent } from './user-agent';
 
 interface PublishedKey {
@@ -20,22 +13,18 @@ interface PublishedKey {
 
 /** Needs the release (`pnpm build`): `uas keys rotate` runs as the operator would run it. */
 describe('the engine follows `uas keys rotate` (sqlite)', () => {
-  let service: OpenIdService;
-  beforeAll(async () => {
-    service = await startOpenIdService('sqlite');
-  }, 60_000);
-  afterAll(() => service?.close());
+  const service = useOpenIdService('sqlite');
 
   const published = async () =>
-    ((await (await fetch(`${service.url}oidc/jwks`)).json()) as { keys: PublishedKey[] }).keys;
+    ((await (await fetch(`${service().url}oidc/jwks`)).json()) as { keys: PublishedKey[] }).keys;
 
   async function idTokenHeader(label: string) {
-    const user = await createUser(service, `${label}@example.com`);
-    const { client, secret } = await registerClient(service);
-    const config = await relyingParty(service, client.id, secret);
+    const user = await createUser(service(), `${label}@example.com`);
+    const { client, secret } = await registerClient(service());
+    const config = await relyingParty(service(), client.id, secret);
     const nonce = oidc.randomNonce();
     const { callback: landing } = await authorize(
-      new UserAgent(service.issuer),
+      new UserAgent(service().issuer),
       oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid', nonce }),
       user,
     );
@@ -49,9 +38,9 @@ describe('the engine follows `uas keys rotate` (sqlite)', () => {
     const first = await idTokenHeader('before-rotation');
     expect(first.kid).toBe(before.find(({ alg }) => alg === 'ES256')!.kid);
 
-    const { kid } = await runRotateKeys(service.t.env, ['--now']);
+    const { kid } = await runRotateKeys(service().t.env, ['--now']);
     // The key ring reads the stored keys every minute, the engine compares its keys every 5 s.
-    service.t.clock.advance(61);
+    service().t.clock.advance(61);
     const after = await published();
     expect(after.map(({ alg }) => alg).sort()).toEqual(['ES256', 'ES256', 'RS256', 'RS256']);
     const signing = after.filter(({ key_ops }) => key_ops === undefined);
@@ -59,7 +48,7 @@ describe('the engine follows `uas keys rotate` (sqlite)', () => {
     expect(signing.find(({ alg }) => alg === 'ES256')!.kid).toBe(kid);
     expect((await idTokenHeader('after-rotation')).kid).toBe(kid);
     // The service's own JWKS names the same signing keys.
-    const own = ((await (await service.t.app.request('/.well-known/jwks.json')).json()) as { keys: PublishedKey[] })
+    const own = ((await (await service().t.app.request('/.well-known/jwks.json')).json()) as { keys: PublishedKey[] })
       .keys;
     expect(own.map(({ kid }) => kid).sort()).toEqual(
       after

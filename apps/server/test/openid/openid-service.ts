@@ -2,6 +2,7 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthClientDraft } from '@uas/domain';
 import * as oidc from 'openid-client';
+import { afterAll, beforeAll } from 'vitest';
 import { createHttpServer } from '../../src/http-server';
 import { loadConfig } from '../../src/config';
 import { type Backend, startTestApplication, type TestApplication } from '../support/test-application';
@@ -57,6 +58,19 @@ export async function startOpenIdService(
       await t.close();
     },
   };
+}
+
+/**
+ * The service on `backend`, started before the suite's tests and closed after them; answers how
+ * the tests reach it.
+ */
+export function useOpenIdService(backend: Backend): () => OpenIdService {
+  let service: OpenIdService | undefined;
+  beforeAll(async () => {
+    service = await startOpenIdService(backend);
+  }, 60_000);
+  afterAll(() => service?.close());
+  return () => service!;
 }
 
 /** A user who signs in through the pages, with claims the scopes release. */

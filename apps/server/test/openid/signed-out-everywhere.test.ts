@@ -1,29 +1,18 @@
 import * as oidc from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AdminClient } from '../support/admin-client';
 import { BACKENDS } from '../support/test-application';
-import {
-  APP_CALLBACK,
-  createUser,
-  registerClient,
-  relyingParty,
-  startOpenIdService,
-  type OpenIdService,
-} from './openid-service';
+import { APP_CALLBACK, createUser, registerClient, relyingParty, useOpenIdService } from './openid-service';
 import { authorize, left, UserAgent } from './user-agent';
 
 describe.each(BACKENDS)('signing a user out everywhere signs them out of applications (%s)', (backend) => {
-  let service: OpenIdService;
-  beforeAll(async () => {
-    service = await startOpenIdService(backend);
-  }, 60_000);
-  afterAll(() => service?.close());
+  const service = useOpenIdService(backend);
 
   it('after DELETE /v1/admin/users/{id}/sessions: userinfo 401, refresh invalid_grant, prompt=none login_required', async () => {
-    const user = await createUser(service, `everywhere-${backend}@example.com`);
-    const { client, secret } = await registerClient(service);
-    const config = await relyingParty(service, client.id, secret);
-    const browser = new UserAgent(service.issuer);
+    const user = await createUser(service(), `everywhere-${backend}@example.com`);
+    const { client, secret } = await registerClient(service());
+    const config = await relyingParty(service(), client.id, secret);
+    const browser = new UserAgent(service().issuer);
     const nonce = oidc.randomNonce();
     const start = oidc.buildAuthorizationUrl(config, {
       redirect_uri: APP_CALLBACK,
@@ -41,7 +30,7 @@ describe.each(BACKENDS)('signing a user out everywhere signs them out of applica
       oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid', prompt: 'none' });
     expect(left(await browser.navigate(silent())).searchParams.get('code')).not.toBeNull();
 
-    const admin = new AdminClient(service.t);
+    const admin = new AdminClient(service().t);
     const ended = await admin.send(
       'DELETE',
       `/v1/admin/users/${user.id}/sessions`,
@@ -50,7 +39,7 @@ describe.each(BACKENDS)('signing a user out everywhere signs them out of applica
     );
     expect(ended.status).toBe(204);
 
-    const userinfo = await fetch(`${service.url}oidc/userinfo`, {
+    const userinfo = await fetch(`${service().url}oidc/userinfo`, {
       headers: { authorization: `Bearer ${tokens.access_token}` },
     });
     expect(userinfo.status).toBe(401);

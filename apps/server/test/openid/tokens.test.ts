@@ -3,7 +3,7 @@ import * as jose from 'jose';
 import * as oidc from 'openid-client';
 import { generateSync } from 'otplib';
 import { AdminClient } from '../support/admin-client';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { storedData } from '../support/stored-data';
 import { BACKENDS } from '../support/test-application';
@@ -13,8 +13,7 @@ import {
   createUser,
   registerClient,
   relyingParty,
-  startOpenIdService,
-  type OpenIdService,
+  useOpenIdService,
 } from './openid-service';
 import { authorize, left, UserAgent } from './user-agent';
 
@@ -31,27 +30,23 @@ async function refusal(call: Promise<unknown>): Promise<string> {
 }
 
 describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
-  let service: OpenIdService;
-  beforeAll(async () => {
-    service = await startOpenIdService(backend);
-  }, 60_000);
-  afterAll(() => service?.close());
+  const service = useOpenIdService(backend);
 
   async function events(action: AuditAction) {
-    return (await service.t.useCases.audit.list({ action, page: 1, size: 100 })).events;
+    return (await service().t.useCases.audit.list({ action, page: 1, size: 100 })).events;
   }
 
   /** A confidential client and a user who signed in with `scope`: the RP's config, the callback URL, the user. */
   async function authorized(scope: string, label: string) {
-    const user = await createUser(service, `${label}-${backend}@example.com`);
-    const { client, secret } = await registerClient(service);
-    const config = await relyingParty(service, client.id, secret);
+    const user = await createUser(service(), `${label}-${backend}@example.com`);
+    const { client, secret } = await registerClient(service());
+    const config = await relyingParty(service(), client.id, secret);
     const nonce = oidc.randomNonce();
     const parameters: Record<string, string> = { redirect_uri: APP_CALLBACK, scope, nonce };
     // OpenID Connect grants offline_access only with prompt=consent.
     if (scope.includes('offline_access')) parameters.prompt = 'consent';
     const start = oidc.buildAuthorizationUrl(config, parameters);
-    const agent = new UserAgent(service.issuer);
+    const agent = new UserAgent(service().issuer);
     const { callback: landing } = await authorize(agent, start, user);
     return { user, client, secret, config, landing, nonce, agent };
   }
@@ -61,8 +56,8 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
     const header = jose.decodeProtectedHeader(tokens.id_token!);
     expect(header.alg).toBe('ES256');
-    const jwks = jose.createRemoteJWKSet(new URL(`${service.url}oidc/jwks`));
-    const { payload } = await jose.jwtVerify(tokens.id_token!, jwks, { issuer: service.issuer, audience: client.id });
+    const jwks = jose.createRemoteJWKSet(new URL(`${service().url}oidc/jwks`));
+    const { payload } = await jose.jwtVerify(tokens.id_token!, jwks, { issuer: service().issuer, audience: client.id });
     expect(payload.sub).toBe(user.id);
     // conformIdTokenClaims: the scopes' claims are for userinfo, the access token being issued for it.
     expect(payload.name).toBeUndefined();
@@ -96,9 +91,9 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     const session = agent.cookie('uas_oidc_session');
     expect(session).toBeDefined();
     const secrets = [...bearers, secret!, session!];
-    const stored = await storedData(loadConfig(service.t.env));
+    const stored = await storedData(loadConfig(service().t.env));
     expect(stored).toContain(first.claims()!.sub); // the search reads the stored records
-    const logged = service.t.logs.join('\n');
+    const logged = service().t.logs.join('\n');
     expect(secrets.filter((each) => stored.includes(each))).toEqual([]);
     expect(secrets.filter((each) => logged.includes(each))).toEqual([]);
   });
@@ -106,9 +101,9 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
   it('a rotated client secret counts at once: the old one, used just before, is refused; the new one redeems', async () => {
     const { client, config, landing, nonce } = await authorized('openid offline_access', 'rotated-secret');
     const first = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
-    const { secret } = await service.t.useCases.oauthClients.rotateSecret(client.id);
+    const { secret } = await service().t.useCases.oauthClients.rotateSecret(client.id);
     expect(await refusal(oidc.refreshTokenGrant(config, first.refresh_token!))).toBe('invalid_client');
-    const rotated = await relyingParty(service, client.id, secret);
+    const rotated = await relyingParty(service(), client.id, secret);
     expect((await oidc.refreshTokenGrant(rotated, first.refresh_token!)).access_token).toBeDefined();
   });
 
@@ -116,7 +111,7 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     const { config, landing, nonce } = await authorized('openid offline_access', 'reuse');
     const first = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
     const second = await oidc.refreshTokenGrant(config, first.refresh_token!);
-    service.t.clock.advance(11);
+    service().t.clock.advance(11);
     expect(await refusal(oidc.refreshTokenGrant(config, first.refresh_token!))).toBe('invalid_grant');
     expect(await refusal(oidc.refreshTokenGrant(config, second.refresh_token!))).toBe('invalid_grant');
     const revoked = await events('oauth_grant.revoked');
@@ -152,12 +147,12 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
     const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
     expect((await oidc.tokenIntrospection(config, tokens.access_token)).active).toBe(true);
     // A public client cannot prove who asks: it learns nothing of a live token.
-    const { client } = await registerClient(service, { type: 'public' });
-    const publicConfig = await relyingParty(service, client.id, null);
+    const { client } = await registerClient(service(), { type: 'public' });
+    const publicConfig = await relyingParty(service(), client.id, null);
     expect((await oidc.tokenIntrospection(publicConfig, tokens.access_token)).active).toBe(false);
     // Another confidential client neither reads nor revokes this client's tokens.
-    const other = await registerClient(service, { name: 'Another App' });
-    const otherConfig = await relyingParty(service, other.client.id, other.secret);
+    const other = await registerClient(service(), { name: 'Another App' });
+    const otherConfig = await relyingParty(service(), other.client.id, other.secret);
     expect(await oidc.tokenIntrospection(otherConfig, tokens.access_token)).toEqual({ active: false });
     expect(await oidc.tokenIntrospection(otherConfig, tokens.refresh_token!)).toEqual({ active: false });
     await oidc.tokenRevocation(otherConfig, tokens.refresh_token!);
@@ -173,10 +168,10 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
   });
 
   it('RP-initiated logout signs the browser out and returns to a registered post-logout URI', async () => {
-    const user = await createUser(service, `logout-${backend}@example.com`);
-    const { client, secret } = await registerClient(service);
-    const config = await relyingParty(service, client.id, secret);
-    const browser = new UserAgent(service.issuer);
+    const user = await createUser(service(), `logout-${backend}@example.com`);
+    const { client, secret } = await registerClient(service());
+    const config = await relyingParty(service(), client.id, secret);
+    const browser = new UserAgent(service().issuer);
     const nonce = oidc.randomNonce();
     const { callback: landing } = await authorize(
       browser,
@@ -203,20 +198,20 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
   it('a deactivated user gets no tokens: the code and the refresh token are refused', async () => {
     const { user, config, landing, nonce } = await authorized('openid offline_access', 'deactivated');
     const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
-    await service.t.useCases.users.update(user.id, { active: 0 });
+    await service().t.useCases.users.update(user.id, { active: 0 });
     expect(await refusal(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_grant');
   });
 
   it.each([
-    ['deactivated', (id: string) => service.t.useCases.users.update(id, { active: 0 })],
-    ['banned', (id: string) => service.t.useCases.users.ban(id, { reason: 'spam', until: null })],
+    ['deactivated', (id: string) => service().t.useCases.users.update(id, { active: 0 })],
+    ['banned', (id: string) => service().t.useCases.users.ban(id, { reason: 'spam', until: null })],
   ])(
     'a browser whose user was %s is asked to sign in again (login_required with prompt=none), never an error',
     async (label, end) => {
-      const user = await createUser(service, `ended-${label}-${backend}@example.com`);
-      const { client, secret } = await registerClient(service);
-      const config = await relyingParty(service, client.id, secret);
-      const browser = new UserAgent(service.issuer);
+      const user = await createUser(service(), `ended-${label}-${backend}@example.com`);
+      const { client, secret } = await registerClient(service());
+      const config = await relyingParty(service(), client.id, secret);
+      const browser = new UserAgent(service().issuer);
       const request = (extra: Record<string, string> = {}) =>
         oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid email', state: 's', ...extra });
       expect((await authorize(browser, request(), user)).callback.searchParams.get('code')).toBeTruthy();
@@ -231,12 +226,12 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
   );
 
   it("the engine's requests are in the request log as the service's own are, without a code, token or query", async () => {
-    const from = service.t.logs.length;
+    const from = service().t.logs.length;
     const { user, config, landing, nonce } = await authorized('openid email offline_access', 'logged');
     const tokens = await oidc.authorizationCodeGrant(config, landing, { expectedNonce: nonce });
     await oidc.fetchUserInfo(config, tokens.access_token, user.id);
     await oidc.refreshTokenGrant(config, tokens.refresh_token!);
-    const written = () => service.t.logs.slice(from);
+    const written = () => service().t.logs.slice(from);
     const engineLines = () =>
       written()
         .map((line) => JSON.parse(line))
@@ -263,13 +258,13 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
   });
 
   it('refusals past the audit cap leave one log line per address and window, and no further events', async () => {
-    const { client, secret } = await registerClient(service);
+    const { client, secret } = await registerClient(service());
     // A window of the refusal counter of its own, whatever the tests before refused.
-    service.t.clock.advance(3600);
+    service().t.clock.advance(3600);
     const cap = 'token refusals past the audit cap';
     const audited = async () => (await events('oauth_token.refused')).filter((event) => event.target?.id === client.id);
     const refuse = () =>
-      fetch(`${service.url}oidc/token`, {
+      fetch(`${service().url}oidc/token`, {
         method: 'POST',
         headers: {
           authorization: `Basic ${btoa(`${client.id}:${secret}`)}`,
@@ -277,9 +272,12 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
         },
         body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'not-a-token' }),
       });
-    const linesBefore = service.t.logs.filter((line) => line.includes(cap)).length;
+    const linesBefore = service().t.logs.filter((line) => line.includes(cap)).length;
     for (let attempt = 0; attempt < 14; attempt++) expect((await refuse()).status).toBe(400);
-    const warnings = () => service.t.logs.filter((line) => line.includes(cap)).slice(linesBefore);
+    const warnings = () =>
+      service()
+        .t.logs.filter((line) => line.includes(cap))
+        .slice(linesBefore);
     // The audit is written beside the answer, not before it.
     await vi.waitFor(async () => expect((await audited()).length).toBe(10));
     await vi.waitFor(() => expect(warnings()).toHaveLength(1));
@@ -289,19 +287,19 @@ describe.each(BACKENDS)('tokens of the OpenID provider (%s)', (backend) => {
   });
 
   it('a sign-in with a second factor says so in the ID token: amr pwd, otp, mfa and the multi-factor acr', async () => {
-    const user = await createUser(service, `mfa-${backend}@example.com`);
-    const session = await new AdminClient(service.t).userSession(user.email, user.password);
-    const who = await service.t.useCases.userAuth.authenticate(session.accessToken);
-    const { factor, totp } = await service.t.useCases.factors.enrol(who, 'totp');
+    const user = await createUser(service(), `mfa-${backend}@example.com`);
+    const session = await new AdminClient(service().t).userSession(user.email, user.password);
+    const who = await service().t.useCases.userAuth.authenticate(session.accessToken);
+    const { factor, totp } = await service().t.useCases.factors.enrol(who, 'totp');
     const code = () =>
-      generateSync({ secret: totp!.secret, epoch: Math.floor(service.t.clock.now().getTime() / 1000) });
-    await service.t.useCases.factors.verify(who, factor.id, { code: code() });
+      generateSync({ secret: totp!.secret, epoch: Math.floor(service().t.clock.now().getTime() / 1000) });
+    await service().t.useCases.factors.verify(who, factor.id, { code: code() });
     // The verification used the current step's code.
-    service.t.clock.advance(30);
-    const { client, secret } = await registerClient(service, { firstParty: true });
-    const config = await relyingParty(service, client.id, secret);
+    service().t.clock.advance(30);
+    const { client, secret } = await registerClient(service(), { firstParty: true });
+    const config = await relyingParty(service(), client.id, secret);
     const nonce = oidc.randomNonce();
-    const browser = new UserAgent(service.issuer);
+    const browser = new UserAgent(service().issuer);
     const signInPage = await browser.navigate(
       oidc.buildAuthorizationUrl(config, { redirect_uri: APP_CALLBACK, scope: 'openid', nonce }),
     );
