@@ -11,8 +11,9 @@ import type { TokenRefusals } from './token-refusals';
  */
 const KEYS_CHECK_MS = 5_000;
 
-const RETRY_AFTER_SECONDS = 5;
-const UNAVAILABLE = {
+/** What the engine answers, with when to try again, when the service cannot (never a 500 or its cause). */
+export const RETRY_AFTER_SECONDS = 5;
+export const UNAVAILABLE = {
   error: 'temporarily_unavailable',
   error_description: 'The service cannot answer now; try again.',
 };

@@ -4,7 +4,7 @@ import type { Logger } from '@uas/domain';
 import type Provider from 'oidc-provider';
 import { isPostedRequest, redirectPostedRequest } from './posted-requests';
 import { rememberRequest } from './engine-requests';
-import type { OpenIdEngine } from './openid-engine';
+import { RETRY_AFTER_SECONDS, UNAVAILABLE, type OpenIdEngine } from './openid-engine';
 
 /** What the engine answers: its endpoints under `/oidc/`, and discovery. */
 const ENGINE_PATH = /^\/(?:oidc(?:\/|$)|\.well-known\/openid-configuration$)/;
@@ -101,9 +101,11 @@ const single = (header: string | string[] | undefined) => (Array.isArray(header)
 function unavailable(res: ServerResponse, logger: Logger, error: unknown): void {
   logger.error('openid engine unavailable', { error: (error as Error)?.message ?? String(error) });
   if (res.headersSent) return void res.destroy();
-  const body = JSON.stringify({
-    error: 'temporarily_unavailable',
-    error_description: 'The service cannot answer now; try again.',
-  });
-  res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '5', 'Cache-Control': 'no-store' }).end(body);
+  res
+    .writeHead(503, {
+      'Content-Type': 'application/json',
+      'Retry-After': String(RETRY_AFTER_SECONDS),
+      'Cache-Control': 'no-store',
+    })
+    .end(JSON.stringify(UNAVAILABLE));
 }
