@@ -1,12 +1,39 @@
-import { eq } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { User, UserWrite } from '@uas/domain';
 import { unvouchedIdentityOfUser } from '../shared/identity-conditions';
 import { voidTokensOf } from './sqlite-action-token-statements';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { insertMail } from './sqlite-mail-queue';
+import { placeholdersOf, preparedPerConnection } from './prepared-on-use';
 import { externalIdentities, users } from './sqlite-schema';
 import { endSubjectSessions } from './sqlite-subject-sessions';
+
+const { id: _key, ...written } = getTableColumns(users);
+
+/**
+ * A user read and written by id, in the callers' transactions: prepared once per connection, as
+ * every PATCH, login and verification runs them (building them at each call was a fifth of a
+ * PATCH's time on SQLite). The write sets every column: a change returns the whole user.
+ */
+const statements = preparedPerConnection((db) => ({
+  current: db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .prepare(),
+  write: db
+    .update(users)
+    .set(placeholdersOf(written))
+    .where(eq(users.id, sql.placeholder('id')))
+    .returning()
+    .prepare(),
+}));
+
+/** The user as it is, inside the caller's transaction. */
+export function currentUser(tx: SqliteDb, id: string): User | null {
+  return statements(tx).current.get({ id }) ?? null;
+}
 
 /**
  * Writes what a change decided, inside the caller's transaction (which holds the write lock): the
@@ -17,8 +44,7 @@ export function writeUser(
   id: string,
   { user, endSessions, audit, voidTokens, mail, unlinkUnvouched }: UserWrite,
 ): User | null {
-  const { id: _, ...columns } = user;
-  const stored = tx.update(users).set(columns).where(eq(users.id, id)).returning().get() ?? null;
+  const stored = statements(tx).write.get({ ...user, id }) ?? null;
   for (const unlinked of unlinkUnvouched ?? []) {
     const removed = tx
       .delete(externalIdentities)

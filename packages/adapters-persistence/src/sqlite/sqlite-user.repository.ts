@@ -18,17 +18,12 @@ import type { SqliteGroupCommit } from './sqlite-group-commit';
 import type { SqliteReadWorkers } from './sqlite-read-workers';
 import { SqliteUserList, type ListReply } from './sqlite-user-list';
 import { insertActionToken, useToken } from './sqlite-action-token-statements';
-import { writeUser } from './sqlite-user-write';
+import { currentUser, writeUser } from './sqlite-user-write';
 import { endSubjectSessions } from './sqlite-subject-sessions';
 import { users } from './sqlite-schema';
 
 function prepareStatements(db: SqliteDb) {
   return {
-    findById: db
-      .select()
-      .from(users)
-      .where(eq(users.id, sql.placeholder('id')))
-      .prepare(),
     findByEmail: db
       .select()
       .from(users)
@@ -79,7 +74,7 @@ export class SqliteUserRepository implements UserRepository {
   }
 
   async findById(id: string): Promise<User | null> {
-    return this.statements.findById.get({ id }) ?? null;
+    return currentUser(this.db, id);
   }
 
   async findByEmail(email: string): Promise<User | null> {
@@ -103,7 +98,7 @@ export class SqliteUserRepository implements UserRepository {
   // SqliteGroupCommit). Its callback is synchronous, as better-sqlite3 requires.
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
     return this.writes.run((tx) => {
-      const current = tx.select().from(users).where(eq(users.id, id)).get();
+      const current = currentUser(tx, id);
       return current ? writeUser(tx, id, change(current)) : null;
     });
   }
@@ -119,7 +114,7 @@ export class SqliteUserRepository implements UserRepository {
     return this.db.transaction(
       (tx) => {
         const token = useToken(tx, purpose, digests, now).get();
-        const current = token && tx.select().from(users).where(eq(users.id, token.userId)).get();
+        const current = token && currentUser(tx, token.userId);
         return token && current ? writeUser(tx, token.userId, change(current, token)) : null;
       },
       { behavior: 'immediate' },
@@ -129,7 +124,7 @@ export class SqliteUserRepository implements UserRepository {
   async delete(id: string, at: Date, check?: (current: User) => AuditRecord | undefined): Promise<boolean> {
     return this.db.transaction(
       (tx) => {
-        const current = tx.select().from(users).where(eq(users.id, id)).get();
+        const current = currentUser(tx, id);
         if (!current) return false;
         const audit = check?.(current);
         tx.delete(users).where(eq(users.id, id)).run();
