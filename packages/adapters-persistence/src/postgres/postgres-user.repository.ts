@@ -21,7 +21,7 @@ import type { PostgresDb, PostgresTx } from './postgres-db';
 import { insertActionToken, useToken } from './postgres-action-token-statements';
 import { lockedUser, writeUser } from './postgres-user-write';
 import { endSubjectSessions } from './postgres-subject-sessions';
-import { isRowAndEventOnly, readVersionedUser, writeUserIfUnchanged } from './postgres-user-swift-write';
+import { isRowAndEventOnly, SwiftUserWrites } from './postgres-user-swift-write';
 import { actionTokens, userCount, users } from './postgres-schema';
 
 // The list returns every column but the password hash.
@@ -233,6 +233,7 @@ export class PostgresUserRepository implements UserRepository {
   private readonly userById;
   private readonly firstPages;
   private readonly cachedPages;
+  private readonly swiftWrites;
 
   constructor(private readonly db: PostgresDb) {
     this.userById = db
@@ -244,6 +245,7 @@ export class PostgresUserRepository implements UserRepository {
       'user_page_with_total',
     );
     this.cachedPages = selectUsersByIdWithGeneration(db, sql.placeholder('ids')).prepare('user_page_by_ids');
+    this.swiftWrites = new SwiftUserWrites(db);
   }
 
   async insert(user: User, audit?: AuditRecord, issued?: PreparedActionToken): Promise<void> {
@@ -418,11 +420,11 @@ export class PostgresUserRepository implements UserRepository {
     // A write that lost a race reads again, and after a few, or for a write implying more, the row
     // is locked for the read, the decision and the write.
     for (let attempt = 0; attempt < UNLOCKED_ATTEMPTS; attempt++) {
-      const read = await readVersionedUser(this.db, id);
+      const read = await this.swiftWrites.read(id);
       if (!read) return null;
       const write = change(read.user);
       if (!isRowAndEventOnly(write)) break;
-      const stored = await writeUserIfUnchanged(this.db, id, read.rowVersion, write);
+      const stored = await this.swiftWrites.write(id, read.rowVersion, write);
       if (stored) return stored;
     }
     return this.db.transaction(async (tx) => {

@@ -22,7 +22,8 @@ import {
   newestFirst,
 } from '../shared/audit-rows';
 import { SEQUENCE_BATCH, type AuditSequencer, type ChainingPass } from '../shared/audit-sequencer';
-import { placeholdersOf, preparedPerConnection } from './prepared-on-use';
+import { placeholdersOf } from '../shared/placeholders';
+import { preparedPerConnection } from './prepared-on-use';
 import type { SqliteDb } from './sqlite-db';
 import { auditChain, auditEvents, auditPending } from './sqlite-schema';
 

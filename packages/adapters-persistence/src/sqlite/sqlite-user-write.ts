@@ -5,7 +5,8 @@ import { voidTokensOf } from './sqlite-action-token-statements';
 import { appendAuditEvent } from './sqlite-audit-trail';
 import type { SqliteDb } from './sqlite-db';
 import { insertMail } from './sqlite-mail-queue';
-import { placeholdersOf, preparedPerConnection } from './prepared-on-use';
+import { placeholdersOf } from '../shared/placeholders';
+import { preparedPerConnection } from './prepared-on-use';
 import { externalIdentities, users } from './sqlite-schema';
 import { endSubjectSessions } from './sqlite-subject-sessions';
 
