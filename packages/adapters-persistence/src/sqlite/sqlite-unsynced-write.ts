@@ -1,21 +1,14 @@
-import type { Statement } from 'better-sqlite3';
+import { preparedPerConnection } from './prepared-on-use';
 import { connectionOf, type SqliteDb } from './sqlite-db';
 
 /** The two pragmas, prepared once per connection: compiling them on every write cost as much as the write. */
-const pragmasOf = new WeakMap<SqliteDb, { normal: Statement; full: Statement }>();
-
-function pragmas(db: SqliteDb) {
-  let prepared = pragmasOf.get(db);
-  if (!prepared) {
-    const connection = connectionOf(db);
-    prepared = {
-      normal: connection.prepare('pragma synchronous = NORMAL'),
-      full: connection.prepare('pragma synchronous = FULL'),
-    };
-    pragmasOf.set(db, prepared);
-  }
-  return prepared;
-}
+const pragmas = preparedPerConnection((db) => {
+  const connection = connectionOf(db);
+  return {
+    normal: connection.prepare('pragma synchronous = NORMAL'),
+    full: connection.prepare('pragma synchronous = FULL'),
+  };
+});
 
 /**
  * Runs `write` (statements or a transaction, synchronous as every SQLite write here) with
