@@ -7,10 +7,12 @@ import { AdminKeyFileError } from './admin-key-file';
 import { stopGracefullyOnSignals } from './graceful-stop';
 import { createHttpServer, listenFailure, openableUrl } from './http-server';
 import { unsupportedNodeWarning } from './node-support';
+import { strayRejectionListener } from './stray-rejections';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = new JsonLogger(config.logLevel);
+  process.on('unhandledRejection', strayRejectionListener(logger));
   const nodeWarning = unsupportedNodeWarning();
   if (nodeWarning) logger.warn(nodeWarning);
   const { app, openId, readiness, close } = await createApplication(config, logger);

@@ -110,6 +110,12 @@ export function toDomainError(error: unknown, operation: string): Error {
   return new PersistenceError(operation, code);
 }
 
+/** Whether `error` says a connection failed (see UNREACHABLE), whatever was being done with it. */
+export function isConnectionFailure(error: unknown): boolean {
+  const { code } = driverError(error);
+  return typeof code === 'string' && isUnreachable(code);
+}
+
 export async function guarded<T>(operation: string, work: () => T | Promise<T>): Promise<T> {
   try {
     return await work();
