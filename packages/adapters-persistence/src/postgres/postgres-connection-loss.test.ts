@@ -23,12 +23,13 @@ const settled = <T>(promise: Promise<T>) =>
   ]);
 
 /**
- * When the database ends a connection of the pool (a failover, an administrator, a restarting
- * pooler), the pool reconnects the same connection for the next work. Nothing of the ended one
- * may reach the next: not a statement its transaction still sends, nor its fatal error; and
- * everything it held settles. With one connection in the pool, the next work is certain to get it.
+ * A transaction's statements run inside it or not at all. When the database ends a connection of
+ * the pool (a failover, an administrator, a restarting pooler), the pool reconnects the same
+ * connection for the next work. Nothing of the ended one may reach the next: not a statement its
+ * transaction still sends, nor its fatal error; and everything it held settles. With one
+ * connection in the pool, the next work is certain to get it.
  */
-describe('PostgreSQL: a connection ended under a transaction', () => {
+describe('PostgreSQL: a transaction that ends, or whose connection ends', () => {
   let schema: TestPostgresSchema;
   let client: postgres.Sql;
   let db: ReturnType<typeof drizzle>;
@@ -74,6 +75,26 @@ describe('PostgreSQL: a connection ended under a transaction', () => {
       throw new Error('roll back');
     });
     expect(await settled(next)).toEqual({ error: 'Error: roll back' });
+    expect(await rows()).toEqual([]);
+  });
+
+  it('refuses what its callback sends after the transaction ended, as a branch of a Promise.all still running after another failed', async () => {
+    let late: Promise<unknown> | undefined;
+    const transaction = db.transaction(async (tx) => {
+      await Promise.all([
+        tx.execute(sql`insert into loss_probe values ('failing ' || 1 / 0)`),
+        (async () => {
+          // By now the failure has rolled the transaction back and the pool has the connection again.
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          late = Promise.resolve(tx.execute(sql`insert into loss_probe values ('late')`));
+          await late;
+        })(),
+      ]);
+    });
+    expect(await settled(transaction)).toEqual({ error: '22012' });
+    while (late === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Were it sent, it would run on the pooled connection on its own, and be committed.
+    expect(await settled(late)).toEqual({ error: 'TRANSACTION_ENDED' });
     expect(await rows()).toEqual([]);
   });
 

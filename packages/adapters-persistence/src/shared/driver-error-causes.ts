@@ -41,6 +41,11 @@ const CAUSES: Readonly<Record<string, Cause>> = {
   },
   '53200': { what: 'the database server ran out of memory', remedy: 'give the database server more memory' },
   '54000': { what: 'a statement exceeded a limit of the database server', remedy: 'report the operation' },
+  // postgres.js as patched (patches/postgres@3.4.9.patch): nothing reached the database.
+  TRANSACTION_ENDED: {
+    what: 'a statement was sent through a transaction that had already ended, and was not run',
+    remedy: 'report the operation',
+  },
   SQLITE_BUSY: {
     what: 'another process held the database file locked longer than the busy timeout',
     remedy: 'make sure one service process (and one CLI command at a time) writes to the SQLite file',

@@ -46,6 +46,7 @@ describe('toDomainError()', () => {
     ['57014', /statement timeout and was cancelled; raise DATABASE_STATEMENT_TIMEOUT_MS/],
     ['42P01', /table is missing.*uas db migrate/],
     ['SQLITE_BUSY_SNAPSHOT', /held the database file locked/],
+    ['TRANSACTION_ENDED', /transaction that had already ended, and was not run; report the operation/],
     ['53300', /./],
     ['XX999', /internal error/],
     ['ZZ000', /does not describe; look the code up/],
