@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
@@ -19,7 +20,7 @@ const settled = <T>(promise: Promise<T>) =>
         error: error.code ?? error.cause?.code ?? String(error),
       }),
     ),
-    new Promise<{ pending: true }>((resolve) => setTimeout(() => resolve({ pending: true }), SETTLED_WITHIN_MS)),
+    sleep(SETTLED_WITHIN_MS, { pending: true } as const),
   ]);
 
 /**
@@ -67,7 +68,7 @@ describe('PostgreSQL: a transaction that ends, or whose connection ends', () => 
     const next = db.transaction(async (tx) => {
       await tx.execute(sql`insert into loss_probe values ('next 1')`);
       resumeLate();
-      while (late === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+      while (late === undefined) await sleep(5);
       // Were it not refused, the late insert would run here, inside this transaction, and the
       // first callback's end would then commit this transaction halfway.
       expect(await settled(late)).toEqual({ error: 'CONNECTION_CLOSED' });
@@ -85,14 +86,14 @@ describe('PostgreSQL: a transaction that ends, or whose connection ends', () => 
         tx.execute(sql`insert into loss_probe values ('failing ' || 1 / 0)`),
         (async () => {
           // By now the failure has rolled the transaction back and the pool has the connection again.
-          await new Promise((resolve) => setTimeout(resolve, 300));
+          await sleep(300);
           late = Promise.resolve(tx.execute(sql`insert into loss_probe values ('late')`));
           await late;
         })(),
       ]);
     });
     expect(await settled(transaction)).toEqual({ error: '22012' });
-    while (late === undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (late === undefined) await sleep(5);
     // Were it sent, it would run on the pooled connection on its own, and be committed.
     expect(await settled(late)).toEqual({ error: 'TRANSACTION_ENDED' });
     expect(await rows()).toEqual([]);
@@ -120,7 +121,7 @@ describe('PostgreSQL: a transaction that ends, or whose connection ends', () => 
       () => 'answered',
       (error: unknown) => error,
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     await schema.endConnections();
     expect(isConnectionFailure(await ended)).toBe(true);
     expect(await settled(client`select 1 as one`)).toEqual({ value: [{ one: 1 }] });

@@ -63,7 +63,7 @@ export function portableSha256Hex(text: string): string {
   return Array.from(h, (word) => word.toString(16).padStart(8, '0')).join('');
 }
 
-/** `crypto.hash` of Node.js (20.12 and later), Bun and Deno: synchronous, as the audit chain needs. */
+/** `crypto.hash` of Node.js (lent from 20.16 on), Deno, Bun and workerd: synchronous, as the audit chain needs. */
 type RuntimeHash = (algorithm: 'sha256', data: string, encoding: 'hex') => string;
 
 /**
