@@ -1,4 +1,4 @@
-import type { SqliteDb } from './sqlite-db';
+import { sessionOf, type SqliteDb } from './sqlite-db';
 
 /**
  * A statement prepared on its first use (once the migrations have made its tables) and reused
@@ -18,7 +18,7 @@ export function preparedOnUse<Statement>(prepare: () => Statement): () => Statem
 export function preparedPerConnection<Statements>(prepare: (db: SqliteDb) => Statements): (db: SqliteDb) => Statements {
   const prepared = new WeakMap<object, Statements>();
   return (db) => {
-    const session = (db as unknown as { session: object }).session;
+    const session = sessionOf(db);
     let statements = prepared.get(session);
     if (!statements) prepared.set(session, (statements = prepare(db)));
     return statements;

@@ -1,4 +1,4 @@
-import { chainAllWaitingEvents, SqliteAuditTrail, sqliteChainingPass } from './sqlite-audit-trail';
+import { groupAudit, SqliteAuditTrail, sqliteChainingPass } from './sqlite-audit-trail';
 import { AuditSequencer } from '../shared/audit-sequencer';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -68,7 +68,7 @@ export function connectSqlite(path: string, mmapBytes = 0): SqliteConnection {
 function sqliteRepositories(db: SqliteDb, workers: SqliteReadWorkers | undefined, sequencer: AuditSequencer) {
   // One group for the database: a user's change and a sign-in's session arriving together share
   // one commit (one fsync) too.
-  const writes = new SqliteGroupCommit(db, chainAllWaitingEvents);
+  const writes = new SqliteGroupCommit(db, groupAudit);
   return guardedRepositories({
     users: new SqliteUserRepository(db, writes, workers),
     admins: new SqliteAdminRepository(db),

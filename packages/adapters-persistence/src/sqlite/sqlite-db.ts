@@ -12,3 +12,12 @@ export type SqliteDb = BetterSQLite3Database;
 export function connectionOf(db: SqliteDb): Database {
   return (db as SqliteDb & { $client: Database }).$client;
 }
+
+/**
+ * What a connection's handle and every transaction on it share (Drizzle gives a transaction its
+ * handle's session, which runs every statement on the one connection): a key for what is kept
+ * per connection.
+ */
+export function sessionOf(db: SqliteDb): object {
+  return (db as unknown as { session: object }).session;
+}

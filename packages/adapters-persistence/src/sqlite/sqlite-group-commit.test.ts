@@ -1,9 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { applyUserPatch, EmailTakenError, PreconditionFailedError, type User } from '@uas/domain';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import {
+  applyUserPatch,
+  auditRecord,
+  EmailTakenError,
+  PreconditionFailedError,
+  SYSTEM,
+  verifyAuditChain,
+  type User,
+} from '@uas/domain';
 import { firstTokenOf, sampleSession, sampleUser } from '@uas/domain/testing';
 import { openDatabase } from '../database';
 import type { Database } from '../shared/database-handle';
 import { createTemporarySqliteFile, type TemporarySqliteFile } from '../testing/sqlite-test-database';
+import { appendAuditEvent, groupAudit } from './sqlite-audit-trail';
+import { connectSqlite } from './sqlite-database';
+import { SqliteGroupCommit } from './sqlite-group-commit';
 
 // Writes sent together (updates, sessions opened) share one transaction and one commit
 // (SqliteGroupCommit): each must still stand or fall alone.
@@ -69,5 +81,37 @@ describe('SQLite writes sent together', () => {
       ...signIns.slice(0, 3).map(({ session }) => session.id),
       null,
     ]);
+  });
+
+  it('chain the events of the writes that stand at their commit, after those already waiting, and none of a write undone', async () => {
+    const { audit } = database.repositories;
+    const before = (await audit.state()).head;
+    const client = connectSqlite(file.path);
+    const db = drizzle(client);
+    try {
+      const [waiting, first, undone, last] = ['waiting', 'first', 'undone', 'last'].map((id) =>
+        auditRecord(`00000000-0000-4000-8000-${id.padStart(12, '0')}`, new Date(), SYSTEM, 'user.updated', null),
+      );
+      // Recorded outside any group: it waits in audit_pending for its place.
+      db.transaction((tx) => appendAuditEvent(tx, waiting!), { behavior: 'immediate' });
+      const writes = new SqliteGroupCommit(db, groupAudit);
+      const outcomes = await Promise.allSettled([
+        writes.run((tx) => appendAuditEvent(tx, first!)),
+        writes.run((tx) => {
+          appendAuditEvent(tx, undone!);
+          throw new PreconditionFailedError();
+        }),
+        writes.run((tx) => appendAuditEvent(tx, last!)),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(client.prepare('select count(*) as n from audit_pending').get()).toEqual({ n: 0 });
+      const chained = await audit.chain(before.seq, 10);
+      expect(chained.map((event) => event.id)).toEqual([waiting!.id, first!.id, last!.id]);
+      const state = await audit.state();
+      expect(state.head.seq).toBe(before.seq + 3);
+      expect((await verifyAuditChain(state, await audit.chain(state.cut.seq, 1000))).broken).toBeNull();
+    } finally {
+      client.close();
+    }
   });
 });

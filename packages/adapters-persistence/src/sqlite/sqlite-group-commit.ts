@@ -1,4 +1,19 @@
+import type { AuditRecord } from '@uas/domain';
 import { connectionOf, type SqliteDb } from './sqlite-db';
+
+/**
+ * What a group does with the audit events its writes record: held in memory while they run (a
+ * write that throws drops its own), then chained in the group's transaction.
+ */
+export interface GroupAudit {
+  /** From now until release, the events recorded on `tx`'s connection go to the list answered. */
+  hold(tx: SqliteDb): AuditRecord[];
+  release(tx: SqliteDb): void;
+  /** Chains, in `tx`, the events waiting for their place, then `held` in their order. */
+  chain(tx: SqliteDb, held: readonly AuditRecord[]): void;
+  /** Leaves `held` waiting for the sequencer's next pass. */
+  wait(tx: SqliteDb, held: readonly AuditRecord[]): void;
+}
 
 interface Queued {
   work: (tx: SqliteDb) => unknown;
@@ -20,10 +35,9 @@ export class SqliteGroupCommit {
   private queue: Queued[] = [];
   private savepoint: ReturnType<typeof prepareSavepoint> | undefined;
 
-  /** `finish` runs last in each group's transaction, after every write of it (chaining their audit events). */
   constructor(
     private readonly db: SqliteDb,
-    private readonly finish: (tx: SqliteDb) => void,
+    private readonly audit: GroupAudit,
   ) {}
 
   /** Runs `work` (synchronous, as better-sqlite3 requires) in the next group; answers after it commits. */
@@ -34,9 +48,17 @@ export class SqliteGroupCommit {
     });
   }
 
-  /** Runs `work` in a savepoint of the group's transaction `tx`: one that throws is undone alone. */
-  private alone(tx: SqliteDb, work: (tx: SqliteDb) => unknown): { value: unknown } | { error: unknown } {
+  /**
+   * Runs `work` in a savepoint of the group's transaction `tx`: one that throws is undone alone,
+   * with the audit events it recorded.
+   */
+  private alone(
+    tx: SqliteDb,
+    work: (tx: SqliteDb) => unknown,
+    held: AuditRecord[],
+  ): { value: unknown } | { error: unknown } {
     const savepoint = (this.savepoint ??= prepareSavepoint(this.db));
+    const recorded = held.length;
     savepoint.begin.run();
     try {
       const value = work(tx);
@@ -45,6 +67,7 @@ export class SqliteGroupCommit {
     } catch (error) {
       savepoint.undo.run();
       savepoint.release.run();
+      held.length = recorded;
       return { error };
     }
   }
@@ -56,9 +79,16 @@ export class SqliteGroupCommit {
     try {
       this.db.transaction(
         (tx) => {
-          for (const { work } of group) outcomes.push(this.alone(tx, work));
-          // Should it fail, the writes stand without it: what it would have done (chaining) is done by the next tick.
-          this.alone(tx, this.finish);
+          const held = this.audit.hold(tx);
+          try {
+            for (const { work } of group) outcomes.push(this.alone(tx, work, held));
+            // Should chaining fail, the events wait for the sequencer's next pass instead; should
+            // that fail too, the whole group does: no write commits without its event.
+            const chained = this.alone(tx, (chaining) => this.audit.chain(chaining, held), []);
+            if ('error' in chained) this.audit.wait(tx, held);
+          } finally {
+            this.audit.release(tx);
+          }
         },
         { behavior: 'immediate' },
       );
