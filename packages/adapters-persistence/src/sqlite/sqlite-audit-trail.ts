@@ -73,7 +73,10 @@ export function appendAuditEvent(tx: SqliteDb, record: AuditRecord): void {
 /** Records `records` as appendAuditEvent does one (a worker's round of many). */
 export function appendAuditEvents(tx: SqliteDb, records: readonly AuditRecord[]): void {
   const held = heldByGroup.get(sessionOf(tx));
-  if (held) held.push(...records);
+  // Held as audit_pending would give it back: a record that cannot be stored (its changes not
+  // JSON) fails its own write, not the group's chaining, and the hash sealed is that of the
+  // changes as the chain stores them.
+  if (held) held.push(...records.map((record) => auditRecordOf(auditPendingRow(record))));
   else waitForChain(tx, records);
 }
 

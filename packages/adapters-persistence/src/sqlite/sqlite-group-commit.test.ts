@@ -3,6 +3,7 @@ import { drizzle } from 'drizzle-orm/better-sqlite3';
 import {
   applyUserPatch,
   auditRecord,
+  type AuditChanges,
   EmailTakenError,
   PreconditionFailedError,
   SYSTEM,
@@ -113,5 +114,24 @@ describe('SQLite writes sent together', () => {
     } finally {
       client.close();
     }
+  });
+
+  it('fail alone the write whose event cannot be stored, and chain its neighbour', async () => {
+    const { audit } = database.repositories;
+    const before = (await audit.state()).head;
+    const db = drizzle(connectSqlite(file.path));
+    const record = (id: string, changes: AuditChanges | null = null) =>
+      auditRecord(`00000000-0000-4000-8000-${id.padStart(12, '0')}`, new Date(), SYSTEM, 'user.updated', null, changes);
+    const [stands, unstorable] = [
+      record('stands'),
+      record('unstorable', { count: { before: 1n, after: 2n } } as unknown as AuditChanges),
+    ];
+    const writes = new SqliteGroupCommit(db, groupAudit);
+    const outcomes = await Promise.allSettled([
+      writes.run((tx) => appendAuditEvent(tx, stands)),
+      writes.run((tx) => appendAuditEvent(tx, unstorable)),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
+    expect((await audit.chain(before.seq, 10)).map((event) => event.id)).toEqual([stands.id]);
   });
 });

@@ -3,7 +3,9 @@ import { connectionOf, type SqliteDb } from './sqlite-db';
 
 /**
  * What a group does with the audit events its writes record: held in memory while they run (a
- * write that throws drops its own), then chained in the group's transaction.
+ * write that throws drops its own), then chained in the group's transaction. Held events are
+ * dropped at a write's savepoint only: a write that undid part of itself and went on (a nested
+ * savepoint whose error it caught) would keep that part's events; no write of a group does.
  */
 export interface GroupAudit {
   /** From now until release, the events recorded on `tx`'s connection go to the list answered. */
