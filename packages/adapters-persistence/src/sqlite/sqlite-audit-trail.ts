@@ -133,7 +133,7 @@ function chainWaitingEvents(tx: SqliteDb): number {
 }
 
 /** Chains every event waiting, inside the caller's IMMEDIATE transaction. */
-export function chainAllWaitingEvents(tx: SqliteDb): void {
+function chainAllWaitingEvents(tx: SqliteDb): void {
   while (chainWaitingEvents(tx) === SEQUENCE_BATCH);
 }
 
