@@ -22,6 +22,9 @@ interface NodeBindings {
     socket?: { remoteAddress?: string; remotePort?: number; remoteFamily?: string };
     /** The request head as Node parsed it: lower-case names. */
     headers?: Readonly<Record<string, string | string[] | undefined>>;
+    /** Null until something reads the body (Node's Readable). */
+    readableFlowing?: boolean | null;
+    [Symbol.asyncIterator]?(): AsyncIterator<Uint8Array>;
   };
 }
 

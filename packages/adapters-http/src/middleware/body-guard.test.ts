@@ -1,3 +1,6 @@
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { describe, expect, it } from 'vitest';
 import { createTestApp, loginDocument } from '../testing';
 import { MAX_BODY_BYTES, MAX_DISCARDED_BODY_BYTES, isJsonContentType } from './body-guard';
@@ -172,5 +175,58 @@ describe('request bodies', () => {
       headers: { Authorization: `Bearer ${accessToken}` },
     });
     expect(response.status).toBe(204);
+  });
+
+  // Served by Node, the body is read from Node's own request (see bodyReader), not through Hono's
+  // fetch Request: the same answers over a real socket.
+  describe('over a real socket', () => {
+    /** Writes `parts` of a raw request to the app served on a loopback port; answers what comes back. */
+    async function exchange(parts: string[], end: boolean) {
+      const { app, logger } = await createTestApp();
+      const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+      await new Promise((resolve) => server.once('listening', resolve));
+      const { port } = server.address() as AddressInfo;
+      try {
+        const answer = await new Promise<string>((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1');
+          let received = '';
+          socket.on('data', (data) => (received += data.toString()));
+          socket.on('close', () => resolve(received));
+          socket.on('error', reject);
+          socket.on('connect', async () => {
+            for (const part of parts) {
+              socket.write(part);
+              await new Promise((wait) => setTimeout(wait, 10));
+            }
+            if (end) socket.end();
+            else socket.destroy();
+          });
+        });
+        return { answer, logger };
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
+    const head = (framing: string) =>
+      `POST /v1/admin/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nConnection: close\r\n${framing}\r\n\r\n`;
+
+    it('reads a chunked body that arrives in parts, whole (the domain answers 401 to its wrong password)', async () => {
+      const chunk = (text: string) => `${text.length.toString(16)}\r\n${text}\r\n`;
+      const parts = [
+        head('Transfer-Encoding: chunked'),
+        chunk(login.slice(0, 20)),
+        chunk(login.slice(20)),
+        '0\r\n\r\n',
+      ];
+      expect((await exchange(parts, true)).answer).toMatch(/^HTTP\/1\.1 401 /);
+    });
+
+    it('answers a malformed body 400, and one cut off by a client that went logs no error', async () => {
+      expect((await exchange([head('Content-Length: 8'), '{"data":'], true)).answer).toMatch(/^HTTP\/1\.1 400 /);
+      const { logger } = await exchange([head(`Content-Length: ${login.length}`), login.slice(0, 10)], false);
+      // The request's line, once its answer (to nobody) is made: a 400, and nothing logged as an error.
+      await expect.poll(() => logger.entries.find((entry) => entry.msg === 'request')?.fields.status).toBe(400);
+      expect(logger.entries.filter((entry) => entry.level === 'error')).toEqual([]);
+    });
   });
 });
