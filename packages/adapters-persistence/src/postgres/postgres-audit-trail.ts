@@ -60,6 +60,11 @@ const RECORDED = sql.join(
   Object.values(recordedColumns).map((column) => sql.identifier(column.name)),
   sql`, `,
 );
+/** The same columns, as the statement reads them from the rows it deletes. */
+const RECORDED_AS_WAITED = sql.join(
+  Object.values(recordedColumns).map((column) => sql`waited.${sql.identifier(column.name)}`),
+  sql`, `,
+);
 
 /**
  * Moves the sealed events out of audit_pending into the chain and sets its head, in one statement
@@ -87,10 +92,7 @@ async function moveIntoChain(tx: PostgresTx, events: readonly AuditEvent[]): Pro
       update ${auditChain} set head_seq = ${last.seq}::bigint, head_hash = ${last.hash}::text where ${auditChain.id} = 1
     ), chained as (
       insert into ${auditEvents} (seq, previous_hash, hash, ${RECORDED})
-      select link.seq, link.previous_hash, link.hash, ${sql.join(
-        Object.values(recordedColumns).map((column) => sql`waited.${sql.identifier(column.name)}`),
-        sql`, `,
-      )}
+      select link.seq, link.previous_hash, link.hash, ${RECORDED_AS_WAITED}
       from waited join links link on link.id = waited.id
       returning 1
     )

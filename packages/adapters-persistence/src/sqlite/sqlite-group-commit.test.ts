@@ -17,6 +17,7 @@ import { createTemporarySqliteFile, type TemporarySqliteFile } from '../testing/
 import { appendAuditEvent, groupAudit } from './sqlite-audit-trail';
 import { connectSqlite } from './sqlite-database';
 import { SqliteGroupCommit } from './sqlite-group-commit';
+import type { SqliteConnection } from './sqlite-driver';
 
 // Writes sent together (updates, sessions opened) share one transaction and one commit
 // (SqliteGroupCommit): each must still stand or fall alone.
@@ -84,18 +85,27 @@ describe('SQLite writes sent together', () => {
     ]);
   });
 
+  /** A record under a readable id. */
+  const record = (id: string, changes: AuditChanges | null = null) =>
+    auditRecord(`00000000-0000-4000-8000-${id.padStart(12, '0')}`, new Date(), SYSTEM, 'user.updated', null, changes);
+
+  /** A group commit of its own on a second connection to the file, closed after `use`. */
+  async function withGroup(use: (writes: SqliteGroupCommit, client: SqliteConnection) => Promise<void>) {
+    const client = connectSqlite(file.path);
+    try {
+      await use(new SqliteGroupCommit(drizzle(client), groupAudit), client);
+    } finally {
+      client.close();
+    }
+  }
+
   it('chain the events of the writes that stand at their commit, after those already waiting, and none of a write undone', async () => {
     const { audit } = database.repositories;
     const before = (await audit.state()).head;
-    const client = connectSqlite(file.path);
-    const db = drizzle(client);
-    try {
-      const [waiting, first, undone, last] = ['waiting', 'first', 'undone', 'last'].map((id) =>
-        auditRecord(`00000000-0000-4000-8000-${id.padStart(12, '0')}`, new Date(), SYSTEM, 'user.updated', null),
-      );
+    await withGroup(async (writes, client) => {
+      const [waiting, first, undone, last] = ['waiting', 'first', 'undone', 'last'].map((id) => record(id));
       // Recorded outside any group: it waits in audit_pending for its place.
-      db.transaction((tx) => appendAuditEvent(tx, waiting!), { behavior: 'immediate' });
-      const writes = new SqliteGroupCommit(db, groupAudit);
+      drizzle(client).transaction((tx) => appendAuditEvent(tx, waiting!), { behavior: 'immediate' });
       const outcomes = await Promise.allSettled([
         writes.run((tx) => appendAuditEvent(tx, first!)),
         writes.run((tx) => {
@@ -111,27 +121,21 @@ describe('SQLite writes sent together', () => {
       const state = await audit.state();
       expect(state.head.seq).toBe(before.seq + 3);
       expect((await verifyAuditChain(state, await audit.chain(state.cut.seq, 1000))).broken).toBeNull();
-    } finally {
-      client.close();
-    }
+    });
   });
 
   it('fail alone the write whose event cannot be stored, and chain its neighbour', async () => {
     const { audit } = database.repositories;
     const before = (await audit.state()).head;
-    const db = drizzle(connectSqlite(file.path));
-    const record = (id: string, changes: AuditChanges | null = null) =>
-      auditRecord(`00000000-0000-4000-8000-${id.padStart(12, '0')}`, new Date(), SYSTEM, 'user.updated', null, changes);
-    const [stands, unstorable] = [
-      record('stands'),
-      record('unstorable', { count: { before: 1n, after: 2n } } as unknown as AuditChanges),
-    ];
-    const writes = new SqliteGroupCommit(db, groupAudit);
-    const outcomes = await Promise.allSettled([
-      writes.run((tx) => appendAuditEvent(tx, stands)),
-      writes.run((tx) => appendAuditEvent(tx, unstorable)),
-    ]);
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
-    expect((await audit.chain(before.seq, 10)).map((event) => event.id)).toEqual([stands.id]);
+    await withGroup(async (writes) => {
+      const stands = record('stands');
+      const unstorable = record('unstorable', { count: { before: 1n, after: 2n } } as unknown as AuditChanges);
+      const outcomes = await Promise.allSettled([
+        writes.run((tx) => appendAuditEvent(tx, stands)),
+        writes.run((tx) => appendAuditEvent(tx, unstorable)),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
+      expect((await audit.chain(before.seq, 10)).map((event) => event.id)).toEqual([stands.id]);
+    });
   });
 });
