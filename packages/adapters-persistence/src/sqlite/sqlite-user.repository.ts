@@ -99,7 +99,7 @@ export class SqliteUserRepository implements UserRepository {
   async update(id: string, change: (current: User) => UserWrite): Promise<User | null> {
     return this.writes.run((tx) => {
       const current = currentUser(tx, id);
-      return current ? writeUser(tx, id, change(current)) : null;
+      return current ? writeUser(tx, current, change(current)) : null;
     });
   }
 
@@ -115,7 +115,7 @@ export class SqliteUserRepository implements UserRepository {
       (tx) => {
         const token = useToken(tx, purpose, digests, now).get();
         const current = token && currentUser(tx, token.userId);
-        return token && current ? writeUser(tx, token.userId, change(current, token)) : null;
+        return token && current ? writeUser(tx, current, change(current, token)) : null;
       },
       { behavior: 'immediate' },
     );
