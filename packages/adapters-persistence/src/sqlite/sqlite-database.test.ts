@@ -220,7 +220,7 @@ describe('SQLite database', () => {
     }
   });
 
-  it('runs in WAL mode, syncs every commit and enforces foreign keys', () => {
+  it('runs in WAL mode, syncs every commit, enforces foreign keys and keeps statement journals in memory', () => {
     file = createTemporarySqliteFile();
     const client = connectSqlite(file.path);
     try {
@@ -228,6 +228,7 @@ describe('SQLite database', () => {
       expect(client.pragma('synchronous', { simple: true })).toBe(2); // FULL
       expect(client.pragma('foreign_keys', { simple: true })).toBe(1);
       expect(client.pragma('busy_timeout', { simple: true })).toBeGreaterThanOrEqual(5000);
+      expect(client.pragma('temp_store', { simple: true })).toBe(2); // MEMORY
     } finally {
       client.close();
     }
