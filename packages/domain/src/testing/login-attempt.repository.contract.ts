@@ -37,6 +37,15 @@ export function describeLoginAttemptRepositoryContract(backend: string, open: Op
       expect(await attempts.failureCounts(['acct', 'addr'], at(2))).toEqual(new Map([['acct', 1]]));
     });
 
+    it('failureCounts() of one key counts its failures since the time, and leaves it out with none', async () => {
+      await attempts.record(attemptId(), ['acct', 'addr'], at(1));
+      await attempts.record(attemptId(), ['acct'], at(5));
+      expect(await attempts.failureCounts(['acct'], at(0))).toEqual(new Map([['acct', 2]]));
+      expect(await attempts.failureCounts(['acct'], at(2))).toEqual(new Map([['acct', 1]]));
+      expect(await attempts.failureCounts(['acct'], at(6))).toEqual(new Map());
+      expect(await attempts.failureCounts(['none'], at(0))).toEqual(new Map());
+    });
+
     it('counts every one of many concurrent failures', async () => {
       await Promise.all(Array.from({ length: 25 }, () => attempts.record(attemptId(), ['busy'], at(3))));
       expect((await attempts.failuresSince('busy', at(0))).count).toBe(25);
