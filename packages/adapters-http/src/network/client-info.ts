@@ -60,7 +60,10 @@ function normalizedHost(scheme: string, host: string, fallback: string): string 
   }
 }
 
-function describeClient(c: Context<AppEnv>, socket: string, isTrusted: AddressMatcher): ClientInfo {
+/** Where a client reached the service: from the URL and the proxies' headers. */
+type ClientOrigin = Pick<ClientInfo, 'secure' | 'origin'>;
+
+function describeClient(c: Context<AppEnv>, socket: string, isTrusted: AddressMatcher): ClientOrigin {
   const url = new URL(c.req.url);
   const viaProxy = isTrusted(socket);
   // The nearest proxy writes the last entry; anything before it may come from the client.
@@ -70,10 +73,8 @@ function describeClient(c: Context<AppEnv>, socket: string, isTrusted: AddressMa
   const forwardedHost = viaProxy ? entries(c.req.header('x-forwarded-host')).at(-1) : undefined;
   const host = normalizedHost(scheme, forwardedHost ?? url.host, url.host);
   return {
-    address: clientAddressOf(socket, c.req.header('x-forwarded-for'), isTrusted),
     secure,
     origin: `${scheme}://${host}`.toLowerCase(),
-    userAgent: storableUserAgent(c.req.header('user-agent')),
   };
 }
 
@@ -86,7 +87,9 @@ class ClientOnDemand implements ClientInfo {
   readonly #c: Context<AppEnv>;
   readonly #socket: string;
   readonly #isTrusted: AddressMatcher;
-  #described: ClientInfo | undefined;
+  #address: string | undefined;
+  #userAgent: string | null | undefined;
+  #described: ClientOrigin | undefined;
 
   constructor(c: Context<AppEnv>, isTrusted: AddressMatcher) {
     this.#c = c;
@@ -94,8 +97,10 @@ class ClientOnDemand implements ClientInfo {
     this.#isTrusted = isTrusted;
   }
 
+  /** Asked of nearly every request (its log line, its audit event): worked out alone, without the URL. */
   get address(): string {
-    return this.#info().address;
+    this.#address ??= clientAddressOf(this.#socket, this.#c.req.header('x-forwarded-for'), this.#isTrusted);
+    return this.#address;
   }
 
   get secure(): boolean {
@@ -106,15 +111,17 @@ class ClientOnDemand implements ClientInfo {
     return this.#info().origin;
   }
 
+  /** Asked with the address of every audited change: its header alone. */
   get userAgent(): string | null {
-    return this.#info().userAgent;
+    if (this.#userAgent === undefined) this.#userAgent = storableUserAgent(this.#c.req.header('user-agent'));
+    return this.#userAgent;
   }
 
   toJSON(): ClientInfo {
-    return this.#info();
+    return { address: this.address, userAgent: this.userAgent, ...this.#info() };
   }
 
-  #info(): ClientInfo {
+  #info(): ClientOrigin {
     this.#described ??= describeClient(this.#c, this.#socket, this.#isTrusted);
     return this.#described;
   }
