@@ -118,7 +118,8 @@ class ClientOnDemand implements ClientInfo {
   }
 
   toJSON(): ClientInfo {
-    return { address: this.address, userAgent: this.userAgent, ...this.#info() };
+    const { secure, origin } = this.#info();
+    return { address: this.address, secure, origin, userAgent: this.userAgent };
   }
 
   #info(): ClientOrigin {

@@ -59,7 +59,9 @@ export function connectSqlite(path: string, mmapBytes = 0): SqliteConnection {
     client.pragma('foreign_keys = ON');
     // A group commit's savepoints keep the pages its writes change in a statement journal; past
     // 64 KiB SQLite moves that journal to a temporary file, created, written and removed at every
-    // group under load. In memory it costs at most the pages one transaction changes.
+    // group under load. In memory it costs at most the pages one transaction changes. Sorts and
+    // temporary b-trees stay in memory too: no statement here sorts without an index, and the
+    // migrations, whose index builds do, run with temporary files (see migrate).
     client.pragma('temp_store = MEMORY');
     client.pragma(`mmap_size = ${mmapBytes}`);
     return client;
@@ -123,7 +125,12 @@ export async function openSqliteDatabase(
     dialect: 'sqlite',
     repositories: sqliteRepositories(db, workers, sequencer),
     migrate: async () => {
-      await guarded('database.migrate', () => migrate(db, { migrationsFolder: MIGRATIONS }));
+      client.pragma('temp_store = DEFAULT');
+      try {
+        await guarded('database.migrate', () => migrate(db, { migrationsFolder: MIGRATIONS }));
+      } finally {
+        client.pragma('temp_store = MEMORY');
+      }
       // A process that migrates serves (or imports): its ticks chain what its writes record.
       sequencer.start();
     },

@@ -100,7 +100,7 @@ export class SqliteLoginAttemptRepository implements LoginAttemptRepository {
     if (keys.length === 1) {
       // One user's (a PATCH's answer, a user read): one range of the (key, at) index, no dearer
       // than the stamp held results need, which every write in between moves anyway.
-      const [key] = keys as [string];
+      const key = keys[0]!;
       const { count } = await this.failuresSince(key, since);
       return count > 0 ? new Map([[key, count]]) : new Map();
     }

@@ -14,7 +14,10 @@ const { id: _key, ...written } = getTableColumns(users);
 /**
  * The columns no index of `users` holds. SQLite rewrites an index's entry for every column its
  * SET names, even to the value it had: a PATCH of a name that set every column also rewrote the
- * email's and the creation order's index entries, two more pages written at each commit.
+ * email's and the creation order's index entries, two more pages written at each commit. The
+ * triggers of those two columns (the email's trigram index, the list's generation) act only when
+ * a value changes, so leaving them out of an unchanging write skips nothing; a trigger on them
+ * that acted on every write would have to go into this rule.
  */
 const { email: _email, created: _created, ...unindexed } = written;
 
@@ -42,6 +45,7 @@ const statements = preparedPerConnection((db) => ({
   writeUnindexed: writeOf(db, unindexed),
 }));
 
+/** Whether `user` has the email and the creation time of `current`: its write may leave them out. */
 const keepsIndexed = (current: User, user: User): boolean =>
   current.email === user.email && current.created.getTime() === user.created.getTime();
 
