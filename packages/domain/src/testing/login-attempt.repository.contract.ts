@@ -21,7 +21,7 @@ export function describeLoginAttemptRepositoryContract(backend: string, open: Op
       expect(await attempts.failuresSince('other', at(0))).toEqual({ count: 0, oldest: null });
     });
 
-    it('failureCounts() counts the failures of many keys since a time in one read, leaving out keys with none', async () => {
+    it('failureCounts() counts the failures of one key or many since a time in one read, leaving out keys with none', async () => {
       await attempts.record(attemptId(), ['acct', 'addr'], at(1));
       await attempts.record(attemptId(), ['acct'], at(5));
       const withdrawn = attemptId();
@@ -35,14 +35,7 @@ export function describeLoginAttemptRepositoryContract(backend: string, open: Op
         ]),
       );
       expect(await attempts.failureCounts(['acct', 'addr'], at(2))).toEqual(new Map([['acct', 1]]));
-    });
-
-    it('failureCounts() of one key counts its failures since the time, and leaves it out with none', async () => {
-      await attempts.record(attemptId(), ['acct', 'addr'], at(1));
-      await attempts.record(attemptId(), ['acct'], at(5));
-      const withdrawn = attemptId();
-      await attempts.record(withdrawn, ['acct'], at(6));
-      await attempts.withdraw(withdrawn);
+      // One key (a single user's answer) may take another statement: the same counts.
       expect(await attempts.failureCounts(['acct'], at(0))).toEqual(new Map([['acct', 2]]));
       expect(await attempts.failureCounts(['acct'], at(5))).toEqual(new Map([['acct', 1]]));
       expect(await attempts.failureCounts(['acct'], at(6))).toEqual(new Map());
@@ -52,6 +45,7 @@ export function describeLoginAttemptRepositoryContract(backend: string, open: Op
     it('counts every one of many concurrent failures', async () => {
       await Promise.all(Array.from({ length: 25 }, () => attempts.record(attemptId(), ['busy'], at(3))));
       expect((await attempts.failuresSince('busy', at(0))).count).toBe(25);
+      expect(await attempts.failureCounts(['busy'], at(0))).toEqual(new Map([['busy', 25]]));
     });
 
     it('clear() forgets one key only', async () => {
