@@ -308,6 +308,22 @@ describe('PostgreSQL database', () => {
     expect(Number(counted!.counter)).toBe(counted!.active);
   });
 
+  it("changes a user in place, on its row's page (a HOT update: no new index entry)", async () => {
+    // A user every 25 seconds of creation: one or two on each page, each written once as a PATCH
+    // writes (every column, the indexed ones unchanged). On pages filled to the brim, most moved.
+    const blockOf = () => client`
+      select id, (ctid::text::point)[0] as block from users
+      where created >= timestamptz '2026-01-01' + interval '1000 seconds' and created < timestamptz '2026-01-01' + interval '6000 seconds'
+        and extract(epoch from created)::bigint % 25 = 0
+      order by id`;
+    const before = await blockOf();
+    await client`
+      update users set name = name || ' changed', email = email, metadata = '{"plan": "pro"}', version = version + 1
+      where id in ${client(before.map(({ id }) => id as string))}`;
+    expect(before).toHaveLength(200);
+    expect(await blockOf()).toEqual(before);
+  });
+
   it('migrates the users stored before email_verified as verified at their creation', async () => {
     const before = migrationsBefore('postgres', 'email_verified');
     const fresh = await createTestPostgresSchema();
