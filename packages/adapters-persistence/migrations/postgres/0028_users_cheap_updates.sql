@@ -11,7 +11,10 @@ ALTER TABLE users SET (fillfactor = 90);
 -- for each row calls nothing for a rename or a login, where 0008's statement-level trigger gathered
 -- the updated rows twice (transition tables) and summed them at every update. Row-level AFTER
 -- triggers fire at the end of the statement, so a writer still takes the counter's row after the
--- users' rows, as 0010 orders them.
+-- users' rows, as 0010 orders them. The price is a statement that changes `active` of many users
+-- at once: it moves the counter once for each of them (the service changes one user a statement;
+-- 50,000 in one statement by hand took 37 s against 1 s before). No column list (UPDATE OF): a
+-- BEFORE trigger that changed `active` would not fire it.
 DROP TRIGGER users_activity_update ON users;
 --> statement-breakpoint
 DROP FUNCTION users_activity_updated();
@@ -24,5 +27,5 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
-CREATE TRIGGER users_active_move AFTER UPDATE OF active ON users
+CREATE TRIGGER users_active_move AFTER UPDATE ON users
   FOR EACH ROW WHEN (OLD.active IS DISTINCT FROM NEW.active) EXECUTE FUNCTION users_active_moved();

@@ -84,11 +84,11 @@ export const users = pgTable(
 );
 
 /**
- * How many users there are, and how many of them are active: one row, kept exact by
- * statement-level triggers on `users` in the transaction of every insert, delete, truncate and
- * change of `active`, so an unfiltered list and the overview read their totals here instead of
- * counting. Its `generation` takes the next value of a sequence with every insert, delete,
- * truncate and change of an email or a `created`: what a cached search is valid for (see
+ * How many users there are, and how many of them are active: one row, kept exact by triggers on
+ * `users` in the transaction of every insert, delete and truncate (statement-level) and change of
+ * a row's `active` (row-level), so an unfiltered list and the overview read their totals here
+ * instead of counting. Its `generation` takes the next value of a sequence with every insert,
+ * delete, truncate and change of an email or a `created`: what a cached search is valid for (see
  * MatchCache).
  */
 export const userCount = pgTable(
