@@ -15,7 +15,7 @@ import { preparingClient } from './postgres-prepared-client';
 import { pageWindow } from '../shared/page-window';
 import { selectDays, selectUserTotals } from './postgres-activity.repository';
 import { selectFailureCounts } from './postgres-login-attempt.repository';
-import { selectSessionWithAccount } from './postgres-session.repository';
+import { selectAdminSession, selectUserSession } from './postgres-session.repository';
 import { selectActiveFactor, useCode } from './postgres-factor.repository';
 import { useToken, voidTokensOf } from './postgres-action-token-statements';
 import {
@@ -411,12 +411,15 @@ describe('PostgreSQL database', () => {
     expect(using).not.toContain('Seq Scan');
   });
 
-  it("checks a session and its account's state in one statement, by primary keys", async () => {
-    const checking = await plan(selectSessionWithAccount(drizzle(client), 'some-session', new Date()));
-    expect(checking).toContain('sessions_pkey');
-    expect(checking).toContain('users_pkey');
-    expect(checking).toContain('admins_pkey');
-    expect(checking).not.toContain('Seq Scan on users');
+  it("checks a session and its account's state in one statement per kind, by primary keys", async () => {
+    const ofAdmin = await plan(selectAdminSession(drizzle(client), 'some-session'));
+    expect(ofAdmin).toContain('sessions_pkey');
+    expect(ofAdmin).toContain('admins_pkey');
+    expect(ofAdmin).not.toContain('Seq Scan on sessions');
+    const ofUser = await plan(selectUserSession(drizzle(client), 'some-session', new Date()));
+    expect(ofUser).toContain('sessions_pkey');
+    expect(ofUser).toContain('users_pkey');
+    expect(ofUser).not.toContain('Seq Scan on users');
   });
 
   it("counts a page's recent failed logins from the (key, at) index", async () => {

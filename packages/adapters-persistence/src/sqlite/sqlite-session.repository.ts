@@ -33,7 +33,7 @@ import { preparedOnUse } from './prepared-on-use';
  * not banned at `now` (epoch milliseconds), and an admin's role: the check of every access token,
  * and of every admin request's permission, in one statement. Exported for the query plan tests.
  *
- * The admin is read by correlated subqueries, not by PostgreSQL's left join: SQLite recompiled
+ * The admin is read by correlated subqueries, not by a left join: SQLite recompiled
  * the joined statement at every call (about ten times the instructions of running it).
  */
 export function selectSessionWithAccount(db: SqliteDb) {
@@ -158,8 +158,9 @@ export class SqliteSessionRepository implements SessionRepository {
     return this.sessionById().get({ id }) ?? null;
   }
 
-  async findSessionWithAccount(id: string, now: Date): Promise<SessionWithAccount | null> {
-    return this.sessionWithAccount().get({ id, now: now.getTime() }) ?? null;
+  async findSessionWithAccount(id: string, kind: SubjectKind, now: Date): Promise<SessionWithAccount | null> {
+    const found = this.sessionWithAccount().get({ id, now: now.getTime() });
+    return found?.session.kind === kind ? found : null;
   }
 
   async findToken(id: string): Promise<RefreshToken | null> {

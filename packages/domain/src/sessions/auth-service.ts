@@ -235,9 +235,9 @@ export class AuthService {
     const { sub, sid } = verified.claims;
     if (typeof sub !== 'string' || typeof sid !== 'string') throw new InvalidTokenError();
     const now = this.deps.clock.now();
-    const read = await sessions.findSessionWithAccount(sid, now);
+    const read = await sessions.findSessionWithAccount(sid, this.kind, now);
     const session = read?.session;
-    if (!read || !session || session.revoked || session.kind !== this.kind || session.subjectId !== sub) {
+    if (!read || !session || session.revoked || session.subjectId !== sub) {
       throw new InvalidTokenError();
     }
     if (!read.accountActive) await this.refuseEnded(session, now);

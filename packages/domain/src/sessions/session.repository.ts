@@ -39,10 +39,11 @@ export interface SessionRepository {
   create(session: Session, firstToken: RefreshToken, verified: VerifiedAccount, audit?: AuditRecord): Promise<boolean>;
   findSession(id: string): Promise<Session | null>;
   /**
-   * The session, whether its account is active and not banned at `now`, and an admin's role, read
-   * together (one snapshot): the check every access token gets, in one read.
+   * The session if it is of `kind`, whether its account is active and not banned at `now`, and an
+   * admin's role, read together (one snapshot): the check every access token gets, in one read.
+   * Null for a session of the other kind, as for none.
    */
-  findSessionWithAccount(id: string, now: Date): Promise<SessionWithAccount | null>;
+  findSessionWithAccount(id: string, kind: SubjectKind, now: Date): Promise<SessionWithAccount | null>;
   findToken(id: string): Promise<RefreshToken | null>;
   /**
    * The session's refresh token that may be exchanged now (neither retired, revoked nor expired),

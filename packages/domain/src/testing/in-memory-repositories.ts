@@ -282,9 +282,9 @@ export class InMemorySessionRepository implements SessionRepository {
     const session = this.sessions.get(id);
     return session ? { ...session } : null;
   }
-  async findSessionWithAccount(id: string, now: Date): Promise<SessionWithAccount | null> {
+  async findSessionWithAccount(id: string, kind: SubjectKind, now: Date): Promise<SessionWithAccount | null> {
     const session = this.sessions.get(id);
-    if (!session) return null;
+    if (session?.kind !== kind) return null;
     const account = this.activeAccount(session.kind, session.subjectId, now);
     return { session: { ...session }, accountActive: account !== undefined, role: account?.role ?? null };
   }

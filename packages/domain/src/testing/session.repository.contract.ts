@@ -123,39 +123,42 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       expect(lost).toEqual([]);
     });
 
-    it("findSessionWithAccount() reads a session with whether its account is still active, and an admin's role", async () => {
-      const withAccount = sessions.findSessionWithAccount.bind(sessions);
+    it("findSessionWithAccount() reads a session of a kind with whether its account is still active, and an admin's role", async () => {
+      const withAccount = (session: Session, at: Date) => sessions.findSessionWithAccount(session.id, session.kind, at);
       const { session: ofUser } = await started();
       const { session: ofAdmin } = await started({ kind: 'admin' });
-      expect(await withAccount(ofUser.id, T0)).toEqual({ session: ofUser, accountActive: true, role: null });
-      expect(await withAccount(ofAdmin.id, T0)).toEqual({ session: ofAdmin, accountActive: true, role: 'owner' });
-      expect(await withAccount(nextId(), T0)).toBeNull();
+      expect(await withAccount(ofUser, T0)).toEqual({ session: ofUser, accountActive: true, role: null });
+      expect(await withAccount(ofAdmin, T0)).toEqual({ session: ofAdmin, accountActive: true, role: 'owner' });
+      expect(await sessions.findSessionWithAccount(nextId(), 'user', T0)).toBeNull();
+      // A session of the other kind is none: a token of one kind never opens the other's door.
+      expect(await sessions.findSessionWithAccount(ofUser.id, 'admin', T0)).toBeNull();
+      expect(await sessions.findSessionWithAccount(ofAdmin.id, 'user', T0)).toBeNull();
       // A role changed after the session opened is the role read with it; an admin removed has none.
       const support = await stored(repositories.admins, sampleAdmin({ role: 'support' }));
       const { session: ofSupport } = await started({ kind: 'admin', subjectId: support.id });
-      expect(await withAccount(ofSupport.id, T0)).toEqual({ session: ofSupport, accountActive: true, role: 'support' });
+      expect(await withAccount(ofSupport, T0)).toEqual({ session: ofSupport, accountActive: true, role: 'support' });
       await repositories.admins.update({ ...support, role: 'auditor' });
-      expect(await withAccount(ofSupport.id, T0)).toEqual({ session: ofSupport, accountActive: true, role: 'auditor' });
+      expect(await withAccount(ofSupport, T0)).toEqual({ session: ofSupport, accountActive: true, role: 'auditor' });
       const removal = auditRecord(nextId(), T0, SYSTEM, 'admin.removed', { type: 'admins', id: support.id });
       await repositories.admins.remove(support.id, later(1), () => removal);
-      expect(await withAccount(ofSupport.id, T0)).toMatchObject({ accountActive: false, role: null });
+      expect(await withAccount(ofSupport, T0)).toMatchObject({ accountActive: false, role: null });
       // Banned without ending its sessions: not in good standing until the ban's end.
       const { session: ofBanned } = await started();
       await repositories.users.update(ofBanned.subjectId, (current) => ({
         user: { ...current, bannedAt: T0, bannedUntil: later(60), banReason: 'spam' },
       }));
-      expect(await withAccount(ofBanned.id, later(59))).toEqual({
+      expect(await withAccount(ofBanned, later(59))).toEqual({
         session: ofBanned,
         accountActive: false,
         role: null,
       });
-      expect(await withAccount(ofBanned.id, later(60))).toEqual({ session: ofBanned, accountActive: true, role: null });
+      expect(await withAccount(ofBanned, later(60))).toEqual({ session: ofBanned, accountActive: true, role: null });
       // Deactivated without ending its sessions, as a login racing the deactivation leaves one.
       await repositories.users.update(ofUser.subjectId, (current) => ({ user: { ...current, active: 0 } }));
-      expect(await withAccount(ofUser.id, T0)).toEqual({ session: ofUser, accountActive: false, role: null });
+      expect(await withAccount(ofUser, T0)).toEqual({ session: ofUser, accountActive: false, role: null });
       const { session: ofDeleted } = await started();
       await repositories.users.delete(ofDeleted.subjectId, later(5));
-      expect(await withAccount(ofDeleted.id, T0)).toEqual({
+      expect(await withAccount(ofDeleted, T0)).toEqual({
         session: { ...ofDeleted, revoked: later(5) },
         accountActive: false,
         role: null,
@@ -277,7 +280,7 @@ export function describeSessionRepositoryContract(backend: string, open: OpenRep
       const { session } = await started({ impersonatorId: admin.id, amr: [] });
       expect(await sessions.findSession(session.id)).toEqual(session);
       expect(await sessions.listLive('user', session.subjectId, T0, 10)).toEqual([session]);
-      expect(await sessions.findSessionWithAccount(session.id, T0)).toEqual({
+      expect(await sessions.findSessionWithAccount(session.id, 'user', T0)).toEqual({
         session,
         accountActive: true,
         role: null,
