@@ -415,11 +415,11 @@ describe('PostgreSQL database', () => {
     const ofAdmin = await plan(selectAdminSession(drizzle(client), 'some-session'));
     expect(ofAdmin).toContain('sessions_pkey');
     expect(ofAdmin).toContain('admins_pkey');
-    expect(ofAdmin).not.toContain('Seq Scan on sessions');
+    expect(ofAdmin).not.toContain('Seq Scan');
     const ofUser = await plan(selectUserSession(drizzle(client), 'some-session', new Date()));
     expect(ofUser).toContain('sessions_pkey');
     expect(ofUser).toContain('users_pkey');
-    expect(ofUser).not.toContain('Seq Scan on users');
+    expect(ofUser).not.toContain('Seq Scan');
   });
 
   it("counts a page's recent failed logins from the (key, at) index", async () => {

@@ -27,8 +27,8 @@ import { admins, refreshTokens, sessions, users } from './postgres-schema';
 import { endSubjectSessions } from './postgres-subject-sessions';
 
 /**
- * A session read for an admin's request, with the admin's role (null when the admin is gone or the
- * session is a user's): the check of every admin request's token and permission, in one statement.
+ * A session read for an admin's request, with the admin's role (null when the admin is gone): the
+ * check of every admin request's token and permission, in one statement.
  * A statement per kind, by primary keys: behind a pooler, without prepared statements, PostgreSQL
  * plans every call, and one statement for both kinds cost it about twice the CPU of either (115 µs
  * a call against 53 and 67, unprepared). The caller checks the session's kind: as a condition of

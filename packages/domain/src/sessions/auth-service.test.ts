@@ -533,6 +533,25 @@ describe('AuthService', () => {
       await expect(domain.userAuth.authenticate(forged)).rejects.toBeInstanceOf(InvalidTokenError);
     });
 
+    it('refuses a token of one kind naming a session of the other kind, on either service, and leaves that session open', async () => {
+      const user = await domain.signedInUser();
+      const admin = await domain.signedInAdmin();
+      const asAdmin = await domain.forge('admin_access', {
+        ...(await domain.claimsOf(admin.grant.accessToken)),
+        sub: user.user.id,
+        sid: user.grant.sessionId,
+      });
+      const asUser = await domain.forge('user_access', {
+        ...(await domain.claimsOf(user.grant.accessToken)),
+        sub: admin.admin.id,
+        sid: admin.grant.sessionId,
+      });
+      await expect(domain.adminAuth.authenticateWithRole(asAdmin)).rejects.toBeInstanceOf(InvalidTokenError);
+      await expect(domain.userAuth.authenticate(asUser)).rejects.toBeInstanceOf(InvalidTokenError);
+      expect(await domain.isOpen(user.grant.accessToken)).toBe(true);
+      expect(await domain.isOpen(admin.grant.accessToken, domain.adminAuth)).toBe(true);
+    });
+
     it('refuses a token without sub or sid', async () => {
       const bare = await domain.forge('user_access', { email: 'a@example.com' });
       await expect(domain.userAuth.authenticate(bare)).rejects.toBeInstanceOf(InvalidTokenError);
