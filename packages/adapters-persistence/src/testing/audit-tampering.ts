@@ -4,9 +4,10 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import type { AuditRecord } from '@uas/domain';
 import type { AuditTampering } from '@uas/domain/testing';
 import { appendAuditEvent } from '../postgres/postgres-audit-trail';
+import { auditEventRow } from '../shared/audit-rows';
 import { parseDatabaseUrl } from '../database-url';
 
-type Statement = readonly [sql: string, params: readonly (string | number)[]];
+type Statement = readonly [sql: string, params: readonly (string | number | null)[]];
 
 /** Runs statements in one transaction straight against the database, behind the repositories' back. */
 async function runDirectly({ url, schema }: { url: string; schema?: string }, statements: Statement[]) {
@@ -45,6 +46,36 @@ export function sqlAuditTampering(database: { url: string; schema?: string }): A
         ['update audit_events set seq = $1 where seq = $2', [a, b]],
         ['update audit_events set seq = $1 where seq = -1', [b]],
       ]),
+    insert: (event) => {
+      const row = auditEventRow(event);
+      const sqlite = parseDatabaseUrl(database.url).dialect === 'sqlite';
+      return runDirectly(database, [
+        // Through negative places: a unique place refuses a shift of one, row by row.
+        ['update audit_events set seq = -seq - 1 where seq >= $1', [row.seq]],
+        ['update audit_events set seq = -seq where seq < 0', []],
+        [
+          `insert into audit_events (seq, id, time, actor_type, actor_id, action, target_type, target_id, changes,
+            request_id, client_address, user_agent, previous_hash, hash)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+          [
+            row.seq,
+            row.id,
+            sqlite ? row.time.getTime() : row.time.toISOString(),
+            row.actorType,
+            row.actorId,
+            row.action,
+            row.targetType,
+            row.targetId,
+            row.changes,
+            row.requestId,
+            row.clientAddress,
+            row.userAgent,
+            row.previousHash,
+            row.hash,
+          ],
+        ],
+      ]);
+    },
   };
 }
 

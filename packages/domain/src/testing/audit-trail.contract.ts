@@ -1,5 +1,5 @@
 import { describe, expect, it } from './test-api.ts';
-import { chainLength } from '../audit/audit-chain.ts';
+import { chainLength, sealAuditEvent } from '../audit/audit-chain.ts';
 import { SYSTEM, type AuditAction, type AuditRecord, type Initiator } from '../audit/audit-event.ts';
 import { auditRecord, userTarget } from '../audit/audit-records.ts';
 import { AuditService } from '../audit/audit-service.ts';
@@ -281,6 +281,13 @@ export function describeAuditTrailContract(backend: string, open: OpenRepositori
         const events = await chainOf(4);
         await tamper.swap(2, 3);
         expect((await verify()).broken?.event?.id).toBe(events[2]!.id);
+      });
+
+      it('names the event after one that was inserted, though the inserted one is sealed right', async () => {
+        const events = await chainOf(4);
+        // Whoever can write the database can seal an event of their own after event 2.
+        await tamper.insert(sealAuditEvent(record('user.deleted', 2), { seq: 2, hash: events[1]!.hash }));
+        expect((await verify()).broken?.event).toEqual({ id: events[2]!.id, seq: 4 });
       });
 
       it('finds the last events missing', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from './test-api.ts';
-import type { AuditRecord } from '../audit/audit-event.ts';
+import type { AuditEvent, AuditRecord } from '../audit/audit-event.ts';
 import type { Repositories } from '../repositories.ts';
 
 /**
@@ -11,6 +11,8 @@ export interface AuditTampering {
   remove(seq: number): Promise<void>;
   /** Swaps the places of two events in the chain. */
   swap(a: number, b: number): Promise<void>;
+  /** Puts `event` at its place in the chain, moving the event there and every later one a place on. */
+  insert(event: AuditEvent): Promise<void>;
 }
 
 /** A fresh, empty set of repositories over one backend, and how to let go of it. */

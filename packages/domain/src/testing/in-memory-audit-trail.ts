@@ -37,6 +37,13 @@ export class InMemoryAuditTrail implements AuditTrail {
       this.events[first] = { ...this.events[first]!, seq: b };
       this.events[second] = { ...this.events[second]!, seq: a };
     },
+    insert: async (event) => {
+      const place = this.indexOf(event.seq);
+      for (let index = place; index < this.events.length; index += 1) {
+        this.events[index] = { ...this.events[index]!, seq: this.events[index]!.seq + 1 };
+      }
+      this.events.splice(place, 0, structuredClone(event));
+    },
   };
 
   private indexOf(seq: number): number {
