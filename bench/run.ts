@@ -30,7 +30,7 @@ import { CLIENT_ADDRESS_ENV, scenarios } from './scenarios';
 import type { ServerData } from './second-factor-seed';
 import { seedUsers } from './seed';
 import { bcryptCeiling, targetsSection } from './targets';
-import { writeTargetsSection } from './write-targets';
+import { scaleTargetsSection } from './scale-targets';
 import { VARIABLES } from '../apps/server/src/config-variables';
 import { ServerProcesses } from '../scripts/release-process';
 
@@ -336,7 +336,7 @@ async function main(): Promise<void> {
     }) => `${runs.length > 1 ? `#### ${label}\n\n` : ''}**Ceiling**: a bare Hono server on Node.js ${runtime.version} answering the first page's body from memory,
 ${measured.ceiling.perSecond.toFixed(0)} req/s (p99 ${measured.ceiling.p99.toFixed(1)} ms) in this run; "of ceiling" is each figure's share of it.
 
-${figuresTable(measured.rows, measured.ceiling)}${targetsSection(measured.rows, bcrypt, cpu.length)}${writeTargetsSection(measured.rows, measured.ceiling, options.postgresUrl ? 'postgres' : 'sqlite', options.users)}
+${figuresTable(measured.rows, measured.ceiling)}${targetsSection(measured.rows, bcrypt, cpu.length)}${scaleTargetsSection(measured.rows, measured.ceiling, options.postgresUrl ? 'postgres' : 'sqlite', options.users)}
 
 ${memoryTable([
   ['measured server, at start', measured.atStart],
