@@ -34,6 +34,17 @@ describe('MatchCache', () => {
     expect(kept).toEqual(['term0', ...Array.from({ length: 63 }, (_, n) => `term${n + 7}`)]);
   });
 
+  it('holds 10,000 terms at most, however few ids each holds, the least recently used going first', () => {
+    const cache = new MatchCache();
+    for (let n = 0; n < 10_005; n++) {
+      cache.set(`term${n}`, '1', matchesOf([`id${n}`]));
+      if (n === 100) cache.get('term0', '1'); // used again: kept past the others of its age
+    }
+    const held = Array.from({ length: 10_005 }, (_, n) => `term${n}`).filter((term) => cache.has(term));
+    expect(held).toHaveLength(10_000);
+    expect(held.slice(0, 2)).toEqual(['term0', 'term6']);
+  });
+
   it('counts what a replaced term held once', () => {
     const cache = new MatchCache();
     cache.set('term', '1', matchesOf(ids(100)));
