@@ -1,4 +1,6 @@
 import { beforeEach, describe, expect, it } from '../testing/test-api.ts';
+import type { JsonObject } from '../shared/json.ts';
+import type { TokenPurpose } from '../tokens/token-signer.ts';
 import {
   AccountInactiveError,
   EmailNotVerifiedError,
@@ -490,6 +492,10 @@ describe('AuthService', () => {
   });
 
   describe('authenticate()', () => {
+    /** A token signed as the service signs, with an issued token's claims and `claims` over them. */
+    const forgedFrom = async (purpose: TokenPurpose, issued: string, claims: JsonObject) =>
+      domain.forge(purpose, { ...(await domain.claimsOf(issued)), ...claims });
+
     it('answers who the access token speaks for', async () => {
       const { user, grant, identity } = await domain.signedInUser();
       expect(identity).toEqual({ kind: 'user', subjectId: user.id, sessionId: grant.sessionId });
@@ -526,23 +532,18 @@ describe('AuthService', () => {
     it('refuses a token naming a session of another account', async () => {
       const alice = await domain.signedInUser();
       const bob = await domain.signedInUser();
-      const forged = await domain.forge('user_access', {
-        ...(await domain.claimsOf(alice.grant.accessToken)),
-        sid: bob.grant.sessionId,
-      });
+      const forged = await forgedFrom('user_access', alice.grant.accessToken, { sid: bob.grant.sessionId });
       await expect(domain.userAuth.authenticate(forged)).rejects.toBeInstanceOf(InvalidTokenError);
     });
 
     it('refuses a token of one kind naming a session of the other kind, on either service, and leaves that session open', async () => {
       const user = await domain.signedInUser();
       const admin = await domain.signedInAdmin();
-      const asAdmin = await domain.forge('admin_access', {
-        ...(await domain.claimsOf(admin.grant.accessToken)),
+      const asAdmin = await forgedFrom('admin_access', admin.grant.accessToken, {
         sub: user.user.id,
         sid: user.grant.sessionId,
       });
-      const asUser = await domain.forge('user_access', {
-        ...(await domain.claimsOf(user.grant.accessToken)),
+      const asUser = await forgedFrom('user_access', user.grant.accessToken, {
         sub: admin.admin.id,
         sid: admin.grant.sessionId,
       });
