@@ -146,9 +146,9 @@ export const VARIABLES = {
     doc: 'PostgreSQL statement timeout.',
   }),
   DATABASE_PREPARED_STATEMENTS: variable({
-    schema: oneOf(['true', 'false'] as const),
+    schema: oneOf(['true', 'pooled', 'false'] as const),
     default: 'true',
-    doc: 'PostgreSQL: send each statement as a named prepared statement, parsed once per connection (`true`), or unnamed, parsed at every call (`false`). `false` behind a pooler in transaction mode that does not keep prepared statements across transactions, such as PgBouncer before 1.21 (see [Running many instances](operations.md#running-many-instances)).',
+    doc: 'PostgreSQL: send each statement as a named prepared statement, parsed once per connection (`true`); named by its text, so that behind a pooler in transaction mode that does not keep prepared statements across transactions, such as PgBouncer before 1.21, each is parsed once per server connection, whichever instance prepared it there (`pooled`); or unnamed, parsed at every call (`false`, for a pooler that resets its server connections between transactions). See [Running many instances](operations.md#running-many-instances).',
   }),
   SQLITE_READ_WORKERS: variable({
     schema: integer(0, 64),

@@ -57,7 +57,8 @@ function fromVariables(e: v.InferOutput<typeof schema>) {
     databaseSchema: e.DATABASE_SCHEMA || undefined,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
-    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'true',
+    databasePreparedStatements:
+      e.DATABASE_PREPARED_STATEMENTS === 'pooled' ? ('pooled' as const) : e.DATABASE_PREPARED_STATEMENTS === 'true',
     /** SQLite: worker threads that run list queries off the event loop; 0 runs them on it. */
     sqliteReadWorkers: e.SQLITE_READ_WORKERS,
     adminKeyPath: e.ADMIN_KEY_PATH,

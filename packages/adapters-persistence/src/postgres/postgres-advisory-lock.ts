@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { toDomainError } from '../shared/driver-errors';
+import type { PreparedStatements } from '../shared/database-handle';
 import type { PostgresTx } from './postgres-db';
 
 /**
@@ -18,7 +19,7 @@ export async function takeTurns(tx: PostgresTx, name: string): Promise<void> {
 export interface ConnectionSettings {
   url: string;
   schema: string | undefined;
-  preparedStatements: boolean;
+  preparedStatements: PreparedStatements;
   options: postgres.Options<Record<string, never>>;
 }
 

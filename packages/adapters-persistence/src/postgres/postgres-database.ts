@@ -62,7 +62,8 @@ export function connectionSettings(url: string, options: DatabaseOptions): Conne
     preparedStatements: options.preparedStatements ?? true,
     options: {
       max: options.poolSize ?? 10,
-      prepare: options.preparedStatements ?? true,
+      // 'shared' is patches/postgres@3.4.9.patch's: a statement named by its text (statementName).
+      prepare: options.preparedStatements === 'pooled' ? 'shared' : (options.preparedStatements ?? true),
       // A server that is gone must turn into a 503 within a request's patience, not after 30 s.
       connect_timeout: CONNECT_TIMEOUT_SECONDS,
       // postgres.js waits before reconnecting, 3^n / 100 s after n failed attempts (up to 20 s),

@@ -23,7 +23,8 @@ describe('PostgreSQL through PgBouncer in transaction mode', () => {
   });
 
   it('serves concurrent reads without prepared statements, client connections meeting other server ones', async () => {
-    const database = await openDatabase(parseDatabaseUrl(schema.url), { ...schema.options, poolSize: 4 });
+    const options = { ...schema.options, preparedStatements: false, poolSize: 4 };
+    const database = await openDatabase(parseDatabaseUrl(schema.url), options);
     try {
       await database.migrate();
       const { users, sessions } = database.repositories;

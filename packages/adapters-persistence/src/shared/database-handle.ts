@@ -5,17 +5,22 @@ import type { MigrationStatus } from './migration-status';
 // What both dialects' openers take and return, apart from the opener that picks one, so that
 // they need not import it back.
 
+/** How PostgreSQL statements are sent: see DatabaseOptions.preparedStatements. */
+export type PreparedStatements = boolean | 'pooled';
+
 export interface DatabaseOptions {
   /** PostgreSQL: connections in the pool. Default 10. */
   poolSize?: number;
   /** PostgreSQL: longest a statement may run before the server cancels it. Default 5000. */
   statementTimeoutMs?: number;
   /**
-   * PostgreSQL: send statements as named prepared statements (see postgres-prepared-client.ts).
-   * Default true; false behind a pooler in transaction mode that does not keep them across
-   * transactions (PgBouncer before 1.21, or without max_prepared_statements).
+   * PostgreSQL: send statements as named prepared statements (see postgres-prepared-client.ts),
+   * parsed once per connection (true, the default); or named by their text (`pooled`), parsed once
+   * per server connection behind a pooler in transaction mode that does not keep them across
+   * transactions (PgBouncer before 1.21, or without max_prepared_statements), whichever client
+   * prepared them there; or unnamed, parsed at every call (false).
    */
-  preparedStatements?: boolean;
+  preparedStatements?: PreparedStatements;
   /** PostgreSQL: keep every table, and the migrations' bookkeeping, in this schema. */
   schema?: string;
   /**

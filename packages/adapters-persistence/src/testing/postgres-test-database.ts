@@ -7,6 +7,7 @@ import {
   startTestPgBouncer,
   type TestPgBouncer,
 } from '../../../../scripts/pgbouncer';
+import type { PreparedStatements } from '../shared/database-handle';
 
 /** Where tests find PostgreSQL when neither TEST_DATABASE_URL nor a Docker engine is there. */
 const LOCAL_TEST_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -72,7 +73,7 @@ function withoutPassword(url: string): string {
 /**
  * With TEST_DATABASE_POOLER=pgbouncer, the suites reach the server through a PgBouncer in
  * transaction mode that this test process starts (and stops when it exits), as the operator's
- * guide runs many instances: prepared statements off, the schema and statement timeout set on
+ * guide runs many instances: prepared statements pooled, the schema and statement timeout set on
  * a role of the schema's own, since the pooler drops what a connection sends at its start.
  */
 const THROUGH_POOLER = process.env.TEST_DATABASE_POOLER === 'pgbouncer';
@@ -94,7 +95,7 @@ export interface TestPostgresSchema {
   /** The server's own URL (its superuser), for what looks at one direct connection: plans, settings sent at connect. */
   readonly serverUrl: string;
   /** The database options the service is given for this schema (`openDatabase(url, options)`). */
-  readonly options: { schema: string; preparedStatements: boolean };
+  readonly options: { schema: string; preparedStatements: PreparedStatements };
   /** The same as the service's environment variables. */
   readonly env: { DATABASE_URL: string; DATABASE_SCHEMA: string; DATABASE_PREPARED_STATEMENTS: string };
   /** Empties every table of the schema (but the migrations' bookkeeping). */
@@ -127,7 +128,7 @@ export async function createTestPostgresSchema(given: TestSchemaOptions = {}): P
     await createSchemaRole(admin, schema);
     url = asSchemaRole(pooler ? pooler.through(serverUrl) : serverUrl, schema);
   }
-  const preparedStatements = pooler === undefined;
+  const preparedStatements: PreparedStatements = pooler === undefined ? true : 'pooled';
   return {
     url,
     schema,
