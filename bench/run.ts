@@ -6,9 +6,10 @@
  * the server's memory. PostgreSQL with --postgres (postgres://postgres@127.0.0.1:5432/test) or
  * BENCH_DATABASE_URL. With --compare-node, the same scenarios then run on the release installed
  * for that other Node.js binary, against the same database, with its own ceiling on that Node.js,
- * and a table sets the two side by side. With --pooler (PostgreSQL), the same scenarios run on three
+ * and a table sets the two side by side. With --pooler (PostgreSQL), the same scenarios run on four
  * servers at once: direct with prepared statements (the default), direct without, and through a
- * PgBouncer in transaction mode (scripts/pgbouncer.ts) without, each beside its same-run ceiling.
+ * PgBouncer in transaction mode (scripts/pgbouncer.ts) without, and with pooled ones
+ * (DATABASE_PREPARED_STATEMENTS=pooled), each beside its same-run ceiling.
  * With --only, just the scenarios whose names contain one of the comma-separated words
  * (`--only recover,signup`). With --instances N (PostgreSQL), N servers run on the database and
  * the load goes to each in turn, as a load balancer would spread it.
@@ -24,6 +25,7 @@ import { type BenchDatabase, LOCAL_POSTGRES_URL, postgresDatabase, sqliteDatabas
 import { startTestPgBouncer } from '../scripts/pgbouncer';
 import { HttpClient, measure, type Figures, type Load } from './load';
 import { currentRuntime, runtimeFor, type NodeRuntime } from './node-runtime';
+import { poolerTargetsSection } from './pooler-targets';
 import { againstFirstTable, comparisonTable, figuresTable, memoryTable, type Row } from './report';
 import type { Scenario, Traffic } from './scenario';
 import { CLIENT_ADDRESS_ENV, scenarios } from './scenarios';
@@ -47,7 +49,7 @@ interface Options {
   postgresUrl: string | undefined;
   /** Another Node.js binary to run the same scenarios on, after the current one. */
   compareNode: string | undefined;
-  /** PostgreSQL: also measure without prepared statements, directly and through PgBouncer. */
+  /** PostgreSQL: also measure without prepared statements, directly and through PgBouncer, and through it with pooled ones. */
   pooler: boolean;
   /** Words one of which a scenario's name must contain to run; none: every scenario runs. */
   only: string[];
@@ -272,7 +274,8 @@ interface Variant {
 /**
  * What the scenarios run on: the current Node.js; with --compare-node, that one too; with
  * --pooler, the current Node.js without prepared statements, directly and through a PgBouncer in
- * transaction mode started for the run (with the schema's role, as the operator's guide says).
+ * transaction mode started for the run (with the schema's role, as the operator's guide says), and
+ * through it with pooled ones, as the guide sets it.
  */
 async function variantsOf(options: Options, env: Record<string, string>, directory: string, database: BenchDatabase) {
   const current = currentRuntime();
@@ -285,10 +288,13 @@ async function variantsOf(options: Options, env: Record<string, string>, directo
   const pooler = await startTestPgBouncer(options.postgresUrl!);
   undo.push(() => pooler.stop());
   const unprepared = { ...env, DATABASE_PREPARED_STATEMENTS: 'false' };
+  const pooled = { ...env, DATABASE_PREPARED_STATEMENTS: 'pooled' };
+  const throughPooler = await database.throughPooler(pooler);
   return [
     { label: 'direct', runtime: current, env },
     { label: 'direct, unprepared', runtime: current, env: unprepared },
-    { label: 'PgBouncer', runtime: current, env: { ...unprepared, ...(await database.throughPooler(pooler)) } },
+    { label: 'PgBouncer, unprepared', runtime: current, env: { ...unprepared, ...throughPooler } },
+    { label: 'PgBouncer, pooled', runtime: current, env: { ...pooled, ...throughPooler } },
   ];
 }
 
@@ -344,8 +350,9 @@ ${memoryTable([
 ])}${serverErrors(measured.errors)}`,
   );
   const [first, second] = runs;
+  const compared = runs.map(({ label, measured }) => ({ label, ...measured }));
   const comparison = options.pooler
-    ? `\n\n#### Side by side\n\n${againstFirstTable(runs.map(({ label, measured }) => ({ label, ...measured })))}`
+    ? `\n\n#### Side by side\n\n${againstFirstTable(compared)}${poolerTargetsSection(compared)}`
     : first && second
       ? `\n\n#### Side by side\n\n${comparisonTable([
           { label: first.label, ...first.measured },

@@ -1,0 +1,33 @@
+import type { ComparedRun, Row } from './report';
+
+/** Issue 31's target: through the pooler, each of these at least this share of its direct figure. */
+const NAMES = ['GET /v1/admin/users', 'GET /v1/admin/users?search[email]=@orgNN.', 'PATCH /v1/admin/users/{id}'];
+const MIN_SHARE = 0.8;
+
+const perSecond = (row: Row | undefined) =>
+  row && 'figures' in row && Object.keys(row.figures.unexpected).length === 0 ? row.figures.perSecond : undefined;
+
+/**
+ * A Markdown list: the targeted requests through the pooler (the last run, as the operator's guide
+ * sets it) as shares of direct (the first run), each with whether it was met, and the two
+ * ceilings' ratio, which says how much of a share is the machine's own drift within the run.
+ */
+export function poolerTargetsSection(runs: readonly ComparedRun[]): string {
+  const direct = runs[0];
+  const pooled = runs.at(-1);
+  if (!direct || !pooled || pooled === direct) return '';
+  const lines: string[] = [];
+  for (const name of NAMES) {
+    const [through, base] = [pooled, direct].map((run) =>
+      perSecond(run.rows.find((row) => row.name === name && !row.probe)),
+    );
+    if (base === undefined) continue;
+    const share = through === undefined ? 0 : through / base;
+    lines.push(
+      `- \`${name}\`: ${through?.toFixed(0) ?? 'errors'} against ${base.toFixed(0)} req/s, ${(100 * share).toFixed(0)} % (target ≥ ${100 * MIN_SHARE} %): ${share >= MIN_SHARE ? 'met' : '**missed**'}`,
+    );
+  }
+  if (lines.length === 0) return '';
+  const ceilings = (100 * pooled.ceiling.perSecond) / direct.ceiling.perSecond;
+  return `\n\n**Targets** (issue 31), ${pooled.label} against ${direct.label}; their ceilings' ratio ${ceilings.toFixed(0)} %:\n\n${lines.join('\n')}`;
+}
