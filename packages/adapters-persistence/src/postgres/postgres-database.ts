@@ -56,14 +56,19 @@ function checkedSchema(schema: string | undefined): string | undefined {
 
 export function connectionSettings(url: string, options: DatabaseOptions): ConnectionSettings {
   const schema = checkedSchema(options.schema);
+  const preparedStatements = options.preparedStatements ?? true;
   return {
     url,
     schema,
-    preparedStatements: options.preparedStatements ?? true,
+    preparedStatements,
     options: {
       max: options.poolSize ?? 10,
       // 'shared' is patches/postgres@3.4.9.patch's: a statement named by its text (statementName).
-      prepare: options.preparedStatements === 'pooled' ? 'shared' : (options.preparedStatements ?? true),
+      prepare: preparedStatements === 'pooled' ? 'shared' : preparedStatements,
+      // Behind a transaction pooler (pooled or unprepared), nothing is sent while a connection
+      // awaits an answer: PgBouncer 1.18 may give what follows another server connection, and was
+      // seen to stall such a statement, and to run a transaction begun so inside another's.
+      ...(preparedStatements === true ? {} : { max_pipeline: 0 }),
       // A server that is gone must turn into a 503 within a request's patience, not after 30 s.
       connect_timeout: CONNECT_TIMEOUT_SECONDS,
       // postgres.js waits before reconnecting, 3^n / 100 s after n failed attempts (up to 20 s),

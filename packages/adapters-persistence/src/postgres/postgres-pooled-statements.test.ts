@@ -7,6 +7,7 @@ import {
   type TestPgBouncer,
   type TestPostgresSchema,
 } from '../testing';
+import { connectionSettings } from './postgres-database';
 
 const ROUNDS = 30;
 const AT_ONCE = 40;
@@ -20,16 +21,22 @@ const STATEMENT = 'select $1::int as n, pg_backend_pid() as pid';
 describe('pooled prepared statements through PgBouncer in transaction mode', () => {
   let pooler: TestPgBouncer;
   let schema: TestPostgresSchema;
-  /** Two instances' pools, each of several client connections. */
+  /** Two instances' pools, each of several client connections, with the service's settings. */
   let instances: postgres.Sql[];
+  /** The schema's owner, directly on the server: changes the schema under the instances. */
+  let owner: postgres.Sql;
 
   beforeAll(async () => {
     pooler = await startTestPgBouncer(await testPostgresServerUrl());
     schema = await createTestPostgresSchema({ pooler });
-    instances = [0, 1].map(() => postgres(schema.url, { prepare: 'shared', max: 5, onnotice: () => {} }));
+    const { options } = connectionSettings(schema.url, { ...schema.options, poolSize: 5 });
+    expect(schema.options.preparedStatements).toBe('pooled');
+    instances = [0, 1].map(() => postgres(schema.url, options));
+    owner = postgres(schema.serverUrl, { max: 1, onnotice: () => {} });
+    await owner.unsafe(`set search_path = ${schema.schema}`);
   });
   afterAll(async () => {
-    await Promise.all((instances ?? []).map((sql) => sql.end({ timeout: 5 })));
+    await Promise.all([...(instances ?? []), owner].map((sql) => sql?.end({ timeout: 5 })));
     await schema?.drop();
     await pooler?.stop();
   });
@@ -114,6 +121,59 @@ describe('pooled prepared statements through PgBouncer in transaction mode', () 
         Array.from({ length: 10 }, (_, index) => [index, index + 1]),
       );
     }
+  });
+
+  it('reads rows by the columns of now after a change of the schema, whichever client connection prepared it since', async () => {
+    await owner.unsafe(`create table ${schema.schema}.shape (id int primary key, a int, b text)`);
+    await owner.unsafe(`grant all on ${schema.schema}.shape to "${schema.schema}"`);
+    await owner.unsafe(`insert into ${schema.schema}.shape values (1, 42, 'hello')`);
+    // One connection each, called in turn: PgBouncer hands each call the server connection it took back last.
+    const { options } = connectionSettings(schema.url, { ...schema.options, poolSize: 1 });
+    const [x, y] = [0, 1].map(() => postgres(schema.url, options));
+    const read = (sql: postgres.Sql) => sql.unsafe('select * from shape where id = $1', [1], { prepare: true });
+    try {
+      const seen = [await read(x!), await read(y!)];
+      await owner.unsafe(`alter table ${schema.schema}.shape drop column a, add column c int`);
+      await owner.unsafe(`update ${schema.schema}.shape set c = 7`);
+      // y meets the copy planned before and parses it anew; then x, which knew the old columns, meets that.
+      seen.push(await read(y!), await read(x!), await read(x!));
+      await owner.unsafe(`alter table ${schema.schema}.shape alter column c type text using 'v' || c`);
+      const [at] = await owner<{ changed: Date }[]>`select clock_timestamp() as changed`;
+      seen.push(await read(x!), await read(y!), await read(x!));
+      expect(seen.map((rows) => JSON.stringify(rows))).toEqual([
+        ...Array(2).fill('[{"id":1,"a":42,"b":"hello"}]'),
+        ...Array(3).fill('[{"id":1,"b":"hello","c":7}]'),
+        ...Array(3).fill('[{"id":1,"b":"hello","c":"v7"}]'),
+      ]);
+      // The copy planned before the change was closed and parsed anew, not left to fail every call.
+      const held = await x!.unsafe(
+        'select prepare_time >= $1::timestamptz as fresh from pg_prepared_statements where statement = $2',
+        [at!.changed, 'select * from shape where id = $1'],
+      );
+      expect(held).toEqual([{ fresh: true }]);
+    } finally {
+      await Promise.all([x, y].map((sql) => sql!.end({ timeout: 5 })));
+    }
+  });
+
+  it('settles every call while unprepared calls without parameters run beside shared ones that fail', async () => {
+    const [sql] = instances;
+    let running = true;
+    const beside = (async () => {
+      while (running) await sql!.unsafe('select 1');
+    })();
+    const calls = Array.from({ length: 400 }, (_, index) =>
+      index % 2
+        ? sql!.unsafe(`select 1 / $1::int as q${index % 50}`, [0], { prepare: true }).catch((error) => error.code)
+        : sql!.unsafe(`select $1::int as n, ${index % 50} as k`, [index], { prepare: true }).then((rows) => rows[0]?.n),
+    );
+    const settled = await Promise.race([
+      Promise.all(calls),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting after 20 s'), 20_000)),
+    ]);
+    running = false;
+    await beside;
+    expect(settled).toEqual(Array.from({ length: 400 }, (_, index) => (index % 2 ? '22012' : index)));
   });
 
   it("fails a statement with the statement's own error, and serves the next", async () => {
