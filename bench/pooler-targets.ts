@@ -1,11 +1,8 @@
-import type { ComparedRun, Row } from './report';
+import { type ComparedRun, figuresOf } from './report';
 
 /** Issue 31's target: through the pooler, each of these at least this share of its direct figure. */
 const NAMES = ['GET /v1/admin/users', 'GET /v1/admin/users?search[email]=@orgNN.', 'PATCH /v1/admin/users/{id}'];
 const MIN_SHARE = 0.8;
-
-const perSecond = (row: Row | undefined) =>
-  row && 'figures' in row && Object.keys(row.figures.unexpected).length === 0 ? row.figures.perSecond : undefined;
 
 /**
  * A Markdown list: the targeted requests through the pooler (the last run, as the operator's guide
@@ -18,9 +15,7 @@ export function poolerTargetsSection(runs: readonly ComparedRun[]): string {
   if (!direct || !pooled || pooled === direct) return '';
   const lines: string[] = [];
   for (const name of NAMES) {
-    const [through, base] = [pooled, direct].map((run) =>
-      perSecond(run.rows.find((row) => row.name === name && !row.probe)),
-    );
+    const [through, base] = [pooled, direct].map((run) => figuresOf(run.rows, name)?.perSecond);
     if (base === undefined) continue;
     const share = through === undefined ? 0 : through / base;
     lines.push(

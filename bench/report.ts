@@ -18,6 +18,12 @@ const ms = (value: number) => (value < 10 ? value.toFixed(1) : value.toFixed(0))
 const mib = (value: number) => `${value.toFixed(0)} MiB`;
 const percent = (value: number) => `${value < 10 ? value.toFixed(1) : value.toFixed(0)} %`;
 const count = (figures: Figures) => Object.values(figures.unexpected).reduce((sum, n) => sum + n, 0);
+/** A row's figures, when every answer was the expected one: a target met by errors is not met. */
+const cleanFigures = (row: Row | undefined) =>
+  row && 'figures' in row && count(row.figures) === 0 ? row.figures : null;
+/** The clean figures (cleanFigures) of the row named `name`, not a probe's. */
+export const figuresOf = (rows: readonly Row[], name: string) =>
+  cleanFigures(rows.find((each) => each.name === name && !each.probe)) ?? undefined;
 
 /**
  * The figures of every row as a Markdown table, each beside its share of the ceiling (the bare
@@ -127,13 +133,12 @@ export function comparisonTable(runs: [ComparedRun, ComparedRun]): string {
 export function againstFirstTable(runs: ComparedRun[]): string {
   const [first, ...others] = runs;
   if (!first) return '';
-  const figures = (row: Row | undefined) => (row && 'figures' in row && count(row.figures) === 0 ? row.figures : null);
   const cells = (row: Row | undefined) => {
-    const measured = figures(row);
+    const measured = cleanFigures(row);
     return measured ? [measured.perSecond.toFixed(0), ms(measured.p99)] : ['–', row ? 'errors' : '–'];
   };
   const share = (row: Row | undefined, base: Row | undefined) => {
-    const [x, y] = [figures(row), figures(base)];
+    const [x, y] = [cleanFigures(row), cleanFigures(base)];
     return x && y ? percent((100 * x.perSecond) / y.perSecond) : '–';
   };
   return table(

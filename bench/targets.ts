@@ -1,4 +1,4 @@
-import type { Row } from './report';
+import { figuresOf, type Row } from './report';
 
 /** The issue's targets for the account flows (issue 23), checked against a run's rows. */
 const RECOVER_MIN_PER_SECOND = 1_000;
@@ -19,12 +19,6 @@ const MIN_PER_SECOND = [
 ] as const;
 
 const mark = (met: boolean) => (met ? 'met' : '**missed**');
-/** A row's figures, when every answer was the expected one: a target met by errors is not met. */
-const figuresOf = (rows: Row[], name: string) => {
-  const row = rows.find((each) => each.name === name && !each.probe);
-  const clean = row && 'figures' in row && Object.keys(row.figures.unexpected).length === 0;
-  return clean ? row.figures : undefined;
-};
 
 /**
  * The machine's bcrypt ceiling: how many hashes a second its cores can make at `cost`, from the

@@ -176,11 +176,17 @@ describe('pooled prepared statements through PgBouncer in transaction mode', () 
     expect(settled).toEqual(Array.from({ length: 400 }, (_, index) => (index % 2 ? '22012' : index)));
   });
 
-  it("fails a statement with the statement's own error, and serves the next", async () => {
+  it("fails a statement with the statement's own error, having run it once, and serves the next", async () => {
+    await owner.unsafe(`create sequence ${schema.schema}.tries`);
+    await owner.unsafe(`grant usage on ${schema.schema}.tries to "${schema.schema}"`);
     const [sql] = instances;
-    await expect(sql!.unsafe('select 1 / $1::int as q', [0], { prepare: true })).rejects.toMatchObject({
+    // nextval is not rolled back: the sequence counts how many times the failing statement ran.
+    await expect(sql!.unsafe(`select nextval('tries') / $1::int as q`, [0], { prepare: true })).rejects.toMatchObject({
       code: '22012',
     });
+    expect(await owner.unsafe(`select last_value, is_called from ${schema.schema}.tries`)).toEqual([
+      { last_value: '1', is_called: true },
+    ]);
     expect(await sql!.unsafe('select 4 / $1::int as q', [2], { prepare: true })).toEqual([{ q: 2 }]);
   });
 });
