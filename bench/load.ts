@@ -1,3 +1,4 @@
+import type { CpuSplit } from './process-cpu';
 import { Agent, type IncomingHttpHeaders, request } from 'node:http';
 
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -91,49 +92,74 @@ export interface Figures {
   /** Answers with another status than expected, and requests that failed outright, by status ('error'). */
   unexpected: Record<string, number>;
   firstError?: string;
+  /** CPU time used while measured, with several servers (see measureScenario). */
+  cpu?: CpuSplit;
+}
+
+/** A measurement that runs in one or more slices of time, its figures over all of them. */
+export interface Measurement {
+  /** Sends requests for `ms`, recorded unless `record` is false (a warm-up). */
+  run(ms: number, record?: boolean): Promise<void>;
+  figures(): Figures;
 }
 
 /**
  * `load.concurrency` workers, each with its own step from `prepare` (set up unmeasured: a login,
- * say), send one request after another until the time is up; the requests then in flight are
- * awaited and counted. Latency is per request, in milliseconds.
+ * say), send one request after another while a slice lasts; the requests then in flight are
+ * awaited and counted. Latency is per request, in milliseconds; the rate is over the slices'
+ * summed time.
  */
+export async function startMeasurement(
+  concurrency: number,
+  expected: number,
+  prepare: (worker: number) => Promise<Step>,
+): Promise<Measurement> {
+  const steps = await Promise.all(Array.from({ length: concurrency }, (_, worker) => prepare(worker)));
+  const latencies: number[] = [];
+  const unexpected: Record<string, number> = {};
+  let firstError: string | undefined;
+  let seconds = 0;
+  return {
+    async run(ms, record = true) {
+      const started = performance.now();
+      const end = started + ms;
+      await Promise.all(
+        steps.map(async (step) => {
+          while (performance.now() < end) {
+            const sent = performance.now();
+            const status = await step().catch((error: Error) => ((firstError ??= error.message), 'error' as const));
+            if (!record) continue;
+            latencies.push(performance.now() - sent);
+            if (status !== expected) unexpected[status] = (unexpected[status] ?? 0) + 1;
+          }
+        }),
+      );
+      if (record) seconds += (performance.now() - started) / 1000;
+    },
+    figures() {
+      const sorted = latencies.toSorted((a, b) => a - b);
+      const percentile = (p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? NaN;
+      return {
+        requests: sorted.length,
+        perSecond: sorted.length / seconds,
+        p50: percentile(0.5),
+        p95: percentile(0.95),
+        p99: percentile(0.99),
+        unexpected,
+        ...(firstError === undefined ? {} : { firstError }),
+      };
+    },
+  };
+}
+
+/** A warm-up, then one slice of `load.durationMs`. */
 export async function measure(
   load: Load,
   expected: number,
   prepare: (worker: number) => Promise<Step>,
 ): Promise<Figures> {
-  const steps = await Promise.all(Array.from({ length: load.concurrency }, (_, worker) => prepare(worker)));
-  const latencies: number[] = [];
-  const unexpected: Record<string, number> = {};
-  let firstError: string | undefined;
-  const runFor = (ms: number, record: boolean) => {
-    const end = performance.now() + ms;
-    return Promise.all(
-      steps.map(async (step) => {
-        while (performance.now() < end) {
-          const started = performance.now();
-          const status = await step().catch((error: Error) => ((firstError ??= error.message), 'error' as const));
-          if (!record) continue;
-          latencies.push(performance.now() - started);
-          if (status !== expected) unexpected[status] = (unexpected[status] ?? 0) + 1;
-        }
-      }),
-    );
-  };
-  await runFor(load.warmUpMs, false);
-  const started = performance.now();
-  await runFor(load.durationMs, true);
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const percentile = (p: number) => latencies[Math.max(0, Math.ceil(p * latencies.length) - 1)] ?? NaN;
-  return {
-    requests: latencies.length,
-    perSecond: latencies.length / seconds,
-    p50: percentile(0.5),
-    p95: percentile(0.95),
-    p99: percentile(0.99),
-    unexpected,
-    ...(firstError === undefined ? {} : { firstError }),
-  };
+  const measurement = await startMeasurement(load.concurrency, expected, prepare);
+  await measurement.run(load.warmUpMs, false);
+  await measurement.run(load.durationMs);
+  return measurement.figures();
 }

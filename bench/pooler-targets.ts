@@ -1,4 +1,4 @@
-import { type ComparedRun, figuresOf } from './report';
+import { type ComparedRun, figuresOf, table } from './report';
 
 /** Issue 31's target: through the pooler, each of these at least this share of its direct figure. */
 const NAMES = ['GET /v1/admin/users', 'GET /v1/admin/users?search[email]=@orgNN.', 'PATCH /v1/admin/users/{id}'];
@@ -24,5 +24,27 @@ export function poolerTargetsSection(runs: readonly ComparedRun[]): string {
   }
   if (lines.length === 0) return '';
   const ceilings = (100 * pooled.ceiling.perSecond) / direct.ceiling.perSecond;
-  return `\n\n**Targets** (issue 31), ${pooled.label} against ${direct.label}; their ceilings' ratio ${ceilings.toFixed(0)} %:\n\n${lines.join('\n')}`;
+  return `\n\n**Targets** (issue 31), ${pooled.label} against ${direct.label}; their ceilings' ratio ${ceilings.toFixed(0)} %:\n\n${lines.join('\n')}${cpuTable(runs)}`;
+}
+
+/**
+ * Where each targeted request's cost goes: CPU ms per request of the server, of PostgreSQL and of
+ * PgBouncer, counted while each server was measured (its probes' few requests included).
+ */
+function cpuTable(runs: readonly ComparedRun[]): string {
+  const cell = (run: ComparedRun, name: string) => {
+    const figures = figuresOf(run.rows, name);
+    if (!figures?.cpu) return '–';
+    const perRequest = [figures.cpu.server, figures.cpu.postgres, figures.cpu.pgbouncer].map(
+      (ms) => ms / figures.requests,
+    );
+    const total = perRequest.reduce((sum, each) => sum + each, 0);
+    return `${perRequest.map((each) => each.toFixed(2)).join(' + ')} = ${total.toFixed(2)}`;
+  };
+  const rows = NAMES.filter((name) => runs.some((run) => figuresOf(run.rows, name)?.cpu)).map((name) => [
+    `\`${name}\``,
+    ...runs.map((run) => cell(run, name)),
+  ]);
+  if (rows.length === 0) return '';
+  return `\n\nCPU per request while each server was measured, in ms: the server's + PostgreSQL's + PgBouncer's (all of this machine's processes of each):\n\n${table(['Request', ...runs.map(({ label }) => label)], rows)}`;
 }

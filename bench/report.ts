@@ -10,7 +10,7 @@ export type Row = {
 } & ({ figures: Figures } | { failure: string });
 
 /** A Markdown table; columns of figures are aligned right. */
-const table = (header: string[], rows: string[][]) => {
+export const table = (header: string[], rows: string[][]) => {
   const rule = header.map((_, i) => (rows.some((row) => /^[\d.]+( MiB| %)?$/.test(row[i] ?? '')) ? '---:' : '---'));
   return [header, rule, ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 };

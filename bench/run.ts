@@ -23,11 +23,12 @@ import { expectJson, logIn, PASSWORD } from './api';
 import { startCeiling } from './ceiling';
 import { type BenchDatabase, LOCAL_POSTGRES_URL, postgresDatabase, sqliteDatabase } from './database';
 import { startTestPgBouncer } from '../scripts/pgbouncer';
-import { HttpClient, measure, type Figures, type Load } from './load';
+import { HttpClient, measure, startMeasurement, type Figures, type Load } from './load';
+import { type CpuSplit, countCpu } from './process-cpu';
 import { currentRuntime, runtimeFor, type NodeRuntime } from './node-runtime';
 import { poolerTargetsSection } from './pooler-targets';
 import { againstFirstTable, comparisonTable, figuresTable, memoryTable, type Row } from './report';
-import type { Scenario, Traffic } from './scenario';
+import type { Scenario } from './scenario';
 import { CLIENT_ADDRESS_ENV, scenarios } from './scenarios';
 import type { ServerData } from './second-factor-seed';
 import { seedUsers } from './seed';
@@ -39,6 +40,8 @@ import { ServerProcesses } from '../scripts/release-process';
 /** Longest measurement of one scenario: the machine is shared, runs must stay short. */
 const MAX_DURATION_S = 20;
 const WARM_UP_MS = 1_000;
+/** With several servers, how long each is measured before the next one's turn (see measureScenario). */
+const SLICE_MS = 1_000;
 const MAX_USERS = 1_000_000;
 const MAX_INSTANCES = 4;
 
@@ -150,21 +153,53 @@ async function measureCeiling(load: Load, directory: string, firstPage: string, 
   }
 }
 
-/** A scenario, and its probes from one client each at the same time. */
-async function measureScenario(load: Load, scenario: Scenario): Promise<Row[]> {
-  const run = (traffic: Traffic, concurrency: number, note: string): Promise<Row> => {
-    const row = { name: traffic.name, note, expected: traffic.expected, probe: traffic !== scenario };
-    return measure({ ...load, concurrency }, traffic.expected, traffic.prepare).then(
-      (figures) => ({ ...row, figures }),
-      // A scenario that cannot run is reported in its row; the others still are measured.
-      (error: Error) => ({ ...row, failure: error.message }),
-    );
+/**
+ * A scenario, and its probes from one client each at the same time, on each server in turn (the
+ * same scenario of each): a warm-up each, then, with several servers, slices of SLICE_MS on each
+ * in turn until each has had `load.durationMs`, so that what else the machine does meanwhile
+ * falls on every server alike rather than on whichever ran at a worse moment.
+ */
+async function measureScenario(load: Load, servers: { scenario: Scenario; pids: number[] }[]): Promise<Row[][]> {
+  const probeNote = `one client, while ${load.concurrency} send \`${servers[0]!.scenario.name}\``;
+  const started = await Promise.all(
+    servers.map(({ scenario, pids }) =>
+      Promise.all(
+        [scenario, ...(scenario.probes ?? [])].map(async (traffic) => {
+          const probe = traffic !== scenario;
+          const row = {
+            name: traffic.name,
+            note: probe ? probeNote : scenario.note,
+            expected: traffic.expected,
+            probe,
+          };
+          try {
+            const concurrency = probe ? 1 : load.concurrency;
+            return { row, measurement: await startMeasurement(concurrency, traffic.expected, traffic.prepare) };
+          } catch (error) {
+            // A scenario that cannot run is reported in its row; the others still are measured.
+            return { row: { ...row, failure: (error as Error).message } };
+          }
+        }),
+      ).then((traffic) => ({ traffic, pids, cpu: { server: 0, postgres: 0, pgbouncer: 0 } })),
+    ),
+  );
+  const slice = async ({ traffic, pids, cpu }: (typeof started)[number], ms: number, record: boolean) => {
+    const used = await countCpu(pids);
+    await Promise.all(traffic.map(({ measurement }) => measurement?.run(ms, record)));
+    if (!record) return;
+    for (const [key, value] of Object.entries(await used())) cpu[key as keyof CpuSplit] += value;
   };
-  const probeNote = `one client, while ${load.concurrency} send \`${scenario.name}\``;
-  return Promise.all([
-    run(scenario, load.concurrency, scenario.note),
-    ...(scenario.probes ?? []).map((probe) => run(probe, 1, probeNote)),
-  ]);
+  for (const server of started) await slice(server, load.warmUpMs, false);
+  const sliceMs = servers.length > 1 ? Math.min(SLICE_MS, load.durationMs) : load.durationMs;
+  for (let done = 0; done < load.durationMs; done += sliceMs)
+    for (const server of started) await slice(server, Math.min(sliceMs, load.durationMs - done), true);
+  return started.map(({ traffic, cpu }) =>
+    traffic.map(({ row, measurement }) =>
+      measurement
+        ? { ...row, figures: { ...measurement.figures(), ...(row.probe || servers.length === 1 ? {} : { cpu }) } }
+        : row,
+    ),
+  );
 }
 
 /** A started server of one runtime, with its clients and its scenarios. */
@@ -198,6 +233,7 @@ async function startTarget(
   return {
     runtime,
     atStart,
+    pids: started.map(({ pid }) => pid),
     firstPage: firstPage.body,
     scenarios: scenarios({
       client,
@@ -230,9 +266,9 @@ async function startTarget(
 
 /**
  * Every scenario against a server with the default configuration per runtime, and its memory
- * before and after. With two runtimes both servers run at once and each measurement alternates
- * between them (ceilings, then every scenario on one and then the other), so a change in what
- * else the machine does falls on both alike rather than on whichever ran second.
+ * before and after. With several servers (runtimes, or --pooler's set-ups) all run at once and
+ * each measurement alternates between them: the ceilings one after the other, then every
+ * scenario in slices on each in turn (measureScenario).
  */
 async function measureAll(
   options: Options,
@@ -250,11 +286,16 @@ async function measureAll(
     ceilings.push(await measureCeiling(options.load, directory, target.firstPage, target.runtime.node));
   }
   const rows: Row[][] = targets.map(() => []);
-  for (const [index, scenario] of targets[0]!.scenarios.entries())
-    for (const [which, target] of targets.entries()) {
-      progress(`${scenario.name}, ${variants[which]!.label}: ${options.load.durationMs / 1000} s…`);
-      rows[which]!.push(...(await measureScenario(options.load, target.scenarios[index]!)));
-    }
+  for (const [index, scenario] of targets[0]!.scenarios.entries()) {
+    progress(
+      `${scenario.name}: ${options.load.durationMs / 1000} s${targets.length > 1 ? ` on each of ${targets.length} servers, in turn` : ''}…`,
+    );
+    const measured = await measureScenario(
+      options.load,
+      targets.map((target) => ({ scenario: target.scenarios[index]!, pids: target.pids })),
+    );
+    for (const [which, each] of measured.entries()) rows[which]!.push(...each);
+  }
   const runs = [];
   for (const [which, target] of targets.entries())
     runs.push({
@@ -366,7 +407,7 @@ the load generator runs on the same cores (Node.js ${process.version}). Figures 
 ${database.notes}
 ${options.users} users seeded through \`UserRepository.insertMany\` (batches of 10,000, one bcrypt hash of cost 10 shared) in ${seedSeconds.toFixed(1)} s.
 The measured server runs with its defaults (BCRYPT_COST=10, LOG_LEVEL=info, request logs to a file) but for TRUSTED_PROXIES=127.0.0.1, MAIL_HOURLY_LIMIT=100000000 and PASSKEY_OPTIONS_PER_MINUTE=1000000 (see \`CLIENT_ADDRESS_ENV\`). ${load.concurrency} concurrent keep-alive clients,
-${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up.${options.instances > 1 ? ` The load is spread over ${options.instances} servers on the same database, in turn, as a load balancer would; the memory is the first one's.` : ''}${runs.length > 1 ? ` ${runs.length} servers (${runs.map(({ label }) => label).join('; ')}) run at once on the same database; each measurement alternates between them.` : ''}
+${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up.${options.instances > 1 ? ` The load is spread over ${options.instances} servers on the same database, in turn, as a load balancer would; the memory is the first one's.` : ''}${runs.length > 1 ? ` ${runs.length} servers (${runs.map(({ label }) => label).join('; ')}) run at once on the same database; each scenario is measured on them in turn, ${SLICE_MS / 1000} s at a time.` : ''}
 
 ${sections.join('\n\n')}${comparison}`);
 }

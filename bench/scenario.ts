@@ -1,7 +1,7 @@
 import type { Step } from './load';
 
 /** One request type, sent by every worker in turn. */
-export interface Traffic {
+interface Traffic {
   name: string;
   expected: number;
   /** The step of one worker; any set-up it needs (a login) happens here, unmeasured. */

@@ -115,9 +115,13 @@ export class ServerProcess {
     return this.exited;
   }
 
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   /** Its resident memory now; fails once it has exited. */
   async memory(): Promise<ProcessMemory> {
-    const memory = await processMemory(this.child.pid!);
+    const memory = await processMemory(this.pid);
     if (!memory) throw new Error(`The server has exited.\n${this.describe()}`);
     return memory;
   }
