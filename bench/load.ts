@@ -92,7 +92,7 @@ export interface Figures {
   /** Answers with another status than expected, and requests that failed outright, by status ('error'). */
   unexpected: Record<string, number>;
   firstError?: string;
-  /** CPU time used while measured, with several servers (see measureScenario). */
+  /** CPU time per request (its probes' requests included), with several servers (see measureScenario). */
   cpu?: CpuSplit;
 }
 
@@ -106,8 +106,9 @@ export interface Measurement {
 /**
  * `load.concurrency` workers, each with its own step from `prepare` (set up unmeasured: a login,
  * say), send one request after another while a slice lasts; the requests then in flight are
- * awaited and counted. Latency is per request, in milliseconds; the rate is over the slices'
- * summed time.
+ * awaited and counted. Latency is per request, in milliseconds. The rate is each worker's
+ * requests over its own time, summed: a slice's tail, while the last requests finish, would
+ * otherwise count as time at full load, once for each slice.
  */
 export async function startMeasurement(
   concurrency: number,
@@ -118,30 +119,33 @@ export async function startMeasurement(
   const latencies: number[] = [];
   const unexpected: Record<string, number> = {};
   let firstError: string | undefined;
-  let seconds = 0;
+  const answered = steps.map(() => 0);
+  const busyMs = steps.map(() => 0);
   return {
     async run(ms, record = true) {
       const started = performance.now();
       const end = started + ms;
       await Promise.all(
-        steps.map(async (step) => {
+        steps.map(async (step, worker) => {
           while (performance.now() < end) {
             const sent = performance.now();
             const status = await step().catch((error: Error) => ((firstError ??= error.message), 'error' as const));
             if (!record) continue;
             latencies.push(performance.now() - sent);
+            answered[worker]!++;
             if (status !== expected) unexpected[status] = (unexpected[status] ?? 0) + 1;
           }
+          if (record) busyMs[worker]! += performance.now() - started;
         }),
       );
-      if (record) seconds += (performance.now() - started) / 1000;
     },
     figures() {
       const sorted = latencies.toSorted((a, b) => a - b);
       const percentile = (p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? NaN;
+      const perSecond = answered.reduce((sum, n, worker) => sum + (n && (1000 * n) / busyMs[worker]!), 0);
       return {
         requests: sorted.length,
-        perSecond: sorted.length / seconds,
+        perSecond,
         p50: percentile(0.5),
         p95: percentile(0.95),
         p99: percentile(0.99),

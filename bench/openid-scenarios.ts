@@ -172,6 +172,7 @@ export function openIdScenarios({
   return [
     {
       name: 'POST /oidc/token (authorization_code)',
+      madeAhead: true,
       note: 'a code redeemed with the client secret and PKCE: ID token signed, access token stored; codes made ahead (GET /oidc/auth with prompt=none)',
       expected: 200,
       prepare: async (worker) => {

@@ -29,15 +29,13 @@ export function poolerTargetsSection(runs: readonly ComparedRun[]): string {
 
 /**
  * Where each targeted request's cost goes: CPU ms per request of the server, of PostgreSQL and of
- * PgBouncer, counted while each server was measured (its probes' few requests included).
+ * PgBouncer, counted while each server was measured (its probes' requests included).
  */
 function cpuTable(runs: readonly ComparedRun[]): string {
   const cell = (run: ComparedRun, name: string) => {
     const figures = figuresOf(run.rows, name);
     if (!figures?.cpu) return '–';
-    const perRequest = [figures.cpu.server, figures.cpu.postgres, figures.cpu.pgbouncer].map(
-      (ms) => ms / figures.requests,
-    );
+    const perRequest = [figures.cpu.server, figures.cpu.postgres, figures.cpu.pgbouncer];
     const total = perRequest.reduce((sum, each) => sum + each, 0);
     return `${perRequest.map((each) => each.toFixed(2)).join(' + ')} = ${total.toFixed(2)}`;
   };

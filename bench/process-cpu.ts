@@ -11,7 +11,10 @@ export interface CpuSplit {
 /** Clock ticks per second of /proc's CPU times. */
 const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
-/** Each process's name and CPU time (user and system, ms) from /proc/<pid>/stat; none off Linux. */
+/**
+ * Each process's name and CPU time (ms) from /proc/<pid>/stat, none off Linux: user and system,
+ * and its ended children's, so a PostgreSQL backend that ends still counts, in the postmaster's.
+ */
 async function processTimes(): Promise<Map<number, { name: string; ms: number }>> {
   const times = new Map<number, { name: string; ms: number }>();
   const pids = await readdir('/proc').catch(() => []);
@@ -24,7 +27,8 @@ async function processTimes(): Promise<Map<number, { name: string; ms: number }>
         if (close < 0) return;
         const fields = stat.slice(close + 2).split(' ');
         const name = stat.slice(stat.indexOf('(') + 1, close);
-        times.set(Number(pid), { name, ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS });
+        const ticks = [11, 12, 13, 14].reduce((sum, field) => sum + Number(fields[field]), 0);
+        times.set(Number(pid), { name, ms: (ticks * 1000) / TICKS });
       }),
   );
   return times;
@@ -32,8 +36,8 @@ async function processTimes(): Promise<Map<number, { name: string; ms: number }>
 
 /**
  * Starts counting; the function it answers gives the CPU time used since by the processes in
- * `serverPids` and by every `postgres` and `pgbouncer` process. A process that began meanwhile
- * counts from zero; one that ended meanwhile is left out.
+ * `serverPids` and by every `postgres` and `pgbouncer` process of this machine (not only the
+ * measured ones': run nothing else beside). A process that began meanwhile counts from zero.
  */
 export async function countCpu(serverPids: readonly number[]): Promise<() => Promise<CpuSplit>> {
   const before = await processTimes();

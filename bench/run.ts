@@ -157,49 +157,64 @@ async function measureCeiling(load: Load, directory: string, firstPage: string, 
  * A scenario, and its probes from one client each at the same time, on each server in turn (the
  * same scenario of each): a warm-up each, then, with several servers, slices of SLICE_MS on each
  * in turn until each has had `load.durationMs`, so that what else the machine does meanwhile
- * falls on every server alike rather than on whichever ran at a worse moment.
+ * falls on every server alike rather than on whichever ran at a worse moment. A scenario whose
+ * answers are made ahead runs on each server in one go instead (Scenario.madeAhead). With
+ * several servers, each one's main row also gets the CPU time a request cost (countCpu).
  */
 async function measureScenario(load: Load, servers: { scenario: Scenario; pids: number[] }[]): Promise<Row[][]> {
   const probeNote = `one client, while ${load.concurrency} send \`${servers[0]!.scenario.name}\``;
-  const started = await Promise.all(
-    servers.map(({ scenario, pids }) =>
-      Promise.all(
-        [scenario, ...(scenario.probes ?? [])].map(async (traffic) => {
-          const probe = traffic !== scenario;
-          const row = {
-            name: traffic.name,
-            note: probe ? probeNote : scenario.note,
-            expected: traffic.expected,
-            probe,
-          };
-          try {
-            const concurrency = probe ? 1 : load.concurrency;
-            return { row, measurement: await startMeasurement(concurrency, traffic.expected, traffic.prepare) };
-          } catch (error) {
-            // A scenario that cannot run is reported in its row; the others still are measured.
-            return { row: { ...row, failure: (error as Error).message } };
-          }
-        }),
-      ).then((traffic) => ({ traffic, pids, cpu: { server: 0, postgres: 0, pgbouncer: 0 } })),
+  const start = async ({ scenario, pids }: (typeof servers)[number]) => ({
+    pids,
+    cpu: { server: 0, postgres: 0, pgbouncer: 0 },
+    traffic: await Promise.all(
+      [scenario, ...(scenario.probes ?? [])].map(async (traffic) => {
+        const probe = traffic !== scenario;
+        const row = { name: traffic.name, note: probe ? probeNote : scenario.note, expected: traffic.expected, probe };
+        try {
+          const concurrency = probe ? 1 : load.concurrency;
+          return { row, measurement: await startMeasurement(concurrency, traffic.expected, traffic.prepare) };
+        } catch (error) {
+          // A scenario that cannot run is reported in its row; the others still are measured.
+          return { row: { ...row, failure: (error as Error).message } };
+        }
+      }),
     ),
-  );
-  const slice = async ({ traffic, pids, cpu }: (typeof started)[number], ms: number, record: boolean) => {
+  });
+  type Started = Awaited<ReturnType<typeof start>>;
+  const slice = async ({ traffic, pids, cpu }: Started, ms: number, record: boolean) => {
     const used = await countCpu(pids);
     await Promise.all(traffic.map(({ measurement }) => measurement?.run(ms, record)));
     if (!record) return;
     for (const [key, value] of Object.entries(await used())) cpu[key as keyof CpuSplit] += value;
   };
-  for (const server of started) await slice(server, load.warmUpMs, false);
-  const sliceMs = servers.length > 1 ? Math.min(SLICE_MS, load.durationMs) : load.durationMs;
-  for (let done = 0; done < load.durationMs; done += sliceMs)
-    for (const server of started) await slice(server, Math.min(sliceMs, load.durationMs - done), true);
-  return started.map(({ traffic, cpu }) =>
-    traffic.map(({ row, measurement }) =>
-      measurement
-        ? { ...row, figures: { ...measurement.figures(), ...(row.probe || servers.length === 1 ? {} : { cpu }) } }
-        : row,
-    ),
-  );
+  const started: Started[] = [];
+  if (servers.length === 1 || servers[0]!.scenario.madeAhead)
+    for (const server of servers) {
+      const one = await start(server);
+      started.push(one);
+      await slice(one, load.warmUpMs, false);
+      await slice(one, load.durationMs, true);
+    }
+  else {
+    started.push(...(await Promise.all(servers.map(start))));
+    for (const server of started) await slice(server, load.warmUpMs, false);
+    for (let done = 0; done < load.durationMs; done += SLICE_MS)
+      for (const server of started) await slice(server, Math.min(SLICE_MS, load.durationMs - done), true);
+  }
+  return started.map(({ traffic, cpu }) => {
+    const figures = traffic.map(({ measurement }) => measurement?.figures());
+    const requests = figures.reduce((sum, each) => sum + (each?.requests ?? 0), 0);
+    const perRequest = {
+      server: cpu.server / requests,
+      postgres: cpu.postgres / requests,
+      pgbouncer: cpu.pgbouncer / requests,
+    };
+    return traffic.map(({ row }, index): Row => {
+      const measured = figures[index];
+      if (!measured) return row as Row;
+      return { ...row, figures: row.probe || servers.length === 1 ? measured : { ...measured, cpu: perRequest } };
+    });
+  });
 }
 
 /** A started server of one runtime, with its clients and its scenarios. */
@@ -407,7 +422,7 @@ the load generator runs on the same cores (Node.js ${process.version}). Figures 
 ${database.notes}
 ${options.users} users seeded through \`UserRepository.insertMany\` (batches of 10,000, one bcrypt hash of cost 10 shared) in ${seedSeconds.toFixed(1)} s.
 The measured server runs with its defaults (BCRYPT_COST=10, LOG_LEVEL=info, request logs to a file) but for TRUSTED_PROXIES=127.0.0.1, MAIL_HOURLY_LIMIT=100000000 and PASSKEY_OPTIONS_PER_MINUTE=1000000 (see \`CLIENT_ADDRESS_ENV\`). ${load.concurrency} concurrent keep-alive clients,
-${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up.${options.instances > 1 ? ` The load is spread over ${options.instances} servers on the same database, in turn, as a load balancer would; the memory is the first one's.` : ''}${runs.length > 1 ? ` ${runs.length} servers (${runs.map(({ label }) => label).join('; ')}) run at once on the same database; each scenario is measured on them in turn, ${SLICE_MS / 1000} s at a time.` : ''}
+${load.durationMs / 1000} s per request type after a ${WARM_UP_MS / 1000} s warm-up.${options.instances > 1 ? ` The load is spread over ${options.instances} servers on the same database, in turn, as a load balancer would; the memory is the first one's.` : ''}${runs.length > 1 ? ` ${runs.length} servers (${runs.map(({ label }) => label).join('; ')}) run at once on the same database; each scenario is measured on them in turn, ${SLICE_MS / 1000} s at a time (one whose answers are made ahead, on each in one go).` : ''}
 
 ${sections.join('\n\n')}${comparison}`);
 }

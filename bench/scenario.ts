@@ -13,4 +13,10 @@ export interface Scenario extends Traffic {
   note: string;
   /** Requests sent one at a time, each from a single client, while the load runs: what other users of the service see. */
   probes?: Traffic[];
+  /**
+   * Its single-use answers are made ahead, and expire within a minute or so (a TOTP step, an
+   * authorization code, a passkey challenge): with several servers it runs on each in one go,
+   * right after they are made, rather than in slices spread over all of them.
+   */
+  madeAhead?: true;
 }

@@ -297,6 +297,7 @@ export function scenarios({
     // Last: the passkey's users are seeded users, whose password login then asks for a second step.
     {
       name: 'POST /v1/login/mfa (TOTP)',
+      madeAhead: true,
       note: 'second step with a TOTP code; challenge, factor and code made ahead (one factor per answer: a step is accepted once)',
       expected: 200,
       prepare: async () => {
@@ -311,10 +312,13 @@ export function scenarios({
     },
     {
       name: 'POST /v1/login/passkey',
+      madeAhead: true,
       note: "passwordless, a synced passkey per worker; its options fetched and signed ahead by the tests' software authenticator",
       expected: 200,
       prepare: async (worker) => {
-        const { accessToken: token } = await userToken(worker);
+        // Users of this server's own: once enrolled, a user's password login asks for a second
+        // step, so servers sharing the database (--pooler, --compare-node) cannot share them.
+        const { accessToken: token } = await userToken(worker + load.concurrency * (tag.charCodeAt(0) - 97));
         const authenticator = new SoftwareAuthenticator({ backedUp: true });
         const enrolled = expectJson<FactorDocument>(
           await client.send('POST', '/v1/users/me/factors', { token, json: ENROL_PASSKEY }),
