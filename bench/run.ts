@@ -181,10 +181,12 @@ async function measureScenario(load: Load, servers: { scenario: Scenario; pids: 
     ),
   });
   type Started = Awaited<ReturnType<typeof start>>;
+  // Only several servers' rows show CPU: one server's slices skip reading /proc twice.
+  const counted = servers.length > 1;
   const slice = async ({ traffic, pids, cpu }: Started, ms: number, record: boolean) => {
-    const used = await countCpu(pids);
+    const used = record && counted ? await countCpu(pids) : undefined;
     await Promise.all(traffic.map(({ measurement }) => measurement?.run(ms, record)));
-    if (!record) return;
+    if (!used) return;
     for (const [key, value] of Object.entries(await used())) cpu[key as keyof CpuSplit] += value;
   };
   const started: Started[] = [];
@@ -212,7 +214,7 @@ async function measureScenario(load: Load, servers: { scenario: Scenario; pids: 
     return traffic.map(({ row }, index): Row => {
       const measured = figures[index];
       if (!measured) return row as Row;
-      return { ...row, figures: row.probe || servers.length === 1 ? measured : { ...measured, cpu: perRequest } };
+      return { ...row, figures: row.probe || !counted ? measured : { ...measured, cpu: perRequest } };
     });
   });
 }
