@@ -1,15 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { SignJWT, generateKeyPair, base64url, decodeProtectedHeader, decodeJwt } from 'jose';
-import { InvalidTokenError } from '@uas/domain';
+import { DatabaseUnavailableError, InvalidTokenError, type SigningKey } from '@uas/domain';
 import { InMemoryAuditTrail, InMemorySigningKeyRepository, ManualClock, SequentialIds } from '@uas/domain/testing';
 import { JoseTokenSigner, ADMIN_AUDIENCE } from './jose-token-signer';
 import { KeyRing, type SigningAlgorithm } from './key-ring';
 
 const ISSUER = 'https://accounts.test';
 
-function setup(algorithm: SigningAlgorithm = 'ES256') {
+/** The stored keys, unreadable while `down`, as the persistence adapters fail in an outage. */
+class KeysWithOutage extends InMemorySigningKeyRepository {
+  down = false;
+
+  override async listUsable(now: Date): Promise<SigningKey[]> {
+    if (this.down) throw new DatabaseUnavailableError();
+    return super.listUsable(now);
+  }
+}
+
+function setup(algorithm: SigningAlgorithm = 'ES256', keys = new KeysWithOutage(new InMemoryAuditTrail())) {
   const clock = new ManualClock(new Date());
-  const keys = new InMemorySigningKeyRepository(new InMemoryAuditTrail());
   const keyRing = new KeyRing({
     keys,
     clock,
@@ -26,7 +35,7 @@ function setup(algorithm: SigningAlgorithm = 'ES256') {
     userAudience: 'my-app',
     clockToleranceSeconds: 5,
   });
-  return { clock, keyRing, signer };
+  return { clock, keys, keyRing, signer };
 }
 
 async function userToken(signer: JoseTokenSigner, clock: ManualClock, seconds = 900) {
@@ -156,6 +165,38 @@ describe('JoseTokenSigner', () => {
     await keyRing.ensureSigningKey();
     const rotated = await keyRing.rotate('immediate');
     expect(decodeProtectedHeader(await userToken(signer, clock)).kid).toBe(rotated.kid);
+  });
+
+  describe('while the stored keys cannot be read (the database gone)', () => {
+    it('keeps verifying with the keys read last, and keeps publishing them, past the reload period', async () => {
+      const { clock, keys, keyRing, signer } = setup();
+      await keyRing.ensureSigningKey();
+      const token = await userToken(signer, clock, 3600);
+      keys.down = true;
+      clock.advance(61);
+      expect((await signer.verify(token, ['user_access'])).claims.sub).toBe('u1');
+      expect((await keyRing.jwks()).keys).toHaveLength(1);
+      keys.down = false;
+      expect((await signer.verify(token, ['user_access'])).claims.sub).toBe('u1');
+    });
+
+    it('answers as an outage, not as a bad token, when it holds no key for the token yet', async () => {
+      const first = setup();
+      await first.keyRing.ensureSigningKey();
+      const token = await userToken(first.signer, first.clock);
+      // Another instance on the same store: it has not read the keys yet, then one more is signed
+      // with by the first instance before its next read.
+      const second = setup('ES256', first.keys);
+      first.keys.down = true;
+      await expect(second.signer.verify(token, ['user_access'])).rejects.toBeInstanceOf(DatabaseUnavailableError);
+      first.keys.down = false;
+      expect((await second.signer.verify(token, ['user_access'])).claims.sub).toBe('u1');
+      await first.keyRing.rotate('immediate');
+      const newer = await userToken(first.signer, first.clock);
+      first.keys.down = true;
+      second.clock.advance(6);
+      await expect(second.signer.verify(newer, ['user_access'])).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    });
   });
 
   it('the activation lead outlasts a JWKS cached for its max-age, plus the reload period and the clock tolerance', () => {

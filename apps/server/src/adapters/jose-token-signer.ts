@@ -49,41 +49,54 @@ export class JoseTokenSigner implements TokenSigner {
   }
 
   async verify(token: string, purposes: readonly TokenPurpose[]): Promise<VerifiedToken> {
-    try {
-      // A token verified before names its key in the header that verification read.
-      const known = this.verified.find(token);
-      const kid = known ? known.kid : decodeProtectedHeader(token).kid;
-      const key = typeof kid === 'string' ? await this.options.keyRing.verificationKey(kid) : null;
-      if (!key || typeof kid !== 'string') throw new InvalidTokenError();
-      let claims = known?.claims;
-      if (!claims) {
-        claims = await this.verifySignature(token, key, purposes);
-        this.verified.remember(token, kid, claims);
-      }
-      const now = epochSeconds(this.options.clock.now());
-      // jose's own expiry rule: expired once `exp` is at or before now less the tolerance.
-      if (typeof claims.exp !== 'number' || claims.exp <= now - this.options.clockToleranceSeconds)
-        throw new InvalidTokenError();
-      const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-      const purpose = purposes.find((candidate) => aud.includes(this.audiences[candidate]));
-      if (!purpose) throw new InvalidTokenError();
-      return { purpose, claims };
-    } catch (error) {
-      if (error instanceof InvalidTokenError) throw error;
-      throw new InvalidTokenError();
+    // A token verified before names its key in the header that verification read.
+    const known = this.verified.find(token);
+    const kid = known ? known.kid : headerKid(token);
+    // Not among the refusals: a key ring that cannot read its keys (the database gone) is an
+    // outage, answered 503, not a bad token that would make every client drop its session.
+    const key = await this.options.keyRing.verificationKey(kid);
+    if (!key) throw new InvalidTokenError();
+    let claims = known?.claims;
+    if (!claims) {
+      claims = await this.verifySignature(token, key, purposes);
+      this.verified.remember(token, kid, claims);
     }
+    const now = epochSeconds(this.options.clock.now());
+    // jose's own expiry rule: expired once `exp` is at or before now less the tolerance.
+    if (typeof claims.exp !== 'number' || claims.exp <= now - this.options.clockToleranceSeconds)
+      throw new InvalidTokenError();
+    const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    const purpose = purposes.find((candidate) => aud.includes(this.audiences[candidate]));
+    if (!purpose) throw new InvalidTokenError();
+    return { purpose, claims };
   }
 
   /** The full check: signature, algorithm, issuer, audience among `purposes`, and time claims. */
   private async verifySignature(token: string, key: LoadedKey, purposes: readonly TokenPurpose[]): Promise<JsonObject> {
-    const { payload } = await jwtVerify(token, key.publicKey, {
-      algorithms: [key.record.algorithm],
-      issuer: this.options.issuer,
-      audience: purposes.map((purpose) => this.audiences[purpose]),
-      clockTolerance: this.options.clockToleranceSeconds,
-      currentDate: this.options.clock.now(),
-      requiredClaims: ['sub', 'exp', 'iat'],
-    });
-    return payload as JsonObject;
+    try {
+      const { payload } = await jwtVerify(token, key.publicKey, {
+        algorithms: [key.record.algorithm],
+        issuer: this.options.issuer,
+        audience: purposes.map((purpose) => this.audiences[purpose]),
+        clockTolerance: this.options.clockToleranceSeconds,
+        currentDate: this.options.clock.now(),
+        requiredClaims: ['sub', 'exp', 'iat'],
+      });
+      return payload as JsonObject;
+    } catch {
+      throw new InvalidTokenError();
+    }
   }
+}
+
+/** The `kid` a token's header names; a token without a readable one is refused. */
+function headerKid(token: string): string {
+  let kid: unknown;
+  try {
+    kid = decodeProtectedHeader(token).kid;
+  } catch {
+    throw new InvalidTokenError();
+  }
+  if (typeof kid !== 'string') throw new InvalidTokenError();
+  return kid;
 }

@@ -162,7 +162,14 @@ export class KeyRing {
   }
 
   private async refreshIfStale(): Promise<void> {
-    if (this.elapsedMs(this.loadedAt) > this.reloadSeconds * 1000) await this.reload();
+    if (this.elapsedMs(this.loadedAt) <= this.reloadSeconds * 1000) return;
+    try {
+      await this.reload();
+    } catch (error) {
+      // The database gone for longer than the reload period: the keys read last still hold (a
+      // rotation needs the database too), so tokens keep verifying and the JWKS keeps answering.
+      if (this.loaded.length === 0) throw error;
+    }
   }
 
   private get reloadSeconds(): number {
