@@ -58,8 +58,10 @@ export async function withAdvisoryLock<T>(
       try {
         await tx`select set_config('statement_timeout', '0', true)`;
         if (settings.schema !== undefined) await tx`select set_config('search_path', ${settings.schema}, true)`;
-        // As lockKey, on this connection's own client.
-        await tx`select pg_advisory_xact_lock(hashtext(current_schema() || ':' || ${name}))`;
+        // As lockKey, on this connection's own client. Before the first migration the schema
+        // does not exist and current_schema() is null, which would take no lock at all (the
+        // function is strict), and instances starting together would all create it: its name then.
+        await tx`select pg_advisory_xact_lock(hashtext(coalesce(current_schema(), ${settings.schema ?? ''}) || ':' || ${name}))`;
       } catch (error) {
         throw toDomainError(error, 'database.advisoryLock');
       }
