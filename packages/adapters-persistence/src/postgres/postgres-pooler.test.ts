@@ -1,9 +1,25 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../database';
 import { parseDatabaseUrl } from '../database-url';
+import { isConnectionFailure } from '../shared/driver-errors';
+import { connectionSettings } from './postgres-database';
 import { createTestPostgresSchema, type TestPostgresSchema } from '../testing/postgres-test-database';
-import { startTestPgBouncer, testPostgresServerUrl, type TestPgBouncer } from '../testing';
+import { startTcpRelay, startTestPgBouncer, testPostgresServerUrl, type TestPgBouncer } from '../testing';
+
+/** Longer than PgBouncer's query_wait_timeout (5 s): an answer not come by then waits for the outage to end. */
+const ANSWERED_WITHIN_MS = 7_000;
+
+/** How a statement ended: `ok`, `unavailable` (a 503 for the client), another error, or no answer in time. */
+const outcome = (call: Promise<unknown>) =>
+  Promise.race([
+    call.then(
+      () => 'ok',
+      (error: unknown) => (isConnectionFailure(error) ? 'unavailable' : String(error)),
+    ),
+    sleep(ANSWERED_WITHIN_MS, 'no answer in time'),
+  ]);
 
 /**
  * What a pooler in transaction mode changes, through a real PgBouncer (the contract suites run
@@ -67,6 +83,40 @@ describe('PostgreSQL through PgBouncer in transaction mode', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it("fails each statement within PgBouncer's query_wait_timeout while PostgreSQL is gone behind it, then serves again within seconds of its return", async () => {
+    const serverUrl = await testPostgresServerUrl();
+    const relay = await startTcpRelay(serverUrl);
+    const behind = await startTestPgBouncer(relay.through(serverUrl));
+    const url = behind.through(serverUrl);
+    const client = postgres(url, connectionSettings(url, { preparedStatements: 'pooled', poolSize: 4 }).options);
+    try {
+      await client`select 1`;
+      await relay.cut();
+      // PgBouncer refuses each new client, or holds it until query_wait_timeout and closes it:
+      // each statement must fail so, not wait in a loop of logins for the server's return.
+      const during: string[] = [];
+      const until = Date.now() + ANSWERED_WITHIN_MS + 2_000;
+      await Promise.all(
+        Array.from({ length: 6 }, async (_, caller) => {
+          while (Date.now() < until) {
+            during.push(await outcome(client`select ${caller}::int`));
+            await sleep(100);
+          }
+        }),
+      );
+      await relay.restore();
+      const after: string[] = [];
+      for (const by = Date.now() + 5_000; after.at(-1) !== 'ok' && Date.now() < by; await sleep(100)) {
+        after.push(await outcome(client`select 1`));
+      }
+      expect({ during: [...new Set(during)], after: after.at(-1) }).toEqual({ during: ['unavailable'], after: 'ok' });
+    } finally {
+      await client.end({ timeout: 1 });
+      await behind.stop();
+      await relay.close();
     }
   });
 

@@ -3,3 +3,4 @@ export * from './query-test-database';
 export * from './sqlite-test-database';
 export * from './audit-tampering';
 export { startTestPgBouncer, type TestPgBouncer } from '../../../../scripts/pgbouncer';
+export { startTcpRelay, type TcpRelay } from '../../../../scripts/tcp-relay';
