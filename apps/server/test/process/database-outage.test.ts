@@ -4,8 +4,10 @@ import type { UserDocument } from '@uas/client';
 import {
   createTestPostgresSchema,
   queryTestDatabase,
+  startTcpRelay,
   startTestPgBouncer,
   testPostgresServerUrl,
+  type TcpRelay,
   type TestPgBouncer,
   type TestPostgresSchema,
 } from '@uas/adapters-persistence/testing';
@@ -15,6 +17,11 @@ import { createUser, loginAsAdmin, readAdminKeyFile } from '../support/admin-api
 const WRITERS = 8;
 /** How long the pooler stays down in the outage: long enough for /ready and writes to see it. */
 const OUTAGE_MS = 2_000;
+/**
+ * How long PostgreSQL stays gone behind the pooler: longer than its query_wait_timeout (5 s), so
+ * that waits begun before the outage end in it, and new ones meet a pooler refusing logins.
+ */
+const SERVER_GONE_MS = 10_000;
 
 /** What the writers saw, and how long service took to come back after each event. */
 interface Tally {
@@ -24,6 +31,8 @@ interface Tally {
   others: string[];
   /** Seconds from the end of each event to the first write acknowledged after it. */
   resumedAfter: number[];
+  /** Seconds the slowest answer took. */
+  slowest: number;
 }
 
 /**
@@ -35,7 +44,7 @@ async function underLoad(
   token: (server: ServerProcess) => string,
   events: readonly (() => Promise<void>)[],
 ): Promise<Tally> {
-  const tally: Tally = { acknowledged: [], unavailable: 0, others: [], resumedAfter: [] };
+  const tally: Tally = { acknowledged: [], unavailable: 0, others: [], resumedAfter: [], slowest: 0 };
   let lastEventEnd: number | undefined;
   let running = true;
   let written = 0;
@@ -43,8 +52,10 @@ async function underLoad(
     const server = servers[index % servers.length]!;
     while (running) {
       const email = `outage-${index}-${written++}@example.com`;
+      const sent = Date.now();
       try {
         const response = await createUser(server, token(server), { email, name: 'Outage', password: 'outage-pass-1' });
+        tally.slowest = Math.max(tally.slowest, (Date.now() - sent) / 1000);
         if (response.status === 201) {
           const { data } = (await response.json()) as UserDocument;
           tally.acknowledged.push({ id: data.id, email });
@@ -100,10 +111,12 @@ async function lost(schema: TestPostgresSchema, acknowledged: Tally['acknowledge
 describe('a database that goes away under load and comes back', { timeout: 120_000 }, () => {
   const processes = new ServerProcesses();
   let pooler: TestPgBouncer | undefined;
+  let relay: TcpRelay | undefined;
   const schemas: TestPostgresSchema[] = [];
   afterAll(async () => {
     await processes.cleanup();
     await pooler?.stop();
+    await relay?.close();
     for (const schema of schemas) await schema.drop();
   });
 
@@ -126,7 +139,7 @@ describe('a database that goes away under load and comes back', { timeout: 120_0
     for (const server of servers) if (!server.running) console.error(server.describe());
     const resumed = Math.max(...tally.resumedAfter).toFixed(2);
     console.info(
-      `${name}: ${tally.acknowledged.length} writes acknowledged, ${missing.length} lost; ${tally.unavailable} answered 503, ${tally.others.length} otherwise; service back within ${resumed} s of each event (${tally.resumedAfter.map((s) => s.toFixed(2)).join(', ')})`,
+      `${name}: ${tally.acknowledged.length} writes acknowledged, ${missing.length} lost; ${tally.unavailable} answered 503, ${tally.others.length} otherwise; slowest answer ${tally.slowest.toFixed(2)} s; service back within ${resumed} s of each event (${tally.resumedAfter.map((s) => s.toFixed(2)).join(', ')})`,
     );
   }
 
@@ -149,12 +162,27 @@ describe('a database that goes away under load and comes back', { timeout: 120_0
     expect(Math.max(...tally.resumedAfter)).toBeLessThan(5);
   });
 
-  it('through PgBouncer in transaction mode: server connections ended, the pooler restarted, then down for 2 s: 503s only (and /ready 503 while down), nothing acknowledged lost', async () => {
-    pooler = await startTestPgBouncer(await testPostgresServerUrl());
+  it('through PgBouncer in transaction mode: server connections ended, the pooler restarted, then down for 2 s, then PostgreSQL gone behind it for 10 s: 503s only (and /ready 503 while down), none held for the outage, nothing acknowledged lost', async () => {
+    const serverUrl = await testPostgresServerUrl();
+    // PostgreSQL reached through a relay, which stops it for this pooler alone.
+    relay = await startTcpRelay(serverUrl);
+    pooler = await startTestPgBouncer(relay.through(serverUrl));
     const schema = await createTestPostgresSchema({ pooler });
     const { servers, token } = await twoInstances(schema);
     const through = pooler;
+    const behind = relay;
     const readyWhileDown: number[] = [];
+    const readyWhileServerGone: number[] = [];
+    const readiness = async (into: number[]) => {
+      // No answer counts as 0: the tally and the report below then say why (a server that ended prints its stderr).
+      for (const server of servers)
+        into.push(
+          await server.fetch('/ready').then(
+            ({ status }) => status,
+            () => 0,
+          ),
+        );
+    };
     const tally = await underLoad(servers, token, [
       async () => {
         expect(await schema.endConnections(), 'server connections of the service ended').toBeGreaterThan(0);
@@ -166,31 +194,35 @@ describe('a database that goes away under load and comes back', { timeout: 120_0
       async () => {
         await through.down();
         await delay(OUTAGE_MS / 2);
-        // No answer counts as 0: the tally and the report below then say why (a server that ended prints its stderr).
-        for (const server of servers)
-          readyWhileDown.push(
-            await server.fetch('/ready').then(
-              ({ status }) => status,
-              () => 0,
-            ),
-          );
+        await readiness(readyWhileDown);
         await delay(OUTAGE_MS / 2);
         await through.up();
+      },
+      async () => {
+        const gone = Date.now();
+        await behind.cut();
+        await delay(SERVER_GONE_MS / 2);
+        await readiness(readyWhileServerGone);
+        await delay(Math.max(0, gone + SERVER_GONE_MS - Date.now()));
+        await behind.restore();
       },
     ]);
     const missing = await lost(schema, tally.acknowledged);
     report('through PgBouncer', tally, missing, servers);
-    expect({ readyWhileDown, running: servers.map((server) => server.running) }).toEqual({
+    expect({ readyWhileDown, readyWhileServerGone, running: servers.map((server) => server.running) }).toEqual({
       readyWhileDown: [503, 503],
+      readyWhileServerGone: [503, 503],
       running: [true, true],
     });
     for (const server of servers) expect((await server.fetch('/ready')).status).toBe(200);
     expect({ others: tally.others, missing, resumed: tally.resumedAfter.length }).toEqual({
       others: [],
       missing: [],
-      resumed: 3,
+      resumed: 4,
     });
     expect(tally.unavailable).toBeGreaterThan(0);
     expect(Math.max(...tally.resumedAfter)).toBeLessThan(5);
+    // A wait begun as PostgreSQL went ends with PgBouncer's query_wait_timeout (5 s), not with the outage.
+    expect(tally.slowest).toBeLessThan(SERVER_GONE_MS);
   });
 });
