@@ -196,6 +196,10 @@ describe('JoseTokenSigner', () => {
       first.keys.down = true;
       second.clock.advance(6);
       await expect(second.signer.verify(newer, ['user_access'])).rejects.toBeInstanceOf(DatabaseUnavailableError);
+      second.clock.advance(1);
+      await expect(second.signer.verify(newer, ['user_access'])).rejects.toBeInstanceOf(DatabaseUnavailableError);
+      first.keys.down = false;
+      expect((await second.signer.verify(newer, ['user_access'])).claims.sub).toBe('u1');
     });
   });
 

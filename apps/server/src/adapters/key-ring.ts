@@ -119,9 +119,11 @@ export class KeyRing {
     // A key another instance has just started signing with is not cached yet: look once more.
     // Made-up kids trigger at most one read every 5 s; the periodic reload does not count, or a
     // token of the new key arriving just after one would be refused (and its holder logged out).
+    // Only a read that succeeded counts: in an outage the token is answered 503 until a read can
+    // tell, not refused in between.
     if (!found && this.elapsedMs(this.lookedUpAt) > 5000) {
-      this.lookedUpAt = this.options.clock.now().getTime();
       await this.reload();
+      this.lookedUpAt = this.options.clock.now().getTime();
       found = this.find(kid);
     }
     return found;
