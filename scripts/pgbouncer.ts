@@ -4,6 +4,7 @@ import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
+import { onLoopbackPort } from './loopback-url';
 
 /** Debian's package puts it here; `apt-get install pgbouncer` (scripts/test-prerequisites.sh). */
 const PGBOUNCER = process.env.PGBOUNCER_BIN ?? '/usr/sbin/pgbouncer';
@@ -131,12 +132,7 @@ export async function startTestPgBouncer(serverUrl: string): Promise<TestPgBounc
   await start();
   return {
     port,
-    through(url) {
-      const parsed = new URL(url);
-      parsed.hostname = '127.0.0.1';
-      parsed.port = String(port);
-      return parsed.toString();
-    },
+    through: (url) => onLoopbackPort(url, port),
     down: () => halt('down'),
     up: start,
     async serverPids(user) {

@@ -1,9 +1,15 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { onLoopbackPort } from './loopback-url';
 
 /** A loopback port that relays to a TCP server, and can play that server going away and coming back. */
 export interface TcpRelay {
   /** `url` (a PostgreSQL URL) with the host and port changed to the relay's. */
   through(url: string): string;
+  /**
+   * The chunks its clients have sent so far: each write of postgres.js arrives as one, so a
+   * statement sent in two round trips counts two, the second only after the server's answer.
+   */
+  readonly clientWrites: number;
   /** Ends every relayed connection and refuses new ones: the server stopped, as a restart or a failover stops it. */
   cut(): Promise<void>;
   /** Relays again, on the same port. */
@@ -20,6 +26,7 @@ export async function startTcpRelay(serverUrl: string): Promise<TcpRelay> {
   const sockets = new Set<Socket>();
   let server: Server | undefined;
   let port = 0;
+  let clientWrites = 0;
 
   const listen = async () => {
     const relay = createServer((client) => {
@@ -35,6 +42,7 @@ export async function startTcpRelay(serverUrl: string): Promise<TcpRelay> {
           }
         });
       }
+      client.on('data', () => void clientWrites++);
       client.pipe(upstream).pipe(client);
     });
     await new Promise<void>((resolve, reject) => {
@@ -55,11 +63,9 @@ export async function startTcpRelay(serverUrl: string): Promise<TcpRelay> {
 
   await listen();
   return {
-    through(url) {
-      const parsed = new URL(url);
-      parsed.hostname = '127.0.0.1';
-      parsed.port = String(port);
-      return parsed.toString();
+    through: (url) => onLoopbackPort(url, port),
+    get clientWrites() {
+      return clientWrites;
     },
     cut: stop,
     restore: listen,

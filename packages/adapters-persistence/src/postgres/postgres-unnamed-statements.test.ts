@@ -1,41 +1,12 @@
-import { connect, createServer, type Server } from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testPostgresServerUrl } from '../testing';
+import { startTcpRelay, testPostgresServerUrl, type TcpRelay } from '../testing';
 
-/**
- * A loopback proxy in front of the server that counts what the client sends: each write of
- * postgres.js arrives as one chunk, and a statement sent in two round trips is two writes, the
- * second only after the server's answer to the first.
- */
-async function countingProxy(serverUrl: string) {
-  const target = new URL(serverUrl);
-  let writes = 0;
-  const server: Server = createServer((client) => {
-    const upstream = connect(Number(target.port || 5432), target.hostname);
-    client.on('data', (chunk) => {
-      writes += 1;
-      upstream.write(chunk);
-    });
-    upstream.pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  const url = new URL(serverUrl);
-  url.hostname = '127.0.0.1';
-  url.port = String(port);
-  return {
-    url: url.toString(),
-    /** The client's writes while `fn` runs. */
-    async writesDuring(fn: () => Promise<unknown>) {
-      const before = writes;
-      await fn();
-      return writes - before;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+/** What the client sent while `fn` ran, in writes (TcpRelay.clientWrites). */
+async function writesDuring(relay: TcpRelay, fn: () => Promise<unknown>): Promise<number> {
+  const before = relay.clientWrites;
+  await fn();
+  return relay.clientWrites - before;
 }
 
 /**
@@ -44,17 +15,18 @@ async function countingProxy(serverUrl: string) {
  * The patched driver keeps what a connection learnt and sends the same statement again in one.
  */
 describe('unnamed statements (DATABASE_PREPARED_STATEMENTS=false)', () => {
-  let proxy: Awaited<ReturnType<typeof countingProxy>>;
+  let relay: TcpRelay;
   let sql: postgres.Sql;
 
   beforeAll(async () => {
-    proxy = await countingProxy(await testPostgresServerUrl());
-    sql = postgres(proxy.url, { max: 1, prepare: false, onnotice: () => {} });
+    const serverUrl = await testPostgresServerUrl();
+    relay = await startTcpRelay(serverUrl);
+    sql = postgres(relay.through(serverUrl), { max: 1, prepare: false, onnotice: () => {} });
     await sql`select 1`;
   });
   afterAll(async () => {
     await sql?.end({ timeout: 5 });
-    await proxy?.close();
+    await relay?.close();
   });
 
   // The same kinds of values each time: postgres.js tells a Date from a string, so each is a statement of its own.
@@ -63,10 +35,10 @@ describe('unnamed statements (DATABASE_PREPARED_STATEMENTS=false)', () => {
       select ${id}::int + 1 as id, ${at}::timestamptz as at, ${tags}::text[] as tags, ${sql.json(doc as never)}::jsonb as doc`;
 
   it('sends a statement it has sent before in one round trip, its values as the server typed them', async () => {
-    const first = await proxy.writesDuring(() => query(1, new Date('2027-01-02T03:04:05Z'), ['a', 'b'], { n: 1 }));
+    const first = await writesDuring(relay, () => query(1, new Date('2027-01-02T03:04:05Z'), ['a', 'b'], { n: 1 }));
     expect(first).toBe(2);
     let rows: Awaited<ReturnType<typeof query>> = [] as never;
-    const again = await proxy.writesDuring(async () => {
+    const again = await writesDuring(relay, async () => {
       rows = await query(41, new Date('2027-06-07T08:09:10Z'), ['x,y', 'z'], { n: 2 });
     });
     expect(again).toBe(1);
@@ -81,7 +53,7 @@ describe('unnamed statements (DATABASE_PREPARED_STATEMENTS=false)', () => {
     await sql.unsafe(`alter table ${table} alter column v type timestamptz using null`);
     await expect(insert('2')).rejects.toThrow();
     // The failed call's types are forgotten: this one is described again and succeeds.
-    expect(await proxy.writesDuring(() => insert('2027-01-01T00:00:00Z'))).toBe(2);
+    expect(await writesDuring(relay, () => insert('2027-01-01T00:00:00Z'))).toBe(2);
     const [row] = await sql.unsafe<{ count: string }[]>(`select count(*) from ${table} where v is not null`);
     expect(Number(row!.count)).toBe(1);
   });
