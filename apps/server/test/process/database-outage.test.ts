@@ -15,6 +15,7 @@ import { delay, ServerProcesses, type ServerProcess } from '../../../../scripts/
 import { createUser, loginAsAdmin, readAdminKeyFile } from '../support/admin-api';
 
 const WRITERS = 8;
+const WRITER_PASSWORD = 'outage-pass-1';
 /** How long the pooler stays down in the outage: long enough for /ready and writes to see it. */
 const OUTAGE_MS = 2_000;
 /**
@@ -54,7 +55,7 @@ async function underLoad(
       const email = `outage-${index}-${written++}@example.com`;
       const sent = Date.now();
       try {
-        const response = await createUser(server, token(server), { email, name: 'Outage', password: 'outage-pass-1' });
+        const response = await createUser(server, token(server), { email, name: 'Outage', password: WRITER_PASSWORD });
         tally.slowest = Math.max(tally.slowest, (Date.now() - sent) / 1000);
         if (response.status === 201) {
           const { data } = (await response.json()) as UserDocument;
@@ -131,7 +132,20 @@ describe('a database that goes away under load and comes back', { timeout: 120_0
     const admin = await readAdminKeyFile(env.ADMIN_KEY_PATH);
     const tokens = new Map<ServerProcess, string>();
     for (const server of [a!, b!]) tokens.set(server, (await loginAsAdmin(server, admin)).accessToken);
-    return { servers: [a!, b!], token: (server: ServerProcess) => tokens.get(server)! };
+    const secrets = [admin.password, WRITER_PASSWORD, ...tokens.values()];
+    return { servers: [a!, b!], token: (server: ServerProcess) => tokens.get(server)!, secrets };
+  }
+
+  /**
+   * What the servers logged through the outage: its causes, and none of the secrets in play (the
+   * admin's password, the writers', the tokens every request carried while refused).
+   */
+  function logged(servers: readonly ServerProcess[], secrets: readonly string[]) {
+    const output = servers.map((server) => server.stdout + server.stderr).join('\n');
+    return {
+      causes: output.includes('database unavailable'),
+      secrets: secrets.filter((secret) => output.includes(secret)).length,
+    };
   }
 
   function report(name: string, tally: Tally, missing: string[], servers: readonly ServerProcess[]) {
@@ -145,7 +159,7 @@ describe('a database that goes away under load and comes back', { timeout: 120_0
 
   it('PostgreSQL directly, every connection of the service ended three times: 503s only, nothing acknowledged lost', async () => {
     const schema = await createTestPostgresSchema({ ownRole: true });
-    const { servers, token } = await twoInstances(schema);
+    const { servers, token, secrets } = await twoInstances(schema);
     const cut = async () => {
       const n = await schema.endConnections();
       expect(n).toBeGreaterThan(0);
@@ -160,6 +174,7 @@ describe('a database that goes away under load and comes back', { timeout: 120_0
       resumed: 3,
     });
     expect(Math.max(...tally.resumedAfter)).toBeLessThan(5);
+    expect(logged(servers, secrets)).toEqual({ causes: true, secrets: 0 });
   });
 
   it('through PgBouncer in transaction mode: server connections ended, the pooler restarted, then down for 2 s, then PostgreSQL gone behind it for 10 s: 503s only (and /ready 503 while down), none held for the outage, nothing acknowledged lost', async () => {
@@ -168,7 +183,7 @@ describe('a database that goes away under load and comes back', { timeout: 120_0
     relay = await startTcpRelay(serverUrl);
     pooler = await startTestPgBouncer(relay.through(serverUrl));
     const schema = await createTestPostgresSchema({ pooler });
-    const { servers, token } = await twoInstances(schema);
+    const { servers, token, secrets } = await twoInstances(schema);
     const through = pooler;
     const behind = relay;
     const readyWhileDown: number[] = [];
@@ -224,5 +239,6 @@ describe('a database that goes away under load and comes back', { timeout: 120_0
     expect(Math.max(...tally.resumedAfter)).toBeLessThan(5);
     // A wait begun as PostgreSQL went ends with PgBouncer's query_wait_timeout (5 s), not with the outage.
     expect(tally.slowest).toBeLessThan(SERVER_GONE_MS);
+    expect(logged(servers, secrets)).toEqual({ causes: true, secrets: 0 });
   });
 });
